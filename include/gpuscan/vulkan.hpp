@@ -1,0 +1,184 @@
+// gpuscan on Vulkan: a Context (created by gpuscan or adopted from the application), the recording API
+// that appends a scan to the caller's command buffer, and convenience calls on host data.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+#include "gpuscan/error.hpp"
+#include "gpuscan/types.hpp"
+
+namespace gpuscan {
+
+// What gpuscan learned about a physical device.
+struct DeviceInfo {
+  uint32_t index = 0;                   // position in vkEnumeratePhysicalDevices
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t api_version = 0;
+  uint32_t subgroup_size = 0;
+  VkSubgroupFeatureFlags subgroup_operations = 0;  // in compute shaders; 0 where unsupported
+  bool push_descriptors = false;                   // VK_KHR_push_descriptor, which gpuscan needs
+  uint32_t max_workgroup_invocations = 0;
+  uint32_t max_workgroup_count[3] = {0, 0, 0};
+  uint64_t max_storage_buffer_range = 0;
+  uint64_t min_storage_buffer_offset_alignment = 0;
+  uint32_t max_shared_memory_bytes = 0;
+  float timestamp_period_ns = 0;                   // 0 if the queue has no timestamps
+
+  bool has_subgroup_arithmetic() const noexcept {
+    return (subgroup_operations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0;
+  }
+};
+
+std::string_view to_string(VkPhysicalDeviceType type) noexcept;  // "discrete GPU", "CPU", ...
+
+enum class MessageSeverity { verbose, info, warning, error };
+// Receives validation-layer messages (only when validation is enabled). Called from Vulkan's threads.
+using MessageCallback = std::function<void(MessageSeverity, std::string_view message)>;
+
+struct ContextCreateInfo {
+  // Which physical device: "" = the GPUSCAN_DEVICE environment variable if set, otherwise the first
+  // discrete GPU, then integrated, then virtual, then CPU. Otherwise an index into the device list or
+  // a case-insensitive substring of the device name.
+  std::string device_selector;
+  // Load VK_LAYER_KHRONOS_validation with synchronization validation; Errc::unsupported if the layer
+  // is not installed. Messages go to on_message.
+  bool enable_validation = false;
+  MessageCallback on_message;  // optional
+  // Debugging aid: cap the grid width below maxComputeWorkGroupCount[0] (0 = no cap), so that the
+  // two-dimensional grids used for very large inputs can be exercised on small ones.
+  uint32_t max_workgroup_count_x = 0;
+};
+
+// An application's own Vulkan objects for Context::adopt. gpuscan does not destroy them. The device
+// must have been created with API version 1.1 or later and with VK_KHR_push_descriptor enabled
+// (Context::required_device_extensions()); the queue must support compute.
+struct AdoptInfo {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family_index = 0;
+};
+
+// A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
+// created them). It is thread-safe: scans on several threads may share one Context; convenience calls
+// serialize their queue submissions, recording calls only read shared state.
+class Context {
+ public:
+  // Creates an instance and a device. Throws Errc::no_device if there is no Vulkan device (or none that
+  // matches the selector), Errc::unsupported if the chosen one lacks Vulkan 1.1 or push descriptors.
+  //   auto ctx = gpuscan::Context::create();
+  //   std::cout << ctx.device_info().name;        // "llvmpipe (LLVM 15.0.6, 256 bits)"
+  static Context create(const ContextCreateInfo& info = {});
+  // Uses the application's instance, device and queue.
+  static Context adopt(const AdoptInfo& info);
+  // Every physical device the Vulkan loader reports, in order. Throws Errc::no_device without a loader
+  // or driver.
+  static std::vector<DeviceInfo> list_devices();
+  // Device extensions an adopted device must have enabled.
+  static std::vector<const char*> required_device_extensions();
+
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  ~Context();
+
+  const DeviceInfo& device_info() const noexcept;
+  VkInstance instance() const noexcept;
+  VkPhysicalDevice physical_device() const noexcept;
+  VkDevice device() const noexcept;
+  VkQueue queue() const noexcept;
+  uint32_t queue_family_index() const noexcept;
+
+  // The workgroup algorithm `automatic` resolves to on this device, and why.
+  WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
+  std::string describe_choice(const ScanConfig& config) const;
+
+  struct Impl;
+  Impl& impl() const noexcept { return *impl_; }
+
+ private:
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// A range of a caller's VkBuffer. gpuscan cannot query a buffer's size or usage from Vulkan, so the
+// caller states them; they are checked against every request.
+struct BufferView {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize buffer_size = 0;    // size the buffer was created with, in bytes
+  VkBufferUsageFlags usage = 0;    // usage it was created with; must include STORAGE_BUFFER
+  VkDeviceSize offset = 0;         // byte offset of element 0; a multiple of the element size
+};
+
+// Temporary storage a scan needs. size may be 0 (scans that fit one tile need none); then the temp
+// view passed to record_scan may be empty.
+struct TempRequirements {
+  VkDeviceSize size = 0;
+  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+};
+
+// Bytes of temporary storage record_scan needs for `count` elements.
+//   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+
+struct ScanArgs {
+  ScanConfig config;
+  uint64_t count = 0;   // elements to scan; 0 records nothing
+  BufferView input;     // count elements from input.offset
+  BufferView output;    // count elements from output.offset; may be exactly the input (in place)
+  BufferView temp;      // scan_temp_requirements(ctx, count, config).size bytes from temp.offset
+};
+
+// Records the scan into `cmd` (in the recording state, from a pool of ctx's queue family). Binds its own
+// compute pipelines and push descriptors: the caller's compute bindings are disturbed afterwards.
+//
+// Barrier contract. Before: writes to `input` must be made available to
+// VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, and earlier uses of `output` and
+// `temp` must be complete up to the compute shader stage (at least an execution dependency for
+// reads; a memory dependency to SHADER_WRITE for writes). After: the results in `output` are written by
+// VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier from
+// there to its consumer. Between its own passes gpuscan places compute-to-compute barriers itself.
+//
+//   // in = [3, 1, 7, 0, 4, 1, 6, 3]
+//   gpuscan::record_scan(ctx, cmd, {.config = {}, .count = 8, .input = in, .output = out, .temp = tmp});
+//   // out <-- [0, 3, 4, 11, 11, 15, 16, 22]
+void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args);
+
+// Convenience: upload, scan, download. Blocks until the GPU is done.
+//   std::vector<uint32_t> in = {3, 1, 7, 0, 4, 1, 6, 3};
+//   auto out = gpuscan::exclusive_scan(ctx, std::span<const uint32_t>(in));
+//   // out == {0, 3, 4, 11, 11, 15, 16, 22}
+//   auto inc = gpuscan::inclusive_scan(ctx, std::span<const uint32_t>(in));
+//   // inc == {3, 4, 11, 11, 15, 16, 22, 25}
+template <Element T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config = {});
+template <Element T>
+std::vector<T> exclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
+  config.kind = ScanKind::exclusive;
+  return scan(ctx, input, config);
+}
+template <Element T>
+std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
+  config.kind = ScanKind::inclusive;
+  return scan(ctx, input, config);
+}
+
+// Untyped form, for callers that hold raw bytes (the CLI): input.size() must be a multiple of the
+// element size of config.type. `gpu_ns`, if given, receives the GPU time of the scan passes alone.
+std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input,
+                                  const ScanConfig& config, double* gpu_ns = nullptr);
+
+extern template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
+extern template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig);
+extern template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig);
+
+}  // namespace gpuscan

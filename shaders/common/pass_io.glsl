@@ -1,0 +1,38 @@
+// What every pass shares: the push constants the plan fills in (src/vulkan/record.cpp), the three
+// storage buffers, and the mapping of a possibly two-dimensional grid onto linear block indices.
+//
+// Buffers are bound at an offset rounded down to minStorageBufferOffsetAlignment; the element offsets
+// below point at the caller's exact byte offset inside that binding, so callers need only
+// element-size alignment. src and dst may be the same buffer (in-place), hence no `restrict`.
+#ifndef GPUSCAN_PASS_IO_GLSL
+#define GPUSCAN_PASS_IO_GLSL
+
+layout(push_constant) uniform PassParams {
+  uint n;           // elements in this pass's array
+  uint src_offset;  // element offset of the array inside binding 0
+  uint dst_offset;  // ... inside binding 1
+  uint aux_offset;  // element offset of the block sums inside binding 2
+  uint groups_x;    // grid width, to linearize a 2-D grid
+  uint blocks;      // number of real blocks; workgroups past it exit at once
+} pc;
+
+layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
+layout(set = 0, binding = 1, std430) buffer DstBuffer { T g_dst[]; };
+layout(set = 0, binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
+
+// Grids wider than maxComputeWorkGroupCount[0] are dispatched as (groups_x, groups_y); the last row may
+// be partly past the end, which the caller checks against pc.blocks.
+uint linear_block_index() {
+  return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x;
+}
+
+// Out-of-range lanes read the identity so they cannot change a scan or a block total.
+T load_src_or_identity(uint i) {
+  return i < pc.n ? g_src[pc.src_offset + i] : op_identity();
+}
+
+void store_dst_guarded(uint i, T value) {
+  if (i < pc.n) g_dst[pc.dst_offset + i] = value;
+}
+
+#endif

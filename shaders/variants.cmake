@@ -1,0 +1,18 @@
+# The shader manifest: every SPIR-V module gpuscan embeds, as "name|entry file|DEFINE,DEFINE".
+# Types (and, later, operators) change declarations, so they are -D defines expanded here; workgroup
+# size, inclusive/exclusive and whether a pass writes block sums are specialization constants.
+# Variant names are looked up by src/vulkan/pipelines.cpp as "<kernel>.<type>.<op>[.<workgroup algorithm>]".
+set(GPUSCAN_SHADER_VARIANTS "")
+foreach(type u32 i32 f32)
+  string(TOUPPER "${type}" TYPE)
+  foreach(op add)
+    string(TOUPPER "${op}" OP)
+    foreach(wg blelloch subgroup)
+      string(TOUPPER "${wg}" WG)
+      list(APPEND GPUSCAN_SHADER_VARIANTS
+        "scan_local.${type}.${op}.${wg}|scan_local.comp|TYPE_${TYPE},OP_${OP},WORKGROUP_${WG}")
+    endforeach()
+    list(APPEND GPUSCAN_SHADER_VARIANTS
+      "uniform_add.${type}.${op}|uniform_add.comp|TYPE_${TYPE},OP_${OP}")
+  endforeach()
+endforeach()

@@ -1,0 +1,124 @@
+#include "core/plan.hpp"
+
+#include <bit>
+#include <sstream>
+
+#include "gpuscan/error.hpp"
+
+namespace gpuscan::core {
+namespace {
+
+// Not (a + b - 1) / b: that wraps for a > 2^64 - b, giving 0 blocks and endless recursion.
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+uint64_t align_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+
+// Appends the passes that scan `array` (n elements) into `out`, using temp from `temp_top` upwards for
+// block sums. Returns the first free temp element after what this level and those below it used.
+uint64_t append_level(Plan& plan, const ScanRequest& req, uint32_t level, uint64_t n, Range array,
+                      Range out, bool inclusive, uint64_t temp_top) {
+  const uint64_t blocks = ceil_div(n, req.block_size);
+  Dispatch scan;
+  scan.kernel = Kernel::scan_local;
+  scan.level = level;
+  scan.n = n;
+  scan.blocks = blocks;
+  grid_for(blocks, req.limits, scan.groups_x, scan.groups_y);
+  scan.src = array;
+  scan.dst = out;
+  scan.inclusive = inclusive;
+  if (blocks == 1) {
+    scan.aux = out;  // unused: no block sums for a single tile
+    plan.steps.emplace_back(scan);
+    return temp_top;
+  }
+
+  const Range sums{Slot::temp, temp_top, blocks};
+  const uint64_t next_top = align_up(temp_top + blocks, temp_level_alignment);
+  scan.aux = sums;
+  scan.write_block_sums = true;
+  plan.steps.emplace_back(scan);
+  plan.steps.emplace_back(Barrier{});
+  // Block offsets are the exclusive scan of block totals, whatever the caller asked for.
+  const uint64_t top = append_level(plan, req, level + 1, blocks, sums, sums, false, next_top);
+  plan.steps.emplace_back(Barrier{});
+
+  Dispatch add = scan;
+  add.kernel = Kernel::uniform_add;
+  add.src = out;
+  add.write_block_sums = false;
+  add.inclusive = false;
+  plan.steps.emplace_back(add);
+  return top;
+}
+
+}  // namespace
+
+size_t Plan::dispatch_count() const {
+  size_t count = 0;
+  for (const Step& s : steps) count += std::holds_alternative<Dispatch>(s);
+  return count;
+}
+
+void grid_for(uint64_t blocks, const PlanLimits& limits, uint32_t& groups_x, uint32_t& groups_y) {
+  if (limits.max_groups_x == 0 || limits.max_groups_y == 0)
+    throw Error(Errc::invalid_argument, "workgroup count limits must be positive");
+  if (blocks <= limits.max_groups_x) {
+    groups_x = static_cast<uint32_t>(blocks);
+    groups_y = blocks == 0 ? 0 : 1;
+    return;
+  }
+  const uint64_t rows = ceil_div(blocks, limits.max_groups_x);
+  if (rows > limits.max_groups_y) {
+    std::ostringstream msg;
+    msg << blocks << " workgroups exceed the device's grid of " << limits.max_groups_x << " x "
+        << limits.max_groups_y;
+    throw Error(Errc::too_large, msg.str());
+  }
+  // Spread the blocks over the rows evenly so the last row is not nearly empty.
+  groups_x = static_cast<uint32_t>(ceil_div(blocks, rows));
+  groups_y = static_cast<uint32_t>(rows);
+}
+
+Plan plan_multipass_scan(const ScanRequest& req) {
+  if (req.block_size < 2 || !std::has_single_bit(req.block_size))
+    throw Error(Errc::invalid_argument,
+                "tile size " + std::to_string(req.block_size) + " is not a power of two >= 2");
+  Plan plan;
+  if (req.n == 0) return plan;
+  const Range in{Slot::input, 0, req.n};
+  const Range out{Slot::output, 0, req.n};
+  plan.temp_elements = append_level(plan, req, 0, req.n, in, out, req.inclusive, 0);
+  for (const Step& s : plan.steps)
+    if (const auto* d = std::get_if<Dispatch>(&s)) plan.levels = std::max(plan.levels, d->level + 1);
+  return plan;
+}
+
+std::string describe(const Plan& plan) {
+  static const char* slot_names[] = {"input", "output", "temp"};
+  auto range = [](const Range& r) {
+    std::ostringstream s;
+    s << slot_names[static_cast<int>(r.slot)] << "[" << r.offset << ", " << r.offset + r.count << ")";
+    return s.str();
+  };
+  std::ostringstream out;
+  out << "plan: " << plan.levels << " level(s), " << plan.dispatch_count() << " dispatch(es), "
+      << plan.temp_elements << " temp element(s)\n";
+  for (const Step& s : plan.steps) {
+    if (std::holds_alternative<Barrier>(s)) {
+      out << "  barrier\n";
+      continue;
+    }
+    const Dispatch& d = std::get<Dispatch>(s);
+    out << "  L" << d.level << (d.kernel == Kernel::scan_local ? " scan_local" : " uniform_add")
+        << " n=" << d.n << " grid=" << d.groups_x << "x" << d.groups_y;
+    if (d.kernel == Kernel::scan_local)
+      out << " " << range(d.src) << " -> " << range(d.dst) << (d.inclusive ? " inclusive" : " exclusive");
+    else
+      out << " " << range(d.dst);
+    if (d.write_block_sums || d.kernel == Kernel::uniform_add) out << " sums " << range(d.aux);
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace gpuscan::core

@@ -1,0 +1,41 @@
+#include "gpuscan/types.hpp"
+
+namespace gpuscan {
+
+uint32_t element_size(DataType) noexcept { return 4; }
+
+std::string_view to_string(DataType type) noexcept {
+  switch (type) {
+    case DataType::u32: return "u32";
+    case DataType::i32: return "i32";
+    case DataType::f32: return "f32";
+  }
+  return "?";
+}
+
+std::string_view to_string(ScanKind kind) noexcept {
+  return kind == ScanKind::inclusive ? "inclusive" : "exclusive";
+}
+
+std::string_view to_string(WorkgroupAlgorithm a) noexcept {
+  switch (a) {
+    case WorkgroupAlgorithm::automatic: return "auto";
+    case WorkgroupAlgorithm::blelloch: return "blelloch";
+    case WorkgroupAlgorithm::subgroup: return "subgroup";
+  }
+  return "?";
+}
+
+std::optional<DataType> parse_data_type(std::string_view name) noexcept {
+  for (DataType t : {DataType::u32, DataType::i32, DataType::f32})
+    if (name == to_string(t)) return t;
+  return std::nullopt;
+}
+
+std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view name) noexcept {
+  for (auto a : {WorkgroupAlgorithm::automatic, WorkgroupAlgorithm::blelloch, WorkgroupAlgorithm::subgroup})
+    if (name == to_string(a)) return a;
+  return std::nullopt;
+}
+
+}  // namespace gpuscan

@@ -1,0 +1,356 @@
+// Context creation: gpuscan's own instance and device, or the application's adopted ones.
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+#include "vulkan/check.hpp"
+#include "vulkan/context_impl.hpp"
+
+namespace gpuscan {
+namespace {
+
+constexpr const char* validation_layer = "VK_LAYER_KHRONOS_validation";
+
+bool instance_has_layer(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  return std::any_of(layers.begin(), layers.end(),
+                     [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+}
+
+bool instance_has_extension(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
+  return std::any_of(exts.begin(), exts.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                VkDebugUtilsMessageTypeFlagsEXT,
+                                                const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                void* user) {
+  const auto* impl = static_cast<const Context::Impl*>(user);
+  if (!impl->on_message) return VK_FALSE;
+  MessageSeverity s = MessageSeverity::verbose;
+  if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) s = MessageSeverity::error;
+  else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) s = MessageSeverity::warning;
+  else if (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) s = MessageSeverity::info;
+  impl->on_message(s, data && data->pMessage ? data->pMessage : "");
+  return VK_FALSE;
+}
+
+VkDebugUtilsMessengerCreateInfoEXT messenger_info(Context::Impl* impl) {
+  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  info.pfnUserCallback = on_debug_message;
+  info.pUserData = impl;
+  return info;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Lower is better: discrete, integrated, virtual, CPU, other.
+int type_rank(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+  }
+}
+
+// Why gpuscan cannot run on a device, or "" if it can.
+std::string unusable_reason(const DeviceInfo& d, VkPhysicalDevice physical) {
+  if (VK_API_VERSION_MAJOR(d.api_version) == 1 && VK_API_VERSION_MINOR(d.api_version) < 1)
+    return "it supports only Vulkan 1.0 (gpuscan needs 1.1)";
+  if (!d.push_descriptors) return "it lacks VK_KHR_push_descriptor";
+  if (vk::find_compute_queue_family(physical) == UINT32_MAX) return "it has no compute queue";
+  return "";
+}
+
+std::vector<VkPhysicalDevice> enumerate_physical(VkInstance instance) {
+  uint32_t count = 0;
+  vk::check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  std::vector<VkPhysicalDevice> devices(count);
+  vk::check(vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
+  return devices;
+}
+
+VkInstance create_instance(Context::Impl* impl, bool validation) {
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  vkEnumerateInstanceVersion(&loader_version);  // absent in 1.0 loaders: then linking would have failed
+  if (loader_version < VK_API_VERSION_1_1)
+    throw Error(Errc::no_device, "the Vulkan loader supports only Vulkan 1.0; gpuscan needs 1.1");
+
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "gpuscan";
+  app.pEngineName = "gpuscan";
+  app.apiVersion = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+
+  std::vector<const char*> layers, extensions;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  if (instance_has_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+    extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
+    info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
+  }
+
+  VkDebugUtilsMessengerCreateInfoEXT debug = messenger_info(impl);
+  const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  if (validation) {
+    if (!instance_has_layer(validation_layer))
+      throw Error(Errc::unsupported, std::string(validation_layer) +
+                                         " is not installed (Debian: apt-get install vulkan-validationlayers)");
+    layers.push_back(validation_layer);
+    extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    debug.pNext = &features;
+    info.pNext = &debug;  // also reports problems during instance creation and destruction
+  }
+  info.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  info.ppEnabledLayerNames = layers.data();
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
+
+  VkInstance instance = VK_NULL_HANDLE;
+  VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+    throw Error(Errc::no_device,
+                "no Vulkan driver found (on Debian without a GPU: apt-get install mesa-vulkan-drivers)", r);
+  vk::check(r, "vkCreateInstance");
+  return instance;
+}
+
+// Picks the physical device for `selector` (see ContextCreateInfo::device_selector).
+uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::vector<DeviceInfo>& infos,
+                       std::string selector) {
+  if (devices.empty()) throw Error(Errc::no_device, "the Vulkan loader reports no physical device");
+  if (selector.empty())
+    if (const char* env = std::getenv("GPUSCAN_DEVICE")) selector = env;
+
+  auto require_usable = [&](uint32_t i) {
+    std::string why = unusable_reason(infos[i], devices[i]);
+    if (!why.empty())
+      throw Error(Errc::unsupported, "device " + std::to_string(i) + " (" + infos[i].name +
+                                         ") cannot run gpuscan: " + why);
+    return i;
+  };
+  if (!selector.empty()) {
+    const bool numeric = std::all_of(selector.begin(), selector.end(),
+                                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (numeric) {
+      const unsigned long i = std::strtoul(selector.c_str(), nullptr, 10);
+      if (i >= devices.size())
+        throw Error(Errc::no_device, "device index " + selector + " is out of range: there are " +
+                                         std::to_string(devices.size()) + " device(s)");
+      return require_usable(static_cast<uint32_t>(i));
+    }
+    for (uint32_t i = 0; i < infos.size(); ++i)
+      if (lower(infos[i].name).find(lower(selector)) != std::string::npos) return require_usable(i);
+    std::string names;
+    for (const auto& d : infos) names += (names.empty() ? "" : ", ") + d.name;
+    throw Error(Errc::no_device, "no device name contains \"" + selector + "\" (devices: " + names + ")");
+  }
+  int best = -1;
+  std::string reasons;
+  for (uint32_t i = 0; i < infos.size(); ++i) {
+    std::string why = unusable_reason(infos[i], devices[i]);
+    if (!why.empty()) {
+      reasons += "; " + infos[i].name + ": " + why;
+      continue;
+    }
+    if (best < 0 || type_rank(infos[i].type) < type_rank(infos[best].type)) best = static_cast<int>(i);
+  }
+  if (best < 0) throw Error(Errc::no_device, "no Vulkan device can run gpuscan" + reasons);
+  return static_cast<uint32_t>(best);
+}
+
+}  // namespace
+
+Context::Impl::~Impl() {
+  if (device) {
+    for (auto& [key, p] : pipelines) vkDestroyPipeline(device, p, nullptr);
+    for (auto& [name, m] : modules) vkDestroyShaderModule(device, m, nullptr);
+    if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
+    if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+  }
+  if (!owns_device) return;
+  if (device) vkDestroyDevice(device, nullptr);
+  if (messenger) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+    if (destroy) destroy(instance, messenger, nullptr);
+  }
+  if (instance) vkDestroyInstance(instance, nullptr);
+}
+
+void Context::Impl::create_layouts() {
+  VkDescriptorSetLayoutBinding bindings[3];
+  for (uint32_t i = 0; i < 3; ++i)
+    bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  set_info.bindingCount = 3;
+  set_info.pBindings = bindings;
+  vk::check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 6 * sizeof(uint32_t)};  // PassParams
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &set_layout;
+  layout_info.pushConstantRangeCount = 1;
+  layout_info.pPushConstantRanges = &range;
+  vk::check(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout), "vkCreatePipelineLayout");
+
+  cmd_push_descriptor_set = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
+      vkGetDeviceProcAddr(device, "vkCmdPushDescriptorSetKHR"));
+  if (!cmd_push_descriptor_set)
+    throw Error(Errc::unsupported, "VK_KHR_push_descriptor is not enabled on the device; gpuscan records "
+                                   "its bindings with push descriptors");
+}
+
+Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+Context::~Context() = default;
+
+std::vector<const char*> Context::required_device_extensions() {
+  return {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+}
+
+std::vector<DeviceInfo> Context::list_devices() {
+  Impl scratch;  // owns the instance, so it is destroyed even if enumeration throws
+  scratch.owns_device = true;
+  scratch.instance = create_instance(&scratch, false);
+  const auto devices = enumerate_physical(scratch.instance);
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
+  return infos;
+}
+
+Context Context::create(const ContextCreateInfo& create_info) {
+  auto impl = std::make_unique<Impl>();
+  impl->owns_device = true;
+  impl->on_message = create_info.on_message;
+  impl->instance = create_instance(impl.get(), create_info.enable_validation);
+  if (create_info.enable_validation) {
+    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(impl->instance, "vkCreateDebugUtilsMessengerEXT"));
+    VkDebugUtilsMessengerCreateInfoEXT info = messenger_info(impl.get());
+    vk::check(create ? create(impl->instance, &info, nullptr, &impl->messenger) : VK_ERROR_EXTENSION_NOT_PRESENT,
+              "vkCreateDebugUtilsMessengerEXT");
+  }
+
+  const auto devices = enumerate_physical(impl->instance);
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
+  const uint32_t chosen = choose_device(devices, infos, create_info.device_selector);
+  impl->physical_device = devices[chosen];
+  impl->info = infos[chosen];
+  impl->queue_family = vk::find_compute_queue_family(impl->physical_device);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = impl->queue_family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  const auto extensions = required_device_extensions();
+  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device_info.queueCreateInfoCount = 1;
+  device_info.pQueueCreateInfos = &queue_info;
+  device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  device_info.ppEnabledExtensionNames = extensions.data();
+  vk::check(vkCreateDevice(impl->physical_device, &device_info, nullptr, &impl->device), "vkCreateDevice");
+  vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
+
+  impl->max_groups_x = impl->info.max_workgroup_count[0];
+  if (create_info.max_workgroup_count_x != 0)
+    impl->max_groups_x = std::min(impl->max_groups_x, create_info.max_workgroup_count_x);
+  impl->create_layouts();
+  return Context(std::move(impl));
+}
+
+Context Context::adopt(const AdoptInfo& adopt_info) {
+  if (!adopt_info.instance || !adopt_info.physical_device || !adopt_info.device || !adopt_info.queue)
+    throw Error(Errc::null_handle, "Context::adopt needs the instance, physical device, device and queue; "
+                                   "one of them is VK_NULL_HANDLE");
+  auto impl = std::make_unique<Impl>();
+  impl->owns_device = false;
+  impl->instance = adopt_info.instance;
+  impl->physical_device = adopt_info.physical_device;
+  impl->device = adopt_info.device;
+  impl->queue = adopt_info.queue;
+  impl->queue_family = adopt_info.queue_family_index;
+
+  uint32_t index = 0;
+  const auto devices = enumerate_physical(adopt_info.instance);
+  for (uint32_t i = 0; i < devices.size(); ++i)
+    if (devices[i] == adopt_info.physical_device) index = i;
+  impl->info = vk::query_device_info(adopt_info.physical_device, index);
+  const std::string why = unusable_reason(impl->info, adopt_info.physical_device);
+  if (!why.empty()) throw Error(Errc::unsupported, "the adopted device cannot run gpuscan: " + why);
+
+  uint32_t family_count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(adopt_info.physical_device, &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  vkGetPhysicalDeviceQueueFamilyProperties(adopt_info.physical_device, &family_count, families.data());
+  if (adopt_info.queue_family_index >= family_count ||
+      !(families[adopt_info.queue_family_index].queueFlags & VK_QUEUE_COMPUTE_BIT))
+    throw Error(Errc::invalid_argument, "queue family " + std::to_string(adopt_info.queue_family_index) +
+                                            " does not exist or has no compute support");
+  if (families[adopt_info.queue_family_index].timestampValidBits == 0) impl->info.timestamp_period_ns = 0;
+  impl->max_groups_x = impl->info.max_workgroup_count[0];
+  impl->create_layouts();
+  return Context(std::move(impl));
+}
+
+const DeviceInfo& Context::device_info() const noexcept { return impl_->info; }
+VkInstance Context::instance() const noexcept { return impl_->instance; }
+VkPhysicalDevice Context::physical_device() const noexcept { return impl_->physical_device; }
+VkDevice Context::device() const noexcept { return impl_->device; }
+VkQueue Context::queue() const noexcept { return impl_->queue; }
+uint32_t Context::queue_family_index() const noexcept { return impl_->queue_family; }
+
+WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested) const {
+  const bool has = impl_->info.has_subgroup_arithmetic();
+  if (requested == WorkgroupAlgorithm::automatic)
+    return has ? WorkgroupAlgorithm::subgroup : WorkgroupAlgorithm::blelloch;
+  if (requested == WorkgroupAlgorithm::subgroup && !has)
+    throw Error(Errc::unsupported, impl_->info.name +
+                                       " has no subgroup arithmetic in compute shaders; use the blelloch "
+                                       "workgroup algorithm (or automatic)");
+  return requested;
+}
+
+std::string Context::describe_choice(const ScanConfig& config) const {
+  std::ostringstream s;
+  const WorkgroupAlgorithm chosen = resolve(config.workgroup);
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  s << "multi-pass scan (scan blocks, scan block sums recursively, add offsets), tiles of " << 2 * w
+    << " elements (" << w << " invocations x 2), workgroup scan: " << to_string(chosen);
+  if (config.workgroup == WorkgroupAlgorithm::automatic)
+    s << (chosen == WorkgroupAlgorithm::subgroup
+              ? " (automatic: the device has subgroup arithmetic, subgroup size " +
+                    std::to_string(impl_->info.subgroup_size) + ")"
+              : std::string(" (automatic: the device lacks subgroup arithmetic in compute shaders)"));
+  return s.str();
+}
+
+}  // namespace gpuscan

@@ -1,0 +1,63 @@
+// What a Context holds. Internal to the library.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+
+#include "gpuscan/vulkan.hpp"
+
+namespace gpuscan {
+
+// A compute pipeline is identified by its SPIR-V variant and its specialization constants.
+struct PipelineKey {
+  std::string variant;        // name in shaders/variants.cmake
+  uint32_t workgroup_size = 0;
+  bool inclusive = false;
+  bool write_block_sums = false;
+  auto operator<=>(const PipelineKey&) const = default;
+};
+
+struct Context::Impl {
+  bool owns_device = false;  // created by gpuscan (destroy at the end) or adopted (leave alone)
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  MessageCallback on_message;
+  DeviceInfo info;
+  uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
+  PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
+
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
+
+  // Pipelines are built on first use and kept; recording from several threads looks them up here.
+  std::mutex pipelines_mutex;
+  std::map<std::string, VkShaderModule> modules;
+  std::map<PipelineKey, VkPipeline> pipelines;
+
+  // Queue submissions of the convenience calls (vkQueueSubmit needs external synchronization).
+  std::mutex queue_mutex;
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();
+
+  // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
+  void create_layouts();
+  VkPipeline pipeline(const PipelineKey& key);
+};
+
+namespace vk {
+// Fills a DeviceInfo from Vulkan queries (device_info.cpp).
+DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index);
+// The first queue family with compute, preferring one without graphics; UINT32_MAX if none.
+uint32_t find_compute_queue_family(VkPhysicalDevice physical);
+}  // namespace vk
+
+}  // namespace gpuscan

@@ -1,0 +1,149 @@
+// Convenience calls on host data: upload through a staging buffer, scan in place on the device,
+// download. Blocks until done. Each call allocates its own buffers, so calls on several threads
+// share nothing but the Context's pipeline cache and queue lock.
+#include <cstring>
+#include <mutex>
+
+#include "vulkan/check.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan {
+namespace vk {
+
+void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, src_access, dst_access};
+  vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
+                       VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                       VkAccessFlags dst_access) {
+  memory_barrier(cmd, src_stage, src_access, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  const VkBufferCopy region{0, 0, bytes};
+  vkCmdCopyBuffer(cmd, src, dst, 1, &region);
+  memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, dst_stage, dst_access);
+}
+
+void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record) {
+  const VkDevice device = ctx.device();
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = ctx.queue_family_index();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
+  VkFence fence = VK_NULL_HANDLE;
+  try {
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    check(vkAllocateCommandBuffers(device, &alloc, &cmd), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
+    record(cmd);
+    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+
+    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    check(vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &cmd;
+    {
+      std::lock_guard lock(ctx.impl().queue_mutex);
+      check(vkQueueSubmit(ctx.queue(), 1, &submit, fence), "vkQueueSubmit");
+    }
+    check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+  } catch (...) {
+    if (fence) vkDestroyFence(device, fence, nullptr);
+    vkDestroyCommandPool(device, pool, nullptr);
+    throw;
+  }
+  vkDestroyFence(device, fence, nullptr);
+  vkDestroyCommandPool(device, pool, nullptr);
+}
+
+}  // namespace vk
+
+std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
+                                  double* gpu_ns) {
+  const uint32_t esize = element_size(config.type);
+  if (input.size() % esize != 0)
+    throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
+                                            " bytes, not a whole number of " + std::string(to_string(config.type)) +
+                                            " elements");
+  const uint64_t count = input.size() / esize;
+  const TempRequirements temp_req = scan_temp_requirements(ctx, count, config);  // validates the config too
+  if (gpu_ns) *gpu_ns = 0;
+  if (count == 0) return {};
+
+  const VkPhysicalDevice physical = ctx.physical_device();
+  const VkDevice device = ctx.device();
+  const VkDeviceSize bytes = input.size();
+  constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  vk::OwnedBuffer staging(physical, device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          vk::MemoryKind::host_visible);
+  vk::OwnedBuffer data(physical, device, bytes, storage, vk::MemoryKind::device_local);
+  vk::OwnedBuffer temp(physical, device, temp_req.size, temp_req.usage, vk::MemoryKind::device_local);
+  std::memcpy(staging.mapped(), input.data(), bytes);
+
+  const bool timed = gpu_ns && ctx.device_info().timestamp_period_ns > 0;
+  VkQueryPool queries = VK_NULL_HANDLE;
+  if (timed) {
+    VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    q.queryCount = 2;
+    vk::check(vkCreateQueryPool(device, &q, nullptr, &queries), "vkCreateQueryPool");
+  }
+  try {
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      constexpr VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+      vk::copy_with_barrier(cmd, staging.handle(), data.handle(), bytes, VK_PIPELINE_STAGE_HOST_BIT,
+                            VK_ACCESS_HOST_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      if (timed) {
+        vkCmdResetQueryPool(cmd, queries, 0, 2);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+      }
+      record_scan(ctx, cmd, {config, count, data.view(), data.view(), temp.view()});
+      if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
+      vk::copy_with_barrier(cmd, data.handle(), staging.handle(), bytes, compute, VK_ACCESS_SHADER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    if (timed) {
+      uint64_t stamps[2] = {0, 0};
+      vk::check(vkGetQueryPoolResults(device, queries, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                "vkGetQueryPoolResults");
+      *gpu_ns = static_cast<double>(stamps[1] - stamps[0]) * ctx.device_info().timestamp_period_ns;
+    }
+  } catch (...) {
+    if (queries) vkDestroyQueryPool(device, queries, nullptr);
+    throw;
+  }
+  if (queries) vkDestroyQueryPool(device, queries, nullptr);
+
+  std::vector<std::byte> out(bytes);
+  std::memcpy(out.data(), staging.mapped(), bytes);
+  return out;
+}
+
+template <Element T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config) {
+  config.type = data_type_of<T>::value;
+  const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config);
+  std::vector<T> out(input.size());
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
+template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig);
+template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig);
+
+}  // namespace gpuscan

@@ -1,0 +1,80 @@
+#include <cstring>
+#include <vector>
+
+#include "vulkan/context_impl.hpp"
+
+namespace gpuscan {
+
+std::string_view to_string(VkPhysicalDeviceType type) noexcept {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
+  }
+}
+
+namespace vk {
+
+uint32_t find_compute_queue_family(VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  uint32_t any = UINT32_MAX;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
+    // A compute-only family runs beside graphics work on GPUs that have one; any compute family will do.
+    if (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) return i;
+    if (any == UINT32_MAX) any = i;
+  }
+  return any;
+}
+
+DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
+  VkPhysicalDeviceProperties base;
+  vkGetPhysicalDeviceProperties(physical, &base);
+
+  DeviceInfo info;
+  info.index = index;
+  info.name = base.deviceName;
+  info.type = base.deviceType;
+  info.api_version = base.apiVersion;
+  const VkPhysicalDeviceLimits& limits = base.limits;
+  info.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
+  for (int i = 0; i < 3; ++i) info.max_workgroup_count[i] = limits.maxComputeWorkGroupCount[i];
+  info.max_storage_buffer_range = limits.maxStorageBufferRange;
+  info.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
+  info.max_shared_memory_bytes = limits.maxComputeSharedMemorySize;
+
+  if (VK_API_VERSION_MINOR(base.apiVersion) >= 1 || VK_API_VERSION_MAJOR(base.apiVersion) > 1) {
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props2.pNext = &subgroup;
+    vkGetPhysicalDeviceProperties2(physical, &props2);
+    info.subgroup_size = subgroup.subgroupSize;
+    if (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
+      info.subgroup_operations = subgroup.supportedOperations;
+  }
+
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  for (const auto& e : extensions)
+    if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) info.push_descriptors = true;
+
+  const uint32_t family = find_compute_queue_family(physical);
+  if (family != UINT32_MAX) {
+    uint32_t n = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
+    std::vector<VkQueueFamilyProperties> families(n);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, families.data());
+    if (families[family].timestampValidBits > 0) info.timestamp_period_ns = limits.timestampPeriod;
+  }
+  return info;
+}
+
+}  // namespace vk
+}  // namespace gpuscan

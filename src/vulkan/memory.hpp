@@ -1,0 +1,44 @@
+// A minimal owned buffer + memory pair for gpuscan's own allocations (convenience calls, tests, CLI).
+// Callers of the recording API bring their own buffers and never need this.
+#pragma once
+
+#include <cstdint>
+
+#include <vulkan/vulkan_core.h>
+
+#include "gpuscan/vulkan.hpp"
+
+namespace gpuscan::vk {
+
+enum class MemoryKind { device_local, host_visible };
+
+class OwnedBuffer {
+ public:
+  OwnedBuffer() = default;
+  // Creates a buffer of `size` bytes (at least 4) with `usage`; host_visible buffers are mapped and
+  // coherent. Throws Errc::vulkan_error (e.g. VK_ERROR_OUT_OF_DEVICE_MEMORY).
+  OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
+              MemoryKind kind);
+  OwnedBuffer(OwnedBuffer&& other) noexcept { *this = std::move(other); }
+  OwnedBuffer& operator=(OwnedBuffer&& other) noexcept;
+  OwnedBuffer(const OwnedBuffer&) = delete;
+  OwnedBuffer& operator=(const OwnedBuffer&) = delete;
+  ~OwnedBuffer() { reset(); }
+
+  VkBuffer handle() const noexcept { return buffer_; }
+  VkDeviceSize size() const noexcept { return size_; }
+  void* mapped() const noexcept { return mapped_; }
+  // A view of the whole buffer from `offset` for the recording API.
+  BufferView view(VkDeviceSize offset = 0) const noexcept { return {buffer_, size_, usage_, offset}; }
+
+ private:
+  void reset() noexcept;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  VkBufferUsageFlags usage_ = 0;
+  void* mapped_ = nullptr;
+};
+
+}  // namespace gpuscan::vk

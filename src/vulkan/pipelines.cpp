@@ -1,0 +1,53 @@
+// Pipelines are built on first use from the embedded SPIR-V and kept for the Context's lifetime.
+#include <algorithm>
+
+#include "vulkan/check.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/shader_table.hpp"
+
+namespace gpuscan {
+
+VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
+  std::lock_guard lock(pipelines_mutex);
+  if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
+
+  VkShaderModule& module = modules[key.variant];
+  if (!module) {
+    const auto& table = vk::embedded_shaders();
+    auto found = std::find_if(table.begin(), table.end(),
+                              [&](const vk::EmbeddedShader& s) { return key.variant == s.name; });
+    if (found == table.end()) {
+      modules.erase(key.variant);
+      throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan");
+    }
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = found->size_bytes;
+    info.pCode = found->words;
+    VkResult r = vkCreateShaderModule(device, &info, nullptr, &module);
+    if (r != VK_SUCCESS) {
+      modules.erase(key.variant);
+      vk::check(r, "vkCreateShaderModule");
+    }
+  }
+
+  // constant_id 0: workgroup size, 1: INCLUSIVE, 2: WRITE_BLOCK_SUMS (shaders/scan_local.comp).
+  const uint32_t values[3] = {key.workgroup_size, key.inclusive ? 1u : 0u, key.write_block_sums ? 1u : 0u};
+  const VkSpecializationMapEntry entries[3] = {
+      {0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+  VkSpecializationInfo spec{3, entries, sizeof(values), values};
+
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = &spec;
+  info.layout = pipeline_layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  vk::check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+            "vkCreateComputePipelines");
+  pipelines.emplace(key, pipeline);
+  return pipeline;
+}
+
+}  // namespace gpuscan

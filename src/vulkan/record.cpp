@@ -1,0 +1,163 @@
+// The Vulkan executor of a scan plan: checks the caller's arguments, asks src/core for the plan, and
+// records its dispatches and barriers into the caller's command buffer.
+#include <bit>
+#include <sstream>
+#include <variant>
+
+#include "core/plan.hpp"
+#include "vulkan/context_impl.hpp"
+
+namespace gpuscan {
+namespace {
+
+struct Resolved {
+  uint32_t workgroup_size;
+  WorkgroupAlgorithm algorithm;
+  core::Plan plan;
+};
+
+Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  const DeviceInfo& info = ctx.device_info();
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  if (w < 32 || !std::has_single_bit(w) || w > info.max_workgroup_invocations)
+    throw Error(Errc::invalid_argument,
+                "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
+                    std::to_string(info.max_workgroup_invocations) + " (the device's maximum)");
+  const uint64_t shared_bytes = uint64_t{2} * w * element_size(config.type) + (w / 4 + 2) * 4;
+  if (shared_bytes > info.max_shared_memory_bytes)
+    throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
+                                            std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
+                                            std::to_string(info.max_shared_memory_bytes));
+  const uint64_t block = uint64_t{2} * w;
+  // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
+  if (count > uint64_t{UINT32_MAX} - block)
+    throw Error(Errc::too_large, "scans of " + std::to_string(count) + " elements are not supported yet: at most " +
+                                     std::to_string(uint64_t{UINT32_MAX} - block) + " elements per scan");
+  Resolved r{w, ctx.resolve(config.workgroup), {}};
+  core::ScanRequest req;
+  req.n = count;
+  req.block_size = static_cast<uint32_t>(block);
+  req.inclusive = config.kind == ScanKind::inclusive;
+  req.limits.max_groups_x = ctx.impl().max_groups_x;
+  req.limits.max_groups_y = info.max_workgroup_count[1];
+  r.plan = core::plan_multipass_scan(req);
+  return r;
+}
+
+// Checks that `view` can hold `bytes` bytes from its offset. `what` names it in messages.
+void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize) {
+  if (view.buffer == VK_NULL_HANDLE)
+    throw Error(Errc::null_handle, std::string(what) + " buffer is VK_NULL_HANDLE");
+  if (!(view.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+    throw Error(Errc::missing_usage, std::string(what) +
+                                         " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, which gpuscan's "
+                                         "compute shaders need to access it");
+  if (view.offset % esize != 0)
+    throw Error(Errc::misaligned, std::string(what) + " offset " + std::to_string(view.offset) +
+                                      " is not a multiple of the element size (" + std::to_string(esize) + " bytes)");
+  const uint64_t holds = view.offset > view.buffer_size ? 0 : (view.buffer_size - view.offset) / esize;
+  if (holds < count) {
+    std::ostringstream msg;
+    msg << what << " buffer holds " << holds << " elements from offset " << view.offset << " (buffer size "
+        << view.buffer_size << " bytes), the scan needs " << count;
+    throw Error(Errc::buffer_too_small, msg.str());
+  }
+}
+
+bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
+  return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
+}
+
+struct Binding {
+  VkDescriptorBufferInfo info;
+  uint32_t element_offset;
+};
+
+// Binds a plan range at an offset rounded down to the device's alignment; the shader adds the rest
+// back as an element offset. So callers need only element-size alignment.
+Binding bind_range(const Context& ctx, const BufferView& view, const core::Range& range, uint32_t esize) {
+  const DeviceInfo& info = ctx.device_info();
+  const uint64_t start = view.offset + range.offset * esize;
+  const uint64_t align = info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1;
+  const uint64_t bound = start - start % align;
+  const uint64_t bytes = start + range.count * esize - bound;
+  if (bytes > info.max_storage_buffer_range)
+    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
+                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
+                                     "; buffers beyond one binding are not supported yet");
+  return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / esize)};
+}
+
+std::string variant_name(core::Kernel kernel, DataType type, WorkgroupAlgorithm algorithm) {
+  std::string name = kernel == core::Kernel::scan_local ? "scan_local." : "uniform_add.";
+  name += std::string(to_string(type)) + ".add";
+  if (kernel == core::Kernel::scan_local) name += "." + std::string(to_string(algorithm));
+  return name;
+}
+
+}  // namespace
+
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  const Resolved r = resolve_scan(ctx, count, config);
+  return {r.plan.temp_elements * element_size(config.type), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+}
+
+void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const Resolved r = resolve_scan(ctx, args.count, args.config);
+  if (args.count == 0) return;
+
+  const uint32_t esize = element_size(args.config.type);
+  const uint64_t bytes = args.count * esize;
+  check_view("input", args.input, args.count, esize);
+  check_view("output", args.output, args.count, esize);
+  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+  if (!in_place && overlaps(args.input, bytes, args.output, bytes))
+    throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
+                                        "scan in place (output == input) or use disjoint ranges");
+  const uint64_t temp_bytes = r.plan.temp_elements * esize;
+  if (temp_bytes > 0) {
+    check_view("temp", args.temp, r.plan.temp_elements, esize);
+    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
+  }
+
+  Context::Impl& impl = ctx.impl();
+  auto view_of = [&](core::Slot slot) -> const BufferView& {
+    return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
+  };
+  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
+                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  for (const core::Step& step : r.plan.steps) {
+    if (std::holds_alternative<core::Barrier>(step)) {
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+                           &barrier, 0, nullptr, 0, nullptr);
+      continue;
+    }
+    const core::Dispatch& d = std::get<core::Dispatch>(step);
+    PipelineKey key{variant_name(d.kernel, args.config.type, r.algorithm), r.workgroup_size, d.inclusive,
+                    d.write_block_sums};
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
+
+    const Binding src = bind_range(ctx, view_of(d.src.slot), d.src, esize);
+    const Binding dst = bind_range(ctx, view_of(d.dst.slot), d.dst, esize);
+    const Binding aux = bind_range(ctx, view_of(d.aux.slot), d.aux, esize);
+    VkWriteDescriptorSet writes[3];
+    const VkDescriptorBufferInfo* infos[3] = {&src.info, &dst.info, &aux.info};
+    for (uint32_t i = 0; i < 3; ++i) {
+      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      writes[i].dstBinding = i;
+      writes[i].descriptorCount = 1;
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = infos[i];
+    }
+    impl.cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline_layout, 0, 3, writes);
+
+    const uint32_t params[6] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
+                                aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
+    vkCmdPushConstants(cmd, impl.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params), params);
+    vkCmdDispatch(cmd, d.groups_x, d.groups_y, 1);
+  }
+}
+
+}  // namespace gpuscan

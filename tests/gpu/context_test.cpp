@@ -1,0 +1,104 @@
+// Context: device reporting, selection and adopting an application's own Vulkan objects.
+#include <cstdlib>
+
+#include "cpu/reference.hpp"
+#include "gpu_test_support.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+class ContextTest : public GpuTest {};
+
+TEST_F(ContextTest, ReportsTheDevice) {
+  const DeviceInfo& d = shared_context().device_info();
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_TRUE(d.push_descriptors);
+  EXPECT_GE(d.subgroup_size, 1u);
+  EXPECT_GE(d.max_workgroup_invocations, 64u);
+  // The test driver sets the subgroup size lavapipe should have (LP_NATIVE_VECTOR_WIDTH / 32).
+  if (const char* expect = std::getenv("GPUSCAN_EXPECT_SUBGROUP_SIZE"))
+    EXPECT_EQ(d.subgroup_size, std::strtoul(expect, nullptr, 10)) << "the subgroup-size setting did not apply";
+  EXPECT_FALSE(Context::list_devices().empty());
+  EXPECT_NE(shared_context().describe_choice({}).find("workgroup scan"), std::string::npos);
+}
+
+TEST_F(ContextTest, SelectsByIndexAndByName) {
+  const auto devices = Context::list_devices();
+  ContextCreateInfo info;
+  info.device_selector = "0";
+  EXPECT_EQ(make_validated_context(info).device_info().name, devices[0].name);
+  info.device_selector = devices[0].name.substr(0, 4);
+  EXPECT_EQ(make_validated_context(info).device_info().name, devices[0].name);
+}
+
+// An application creates its own instance and device; gpuscan adopts them and destroys nothing.
+TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo ii{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  ii.pApplicationInfo = &app;
+  const char* layer = "VK_LAYER_KHRONOS_validation";
+  ii.enabledLayerCount = 1;
+  ii.ppEnabledLayerNames = &layer;
+  VkInstance instance;
+  ASSERT_EQ(vkCreateInstance(&ii, nullptr, &instance), VK_SUCCESS);
+  uint32_t count = 1;
+  VkPhysicalDevice physical;
+  vkEnumeratePhysicalDevices(instance, &count, &physical);
+  ASSERT_GE(count, 1u);
+  const float priority = 1;
+  VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  qi.queueFamilyIndex = 0;  // lavapipe and most GPUs: family 0 has compute
+  qi.queueCount = 1;
+  qi.pQueuePriorities = &priority;
+  const auto extensions = Context::required_device_extensions();
+  VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  di.queueCreateInfoCount = 1;
+  di.pQueueCreateInfos = &qi;
+  di.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  di.ppEnabledExtensionNames = extensions.data();
+  VkDevice device;
+  ASSERT_EQ(vkCreateDevice(physical, &di, nullptr, &device), VK_SUCCESS);
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+  {
+    Context ctx = Context::adopt({instance, physical, device, queue, 0});
+    std::vector<int32_t> in = {5, -3, 2, 7, -1};
+    EXPECT_EQ(inclusive_scan(ctx, std::span<const int32_t>(in)), (std::vector<int32_t>{5, 2, 4, 11, 10}));
+  }
+  // Still ours and still working after the Context is gone.
+  EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);
+  vkDestroyDevice(device, nullptr);
+  vkDestroyInstance(instance, nullptr);
+
+  try {
+    Context::adopt({});
+    ADD_FAILURE() << "null handles adopted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::null_handle);
+  }
+}
+
+}  // namespace
+}  // namespace gpuscan::test
+
+namespace gpuscan::test {
+namespace {
+
+// The harness itself: an invalid Vulkan call must reach the message log, or no test could catch one.
+TEST(ValidationHarness, InvalidUsageIsReported) {
+  const Context& ctx = shared_context();
+  message_log().take();
+  VkBufferCreateInfo bad{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bad.size = 0;  // VUID-VkBufferCreateInfo-size-00912
+  bad.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  vkCreateBuffer(ctx.device(), &bad, nullptr, &buffer);
+  if (buffer) vkDestroyBuffer(ctx.device(), buffer, nullptr);
+  const auto messages = message_log().take();
+  ASSERT_FALSE(messages.empty()) << "the validation layer is not active or its messages are lost";
+  EXPECT_NE(messages.front().find("00912"), std::string::npos) << messages.front();
+}
+
+}  // namespace
+}  // namespace gpuscan::test

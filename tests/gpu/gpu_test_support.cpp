@@ -1,0 +1,46 @@
+#include "gpu_test_support.hpp"
+
+#include <cstdlib>
+#include <optional>
+
+namespace gpuscan::test {
+namespace {
+
+std::optional<Context> g_context;
+
+// Creates the shared context before the tests and checks, after destroying it, that shutdown raised
+// no validation message either (objects left alive would).
+class ContextEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    g_context.reset();
+    for (const std::string& m : message_log().take()) ADD_FAILURE() << "validation at shutdown: " << m;
+  }
+};
+
+const auto* registered = ::testing::AddGlobalTestEnvironment(new ContextEnvironment);
+
+}  // namespace
+
+MessageLog& message_log() {
+  static MessageLog log;
+  return log;
+}
+
+Context make_validated_context(ContextCreateInfo info) {
+  info.enable_validation = true;
+  info.on_message = [](MessageSeverity s, std::string_view m) { message_log().add(s, m); };
+  return Context::create(info);
+}
+
+Context& shared_context() {
+  if (!g_context) g_context.emplace(make_validated_context());
+  return *g_context;
+}
+
+uint64_t fresh_seed() {
+  if (const char* s = std::getenv("GPUSCAN_SEED")) return std::strtoull(s, nullptr, 0);
+  return (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+}
+
+}  // namespace gpuscan::test

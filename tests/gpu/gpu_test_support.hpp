@@ -1,0 +1,84 @@
+// Shared by the GPU tests: one validated Context per process (VK_LAYER_KHRONOS_validation with
+// synchronization validation), a fixture that fails any test during which a validation warning or
+// error arrived, host-visible buffers to drive the recording API, and random data.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpuscan/gpuscan.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::test {
+
+// Collects validation messages; any warning or error fails the running test.
+class MessageLog {
+ public:
+  void add(MessageSeverity severity, std::string_view message) {
+    if (severity != MessageSeverity::warning && severity != MessageSeverity::error) return;
+    std::lock_guard lock(mutex_);
+    messages_.emplace_back(message);
+  }
+  std::vector<std::string> take() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(messages_, {});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> messages_;
+};
+
+MessageLog& message_log();
+// A Context with validation enabled whose messages go to message_log().
+Context make_validated_context(ContextCreateInfo info = {});
+// The process-wide validated Context (created on first use, destroyed by the test environment).
+Context& shared_context();
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (const std::string& m : message_log().take()) ADD_FAILURE() << "validation: " << m;
+  }
+};
+
+// A host-visible storage buffer holding `count` elements of T, readable and writable from the host.
+template <class T>
+struct HostBuffer {
+  vk::OwnedBuffer buffer;
+  HostBuffer(const Context& ctx, size_t bytes,
+             VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)
+      : buffer(ctx.physical_device(), ctx.device(), bytes, usage, vk::MemoryKind::host_visible) {}
+  T* data() const { return static_cast<T*>(buffer.mapped()); }
+  BufferView view(VkDeviceSize offset = 0) const { return buffer.view(offset); }
+};
+
+// Poison: a byte pattern no correct scan of the test data is likely to produce.
+inline void poison(void* p, size_t bytes) { std::memset(p, 0xA5, bytes); }
+
+// A seed drawn fresh for every run; failures print it so a run can be replayed with GPUSCAN_SEED.
+uint64_t fresh_seed();
+
+template <class T>
+std::vector<T> random_values(size_t n, std::mt19937_64& rng) {
+  std::vector<T> v(n);
+  if constexpr (std::is_same_v<T, float>) {
+    // Mixed magnitudes and signs: sign * [1, 2) * 2^[-10, 10].
+    std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+    std::uniform_int_distribution<int> exp(-10, 10);
+    for (auto& x : v) x = std::ldexp(mant(rng), exp(rng)) * ((rng() & 1) ? 1.0f : -1.0f);
+  } else {
+    // Full range: sums wrap, which the reference reproduces.
+    for (auto& x : v) x = static_cast<T>(rng());
+  }
+  return v;
+}
+
+}  // namespace gpuscan::test

@@ -1,0 +1,168 @@
+// Bad input gets a gpuscan::Error with the right code and a message that says what to fix -- and
+// records nothing, so validation stays silent.
+#include <cstdlib>
+
+#include "gpu_test_support.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+class MisuseTest : public GpuTest {
+ protected:
+  const Context& ctx = shared_context();
+  HostBuffer<uint32_t> in{ctx, 4096};
+  HostBuffer<uint32_t> out{ctx, 4096};
+  HostBuffer<uint32_t> temp{ctx, 4096};
+  ScanArgs args() const {
+    ScanArgs a;
+    a.config.workgroup_size = 32;
+    a.count = 1000;
+    a.input = in.view();
+    a.output = out.view();
+    a.temp = temp.view();
+    return a;
+  }
+
+  // Records `a` into a real command buffer and expects `code` with `fragment` in the message.
+  void expect_error(const ScanArgs& a, Errc code, const std::string& fragment) {
+    bool thrown = false;
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      try {
+        record_scan(ctx, cmd, a);
+      } catch (const Error& e) {
+        thrown = true;
+        EXPECT_EQ(e.code(), code) << e.what();
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+            << "message \"" << e.what() << "\" lacks \"" << fragment << "\"";
+      }
+    });
+    EXPECT_TRUE(thrown) << "no error for a case that must fail (" << fragment << ")";
+  }
+};
+
+TEST_F(MisuseTest, CountLargerThanTheOutputHolds) {
+  auto a = args();
+  a.output.offset = 16;
+  a.count = 1021;  // 4096 bytes hold 1020 elements from byte 16
+  expect_error(a, Errc::buffer_too_small, "output buffer holds 1020 elements from offset 16");
+}
+
+TEST_F(MisuseTest, CountLargerThanTheInputHolds) {
+  auto a = args();
+  a.count = 1025;
+  expect_error(a, Errc::buffer_too_small, "input buffer holds 1024 elements");
+}
+
+TEST_F(MisuseTest, TempTooSmall) {
+  auto a = args();
+  a.temp.buffer_size = 8;
+  expect_error(a, Errc::buffer_too_small, "temp buffer holds 2 elements");
+}
+
+TEST_F(MisuseTest, MisalignedOffset) {
+  auto a = args();
+  a.input.offset = 6;
+  expect_error(a, Errc::misaligned, "input offset 6 is not a multiple of the element size");
+}
+
+TEST_F(MisuseTest, MissingStorageUsage) {
+  auto a = args();
+  a.output.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  expect_error(a, Errc::missing_usage, "VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+}
+
+TEST_F(MisuseTest, NullHandles) {
+  auto a = args();
+  a.input.buffer = VK_NULL_HANDLE;
+  expect_error(a, Errc::null_handle, "input buffer is VK_NULL_HANDLE");
+  a = args();
+  a.temp.buffer = VK_NULL_HANDLE;
+  expect_error(a, Errc::null_handle, "temp buffer is VK_NULL_HANDLE");
+  try {
+    record_scan(ctx, VK_NULL_HANDLE, args());
+    ADD_FAILURE() << "null command buffer accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::null_handle);
+  }
+}
+
+TEST_F(MisuseTest, PartialOverlap) {
+  auto a = args();
+  a.count = 500;
+  a.output = in.view(4);  // one element past the input's start: neither in place nor disjoint
+  expect_error(a, Errc::invalid_argument, "overlap");
+}
+
+TEST_F(MisuseTest, BadWorkgroupSize) {
+  for (uint32_t w : {1u, 16u, 48u, 100u, 4096u}) {
+    auto a = args();
+    a.config.workgroup_size = w;
+    expect_error(a, Errc::invalid_argument, "workgroup size " + std::to_string(w));
+  }
+}
+
+TEST_F(MisuseTest, TooManyElementsForThisVersion) {
+  ScanConfig config;
+  try {
+    scan_temp_requirements(ctx, uint64_t{1} << 33, config);
+    ADD_FAILURE() << "2^33 elements accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::too_large);
+  }
+}
+
+TEST_F(MisuseTest, ConvenienceBytesNotAWholeElement) {
+  const std::vector<std::byte> bytes(10);
+  try {
+    scan_bytes(ctx, bytes, ScanConfig{});
+    ADD_FAILURE() << "10 bytes accepted as u32";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("10 bytes"), std::string::npos);
+  }
+}
+
+TEST_F(MisuseTest, ZeroCountRecordsNothingEvenWithoutBuffers) {
+  ScanArgs a;
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { EXPECT_NO_THROW(record_scan(ctx, cmd, a)); });
+}
+
+TEST_F(MisuseTest, NoMatchingDevice) {
+  ContextCreateInfo info;
+  info.device_selector = "no such device name";
+  try {
+    Context::create(info);
+    ADD_FAILURE() << "selector matched nothing yet a context was created";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::no_device);
+    EXPECT_NE(std::string(e.what()).find("no device name contains"), std::string::npos) << e.what();
+  }
+  info.device_selector = "99";
+  try {
+    Context::create(info);
+    ADD_FAILURE() << "index 99 accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::no_device);
+    EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(MisuseTest, NoVulkanDriverAtAll) {
+  // Point the loader at a driver manifest that does not exist: no physical device can appear.
+  const char* old = std::getenv("VK_ICD_FILENAMES");
+  const std::string saved = old ? old : "";
+  setenv("VK_ICD_FILENAMES", "/nonexistent/gpuscan_test_icd.json", 1);
+  setenv("VK_DRIVER_FILES", "/nonexistent/gpuscan_test_icd.json", 1);
+  try {
+    Context::create();
+    ADD_FAILURE() << "a context was created without any driver";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::no_device) << e.what();
+  }
+  unsetenv("VK_DRIVER_FILES");
+  if (old) setenv("VK_ICD_FILENAMES", saved.c_str(), 1);
+  else unsetenv("VK_ICD_FILENAMES");
+}
+
+}  // namespace
+}  // namespace gpuscan::test

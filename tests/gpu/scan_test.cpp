@@ -1,0 +1,164 @@
+// Differential tests of the multi-pass scan against the CPU reference: both workgroup algorithms,
+// exclusive and inclusive, u32/i32/f32, sizes around every tile and recursion boundary.
+#include <set>
+
+#include "scan_check.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+struct Case {
+  WorkgroupAlgorithm algorithm;
+  ScanKind kind;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(to_string(info.param.algorithm)) + "_" + std::string(to_string(info.param.kind));
+}
+
+// 0, 1, B-1, B, B+1, B^2-1, B^2, B^2+1, B^3+1 for tiles of B elements, plus random sizes up to B^2·3.
+std::vector<size_t> boundary_sizes(size_t b, std::mt19937_64& rng) {
+  std::set<size_t> s = {0, 1, 2, b - 1, b, b + 1, 2 * b + 3, b * b - 1, b * b, b * b + 1, b * b * b + 1};
+  std::uniform_int_distribution<size_t> any(2, 3 * b * b);
+  for (int i = 0; i < 4; ++i) s.insert(any(rng));
+  return {s.begin(), s.end()};
+}
+
+class ScanTest : public GpuTest, public ::testing::WithParamInterface<Case> {
+ protected:
+  template <class T>
+  void run_sizes(uint32_t workgroup_size, const std::vector<size_t>& sizes, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    ScanConfig config;
+    config.workgroup = GetParam().algorithm;
+    config.kind = GetParam().kind;
+    config.workgroup_size = workgroup_size;
+    for (size_t n : sizes) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", W = " + std::to_string(workgroup_size) + ", type " +
+                   std::string(to_string(data_type_of<T>::value)) + ", seed " + std::to_string(seed));
+      const auto input = random_values<T>(n, rng);
+      const auto r = record_and_run(shared_context(), input, config);
+      EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+      EXPECT_TRUE(matches_reference(input, r.output, config.kind));
+    }
+  }
+};
+
+// W = 32 gives tiles of 64: B^3 + 1 = 262145 elements need four levels (three of block sums).
+TEST_P(ScanTest, BoundarySizesSmallTiles) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const auto sizes = boundary_sizes(64, rng);
+  run_sizes<uint32_t>(32, sizes, seed);
+  run_sizes<int32_t>(32, sizes, seed + 1);
+  run_sizes<float>(32, sizes, seed + 2);
+}
+
+// Every valid workgroup size, at the sizes around its own tile.
+TEST_P(ScanTest, EveryWorkgroupSize) {
+  const uint64_t seed = fresh_seed();
+  for (uint32_t w = 32; w <= shared_context().device_info().max_workgroup_invocations; w *= 2) {
+    const size_t b = 2 * w;
+    run_sizes<uint32_t>(w, {1, b - 1, b, b + 1, 5 * b + 7, b * 3 / 2 * b + 11}, seed + w);
+  }
+  run_sizes<float>(1024, {2047, 2048, 2049, 300001}, seed);
+}
+
+// The default configuration on a few million elements, as users will call it.
+TEST_P(ScanTest, DefaultConfigurationLarge) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  run_sizes<uint32_t>(0, {3'000'017}, seed);
+}
+
+INSTANTIATE_TEST_SUITE_P(, ScanTest,
+                         ::testing::Values(Case{WorkgroupAlgorithm::blelloch, ScanKind::exclusive},
+                                           Case{WorkgroupAlgorithm::blelloch, ScanKind::inclusive},
+                                           Case{WorkgroupAlgorithm::subgroup, ScanKind::exclusive},
+                                           Case{WorkgroupAlgorithm::subgroup, ScanKind::inclusive}),
+                         case_name);
+
+class ScanLayoutTest : public GpuTest {};
+
+// Offsets that are multiples of the element size but not of minStorageBufferOffsetAlignment.
+TEST_F(ScanLayoutTest, UnalignedOffsets) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (size_t offset : {1u, 3u, 5u, 17u}) {
+    const auto input = random_values<uint32_t>(10'000, rng);
+    ScanConfig config;
+    config.workgroup_size = 32;
+    const auto r = record_and_run(shared_context(), input, config, offset);
+    EXPECT_TRUE(r.guards_intact);
+    EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "input offset " << offset;
+  }
+}
+
+// In place: output is exactly the input range.
+TEST_F(ScanLayoutTest, InPlace) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Context& ctx = shared_context();
+  for (size_t n : {1u, 64u, 65u, 262145u}) {
+    const auto input = random_values<int32_t>(n, rng);
+    ScanConfig config{DataType::i32, ScanKind::inclusive, WorkgroupAlgorithm::automatic, 32};
+    HostBuffer<int32_t> data(ctx, n * 4);
+    const TempRequirements req = scan_temp_requirements(ctx, n, config);
+    HostBuffer<int32_t> temp(ctx, req.size);
+    std::memcpy(data.data(), input.data(), n * 4);
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      record_scan(ctx, cmd, {config, n, data.view(), data.view(), temp.view()});
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<int32_t> got(data.data(), data.data() + n);
+    EXPECT_TRUE(matches_reference(input, got, config.kind)) << "n = " << n << ", seed " << seed;
+  }
+}
+
+// More blocks than maxComputeWorkGroupCount[0]: the plan folds the grid into two dimensions. First
+// with the grid width capped at 7 (cheap), then for real past the device's own limit.
+TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  ContextCreateInfo info;
+  info.max_workgroup_count_x = 7;
+  const Context capped = make_validated_context(info);
+  for (auto algorithm : {WorkgroupAlgorithm::blelloch, WorkgroupAlgorithm::subgroup}) {
+    for (size_t n : {64u * 7 + 1, 64u * 50 + 3, 64u * 64 * 9 + 5}) {
+      const auto input = random_values<uint32_t>(n, rng);
+      const ScanConfig config{DataType::u32, ScanKind::exclusive, algorithm, 32};
+      const auto r = record_and_run(capped, input, config);
+      EXPECT_TRUE(r.guards_intact);
+      EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "n = " << n;
+    }
+  }
+  const uint64_t limit = shared_context().device_info().max_workgroup_count[0];
+  const size_t n = static_cast<size_t>(64 * (limit + 100) + 3);
+  const auto input = random_values<uint32_t>(n, rng);
+  const ScanConfig config{DataType::u32, ScanKind::inclusive, WorkgroupAlgorithm::automatic, 32};
+  const auto r = record_and_run(shared_context(), input, config);
+  EXPECT_TRUE(r.guards_intact);
+  EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "n = " << n;
+}
+
+// The convenience calls, typed.
+TEST_F(ScanLayoutTest, ConvenienceCalls) {
+  const Context& ctx = shared_context();
+  const std::vector<uint32_t> in = {3, 1, 7, 0, 4, 1, 6, 3};
+  EXPECT_EQ(exclusive_scan(ctx, std::span<const uint32_t>(in)), (std::vector<uint32_t>{0, 3, 4, 11, 11, 15, 16, 22}));
+  EXPECT_EQ(inclusive_scan(ctx, std::span<const uint32_t>(in)), (std::vector<uint32_t>{3, 4, 11, 11, 15, 16, 22, 25}));
+  EXPECT_TRUE(exclusive_scan(ctx, std::span<const float>()).empty());
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const auto big = random_values<float>(1'000'003, rng);
+  EXPECT_TRUE(matches_reference(big, inclusive_scan(ctx, std::span<const float>(big)), ScanKind::inclusive))
+      << "seed " << seed;
+}
+
+}  // namespace
+}  // namespace gpuscan::test
