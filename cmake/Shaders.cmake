@@ -1,6 +1,6 @@
 # Compiles GLSL shader variants to SPIR-V with glslc and embeds them in the library.
 #
-# Each variant is "name|source|define;define;..." (see shaders/variants.cmake). glslc writes the SPIR-V
+# Each variant is "name|source|define,define,...[|target env]" (see shaders/variants.cmake). glslc writes the SPIR-V
 # as a C initializer list (-mfmt=c) and a depfile (-MD), so editing an #included file rebuilds exactly
 # the variants that include it. A generated table maps each variant name to its words.
 function(gpuscan_embed_shader_variants target variants)
@@ -15,6 +15,10 @@ function(gpuscan_embed_shader_variants target variants)
     list(GET parts 1 source)
     list(LENGTH parts nparts)
     set(define_flags "")
+    set(target_env vulkan1.1)
+    if(nparts GREATER 3)
+      list(GET parts 3 target_env)
+    endif()
     if(nparts GREATER 2)
       list(GET parts 2 defines)
       string(REPLACE "," ";" defines "${defines}")
@@ -26,7 +30,7 @@ function(gpuscan_embed_shader_variants target variants)
     set(out "${gen_dir}/${ident}.inc")
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND ${GLSLC} --target-env=vulkan1.1 -fshader-stage=compute -O -Werror
+      COMMAND ${GLSLC} --target-env=${target_env} -fshader-stage=compute -O -Werror
               -I "${CMAKE_CURRENT_SOURCE_DIR}/shaders" ${define_flags}
               -MD -MF "${out}.d" -mfmt=c -o "${out}" "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}"
       DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}"

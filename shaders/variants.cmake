@@ -1,4 +1,6 @@
-# The shader manifest: every SPIR-V module gpuscan embeds, as "name|entry file|DEFINE,DEFINE".
+# The shader manifest: every SPIR-V module gpuscan embeds, as
+# "name|entry file|DEFINE,DEFINE[|vulkan target]" (target default vulkan1.1; single-pass needs 1.2 for
+# the Vulkan memory model).
 # Types (and, later, operators) change declarations, so they are -D defines expanded here; workgroup
 # size, inclusive/exclusive and whether a pass writes block sums are specialization constants.
 # Variant names are looked up by src/vulkan/pipelines.cpp as "<kernel>.<type>.<op>[.<workgroup algorithm>]".
@@ -13,6 +15,12 @@ foreach(type u32 i32 f32)
         "scan_local.${type}.${op}.${wg}|scan_local.comp|TYPE_${TYPE},OP_${OP},WORKGROUP_${WG}")
     endforeach()
     list(APPEND GPUSCAN_SHADER_VARIANTS
-      "uniform_add.${type}.${op}|uniform_add.comp|TYPE_${TYPE},OP_${OP}")
+      "uniform_add.${type}.${op}|uniform_add.comp|TYPE_${TYPE},OP_${OP}"
+      "reduce_tiles.${type}.${op}|reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
+      "scan_tiles.${type}.${op}|scan_tiles.comp|TYPE_${TYPE},OP_${OP}"
+      "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2")
   endforeach()
 endforeach()
+
+# The benchmark's copy roofline: the same vector layout as the tile kernels, no arithmetic.
+list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")

@@ -3,8 +3,5 @@
 
 #include "gpuscan/error.hpp"
 #include "gpuscan/types.hpp"
+#include "gpuscan/version.hpp"
 #include "gpuscan/vulkan.hpp"
-
-namespace gpuscan {
-inline constexpr const char* version = GPUSCAN_VERSION;
-}

@@ -26,6 +26,9 @@ struct DeviceInfo {
   uint32_t subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_operations = 0;  // in compute shaders; 0 where unsupported
   bool push_descriptors = false;                   // VK_KHR_push_descriptor, which gpuscan needs
+  // What the single-pass scan needs: Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, and
+  // subgroup arithmetic and ballot in compute shaders.
+  bool single_pass_capable = false;
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint64_t max_storage_buffer_range = 0;
@@ -36,6 +39,7 @@ struct DeviceInfo {
   bool has_subgroup_arithmetic() const noexcept {
     return (subgroup_operations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0;
   }
+  bool has_subgroup_ballot() const noexcept { return (subgroup_operations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0; }
 };
 
 std::string_view to_string(VkPhysicalDeviceType type) noexcept;  // "discrete GPU", "CPU", ...
@@ -67,6 +71,10 @@ struct AdoptInfo {
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queue_family_index = 0;
+  // Set if the device was created with shaderInt64 and shaderBufferInt64Atomics enabled (Vulkan 1.2
+  // features): then the single-pass scan is available. Vulkan cannot be asked which
+  // features a device was created with, so the application says so.
+  bool single_pass_features_enabled = false;
 };
 
 // A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
@@ -98,9 +106,15 @@ class Context {
   VkQueue queue() const noexcept;
   uint32_t queue_family_index() const noexcept;
 
-  // The workgroup algorithm `automatic` resolves to on this device, and why.
+  // Whether this context can run the single-pass scan (device support and features enabled).
+  bool single_pass_available() const noexcept;
+  // The workgroup algorithm `automatic` resolves to on this device (multipass scans).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
-  std::string describe_choice(const ScanConfig& config) const;
+  // The algorithm a scan of `count` elements would use, in place or not; throws Errc::unsupported
+  // when an explicitly requested algorithm cannot run here, saying why.
+  Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false) const;
+  // A sentence on what runs for `count` elements and why (for `gpuscan info`).
+  std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
 
   struct Impl;
   Impl& impl() const noexcept { return *impl_; }
@@ -123,12 +137,15 @@ struct BufferView {
 // view passed to record_scan may be empty.
 struct TempRequirements {
   VkDeviceSize size = 0;
-  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;  // the single-pass scan adds TRANSFER_DST
+  VkDeviceSize alignment = 4;  // temp.offset must be a multiple of this
 };
 
-// Bytes of temporary storage record_scan needs for `count` elements.
+// Temporary storage record_scan needs for `count` elements. `in_place` says whether the scan will run
+// with output == input, which changes what `automatic` picks (and so the storage).
 //   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                        bool in_place = false);
 
 struct ScanArgs {
   ScanConfig config;

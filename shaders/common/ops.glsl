@@ -4,12 +4,23 @@
 #ifndef GPUSCAN_OPS_GLSL
 #define GPUSCAN_OPS_GLSL
 
+// VEC4 is the type of four consecutive elements, loaded and stored as one 16-byte access.
+// to_bits / from_bits move a value in and out of a 32-bit word (the look-back's tile states).
 #if defined(TYPE_U32)
 #define T uint
+#define VEC4 uvec4
+uint to_bits(T v) { return v; }
+T from_bits(uint b) { return b; }
 #elif defined(TYPE_I32)
 #define T int
+#define VEC4 ivec4
+uint to_bits(T v) { return uint(v); }
+T from_bits(uint b) { return int(b); }
 #elif defined(TYPE_F32)
 #define T float
+#define VEC4 vec4
+uint to_bits(T v) { return floatBitsToUint(v); }
+T from_bits(uint b) { return uintBitsToFloat(b); }
 #else
 #error "define one of TYPE_U32, TYPE_I32, TYPE_F32"
 #endif

@@ -51,6 +51,53 @@ uint64_t append_level(Plan& plan, const ScanRequest& req, uint32_t level, uint64
   return top;
 }
 
+// Reduce-then-scan: like append_level, with reduce_tiles / scan_tiles and the offsets applied while
+// the data is scanned the second time.
+uint64_t append_rts_level(Plan& plan, const ScanRequest& req, uint32_t level, uint64_t n, Range array,
+                          Range out, bool inclusive, uint64_t temp_top) {
+  Dispatch scan;
+  scan.kernel = Kernel::scan_tiles;
+  scan.level = level;
+  scan.n = n;
+  scan.blocks = ceil_div(n, req.block_size);
+  grid_for(scan.blocks, req.limits, scan.groups_x, scan.groups_y);
+  scan.src = array;
+  scan.dst = out;
+  scan.aux = out;  // unused unless offsets are read
+  scan.inclusive = inclusive;
+  if (scan.blocks == 1) {
+    plan.steps.emplace_back(scan);
+    return temp_top;
+  }
+  const Range sums{Slot::temp, temp_top, scan.blocks};
+  Dispatch reduce = scan;
+  reduce.kernel = Kernel::reduce_tiles;
+  reduce.dst = array;  // not written: reduce only reads
+  reduce.aux = sums;
+  reduce.inclusive = false;
+  plan.steps.emplace_back(reduce);
+  plan.steps.emplace_back(Barrier{});
+  const uint64_t top = append_rts_level(plan, req, level + 1, scan.blocks, sums, sums, false,
+                                        align_up(temp_top + scan.blocks, temp_level_alignment));
+  plan.steps.emplace_back(Barrier{});
+  scan.aux = sums;
+  scan.read_offsets = true;
+  plan.steps.emplace_back(scan);
+  return top;
+}
+
+void check_request(const ScanRequest& req) {
+  if (req.block_size < 2 || !std::has_single_bit(req.block_size))
+    throw Error(Errc::invalid_argument,
+                "tile size " + std::to_string(req.block_size) + " is not a power of two >= 2");
+  if (req.element_size == 0) throw Error(Errc::invalid_argument, "element size must be positive");
+}
+
+void count_levels(Plan& plan) {
+  for (const Step& s : plan.steps)
+    if (const auto* d = std::get_if<Dispatch>(&s)) plan.levels = std::max(plan.levels, d->level + 1);
+}
+
 }  // namespace
 
 size_t Plan::dispatch_count() const {
@@ -80,17 +127,59 @@ void grid_for(uint64_t blocks, const PlanLimits& limits, uint32_t& groups_x, uin
 }
 
 Plan plan_multipass_scan(const ScanRequest& req) {
-  if (req.block_size < 2 || !std::has_single_bit(req.block_size))
-    throw Error(Errc::invalid_argument,
-                "tile size " + std::to_string(req.block_size) + " is not a power of two >= 2");
+  check_request(req);
   Plan plan;
   if (req.n == 0) return plan;
   const Range in{Slot::input, 0, req.n};
   const Range out{Slot::output, 0, req.n};
   plan.temp_elements = append_level(plan, req, 0, req.n, in, out, req.inclusive, 0);
-  for (const Step& s : plan.steps)
-    if (const auto* d = std::get_if<Dispatch>(&s)) plan.levels = std::max(plan.levels, d->level + 1);
+  count_levels(plan);
   return plan;
+}
+
+Plan plan_reduce_then_scan(const ScanRequest& req) {
+  check_request(req);
+  Plan plan;
+  if (req.n == 0) return plan;
+  const Range in{Slot::input, 0, req.n};
+  const Range out{Slot::output, 0, req.n};
+  plan.temp_elements = append_rts_level(plan, req, 0, req.n, in, out, req.inclusive, 0);
+  count_levels(plan);
+  return plan;
+}
+
+uint64_t single_pass_state_bytes(uint64_t tiles) { return 8 + 8 * tiles; }
+
+Plan plan_single_pass(const ScanRequest& req) {
+  check_request(req);
+  Plan plan;
+  if (req.n == 0) return plan;
+  Dispatch d;
+  d.kernel = Kernel::single_pass;
+  d.n = req.n;
+  d.blocks = ceil_div(req.n, req.block_size);
+  grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
+  d.src = {Slot::input, 0, req.n};
+  d.dst = {Slot::output, 0, req.n};
+  d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks), req.element_size)};
+  d.inclusive = req.inclusive;
+  plan.steps.emplace_back(Fill{d.aux});
+  plan.steps.emplace_back(Barrier{});
+  plan.steps.emplace_back(d);
+  plan.temp_elements = d.aux.count;
+  plan.levels = 1;
+  return plan;
+}
+
+const char* kernel_name(Kernel k) {
+  switch (k) {
+    case Kernel::scan_local: return "scan_local";
+    case Kernel::uniform_add: return "uniform_add";
+    case Kernel::reduce_tiles: return "reduce_tiles";
+    case Kernel::scan_tiles: return "scan_tiles";
+    case Kernel::single_pass: return "single_pass";
+  }
+  return "?";
 }
 
 std::string describe(const Plan& plan) {
@@ -108,14 +197,26 @@ std::string describe(const Plan& plan) {
       out << "  barrier\n";
       continue;
     }
+    if (const auto* f = std::get_if<Fill>(&s)) {
+      out << "  fill zero " << range(f->range) << "\n";
+      continue;
+    }
     const Dispatch& d = std::get<Dispatch>(s);
-    out << "  L" << d.level << (d.kernel == Kernel::scan_local ? " scan_local" : " uniform_add")
-        << " n=" << d.n << " grid=" << d.groups_x << "x" << d.groups_y;
-    if (d.kernel == Kernel::scan_local)
-      out << " " << range(d.src) << " -> " << range(d.dst) << (d.inclusive ? " inclusive" : " exclusive");
-    else
-      out << " " << range(d.dst);
-    if (d.write_block_sums || d.kernel == Kernel::uniform_add) out << " sums " << range(d.aux);
+    out << "  L" << d.level << " " << kernel_name(d.kernel) << " n=" << d.n << " grid=" << d.groups_x << "x"
+        << d.groups_y;
+    switch (d.kernel) {
+      case Kernel::scan_local:
+      case Kernel::scan_tiles:
+      case Kernel::single_pass:
+        out << " " << range(d.src) << " -> " << range(d.dst) << (d.inclusive ? " inclusive" : " exclusive");
+        break;
+      case Kernel::reduce_tiles: out << " " << range(d.src); break;
+      case Kernel::uniform_add: out << " " << range(d.dst); break;
+    }
+    if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)
+      out << " sums " << range(d.aux);
+    if (d.read_offsets) out << " offsets " << range(d.aux);
+    if (d.kernel == Kernel::single_pass) out << " state " << range(d.aux);
     out << "\n";
   }
   return out.str();

@@ -12,8 +12,13 @@
 namespace gpuscan::core {
 
 enum class Kernel : uint8_t {
-  scan_local,   // scan each block of src into dst; optionally write each block's total to aux
-  uniform_add,  // combine aux[block] into every element of that block of dst
+  // Multi-pass (scan-then-propagate, seed 001): tiles of 2·W elements.
+  scan_local,    // scan each block of src into dst; optionally write each block's total to aux
+  uniform_add,   // combine aux[block] into every element of that block of dst
+  // Tile kernels (shaders/common/tile.glsl): tiles of W · vectors-per-lane · 4 elements.
+  reduce_tiles,  // write each tile's total of src to aux
+  scan_tiles,    // scan each tile of src into dst, starting from aux[tile] if read_offsets
+  single_pass,   // chained scan with decoupled look-back; aux is the look-back state (zeroed first)
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
@@ -38,17 +43,22 @@ struct Dispatch {
   Range src;                   // scan_local reads it; uniform_add does not use it (src == dst)
   Range dst;                   // scan_local writes it; uniform_add reads and writes it
   Range aux;                   // block sums: written by scan_local if write_block_sums, read by uniform_add
-  bool inclusive = false;      // scan_local: inclusive instead of exclusive
-  bool write_block_sums = false;
+  bool inclusive = false;      // inclusive instead of exclusive (scan_local, scan_tiles, single_pass)
+  bool write_block_sums = false;  // scan_local
+  bool read_offsets = false;      // scan_tiles
 };
 
-// Everything written by earlier dispatches is visible to later ones (compute write -> compute
-// read/write).
+// Everything written by earlier steps (dispatches and fills) is visible to later ones.
 struct Barrier {
   friend bool operator==(const Barrier&, const Barrier&) = default;
 };
 
-using Step = std::variant<Dispatch, Barrier>;
+// Zero a range (the single-pass scan's tile counter and states). Always followed by a Barrier.
+struct Fill {
+  Range range;
+};
+
+using Step = std::variant<Dispatch, Barrier, Fill>;
 
 struct PlanLimits {
   uint32_t max_groups_x = 65535;  // maxComputeWorkGroupCount[0]
@@ -57,8 +67,9 @@ struct PlanLimits {
 
 struct ScanRequest {
   uint64_t n = 0;
-  uint32_t block_size = 512;  // elements per workgroup tile (2·W); a power of two >= 2
+  uint32_t block_size = 512;  // elements per workgroup tile; a power of two >= 2
   bool inclusive = false;
+  uint32_t element_size = 4;  // bytes per element: sizes the single-pass look-back state
   PlanLimits limits;
 };
 
@@ -82,9 +93,23 @@ inline constexpr uint64_t temp_level_alignment = 16;
 // Errc::too_large when a level needs more workgroups than max_groups_x * max_groups_y.
 Plan plan_multipass_scan(const ScanRequest& request);
 
+// Reduce-then-scan (3N bytes moved):
+//   n <= B: one scan_tiles over the data.
+//   n >  B: reduce_tiles into temp level 1, barrier, the plan for the ceil(n/B) tile totals
+//           (exclusive, in place in temp), barrier, scan_tiles of the data reading those offsets.
+Plan plan_reduce_then_scan(const ScanRequest& request);
+
+// The single-pass chained scan (2N bytes moved): Fill of the look-back state, Barrier, one
+// single_pass dispatch over ceil(n/B) tiles. The state (a 32-bit tile counter, 32 bits of padding
+// and a 64-bit word per tile) sits at temp element 0; temp must start at a binding-aligned offset.
+Plan plan_single_pass(const ScanRequest& request);
+uint64_t single_pass_state_bytes(uint64_t tiles);
+
 // The grid for `blocks` workgroups: one row while it fits max_groups_x, otherwise rows of
 // max_groups_x. Throws Errc::too_large when even max_groups_y rows do not suffice.
 void grid_for(uint64_t blocks, const PlanLimits& limits, uint32_t& groups_x, uint32_t& groups_y);
+
+const char* kernel_name(Kernel kernel);  // "scan_local", ...
 
 // A readable listing of the plan (one line per step), for `gpuscan info` and test failure messages.
 std::string describe(const Plan& plan);

@@ -26,6 +26,22 @@ std::string_view to_string(WorkgroupAlgorithm a) noexcept {
   return "?";
 }
 
+std::string_view to_string(Algorithm a) noexcept {
+  switch (a) {
+    case Algorithm::automatic: return "auto";
+    case Algorithm::single_pass: return "single-pass";
+    case Algorithm::reduce_then_scan: return "reduce-then-scan";
+    case Algorithm::multipass: return "multipass";
+  }
+  return "?";
+}
+
+std::optional<Algorithm> parse_algorithm(std::string_view name) noexcept {
+  for (auto a : {Algorithm::automatic, Algorithm::single_pass, Algorithm::reduce_then_scan, Algorithm::multipass})
+    if (name == to_string(a)) return a;
+  return std::nullopt;
+}
+
 std::optional<DataType> parse_data_type(std::string_view name) noexcept {
   for (DataType t : {DataType::u32, DataType::i32, DataType::f32})
     if (name == to_string(t)) return t;

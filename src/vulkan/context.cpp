@@ -273,6 +273,16 @@ Context Context::create(const ContextCreateInfo& create_info) {
   queue_info.pQueuePriorities = &priority;
   const auto extensions = required_device_extensions();
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  // The single-pass scan's features, where the device has them.
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  if (impl->info.single_pass_capable) {
+    f12.shaderBufferInt64Atomics = VK_TRUE;
+    features.features.shaderInt64 = VK_TRUE;
+    features.pNext = &f12;
+    device_info.pNext = &features;
+    impl->single_pass_enabled = true;
+  }
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -317,6 +327,7 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
                                             " does not exist or has no compute support");
   if (families[adopt_info.queue_family_index].timestampValidBits == 0) impl->info.timestamp_period_ns = 0;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
+  impl->single_pass_enabled = adopt_info.single_pass_features_enabled && impl->info.single_pass_capable;
   impl->create_layouts();
   return Context(std::move(impl));
 }
@@ -339,17 +350,76 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested) const {
   return requested;
 }
 
-std::string Context::describe_choice(const ScanConfig& config) const {
-  std::ostringstream s;
-  const WorkgroupAlgorithm chosen = resolve(config.workgroup);
+bool Context::single_pass_available() const noexcept { return impl_->single_pass_enabled; }
+
+// Why the single-pass scan cannot run on this context, or "" if it can.
+static std::string single_pass_obstacle(const Context::Impl& impl) {
+  if (!impl.info.single_pass_capable)
+    return impl.info.name + " lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
+                            "shaderBufferInt64Atomics, subgroup arithmetic and ballot)";
+  if (!impl.single_pass_enabled)
+    return "the adopted device was not created with shaderInt64 and shaderBufferInt64Atomics enabled "
+           "(AdoptInfo::single_pass_features_enabled)";
+  return "";
+}
+
+Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place) const {
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
-  s << "multi-pass scan (scan blocks, scan block sums recursively, add offsets), tiles of " << 2 * w
-    << " elements (" << w << " invocations x 2), workgroup scan: " << to_string(chosen);
-  if (config.workgroup == WorkgroupAlgorithm::automatic)
-    s << (chosen == WorkgroupAlgorithm::subgroup
-              ? " (automatic: the device has subgroup arithmetic, subgroup size " +
-                    std::to_string(impl_->info.subgroup_size) + ")"
-              : std::string(" (automatic: the device lacks subgroup arithmetic in compute shaders)"));
+  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
+  const uint64_t tile = uint64_t{w} * k * 4;
+  const std::string obstacle = single_pass_obstacle(*impl_);
+  const bool subgroups = impl_->info.has_subgroup_arithmetic();
+  switch (config.algorithm) {
+    case Algorithm::automatic:
+      if (obstacle.empty() && !in_place && count > tile) return Algorithm::single_pass;
+      return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
+    case Algorithm::single_pass:
+      if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
+      if (in_place)
+        throw Error(Errc::invalid_argument,
+                    "the single-pass scan cannot run in place: its fallback re-reads predecessors' input; "
+                    "use reduce-then-scan (or automatic) for in-place scans");
+      return Algorithm::single_pass;
+    case Algorithm::reduce_then_scan:
+      if (!subgroups)
+        throw Error(Errc::unsupported, "reduce-then-scan: " + impl_->info.name +
+                                           " has no subgroup arithmetic in compute shaders; use multipass");
+      return Algorithm::reduce_then_scan;
+    case Algorithm::multipass: return Algorithm::multipass;
+  }
+  return Algorithm::multipass;
+}
+
+std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
+  std::ostringstream s;
+  const Algorithm algorithm = resolve(config, count);
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
+  s << to_string(algorithm) << " for " << count << " elements";
+  switch (algorithm) {
+    case Algorithm::single_pass:
+      s << ": one dispatch, chained scan with decoupled look-back and fallback, 2N bytes moved, tiles of "
+        << w * k * 4 << " elements";
+      break;
+    case Algorithm::reduce_then_scan:
+      s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of " << w * k * 4
+        << " elements";
+      break;
+    default: {
+      const WorkgroupAlgorithm chosen = resolve(config.workgroup);
+      s << ": scan blocks, scan block sums recursively, add offsets, 4N bytes moved, tiles of " << 2 * w
+        << " elements, workgroup scan " << to_string(chosen);
+    }
+  }
+  if (config.algorithm == Algorithm::automatic) {
+    const std::string obstacle = single_pass_obstacle(*impl_);
+    if (algorithm == Algorithm::single_pass)
+      s << " (automatic: the device has 64-bit atomics, the Vulkan memory model and subgroup operations)";
+    else if (!obstacle.empty())
+      s << " (automatic: " << obstacle << ")";
+    else
+      s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
+  }
   return s.str();
 }
 

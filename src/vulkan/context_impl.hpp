@@ -11,11 +11,15 @@
 namespace gpuscan {
 
 // A compute pipeline is identified by its SPIR-V variant and its specialization constants.
+// Values of the specialization constants (constant_id 0 to 5) are part of the key.
 struct PipelineKey {
   std::string variant;        // name in shaders/variants.cmake
-  uint32_t workgroup_size = 0;
-  bool inclusive = false;
-  bool write_block_sums = false;
+  uint32_t workgroup_size = 0;    // 0: local_size_x
+  bool inclusive = false;         // 1
+  bool use_aux = false;           // 2: WRITE_BLOCK_SUMS / READ_OFFSETS
+  uint32_t vectors_per_lane = 4;  // 3
+  bool vector_aligned = true;     // 4
+  uint32_t spin_limit = 64;       // 5
   auto operator<=>(const PipelineKey&) const = default;
 };
 
@@ -30,6 +34,7 @@ struct Context::Impl {
   MessageCallback on_message;
   DeviceInfo info;
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
+  bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;

@@ -1,5 +1,5 @@
-// Convenience calls on host data: upload through a staging buffer, scan in place on the device,
-// download. Blocks until done. Each call allocates its own buffers, so calls on several threads
+// Convenience calls on host data: upload through a staging buffer, scan into a second device buffer
+// (not in place, so `automatic` may pick the single-pass scan), download. Blocks until done. Each call allocates its own buffers, so calls on several threads
 // share nothing but the Context's pipeline cache and queue lock.
 #include <cstring>
 #include <mutex>
@@ -90,6 +90,7 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   vk::OwnedBuffer staging(physical, device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                           vk::MemoryKind::host_visible);
   vk::OwnedBuffer data(physical, device, bytes, storage, vk::MemoryKind::device_local);
+  vk::OwnedBuffer result(physical, device, bytes, storage, vk::MemoryKind::device_local);
   vk::OwnedBuffer temp(physical, device, temp_req.size, temp_req.usage, vk::MemoryKind::device_local);
   std::memcpy(staging.mapped(), input.data(), bytes);
 
@@ -110,9 +111,9 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
         vkCmdResetQueryPool(cmd, queries, 0, 2);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
       }
-      record_scan(ctx, cmd, {config, count, data.view(), data.view(), temp.view()});
+      record_scan(ctx, cmd, {config, count, data.view(), result.view(), temp.view()});
       if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-      vk::copy_with_barrier(cmd, data.handle(), staging.handle(), bytes, compute, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::copy_with_barrier(cmd, result.handle(), staging.handle(), bytes, compute, VK_ACCESS_SHADER_WRITE_BIT,
                             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     if (timed) {

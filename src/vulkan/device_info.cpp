@@ -58,6 +58,15 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
       info.subgroup_operations = subgroup.supportedOperations;
   }
 
+  if (base.apiVersion >= VK_API_VERSION_1_2) {
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f.pNext = &f12;
+    vkGetPhysicalDeviceFeatures2(physical, &f);
+    info.single_pass_capable = f.features.shaderInt64 && f12.shaderBufferInt64Atomics &&
+                               info.has_subgroup_arithmetic() && info.has_subgroup_ballot();
+  }
+
   uint32_t count = 0;
   vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);

@@ -30,11 +30,12 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
     }
   }
 
-  // constant_id 0: workgroup size, 1: INCLUSIVE, 2: WRITE_BLOCK_SUMS (shaders/scan_local.comp).
-  const uint32_t values[3] = {key.workgroup_size, key.inclusive ? 1u : 0u, key.write_block_sums ? 1u : 0u};
-  const VkSpecializationMapEntry entries[3] = {
-      {0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
-  VkSpecializationInfo spec{3, entries, sizeof(values), values};
+  // constant_id i takes values[i]; ids a shader does not declare are ignored by Vulkan.
+  const uint32_t values[6] = {key.workgroup_size, key.inclusive,      key.use_aux,
+                              key.vectors_per_lane, key.vector_aligned, key.spin_limit};
+  VkSpecializationMapEntry entries[6];
+  for (uint32_t i = 0; i < 6; ++i) entries[i] = {i, i * 4, 4};
+  VkSpecializationInfo spec{6, entries, sizeof(values), values};
 
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};

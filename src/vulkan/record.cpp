@@ -1,5 +1,6 @@
 // The Vulkan executor of a scan plan: checks the caller's arguments, asks src/core for the plan, and
 // records its dispatches and barriers into the caller's command buffer.
+#include <algorithm>
 #include <bit>
 #include <sstream>
 #include <variant>
@@ -11,37 +12,56 @@ namespace gpuscan {
 namespace {
 
 struct Resolved {
+  Algorithm algorithm;
+  WorkgroupAlgorithm workgroup;  // multipass only
   uint32_t workgroup_size;
-  WorkgroupAlgorithm algorithm;
+  uint32_t vectors_per_lane;
   core::Plan plan;
 };
 
-Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
   if (w < 32 || !std::has_single_bit(w) || w > info.max_workgroup_invocations)
     throw Error(Errc::invalid_argument,
                 "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
                     std::to_string(info.max_workgroup_invocations) + " (the device's maximum)");
+  if (k < 1 || k > 16 || !std::has_single_bit(k))
+    throw Error(Errc::invalid_argument,
+                "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
   const uint64_t shared_bytes = uint64_t{2} * w * element_size(config.type) + (w / 4 + 2) * 4;
   if (shared_bytes > info.max_shared_memory_bytes)
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
                                             std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
                                             std::to_string(info.max_shared_memory_bytes));
-  const uint64_t block = uint64_t{2} * w;
+  Resolved r{ctx.resolve(config, count, in_place), WorkgroupAlgorithm::blelloch, w, k, {}};
+  const uint64_t block = r.algorithm == Algorithm::multipass ? uint64_t{2} * w : uint64_t{w} * k * 4;
   // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
   if (count > uint64_t{UINT32_MAX} - block)
     throw Error(Errc::too_large, "scans of " + std::to_string(count) + " elements are not supported yet: at most " +
                                      std::to_string(uint64_t{UINT32_MAX} - block) + " elements per scan");
-  Resolved r{w, ctx.resolve(config.workgroup), {}};
   core::ScanRequest req;
   req.n = count;
   req.block_size = static_cast<uint32_t>(block);
   req.inclusive = config.kind == ScanKind::inclusive;
+  req.element_size = element_size(config.type);
   req.limits.max_groups_x = ctx.impl().max_groups_x;
   req.limits.max_groups_y = info.max_workgroup_count[1];
-  r.plan = core::plan_multipass_scan(req);
+  switch (r.algorithm) {
+    case Algorithm::single_pass: r.plan = core::plan_single_pass(req); break;
+    case Algorithm::reduce_then_scan: r.plan = core::plan_reduce_then_scan(req); break;
+    default:
+      r.workgroup = ctx.resolve(config.workgroup);
+      r.plan = core::plan_multipass_scan(req);
+  }
   return r;
+}
+
+bool single_pass_plan(const core::Plan& plan) {
+  for (const core::Step& s : plan.steps)
+    if (std::holds_alternative<core::Fill>(s)) return true;
+  return false;
 }
 
 // Checks that `view` can hold `bytes` bytes from its offset. `what` names it in messages.
@@ -89,29 +109,37 @@ Binding bind_range(const Context& ctx, const BufferView& view, const core::Range
 }
 
 std::string variant_name(core::Kernel kernel, DataType type, WorkgroupAlgorithm algorithm) {
-  std::string name = kernel == core::Kernel::scan_local ? "scan_local." : "uniform_add.";
-  name += std::string(to_string(type)) + ".add";
+  std::string name = std::string(core::kernel_name(kernel)) + "." + std::string(to_string(type)) + ".add";
   if (kernel == core::Kernel::scan_local) name += "." + std::string(to_string(algorithm));
   return name;
 }
 
 }  // namespace
 
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  const Resolved r = resolve_scan(ctx, count, config);
-  return {r.plan.temp_elements * element_size(config.type), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                        bool in_place) {
+  const Resolved r = resolve_scan(ctx, count, config, in_place);
+  TempRequirements req;
+  req.size = r.plan.temp_elements * element_size(config.type);
+  req.alignment = element_size(config.type);
+  if (single_pass_plan(r.plan)) {
+    // The look-back state is zeroed with vkCmdFillBuffer and bound from its first byte.
+    req.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    req.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
+  }
+  return req;
 }
 
 void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const Resolved r = resolve_scan(ctx, args.count, args.config);
+  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+  const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0);
   if (args.count == 0) return;
 
   const uint32_t esize = element_size(args.config.type);
   const uint64_t bytes = args.count * esize;
   check_view("input", args.input, args.count, esize);
   check_view("output", args.output, args.count, esize);
-  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
   if (!in_place && overlaps(args.input, bytes, args.output, bytes))
     throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
                                         "scan in place (output == input) or use disjoint ranges");
@@ -120,28 +148,54 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     check_view("temp", args.temp, r.plan.temp_elements, esize);
     if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
+    const TempRequirements need = scan_temp_requirements(ctx, args.count, args.config, in_place);
+    if ((args.temp.usage & need.usage) != need.usage)
+      throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which the "
+                                       "single-pass scan needs to clear its look-back state");
+    if (args.temp.offset % need.alignment != 0)
+      throw Error(Errc::misaligned, "temp offset " + std::to_string(args.temp.offset) + " is not a multiple of " +
+                                        std::to_string(need.alignment) + " (TempRequirements::alignment)");
   }
 
   Context::Impl& impl = ctx.impl();
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
   };
-  const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
-                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+  // Plans contain fills only before their first dispatch, so a barrier after a fill orders
+  // transfer -> compute and every other barrier compute -> compute.
+  bool after_fill = false;
   for (const core::Step& step : r.plan.steps) {
+    if (const auto* fill = std::get_if<core::Fill>(&step)) {
+      const BufferView& v = view_of(fill->range.slot);
+      vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * esize, fill->range.count * esize, 0);
+      after_fill = true;
+      continue;
+    }
     if (std::holds_alternative<core::Barrier>(step)) {
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
-                           &barrier, 0, nullptr, 0, nullptr);
+      const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                    VkAccessFlags(after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT),
+                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+      vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+      after_fill = false;
       continue;
     }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
-    PipelineKey key{variant_name(d.kernel, args.config.type, r.algorithm), r.workgroup_size, d.inclusive,
-                    d.write_block_sums};
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
+    PipelineKey key;
+    key.variant = variant_name(d.kernel, args.config.type, r.workgroup);
+    key.workgroup_size = r.workgroup_size;
+    key.inclusive = d.inclusive;
+    key.use_aux = d.write_block_sums || d.read_offsets;
+    key.vectors_per_lane = r.vectors_per_lane;
+    key.spin_limit = args.config.spin_limit ? args.config.spin_limit : default_spin_limit;
 
     const Binding src = bind_range(ctx, view_of(d.src.slot), d.src, esize);
     const Binding dst = bind_range(ctx, view_of(d.dst.slot), d.dst, esize);
     const Binding aux = bind_range(ctx, view_of(d.aux.slot), d.aux, esize);
+    // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
+    key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
+    if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
+      throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
     VkWriteDescriptorSet writes[3];
     const VkDescriptorBufferInfo* infos[3] = {&src.info, &dst.info, &aux.info};
     for (uint32_t i = 0; i < 3; ++i) {
@@ -151,6 +205,7 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
       writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
       writes[i].pBufferInfo = infos[i];
     }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
     impl.cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline_layout, 0, 3, writes);
 
     const uint32_t params[6] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,

@@ -19,7 +19,16 @@ TEST_F(ContextTest, ReportsTheDevice) {
   if (const char* expect = std::getenv("GPUSCAN_EXPECT_SUBGROUP_SIZE"))
     EXPECT_EQ(d.subgroup_size, std::strtoul(expect, nullptr, 10)) << "the subgroup-size setting did not apply";
   EXPECT_FALSE(Context::list_devices().empty());
-  EXPECT_NE(shared_context().describe_choice({}).find("workgroup scan"), std::string::npos);
+  // lavapipe has everything the single-pass scan needs; automatic picks it beyond one tile.
+  EXPECT_TRUE(d.single_pass_capable);
+  EXPECT_TRUE(shared_context().single_pass_available());
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::reduce_then_scan);
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
+  EXPECT_NE(shared_context().describe_choice({}).find("single-pass"), std::string::npos);
+  ScanConfig multipass;
+  multipass.algorithm = Algorithm::multipass;
+  EXPECT_NE(shared_context().describe_choice(multipass).find("workgroup scan subgroup"), std::string::npos);
 }
 
 TEST_F(ContextTest, SelectsByIndexAndByName) {

@@ -93,6 +93,38 @@ TEST_F(MisuseTest, PartialOverlap) {
   expect_error(a, Errc::invalid_argument, "overlap");
 }
 
+TEST_F(MisuseTest, SinglePassInPlace) {
+  auto a = args();
+  a.config.algorithm = Algorithm::single_pass;
+  a.output = a.input;
+  expect_error(a, Errc::invalid_argument, "cannot run in place");
+}
+
+TEST_F(MisuseTest, SinglePassTempWithoutTransferUsage) {
+  auto a = args();
+  a.config.algorithm = Algorithm::single_pass;
+  a.config.vectors_per_lane = 1;  // 1000 elements span several tiles of 128
+  expect_error(a, Errc::missing_usage, "TRANSFER_DST");
+}
+
+TEST_F(MisuseTest, SinglePassTempMisaligned) {
+  HostBuffer<uint32_t> temp2(ctx, 4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  auto a = args();
+  a.config.algorithm = Algorithm::single_pass;
+  a.config.vectors_per_lane = 1;
+  a.temp = temp2.view(4);
+  expect_error(a, Errc::misaligned, "temp offset 4");
+}
+
+TEST_F(MisuseTest, BadVectorsPerLane) {
+  for (uint32_t k : {3u, 32u}) {
+    auto a = args();
+    a.config.algorithm = Algorithm::reduce_then_scan;
+    a.config.vectors_per_lane = k;
+    expect_error(a, Errc::invalid_argument, "vectors per lane " + std::to_string(k));
+  }
+}
+
 TEST_F(MisuseTest, BadWorkgroupSize) {
   for (uint32_t w : {1u, 16u, 48u, 100u, 4096u}) {
     auto a = args();

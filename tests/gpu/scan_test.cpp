@@ -8,17 +8,25 @@ namespace gpuscan::test {
 namespace {
 
 struct Case {
-  WorkgroupAlgorithm algorithm;
+  Algorithm algorithm;
+  WorkgroupAlgorithm workgroup;  // multipass only
   ScanKind kind;
+  uint32_t spin_limit = 0;       // single-pass: 1 forces the fallback at nearly every wait
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(to_string(info.param.algorithm)) + "_" + std::string(to_string(info.param.kind));
+  std::string name(to_string(info.param.algorithm));
+  if (info.param.algorithm == Algorithm::multipass) name += "_" + std::string(to_string(info.param.workgroup));
+  if (info.param.spin_limit) name += "_spin" + std::to_string(info.param.spin_limit);
+  name += "_" + std::string(to_string(info.param.kind));
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
 }
 
-// 0, 1, B-1, B, B+1, B^2-1, B^2, B^2+1, B^3+1 for tiles of B elements, plus random sizes up to B^2·3.
+// 0, 1, B-1, B, B+1, B^2-1, B^2, B^2+1, B^3+1 for tiles of B elements, plus random sizes up to 3·B².
 std::vector<size_t> boundary_sizes(size_t b, std::mt19937_64& rng) {
-  std::set<size_t> s = {0, 1, 2, b - 1, b, b + 1, 2 * b + 3, b * b - 1, b * b, b * b + 1, b * b * b + 1};
+  std::set<size_t> s = {0, 1, 2, 3, 5, b - 1, b, b + 1, 2 * b + 3, b * b - 1, b * b, b * b + 1, b * b * b + 1};
   std::uniform_int_distribution<size_t> any(2, 3 * b * b);
   for (int i = 0; i < 4; ++i) s.insert(any(rng));
   return {s.begin(), s.end()};
@@ -26,57 +34,80 @@ std::vector<size_t> boundary_sizes(size_t b, std::mt19937_64& rng) {
 
 class ScanTest : public GpuTest, public ::testing::WithParamInterface<Case> {
  protected:
+  ScanConfig config(uint32_t workgroup_size, uint32_t vectors_per_lane) const {
+    ScanConfig c;
+    c.algorithm = GetParam().algorithm;
+    c.workgroup = GetParam().workgroup;
+    c.kind = GetParam().kind;
+    c.workgroup_size = workgroup_size;
+    c.vectors_per_lane = vectors_per_lane;
+    c.spin_limit = GetParam().spin_limit;
+    return c;
+  }
+  // Elements per tile for this case's algorithm.
+  size_t tile(uint32_t w, uint32_t k) const {
+    return GetParam().algorithm == Algorithm::multipass ? 2 * w : size_t{w} * k * 4;
+  }
+
   template <class T>
-  void run_sizes(uint32_t workgroup_size, const std::vector<size_t>& sizes, uint64_t seed) {
+  void run_sizes(ScanConfig c, const std::vector<size_t>& sizes, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    ScanConfig config;
-    config.workgroup = GetParam().algorithm;
-    config.kind = GetParam().kind;
-    config.workgroup_size = workgroup_size;
     for (size_t n : sizes) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", W = " + std::to_string(workgroup_size) + ", type " +
-                   std::string(to_string(data_type_of<T>::value)) + ", seed " + std::to_string(seed));
+      SCOPED_TRACE("n = " + std::to_string(n) + ", W = " + std::to_string(c.workgroup_size) + ", K = " +
+                   std::to_string(c.vectors_per_lane) + ", type " + std::string(to_string(data_type_of<T>::value)) +
+                   ", seed " + std::to_string(seed));
       const auto input = random_values<T>(n, rng);
-      const auto r = record_and_run(shared_context(), input, config);
+      const auto r = record_and_run(shared_context(), input, c);
       EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
-      EXPECT_TRUE(matches_reference(input, r.output, config.kind));
+      EXPECT_TRUE(matches_reference(input, r.output, c.kind));
     }
   }
 };
 
-// W = 32 gives tiles of 64: B^3 + 1 = 262145 elements need four levels (three of block sums).
+// Small tiles so that B^3 + 1 stays small: multipass W = 32 gives B = 64 (262145 elements, four
+// levels); the tile kernels with W = 32 and one vector per lane give B = 128 (2097153 elements).
 TEST_P(ScanTest, BoundarySizesSmallTiles) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
-  const auto sizes = boundary_sizes(64, rng);
-  run_sizes<uint32_t>(32, sizes, seed);
-  run_sizes<int32_t>(32, sizes, seed + 1);
-  run_sizes<float>(32, sizes, seed + 2);
+  const auto sizes = boundary_sizes(tile(32, 1), rng);
+  run_sizes<uint32_t>(config(32, 1), sizes, seed);
+  run_sizes<int32_t>(config(32, 1), sizes, seed + 1);
+  run_sizes<float>(config(32, 1), sizes, seed + 2);
 }
 
-// Every valid workgroup size, at the sizes around its own tile.
-TEST_P(ScanTest, EveryWorkgroupSize) {
+// Every valid workgroup size (and for tile kernels every vector count), around its own tile.
+TEST_P(ScanTest, EveryTileShape) {
   const uint64_t seed = fresh_seed();
+  const bool tiles = GetParam().algorithm != Algorithm::multipass;
   for (uint32_t w = 32; w <= shared_context().device_info().max_workgroup_invocations; w *= 2) {
-    const size_t b = 2 * w;
-    run_sizes<uint32_t>(w, {1, b - 1, b, b + 1, 5 * b + 7, b * 3 / 2 * b + 11}, seed + w);
+    const size_t b = tile(w, 4);
+    run_sizes<uint32_t>(config(w, 4), {1, b - 1, b, b + 1, 5 * b + 7, (tiles ? 40 : b * 3 / 2) * b + 11}, seed + w);
   }
-  run_sizes<float>(1024, {2047, 2048, 2049, 300001}, seed);
+  if (tiles)
+    for (uint32_t k : {1u, 2u, 8u, 16u}) run_sizes<int32_t>(config(64, k), {tile(64, k) * 9 + 3}, seed + k);
+  run_sizes<float>(config(1024, 4), {tile(1024, 4) - 1, tile(1024, 4) + 1, 300001}, seed);
 }
 
 // The default configuration on a few million elements, as users will call it.
 TEST_P(ScanTest, DefaultConfigurationLarge) {
   const uint64_t seed = fresh_seed();
-  std::mt19937_64 rng(seed);
-  run_sizes<uint32_t>(0, {3'000'017}, seed);
+  run_sizes<uint32_t>(config(0, 0), {3'000'017}, seed);
+  run_sizes<float>(config(0, 0), {1'000'003}, seed + 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(, ScanTest,
-                         ::testing::Values(Case{WorkgroupAlgorithm::blelloch, ScanKind::exclusive},
-                                           Case{WorkgroupAlgorithm::blelloch, ScanKind::inclusive},
-                                           Case{WorkgroupAlgorithm::subgroup, ScanKind::exclusive},
-                                           Case{WorkgroupAlgorithm::subgroup, ScanKind::inclusive}),
-                         case_name);
+INSTANTIATE_TEST_SUITE_P(
+    , ScanTest,
+    ::testing::Values(Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::exclusive},
+                      Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::inclusive},
+                      Case{Algorithm::multipass, WorkgroupAlgorithm::subgroup, ScanKind::exclusive},
+                      Case{Algorithm::multipass, WorkgroupAlgorithm::subgroup, ScanKind::inclusive},
+                      Case{Algorithm::reduce_then_scan, WorkgroupAlgorithm::automatic, ScanKind::exclusive},
+                      Case{Algorithm::reduce_then_scan, WorkgroupAlgorithm::automatic, ScanKind::inclusive},
+                      Case{Algorithm::single_pass, WorkgroupAlgorithm::automatic, ScanKind::exclusive},
+                      Case{Algorithm::single_pass, WorkgroupAlgorithm::automatic, ScanKind::inclusive},
+                      Case{Algorithm::single_pass, WorkgroupAlgorithm::automatic, ScanKind::exclusive, 1},
+                      Case{Algorithm::single_pass, WorkgroupAlgorithm::automatic, ScanKind::inclusive, 1}),
+    case_name);
 
 class ScanLayoutTest : public GpuTest {};
 
@@ -102,7 +133,10 @@ TEST_F(ScanLayoutTest, InPlace) {
   const Context& ctx = shared_context();
   for (size_t n : {1u, 64u, 65u, 262145u}) {
     const auto input = random_values<int32_t>(n, rng);
-    ScanConfig config{DataType::i32, ScanKind::inclusive, WorkgroupAlgorithm::automatic, 32};
+    ScanConfig config;
+    config.type = DataType::i32;
+    config.kind = ScanKind::inclusive;
+    config.workgroup_size = 32;
     HostBuffer<int32_t> data(ctx, n * 4);
     const TempRequirements req = scan_temp_requirements(ctx, n, config);
     HostBuffer<int32_t> temp(ctx, req.size);
@@ -128,19 +162,25 @@ TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
   ContextCreateInfo info;
   info.max_workgroup_count_x = 7;
   const Context capped = make_validated_context(info);
-  for (auto algorithm : {WorkgroupAlgorithm::blelloch, WorkgroupAlgorithm::subgroup}) {
+  for (auto algorithm : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass}) {
     for (size_t n : {64u * 7 + 1, 64u * 50 + 3, 64u * 64 * 9 + 5}) {
       const auto input = random_values<uint32_t>(n, rng);
-      const ScanConfig config{DataType::u32, ScanKind::exclusive, algorithm, 32};
+      ScanConfig config;
+      config.algorithm = algorithm;
+      config.workgroup_size = 32;
+      config.vectors_per_lane = 1;
       const auto r = record_and_run(capped, input, config);
       EXPECT_TRUE(r.guards_intact);
-      EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "n = " << n;
+      EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "n = " << n << " " << to_string(algorithm);
     }
   }
   const uint64_t limit = shared_context().device_info().max_workgroup_count[0];
   const size_t n = static_cast<size_t>(64 * (limit + 100) + 3);
   const auto input = random_values<uint32_t>(n, rng);
-  const ScanConfig config{DataType::u32, ScanKind::inclusive, WorkgroupAlgorithm::automatic, 32};
+  ScanConfig config;
+  config.kind = ScanKind::inclusive;
+  config.algorithm = Algorithm::multipass;
+  config.workgroup_size = 32;
   const auto r = record_and_run(shared_context(), input, config);
   EXPECT_TRUE(r.guards_intact);
   EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "n = " << n;

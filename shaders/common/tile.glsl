@@ -1,0 +1,60 @@
+// The tile scan of the tile-based algorithms (reduce-then-scan and single-pass), over the layout of
+// tile_layout.glsl: each row of vectors is scanned by its subgroup and rows carry into the next, so
+// the scan order is the element order.
+//
+// tile_scan(tile, keep) leaves, for every vector this invocation owns, its values scanned inside the
+// vector (t_values) and the combination of all tile elements before it (t_prefix); it returns the tile
+// total. With keep = false it only computes the total -- with the very same arithmetic, so a tile's
+// total is bitwise the same whichever workgroup computes it (the look-back's fallback relies on that).
+#ifndef GPUSCAN_TILE_GLSL
+#define GPUSCAN_TILE_GLSL
+
+#include "subgroup_totals.glsl"
+#include "tile_layout.glsl"
+
+VEC4 t_values[VECTORS_PER_LANE];
+T t_prefix[VECTORS_PER_LANE];
+
+// Call from uniform control flow (it uses barriers).
+T tile_scan(uint tile, bool keep) {
+  T carry = op_identity();
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    VEC4 v = load_vector(tile, k);
+    v.y = op_combine(v.x, v.y);
+    v.z = op_combine(v.y, v.z);
+    v.w = op_combine(v.z, v.w);
+    T before_row = SUBGROUP_EXCLUSIVE(v.w);
+    if (keep) {
+      t_values[k] = v;
+      t_prefix[k] = op_combine(carry, before_row);
+    }
+    carry = op_combine(carry, SUBGROUP_REDUCE(v.w));
+  }
+  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = carry;
+  subgroup_totals_exclusive_scan();
+  if (keep) {
+    const T before_subgroup = sh_subgroup_prefix[gl_SubgroupID];
+    for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = op_combine(before_subgroup, t_prefix[k]);
+  }
+  const T total = sh_total;
+  barrier();  // sh_subgroup_prefix and sh_total are free for the next use
+  return total;
+}
+
+// Writes the kept tile with `tile_prefix` (everything before the tile) combined in.
+void tile_store(uint tile, T tile_prefix) {
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    const T before = op_combine(tile_prefix, t_prefix[k]);
+    const VEC4 v = t_values[k];
+    VEC4 out_v;
+    if (INCLUSIVE) {
+      out_v = VEC4(op_combine(before, v.x), op_combine(before, v.y), op_combine(before, v.z),
+                   op_combine(before, v.w));
+    } else {
+      out_v = VEC4(before, op_combine(before, v.x), op_combine(before, v.y), op_combine(before, v.z));
+    }
+    store_vector(tile, k, out_v);
+  }
+}
+
+#endif

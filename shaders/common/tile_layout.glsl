@@ -1,0 +1,45 @@
+// Where a tile's elements live: W invocations each own VECTORS_PER_LANE vectors of 4 elements, so a
+// tile holds W * VECTORS_PER_LANE * 4 elements. Loads are subgroup-striped: in row k, lane l of
+// subgroup s accesses vector (s*K + k)*SG + l of the tile, so a subgroup touches SG consecutive
+// vectors at once (coalesced). Elements past n read as the identity and are never written.
+#ifndef GPUSCAN_TILE_LAYOUT_GLSL
+#define GPUSCAN_TILE_LAYOUT_GLSL
+
+#extension GL_KHR_shader_subgroup_basic : require
+
+layout(constant_id = 3) const uint VECTORS_PER_LANE = 4u;
+// src and dst element offsets are multiples of 4, so whole vectors can be accessed at once.
+layout(constant_id = 4) const bool VECTOR_ALIGNED = true;
+
+layout(set = 0, binding = 0, std430) readonly buffer SrcVectors { VEC4 g_src4[]; };
+layout(set = 0, binding = 1, std430) buffer DstVectors { VEC4 g_dst4[]; };
+
+uint tile_elements() { return gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u; }
+
+// Index of this invocation's k-th vector inside the tile.
+uint tile_vector(uint k) {
+  return (gl_SubgroupID * VECTORS_PER_LANE + k) * gl_SubgroupSize + gl_SubgroupInvocationID;
+}
+
+VEC4 load_vector(uint tile, uint k) {
+  const uint v = tile * gl_WorkGroupSize.x * VECTORS_PER_LANE + tile_vector(k);
+  const uint e = v * 4u;
+  if (VECTOR_ALIGNED && e + 3u < pc.n) return g_src4[pc.src_offset / 4u + v];
+  return VEC4(load_src_or_identity(e), load_src_or_identity(e + 1u), load_src_or_identity(e + 2u),
+              load_src_or_identity(e + 3u));
+}
+
+void store_vector(uint tile, uint k, VEC4 value) {
+  const uint v = tile * gl_WorkGroupSize.x * VECTORS_PER_LANE + tile_vector(k);
+  const uint e = v * 4u;
+  if (VECTOR_ALIGNED && e + 3u < pc.n) {
+    g_dst4[pc.dst_offset / 4u + v] = value;
+    return;
+  }
+  store_dst_guarded(e, value.x);
+  store_dst_guarded(e + 1u, value.y);
+  store_dst_guarded(e + 2u, value.z);
+  store_dst_guarded(e + 3u, value.w);
+}
+
+#endif

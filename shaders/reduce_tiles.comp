@@ -1,0 +1,18 @@
+#version 450
+// Reduce-then-scan, pass 1: the total of every tile goes to g_aux[aux_offset + tile]. Reads N elements
+// and writes N / tile, so the whole scan moves 3N instead of the multi-pass scan's 4N.
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const bool INCLUSIVE = false;  // unused here; tile.glsl's store needs it declared
+
+#include "common/ops.glsl"
+#include "common/pass_io.glsl"
+#include "common/tile.glsl"
+
+void main() {
+  const uint tile = linear_block_index();
+  if (tile >= pc.blocks) return;
+  const T total = tile_scan(tile, false);
+  if (gl_LocalInvocationID.x == 0u) g_aux[pc.aux_offset + tile] = total;
+}

@@ -1,0 +1,30 @@
+#version 450
+// The single-pass chained scan: one dispatch reads every element once and writes it once (2N). Each
+// workgroup takes the next tile from an atomic counter, scans it, publishes its total, looks back over
+// its predecessors for everything before it (common/lookback.glsl), publishes its inclusive prefix
+// and writes the tile. g_aux is the look-back state, zeroed before the dispatch.
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 1) const bool INCLUSIVE = false;
+
+#include "common/ops.glsl"
+#include "common/pass_io.glsl"
+#include "common/tile.glsl"
+#include "common/lookback.glsl"
+
+shared uint sh_tile;
+
+void main() {
+  if (gl_LocalInvocationID.x == 0u) sh_tile = acquire_tile_index();
+  barrier();
+  const uint tile = sh_tile;
+  if (tile >= pc.blocks) return;  // the grid may be rounded up to a rectangle
+
+  const T aggregate = tile_scan(tile, true);
+  if (gl_LocalInvocationID.x == 0u) publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
+
+  const T before = lookback_exclusive_prefix(tile);
+  if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
+  tile_store(tile, before);
+}
