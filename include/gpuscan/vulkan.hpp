@@ -147,6 +147,9 @@ struct TempRequirements {
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place = false);
 
+// The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`).
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
+
 struct ScanArgs {
   ScanConfig config;
   uint64_t count = 0;   // elements to scan; 0 records nothing

@@ -33,7 +33,7 @@ layout(constant_id = 5) const uint SPIN_LIMIT = 64u;
 
 layout(set = 0, binding = 2, std430) coherent buffer Lookback {
   uint g_tile_counter;  // next tile to hand out
-  uint g_lookback_pad;
+  uint g_fallback_count;  // diagnostics: how many times a workgroup reduced a predecessor itself
   uint64_t g_tile_state[];
 };
 
@@ -129,6 +129,7 @@ T lookback_exclusive_prefix(uint tile) {
         atomicCompSwap(g_tile_state[stuck], uint64_t(0), pack_state(flag, total), gl_ScopeDevice,
                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed, gl_StorageSemanticsBuffer,
                        gl_SemanticsRelaxed);
+        atomicAdd(g_fallback_count, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
         sh_lookback_exclusive = op_combine(total, sh_lookback_exclusive);
         sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
         sh_lookback_next = stuck - 1u;

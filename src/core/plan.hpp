@@ -100,8 +100,9 @@ Plan plan_multipass_scan(const ScanRequest& request);
 Plan plan_reduce_then_scan(const ScanRequest& request);
 
 // The single-pass chained scan (2N bytes moved): Fill of the look-back state, Barrier, one
-// single_pass dispatch over ceil(n/B) tiles. The state (a 32-bit tile counter, 32 bits of padding
-// and a 64-bit word per tile) sits at temp element 0; temp must start at a binding-aligned offset.
+// single_pass dispatch over ceil(n/B) tiles. The state (a 32-bit tile counter, a 32-bit count of
+// fallbacks taken, for diagnostics, and a 64-bit word per tile) sits at temp element 0; temp must
+// start at a binding-aligned offset.
 Plan plan_single_pass(const ScanRequest& request);
 uint64_t single_pass_state_bytes(uint64_t tiles);
 

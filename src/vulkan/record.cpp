@@ -130,6 +130,15 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   return req;
 }
 
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
+  const Resolved r = resolve_scan(ctx, count, config, in_place);
+  std::string text = std::string(to_string(r.algorithm));
+  if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
+  text += ", W = " + std::to_string(r.workgroup_size);
+  if (r.algorithm != Algorithm::multipass) text += ", " + std::to_string(r.vectors_per_lane) + " vectors per lane";
+  return text + "\n" + core::describe(r.plan);
+}
+
 void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
