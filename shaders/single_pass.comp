@@ -1,5 +1,5 @@
 #version 450
-// The single-pass chained scan: one dispatch reads every element once and writes it once (2N). Each
+// The single-pass chained scan: one dispatch reads every element once and writes it once (2N). A
 // workgroup takes the next tile from an atomic counter, scans it, publishes its total, looks back over
 // its predecessors for everything before it (common/lookback.glsl), publishes its inclusive prefix
 // and writes the tile. g_aux is the look-back state, zeroed before the dispatch.
@@ -19,7 +19,7 @@ void main() {
   if (gl_LocalInvocationID.x == 0u) sh_tile = acquire_tile_index();
   barrier();
   const uint tile = sh_tile;
-  if (tile >= pc.blocks) return;  // the grid may be rounded up to a rectangle
+  if (tile >= pc.blocks) return;  // uniform: every invocation read the same index
 
   const T aggregate = tile_scan(tile, true);
   if (gl_LocalInvocationID.x == 0u) publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);

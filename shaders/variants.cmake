@@ -1,6 +1,6 @@
 # The shader manifest: every SPIR-V module gpuscan embeds, as
-# "name|entry file|DEFINE,DEFINE[|vulkan target]" (target default vulkan1.1; single-pass needs 1.2 for
-# the Vulkan memory model).
+# "name|entry file|DEFINE,DEFINE[|vulkan target]" (target default vulkan1.1; the single-pass scan runs
+# only on Vulkan 1.2 devices, for shaderBufferInt64Atomics, so it is built for 1.2).
 # Types (and, later, operators) change declarations, so they are -D defines expanded here; workgroup
 # size, inclusive/exclusive and whether a pass writes block sums are specialization constants.
 # Variant names are looked up by src/vulkan/pipelines.cpp as "<kernel>.<type>.<op>[.<workgroup algorithm>]".

@@ -6,7 +6,8 @@
 //     auto out = gpuscan::exclusive_scan(ctx, std::span<const uint32_t>(in));
 //   } catch (const gpuscan::Error& e) {
 //     if (e.code() == gpuscan::Errc::buffer_too_small) { ... }
-//     std::cerr << e.what() << '\n';   // "output buffer holds 1000 elements from offset 16, scan needs 1024"
+//     std::cerr << e.what() << '\n';
+//     // "output buffer holds 1020 elements from offset 16 (buffer size 4096 bytes), the scan needs 1021"
 //   }
 #pragma once
 

@@ -50,7 +50,7 @@ struct ScanConfig {
   // maxComputeWorkGroupInvocations. Multipass tiles hold 2·W elements; single-pass and
   // reduce-then-scan tiles W · vectors_per_lane · 4.
   uint32_t workgroup_size = 0;
-  // Tile kernels: 4-element vectors each invocation owns. 0 = default (4); otherwise 1 to 16.
+  // Tile kernels: 4-element vectors each invocation owns. 0 = default (4); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
   // 0 = default (64). Tests set 1 to force the fallback path.

@@ -133,8 +133,9 @@ struct BufferView {
   VkDeviceSize offset = 0;         // byte offset of element 0; a multiple of the element size
 };
 
-// Temporary storage a scan needs. size may be 0 (scans that fit one tile need none); then the temp
-// view passed to record_scan may be empty.
+// Temporary storage a scan needs. size may be 0 (multipass and reduce-then-scan scans that fit one
+// tile need none); then the temp view passed to record_scan may be empty. A single-pass scan always
+// needs its look-back state (8 bytes plus 8 per tile).
 struct TempRequirements {
   VkDeviceSize size = 0;
   VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;  // the single-pass scan adds TRANSFER_DST
@@ -163,8 +164,10 @@ struct ScanArgs {
 //
 // Barrier contract. Before: writes to `input` must be made available to
 // VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, and earlier uses of `output` and
-// `temp` must be complete up to the compute shader stage (at least an execution dependency for
-// reads; a memory dependency to SHADER_WRITE for writes). After: the results in `output` are written by
+// `temp` must be complete before VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT and, for `temp`, also before
+// VK_PIPELINE_STAGE_TRANSFER_BIT, because the single-pass scan clears its look-back state with
+// vkCmdFillBuffer (an execution dependency after reads; a memory dependency to SHADER_WRITE and
+// TRANSFER_WRITE after writes). Two scans that share one temp buffer need such a barrier between them. After: the results in `output` are written by
 // VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT; the caller places the barrier from
 // there to its consumer. Between its own passes gpuscan places compute-to-compute barriers itself.
 //

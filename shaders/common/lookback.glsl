@@ -11,14 +11,15 @@
 // value stored with it; nothing else is communicated between workgroups, so relaxed device-scope
 // atomics suffice: atomics on one location are coherent, and each tile's word is written only by its
 // owner, except the fallback's compare-and-swap below. No release/acquire ordering with other memory
-// is needed, hence no Vulkan memory model either. (With `#pragma use_vulkan_memory_model`, Mesa 22.3's
-// lavapipe lost the output stores of subgroup 0 even with the look-back removed; not pursued.) Tile indices
-// come from an atomic counter in the order workgroups start, so every predecessor has started. A
+// is needed, hence no Vulkan memory model either. (With `#pragma use_vulkan_memory_model`, Mesa
+// 22.3's lavapipe lost the output stores of subgroup 0 even with the look-back removed; not pursued.)
+// Tile indices come from an atomic counter, so a predecessor's tile was taken before ours. A
 // waiting workgroup never trusts that a predecessor will run on: after SPIN_LIMIT polls it reduces the
 // predecessor's input itself (tile_scan(tile, false): the same arithmetic as the owner's) and goes on
 // looking further back, so no schedule can deadlock. It then offers that total to others with a
 // compare-and-swap from 0, which can only fill a still-empty word with the value its owner would
-// store. The look-back ends at a PREFIX, which tile 0 stores at once and every tile stores before
+// store (for tile 0 as a PREFIX: nothing lies before it, and an AGGREGATE there would send later
+// windows past tile 0). The look-back ends at a PREFIX, which tile 0 stores at once and every tile stores before
 // writing its output; the fallback re-reads predecessors' input, so src and dst must not alias.
 #ifndef GPUSCAN_LOOKBACK_GLSL
 #define GPUSCAN_LOOKBACK_GLSL
@@ -61,20 +62,28 @@ const uint LOOKBACK_DONE = 0u;
 const uint LOOKBACK_CONTINUE = 1u;
 const uint LOOKBACK_FALLBACK = 2u;
 
+// Per subgroup: what its segment of the window holds (see lookback_exclusive_prefix).
+shared uint sh_segment_first_prefix[gl_WorkGroupSize.x / 4u + 1u];
+shared uint sh_segment_first_waiting[gl_WorkGroupSize.x / 4u + 1u];
+shared T sh_segment_value[gl_WorkGroupSize.x / 4u + 1u];
+
 shared uint sh_lookback_action;
 shared uint sh_lookback_next;      // newest predecessor not folded yet
 shared uint sh_fallback_tile;
 shared T sh_lookback_exclusive;    // everything folded so far: the tiles after sh_lookback_next
 
-// The combination of all elements before `tile`. Every subgroup inspects the same window of one
-// predecessor per lane (lane l looks at tile next - l) and reaches the same decision; subgroup 0
-// records it. The whole workgroup computes a predecessor's total when one has to be computed from its
-// input. Call from uniform control flow.
+// The combination of all elements before `tile`. One round inspects a window of one predecessor per
+// invocation: subgroup s, lane l looks at tile next - (s * SG + l), so a workgroup of W invocations
+// sees W predecessors per round trip to memory and the prefix frontier can advance by W tiles at a
+// time. Each subgroup polls its own segment until the lanes that matter are ready (or SPIN_LIMIT
+// polls), then invocation 0 walks the segments newest first and decides: done at the first PREFIX,
+// fallback at the first predecessor still not ready, or continue with the next window. The whole
+// workgroup computes a predecessor's total when one has to be computed from its input.
+// Call from uniform control flow.
 //
-// Why every subgroup polls, not subgroup 0 alone while the others wait at a barrier: with the window
-// inside `if (gl_SubgroupID == 0)`, Mesa 22.3's lavapipe now and then dropped all output stores of
-// subgroup 0 of a workgroup that had taken the fallback (seen as one subgroup's worth of untouched
-// output, more often the lower SPIN_LIMIT was). Redundant polling costs a few L2 reads.
+// There is no region where subgroup 0 alone polls while the others wait: in that shape, Mesa 22.3's
+// lavapipe now and then dropped all output stores of subgroup 0 of a workgroup that had taken the
+// fallback.
 T lookback_exclusive_prefix(uint tile) {
   if (tile == 0u) return op_identity();
   if (gl_LocalInvocationID.x == 0u) {
@@ -83,38 +92,46 @@ T lookback_exclusive_prefix(uint tile) {
   }
   barrier();
   for (;;) {
-    {  // every subgroup, see above
-      const uint lane = gl_SubgroupInvocationID;
-      const uint next = sh_lookback_next;
-      // Lanes past tile 0 see an identity prefix, so every window ends at a PREFIX eventually.
-      const bool real = lane <= next;
-      uint64_t s = real ? read_state(next - lane) : pack_state(FLAG_PREFIX, op_identity());
-      uint first_prefix = gl_SubgroupSize, first_waiting = 0u;
-      // Poll until every lane up to the first PREFIX is ready, SPIN_LIMIT times at most.
-      for (uint spins = 0u; spins <= SPIN_LIMIT && first_waiting < first_prefix; ++spins) {
-        if (spins > 0u && state_flag(s) == 0u) s = read_state(next - lane);
-        const uvec4 prefixes = subgroupBallot(state_flag(s) == FLAG_PREFIX);
-        const uvec4 waiting = subgroupBallot(state_flag(s) == 0u);
-        first_prefix = subgroupBallotBitCount(prefixes) > 0u ? subgroupBallotFindLSB(prefixes) : gl_SubgroupSize;
-        first_waiting = subgroupBallotBitCount(waiting) > 0u ? subgroupBallotFindLSB(waiting) : gl_SubgroupSize;
-      }
-      // Fold the ready lanes in front of the first waiting one, up to and including the first PREFIX.
-      const uint folded = min(first_waiting, first_prefix + 1u);
-      const T mine = lane < folded ? state_value(s) : op_identity();
-      const T window = SUBGROUP_REDUCE(mine);  // add is commutative; ordered operators come later
-      barrier();  // everyone has read sh_lookback_next and sh_lookback_exclusive
-      if (subgroupElect() && gl_SubgroupID == 0u) {
-        sh_lookback_exclusive = op_combine(window, sh_lookback_exclusive);
-        if (first_prefix < first_waiting) {
-          sh_lookback_action = LOOKBACK_DONE;
-        } else if (first_waiting < gl_SubgroupSize) {
-          sh_lookback_action = LOOKBACK_FALLBACK;
-          sh_fallback_tile = next - first_waiting;
-        } else {
-          sh_lookback_action = LOOKBACK_CONTINUE;
-          sh_lookback_next = next - gl_SubgroupSize;
+    const uint next = sh_lookback_next;
+    const uint offset = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;  // lane's distance - 1
+    // Lanes past tile 0 see an identity prefix, so every window ends at a PREFIX eventually.
+    const bool real = offset <= next;
+    uint64_t s = real ? read_state(next - offset) : pack_state(FLAG_PREFIX, op_identity());
+    uint first_prefix = gl_SubgroupSize, first_waiting = 0u;
+    // Poll until every lane up to the segment's first PREFIX is ready, SPIN_LIMIT times at most.
+    for (uint spins = 0u; spins <= SPIN_LIMIT && first_waiting < first_prefix; ++spins) {
+      if (spins > 0u && state_flag(s) == 0u) s = read_state(next - offset);
+      const uvec4 prefixes = subgroupBallot(state_flag(s) == FLAG_PREFIX);
+      const uvec4 waiting = subgroupBallot(state_flag(s) == 0u);
+      first_prefix = subgroupBallotBitCount(prefixes) > 0u ? subgroupBallotFindLSB(prefixes) : gl_SubgroupSize;
+      first_waiting = subgroupBallotBitCount(waiting) > 0u ? subgroupBallotFindLSB(waiting) : gl_SubgroupSize;
+    }
+    // This segment's ready lanes in front of its first waiting one, up to and including its first PREFIX.
+    const uint folded = min(first_waiting, first_prefix + 1u);
+    const T value = SUBGROUP_REDUCE(gl_SubgroupInvocationID < folded ? state_value(s) : op_identity());
+    if (subgroupElect()) {
+      sh_segment_first_prefix[gl_SubgroupID] = first_prefix;
+      sh_segment_first_waiting[gl_SubgroupID] = first_waiting;
+      sh_segment_value[gl_SubgroupID] = value;  // add is commutative; ordered operators come later
+    }
+    barrier();
+    if (gl_LocalInvocationID.x == 0u) {
+      T exclusive = sh_lookback_exclusive;
+      uint action = LOOKBACK_CONTINUE;
+      for (uint seg = 0u; seg < gl_NumSubgroups && action == LOOKBACK_CONTINUE; ++seg) {
+        exclusive = op_combine(sh_segment_value[seg], exclusive);  // older segments go to the left
+        const uint p = sh_segment_first_prefix[seg];
+        const uint w = sh_segment_first_waiting[seg];
+        if (p < w) {
+          action = LOOKBACK_DONE;
+        } else if (w < gl_SubgroupSize) {
+          action = LOOKBACK_FALLBACK;
+          sh_fallback_tile = next - (seg * gl_SubgroupSize + w);
         }
       }
+      if (action == LOOKBACK_CONTINUE) sh_lookback_next = next - gl_NumSubgroups * gl_SubgroupSize;
+      sh_lookback_exclusive = exclusive;
+      sh_lookback_action = action;
     }
     barrier();
     const uint action = sh_lookback_action;

@@ -2,10 +2,12 @@
 // tile_layout.glsl: each row of vectors is scanned by its subgroup and rows carry into the next, so
 // the scan order is the element order.
 //
-// tile_scan(tile, keep) leaves, for every vector this invocation owns, its values scanned inside the
-// vector (t_values) and the combination of all tile elements before it (t_prefix); it returns the tile
-// total. With keep = false it only computes the total -- with the very same arithmetic, so a tile's
-// total is bitwise the same whichever workgroup computes it (the look-back's fallback relies on that).
+// tile_scan(tile, keep) loads a tile and leaves, for every vector this invocation owns, its values
+// scanned inside the vector (t_values) and the combination of all tile elements before it (t_prefix);
+// it returns the tile total. With keep = false it only computes the total -- with the very same
+// arithmetic, so a tile's total is bitwise the same whichever workgroup computes it (the look-back's
+// fallback relies on that). tile_load and tile_scan_rows are its two halves, for callers that issue
+// a tile's loads early.
 #ifndef GPUSCAN_TILE_GLSL
 #define GPUSCAN_TILE_GLSL
 
@@ -15,11 +17,13 @@
 VEC4 t_values[VECTORS_PER_LANE];
 T t_prefix[VECTORS_PER_LANE];
 
-// Call from uniform control flow (it uses barriers).
-T tile_scan(uint tile, bool keep) {
+// Scans the rows of vectors this invocation loaded (one vector per row). With keep, leaves each
+// vector's values scanned inside the vector in t_values and the combination of all tile elements
+// before it in t_prefix. Returns the tile total. Call from uniform control flow (it uses barriers).
+T tile_scan_rows(VEC4 rows[VECTORS_PER_LANE], bool keep) {
   T carry = op_identity();
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    VEC4 v = load_vector(tile, k);
+    VEC4 v = rows[k];
     v.y = op_combine(v.x, v.y);
     v.z = op_combine(v.y, v.z);
     v.w = op_combine(v.z, v.w);
@@ -39,6 +43,16 @@ T tile_scan(uint tile, bool keep) {
   const T total = sh_total;
   barrier();  // sh_subgroup_prefix and sh_total are free for the next use
   return total;
+}
+
+void tile_load(uint tile, out VEC4 rows[VECTORS_PER_LANE]) {
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = load_vector(tile, k);
+}
+
+T tile_scan(uint tile, bool keep) {
+  VEC4 rows[VECTORS_PER_LANE];
+  tile_load(tile, rows);
+  return tile_scan_rows(rows, keep);
 }
 
 // Writes the kept tile with `tile_prefix` (everything before the tile) combined in.

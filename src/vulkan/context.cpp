@@ -414,7 +414,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   if (config.algorithm == Algorithm::automatic) {
     const std::string obstacle = single_pass_obstacle(*impl_);
     if (algorithm == Algorithm::single_pass)
-      s << " (automatic: the device has 64-bit atomics, the Vulkan memory model and subgroup operations)";
+      s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot)";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
     else

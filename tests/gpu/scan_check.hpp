@@ -22,7 +22,7 @@ struct RecordedScan {
 // `guard_elements` of guard, and checks the guards afterwards. Temp and output are poisoned first.
 template <class T>
 RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, ScanConfig config,
-                               size_t in_offset = 0) {
+                               size_t in_offset = 0, std::vector<uint32_t>* temp_out = nullptr) {
   config.type = data_type_of<T>::value;
   const size_t n = input.size();
   HostBuffer<T> in(ctx, (in_offset + n) * sizeof(T));
@@ -43,6 +43,8 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
 
+  if (temp_out) temp_out->assign(static_cast<uint32_t*>(temp.buffer.mapped()),
+                                 static_cast<uint32_t*>(temp.buffer.mapped()) + req.size / 4);
   RecordedScan<T> r;
   r.output.assign(out.data() + guard_elements, out.data() + guard_elements + n);
   for (size_t i = 0; i < guard_elements; ++i) {

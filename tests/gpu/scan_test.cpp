@@ -138,8 +138,8 @@ TEST_F(ScanLayoutTest, InPlace) {
     config.kind = ScanKind::inclusive;
     config.workgroup_size = 32;
     HostBuffer<int32_t> data(ctx, n * 4);
-    const TempRequirements req = scan_temp_requirements(ctx, n, config);
-    HostBuffer<int32_t> temp(ctx, req.size);
+    const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
+    HostBuffer<int32_t> temp(ctx, req.size, req.usage);
     std::memcpy(data.data(), input.data(), n * 4);
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what gpuscan needs to build and test on Debian 12 (bookworm), lavapipe included.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers
+  libgtest-dev libcli11-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,690 @@
+// End-to-end tests of the gpuscan binary: random data written to files, the real executable run on
+// them (always with --validate, so any validation-layer message fails the test through exit code 3),
+// and the output files checked against the CPU reference. Errors are checked by exit code and message.
+//
+// The binary's path comes from CMake (GPUSCAN_CLI_PATH = $<TARGET_FILE:gpuscan_cli>).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "cpu/reference.hpp"
+#include "gpuscan/gpuscan.hpp"  // gpuscan::version, DataType, ScanKind
+
+#ifndef GPUSCAN_CLI_PATH
+#error "GPUSCAN_CLI_PATH must name the gpuscan executable"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpuscan::DataType;
+using gpuscan::ScanKind;
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+std::ostream& operator<<(std::ostream& os, const RunResult& r) {
+  return os << "exit code " << r.exit_code << "\n--- stdout ---\n" << r.out.substr(0, 2000)
+            << "\n--- stderr ---\n" << r.err.substr(0, 2000);
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string quoted = "'";
+  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const fs::path& path, const std::string& content) {
+  std::ofstream(path, std::ios::binary) << content;
+}
+
+// Each test gets its own directory (kept if the test fails, for a look at the files).
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
+    for (char& c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    dir_ = fs::path(::testing::TempDir()) / ("gpuscan_cli_e2e_" + std::to_string(::getpid()) + "_" + name);
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  // Runs `gpuscan --validate <args>` (args are shell words, already quoted where needed), with
+  // `stdin_file` as standard input if given and `env` (NAME=value ...) added to the environment.
+  RunResult run(const std::string& args, const std::string& stdin_file = "", const std::string& env = "") const {
+    const fs::path out = path("stdout.log");
+    const fs::path err = path("stderr.log");
+    std::string command = env + " " + shell_quote(GPUSCAN_CLI_PATH) + " --validate " + args + " >" +
+                          shell_quote(out.string()) + " 2>" + shell_quote(err.string());
+    if (!stdin_file.empty()) command += " <" + shell_quote(stdin_file);
+    const int status = std::system(command.c_str());
+    RunResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = read_file(out);
+    r.err = read_file(err);
+    return r;
+  }
+
+  // Expects a clean failure: `exit_code`, a message containing each fragment, no validation message.
+  void expect_failure(const RunResult& r, int exit_code, std::initializer_list<std::string> fragments) const {
+    EXPECT_EQ(r.exit_code, exit_code) << r;
+    for (const auto& fragment : fragments)
+      EXPECT_NE(r.err.find(fragment), std::string::npos) << "expected '" << fragment << "' in stderr\n" << r;
+    EXPECT_EQ(r.err.find("validation"), std::string::npos) << r;
+    EXPECT_TRUE(r.out.empty()) << r;
+  }
+
+  // What `gpuscan info` says about the device gpuscan picks.
+  struct PickedDevice {
+    std::string name;
+    bool subgroup_arithmetic = false;
+    bool single_pass = false;
+  };
+  PickedDevice picked_device() const {
+    const RunResult info = run("info");
+    EXPECT_EQ(info.exit_code, 0) << info;
+    PickedDevice d;
+    // The picked device's block starts with "* [" and ends where the next device or "gpuscan picks" starts.
+    const size_t begin = info.out.find("* [");
+    if (begin == std::string::npos) {
+      ADD_FAILURE() << "no device marked as picked\n" << info;
+      return d;
+    }
+    const size_t end = std::min(info.out.find("\n  [", begin), info.out.find("\ngpuscan picks", begin));
+    const std::string block = info.out.substr(begin, end - begin);
+    const auto line = [&block](const std::string& label) {
+      const size_t at = block.find(label);
+      return at == std::string::npos ? std::string() : block.substr(at, block.find('\n', at) - at);
+    };
+    d.name = block.substr(0, block.find('\n'));
+    d.subgroup_arithmetic = line("subgroup operations").find("arithmetic") != std::string::npos;
+    const std::string single_pass = line("single-pass capable");
+    EXPECT_FALSE(single_pass.empty()) << info;
+    d.single_pass = single_pass.find("yes") != std::string::npos;
+    return d;
+  }
+
+  fs::path dir_;
+};
+
+bool is_lavapipe(const std::string& device_name) { return device_name.find("llvmpipe") != std::string::npos; }
+
+// --- Data: random values, files in both formats, the reference -------------------------------------
+
+// Random elements of `type` as raw bytes. Integers cover the whole range (sums wrap); floats lie in
+// [-100, 100) with a few exact small integers mixed in.
+std::vector<uint32_t> random_words(DataType type, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> words(n);
+  for (auto& w : words) {
+    if (type == DataType::f32) {
+      const float f = rng() % 8 == 0 ? static_cast<float>(static_cast<int>(rng() % 201) - 100)
+                                     : std::uniform_real_distribution<float>(-100.0f, 100.0f)(rng);
+      std::memcpy(&w, &f, sizeof f);
+    } else {
+      w = static_cast<uint32_t>(rng());
+    }
+  }
+  return words;
+}
+
+std::string word_to_text(uint32_t w, DataType type) {
+  char buffer[64];
+  std::to_chars_result r{};
+  if (type == DataType::u32) {
+    r = std::to_chars(buffer, buffer + sizeof buffer, w);
+  } else if (type == DataType::i32) {
+    r = std::to_chars(buffer, buffer + sizeof buffer, static_cast<int32_t>(w));
+  } else {
+    float f;
+    std::memcpy(&f, &w, sizeof f);
+    r = std::to_chars(buffer, buffer + sizeof buffer, f);
+  }
+  return {buffer, r.ptr};
+}
+
+std::string to_file_content(const std::vector<uint32_t>& words, DataType type, bool text) {
+  if (!text) return {reinterpret_cast<const char*>(words.data()), words.size() * 4};
+  std::string s;
+  for (uint32_t w : words) s += word_to_text(w, type) + "\n";
+  return s;
+}
+
+// Reads the CLI's output independently of tools/gpuscan/io.cpp.
+std::vector<uint32_t> from_file_content(const std::string& content, DataType type, bool text) {
+  std::vector<uint32_t> words;
+  if (!text) {
+    EXPECT_EQ(content.size() % 4, 0u);
+    words.resize(content.size() / 4);
+    if (!words.empty()) std::memcpy(words.data(), content.data(), words.size() * 4);
+    return words;
+  }
+  std::istringstream lines(content);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const char* first = line.data();
+    const char* last = line.data() + line.size();
+    std::from_chars_result r{};
+    uint32_t w = 0;
+    if (type == DataType::u32) {
+      r = std::from_chars(first, last, w);
+    } else if (type == DataType::i32) {
+      int32_t i = 0;
+      r = std::from_chars(first, last, i);
+      w = static_cast<uint32_t>(i);
+    } else {
+      float f = 0;
+      r = std::from_chars(first, last, f);
+      std::memcpy(&w, &f, sizeof f);
+    }
+    EXPECT_TRUE(r.ec == std::errc() && r.ptr == last) << "output line " << words.size() + 1 << ": '" << line << "'";
+    words.push_back(w);
+  }
+  return words;
+}
+
+// Checks `got` against the CPU reference: exact for integers, within cpu::float_tolerance of a double
+// reference for f32. Reports at most a few differing elements.
+void expect_scan_of(const std::vector<uint32_t>& in, const std::vector<uint32_t>& got, DataType type,
+                    ScanKind kind) {
+  ASSERT_EQ(got.size(), in.size());
+  int reported = 0;
+  if (type == DataType::f32) {
+    std::vector<float> f(in.size());
+    if (!in.empty()) std::memcpy(f.data(), in.data(), in.size() * 4);
+    const std::vector<double> d(f.begin(), f.end());
+    const auto want = gpuscan::cpu::scan<double>(d, kind);
+    const auto tol = gpuscan::cpu::float_tolerance<float>(f, kind);
+    for (size_t i = 0; i < in.size() && reported < 5; ++i) {
+      float g;
+      std::memcpy(&g, &got[i], sizeof g);
+      if (!(std::fabs(static_cast<double>(g) - want[i]) <= tol[i])) {
+        ADD_FAILURE() << "index " << i << ": got " << g << ", expected " << want[i] << " +- " << tol[i];
+        ++reported;
+      }
+    }
+  } else {
+    // u32 and i32 wrap identically, so the u32 reference covers both.
+    const auto want = gpuscan::cpu::scan<uint32_t>(in, kind);
+    for (size_t i = 0; i < in.size() && reported < 5; ++i) {
+      if (got[i] != want[i]) {
+        ADD_FAILURE() << "index " << i << ": got " << word_to_text(got[i], type) << ", expected "
+                      << word_to_text(want[i], type);
+        ++reported;
+      }
+    }
+  }
+}
+
+// --- Scans: every type, kind, format and a spread of sizes ------------------------------------------
+
+using ScanParam = std::tuple<DataType, ScanKind, bool /*text*/, size_t /*n*/>;
+
+class CliScan : public CliTest, public ::testing::WithParamInterface<ScanParam> {};
+
+TEST_P(CliScan, MatchesCpuReference) {
+  const auto [type, kind, text, n] = GetParam();
+  const uint64_t seed = n * 131 + static_cast<uint64_t>(type) * 7 + static_cast<uint64_t>(kind) * 3 + text;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto in = random_words(type, n, seed);
+  write_file(path("in"), to_file_content(in, type, text));
+
+  const std::string type_name(gpuscan::to_string(type));
+  const RunResult r = run("scan --type " + type_name + (kind == ScanKind::inclusive ? " --inclusive" : "") +
+                          " --format " + (text ? "text" : "binary") + " --verify --in " +
+                          shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_TRUE(r.out.empty()) << "data must not go to stdout without --out -\n" << r;
+  EXPECT_NE(r.err.find(std::to_string(n) + " " + type_name + " elements"), std::string::npos) << r;
+  EXPECT_EQ(r.err.find("validation"), std::string::npos) << r;
+
+  const std::string content = read_file(path("out"));
+  if (!text) EXPECT_EQ(content.size(), n * 4);
+  expect_scan_of(in, from_file_content(content, type, text), type, kind);
+}
+
+std::string scan_param_name(const ::testing::TestParamInfo<ScanParam>& info) {
+  const auto [type, kind, text, n] = info.param;
+  return std::string(gpuscan::to_string(type)) + "_" + std::string(gpuscan::to_string(kind)) + "_" +
+         (text ? "text" : "binary") + "_" + std::to_string(n);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CliScan,
+                         ::testing::Combine(::testing::Values(DataType::u32, DataType::i32, DataType::f32),
+                                            ::testing::Values(ScanKind::exclusive, ScanKind::inclusive),
+                                            ::testing::Bool(), ::testing::Values(0, 1, 1000, 100003)),
+                         scan_param_name);
+
+// --- Every --algorithm value: each type, kind and a spread of sizes -----------------------------------
+
+// The algorithm names --algorithm takes.
+const char* const algorithm_values[] = {"auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"};
+
+// What the scan's summary line must name for `algorithm`: the algorithm used, as Context::resolve
+// returned it, with its tile size (defaults W = 256, K = 4).
+std::vector<std::string> expected_summaries(const std::string& algorithm) {
+  if (algorithm == "single-pass") return {"(single-pass, W = 256, K = 4, tiles of 4096 elements)"};
+  if (algorithm == "reduce-then-scan") return {"(reduce-then-scan, W = 256, K = 4, tiles of 4096 elements)"};
+  if (algorithm == "multipass")
+    return {"(multipass (subgroup workgroup scan), W = 256, tiles of 512 elements)",
+            "(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"};
+  if (algorithm == "blelloch") return {"(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"};
+  // auto: whichever the device allows.
+  std::vector<std::string> any;
+  for (const char* a : {"single-pass", "reduce-then-scan", "multipass"})
+    for (const auto& summary : expected_summaries(a)) any.push_back(summary);
+  return any;
+}
+
+using AlgorithmParam = std::tuple<const char* /*algorithm*/, DataType, ScanKind, size_t /*n*/>;
+
+class CliAlgorithm : public CliTest, public ::testing::WithParamInterface<AlgorithmParam> {};
+
+// Skips (after a probe) when `r` failed because the picked device cannot run `algorithm`; such a
+// failure on a device that can counts.
+#define SKIP_IF_DEVICE_CANNOT(r, algorithm)                                                                 \
+  if ((r).exit_code == 1 && ((r).err.find("lacks what the single-pass scan needs") != std::string::npos ||   \
+                             (r).err.find("has no subgroup arithmetic") != std::string::npos)) {            \
+    const PickedDevice device = picked_device();                                                          \
+    const std::string a = (algorithm);                                                                    \
+    if ((a == "single-pass" && !device.single_pass) || (a == "reduce-then-scan" && !device.subgroup_arithmetic)) \
+      GTEST_SKIP() << device.name << " cannot run " << a << ": " << (r).err;                              \
+  }
+
+TEST_P(CliAlgorithm, MatchesCpuReference) {
+  const auto [algorithm, type, kind, n] = GetParam();
+  const uint64_t seed = n * 131 + static_cast<uint64_t>(type) * 7 + static_cast<uint64_t>(kind) * 3 +
+                        std::string(algorithm).size() * 1009;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto in = random_words(type, n, seed);
+  write_file(path("in.bin"), to_file_content(in, type, false));
+
+  const std::string type_name(gpuscan::to_string(type));
+  const RunResult r = run(std::string("scan --algorithm ") + algorithm + " --type " + type_name +
+                          (kind == ScanKind::inclusive ? " --inclusive" : "") + " --verify --in " +
+                          shell_quote(path("in.bin").string()) + " --out " + shell_quote(path("out.bin").string()));
+  SKIP_IF_DEVICE_CANNOT(r, algorithm);
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_TRUE(r.out.empty()) << r;
+  EXPECT_NE(r.err.find(std::to_string(n) + " " + type_name + " elements ("), std::string::npos) << r;
+  bool named = false;
+  for (const auto& summary : expected_summaries(algorithm)) named = named || r.err.find(summary) != std::string::npos;
+  EXPECT_TRUE(named) << "the summary must name the algorithm used and its tiles\n" << r;
+  EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+  EXPECT_EQ(r.err.find("validation"), std::string::npos) << r;
+
+  const std::string content = read_file(path("out.bin"));
+  EXPECT_EQ(content.size(), n * 4);
+  expect_scan_of(in, from_file_content(content, type, false), type, kind);
+}
+
+std::string algorithm_param_name(const ::testing::TestParamInfo<AlgorithmParam>& info) {
+  const auto [algorithm, type, kind, n] = info.param;
+  std::string name = std::string(algorithm) + "_" + std::string(gpuscan::to_string(type)) + "_" +
+                     std::string(gpuscan::to_string(kind)) + "_" + std::to_string(n);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CliAlgorithm,
+                         ::testing::Combine(::testing::ValuesIn(algorithm_values),
+                                            ::testing::Values(DataType::u32, DataType::i32, DataType::f32),
+                                            ::testing::Values(ScanKind::exclusive, ScanKind::inclusive),
+                                            ::testing::Values(0, 1, 1000, 100003)),
+                         algorithm_param_name);
+
+// One large single-pass scan: 733 tiles of 4096 elements chained through the look-back, the output file
+// a separate buffer from the input (the single-pass scan cannot run in place).
+TEST_F(CliTest, SinglePassScanOfThreeMillionElements) {
+  constexpr size_t n = 3'000'001;
+  const auto in = random_words(DataType::i32, n, 3);
+  write_file(path("in.bin"), to_file_content(in, DataType::i32, false));
+  const RunResult r = run("scan --algorithm single-pass -t i32 --inclusive --verify -i " +
+                          shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string()));
+  SKIP_IF_DEVICE_CANNOT(r, "single-pass");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.err.find("3000001 i32 elements (single-pass, W = 256, K = 4, tiles of 4096 elements)"),
+            std::string::npos)
+      << r;
+  expect_scan_of(in, from_file_content(read_file(path("out.bin")), DataType::i32, false), DataType::i32,
+                 ScanKind::inclusive);
+}
+
+// `scan` never scans in place, so --algorithm single-pass works even when --out names the --in file
+// (the file is read whole before the scan and written after it). Small tiles make a long look-back chain.
+TEST_F(CliTest, SinglePassScanIntoItsInputFile) {
+  const auto in = random_words(DataType::u32, 100003, 5);
+  write_file(path("data.bin"), to_file_content(in, DataType::u32, false));
+  const RunResult r = run("scan --algorithm single-pass -w 32 -k 1 -t u32 --verify -i " +
+                          shell_quote(path("data.bin").string()) + " -o " + shell_quote(path("data.bin").string()));
+  SKIP_IF_DEVICE_CANNOT(r, "single-pass");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.err.find("(single-pass, W = 32, K = 1, tiles of 128 elements)"), std::string::npos) << r;
+  expect_scan_of(in, from_file_content(read_file(path("data.bin")), DataType::u32, false), DataType::u32,
+                 ScanKind::exclusive);
+}
+
+// Workgroup algorithms, workgroup sizes and vectors per lane. --workgroup-algorithm without
+// --algorithm selects the multipass scan; a small W makes 100003 elements a three-level plan.
+TEST_F(CliTest, ScanWithEachWorkgroupAlgorithmAndSize) {
+  const PickedDevice device = picked_device();
+  const auto in = random_words(DataType::u32, 100003, 99);
+  write_file(path("in.bin"), to_file_content(in, DataType::u32, false));
+  const std::pair<const char*, const char*> cases[] = {
+      {"-a blelloch", "(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"},
+      {"-a subgroup", "(multipass (subgroup workgroup scan), W = 256, tiles of 512 elements)"},
+      {"-a auto", " elements ("},
+      {"-a blelloch -w 32", "(multipass (blelloch workgroup scan), W = 32, tiles of 64 elements)"},
+      {"-w 64", "W = 64"},
+      {"-a subgroup -w 1024", "(multipass (subgroup workgroup scan), W = 1024, tiles of 2048 elements)"},
+      {"--algorithm multipass -a blelloch -w 64", "(multipass (blelloch workgroup scan), W = 64, tiles of 128"},
+      {"--algorithm single-pass -w 1024 -k 2", "(single-pass, W = 1024, K = 2, tiles of 8192 elements)"},
+      {"--algorithm single-pass -k 16", "(single-pass, W = 256, K = 16, tiles of 16384 elements)"},
+      {"--algorithm reduce-then-scan -w 32 -k 1", "(reduce-then-scan, W = 32, K = 1, tiles of 128 elements)"},
+      {"--algorithm reduce-then-scan -k 16", "(reduce-then-scan, W = 256, K = 16, tiles of 16384 elements)"},
+      {"--algorithm blelloch -k 2", "(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"},
+  };
+  for (const auto& [options_text, summary] : cases) {
+    const std::string options = options_text;
+    if (!device.subgroup_arithmetic && (options.find("subgroup") != std::string::npos ||
+                                        options.find("reduce-then-scan") != std::string::npos))
+      continue;
+    if (!device.single_pass && options.find("single-pass") != std::string::npos) continue;
+    SCOPED_TRACE(options);
+    const RunResult r = run("scan -t u32 --inclusive " + options + " -i " + shell_quote(path("in.bin").string()) +
+                            " -o " + shell_quote(path("out.bin").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.err.find(summary), std::string::npos) << r;
+    expect_scan_of(in, from_file_content(read_file(path("out.bin")), DataType::u32, false), DataType::u32,
+                   ScanKind::inclusive);
+  }
+}
+
+TEST_F(CliTest, StdinToStdout) {
+  write_file(path("in.txt"), "3\n1\n7\n0\n4\n1\n6\n3\n");
+  const RunResult r = run("scan --type i32 --format text --in - --out -", path("in.txt").string());
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "0\n3\n4\n11\n11\n15\n16\n22\n");
+}
+
+TEST_F(CliTest, TextInputWithTrailingBlankLinesAndCrlf) {
+  write_file(path("in.txt"), "1.5\r\n-2.25\r\n 4 \r\n\r\n\n");
+  const RunResult r = run("scan -t f32 --inclusive -f text -i " + shell_quote(path("in.txt").string()) + " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "1.5\n-0.75\n3.25\n");
+}
+
+// --- Errors ------------------------------------------------------------------------------------------
+
+TEST_F(CliTest, UnknownTypeIsAUsageErrorListingValidTypes) {
+  write_file(path("in.bin"), "");
+  const RunResult r = run("scan --type u64 --in " + shell_quote(path("in.bin").string()) + " --out " +
+                          shell_quote(path("out.bin").string()));
+  expect_failure(r, 2, {"unknown type 'u64'", "u32, i32, f32"});
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+}
+
+TEST_F(CliTest, UnknownCommandAndOptionAreUsageErrors) {
+  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, demo"});
+  expect_failure(run(""), 2, {"no command given"});
+  expect_failure(run("info --bogus"), 2, {"--bogus"});
+  expect_failure(run("scan --type u32 --out x"), 2, {"--in"});
+  expect_failure(run("info --workgroup-algorithm fast"), 2, {"unknown workgroup algorithm 'fast'", "blelloch"});
+  expect_failure(run("scan -t u32 -i a -o b --format csv"), 2, {"unknown format 'csv'"});
+}
+
+TEST_F(CliTest, UnknownAlgorithmIsAUsageErrorListingValidNames) {
+  write_file(path("in.bin"), std::string(8, '\0'));
+  const std::string files =
+      " -i " + shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string());
+  for (const std::string command : {"scan -t u32" + files, std::string("info"), std::string("demo --n 10")}) {
+    SCOPED_TRACE(command);
+    expect_failure(run(command + " --algorithm fast"), 2,
+                   {"unknown algorithm 'fast'", "auto, single-pass, reduce-then-scan, multipass, blelloch"});
+  }
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+}
+
+TEST_F(CliTest, ConflictingAlgorithmOptionsAreUsageErrors) {
+  write_file(path("in.bin"), std::string(8, '\0'));
+  const std::string scan =
+      "scan -t u32 -i " + shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string());
+  expect_failure(run(scan + " --algorithm single-pass --workgroup-algorithm subgroup"), 2,
+                 {"--workgroup-algorithm subgroup applies to the multipass scan only"});
+  expect_failure(run(scan + " --algorithm reduce-then-scan -a blelloch"), 2,
+                 {"applies to the multipass scan only, not to --algorithm reduce-then-scan"});
+  expect_failure(run("info --algorithm blelloch -a subgroup"), 2, {"conflicts with --workgroup-algorithm subgroup"});
+  expect_failure(run("demo --algorithm single-pass -a blelloch"), 2, {"multipass scan only"});
+  expect_failure(run(scan + " --vectors-per-lane -1"), 2, {"'-1' is not a non-negative integer"});
+  expect_failure(run(scan + " --vectors-per-lane 4x"), 2, {"'4x' is not a non-negative integer"});
+  // Digits, but not a power of two from 1 to 16: the library refuses it.
+  expect_failure(run(scan + " --vectors-per-lane 3"), 1, {"gpuscan: error: ", "vectors per lane 3"});
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+}
+
+TEST_F(CliTest, MalformedTextNamesFileAndLine) {
+  struct Case {
+    const char* type;
+    const char* content;
+    int line;
+    const char* fragment;
+  };
+  const Case cases[] = {
+      {"u32", "1\n2\n12x\n4\n", 3, "'12x'"},
+      {"i32", "abc\n", 1, "'abc'"},
+      {"u32", "1\n4294967296\n", 2, "out of range for u32"},
+      {"u32", "5\n6\n7\n-1\n", 4, "out of range for u32"},
+      {"i32", "1\n2147483648\n", 2, "out of range for i32"},
+      {"f32", "1.5\nnope\n", 2, "'nope'"},
+      {"u32", "1\n2\n\n3\n", 3, "empty line"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.content);
+    write_file(path("bad.txt"), c.content);
+    const RunResult r = run(std::string("scan --format text --type ") + c.type + " --in " +
+                            shell_quote(path("bad.txt").string()) + " --out " + shell_quote(path("out.txt").string()));
+    expect_failure(r, 1, {"gpuscan: error: " + path("bad.txt").string() + ":" + std::to_string(c.line) + ": ",
+                          c.fragment});
+    EXPECT_FALSE(fs::exists(path("out.txt")));
+  }
+}
+
+TEST_F(CliTest, MissingInputFile) {
+  const RunResult r = run("scan --type f32 --in " + shell_quote(path("does-not-exist.bin").string()) + " --out " +
+                          shell_quote(path("out.bin").string()));
+  expect_failure(r, 1, {"gpuscan: error: ", path("does-not-exist.bin").string(), "No such file"});
+}
+
+TEST_F(CliTest, BinarySizeNotAMultipleOfFour) {
+  write_file(path("odd.bin"), std::string(4001, 'x'));
+  const RunResult r = run("scan --type u32 --in " + shell_quote(path("odd.bin").string()) + " --out " +
+                          shell_quote(path("out.bin").string()));
+  expect_failure(r, 1, {"gpuscan: error: " + path("odd.bin").string(), "4001", "not a multiple of 4"});
+}
+
+TEST_F(CliTest, UnwritableOutput) {
+  write_file(path("in.bin"), std::string(8, '\0'));
+  const RunResult r = run("scan --type u32 --in " + shell_quote(path("in.bin").string()) + " --out " +
+                          shell_quote(path("no-such-dir/out.bin").string()));
+  expect_failure(r, 1, {"gpuscan: error: cannot open", "no-such-dir/out.bin"});
+}
+
+TEST_F(CliTest, UnknownDevice) {
+  const RunResult r = run("--device no-such-gpu-anywhere info");
+  EXPECT_EQ(r.exit_code, 1) << r;
+  EXPECT_NE(r.err.find("gpuscan: error: "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("[0] "), std::string::npos) << "info still lists the devices\n" << r;
+}
+
+TEST_F(CliTest, InvalidWorkgroupSizeIsALibraryError) {
+  write_file(path("in.bin"), std::string(8, '\0'));
+  const RunResult r = run("scan --type u32 -w 100 --in " + shell_quote(path("in.bin").string()) + " --out " +
+                          shell_quote(path("out.bin").string()));
+  expect_failure(r, 1, {"gpuscan: error: ", "100"});
+}
+
+// The guard every other test relies on: a validation-layer message must fail the run. The
+// best-practices checks (enabled through the layer's environment variable) warn about
+// VK_EXT_debug_utils, which --validate enables, so this run gets at least one warning.
+TEST_F(CliTest, ValidationMessagesFailTheRun) {
+  const RunResult r = run("info", "", "VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_BEST_PRACTICES_EXT");
+  EXPECT_EQ(r.exit_code, 3) << r;
+  EXPECT_NE(r.err.find("gpuscan: validation warning: "), std::string::npos) << r;
+  EXPECT_NE(r.err.find("the validation layer reported"), std::string::npos) << r;
+}
+
+// --- info, demo, --version ---------------------------------------------------------------------------
+
+TEST_F(CliTest, VersionPrintsTheVersion) {
+  const RunResult r = run("--version");
+  EXPECT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, std::string("gpuscan ") + gpuscan::version + "\n");
+}
+
+TEST_F(CliTest, InfoListsAndMarksADevice) {
+  const RunResult r = run("info");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("* ["), std::string::npos) << "no device marked as picked\n" << r;
+  for (const char* field : {"subgroup operations", "push descriptors", "single-pass capable",
+                            "max workgroup invocations", "max storage buffer range", "timestamp period",
+                            "gpuscan picks:", "\nalgorithm: "})
+    EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r;
+  // Without --n the choice is described for 2^24 elements; no plan is printed.
+  EXPECT_NE(r.out.find(" for 16777216 elements"), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("plan for n"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+}
+
+TEST_F(CliTest, InfoPrintsThePlanForN) {
+  const RunResult r = run("info --n 100000 --type f32 --inclusive --algorithm multipass -a blelloch --workgroup-size 64");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("algorithm: multipass for 100000 elements"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("plan for n = 100000 (f32, inclusive, tiles of 128 elements; temp buffer "), std::string::npos)
+      << r;
+  EXPECT_NE(r.out.find("multipass (blelloch workgroup scan), W = 64\n"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("scan_local"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("uniform_add"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+}
+
+// The automatic choice for a million elements: single-pass where the device can (lavapipe can), with
+// its plan: the look-back state zeroed, then one dispatch.
+TEST_F(CliTest, InfoChoosesSinglePassForAMillionElements) {
+  const RunResult r = run("info --n 1000000");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  const size_t picked = r.out.find("* [");
+  ASSERT_NE(picked, std::string::npos) << r;
+  const std::string name = r.out.substr(picked, r.out.find('\n', picked) - picked);
+  const size_t capable_at = r.out.find("single-pass capable", picked);
+  ASSERT_NE(capable_at, std::string::npos) << r;
+  const bool capable =
+      r.out.substr(capable_at, r.out.find('\n', capable_at) - capable_at).find("yes") != std::string::npos;
+  if (is_lavapipe(name)) EXPECT_TRUE(capable) << "lavapipe has what the single-pass scan needs\n" << r;
+  if (!capable) GTEST_SKIP() << name << " is not single-pass capable";
+  EXPECT_NE(r.out.find("\nalgorithm: single-pass for 1000000 elements"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("(automatic: "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("plan for n = 1000000 (u32, exclusive, tiles of 4096 elements; temp buffer "),
+            std::string::npos)
+      << r;
+  EXPECT_NE(r.out.find("single-pass, W = 256, 4 vectors per lane"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("fill zero"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("single_pass"), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("scan_local"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+}
+
+TEST_F(CliTest, InfoWithAnExplicitAlgorithm) {
+  const PickedDevice device = picked_device();
+  if (!device.subgroup_arithmetic) GTEST_SKIP() << device.name << " has no subgroup arithmetic";
+  const RunResult r = run("info --n 1000000 --algorithm reduce-then-scan --vectors-per-lane 2");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("algorithm: reduce-then-scan for 1000000 elements"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("tiles of 2048 elements"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("reduce_tiles"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("scan_tiles"), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("(automatic: "), std::string::npos) << r;
+}
+
+// Every algorithm, exclusive and inclusive, or a note saying why the device cannot run it.
+TEST_F(CliTest, DemoPasses) {
+  const RunResult r = run("demo --n 100000");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("seed "), std::string::npos) << r;
+  const bool lavapipe = r.out.find("device: llvmpipe") != std::string::npos;
+  int rows = 0;
+  for (const std::string name : {"single-pass", "reduce-then-scan", "multipass-subgroup", "multipass-blelloch"}) {
+    char label[32];
+    std::snprintf(label, sizeof label, "  %-18s  ", name.c_str());
+    if (r.out.find(label + std::string("skipped: ")) != std::string::npos) {
+      EXPECT_FALSE(lavapipe || name == "multipass-blelloch") << name << " skipped\n" << r;
+      continue;
+    }
+    for (const std::string kind : {"exclusive", "inclusive"}) {
+      const size_t row = r.out.find(label + kind + "  GPU ");
+      ASSERT_NE(row, std::string::npos) << name << " " << kind << "\n" << r;
+      const std::string line = r.out.substr(row, r.out.find('\n', row) - row);
+      EXPECT_TRUE(line.ends_with("  OK")) << line;
+      EXPECT_NE(line.find("Melem/s"), std::string::npos) << line;
+      ++rows;
+    }
+  }
+  EXPECT_NE(r.out.find("all " + std::to_string(rows) + " scans match the CPU reference"), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+}
+
+TEST_F(CliTest, DemoWithOneAlgorithm) {
+  const RunResult r = run("demo --n 20000 --algorithm blelloch -w 64");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("running multipass-blelloch only"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("  multipass-blelloch  exclusive  GPU "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("  multipass-blelloch  inclusive  GPU "), std::string::npos) << r;
+  for (const char* other : {"  single-pass  ", "  reduce-then-scan  ", "  multipass-subgroup  "})
+    EXPECT_EQ(r.out.find(other), std::string::npos) << other << "\n" << r;
+  EXPECT_NE(r.out.find("all 2 scans match the CPU reference"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+}
+
+TEST_F(CliTest, DemoF32WithSeedIsRepeatable) {
+  const RunResult a = run("demo --n 5000 --type f32 --seed 1234");
+  ASSERT_EQ(a.exit_code, 0) << a;
+  EXPECT_NE(a.out.find("seed 1234 "), std::string::npos) << a;
+  EXPECT_NE(a.out.find("random f32 values"), std::string::npos) << a;
+}
+
+}  // namespace

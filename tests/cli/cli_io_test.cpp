@@ -1,0 +1,313 @@
+// Unit tests of the CLI's file formats (tools/gpuscan/io.*): round trips through both formats for every
+// type, and every kind of malformed input, whose message must name the file and the line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "gpuscan/error.hpp"
+#include "io.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A directory of its own for each test, removed afterwards.
+class CliFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) /
+           ("gpuscan_cli_io_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  void write_file(const std::string& name, const std::string& content) const {
+    std::ofstream(path(name), std::ios::binary) << content;
+  }
+
+  fs::path dir_;
+};
+
+const std::vector<uint32_t> u32_values = {0, 1, 42, 65535, 65536, 2147483647u, 2147483648u, 4294967295u};
+const std::vector<int32_t> i32_values = {0, 1, -1, 42, -42, std::numeric_limits<int32_t>::max(),
+                                         std::numeric_limits<int32_t>::min()};
+const std::vector<float> f32_values = {0.0f,
+                                       -0.0f,
+                                       1.0f,
+                                       -2.5f,
+                                       0.1f,
+                                       1.0f / 3.0f,
+                                       3.14159265f,
+                                       1e-40f,  // subnormal
+                                       std::numeric_limits<float>::min(),
+                                       std::numeric_limits<float>::max(),
+                                       -std::numeric_limits<float>::max(),
+                                       std::numeric_limits<float>::infinity(),
+                                       -std::numeric_limits<float>::infinity(),
+                                       16777217.0f,
+                                       123456.789f};
+
+// Bitwise equality, so that -0.0f and 0.0f count as different.
+template <class T>
+void expect_same_bits(const std::vector<T>& want, const std::vector<std::byte>& got) {
+  ASSERT_EQ(got.size(), want.size() * sizeof(T));
+  EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size()), 0);
+}
+
+// Asserts that parse_text throws parse_error naming "<source>:<line>:" and containing `fragment`.
+void expect_parse_error(std::string_view text, DataType type, size_t line, const std::string& fragment) {
+  try {
+    parse_text(text, type, "data.txt");
+    ADD_FAILURE() << "no error for " << ::testing::PrintToString(std::string(text)) << " as " << to_string(type);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::parse_error) << e.what();
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("data.txt:" + std::to_string(line) + ": ", 0), 0)
+        << "message should start with data.txt:" << line << ": -- got: " << message;
+    EXPECT_NE(message.find(fragment), std::string::npos) << "expected '" << fragment << "' in: " << message;
+  }
+}
+
+// --- Text: parsing and formatting ---------------------------------------------------------------------
+
+TEST(CliText, FormatsOneNumberPerLine) {
+  EXPECT_EQ(format_text(std::as_bytes(std::span(u32_values)), DataType::u32),
+            "0\n1\n42\n65535\n65536\n2147483647\n2147483648\n4294967295\n");
+  EXPECT_EQ(format_text(std::as_bytes(std::span(i32_values)), DataType::i32),
+            "0\n1\n-1\n42\n-42\n2147483647\n-2147483648\n");
+  const std::vector<float> f = {0.1f, -2.5f, 1e-40f, 16777216.0f};
+  EXPECT_EQ(format_text(std::as_bytes(std::span(f)), DataType::f32), "0.1\n-2.5\n1e-40\n16777216\n");
+  EXPECT_EQ(format_text({}, DataType::u32), "");
+}
+
+TEST(CliText, RoundTripsU32) {
+  expect_same_bits(u32_values, parse_text(format_text(std::as_bytes(std::span(u32_values)), DataType::u32),
+                                          DataType::u32, "t"));
+}
+
+TEST(CliText, RoundTripsI32) {
+  expect_same_bits(i32_values, parse_text(format_text(std::as_bytes(std::span(i32_values)), DataType::i32),
+                                          DataType::i32, "t"));
+}
+
+TEST(CliText, RoundTripsF32Exactly) {
+  expect_same_bits(f32_values, parse_text(format_text(std::as_bytes(std::span(f32_values)), DataType::f32),
+                                          DataType::f32, "t"));
+  // Shortest round-trip form, over many bit patterns.
+  std::vector<float> many;
+  for (uint32_t bits = 0x00000001u; bits < 0x7f800000u; bits += 0x00012345u) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    many.push_back(f);
+    many.push_back(-f);
+  }
+  expect_same_bits(many, parse_text(format_text(std::as_bytes(std::span(many)), DataType::f32),
+                                    DataType::f32, "t"));
+}
+
+TEST(CliText, NanSurvivesAsNan) {
+  const std::vector<float> nan = {std::numeric_limits<float>::quiet_NaN()};
+  const auto parsed = values_from_bytes<float>(
+      parse_text(format_text(std::as_bytes(std::span(nan)), DataType::f32), DataType::f32, "t"));
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_TRUE(std::isnan(parsed[0]));
+}
+
+TEST(CliText, AcceptsTrailingBlankLinesSurroundingBlanksAndCrlf) {
+  const std::vector<uint32_t> want = {1, 2, 3};
+  for (const char* text : {"1\n2\n3", "1\n2\n3\n", "1\n2\n3\n\n", "1\n2\n3\n\n\n  \n", "1\r\n2\r\n3\r\n",
+                           " 1\n\t2 \n3\t\n"})
+    expect_same_bits(want, parse_text(text, DataType::u32, "t"));
+}
+
+TEST(CliText, EmptyInputIsZeroElements) {
+  EXPECT_TRUE(parse_text("", DataType::u32, "t").empty());
+  EXPECT_TRUE(parse_text("\n", DataType::f32, "t").empty());
+  EXPECT_TRUE(parse_text("\n\n \n", DataType::i32, "t").empty());
+}
+
+TEST(CliText, AcceptsTheWholeRangeOfEachType) {
+  expect_same_bits(std::vector<uint32_t>{0, 4294967295u}, parse_text("0\n4294967295\n", DataType::u32, "t"));
+  expect_same_bits(std::vector<int32_t>{-2147483648, 2147483647},
+                   parse_text("-2147483648\n2147483647\n", DataType::i32, "t"));
+  expect_same_bits(std::vector<uint32_t>{7, 0}, parse_text("007\n-0\n", DataType::u32, "t"));
+  expect_same_bits(std::vector<float>{1.5f, -0.002f, 100.0f, 0.5f},
+                   parse_text("1.5\n-2e-3\n1E2\n.5\n", DataType::f32, "t"));
+}
+
+TEST(CliText, RejectsNonNumbersWithLineNumber) {
+  expect_parse_error("1\n2\n12x\n4\n", DataType::u32, 3, "'12x' is not a valid u32 number");
+  expect_parse_error("abc\n", DataType::u32, 1, "'abc' is not a valid u32 number");
+  expect_parse_error("5\nabc", DataType::i32, 2, "'abc' is not a valid i32 number");
+  expect_parse_error("1\n2\nabc\n", DataType::f32, 3, "'abc' is not a valid f32 number");
+  expect_parse_error("1.5\n", DataType::u32, 1, "'1.5'");
+  expect_parse_error("1e3\n", DataType::i32, 1, "'1e3'");
+  expect_parse_error("0x10\n", DataType::u32, 1, "'0x10'");
+  expect_parse_error("+5\n", DataType::i32, 1, "'+5'");
+  expect_parse_error("1 2\n", DataType::u32, 1, "'1 2'");
+  expect_parse_error("1,5\n", DataType::f32, 1, "'1,5'");
+  expect_parse_error("1.0f\n", DataType::f32, 1, "'1.0f'");
+  expect_parse_error("1e\n", DataType::f32, 1, "'1e'");
+  expect_parse_error("-\n", DataType::i32, 1, "'-'");
+}
+
+TEST(CliText, RejectsOutOfRangeWithLineNumber) {
+  expect_parse_error("1\n4294967296\n", DataType::u32, 2, "'4294967296' is out of range for u32 (0 to 4294967295)");
+  expect_parse_error("-1\n", DataType::u32, 1, "'-1' is out of range for u32");
+  expect_parse_error("1\n2\n-4294967295\n", DataType::u32, 3, "out of range for u32");
+  expect_parse_error("99999999999999999999999\n", DataType::u32, 1, "out of range for u32");
+  expect_parse_error("2147483648\n", DataType::i32, 1, "'2147483648' is out of range for i32");
+  expect_parse_error("0\n-2147483649\n", DataType::i32, 2, "'-2147483649' is out of range for i32");
+  expect_parse_error("1\n1e39\n", DataType::f32, 2, "'1e39' is out of range for f32");
+  expect_parse_error("-1e39\n", DataType::f32, 1, "out of range for f32");
+  expect_parse_error("1e-50\n", DataType::f32, 1, "out of range for f32");
+}
+
+TEST(CliText, RejectsEmptyLineBetweenNumbers) {
+  expect_parse_error("1\n\n2\n", DataType::u32, 2, "empty line");
+  expect_parse_error("1\n2\n3\n \n\n6\n", DataType::i32, 4, "line 6");
+  expect_parse_error("\n5\n", DataType::f32, 1, "empty line");
+}
+
+TEST(CliText, CutsShortVeryLongTokens) {
+  const std::string junk(1000, 'z');
+  try {
+    parse_text(junk, DataType::u32, "data.txt");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+  }
+}
+
+TEST(CliText, FormatsSingleElements) {
+  const std::vector<int32_t> v = {5, -7, 9};
+  EXPECT_EQ(format_element(std::as_bytes(std::span(v)), DataType::i32, 1), "-7");
+  const std::vector<float> f = {0.3f};
+  EXPECT_EQ(format_element(std::as_bytes(std::span(f)), DataType::f32, 0), "0.3");
+}
+
+// --- Binary ------------------------------------------------------------------------------------------
+
+TEST(CliBinary, SizeMustBeAMultipleOfFour) {
+  EXPECT_NO_THROW(check_binary_size(0, DataType::u32, "x.bin"));
+  EXPECT_NO_THROW(check_binary_size(400, DataType::f32, "x.bin"));
+  for (uint64_t size : {1, 2, 3, 5, 401}) {
+    try {
+      check_binary_size(size, DataType::f32, "x.bin");
+      ADD_FAILURE() << "size " << size << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::parse_error);
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind("x.bin: ", 0), 0) << message;
+      EXPECT_NE(message.find("not a multiple of 4"), std::string::npos) << message;
+      EXPECT_NE(message.find(std::to_string(size)), std::string::npos) << message;
+    }
+  }
+}
+
+// --- Files -------------------------------------------------------------------------------------------
+
+template <class T>
+void round_trip_file(const std::string& file, const std::vector<T>& values, FileFormat format) {
+  constexpr DataType type = data_type_of<T>::value;
+  write_values(file, std::as_bytes(std::span(values)), type, format);
+  expect_same_bits(values, read_values(file, type, format));
+}
+
+TEST_F(CliFiles, BinaryRoundTrip) {
+  round_trip_file(path("u.bin"), u32_values, FileFormat::binary);
+  round_trip_file(path("i.bin"), i32_values, FileFormat::binary);
+  round_trip_file(path("f.bin"), f32_values, FileFormat::binary);
+  round_trip_file(path("empty.bin"), std::vector<uint32_t>{}, FileFormat::binary);
+  EXPECT_EQ(fs::file_size(path("u.bin")), u32_values.size() * 4);
+}
+
+TEST_F(CliFiles, BinaryIsRawLittleEndian) {
+  write_file("le.bin", std::string("\x01\x00\x00\x00\xff\xff\xff\xff\x00\x00\x80\x3f", 12));
+  expect_same_bits(std::vector<uint32_t>{1, 4294967295u, 0x3f800000u},
+                   read_values(path("le.bin"), DataType::u32, FileFormat::binary));
+  expect_same_bits(std::vector<int32_t>{1, -1, 0x3f800000},
+                   read_values(path("le.bin"), DataType::i32, FileFormat::binary));
+  const auto f = values_from_bytes<float>(read_values(path("le.bin"), DataType::f32, FileFormat::binary));
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[2], 1.0f);
+}
+
+TEST_F(CliFiles, TextRoundTrip) {
+  round_trip_file(path("u.txt"), u32_values, FileFormat::text);
+  round_trip_file(path("i.txt"), i32_values, FileFormat::text);
+  round_trip_file(path("f.txt"), f32_values, FileFormat::text);
+  round_trip_file(path("empty.txt"), std::vector<float>{}, FileFormat::text);
+}
+
+TEST_F(CliFiles, BinaryFileOfWrongSizeNamesTheFile) {
+  write_file("odd.bin", "abcdef");
+  try {
+    read_values(path("odd.bin"), DataType::u32, FileFormat::binary);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::parse_error);
+    EXPECT_NE(std::string(e.what()).find(path("odd.bin") + ": size 6 bytes is not a multiple of 4"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(CliFiles, MalformedTextFileNamesFileAndLine) {
+  write_file("bad.txt", "10\n20\n30x\n");
+  try {
+    read_values(path("bad.txt"), DataType::i32, FileFormat::text);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::parse_error);
+    EXPECT_EQ(std::string(e.what()).rfind(path("bad.txt") + ":3: '30x'", 0), 0) << e.what();
+  }
+}
+
+TEST_F(CliFiles, MissingFileIsAnIoError) {
+  try {
+    read_values(path("missing.bin"), DataType::u32, FileFormat::binary);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::io_error);
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path("missing.bin")), std::string::npos) << message;
+    EXPECT_NE(message.find("No such file"), std::string::npos) << message;
+  }
+}
+
+TEST_F(CliFiles, UnwritableOutputIsAnIoError) {
+  const std::vector<uint32_t> v = {1};
+  try {
+    write_values(path("no/such/dir/out.bin"), std::as_bytes(std::span(v)), DataType::u32, FileFormat::binary);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::io_error);
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+  }
+}
+
+// --- Names -------------------------------------------------------------------------------------------
+
+TEST(CliNames, FormatsAndTypes) {
+  EXPECT_EQ(parse_file_format("binary"), FileFormat::binary);
+  EXPECT_EQ(parse_file_format("text"), FileFormat::text);
+  EXPECT_EQ(parse_file_format("txt"), std::nullopt);
+  EXPECT_EQ(to_string(FileFormat::text), "text");
+  EXPECT_EQ(data_type_names(), "u32, i32, f32");
+}
+
+}  // namespace
+}  // namespace gpuscan::cli

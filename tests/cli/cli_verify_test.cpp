@@ -1,0 +1,70 @@
+// Unit tests of the CLI's result check (tools/gpuscan/verify.*), used by `scan --verify` and `demo`.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "io.hpp"
+#include "verify.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+template <class T>
+std::optional<Mismatch> check(const std::vector<T>& in, const std::vector<T>& out, ScanKind kind) {
+  return verify_scan(std::as_bytes(std::span(in)), std::as_bytes(std::span(out)), data_type_of<T>::value, kind);
+}
+
+TEST(CliVerify, AcceptsCorrectIntegerScans) {
+  const std::vector<uint32_t> in = {3, 1, 7, 0, 4, 1, 6, 3};
+  EXPECT_FALSE(check<uint32_t>(in, {0, 3, 4, 11, 11, 15, 16, 22}, ScanKind::exclusive));
+  EXPECT_FALSE(check<uint32_t>(in, {3, 4, 11, 11, 15, 16, 22, 25}, ScanKind::inclusive));
+  EXPECT_FALSE(check<uint32_t>({}, {}, ScanKind::inclusive));
+}
+
+TEST(CliVerify, IntegerSumsWrapLikeTheGpu) {
+  const int32_t max = std::numeric_limits<int32_t>::max();
+  const int32_t min = std::numeric_limits<int32_t>::min();
+  EXPECT_FALSE(check<int32_t>({max, 1, -1}, {max, min, max}, ScanKind::inclusive));
+  EXPECT_FALSE(check<uint32_t>({4294967295u, 2}, {0, 4294967295u}, ScanKind::exclusive));
+}
+
+TEST(CliVerify, ReportsFirstIntegerMismatchAndCount) {
+  const auto m = check<int32_t>({1, 2, 3, 4, 5}, {0, 1, 99, 6, 11}, ScanKind::exclusive);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 2u);
+  EXPECT_EQ(m->count, 2u);
+  EXPECT_EQ(to_string(*m), "MISMATCH at index 2: got 99, expected 3 (2 of 5 elements differ)");
+}
+
+TEST(CliVerify, FloatsWithinToleranceMatch) {
+  const std::vector<float> in = {0.1f, 0.2f, 0.3f, 0.4f};
+  // Sums as a different association order might give them, one ulp or so off.
+  EXPECT_FALSE(check<float>(in, {0.1f, 0.3f, 0.6f, 1.0f}, ScanKind::inclusive));
+  EXPECT_FALSE(check<float>(in, {0.0f, 0.1f, 0.30000001f, 0.6f}, ScanKind::exclusive));
+}
+
+TEST(CliVerify, FloatsOutsideToleranceDoNot) {
+  const auto m = check<float>({1.0f, 1.0f, 1.0f}, {1.0f, 2.0f, 3.01f}, ScanKind::inclusive);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 2u);
+  EXPECT_NE(to_string(*m).find("MISMATCH at index 2: got 3.01, expected 3 +- "), std::string::npos)
+      << to_string(*m);
+}
+
+TEST(CliVerify, NanMatchesOnlyNan) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_FALSE(check<float>({1.0f, nan}, {1.0f, nan}, ScanKind::inclusive));
+  EXPECT_TRUE(check<float>({1.0f, nan}, {1.0f, 2.0f}, ScanKind::inclusive));
+}
+
+TEST(CliVerify, WrongLengthIsAMismatch) {
+  const auto m = check<uint32_t>({1, 2, 3}, {0, 1}, ScanKind::exclusive);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 2u);
+  EXPECT_TRUE(check<uint32_t>({1}, {0, 1}, ScanKind::exclusive));
+}
+
+}  // namespace
+}  // namespace gpuscan::cli

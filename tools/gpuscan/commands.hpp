@@ -1,0 +1,22 @@
+// The subcommands. Each add_*_command adds its subcommand and options to the top-level app and
+// returns the Command that main() runs when that subcommand was given on the command line.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "session.hpp"
+
+namespace gpuscan::cli {
+
+struct Command {
+  CLI::App* app = nullptr;              // the subcommand, to ask whether it was parsed
+  std::function<int(Session&)> run;     // returns the exit code; may throw gpuscan::Error
+};
+
+Command add_info_command(CLI::App& app);  // info.cpp: devices, the pick, the algorithm, the plan
+Command add_scan_command(CLI::App& app);  // scan.cpp: scan a file into a file
+Command add_demo_command(CLI::App& app);  // demo.cpp: random data, every variant, checked and timed
+
+}  // namespace gpuscan::cli

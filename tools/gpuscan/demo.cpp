@@ -1,0 +1,207 @@
+// `gpuscan demo`: the tour. Random values (a fresh seed each run, printed so a failure can be
+// repeated with --seed), scanned exclusive and inclusive with every algorithm the device supports
+// (single-pass, reduce-then-scan, multipass with subgroup and with Blelloch workgroup scans), or only
+// the one --algorithm names; each result checked against the CPU reference and timed. Exit code 0 only
+// if every scan matches.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "format.hpp"
+#include "io.hpp"
+#include "options.hpp"
+#include "verify.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+struct DemoOptions {
+  uint64_t n = 4'000'000;
+  DataType type = DataType::u32;
+  AlgorithmOptions algorithm;
+  std::optional<uint64_t> seed;
+};
+
+// One row group of the demo: an algorithm with, for multipass, its workgroup scan.
+struct Variant {
+  const char* name;
+  Algorithm algorithm;
+  WorkgroupAlgorithm workgroup;  // multipass only
+};
+
+constexpr Variant all_variants[] = {
+    {"single-pass", Algorithm::single_pass, WorkgroupAlgorithm::automatic},
+    {"reduce-then-scan", Algorithm::reduce_then_scan, WorkgroupAlgorithm::automatic},
+    {"multipass-subgroup", Algorithm::multipass, WorkgroupAlgorithm::subgroup},
+    {"multipass-blelloch", Algorithm::multipass, WorkgroupAlgorithm::blelloch},
+};
+
+// Why `variant` cannot run on `ctx`, or nullptr if it can.
+const char* obstacle(const Context& ctx, const Variant& variant) {
+  if (variant.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
+    return "the device lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
+           "shaderBufferInt64Atomics, subgroup arithmetic and ballot)";
+  if ((variant.algorithm == Algorithm::reduce_then_scan || variant.workgroup == WorkgroupAlgorithm::subgroup) &&
+      !ctx.device_info().has_subgroup_arithmetic())
+    return "the device lacks subgroup arithmetic in compute shaders";
+  return nullptr;
+}
+
+// The one variant `config` (from --algorithm / --workgroup-algorithm) runs for n elements.
+const Variant& variant_for(const Context& ctx, const ScanConfig& config, uint64_t n) {
+  const Algorithm algorithm = ctx.resolve(config, n);  // throws if an explicit choice cannot run here
+  const WorkgroupAlgorithm workgroup =
+      algorithm == Algorithm::multipass ? ctx.resolve(config.workgroup) : WorkgroupAlgorithm::automatic;
+  for (const Variant& v : all_variants)
+    if (v.algorithm == algorithm && v.workgroup == workgroup) return v;
+  throw Error(Errc::unsupported, "demo: no variant for algorithm " + std::string(to_string(algorithm)));
+}
+
+// Integers span their whole range, so the sums wrap (as they do on the CPU reference); floats lie in
+// [-1, 1), so the sums stay well inside f32 and the tolerance check means something.
+std::vector<std::byte> random_values(DataType type, uint64_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  switch (type) {
+    case DataType::u32: {
+      std::uniform_int_distribution<uint32_t> dist;
+      std::vector<uint32_t> v(n);
+      for (auto& x : v) x = dist(rng);
+      return bytes_from_values<uint32_t>(v);
+    }
+    case DataType::i32: {
+      std::uniform_int_distribution<int32_t> dist(INT32_MIN, INT32_MAX);
+      std::vector<int32_t> v(n);
+      for (auto& x : v) x = dist(rng);
+      return bytes_from_values<int32_t>(v);
+    }
+    case DataType::f32: {
+      std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+      std::vector<float> v(n);
+      for (auto& x : v) x = dist(rng);
+      return bytes_from_values<float>(v);
+    }
+  }
+  return {};
+}
+
+uint64_t fresh_seed() {
+  std::random_device device;
+  return (uint64_t{device()} << 32) ^ device();
+}
+
+int run_demo(const DemoOptions& options, Session& session) {
+  auto& out = std::cout;
+  const uint64_t seed = options.seed ? *options.seed : fresh_seed();
+  out << "gpuscan " << version << " demo: " << options.n << " random " << to_string(options.type)
+      << " values, seed " << seed << " (repeat with --seed " << seed << ")\n";
+  const Context ctx = session.open_context();
+  const DeviceInfo& device = ctx.device_info();
+  // Refuse before allocating: the data could not be bound in one piece anyway.
+  if (options.n > device.max_storage_buffer_range / element_size(options.type))
+    throw Error(Errc::too_large, "demo --n " + std::to_string(options.n) + " needs more than the device's " +
+                                     "maxStorageBufferRange of " + std::to_string(device.max_storage_buffer_range) +
+                                     " bytes per buffer");
+  const auto input = random_values(options.type, options.n, seed);
+  ScanConfig base{.type = options.type};
+  options.algorithm.apply(base);
+  const uint32_t w = effective_workgroup_size(base);
+  const uint32_t k = effective_vectors_per_lane(base);
+  out << "device: " << describe_device(device) << ", subgroup size " << device.subgroup_size
+      << ", subgroup arithmetic " << (device.has_subgroup_arithmetic() ? "yes" : "no") << ", single-pass "
+      << (ctx.single_pass_available() ? "yes" : "no") << '\n'
+      << "input: " << format_bytes(input.size()) << "; W = " << w << ", K = " << k << ": tiles of "
+      << tile_elements(base, Algorithm::single_pass) << " elements (single-pass, reduce-then-scan), "
+      << tile_elements(base, Algorithm::multipass) << " (multipass)\n"
+      << "Each algorithm first scans a few tiles untimed, so pipeline creation is not timed. GPU time covers "
+         "the scan passes;\nwall time adds upload, download and allocation."
+      << (device.timestamp_period_ns > 0 ? "" : " (This queue has no timestamps: throughput uses wall time.)")
+      << "\n";
+
+  // Every variant, or only the one --algorithm (or --workgroup-algorithm) picks.
+  std::vector<Variant> variants(std::begin(all_variants), std::end(all_variants));
+  const auto& chosen = options.algorithm;
+  if (chosen.algorithm || (chosen.workgroup && *chosen.workgroup != WorkgroupAlgorithm::automatic)) {
+    variants = {variant_for(ctx, base, options.n)};
+    out << (chosen.algorithm ? "--algorithm " + std::string(to_string(*chosen.algorithm))
+                             : "--workgroup-algorithm " + std::string(to_string(*chosen.workgroup)))
+        << ": running " << variants.front().name << " only\n";
+  }
+  out << '\n';
+
+  const uint32_t esize = element_size(options.type);
+  int scans = 0;
+  int failures = 0;
+  for (const Variant& variant : variants) {
+    if (const char* why = obstacle(ctx, variant)) {
+      char label[64];
+      std::snprintf(label, sizeof label, "  %-18s", variant.name);
+      out << label << "  skipped: " << why << '\n';
+      continue;
+    }
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      ScanConfig config = base;
+      config.kind = kind;
+      config.algorithm = variant.algorithm;
+      config.workgroup = variant.workgroup;
+      // Untimed warm-up with the same config: creates (and on software drivers compiles) the pipelines.
+      // A few tiles take every kernel of a multi-tile scan; exclusive runs first, so its warm-up also
+      // covers the exclusive kernels that the deeper levels of a large inclusive scan use.
+      const uint64_t warm_n = std::min<uint64_t>(options.n, 2 * tile_elements(config, variant.algorithm) + 1);
+      (void)scan_bytes(ctx, std::span(input).first(warm_n * esize), config);
+
+      double gpu_ns = 0;
+      const auto start = std::chrono::steady_clock::now();
+      const auto output = scan_bytes(ctx, input, config, &gpu_ns);
+      const double wall_ns =
+          std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+      const auto mismatch = verify_scan(input, output, options.type, kind);
+
+      char row[224];
+      std::snprintf(row, sizeof row, "  %-18s  %-9s  GPU %11s  wall %11s  %16s  ", variant.name,
+                    std::string(to_string(kind)).c_str(), format_duration(gpu_ns).c_str(),
+                    format_duration(wall_ns).c_str(),
+                    format_rate(options.n, gpu_ns > 0 ? gpu_ns : wall_ns).c_str());
+      out << row << (mismatch ? to_string(*mismatch) : "OK") << std::endl;
+      ++scans;
+      if (mismatch) ++failures;
+    }
+  }
+  out << '\n';
+  if (failures == 0)
+    out << "all " << scans << " scans match the CPU reference\n";
+  else
+    out << failures << " of " << scans << " scans MISMATCH the CPU reference (seed " << seed << ")\n";
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_demo_command(CLI::App& app) {
+  auto options = std::make_shared<DemoOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "demo", "Scan random data with every algorithm the device supports, check each result against the CPU and "
+              "time it");
+  sub->add_option("--n,-n", options->n, "number of elements")
+      ->check(unsigned_integer())
+      ->type_name("N")
+      ->capture_default_str();
+  add_type_option(*sub, options->type);
+  add_algorithm_options(*sub, options->algorithm);
+  sub->add_option_function<uint64_t>(
+      "--seed", [options](const uint64_t& seed) { options->seed = seed; },
+      "random seed (default: a fresh one each run, printed)")
+      ->check(unsigned_integer())
+      ->type_name("SEED");
+  return {sub, [options](Session& session) { return run_demo(*options, session); }};
+}
+
+}  // namespace gpuscan::cli

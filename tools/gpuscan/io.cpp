@@ -1,0 +1,228 @@
+#include "io.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <system_error>
+
+#include "gpuscan/error.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+[[noreturn]] void parse_failure(std::string_view source, size_t line, const std::string& what) {
+  throw Error(Errc::parse_error, std::string(source) + ":" + std::to_string(line) + ": " + what);
+}
+
+[[noreturn]] void io_failure(const std::string& what, int err) {
+  throw Error(Errc::io_error, what + ": " + std::generic_category().message(err));
+}
+
+// The token as it appears in messages: quoted, and cut short if someone fed us a binary file.
+std::string quoted(std::string_view token) {
+  constexpr size_t max_shown = 40;
+  if (token.size() > max_shown) return "'" + std::string(token.substr(0, max_shown)) + "...'";
+  return "'" + std::string(token) + "'";
+}
+
+std::string_view trim(std::string_view s) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+template <class T>
+void append(std::vector<std::byte>& out, T value) {
+  const auto* p = reinterpret_cast<const std::byte*>(&value);
+  out.insert(out.end(), p, p + sizeof(T));
+}
+
+// Integers go through int64 so that "-1" for u32 reads as "out of range", not "not a number".
+template <class T>
+T parse_integer(std::string_view token, DataType type, std::string_view source, size_t line) {
+  int64_t wide = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), wide);
+  const std::string name(to_string(type));
+  if (ec == std::errc::invalid_argument || end != token.data() + token.size())
+    parse_failure(source, line, quoted(token) + " is not a valid " + name + " number");
+  if (ec == std::errc::result_out_of_range || wide < int64_t{std::numeric_limits<T>::min()} ||
+      wide > int64_t{std::numeric_limits<T>::max()})
+    parse_failure(source, line, quoted(token) + " is out of range for " + name + " (" +
+                                    std::to_string(std::numeric_limits<T>::min()) + " to " +
+                                    std::to_string(std::numeric_limits<T>::max()) + ")");
+  return static_cast<T>(wide);
+}
+
+float parse_float(std::string_view token, std::string_view source, size_t line) {
+  float value = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (ec == std::errc::invalid_argument || end != token.data() + token.size())
+    parse_failure(source, line, quoted(token) + " is not a valid f32 number");
+  if (ec == std::errc::result_out_of_range)
+    parse_failure(source, line, quoted(token) + " is out of range for f32 (it overflows or underflows)");
+  return value;
+}
+
+void append_number(std::vector<std::byte>& out, std::string_view token, DataType type,
+                   std::string_view source, size_t line) {
+  switch (type) {
+    case DataType::u32: return append(out, parse_integer<uint32_t>(token, type, source, line));
+    case DataType::i32: return append(out, parse_integer<int32_t>(token, type, source, line));
+    case DataType::f32: return append(out, parse_float(token, source, line));
+  }
+}
+
+// Appends one element in text form (no newline) to `out`.
+void append_element(std::string& out, const std::byte* p, DataType type) {
+  char buffer[64];
+  std::to_chars_result r{};
+  switch (type) {
+    case DataType::u32: {
+      uint32_t v;
+      std::memcpy(&v, p, sizeof v);
+      r = std::to_chars(buffer, buffer + sizeof buffer, v);
+      break;
+    }
+    case DataType::i32: {
+      int32_t v;
+      std::memcpy(&v, p, sizeof v);
+      r = std::to_chars(buffer, buffer + sizeof buffer, v);
+      break;
+    }
+    case DataType::f32: {
+      float v;
+      std::memcpy(&v, p, sizeof v);
+      r = std::to_chars(buffer, buffer + sizeof buffer, v);  // shortest round-trip form
+      break;
+    }
+  }
+  out.append(buffer, r.ptr);
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+std::string read_all(const std::string& path) {
+  FilePtr owned;
+  std::FILE* f = stdin;
+  const std::string name = path == "-" ? "standard input" : "'" + path + "'";
+  if (path != "-") {
+    owned.reset(std::fopen(path.c_str(), "rb"));
+    if (!owned) io_failure("cannot open " + name + " for reading", errno);
+    f = owned.get();
+  }
+  std::string data;
+  char buffer[1 << 16];
+  size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) data.append(buffer, got);
+  if (std::ferror(f)) io_failure("cannot read " + name, errno ? errno : EIO);
+  return data;
+}
+
+void write_all(const std::string& path, std::string_view data) {
+  FilePtr owned;
+  std::FILE* f = stdout;
+  const std::string name = path == "-" ? "standard output" : "'" + path + "'";
+  if (path != "-") {
+    owned.reset(std::fopen(path.c_str(), "wb"));
+    if (!owned) io_failure("cannot open " + name + " for writing", errno);
+    f = owned.get();
+  }
+  if (std::fwrite(data.data(), 1, data.size(), f) != data.size() || std::fflush(f) != 0)
+    io_failure("cannot write " + name, errno ? errno : EIO);
+  if (owned && std::fclose(owned.release()) != 0) io_failure("cannot write " + name, errno ? errno : EIO);
+}
+
+}  // namespace
+
+std::string_view to_string(FileFormat format) noexcept {
+  return format == FileFormat::text ? "text" : "binary";
+}
+
+std::optional<FileFormat> parse_file_format(std::string_view name) noexcept {
+  for (auto f : {FileFormat::binary, FileFormat::text})
+    if (name == to_string(f)) return f;
+  return std::nullopt;
+}
+
+std::string data_type_names() {
+  std::string names;
+  for (DataType t : all_data_types) {
+    if (!names.empty()) names += ", ";
+    names += to_string(t);
+  }
+  return names;
+}
+
+void check_binary_size(uint64_t size, DataType type, std::string_view source) {
+  if (size % element_size(type) != 0)
+    throw Error(Errc::parse_error, std::string(source) + ": size " + std::to_string(size) +
+                                       " bytes is not a multiple of " + std::to_string(element_size(type)) +
+                                       " (the size of one " + std::string(to_string(type)) +
+                                       "), so it is not a binary " + std::string(to_string(type)) + " file");
+}
+
+std::vector<std::byte> parse_text(std::string_view text, DataType type, std::string_view source) {
+  std::vector<std::byte> out;
+  out.reserve(text.size() / 4);  // a guess: short numbers
+  size_t line = 0;
+  size_t first_blank_line = 0;  // 0: no blank line since the last number
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t newline = text.find('\n', pos);
+    if (newline == std::string_view::npos) newline = text.size();
+    const std::string_view token = trim(text.substr(pos, newline - pos));
+    pos = newline + 1;
+    ++line;
+    if (token.empty()) {
+      if (first_blank_line == 0) first_blank_line = line;
+      continue;
+    }
+    if (first_blank_line != 0)
+      parse_failure(source, first_blank_line,
+                    "empty line between numbers (the next number is on line " + std::to_string(line) +
+                        "; only trailing blank lines are allowed)");
+    append_number(out, token, type, source, line);
+  }
+  return out;
+}
+
+std::string format_text(std::span<const std::byte> values, DataType type) {
+  const size_t size = element_size(type);
+  std::string out;
+  out.reserve(values.size() / size * 12);
+  for (size_t i = 0; i + size <= values.size(); i += size) {
+    append_element(out, values.data() + i, type);
+    out += '\n';
+  }
+  return out;
+}
+
+std::string format_element(std::span<const std::byte> values, DataType type, size_t index) {
+  std::string out;
+  append_element(out, values.data() + index * element_size(type), type);
+  return out;
+}
+
+std::vector<std::byte> read_values(const std::string& path, DataType type, FileFormat format) {
+  const std::string data = read_all(path);
+  const std::string source = path == "-" ? "<stdin>" : path;
+  if (format == FileFormat::text) return parse_text(data, type, source);
+  check_binary_size(data.size(), type, source);
+  const auto* p = reinterpret_cast<const std::byte*>(data.data());
+  return {p, p + data.size()};
+}
+
+void write_values(const std::string& path, std::span<const std::byte> values, DataType type,
+                  FileFormat format) {
+  if (format == FileFormat::text) return write_all(path, format_text(values, type));
+  write_all(path, {reinterpret_cast<const char*>(values.data()), values.size()});
+}
+
+}  // namespace gpuscan::cli

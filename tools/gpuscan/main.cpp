@@ -1,0 +1,126 @@
+// gpuscan: the command-line face of the library.
+//
+//   gpuscan [--device SEL] [--validate] info [--n N] ...   devices, the pick, the algorithm, the plan
+//   gpuscan [--device SEL] [--validate] scan --type T --in FILE --out FILE [--format binary|text] ...
+//   gpuscan [--device SEL] [--validate] demo [--n N] [--type T] [--algorithm A] ...
+//
+// scan, info and demo share --algorithm auto|single-pass|reduce-then-scan|multipass|blelloch,
+// --workgroup-algorithm, --workgroup-size and --vectors-per-lane (options.hpp).
+//
+// This file holds the command table, the global flags and the mapping from failures to exit codes:
+//   0 success; 1 a gpuscan::Error (bad file, no device, Vulkan failure) or a scan that does not match
+//   the CPU reference; 2 a usage error (unknown command, type or option); 3 the validation layer
+//   reported warnings or errors (with --validate or GPUSCAN_VALIDATE) though the command succeeded.
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "gpuscan/gpuscan.hpp"
+#include "session.hpp"
+
+namespace {
+
+constexpr int exit_error = 1;
+constexpr int exit_usage = 2;
+constexpr int exit_validation = 3;
+
+bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' && std::string(value) != "0";
+}
+
+std::string usage_message(const CLI::App*, const CLI::Error& e) {
+  return "gpuscan: usage error: " + std::string(e.what()) +
+         "\nRun 'gpuscan --help' or 'gpuscan COMMAND --help' for usage.\n";
+}
+
+// "" when exactly one known command was given and nothing unexpected; otherwise what is wrong.
+template <size_t N>
+std::string check_command(const CLI::App& app, const gpuscan::cli::Command (&commands)[N]) {
+  std::string names;
+  bool parsed = false;
+  for (const auto& command : commands) {
+    names += (names.empty() ? "" : ", ") + command.app->get_name();
+    parsed = parsed || command.app->parsed();
+  }
+  const std::vector<std::string> extras = app.remaining();
+  if (!parsed && !extras.empty() && !extras.front().starts_with('-'))
+    return "unknown command '" + extras.front() + "'; commands: " + names;
+  if (!extras.empty()) {
+    std::string list;
+    for (const auto& extra : extras) list += (list.empty() ? "'" : " '") + extra + "'";
+    return "unexpected argument" + std::string(extras.size() == 1 ? " " : "s ") + list;
+  }
+  if (!parsed) return "no command given; commands: " + names;
+  return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gpuscan::cli;
+
+  CLI::App app{"gpuscan " + std::string(gpuscan::version) + ": prefix scans on the GPU with Vulkan", "gpuscan"};
+  app.failure_message(usage_message);  // before the subcommands, which copy it
+  app.set_version_flag("--version", "gpuscan " + std::string(gpuscan::version), "print the version and exit");
+  app.require_subcommand(0, 1);  // "no command" and "unknown command" are reported below, by name
+  app.fallthrough();  // global flags may also follow the command: `gpuscan scan ... --validate`
+  app.footer(
+      "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate.\n"
+      "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
+      "            2 usage error; 3 validation-layer messages reported.");
+
+  Session session;
+  app.add_option("--device,-d", session.device_selector,
+                 "device to use: an index from `gpuscan info` or a case-insensitive part of its name "
+                 "(default: GPUSCAN_DEVICE, else the first discrete GPU, integrated, virtual, CPU)");
+  app.add_flag("--validate", session.validate,
+               "run with the Khronos validation layer (synchronization checks included); any warning or "
+               "error it reports is printed and makes the exit code non-zero");
+
+  // The command table.
+  const Command commands[] = {add_info_command(app), add_scan_command(app), add_demo_command(app)};
+  // Unknown words land in app.remaining() (subcommands fall through to here), so that an unknown
+  // command can be named as such instead of CLI11's "A subcommand is required".
+  app.allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version arrive here too, with exit code 0.
+    const int code = app.exit(e);
+    return code == 0 ? 0 : exit_usage;
+  }
+  if (const auto usage = check_command(app, commands); !usage.empty()) {
+    std::cerr << usage_message(&app, CLI::Error("usage", usage, CLI::ExitCodes::ExtrasError));
+    return exit_usage;
+  }
+  if (env_flag("GPUSCAN_VALIDATE")) session.validate = true;
+
+  int code = exit_error;
+  try {
+    for (const Command& command : commands)
+      if (command.app->parsed()) code = command.run(session);
+  } catch (const gpuscan::Error& e) {
+    std::cerr << "gpuscan: error: " << e.what();
+    if (e.vk_result() != VK_SUCCESS) std::cerr << " (" << gpuscan::vk_result_name(e.vk_result()) << ')';
+    std::cerr << '\n';
+    code = exit_error;
+  } catch (const std::exception& e) {
+    std::cerr << "gpuscan: error: " << e.what() << '\n';
+    code = exit_error;
+  }
+  std::cout.flush();
+
+  if (const size_t messages = session.validation_log.count(); messages > 0) {
+    std::cerr << "gpuscan: the validation layer reported " << messages << " warning"
+              << (messages == 1 ? "" : "s") << " or error" << (messages == 1 ? "" : "s") << '\n';
+    if (code == 0) code = exit_validation;
+  }
+  return code;
+}

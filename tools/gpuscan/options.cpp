@@ -1,0 +1,176 @@
+#include "options.hpp"
+
+#include <string>
+
+namespace gpuscan::cli {
+namespace {
+
+// A CLI11 validator that accepts exactly the names `parse` accepts. CLI11 reports the returned
+// string as a ValidationError, which main() turns into exit code 2.
+template <class Parse>
+CLI::Validator name_validator(Parse parse, std::string what, std::string valid_names) {
+  return CLI::Validator(
+      [=](std::string& name) -> std::string {
+        if (parse(name)) return {};
+        return "unknown " + what + " '" + name + "'; valid " + what + "s: " + valid_names;
+      },
+      "", what);
+}
+
+std::string workgroup_algorithm_names() {
+  std::string names;
+  for (auto a : {WorkgroupAlgorithm::automatic, WorkgroupAlgorithm::blelloch, WorkgroupAlgorithm::subgroup}) {
+    if (!names.empty()) names += ", ";
+    names += to_string(a);
+  }
+  return names;
+}
+
+}  // namespace
+
+CLI::Validator unsigned_integer() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
+        return "'" + text + "' is not a non-negative integer";
+      },
+      "", "unsigned integer");
+}
+
+CLI::Option* add_type_option(CLI::App& app, DataType& type) {
+  return app
+      .add_option_function<std::string>(
+          "--type,-t", [&type](const std::string& name) { type = *parse_data_type(name); },
+          "element type: " + data_type_names())
+      ->check(name_validator([](const std::string& n) { return parse_data_type(n).has_value(); }, "type",
+                             data_type_names()))
+      ->type_name("TYPE")
+      ->default_str(std::string(to_string(type)));
+}
+
+CLI::Option* add_format_option(CLI::App& app, FileFormat& format) {
+  return app
+      .add_option_function<std::string>(
+          "--format,-f", [&format](const std::string& name) { format = *parse_file_format(name); },
+          "file format of --in and --out: binary (raw little-endian) or text (one number per line)")
+      ->check(name_validator([](const std::string& n) { return parse_file_format(n).has_value(); }, "format",
+                             "binary, text"))
+      ->type_name("FORMAT")
+      ->default_str(std::string(to_string(format)));
+}
+
+// --- --algorithm and friends ----------------------------------------------------------------------
+
+std::string_view to_string(AlgorithmName name) noexcept {
+  switch (name) {
+    case AlgorithmName::automatic: return gpuscan::to_string(Algorithm::automatic);
+    case AlgorithmName::single_pass: return gpuscan::to_string(Algorithm::single_pass);
+    case AlgorithmName::reduce_then_scan: return gpuscan::to_string(Algorithm::reduce_then_scan);
+    case AlgorithmName::multipass: return gpuscan::to_string(Algorithm::multipass);
+    case AlgorithmName::blelloch: return gpuscan::to_string(WorkgroupAlgorithm::blelloch);
+  }
+  return "?";
+}
+
+std::optional<AlgorithmName> parse_algorithm_name(std::string_view name) noexcept {
+  for (const AlgorithmName a : all_algorithm_names)
+    if (name == to_string(a)) return a;
+  return std::nullopt;
+}
+
+std::string algorithm_names() {
+  std::string names;
+  for (const AlgorithmName a : all_algorithm_names) {
+    if (!names.empty()) names += ", ";
+    names += to_string(a);
+  }
+  return names;
+}
+
+std::string AlgorithmOptions::conflict() const {
+  if (!algorithm || !workgroup || *workgroup == WorkgroupAlgorithm::automatic) return {};
+  if (*algorithm == AlgorithmName::single_pass || *algorithm == AlgorithmName::reduce_then_scan)
+    return "--workgroup-algorithm " + std::string(to_string(*workgroup)) +
+           " applies to the multipass scan only, not to --algorithm " + std::string(to_string(*algorithm));
+  if (*algorithm == AlgorithmName::blelloch && *workgroup != WorkgroupAlgorithm::blelloch)
+    return "--algorithm blelloch is the multipass scan with Blelloch workgroup scans; it conflicts with "
+           "--workgroup-algorithm " + std::string(to_string(*workgroup));
+  return {};
+}
+
+void AlgorithmOptions::apply(ScanConfig& config) const {
+  config.workgroup_size = workgroup_size;
+  config.vectors_per_lane = vectors_per_lane;
+  config.workgroup = workgroup.value_or(WorkgroupAlgorithm::automatic);
+  const AlgorithmName name =
+      algorithm ? *algorithm
+                : (config.workgroup != WorkgroupAlgorithm::automatic ? AlgorithmName::multipass
+                                                                     : AlgorithmName::automatic);
+  switch (name) {
+    case AlgorithmName::automatic: config.algorithm = Algorithm::automatic; break;
+    case AlgorithmName::single_pass: config.algorithm = Algorithm::single_pass; break;
+    case AlgorithmName::reduce_then_scan: config.algorithm = Algorithm::reduce_then_scan; break;
+    case AlgorithmName::multipass: config.algorithm = Algorithm::multipass; break;
+    case AlgorithmName::blelloch:
+      config.algorithm = Algorithm::multipass;
+      config.workgroup = WorkgroupAlgorithm::blelloch;
+      break;
+  }
+}
+
+void add_algorithm_options(CLI::App& app, AlgorithmOptions& options) {
+  app.add_option_function<std::string>(
+         "--algorithm", [&options](const std::string& name) { options.algorithm = *parse_algorithm_name(name); },
+         "how to scan the whole buffer: " + algorithm_names() +
+             ". auto takes single-pass where the device can (and the input spans more than one tile), else "
+             "reduce-then-scan where it has subgroup arithmetic, else multipass; blelloch is multipass with "
+             "Blelloch workgroup scans")
+      ->check(name_validator([](const std::string& n) { return parse_algorithm_name(n).has_value(); }, "algorithm",
+                             algorithm_names()))
+      ->type_name("ALGORITHM")
+      ->default_str("auto");
+  app.add_option_function<std::string>(
+         "--workgroup-algorithm,-a",
+         [&options](const std::string& name) { options.workgroup = *parse_workgroup_algorithm(name); },
+         "multipass only: how one workgroup scans its tile: " + workgroup_algorithm_names() +
+             " (auto takes subgroup where the device has subgroup arithmetic). blelloch or subgroup without "
+             "--algorithm selects the multipass scan")
+      ->check(name_validator([](const std::string& n) { return parse_workgroup_algorithm(n).has_value(); },
+                             "workgroup algorithm", workgroup_algorithm_names()))
+      ->type_name("ALGORITHM")
+      ->default_str("auto");
+  app.add_option("--workgroup-size,-w", options.workgroup_size,
+                 "invocations per workgroup W: a power of two from 32 to the device's max workgroup "
+                 "invocations; 0 = gpuscan's default (" +
+                     std::to_string(default_workgroup_size) +
+                     "). Tiles hold 2*W elements (multipass) or W*K*4 (single-pass, reduce-then-scan)")
+      ->check(unsigned_integer())
+      ->type_name("W")
+      ->capture_default_str();
+  app.add_option("--vectors-per-lane,-k", options.vectors_per_lane,
+                 "single-pass and reduce-then-scan: 4-element vectors each invocation owns, K: a power of two "
+                 "from 1 to 16; 0 = gpuscan's default (" +
+                     std::to_string(default_vectors_per_lane) + ")")
+      ->check(unsigned_integer())
+      ->type_name("K")
+      ->capture_default_str();
+  // Thrown from here, a ValidationError leaves app.parse() like any other usage error (exit code 2).
+  app.parse_complete_callback([&options] {
+    if (const std::string conflict = options.conflict(); !conflict.empty()) throw CLI::ValidationError(conflict);
+  });
+}
+
+uint32_t effective_workgroup_size(const ScanConfig& config) {
+  return config.workgroup_size != 0 ? config.workgroup_size : default_workgroup_size;
+}
+
+uint32_t effective_vectors_per_lane(const ScanConfig& config) {
+  return config.vectors_per_lane != 0 ? config.vectors_per_lane : default_vectors_per_lane;
+}
+
+uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm) {
+  const uint64_t w = effective_workgroup_size(config);
+  return algorithm == Algorithm::multipass ? 2 * w : w * effective_vectors_per_lane(config) * 4;
+}
+
+}  // namespace gpuscan::cli

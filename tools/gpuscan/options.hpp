@@ -1,0 +1,62 @@
+// Options that several subcommands take, with the names checked against the library's own parsers
+// (gpuscan::parse_data_type, parse_algorithm, parse_workgroup_algorithm) so that a bad name is a usage
+// error listing the valid ones.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "gpuscan/types.hpp"
+#include "io.hpp"
+
+namespace gpuscan::cli {
+
+// Accepts only digits: CLI11 would otherwise read "-5" into an unsigned option as 2^64 - 5.
+CLI::Validator unsigned_integer();
+
+CLI::Option* add_type_option(CLI::App& app, DataType& type);         // --type
+CLI::Option* add_format_option(CLI::App& app, FileFormat& format);  // --format
+
+// What --algorithm names: the library's algorithms, plus `blelloch`, which is the multipass scan with
+// Blelloch workgroup scans (the algorithm gpuscan started with).
+enum class AlgorithmName : uint8_t { automatic, single_pass, reduce_then_scan, multipass, blelloch };
+inline constexpr AlgorithmName all_algorithm_names[] = {AlgorithmName::automatic, AlgorithmName::single_pass,
+                                                        AlgorithmName::reduce_then_scan, AlgorithmName::multipass,
+                                                        AlgorithmName::blelloch};
+std::string_view to_string(AlgorithmName name) noexcept;  // "auto", "single-pass", ..., "blelloch"
+std::optional<AlgorithmName> parse_algorithm_name(std::string_view name) noexcept;
+std::string algorithm_names();  // "auto, single-pass, reduce-then-scan, multipass, blelloch"
+
+// How to scan, as given on the command line: --algorithm, --workgroup-algorithm, --workgroup-size and
+// --vectors-per-lane. An option not given stays nullopt / 0 (the library's default).
+struct AlgorithmOptions {
+  std::optional<AlgorithmName> algorithm;
+  std::optional<WorkgroupAlgorithm> workgroup;
+  uint32_t workgroup_size = 0;
+  uint32_t vectors_per_lane = 0;
+
+  // "" when the options agree; otherwise the usage error. --workgroup-algorithm applies to the
+  // multipass scan only, so it conflicts with --algorithm single-pass or reduce-then-scan, and
+  // --algorithm blelloch conflicts with --workgroup-algorithm subgroup.
+  std::string conflict() const;
+  // Sets config.algorithm, workgroup, workgroup_size and vectors_per_lane. --workgroup-algorithm
+  // blelloch|subgroup without --algorithm selects the multipass scan (as before there was a choice);
+  // with --algorithm auto it applies where auto picks multipass.
+  void apply(ScanConfig& config) const;
+};
+
+// Adds the four options above, and a check (run when the command line has been parsed) that turns a
+// conflict() into a usage error.
+void add_algorithm_options(CLI::App& app, AlgorithmOptions& options);
+
+// Tile size in elements of the (resolved, not automatic) algorithm `algorithm` under `config`:
+// 2·W for multipass, W · vectors_per_lane · 4 for single-pass and reduce-then-scan.
+uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm);
+uint32_t effective_workgroup_size(const ScanConfig& config);    // W: config's or the default
+uint32_t effective_vectors_per_lane(const ScanConfig& config);  // K: config's or the default
+
+}  // namespace gpuscan::cli

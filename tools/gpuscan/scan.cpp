@@ -1,0 +1,81 @@
+// `gpuscan scan`: read a file of numbers, scan it on the GPU, write the result, optionally check it
+// against the CPU reference. One summary line goes to stderr; stdout carries data only for --out -.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "format.hpp"
+#include "io.hpp"
+#include "options.hpp"
+#include "verify.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+struct ScanOptions {
+  DataType type = DataType::u32;
+  bool inclusive = false;
+  AlgorithmOptions algorithm;
+  std::string in;
+  std::string out;
+  FileFormat format = FileFormat::binary;
+  bool verify = false;
+};
+
+int run_scan(const ScanOptions& options, Session& session) {
+  // Read first: a bad file should fail before the (slower) device setup.
+  const auto input = read_values(options.in, options.type, options.format);
+  const Context ctx = session.open_context();
+  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  options.algorithm.apply(config);
+  const uint64_t n = input.size() / element_size(options.type);
+  // What will run (scan_bytes scans into a separate buffer, never in place); throws, before any work,
+  // when an explicitly requested algorithm cannot run on this device.
+  const Algorithm algorithm = ctx.resolve(config, n);
+  const std::string algorithm_text = describe_algorithm(ctx, config, algorithm);
+
+  double gpu_ns = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto output = scan_bytes(ctx, input, config, &gpu_ns);
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+
+  write_values(options.out, output, options.type, options.format);
+
+  std::cerr << "gpuscan: " << to_string(config.kind) << " scan of " << n << ' ' << to_string(config.type)
+            << " elements (" << algorithm_text << ") on "
+            << describe_device(ctx.device_info()) << ": GPU " << format_duration(gpu_ns) << ", wall "
+            << format_duration(wall_ns);
+  if (!options.verify) {
+    std::cerr << '\n';
+    return 0;
+  }
+  const auto mismatch = verify_scan(input, output, config.type, config.kind);
+  std::cerr << (mismatch ? ", verification FAILED\n" : ", verified against the CPU reference\n");
+  if (mismatch) {
+    std::cerr << "gpuscan: error: " << to_string(*mismatch) << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_scan_command(CLI::App& app) {
+  auto options = std::make_shared<ScanOptions>();
+  CLI::App* sub = app.add_subcommand("scan", "Prefix-scan the numbers in a file on the GPU");
+  add_type_option(*sub, options->type)->required()->default_str("");
+  sub->add_flag("--inclusive", options->inclusive,
+                "inclusive scan: out[i] = in[0] + ... + in[i] (default exclusive: in[0] + ... + in[i-1])");
+  add_algorithm_options(*sub, options->algorithm);
+  sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
+  sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
+  add_format_option(*sub, options->format);
+  sub->add_flag("--verify", options->verify,
+                "check the result against the CPU reference (exact for integers, within rounding "
+                "tolerance for f32); exit 1 if it differs");
+  return {sub, [options](Session& session) { return run_scan(*options, session); }};
+}
+
+}  // namespace gpuscan::cli

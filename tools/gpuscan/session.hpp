@@ -1,0 +1,34 @@
+// What every command shares: the global flags (--device, --validate) and the record of validation
+// messages. Commands open their Context through Session::open_context so that both are honoured.
+#pragma once
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "gpuscan/gpuscan.hpp"
+
+namespace gpuscan::cli {
+
+// Validation-layer warnings and errors. Each is printed to stderr as it arrives (from Vulkan's
+// threads, hence the mutex); main() turns a non-zero count into a failing exit code.
+class ValidationLog {
+ public:
+  void record(MessageSeverity severity, std::string_view message);
+  size_t count() const;
+
+ private:
+  mutable std::mutex mutex_;
+  size_t count_ = 0;
+};
+
+struct Session {
+  std::string device_selector;  // --device; "" = GPUSCAN_DEVICE or gpuscan's default order
+  bool validate = false;        // --validate or GPUSCAN_VALIDATE set (and not "0")
+  ValidationLog validation_log; // outlives every Context opened here
+
+  Context open_context();
+};
+
+}  // namespace gpuscan::cli

@@ -1,0 +1,33 @@
+// Checking a GPU scan against the CPU reference (src/cpu/reference.hpp), for `scan --verify` and
+// `demo`. Integers must match exactly (addition wraps, as on the GPU). f32 results are compared with a
+// reference computed in double, within cpu::float_tolerance: the GPU adds in a different order than a
+// sequential loop, so bit-exact equality is not expected.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "gpuscan/types.hpp"
+
+namespace gpuscan::cli {
+
+struct Mismatch {
+  uint64_t index = 0;       // the first element that differs
+  uint64_t count = 0;       // how many elements differ in all
+  uint64_t elements = 0;    // elements compared
+  std::string got;          // the GPU's value at `index`, as text
+  std::string expected;     // the reference value there (for f32: "x +- tolerance")
+};
+
+// nullopt when `output` is a correct `kind` scan of `input` (both arrays of `type`). An output of the
+// wrong length counts as a mismatch at the first missing or surplus element.
+std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
+                                    DataType type, ScanKind kind);
+
+// "MISMATCH at index 17: got 5, expected 6 (3 of 1000 elements differ)"
+std::string to_string(const Mismatch& mismatch);
+
+}  // namespace gpuscan::cli
