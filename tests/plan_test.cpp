@@ -1,10 +1,13 @@
-// Unit tests for the API-independent scan plan (src/core/plan.hpp). Backends only execute a plan, so
-// every property a GPU run depends on -- structure, grids, temp layout, barrier placement and the
-// arithmetic itself -- is checked here without a GPU: structurally, and by running the plan on a tiny
-// CPU interpreter that tracks which scratch elements were written.
+// Unit tests for the API-independent scan plans (src/core/plan.hpp): multi-pass (scan_local /
+// uniform_add), reduce-then-scan (reduce_tiles / scan_tiles) and single-pass (fill, barrier,
+// single_pass). Backends only execute a plan, so every property a GPU run depends on -- structure,
+// grids, temp layout, barrier placement and the arithmetic itself -- is checked here without a GPU:
+// structurally, and by running the plan on a tiny CPU interpreter that tracks which scratch elements
+// were written.
 //
 // Random sizes and data come from one seed per run, printed with every failure; set
 // GPUSCAN_TEST_SEED=<seed> to replay a run.
+#include <gtest/gtest-spi.h>  // ScopedFakeTestPartResultReporter: the checkers' own tests
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +30,7 @@ using gpuscan::Errc;
 using gpuscan::Error;
 using gpuscan::core::Barrier;
 using gpuscan::core::Dispatch;
+using gpuscan::core::Fill;
 using gpuscan::core::Kernel;
 using gpuscan::core::Plan;
 using gpuscan::core::PlanLimits;
@@ -37,19 +41,44 @@ using gpuscan::core::Step;
 using gpuscan::core::temp_level_alignment;
 
 constexpr uint32_t kBlockSizes[] = {2, 4, 128, 512};
+// The tile kernels' tiles are W * vectors-per-lane * 4 elements, so thousands are realistic.
+constexpr uint32_t kTileBlockSizes[] = {2, 4, 128, 512, 4096};
 // Plans above this many elements are checked structurally only: simulating B^3+1 for B = 512
 // (134M elements) would cost gigabytes and seconds without exercising anything new.
 constexpr uint64_t kSimulationCap = uint64_t{1} << 22;
 constexpr uint64_t kPoison = 0xDEADBEEFCAFEF00Dull;
 
+enum class Planner { multipass, reduce_then_scan, single_pass };
+constexpr Planner kPlanners[] = {Planner::multipass, Planner::reduce_then_scan, Planner::single_pass};
+
+const char* planner_name(Planner p) {
+  switch (p) {
+    case Planner::multipass: return "multipass";
+    case Planner::reduce_then_scan: return "reduce_then_scan";
+    case Planner::single_pass: return "single_pass";
+  }
+  return "?";
+}
+
+Plan make_plan(Planner p, const ScanRequest& req) {
+  switch (p) {
+    case Planner::multipass: return gpuscan::core::plan_multipass_scan(req);
+    case Planner::reduce_then_scan: return gpuscan::core::plan_reduce_then_scan(req);
+    case Planner::single_pass: return gpuscan::core::plan_single_pass(req);
+  }
+  return {};
+}
+
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
-ScanRequest request(uint64_t n, uint32_t block_size, bool inclusive = false, PlanLimits limits = {}) {
+ScanRequest request(uint64_t n, uint32_t block_size, bool inclusive = false, PlanLimits limits = {},
+                    uint32_t element_size = 4) {
   ScanRequest req;
   req.n = n;
   req.block_size = block_size;
   req.inclusive = inclusive;
   req.limits = limits;
+  req.element_size = element_size;
   return req;
 }
 
@@ -88,10 +117,11 @@ uint32_t expected_levels(uint64_t n, uint64_t block) {
   return levels;
 }
 
-// The sizes the brief names plus random ones; duplicates (B = 2 gives B-1 == 1) are harmless.
-std::vector<uint64_t> sizes_for(uint64_t b, std::mt19937_64& rng, uint64_t random_max) {
+// The sizes the brief names plus `random_count` random ones; duplicates (B = 2 gives B-1 == 1) are
+// harmless.
+std::vector<uint64_t> sizes_for(uint64_t b, std::mt19937_64& rng, uint64_t random_max, int random_count = 200) {
   std::vector<uint64_t> sizes = {0, 1, b - 1, b, b + 1, b * b - 1, b * b, b * b + 1, b * b * b + 1};
-  for (int i = 0; i < 200; ++i) sizes.push_back(random_size(rng, random_max));
+  for (int i = 0; i < random_count; ++i) sizes.push_back(random_size(rng, random_max));
   return sizes;
 }
 
@@ -119,13 +149,19 @@ void expect_grid(uint64_t blocks, uint32_t gx, uint32_t gy, const PlanLimits& li
   }
 }
 
+const char* step_kind(const Step& s) {
+  return std::holds_alternative<Barrier>(s) ? "a barrier" : std::holds_alternative<Fill>(s) ? "a fill" : "a dispatch";
+}
+
 // ---------------------------------------------------------------------------------------------------
-// Structural check: walks the steps recursively against the documented shape
-//   scan_local(l, sums) / Barrier / [level l+1] / Barrier / uniform_add(l)
+// Structural check for the two recursive planners: walks the steps against the documented shape
+//   multipass:        scan_local(l, sums)   / Barrier / [level l+1] / Barrier / uniform_add(l, sums)
+//   reduce-then-scan: reduce_tiles(l, sums) / Barrier / [level l+1] / Barrier / scan_tiles(l, offsets)
 // and collects each level's block-sum range for the layout checks.
 class StructureChecker {
  public:
-  StructureChecker(const Plan& plan, const ScanRequest& req) : plan_(plan), req_(req) {}
+  StructureChecker(const Plan& plan, const ScanRequest& req, Planner planner)
+      : plan_(plan), req_(req), planner_(planner) {}
 
   void run() {
     const Range in{Slot::input, 0, req_.n};
@@ -136,7 +172,7 @@ class StructureChecker {
     }
 
     // Block-sum ranges of different levels must not alias: a level's sums are still needed by its
-    // uniform_add after every deeper level has run.
+    // uniform_add / scan_tiles after every deeper level has run.
     for (size_t i = 0; i < sums_.size(); ++i)
       for (size_t j = i + 1; j < sums_.size(); ++j)
         EXPECT_FALSE(overlaps(sums_[i], sums_[j]))
@@ -162,7 +198,7 @@ class StructureChecker {
       return nullptr;
     }
     const auto* d = std::get_if<Dispatch>(&plan_.steps[pos]);
-    if (!d) ADD_FAILURE() << "step " << pos << " is a barrier, expected a dispatch";
+    if (!d) ADD_FAILURE() << "step " << pos << " is " << step_kind(plan_.steps[pos]) << ", expected a dispatch";
     return d;
   }
 
@@ -172,7 +208,7 @@ class StructureChecker {
       return false;
     }
     const bool ok = std::holds_alternative<Barrier>(plan_.steps[pos]);
-    if (!ok) ADD_FAILURE() << "step " << pos << " is a dispatch, expected a barrier";
+    if (!ok) ADD_FAILURE() << "step " << pos << " is " << step_kind(plan_.steps[pos]) << ", expected a barrier";
     return ok;
   }
 
@@ -183,10 +219,25 @@ class StructureChecker {
     expect_grid(d.blocks, d.groups_x, d.groups_y, req_.limits);
   }
 
+  // A level's block sums / tile totals: one per block, in temp, aligned, inside temp_elements.
+  void expect_sums_range(const Range& sums, uint32_t l, uint64_t blocks) {
+    EXPECT_EQ(sums.slot, Slot::temp);
+    EXPECT_EQ(sums.count, blocks) << "one block sum per block of level " << l;
+    EXPECT_EQ(sums.offset % temp_level_alignment, 0u) << to_string(sums);
+    EXPECT_TRUE(sums.offset <= plan_.temp_elements && sums.count <= plan_.temp_elements - sums.offset)
+        << to_string(sums) << " outside temp_elements " << plan_.temp_elements;
+    sums_.push_back(sums);
+  }
+
   // Checks the steps from `pos` that scan `array` (n elements) into `out`; returns the index after
   // them, or kFailed when the shape is broken (already reported).
   size_t level(size_t pos, uint32_t l, uint64_t n, Range array, Range out, bool inclusive) {
     SCOPED_TRACE("level " + std::to_string(l) + " at step " + std::to_string(pos));
+    return planner_ == Planner::multipass ? multipass_level(pos, l, n, array, out, inclusive)
+                                          : reduce_then_scan_level(pos, l, n, array, out, inclusive);
+  }
+
+  size_t multipass_level(size_t pos, uint32_t l, uint64_t n, Range array, Range out, bool inclusive) {
     const Dispatch* scan = dispatch_at(pos);
     if (!scan) return kFailed;
     EXPECT_EQ(scan->kernel, Kernel::scan_local);
@@ -195,6 +246,7 @@ class StructureChecker {
     EXPECT_EQ(scan->dst, out);
     // Only the caller's level honours `inclusive`: block offsets must be exclusive sums.
     EXPECT_EQ(scan->inclusive, inclusive);
+    EXPECT_FALSE(scan->read_offsets);
 
     const uint64_t blocks = ceil_div(n, req_.block_size);
     if (blocks <= 1) {
@@ -204,11 +256,7 @@ class StructureChecker {
 
     EXPECT_TRUE(scan->write_block_sums);
     const Range sums = scan->aux;
-    EXPECT_EQ(sums.slot, Slot::temp);
-    EXPECT_EQ(sums.count, blocks) << "one block sum per block of level " << l;
-    EXPECT_EQ(sums.offset % temp_level_alignment, 0u) << to_string(sums);
-    EXPECT_LE(sums.offset + sums.count, plan_.temp_elements) << to_string(sums);
-    sums_.push_back(sums);
+    expect_sums_range(sums, l, blocks);
 
     if (!barrier_at(pos + 1)) return kFailed;
     // Deeper levels: exclusive, in place on this level's sums.
@@ -222,43 +270,131 @@ class StructureChecker {
     EXPECT_EQ(add->dst, out) << "uniform_add must update what this level's scan wrote";
     EXPECT_EQ(add->aux, sums) << "uniform_add must read the sums this level's scan wrote";
     EXPECT_FALSE(add->write_block_sums);
+    EXPECT_FALSE(add->read_offsets);
+    return after + 2;
+  }
+
+  size_t reduce_then_scan_level(size_t pos, uint32_t l, uint64_t n, Range array, Range out, bool inclusive) {
+    const uint64_t blocks = ceil_div(n, req_.block_size);
+    auto expect_scan_tiles = [&](const Dispatch& scan) {
+      EXPECT_EQ(scan.kernel, Kernel::scan_tiles);
+      common(scan, l, n);
+      EXPECT_EQ(scan.src, array);
+      EXPECT_EQ(scan.dst, out);
+      // Only the caller's level honours `inclusive`: tile offsets must be exclusive sums.
+      EXPECT_EQ(scan.inclusive, inclusive);
+      EXPECT_FALSE(scan.write_block_sums);
+    };
+    if (blocks <= 1) {
+      const Dispatch* scan = dispatch_at(pos);
+      if (!scan) return kFailed;
+      expect_scan_tiles(*scan);
+      EXPECT_FALSE(scan->read_offsets) << "a single tile has no offsets to read";
+      return pos + 1;
+    }
+
+    const Dispatch* reduce = dispatch_at(pos);
+    if (!reduce) return kFailed;
+    EXPECT_EQ(reduce->kernel, Kernel::reduce_tiles);
+    common(*reduce, l, n);
+    EXPECT_EQ(reduce->src, array) << "reduce_tiles must read this level's array";
+    EXPECT_FALSE(reduce->write_block_sums);
+    EXPECT_FALSE(reduce->read_offsets);
+    const Range sums = reduce->aux;
+    expect_sums_range(sums, l, blocks);
+
+    if (!barrier_at(pos + 1)) return kFailed;
+    // Deeper levels: exclusive, in place on this level's tile totals.
+    const size_t after = level(pos + 2, l + 1, blocks, sums, sums, false);
+    if (after == kFailed || !barrier_at(after)) return kFailed;
+
+    const Dispatch* scan = dispatch_at(after + 1);
+    if (!scan) return kFailed;
+    expect_scan_tiles(*scan);
+    EXPECT_TRUE(scan->read_offsets) << "scan_tiles must start each tile from its offset";
+    EXPECT_EQ(scan->aux, sums) << "scan_tiles must read the offsets reduce_tiles' totals became";
     return after + 2;
   }
 
   const Plan& plan_;
   const ScanRequest& req_;
+  Planner planner_;
   std::vector<Range> sums_;  // sums_[l-1]: block sums of level l-1, scanned as level l
 };
 
-// What a dispatch touches, as the backend's barriers must see it.
+// The single-pass plan: exactly [Fill(state), Barrier, single_pass], the state at temp element 0.
+void check_single_pass_structure(const Plan& plan, const ScanRequest& req) {
+  const uint64_t blocks = ceil_div(req.n, req.block_size);
+  ASSERT_LE(blocks, (std::numeric_limits<uint64_t>::max() - 8) / 8) << "the state's size wraps around";
+  const uint64_t state_bytes = 8 + 8 * blocks;  // tile counter, fallback counter, a word per tile
+  EXPECT_EQ(gpuscan::core::single_pass_state_bytes(blocks), state_bytes);
+  const Range state{Slot::temp, 0, ceil_div(state_bytes, req.element_size)};
+  ASSERT_EQ(plan.steps.size(), 3u);
+  const auto* fill = std::get_if<Fill>(&plan.steps[0]);
+  ASSERT_NE(fill, nullptr) << "step 0 is " << step_kind(plan.steps[0]) << ", expected a fill";
+  ASSERT_TRUE(std::holds_alternative<Barrier>(plan.steps[1])) << "step 1 is " << step_kind(plan.steps[1]);
+  const auto* d = std::get_if<Dispatch>(&plan.steps[2]);
+  ASSERT_NE(d, nullptr) << "step 2 is " << step_kind(plan.steps[2]) << ", expected a dispatch";
+
+  EXPECT_EQ(fill->range, state) << to_string(fill->range);
+  EXPECT_EQ(d->kernel, Kernel::single_pass);
+  EXPECT_EQ(d->level, 0u);
+  EXPECT_EQ(d->n, req.n);
+  EXPECT_EQ(d->blocks, blocks);
+  expect_grid(d->blocks, d->groups_x, d->groups_y, req.limits);
+  EXPECT_EQ(d->src, (Range{Slot::input, 0, req.n}));
+  EXPECT_EQ(d->dst, (Range{Slot::output, 0, req.n}));
+  EXPECT_EQ(d->aux, state) << "the look-back state must be what the fill zeroed: " << to_string(d->aux);
+  EXPECT_GE(d->aux.count * req.element_size, state_bytes);
+  EXPECT_EQ(d->inclusive, req.inclusive);
+  EXPECT_FALSE(d->write_block_sums);
+  EXPECT_FALSE(d->read_offsets);
+  EXPECT_EQ(plan.temp_elements, state.count);
+  EXPECT_EQ(plan.levels, 1u);
+  EXPECT_EQ(plan.dispatch_count(), 1u);
+}
+
+// What a step touches, as the backend's barriers must see it.
 struct Access {
   Range range;
   bool write;
 };
 
-std::vector<Access> accesses(const Dispatch& d) {
-  if (d.kernel == Kernel::scan_local) {
-    std::vector<Access> a = {{d.src, false}, {d.dst, true}};
-    if (d.write_block_sums) a.push_back({d.aux, true});
-    return a;
+std::vector<Access> accesses(const Step& s) {
+  if (std::holds_alternative<Barrier>(s)) return {};
+  if (const auto* f = std::get_if<Fill>(&s)) return {{f->range, true}};
+  const Dispatch& d = std::get<Dispatch>(s);
+  switch (d.kernel) {
+    case Kernel::scan_local: {
+      std::vector<Access> a = {{d.src, false}, {d.dst, true}};
+      if (d.write_block_sums) a.push_back({d.aux, true});
+      return a;
+    }
+    case Kernel::uniform_add: return {{d.dst, false}, {d.dst, true}, {d.aux, false}};
+    case Kernel::reduce_tiles: return {{d.src, false}, {d.aux, true}};
+    case Kernel::scan_tiles: {
+      std::vector<Access> a = {{d.src, false}, {d.dst, true}};
+      if (d.read_offsets) a.push_back({d.aux, false});
+      return a;
+    }
+    case Kernel::single_pass: return {{d.src, false}, {d.dst, true}, {d.aux, false}, {d.aux, true}};
   }
-  return {{d.dst, false}, {d.dst, true}, {d.aux, false}};
+  return {};
 }
 
-// Dispatches with no barrier between them may run concurrently on a GPU, so any write that overlaps
-// another access (RAW, WAW, and WAR too) in such a pair is a race, whatever order the CPU model uses.
+// Steps with no barrier between them may run concurrently on a GPU (a fill included: it is a transfer
+// write), so any write that overlaps another access (RAW, WAW, and WAR too) in such a pair is a race,
+// whatever order the CPU model uses.
 void expect_barriers_separate_conflicts(const Plan& plan) {
   std::vector<size_t> barriers_before(plan.steps.size() + 1, 0);
   for (size_t i = 0; i < plan.steps.size(); ++i)
     barriers_before[i + 1] = barriers_before[i] + std::holds_alternative<Barrier>(plan.steps[i]);
   for (size_t i = 0; i < plan.steps.size(); ++i) {
-    const auto* a = std::get_if<Dispatch>(&plan.steps[i]);
-    if (!a) continue;
+    if (std::holds_alternative<Barrier>(plan.steps[i])) continue;
     for (size_t j = i + 1; j < plan.steps.size(); ++j) {
-      const auto* b = std::get_if<Dispatch>(&plan.steps[j]);
-      if (!b || barriers_before[j] != barriers_before[i + 1]) continue;
-      for (const Access& x : accesses(*a))
-        for (const Access& y : accesses(*b))
+      if (std::holds_alternative<Barrier>(plan.steps[j]) || barriers_before[j] != barriers_before[i + 1]) continue;
+      for (const Access& x : accesses(plan.steps[i]))
+        for (const Access& y : accesses(plan.steps[j]))
           EXPECT_FALSE((x.write || y.write) && overlaps(x.range, y.range))
               << "no barrier between step " << i << " and step " << j << " which touch "
               << to_string(x.range) << " and " << to_string(y.range);
@@ -266,42 +402,85 @@ void expect_barriers_separate_conflicts(const Plan& plan) {
   }
 }
 
-void check_structure(const Plan& plan, const ScanRequest& req) {
-  EXPECT_EQ(plan.levels, expected_levels(req.n, req.block_size));
+// Fills zero scratch, are always followed by a barrier (plan.hpp), and come before every dispatch:
+// the Vulkan backend orders transfer -> compute at the barrier after a fill and compute -> compute
+// everywhere else.
+void expect_fill_rules(const Plan& plan) {
+  bool dispatched = false;
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    dispatched |= std::holds_alternative<Dispatch>(plan.steps[i]);
+    const auto* f = std::get_if<Fill>(&plan.steps[i]);
+    if (!f) continue;
+    EXPECT_EQ(f->range.slot, Slot::temp) << "fill of the caller's data " << to_string(f->range);
+    EXPECT_GT(f->range.count, 0u) << "empty fill at step " << i;
+    EXPECT_FALSE(dispatched) << "fill at step " << i << " after a dispatch";
+    EXPECT_TRUE(i + 1 < plan.steps.size() && std::holds_alternative<Barrier>(plan.steps[i + 1]))
+        << "fill at step " << i << " is not followed by a barrier";
+  }
+}
+
+// Every range a step names is bound by the backend, used or not, so it must lie inside its slot:
+// input and output hold n elements, temp holds temp_elements.
+void expect_ranges_in_bounds(const Plan& plan, uint64_t n) {
+  auto check = [&](const Range& r, size_t i, const char* what) {
+    const uint64_t size = r.slot == Slot::temp ? plan.temp_elements : n;
+    EXPECT_TRUE(r.offset <= size && r.count <= size - r.offset)
+        << "step " << i << " " << what << " " << to_string(r) << " outside a slot of " << size;
+  };
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    if (const auto* f = std::get_if<Fill>(&plan.steps[i])) check(f->range, i, "fill");
+    if (const auto* d = std::get_if<Dispatch>(&plan.steps[i])) {
+      check(d->src, i, "src");
+      check(d->dst, i, "dst");
+      check(d->aux, i, "aux");
+    }
+  }
+}
+
+void check_structure(const Plan& plan, const ScanRequest& req, Planner planner = Planner::multipass) {
   if (req.n == 0) {
     EXPECT_TRUE(plan.steps.empty());
     EXPECT_EQ(plan.temp_elements, 0u);
+    EXPECT_EQ(plan.levels, 0u);
     return;
   }
-  EXPECT_EQ(plan.dispatch_count(), 2 * size_t{plan.levels} - 1);
-  EXPECT_EQ(plan.steps.size() - plan.dispatch_count(), 2 * size_t{plan.levels} - 2) << "barriers";
-  StructureChecker(plan, req).run();
+  if (planner == Planner::single_pass) {
+    check_single_pass_structure(plan, req);
+  } else {
+    EXPECT_EQ(plan.levels, expected_levels(req.n, req.block_size));
+    EXPECT_EQ(plan.dispatch_count(), 2 * size_t{plan.levels} - 1);
+    EXPECT_EQ(plan.steps.size() - plan.dispatch_count(), 2 * size_t{plan.levels} - 2) << "barriers";
+    StructureChecker(plan, req, planner).run();
+  }
+  expect_ranges_in_bounds(plan, req.n);
+  expect_fill_rules(plan);
   expect_barriers_separate_conflicts(plan);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // CPU interpreter. Buffers hold uint64_t (wrapping like the GPU's unsigned adds); output and temp start
-// poisoned and every element remembers whether a dispatch wrote it, so reading scratch that was never
-// produced (a missing pass, a wrong range, a wrong order) fails loudly instead of reading a stale value.
+// poisoned and every element remembers whether a step wrote it, so reading scratch that was never
+// produced (a missing pass or fill, a wrong range, a wrong order) fails loudly instead of reading a
+// stale value.
 class Interpreter {
  public:
-  Interpreter(const Plan& plan, uint32_t block_size, const std::vector<uint64_t>& input)
+  Interpreter(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input)
       : plan_(plan),
-        block_(block_size),
+        block_(req.block_size),
+        element_size_(req.element_size),
         input_(input),
         output_(input.size(), kPoison),
         temp_(plan.temp_elements, kPoison),
         output_written_(input.size(), 0),
         temp_written_(plan.temp_elements, 0) {}
 
-  // Barrier-free runs of dispatches may execute in any order on a GPU, and workgroups within a
-  // dispatch too; running both in reverse is a cheap adversarial order (the barrier check covers the
-  // rest).
+  // Barrier-free runs of steps may execute in any order on a GPU, and workgroups within a dispatch
+  // too; running both in reverse is a cheap adversarial order (the barrier check covers the rest).
   const std::vector<uint64_t>& run() {
     size_t begin = 0;
     for (size_t i = 0; i <= plan_.steps.size(); ++i) {
       if (i < plan_.steps.size() && !std::holds_alternative<Barrier>(plan_.steps[i])) continue;
-      for (size_t j = i; j-- > begin;) execute(std::get<Dispatch>(plan_.steps[j]));
+      for (size_t j = i; j-- > begin;) execute(plan_.steps[j]);
       begin = i + 1;
     }
     return output_;
@@ -309,6 +488,9 @@ class Interpreter {
 
   uint64_t errors() const { return errors_; }
   const std::string& first_error() const { return first_error_; }
+  bool all_output_written() const {
+    return std::all_of(output_written_.begin(), output_written_.end(), [](char c) { return c != 0; });
+  }
 
  private:
   void fail(const std::string& what) {
@@ -348,27 +530,87 @@ class Interpreter {
     (*written(r.slot))[r.offset + i] = 1;
   }
 
-  void execute(const Dispatch& d) {
+  // Scans tile b of src into dst starting from `running`; returns the tile's end value (the tile's
+  // total plus `running`).
+  uint64_t scan_tile(const Dispatch& d, uint64_t b, uint64_t running) {
+    const uint64_t begin = b * block_, end = std::min(d.n, begin + block_);
+    for (uint64_t i = begin; i < end; ++i) {
+      const uint64_t v = read(d.src, i);  // before the write: src may be dst (in place)
+      if (d.inclusive) running += v;
+      write(d.dst, i, running);
+      if (!d.inclusive) running += v;
+    }
+    return running;
+  }
+
+  void execute(const Step& step) {
+    if (const auto* f = std::get_if<Fill>(&step)) {
+      for (uint64_t i = 0; i < f->range.count; ++i) write(f->range, i, 0);
+      return;
+    }
+    const Dispatch& d = std::get<Dispatch>(step);
+    if (d.kernel == Kernel::single_pass) return single_pass(d);
     for (uint64_t b = d.blocks; b-- > 0;) {
       const uint64_t begin = b * block_, end = std::min(d.n, begin + block_);
-      if (d.kernel == Kernel::scan_local) {
-        uint64_t running = 0;
-        for (uint64_t i = begin; i < end; ++i) {
-          const uint64_t v = read(d.src, i);  // before the write: src may be dst (in place)
-          if (d.inclusive) running += v;
-          write(d.dst, i, running);
-          if (!d.inclusive) running += v;
+      switch (d.kernel) {
+        case Kernel::scan_local: {
+          const uint64_t total = scan_tile(d, b, 0);
+          if (d.write_block_sums) write(d.aux, b, total);
+          break;
         }
-        if (d.write_block_sums) write(d.aux, b, running);
-      } else {
-        const uint64_t offset = read(d.aux, b);
-        for (uint64_t i = begin; i < end; ++i) write(d.dst, i, read(d.dst, i) + offset);
+        case Kernel::uniform_add: {
+          const uint64_t offset = read(d.aux, b);
+          for (uint64_t i = begin; i < end; ++i) write(d.dst, i, read(d.dst, i) + offset);
+          break;
+        }
+        case Kernel::reduce_tiles: {
+          uint64_t total = 0;
+          for (uint64_t i = begin; i < end; ++i) total += read(d.src, i);
+          write(d.aux, b, total);
+          break;
+        }
+        case Kernel::scan_tiles: scan_tile(d, b, d.read_offsets ? read(d.aux, b) : 0); break;
+        case Kernel::single_pass: break;
       }
+    }
+  }
+
+  // The chained scan as its state layout defines it (shaders/common/lookback.glsl): bytes [0, 4) the
+  // tile counter, [4, 8) a fallback counter, [8 + 8t, 16 + 8t) tile t's word, all zeroed beforehand.
+  // Tiles run one after another in the order the counter hands them out; each reads the inclusive
+  // prefix its predecessor published, scans its tile from it and publishes its own. Element sizes
+  // must divide 8 for the words to map onto whole elements.
+  void single_pass(const Dispatch& d) {
+    if (8 % element_size_ != 0) return fail("simulating single_pass needs an element size dividing 8");
+    const Range& state = d.aux;
+    const uint64_t per_word = 8 / element_size_;
+    auto first_element = [&](uint64_t tile) { return (8 + 8 * tile) / element_size_; };
+    std::vector<char> published(d.blocks, 0);
+    uint64_t carried = 0;  // the same prefix carried locally, to cross-check what the state returns
+    for (uint64_t k = 0; k < d.blocks; ++k) {
+      const uint64_t tile = read(state, 0);  // atomicAdd on the zeroed counter
+      write(state, 0, tile + 1);
+      if (tile != k) return fail("tile counter handed out " + std::to_string(tile) + " for tile " + std::to_string(k));
+      for (uint64_t e = 0; e < per_word; ++e)
+        if (read(state, first_element(tile) + e) != 0)
+          return fail("state word of tile " + std::to_string(tile) + " not zero before it published");
+      uint64_t prefix = 0;
+      if (tile > 0) {
+        if (!published[tile - 1]) return fail("look-back found no prefix for tile " + std::to_string(tile - 1));
+        prefix = read(state, first_element(tile - 1));
+        if (prefix != carried) return fail("state of tile " + std::to_string(tile - 1) + " lost its prefix");
+      }
+      carried = prefix;
+      for (uint64_t b = tile * block_, e = std::min(d.n, b + block_); b < e; ++b) carried += read(d.src, b);
+      scan_tile(d, tile, prefix);
+      for (uint64_t e = 0; e < per_word; ++e) write(state, first_element(tile) + e, carried);
+      published[tile] = 1;
     }
   }
 
   const Plan& plan_;
   uint64_t block_;
+  uint64_t element_size_;
   std::vector<uint64_t> input_, output_, temp_;
   std::vector<char> output_written_, temp_written_;
   uint64_t errors_ = 0;
@@ -386,40 +628,63 @@ std::vector<uint64_t> reference_scan(const std::vector<uint64_t>& in, bool inclu
   return out;
 }
 
-// Runs the plan for `req` on random data and compares with the reference; returns false on failure.
-bool simulate(const ScanRequest& req, std::mt19937_64& rng) {
+std::vector<uint64_t> random_input(uint64_t n, std::mt19937_64& rng) {
   // Full-range random values: wrapping matters, and zeros/ones would hide a missing or doubled add.
-  std::vector<uint64_t> input(req.n);
+  std::vector<uint64_t> input(n);
   for (uint64_t& v : input) v = rng();
-  const Plan plan = gpuscan::core::plan_multipass_scan(req);
-  Interpreter sim(plan, req.block_size, input);
+  return input;
+}
+
+// Runs `plan` on `input` and compares with the reference; returns false on failure.
+bool run_plan(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input) {
+  Interpreter sim(plan, req, input);
   const std::vector<uint64_t>& got = sim.run();
   EXPECT_EQ(sim.errors(), 0u) << "first: " << sim.first_error();
+  EXPECT_TRUE(sim.all_output_written()) << "some output element was never written";
   const std::vector<uint64_t> want = reference_scan(input, req.inclusive);
   const auto mismatch = std::mismatch(got.begin(), got.end(), want.begin());
   EXPECT_TRUE(mismatch.first == got.end())
       << "first wrong element " << (mismatch.first - got.begin()) << ": got " << *mismatch.first
       << ", want " << *mismatch.second;
-  return sim.errors() == 0 && mismatch.first == got.end();
+  return sim.errors() == 0 && sim.all_output_written() && mismatch.first == got.end();
 }
 
-std::string case_name(const ScanRequest& req) {
+// Plans `req` with `planner` and runs it on random data.
+bool simulate(const ScanRequest& req, std::mt19937_64& rng, Planner planner = Planner::multipass) {
+  return run_plan(make_plan(planner, req), req, random_input(req.n, rng));
+}
+
+std::string case_name(const ScanRequest& req, Planner planner = Planner::multipass) {
   std::ostringstream s;
-  s << "B=" << req.block_size << " n=" << req.n << (req.inclusive ? " inclusive" : " exclusive")
+  s << planner_name(planner) << " B=" << req.block_size << " n=" << req.n
+    << (req.inclusive ? " inclusive" : " exclusive") << " esize=" << req.element_size
     << " limits=" << req.limits.max_groups_x << "x" << req.limits.max_groups_y << "; " << seed_note();
   return s.str();
 }
 
+void expect_throws(Errc code, Planner planner, const ScanRequest& req) {
+  try {
+    (void)make_plan(planner, req);
+    ADD_FAILURE() << case_name(req, planner) << ": accepted, expected error " << static_cast<int>(code);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code) << case_name(req, planner) << ": " << e.what();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
+// Multi-pass
 
 TEST(Plan, EmptyInputHasNoSteps) {
-  for (uint32_t b : kBlockSizes) {
-    const Plan plan = gpuscan::core::plan_multipass_scan(request(0, b, true));
-    EXPECT_TRUE(plan.steps.empty());
-    EXPECT_EQ(plan.dispatch_count(), 0u);
-    EXPECT_EQ(plan.temp_elements, 0u);
-    EXPECT_EQ(plan.levels, 0u);
-  }
+  for (Planner planner : kPlanners)
+    for (uint32_t b : kBlockSizes)
+      for (uint32_t esize : {4u, 8u}) {
+        SCOPED_TRACE(planner_name(planner));
+        const Plan plan = make_plan(planner, request(0, b, true, {}, esize));
+        EXPECT_TRUE(plan.steps.empty());
+        EXPECT_EQ(plan.dispatch_count(), 0u);
+        EXPECT_EQ(plan.temp_elements, 0u);
+        EXPECT_EQ(plan.levels, 0u);
+      }
 }
 
 TEST(Plan, OneTileIsOneLocalScan) {
@@ -454,37 +719,44 @@ TEST(Plan, LevelCountsByHand) {
       {4, 16, 2},    {4, 17, 3},      {4, 64, 3},  {4, 65, 4},  {512, 513, 2},
       {512, 262144, 2}, {512, 262145, 3}, {512, 134217728, 3}, {512, 134217729, 4},
   };
-  for (const Case& c : cases) {
-    const ScanRequest req = request(c.n, c.b);
-    SCOPED_TRACE(case_name(req));
-    EXPECT_EQ(expected_levels(c.n, c.b), c.levels);
-    const Plan plan = gpuscan::core::plan_multipass_scan(req);
-    EXPECT_EQ(plan.levels, c.levels);
-    EXPECT_EQ(plan.dispatch_count(), 2 * size_t{c.levels} - 1);
-    check_structure(plan, req);
-  }
+  for (Planner planner : {Planner::multipass, Planner::reduce_then_scan})
+    for (const Case& c : cases) {
+      const ScanRequest req = request(c.n, c.b);
+      SCOPED_TRACE(case_name(req, planner));
+      EXPECT_EQ(expected_levels(c.n, c.b), c.levels);
+      const Plan plan = make_plan(planner, req);
+      EXPECT_EQ(plan.levels, c.levels);
+      EXPECT_EQ(plan.dispatch_count(), 2 * size_t{c.levels} - 1);
+      check_structure(plan, req, planner);
+    }
 }
 
 // Structure of every size in the brief plus random ones, up to the largest n the default grid allows
 // (so B = 2 reaches ~33 levels).
-TEST(Plan, StructureAcrossSizes) {
-  for (uint32_t b : kBlockSizes) {
-    std::mt19937_64 rng = rng_for(b);
+void structure_across_sizes(Planner planner, const uint32_t* blocks_begin, const uint32_t* blocks_end) {
+  for (const uint32_t* pb = blocks_begin; pb != blocks_end; ++pb) {
+    const uint32_t b = *pb;
+    std::mt19937_64 rng = rng_for(b + 100 * static_cast<uint64_t>(planner));
     const PlanLimits limits;
     const uint64_t max_n = uint64_t{b} * limits.max_groups_x * limits.max_groups_y;
     std::vector<uint64_t> sizes = sizes_for(b, rng, uint64_t{1} << 20);
     for (int i = 0; i < 50; ++i) sizes.push_back(random_size(rng, max_n));
     sizes.push_back(max_n);
     for (uint64_t n : sizes)
-      for (bool inclusive : {false, true}) {
-        const ScanRequest req = request(n, b, inclusive);
-        SCOPED_TRACE(case_name(req));
-        const Plan plan = gpuscan::core::plan_multipass_scan(req);
-        SCOPED_TRACE(gpuscan::core::describe(plan));
-        check_structure(plan, req);
-        if (HasFailure()) return;  // one readable failure beats hundreds of repeats
-      }
+      for (bool inclusive : {false, true})
+        for (uint32_t esize : {4u, 8u}) {
+          const ScanRequest req = request(n, b, inclusive, limits, esize);
+          SCOPED_TRACE(case_name(req, planner));
+          const Plan plan = make_plan(planner, req);
+          SCOPED_TRACE(gpuscan::core::describe(plan));
+          check_structure(plan, req, planner);
+          if (::testing::Test::HasFailure()) return;  // one readable failure beats hundreds of repeats
+        }
   }
+}
+
+TEST(Plan, StructureAcrossSizes) {
+  structure_across_sizes(Planner::multipass, std::begin(kBlockSizes), std::end(kBlockSizes));
 }
 
 TEST(Plan, SimulatedExecutionMatchesReference) {
@@ -501,35 +773,35 @@ TEST(Plan, SimulatedExecutionMatchesReference) {
   }
 }
 
-// Tiny fake grid limits force 2-D grids on every level that needs more than 7 workgroups.
-TEST(Plan, SmallGridLimitsGiveValid2DGrids) {
+// Tiny fake grid limits force 2-D grids on every level that needs more than 7 workgroups; one block
+// more than the grid holds must be refused, not truncated.
+void small_grid_limits(Planner planner, std::initializer_list<uint32_t> block_sizes) {
   const PlanLimits limits{.max_groups_x = 7, .max_groups_y = 5};
-  std::mt19937_64 rng = rng_for(2000);
-  for (uint32_t b : {2u, 4u, 128u}) {
+  std::mt19937_64 rng = rng_for(2000 + static_cast<uint64_t>(planner));
+  for (uint32_t b : block_sizes) {
     bool saw_2d = false;
     const uint64_t max_n = uint64_t{b} * 7 * 5;
     for (uint64_t n = 0; n <= max_n; n += (b <= 4 ? 1 : 1 + rng() % 61)) {
       for (bool inclusive : {false, true}) {
-        const ScanRequest req = request(n, b, inclusive, limits);
-        SCOPED_TRACE(case_name(req));
-        const Plan plan = gpuscan::core::plan_multipass_scan(req);
-        check_structure(plan, req);
-        if (HasFailure() || !simulate(req, rng)) return;
+        const ScanRequest req = request(n, b, inclusive, limits, inclusive ? 8 : 4);
+        SCOPED_TRACE(case_name(req, planner));
+        const Plan plan = make_plan(planner, req);
+        check_structure(plan, req, planner);
+        if (::testing::Test::HasFailure() || !simulate(req, rng, planner)) return;
         for (const Step& s : plan.steps)
           if (const auto* d = std::get_if<Dispatch>(&s)) saw_2d |= d->groups_y > 1;
       }
     }
-    EXPECT_TRUE(saw_2d) << "B=" << b << ": the limits never produced a 2-D grid";
-    // One block more than the grid holds must be refused, not truncated.
-    const ScanRequest too_big = request(max_n + 1, b, false, limits);
-    try {
-      (void)gpuscan::core::plan_multipass_scan(too_big);
-      ADD_FAILURE() << case_name(too_big) << ": expected too_large";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), Errc::too_large) << e.what();
-    }
+    // The largest n, simulated too (the loop's stride may skip it).
+    const ScanRequest full = request(max_n, b, false, limits);
+    check_structure(make_plan(planner, full), full, planner);
+    if (!simulate(full, rng, planner)) return;
+    EXPECT_TRUE(saw_2d) << planner_name(planner) << " B=" << b << ": the limits never produced a 2-D grid";
+    for (uint64_t n : {max_n + 1, max_n + b, 10 * max_n}) expect_throws(Errc::too_large, planner, request(n, b, false, limits));
   }
 }
+
+TEST(Plan, SmallGridLimitsGiveValid2DGrids) { small_grid_limits(Planner::multipass, {2u, 4u, 128u}); }
 
 TEST(GridFor, ExhaustiveSmallLimits) {
   for (uint32_t mx = 1; mx <= 12; ++mx)
@@ -595,58 +867,356 @@ TEST(GridFor, ZeroLimitsAreInvalid) {
 }
 
 TEST(Plan, InvalidBlockSizesThrow) {
-  for (uint32_t b : {0u, 1u, 3u, 6u, 100u, 0xFFFFFFFFu}) {
-    for (uint64_t n : {uint64_t{0}, uint64_t{1000}}) {
-      try {
-        (void)gpuscan::core::plan_multipass_scan(request(n, b));
-        ADD_FAILURE() << "block size " << b << " accepted for n=" << n;
-      } catch (const Error& e) {
-        EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
-      }
-    }
-  }
+  for (Planner planner : kPlanners)
+    for (uint32_t b : {0u, 1u, 3u, 6u, 100u, 0xFFFFFFFFu})
+      for (uint64_t n : {uint64_t{0}, uint64_t{1000}}) expect_throws(Errc::invalid_argument, planner, request(n, b));
+}
+
+TEST(Plan, ZeroElementSizeThrows) {
+  for (Planner planner : kPlanners)
+    for (uint64_t n : {uint64_t{0}, uint64_t{1000}})
+      expect_throws(Errc::invalid_argument, planner, request(n, 512, false, {}, 0));
 }
 
 // Sizes beyond what any grid can hold must be refused cleanly -- including n near 2^64, where a naive
 // ceil(n / B) wraps around.
 TEST(Plan, HugeSizesThrowTooLarge) {
   const uint64_t max = std::numeric_limits<uint64_t>::max();
-  for (uint32_t b : kBlockSizes) {
-    const uint64_t fits = uint64_t{b} * 65535 * 65535;
-    for (uint64_t n : {fits + 1, uint64_t{1} << 63, max - b + 1, max - 1, max}) {
-      try {
-        (void)gpuscan::core::plan_multipass_scan(request(n, b));
-        ADD_FAILURE() << "B=" << b << " n=" << n << " accepted";
-      } catch (const Error& e) {
-        EXPECT_EQ(e.code(), Errc::too_large) << "B=" << b << " n=" << n << ": " << e.what();
+  for (Planner planner : kPlanners)
+    for (uint32_t b : kTileBlockSizes) {
+      const uint64_t fits = uint64_t{b} * 65535 * 65535;
+      for (uint64_t n : {fits + 1, uint64_t{1} << 63, max - b + 1, max - 1, max})
+        expect_throws(Errc::too_large, planner, request(n, b));
+    }
+}
+
+// Limits no device has (2^32-1 workgroups each way) let n reach 2^64: the planners must then either
+// refuse or produce a plan whose temp layout has not wrapped around.
+TEST(Plan, ExtremeLimitsNeverWrapTemp) {
+  const PlanLimits limits{.max_groups_x = 0xFFFFFFFFu, .max_groups_y = 0xFFFFFFFFu};
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  for (Planner planner : kPlanners) {
+    // One failure per planner: the first wrapped plan tells the story.
+    const auto one_planner = [&] {
+      for (uint32_t b : {2u, 4u, 512u})
+        for (uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 60, uint64_t{1} << 62, uint64_t{1} << 63, max - 1, max})
+          for (uint32_t esize : {1u, 4u, 8u}) {
+            const ScanRequest req = request(n, b, false, limits, esize);
+            SCOPED_TRACE(case_name(req, planner));
+            const int failures_before = ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
+            try {
+              const Plan plan = make_plan(planner, req);
+              check_structure(plan, req, planner);
+            } catch (const Error& e) {
+              EXPECT_EQ(e.code(), Errc::too_large) << e.what();
+            }
+            if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() != failures_before)
+              return;
+          }
+    };
+    one_planner();
+  }
+}
+
+// Light check: one line per step after the header, naming what it does.
+void expect_describe_lists_every_step(const Plan& plan) {
+  const std::string text = gpuscan::core::describe(plan);
+  SCOPED_TRACE(text);
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), plan.steps.size() + 1);
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const std::string& line = lines[i + 1];
+    if (std::holds_alternative<Barrier>(plan.steps[i])) {
+      EXPECT_NE(line.find("barrier"), std::string::npos) << line;
+      continue;
+    }
+    if (const auto* f = std::get_if<Fill>(&plan.steps[i])) {
+      EXPECT_NE(line.find("fill zero"), std::string::npos) << line;
+      EXPECT_NE(line.find(to_string(f->range)), std::string::npos) << line;
+      continue;
+    }
+    const Dispatch& d = std::get<Dispatch>(plan.steps[i]);
+    EXPECT_NE(line.find(gpuscan::core::kernel_name(d.kernel)), std::string::npos) << line;
+    EXPECT_NE(line.find("L" + std::to_string(d.level)), std::string::npos) << line;
+    EXPECT_NE(line.find("n=" + std::to_string(d.n)), std::string::npos) << line;
+    if (d.read_offsets) {
+      EXPECT_NE(line.find("offsets " + to_string(d.aux)), std::string::npos) << line;
+    }
+    if (d.kernel == Kernel::reduce_tiles) {
+      EXPECT_NE(line.find("sums " + to_string(d.aux)), std::string::npos) << line;
+    }
+    if (d.kernel == Kernel::single_pass) {
+      EXPECT_NE(line.find("state " + to_string(d.aux)), std::string::npos) << line;
+      EXPECT_NE(line.find(d.inclusive ? "inclusive" : "exclusive"), std::string::npos) << line;
+    }
+  }
+}
+
+TEST(Plan, DescribeListsEveryStep) {
+  for (Planner planner : kPlanners)
+    for (uint64_t n : {uint64_t{0}, uint64_t{3}, uint64_t{9}, uint64_t{100}}) {
+      SCOPED_TRACE(planner_name(planner));
+      expect_describe_lists_every_step(make_plan(planner, request(n, 2, true)));
+    }
+}
+
+TEST(Plan, KernelNames) {
+  EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::scan_local), "scan_local");
+  EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::uniform_add), "uniform_add");
+  EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::reduce_tiles), "reduce_tiles");
+  EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::scan_tiles), "scan_tiles");
+  EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::single_pass), "single_pass");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reduce-then-scan
+
+TEST(ReduceThenScan, OneTileIsOneTileScan) {
+  for (uint32_t b : kTileBlockSizes)
+    for (uint64_t n : {uint64_t{1}, uint64_t{b} - 1, uint64_t{b}})
+      for (bool inclusive : {false, true}) {
+        const ScanRequest req = request(n, b, inclusive);
+        SCOPED_TRACE(case_name(req, Planner::reduce_then_scan));
+        const Plan plan = gpuscan::core::plan_reduce_then_scan(req);
+        ASSERT_EQ(plan.steps.size(), 1u) << gpuscan::core::describe(plan);
+        const auto* d = std::get_if<Dispatch>(&plan.steps[0]);
+        ASSERT_NE(d, nullptr);
+        EXPECT_EQ(d->kernel, Kernel::scan_tiles);
+        EXPECT_EQ(d->blocks, 1u);
+        EXPECT_EQ(d->groups_x, 1u);
+        EXPECT_EQ(d->groups_y, 1u);
+        EXPECT_EQ(d->inclusive, inclusive);
+        EXPECT_FALSE(d->read_offsets);
+        EXPECT_FALSE(d->write_block_sums);
+        EXPECT_EQ(d->src, (Range{Slot::input, 0, n}));
+        EXPECT_EQ(d->dst, (Range{Slot::output, 0, n}));
+        EXPECT_EQ(plan.temp_elements, 0u);
+        EXPECT_EQ(plan.levels, 1u);
+      }
+}
+
+// B + 1 elements with B = 4, written out step by step.
+TEST(ReduceThenScan, TwoLevelsByHand) {
+  const Plan plan = gpuscan::core::plan_reduce_then_scan(request(5, 4, true));
+  SCOPED_TRACE(gpuscan::core::describe(plan));
+  ASSERT_EQ(plan.steps.size(), 5u);
+  const auto& reduce = std::get<Dispatch>(plan.steps[0]);
+  EXPECT_EQ(reduce.kernel, Kernel::reduce_tiles);
+  EXPECT_EQ(reduce.src, (Range{Slot::input, 0, 5}));
+  EXPECT_EQ(reduce.aux, (Range{Slot::temp, 0, 2}));
+  EXPECT_TRUE(std::holds_alternative<Barrier>(plan.steps[1]));
+  const auto& totals = std::get<Dispatch>(plan.steps[2]);
+  EXPECT_EQ(totals.kernel, Kernel::scan_tiles);
+  EXPECT_EQ(totals.level, 1u);
+  EXPECT_EQ(totals.src, (Range{Slot::temp, 0, 2}));
+  EXPECT_EQ(totals.dst, (Range{Slot::temp, 0, 2}));
+  EXPECT_FALSE(totals.inclusive);
+  EXPECT_FALSE(totals.read_offsets);
+  EXPECT_TRUE(std::holds_alternative<Barrier>(plan.steps[3]));
+  const auto& scan = std::get<Dispatch>(plan.steps[4]);
+  EXPECT_EQ(scan.kernel, Kernel::scan_tiles);
+  EXPECT_EQ(scan.level, 0u);
+  EXPECT_TRUE(scan.inclusive);
+  EXPECT_TRUE(scan.read_offsets);
+  EXPECT_EQ(scan.aux, (Range{Slot::temp, 0, 2}));
+  EXPECT_EQ(plan.temp_elements, temp_level_alignment) << "the level padded to the alignment";
+  EXPECT_EQ(plan.levels, 2u);
+}
+
+TEST(ReduceThenScan, StructureAcrossSizes) {
+  structure_across_sizes(Planner::reduce_then_scan, std::begin(kTileBlockSizes), std::end(kTileBlockSizes));
+}
+
+TEST(ReduceThenScan, SimulatedExecutionMatchesReference) {
+  for (uint32_t b : kTileBlockSizes) {
+    std::mt19937_64 rng = rng_for(3000 + b);
+    for (uint64_t n : sizes_for(b, rng, uint64_t{1} << 17, 120)) {
+      if (n > kSimulationCap) continue;
+      for (bool inclusive : {false, true}) {
+        const ScanRequest req = request(n, b, inclusive);
+        SCOPED_TRACE(case_name(req, Planner::reduce_then_scan));
+        if (!simulate(req, rng, Planner::reduce_then_scan)) return;
       }
     }
   }
 }
 
-// Light check: one line per step after the header, naming the kernel and level it describes.
-TEST(Plan, DescribeListsEveryStep) {
-  for (uint64_t n : {uint64_t{0}, uint64_t{3}, uint64_t{9}, uint64_t{100}}) {
-    const Plan plan = gpuscan::core::plan_multipass_scan(request(n, 2, true));
-    const std::string text = gpuscan::core::describe(plan);
-    SCOPED_TRACE(text);
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    ASSERT_EQ(lines.size(), plan.steps.size() + 1);
-    for (size_t i = 0; i < plan.steps.size(); ++i) {
-      const std::string& line = lines[i + 1];
-      if (std::holds_alternative<Barrier>(plan.steps[i])) {
-        EXPECT_NE(line.find("barrier"), std::string::npos) << line;
-        continue;
+TEST(ReduceThenScan, SmallGridLimitsGiveValid2DGrids) {
+  small_grid_limits(Planner::reduce_then_scan, {2u, 4u, 128u});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Single-pass
+
+TEST(SinglePass, StateBytes) {
+  for (uint64_t tiles : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{1000}, uint64_t{65535} * 65535})
+    EXPECT_EQ(gpuscan::core::single_pass_state_bytes(tiles), 8 + 8 * tiles);
+}
+
+// The state in elements, by hand: 8 + 8 * tiles bytes rounded up to whole elements.
+TEST(SinglePass, StateElementsByHand) {
+  struct Case { uint64_t n; uint32_t b; uint32_t esize; uint64_t elements; };
+  const Case cases[] = {
+      {1, 512, 4, 4},    {1, 512, 8, 2},      {512, 512, 4, 4},    {513, 512, 4, 6},  {513, 512, 8, 3},
+      {5, 2, 4, 8},      {5, 2, 8, 4},        {5, 2, 1, 32},       {5, 2, 16, 2},     {5, 2, 32, 1},
+      {1, 2, 16, 1},     {3, 2, 16, 2},       {5000, 4096, 4, 6},  {5000, 4096, 8, 3},
+  };
+  for (const Case& c : cases) {
+    const ScanRequest req = request(c.n, c.b, false, {}, c.esize);
+    SCOPED_TRACE(case_name(req, Planner::single_pass));
+    const Plan plan = gpuscan::core::plan_single_pass(req);
+    EXPECT_EQ(plan.temp_elements, c.elements);
+    check_structure(plan, req, Planner::single_pass);
+  }
+}
+
+TEST(SinglePass, StructureAcrossSizes) {
+  structure_across_sizes(Planner::single_pass, std::begin(kTileBlockSizes), std::end(kTileBlockSizes));
+  // Element sizes that do not divide 8 or exceed it round the state up too.
+  for (uint32_t esize : {1u, 2u, 3u, 12u, 16u, 64u})
+    for (uint64_t n : {uint64_t{1}, uint64_t{7}, uint64_t{1000}, uint64_t{123457}}) {
+      const ScanRequest req = request(n, 4, true, {}, esize);
+      SCOPED_TRACE(case_name(req, Planner::single_pass));
+      check_structure(gpuscan::core::plan_single_pass(req), req, Planner::single_pass);
+    }
+}
+
+TEST(SinglePass, SimulatedExecutionMatchesReference) {
+  for (uint32_t b : kTileBlockSizes) {
+    std::mt19937_64 rng = rng_for(4000 + b);
+    for (uint64_t n : sizes_for(b, rng, uint64_t{1} << 17, 120)) {
+      if (n > kSimulationCap) continue;
+      for (bool inclusive : {false, true}) {
+        // Alternate element sizes (the state layout differs) without doubling the run time.
+        const uint32_t esize = (n + inclusive) % 2 ? 4 : 8;
+        const ScanRequest req = request(n, b, inclusive, {}, esize);
+        SCOPED_TRACE(case_name(req, Planner::single_pass));
+        if (!simulate(req, rng, Planner::single_pass)) return;
       }
-      const Dispatch& d = std::get<Dispatch>(plan.steps[i]);
-      EXPECT_NE(line.find(d.kernel == Kernel::scan_local ? "scan_local" : "uniform_add"), std::string::npos)
-          << line;
-      EXPECT_NE(line.find("L" + std::to_string(d.level)), std::string::npos) << line;
-      EXPECT_NE(line.find("n=" + std::to_string(d.n)), std::string::npos) << line;
     }
   }
+}
+
+TEST(SinglePass, SmallElementSizesSimulate) {
+  std::mt19937_64 rng = rng_for(4500);
+  for (uint32_t esize : {1u, 2u, 4u, 8u})
+    for (uint64_t n : {uint64_t{1}, uint64_t{3}, uint64_t{4}, uint64_t{5}, uint64_t{17}, uint64_t{1000}})
+      for (bool inclusive : {false, true}) {
+        const ScanRequest req = request(n, 4, inclusive, {}, esize);
+        SCOPED_TRACE(case_name(req, Planner::single_pass));
+        if (!simulate(req, rng, Planner::single_pass)) return;
+      }
+}
+
+TEST(SinglePass, SmallGridLimitsGiveValid2DGrids) {
+  small_grid_limits(Planner::single_pass, {2u, 4u, 128u});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The checkers themselves: broken plans must be caught, or the tests above prove nothing.
+
+// Runs `f` with gtest's failures intercepted and expects at least one whose message contains `what`.
+template <class F>
+void expect_failure_containing(F&& f, const std::string& what) {
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+    f();
+  }
+  std::string all;
+  for (int i = 0; i < results.size(); ++i) {
+    const std::string message = results.GetTestPartResult(i).message();
+    if (message.find(what) != std::string::npos) return;
+    all += "\n---\n" + message;
+  }
+  ADD_FAILURE() << "expected a failure containing \"" << what << "\", got " << results.size() << ":" << all;
+}
+
+Plan without_step(Plan plan, size_t i) {
+  plan.steps.erase(plan.steps.begin() + static_cast<std::ptrdiff_t>(i));
+  return plan;
+}
+
+TEST(PlanCheckers, MissingBarrierAfterFillIsARace) {
+  const ScanRequest req = request(100, 4);
+  const Plan broken = without_step(gpuscan::core::plan_single_pass(req), 1);
+  expect_failure_containing([&] { expect_barriers_separate_conflicts(broken); }, "no barrier between step 0 and step 1");
+  expect_failure_containing([&] { expect_fill_rules(broken); }, "not followed by a barrier");
+}
+
+TEST(PlanCheckers, MissingBarrierInReduceThenScanIsARace) {
+  const ScanRequest req = request(100, 4);
+  const Plan plan = gpuscan::core::plan_reduce_then_scan(req);
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    if (!std::holds_alternative<Barrier>(plan.steps[i])) continue;
+    SCOPED_TRACE("without step " + std::to_string(i));
+    expect_failure_containing([&] { expect_barriers_separate_conflicts(without_step(plan, i)); }, "no barrier between");
+  }
+}
+
+TEST(PlanCheckers, MissingFillReadsUnwrittenState) {
+  const ScanRequest req = request(100, 4);
+  std::mt19937_64 rng = rng_for(5000);
+  const std::vector<uint64_t> input = random_input(req.n, rng);
+  const Plan broken = without_step(gpuscan::core::plan_single_pass(req), 0);
+  expect_failure_containing([&] { run_plan(broken, req, input); }, "read of unwritten element 0");
+}
+
+TEST(PlanCheckers, ShortStateIsCaught) {
+  std::mt19937_64 rng = rng_for(5001);
+  for (uint32_t esize : {4u, 8u}) {
+    const ScanRequest req = request(100, 4, false, {}, esize);
+    const std::vector<uint64_t> input = random_input(req.n, rng);
+    Plan broken = gpuscan::core::plan_single_pass(req);
+    std::get<Fill>(broken.steps[0]).range.count -= 1;
+    std::get<Dispatch>(broken.steps[2]).aux.count -= 1;
+    expect_failure_containing([&] { run_plan(broken, req, input); }, "outside");
+    expect_failure_containing([&] { check_structure(broken, req, Planner::single_pass); }, "the look-back state");
+  }
+}
+
+TEST(PlanCheckers, UnreadOffsetsGiveWrongOutput) {
+  const ScanRequest req = request(100, 4, true);
+  std::mt19937_64 rng = rng_for(5002);
+  const std::vector<uint64_t> input = random_input(req.n, rng);
+  Plan broken = gpuscan::core::plan_reduce_then_scan(req);
+  std::get<Dispatch>(broken.steps.back()).read_offsets = false;
+  expect_failure_containing([&] { run_plan(broken, req, input); }, "first wrong element 4");
+  expect_failure_containing([&] { check_structure(broken, req, Planner::reduce_then_scan); }, "scan_tiles must start");
+}
+
+TEST(PlanCheckers, AliasedLevelsAreCaught) {
+  // Level 2's totals moved onto level 1's: the structure check and the simulation both object.
+  const ScanRequest req = request(100, 4);
+  std::mt19937_64 rng = rng_for(5003);
+  const std::vector<uint64_t> input = random_input(req.n, rng);
+  Plan broken = gpuscan::core::plan_reduce_then_scan(req);
+  const Range level1 = std::get<Dispatch>(broken.steps[0]).aux;
+  const Range level2 = std::get<Dispatch>(broken.steps[2]).aux;
+  for (Step& s : broken.steps)
+    if (auto* d = std::get_if<Dispatch>(&s))
+      for (Range* r : {&d->src, &d->dst, &d->aux})
+        if (*r == level2) *r = Range{Slot::temp, level1.offset, level2.count};
+  expect_failure_containing([&] { check_structure(broken, req, Planner::reduce_then_scan); }, "levels 1 and 2");
+  expect_failure_containing([&] { run_plan(broken, req, input); }, "first wrong element");
+}
+
+TEST(PlanDescribe, NamesTheTileKernelsAndTheFill) {
+  const std::string rts = gpuscan::core::describe(gpuscan::core::plan_reduce_then_scan(request(100, 4, true)));
+  EXPECT_NE(rts.find("reduce_tiles"), std::string::npos) << rts;
+  EXPECT_NE(rts.find("scan_tiles"), std::string::npos) << rts;
+  EXPECT_NE(rts.find("offsets temp["), std::string::npos) << rts;
+  EXPECT_NE(rts.find("barrier"), std::string::npos) << rts;
+  const std::string sp = gpuscan::core::describe(gpuscan::core::plan_single_pass(request(100, 4, true, {}, 8)));
+  // 25 tiles: 8 + 8 * 25 = 208 bytes, 26 elements of 8 bytes.
+  EXPECT_NE(sp.find("fill zero temp[0, 26)"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("single_pass"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("state temp[0, 26)"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("barrier"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("1 level(s), 1 dispatch(es), 26 temp element(s)"), std::string::npos) << sp;
 }
 
 }  // namespace

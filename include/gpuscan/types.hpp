@@ -15,8 +15,9 @@ enum class ScanKind : uint8_t { exclusive, inclusive };
 //                     Needs 64-bit buffer atomics; not in place.
 //   reduce_then_scan  reduce tiles, scan the tile totals, scan tiles again with their offsets: 3N.
 //   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
-//   automatic         single_pass where the device can and the scan is not in place and spans more
-//                     than one tile; otherwise reduce_then_scan where the device has subgroup
+//   automatic         single_pass where the device can, the scan is not in place and it spans more
+//                     than one tile but at most 2^21 elements (where it measured fastest, see
+//                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
 enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass };
 

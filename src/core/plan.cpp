@@ -1,6 +1,7 @@
 #include "core/plan.hpp"
 
 #include <bit>
+#include <cstdint>
 #include <sstream>
 
 #include "gpuscan/error.hpp"
@@ -11,6 +12,14 @@ namespace {
 // Not (a + b - 1) / b: that wraps for a > 2^64 - b, giving 0 blocks and endless recursion.
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 uint64_t align_up(uint64_t a, uint64_t b) { return ceil_div(a, b) * b; }
+
+// The first free temp element after a level of `blocks` sums at `temp_top`. Only grid limits no device
+// has (about 2^64 workgroups) get near 2^64 elements, but then the layout must not wrap around.
+uint64_t level_top(uint64_t temp_top, uint64_t blocks) {
+  if (temp_top > UINT64_MAX - temp_level_alignment || blocks > UINT64_MAX - temp_level_alignment - temp_top)
+    throw Error(Errc::too_large, "the scan's scratch would exceed 2^64 elements");
+  return align_up(temp_top + blocks, temp_level_alignment);
+}
 
 // Appends the passes that scan `array` (n elements) into `out`, using temp from `temp_top` upwards for
 // block sums. Returns the first free temp element after what this level and those below it used.
@@ -33,7 +42,7 @@ uint64_t append_level(Plan& plan, const ScanRequest& req, uint32_t level, uint64
   }
 
   const Range sums{Slot::temp, temp_top, blocks};
-  const uint64_t next_top = align_up(temp_top + blocks, temp_level_alignment);
+  const uint64_t next_top = level_top(temp_top, blocks);
   scan.aux = sums;
   scan.write_block_sums = true;
   plan.steps.emplace_back(scan);
@@ -78,7 +87,7 @@ uint64_t append_rts_level(Plan& plan, const ScanRequest& req, uint32_t level, ui
   plan.steps.emplace_back(reduce);
   plan.steps.emplace_back(Barrier{});
   const uint64_t top = append_rts_level(plan, req, level + 1, scan.blocks, sums, sums, false,
-                                        align_up(temp_top + scan.blocks, temp_level_alignment));
+                                        level_top(temp_top, scan.blocks));
   plan.steps.emplace_back(Barrier{});
   scan.aux = sums;
   scan.read_offsets = true;
@@ -159,6 +168,8 @@ Plan plan_single_pass(const ScanRequest& req) {
   d.n = req.n;
   d.blocks = ceil_div(req.n, req.block_size);
   grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
+  if (d.blocks > (UINT64_MAX - 8) / 8)  // only with grid limits no device has
+    throw Error(Errc::too_large, "the single-pass scan's state would exceed 2^64 bytes");
   d.src = {Slot::input, 0, req.n};
   d.dst = {Slot::output, 0, req.n};
   d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks), req.element_size)};

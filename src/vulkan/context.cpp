@@ -363,6 +363,10 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
   return "";
 }
 
+// Above this many elements `automatic` prefers reduce-then-scan: its 3N bytes beat the single-pass
+// scan's 2N until the look-back stops costing more than the extra pass (bench/RESULTS.md).
+constexpr uint64_t single_pass_auto_limit = uint64_t{1} << 21;
+
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place) const {
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
@@ -371,7 +375,10 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
   const bool subgroups = impl_->info.has_subgroup_arithmetic();
   switch (config.algorithm) {
     case Algorithm::automatic:
-      if (obstacle.empty() && !in_place && count > tile) return Algorithm::single_pass;
+      // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
+      // holds the input, the single-pass scan up to about 2^21 elements, reduce-then-scan beyond.
+      if (obstacle.empty() && !in_place && count > tile && count <= single_pass_auto_limit)
+        return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
@@ -414,11 +421,14 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   if (config.algorithm == Algorithm::automatic) {
     const std::string obstacle = single_pass_obstacle(*impl_);
     if (algorithm == Algorithm::single_pass)
-      s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot)";
+      s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
+           "single-pass measured fastest from one tile up to 2^21 elements)";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
-    else
+    else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
+    else
+      s << " (automatic: above 2^21 elements reduce-then-scan measured faster than single-pass on the H200)";
   }
   return s.str();
 }
