@@ -31,6 +31,7 @@ enum class Errc {
   vulkan_error,           // a Vulkan call failed; Error::vk_result() says how
   io_error,               // a file could not be read or written (CLI and file helpers)
   parse_error,            // malformed input data (CLI text input)
+  timeout,                // the GPU did not finish a submission in time (a hang); the Context is unusable
 };
 
 const std::error_category& error_category() noexcept;

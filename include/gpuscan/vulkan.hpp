@@ -60,6 +60,10 @@ struct ContextCreateInfo {
   // Debugging aid: cap the grid width below maxComputeWorkGroupCount[0] (0 = no cap), so that the
   // two-dimensional grids used for very large inputs can be exercised on small ones.
   uint32_t max_workgroup_count_x = 0;
+  // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = default (60 s,
+  // or the GPUSCAN_TIMEOUT_MS environment variable). After a timeout, destroy the Context: it waits for
+  // the device to go idle and then frees what the timed-out submission used.
+  uint32_t timeout_ms = 0;
 };
 
 // An application's own Vulkan objects for Context::adopt. gpuscan does not destroy them. The device

@@ -19,6 +19,7 @@ class Category final : public std::error_category {
       case Errc::vulkan_error: return "Vulkan call failed";
       case Errc::io_error: return "I/O error";
       case Errc::parse_error: return "malformed input";
+      case Errc::timeout: return "GPU work timed out";
     }
     return "unknown gpuscan error";
   }

@@ -185,6 +185,15 @@ uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::
 }  // namespace
 
 Context::Impl::~Impl() {
+  if (device && (!abandoned.empty() || !abandoned_buffers.empty() || !abandoned_queries.empty())) {
+    vkDeviceWaitIdle(device);
+    for (auto [pool, fence] : abandoned) {
+      vkDestroyFence(device, fence, nullptr);
+      vkDestroyCommandPool(device, pool, nullptr);
+    }
+    abandoned_buffers.clear();
+    for (VkQueryPool q : abandoned_queries) vkDestroyQueryPool(device, q, nullptr);
+  }
   if (device) {
     for (auto& [key, p] : pipelines) vkDestroyPipeline(device, p, nullptr);
     for (auto& [name, m] : modules) vkDestroyShaderModule(device, m, nullptr);
@@ -290,6 +299,12 @@ Context Context::create(const ContextCreateInfo& create_info) {
   vk::check(vkCreateDevice(impl->physical_device, &device_info, nullptr, &impl->device), "vkCreateDevice");
   vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
 
+  if (create_info.timeout_ms != 0) {
+    impl->timeout_ns = uint64_t{create_info.timeout_ms} * 1'000'000;
+  } else if (const char* env = std::getenv("GPUSCAN_TIMEOUT_MS")) {
+    const unsigned long long ms = std::strtoull(env, nullptr, 10);
+    if (ms > 0) impl->timeout_ns = ms * 1'000'000;
+  }
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   if (create_info.max_workgroup_count_x != 0)
     impl->max_groups_x = std::min(impl->max_groups_x, create_info.max_workgroup_count_x);

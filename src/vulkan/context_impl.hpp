@@ -2,11 +2,14 @@
 #pragma once
 
 #include <map>
+#include <utility>
+#include <vector>
 #include <mutex>
 #include <string>
 #include <tuple>
 
 #include "gpuscan/vulkan.hpp"
+#include "vulkan/memory.hpp"
 
 namespace gpuscan {
 
@@ -35,6 +38,13 @@ struct Context::Impl {
   DeviceInfo info;
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
+  uint64_t timeout_ns = 60'000'000'000;  // convenience calls' wait for the GPU
+  // Pools and fences of submissions that timed out: the GPU may still use them, so they are destroyed
+  // only with the Context, after the device is idle.
+  std::mutex abandoned_mutex;
+  std::vector<std::pair<VkCommandPool, VkFence>> abandoned;
+  std::vector<vk::OwnedBuffer> abandoned_buffers;
+  std::vector<VkQueryPool> abandoned_queries;
   PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;

@@ -58,10 +58,24 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
       std::lock_guard lock(ctx.impl().queue_mutex);
       check(vkQueueSubmit(ctx.queue(), 1, &submit, fence), "vkQueueSubmit");
     }
-    check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    const VkResult waited = vkWaitForFences(device, 1, &fence, VK_TRUE, ctx.impl().timeout_ns);
+    if (waited == VK_TIMEOUT) {
+      // The GPU may still be running this submission: its fence and pool live until the Context goes.
+      {
+        std::lock_guard lock(ctx.impl().abandoned_mutex);
+        ctx.impl().abandoned.emplace_back(pool, fence);
+      }
+      pool = VK_NULL_HANDLE;
+      fence = VK_NULL_HANDLE;
+      throw Error(Errc::timeout,
+                  "the GPU did not finish a submission within " + std::to_string(ctx.impl().timeout_ns / 1'000'000) +
+                      " ms (a hang or a device lost); destroy this Context",
+                  waited);
+    }
+    check(waited, "vkWaitForFences");
   } catch (...) {
     if (fence) vkDestroyFence(device, fence, nullptr);
-    vkDestroyCommandPool(device, pool, nullptr);
+    if (pool) vkDestroyCommandPool(device, pool, nullptr);
     throw;
   }
   vkDestroyFence(device, fence, nullptr);
@@ -123,6 +137,15 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
                 "vkGetQueryPoolResults");
       *gpu_ns = static_cast<double>(stamps[1] - stamps[0]) * ctx.device_info().timestamp_period_ns;
     }
+  } catch (const Error& e) {
+    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
+      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      for (vk::OwnedBuffer* b : {&staging, &data, &result, &temp}) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+      if (queries) ctx.impl().abandoned_queries.push_back(queries);
+      throw;
+    }
+    if (queries) vkDestroyQueryPool(device, queries, nullptr);
+    throw;
   } catch (...) {
     if (queries) vkDestroyQueryPool(device, queries, nullptr);
     throw;

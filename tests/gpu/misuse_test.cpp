@@ -181,19 +181,28 @@ TEST_F(MisuseTest, NoMatchingDevice) {
 
 TEST_F(MisuseTest, NoVulkanDriverAtAll) {
   // Point the loader at a driver manifest that does not exist: no physical device can appear.
-  const char* old = std::getenv("VK_ICD_FILENAMES");
-  const std::string saved = old ? old : "";
-  setenv("VK_ICD_FILENAMES", "/nonexistent/gpuscan_test_icd.json", 1);
-  setenv("VK_DRIVER_FILES", "/nonexistent/gpuscan_test_icd.json", 1);
+  // Both variables are restored afterwards (the H200 run selects NVIDIA's driver through them).
+  struct Saved {
+    const char* name;
+    bool had;
+    std::string value;
+  };
+  std::vector<Saved> saved;
+  for (const char* name : {"VK_ICD_FILENAMES", "VK_DRIVER_FILES"}) {
+    const char* v = std::getenv(name);
+    saved.push_back({name, v != nullptr, v ? v : ""});
+    setenv(name, "/nonexistent/gpuscan_test_icd.json", 1);
+  }
   try {
     Context::create();
     ADD_FAILURE() << "a context was created without any driver";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::no_device) << e.what();
   }
-  unsetenv("VK_DRIVER_FILES");
-  if (old) setenv("VK_ICD_FILENAMES", saved.c_str(), 1);
-  else unsetenv("VK_ICD_FILENAMES");
+  for (const Saved& s : saved) {
+    if (s.had) setenv(s.name, s.value.c_str(), 1);
+    else unsetenv(s.name);
+  }
 }
 
 }  // namespace

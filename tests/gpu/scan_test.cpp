@@ -175,6 +175,8 @@ TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
     }
   }
   const uint64_t limit = shared_context().device_info().max_workgroup_count[0];
+  // Past the device's own limit only where that is affordable (lavapipe: 65535; NVIDIA: 2^31 - 1).
+  if (limit > (1u << 20)) GTEST_SKIP() << "maxComputeWorkGroupCount[0] = " << limit << ": the capped grids above cover it";
   const size_t n = static_cast<size_t>(64 * (limit + 100) + 3);
   const auto input = random_values<uint32_t>(n, rng);
   ScanConfig config;
