@@ -114,9 +114,11 @@ class Context {
   bool single_pass_available() const noexcept;
   // The workgroup algorithm `automatic` resolves to on this device (multipass scans).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
-  // The algorithm a scan of `count` elements would use, in place or not; throws Errc::unsupported
-  // when an explicitly requested algorithm cannot run here, saying why.
-  Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false) const;
+  // The algorithm a scan of `count` elements would use, in place or not, with input and output
+  // offsets that are multiples of 16 bytes (`vector_aligned`) or not; throws Errc::unsupported (or
+  // invalid_argument, misaligned) when an explicitly requested algorithm cannot run so, saying why.
+  Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
+                    bool vector_aligned = true) const;
   // A sentence on what runs for `count` elements and why (for `gpuscan info`).
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
 

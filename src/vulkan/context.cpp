@@ -382,7 +382,7 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 // scan's 2N until the look-back stops costing more than the extra pass (bench/RESULTS.md).
 constexpr uint64_t single_pass_auto_limit = uint64_t{1} << 21;
 
-Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place) const {
+Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place, bool vector_aligned) const {
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
   const uint64_t tile = uint64_t{w} * k * 4;
@@ -392,7 +392,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
     case Algorithm::automatic:
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
       // holds the input, the single-pass scan up to about 2^21 elements, reduce-then-scan beyond.
-      if (obstacle.empty() && !in_place && count > tile && count <= single_pass_auto_limit)
+      if (obstacle.empty() && !in_place && vector_aligned && count > tile && count <= single_pass_auto_limit)
         return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
@@ -401,6 +401,11 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
         throw Error(Errc::invalid_argument,
                     "the single-pass scan cannot run in place: its fallback re-reads predecessors' input; "
                     "use reduce-then-scan (or automatic) for in-place scans");
+      if (!vector_aligned)
+        throw Error(Errc::misaligned,
+                    "the single-pass scan needs input and output offsets that are multiples of 16 bytes: with "
+                    "other offsets it gave wrong results on NVIDIA's driver (580) and is refused until that is "
+                    "understood; use reduce-then-scan (or automatic) for such offsets");
       return Algorithm::single_pass;
     case Algorithm::reduce_then_scan:
       if (!subgroups)

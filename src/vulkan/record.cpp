@@ -19,7 +19,8 @@ struct Resolved {
   core::Plan plan;
 };
 
-Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
+Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
+                      bool vector_aligned = true) {
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
@@ -35,7 +36,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
                                             std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
                                             std::to_string(info.max_shared_memory_bytes));
-  Resolved r{ctx.resolve(config, count, in_place), WorkgroupAlgorithm::blelloch, w, k, {}};
+  Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, w, k, {}};
   const uint64_t block = r.algorithm == Algorithm::multipass ? uint64_t{2} * w : uint64_t{w} * k * 4;
   // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
   if (count > uint64_t{UINT32_MAX} - block)
@@ -118,14 +119,19 @@ std::string variant_name(core::Kernel kernel, DataType type, WorkgroupAlgorithm 
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place) {
-  const Resolved r = resolve_scan(ctx, count, config, in_place);
+  // `automatic` may choose differently once record_scan sees whether the offsets allow 16-byte
+  // vectors, so the storage covers both choices.
   TempRequirements req;
-  req.size = r.plan.temp_elements * element_size(config.type);
   req.alignment = element_size(config.type);
-  if (single_pass_plan(r.plan)) {
-    // The look-back state is zeroed with vkCmdFillBuffer and bound from its first byte.
-    req.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    req.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
+  for (bool aligned : {true, false}) {
+    if (!aligned && config.algorithm != Algorithm::automatic) break;
+    const Resolved r = resolve_scan(ctx, count, config, in_place, aligned);
+    req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * element_size(config.type));
+    if (single_pass_plan(r.plan)) {
+      // The look-back state is zeroed with vkCmdFillBuffer and bound from its first byte.
+      req.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+      req.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
+    }
   }
   return req;
 }
@@ -142,7 +148,10 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
 void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
-  const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0);
+  // 16-byte aligned offsets stay vector-aligned inside any binding (binding offsets are rounded down
+  // to a power of two).
+  const bool vector_aligned = args.input.offset % 16 == 0 && args.output.offset % 16 == 0;
+  const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned);
   if (args.count == 0) return;
 
   const uint32_t esize = element_size(args.config.type);
@@ -157,7 +166,11 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     check_view("temp", args.temp, r.plan.temp_elements, esize);
     if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
-    const TempRequirements need = scan_temp_requirements(ctx, args.count, args.config, in_place);
+    TempRequirements need;
+    if (single_pass_plan(r.plan)) {
+      need.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+      need.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
+    }
     if ((args.temp.usage & need.usage) != need.usage)
       throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which the "
                                        "single-pass scan needs to clear its look-back state");

@@ -8,8 +8,12 @@
 
 namespace gpuscan::test {
 
-// Guard elements around the output: a scan that writes past its range is caught by them.
-inline constexpr size_t guard_elements = 37;
+// Guard elements around the output: a scan that writes past its range is caught by them. 37 puts the
+// output off 16-byte alignment (exercising the scalar paths); the single-pass scan requires
+// 16-byte aligned offsets, so it gets 36.
+inline size_t guard_elements_for(const ScanConfig& config) {
+  return config.algorithm == Algorithm::single_pass ? 36 : 37;
+}
 
 // Result of one recorded scan: the output range and whether the guards survived.
 template <class T>
@@ -25,6 +29,7 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
                                size_t in_offset = 0, std::vector<uint32_t>* temp_out = nullptr) {
   config.type = data_type_of<T>::value;
   const size_t n = input.size();
+  const size_t guard_elements = guard_elements_for(config);
   HostBuffer<T> in(ctx, (in_offset + n) * sizeof(T));
   HostBuffer<T> out(ctx, (n + 2 * guard_elements) * sizeof(T));
   const TempRequirements req = scan_temp_requirements(ctx, n, config);
