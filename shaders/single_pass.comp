@@ -2,7 +2,8 @@
 // The single-pass chained scan: one dispatch reads every element once and writes it once (2N). A
 // workgroup takes the next tile from an atomic counter, scans it, publishes its total, looks back over
 // its predecessors for everything before it (common/lookback.glsl), publishes its inclusive prefix
-// and writes the tile. g_aux is the look-back state, zeroed before the dispatch.
+// and writes the tile. g_aux is the look-back state: zero when the dispatch starts (cleared by the
+// plan's fill, or left zero by the previous single-pass scan), and zero again when it ends.
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 0) in;
@@ -19,12 +20,13 @@ void main() {
   if (gl_LocalInvocationID.x == 0u) sh_tile = acquire_tile_index();
   barrier();
   const uint tile = sh_tile;
-  if (tile >= pc.blocks) return;  // uniform: every invocation read the same index
+  if (tile < pc.blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
+    const T aggregate = tile_scan(tile, true);
+    if (gl_LocalInvocationID.x == 0u) publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
 
-  const T aggregate = tile_scan(tile, true);
-  if (gl_LocalInvocationID.x == 0u) publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
-
-  const T before = lookback_exclusive_prefix(tile);
-  if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
-  tile_store(tile, before);
+    const T before = lookback_exclusive_prefix(tile);
+    if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
+    tile_store(tile, before);
+  }
+  lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, pc.blocks);
 }

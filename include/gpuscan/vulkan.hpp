@@ -163,6 +163,13 @@ struct ScanArgs {
   BufferView input;     // count elements from input.offset
   BufferView output;    // count elements from output.offset; may be exactly the input (in place)
   BufferView temp;      // scan_temp_requirements(ctx, count, config).size bytes from temp.offset
+  // Single-pass only: the caller promises that the temp range holds zeros, so gpuscan records no
+  // clearing pass (a fill and a barrier, ~5 us on an H200). A single-pass scan leaves its temp range
+  // zeroed, so a temp buffer zeroed once and used only by single-pass scans keeps the promise true:
+  //   vkCmdFillBuffer(cmd, temp, 0, VK_WHOLE_SIZE, 0);   // once, then a transfer->compute barrier
+  //   record_scan(ctx, cmd, {..., .temp_zeroed = true}); // every time after
+  // A false promise gives wrong results. Ignored by the other algorithms.
+  bool temp_zeroed = false;
 };
 
 // Records the scan into `cmd` (in the recording state, from a pool of ctx's queue family). Binds its own

@@ -34,7 +34,7 @@ layout(constant_id = 5) const uint SPIN_LIMIT = 64u;
 
 layout(set = 0, binding = 2, std430) coherent buffer Lookback {
   uint g_tile_counter;  // next tile to hand out
-  uint g_fallback_count;  // diagnostics: how many times a workgroup reduced a predecessor itself
+  uint g_done_count;    // workgroups that have finished with the state (lookback_finish)
   uint64_t g_tile_state[];
 };
 
@@ -146,7 +146,6 @@ T lookback_exclusive_prefix(uint tile) {
         atomicCompSwap(g_tile_state[stuck], uint64_t(0), pack_state(flag, total), gl_ScopeDevice,
                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed, gl_StorageSemanticsBuffer,
                        gl_SemanticsRelaxed);
-        atomicAdd(g_fallback_count, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
         sh_lookback_exclusive = op_combine(total, sh_lookback_exclusive);
         sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
         sh_lookback_next = stuck - 1u;
@@ -158,6 +157,29 @@ T lookback_exclusive_prefix(uint tile) {
   const T result = sh_lookback_exclusive;
   barrier();  // the look-back's shared state is read by everyone before anyone reuses it
   return result;
+}
+
+shared bool sh_last_workgroup;
+
+// Every workgroup calls this once, from uniform control flow, after its last access to the state. The
+// workgroup that finishes last zeroes the whole state -- tile counter, done count and every tile's
+// word -- so the next single-pass scan with this temp needs no clearing pass (ScanArgs::temp_zeroed).
+// Everything other workgroups do with the state comes before their increment of the done count.
+void lookback_finish(uint workgroups, uint tiles) {
+  memoryBarrierBuffer();
+  barrier();
+  if (gl_LocalInvocationID.x == 0u) {
+    const uint done = atomicAdd(g_done_count, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    sh_last_workgroup = done == workgroups - 1u;
+  }
+  barrier();
+  if (!sh_last_workgroup) return;
+  for (uint i = gl_LocalInvocationID.x; i < tiles; i += gl_WorkGroupSize.x)
+    atomicStore(g_tile_state[i], uint64_t(0), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  if (gl_LocalInvocationID.x == 0u) {
+    atomicStore(g_tile_counter, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    atomicStore(g_done_count, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  }
 }
 
 #endif

@@ -174,8 +174,10 @@ Plan plan_single_pass(const ScanRequest& req) {
   d.dst = {Slot::output, 0, req.n};
   d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks), req.element_size)};
   d.inclusive = req.inclusive;
-  plan.steps.emplace_back(Fill{d.aux});
-  plan.steps.emplace_back(Barrier{});
+  if (!req.temp_zeroed) {
+    plan.steps.emplace_back(Fill{d.aux});
+    plan.steps.emplace_back(Barrier{});
+  }
   plan.steps.emplace_back(d);
   plan.temp_elements = d.aux.count;
   plan.levels = 1;

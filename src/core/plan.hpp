@@ -70,6 +70,7 @@ struct ScanRequest {
   uint32_t block_size = 512;  // elements per workgroup tile; a power of two >= 2
   bool inclusive = false;
   uint32_t element_size = 4;  // bytes per element: sizes the single-pass look-back state
+  bool temp_zeroed = false;   // single-pass: the state is known to be zero, so no Fill is planned
   PlanLimits limits;
 };
 
@@ -100,9 +101,9 @@ Plan plan_multipass_scan(const ScanRequest& request);
 Plan plan_reduce_then_scan(const ScanRequest& request);
 
 // The single-pass chained scan (2N bytes moved): Fill of the look-back state, Barrier, one
-// single_pass dispatch over ceil(n/B) tiles. The state (a 32-bit tile counter, a 32-bit count of
-// fallbacks taken, for diagnostics, and a 64-bit word per tile) sits at temp element 0; temp must
-// start at a binding-aligned offset.
+// single_pass dispatch over ceil(n/B) tiles (just the dispatch with request.temp_zeroed). The state
+// (a 32-bit tile counter, a 32-bit count of finished workgroups and a 64-bit word per tile) sits at
+// temp element 0; temp must start at a binding-aligned offset. The kernel leaves it zeroed.
 Plan plan_single_pass(const ScanRequest& request);
 uint64_t single_pass_state_bytes(uint64_t tiles);
 

@@ -20,7 +20,7 @@ struct Resolved {
 };
 
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
-                      bool vector_aligned = true) {
+                      bool vector_aligned = true, bool temp_zeroed = false) {
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
@@ -47,6 +47,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   req.block_size = static_cast<uint32_t>(block);
   req.inclusive = config.kind == ScanKind::inclusive;
   req.element_size = element_size(config.type);
+  req.temp_zeroed = temp_zeroed;
   req.limits.max_groups_x = ctx.impl().max_groups_x;
   req.limits.max_groups_y = info.max_workgroup_count[1];
   switch (r.algorithm) {
@@ -61,7 +62,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
 
 bool single_pass_plan(const core::Plan& plan) {
   for (const core::Step& s : plan.steps)
-    if (std::holds_alternative<core::Fill>(s)) return true;
+    if (const auto* d = std::get_if<core::Dispatch>(&s); d && d->kernel == core::Kernel::single_pass) return true;
   return false;
 }
 
@@ -151,7 +152,8 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   // 16-byte aligned offsets stay vector-aligned inside any binding (binding offsets are rounded down
   // to a power of two).
   const bool vector_aligned = args.input.offset % 16 == 0 && args.output.offset % 16 == 0;
-  const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned);
+  const Resolved r =
+      resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned, args.temp_zeroed);
   if (args.count == 0) return;
 
   const uint32_t esize = element_size(args.config.type);

@@ -188,6 +188,47 @@ TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
   EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "n = " << n;
 }
 
+// A single-pass scan leaves its look-back state zeroed, so a temp buffer zeroed once can be reused
+// with temp_zeroed = true (no clearing pass): scans of random sizes up to the buffer's capacity, with
+// forced fallbacks in some, each checked, and the temp all zero at the end.
+TEST_F(ScanLayoutTest, SinglePassLeavesItsStateZeroed) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  constexpr size_t max_n = 300'000;
+  ScanConfig config;
+  config.algorithm = Algorithm::single_pass;
+  config.workgroup_size = 32;
+  config.vectors_per_lane = 1;
+  const TempRequirements req = scan_temp_requirements(ctx, max_n, config);
+  HostBuffer<uint32_t> in(ctx, max_n * 4), out(ctx, max_n * 4), temp(ctx, req.size, req.usage);
+  std::memset(temp.data(), 0, req.size);  // zeroed once, by the host
+  for (int i = 0; i < 12; ++i) {
+    const size_t n = 1 + rng() % max_n;
+    config.kind = rng() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+    config.spin_limit = rng() % 2 ? 1 : 64;
+    const auto input = random_values<uint32_t>(n, rng);
+    std::memcpy(in.data(), input.data(), n * 4);
+    poison(out.data(), max_n * 4);
+    ScanArgs args{config, n, in.view(), out.view(), temp.view()};
+    args.temp_zeroed = true;
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      record_scan(ctx, cmd, args);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<uint32_t> got(out.data(), out.data() + n);
+    EXPECT_TRUE(matches_reference(input, got, config.kind)) << "scan " << i << ", n = " << n;
+  }
+  const auto* words = temp.data();
+  size_t nonzero = 0;
+  for (size_t i = 0; i < req.size / 4; ++i) nonzero += words[i] != 0;
+  EXPECT_EQ(nonzero, 0u) << "the look-back state was not left zeroed";
+}
+
 // The convenience calls, typed.
 TEST_F(ScanLayoutTest, ConvenienceCalls) {
   const Context& ctx = shared_context();
