@@ -61,6 +61,7 @@ uint acquire_tile_index() {
 const uint LOOKBACK_DONE = 0u;
 const uint LOOKBACK_CONTINUE = 1u;
 const uint LOOKBACK_FALLBACK = 2u;
+const uint LOOKBACK_RESUME = 3u;  // decided by invocation 0 only; continue at a waiting predecessor
 
 // Per subgroup: what its segment of the window holds (see lookback_exclusive_prefix).
 shared uint sh_segment_first_prefix[gl_WorkGroupSize.x / 4u + 1u];
@@ -98,8 +99,12 @@ T lookback_exclusive_prefix(uint tile) {
     const bool real = offset <= next;
     uint64_t s = real ? read_state(next - offset) : pack_state(FLAG_PREFIX, op_identity());
     uint first_prefix = gl_SubgroupSize, first_waiting = 0u;
-    // Poll until every lane up to the segment's first PREFIX is ready, SPIN_LIMIT times at most.
-    for (uint spins = 0u; spins <= SPIN_LIMIT && first_waiting < first_prefix; ++spins) {
+    // Poll until every lane up to the segment's first PREFIX is ready, SPIN_LIMIT times at most. Only
+    // subgroup 0, whose segment holds the nearest predecessors, polls more than once: the others read
+    // once, and a predecessor still waiting there starts the next round's window instead (many
+    // subgroups spinning on the same words multiplied the L2 traffic of the look-back).
+    const uint spin_limit = gl_SubgroupID == 0u ? SPIN_LIMIT : 0u;
+    for (uint spins = 0u; spins <= spin_limit && first_waiting < first_prefix; ++spins) {
       if (spins > 0u && state_flag(s) == 0u) s = read_state(next - offset);
       const uvec4 prefixes = subgroupBallot(state_flag(s) == FLAG_PREFIX);
       const uvec4 waiting = subgroupBallot(state_flag(s) == 0u);
@@ -118,6 +123,7 @@ T lookback_exclusive_prefix(uint tile) {
     if (gl_LocalInvocationID.x == 0u) {
       T exclusive = sh_lookback_exclusive;
       uint action = LOOKBACK_CONTINUE;
+      uint resume = next - gl_NumSubgroups * gl_SubgroupSize;  // next round's newest predecessor
       for (uint seg = 0u; seg < gl_NumSubgroups && action == LOOKBACK_CONTINUE; ++seg) {
         exclusive = op_combine(sh_segment_value[seg], exclusive);  // older segments go to the left
         const uint p = sh_segment_first_prefix[seg];
@@ -125,11 +131,18 @@ T lookback_exclusive_prefix(uint tile) {
         if (p < w) {
           action = LOOKBACK_DONE;
         } else if (w < gl_SubgroupSize) {
-          action = LOOKBACK_FALLBACK;
-          sh_fallback_tile = next - (seg * gl_SubgroupSize + w);
+          const uint waiting_tile = next - (seg * gl_SubgroupSize + w);
+          if (seg == 0u) {  // polled SPIN_LIMIT times: take its total from its input
+            action = LOOKBACK_FALLBACK;
+            sh_fallback_tile = waiting_tile;
+          } else {          // read once only: poll it properly in the next round
+            action = LOOKBACK_RESUME;
+            resume = waiting_tile;
+          }
         }
       }
-      if (action == LOOKBACK_CONTINUE) sh_lookback_next = next - gl_NumSubgroups * gl_SubgroupSize;
+      if (action == LOOKBACK_RESUME) action = LOOKBACK_CONTINUE;
+      if (action == LOOKBACK_CONTINUE) sh_lookback_next = resume;
       sh_lookback_exclusive = exclusive;
       sh_lookback_action = action;
     }
