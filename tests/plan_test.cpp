@@ -1050,6 +1050,26 @@ TEST(ReduceThenScan, SmallGridLimitsGiveValid2DGrids) {
 // ---------------------------------------------------------------------------------------------------
 // Single-pass
 
+// With temp_zeroed the state is already zero (a previous single-pass scan left it so): the plan is
+// the dispatch alone, over the same state range.
+TEST(SinglePass, TempZeroedPlansNoFill) {
+  for (uint64_t n : {1ull, 4095ull, 4096ull, 4097ull, 1000003ull}) {
+    ScanRequest req;
+    req.n = n;
+    req.block_size = 4096;
+    const Plan with_fill = gpuscan::core::plan_single_pass(req);
+    req.temp_zeroed = true;
+    const Plan zeroed = gpuscan::core::plan_single_pass(req);
+    ASSERT_EQ(zeroed.steps.size(), 1u) << "n = " << n;
+    const auto* d = std::get_if<Dispatch>(&zeroed.steps[0]);
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->kernel, Kernel::single_pass);
+    ASSERT_EQ(with_fill.steps.size(), 3u);
+    EXPECT_EQ(d->aux, std::get<Dispatch>(with_fill.steps[2]).aux);
+    EXPECT_EQ(zeroed.temp_elements, with_fill.temp_elements);
+  }
+}
+
 TEST(SinglePass, StateBytes) {
   for (uint64_t tiles : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{1000}, uint64_t{65535} * 65535})
     EXPECT_EQ(gpuscan::core::single_pass_state_bytes(tiles), 8 + 8 * tiles);

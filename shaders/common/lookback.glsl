@@ -3,7 +3,8 @@
 //
 // Tile states: one 64-bit word per tile, written and read only with atomics: the flag in bits 32-33
 // and the full 32-bit value (no bits taken from it, so sums are not capped) in bits 0-31.
-//   0                  not ready: the tile has published nothing yet (the state buffer is zeroed first)
+//   0                  not ready: the tile has published nothing yet (the state is zero at the start
+//                      of every dispatch: see lookback_finish)
 //   AGGREGATE << 32    the tile's own total
 //   PREFIX << 32       the combination of every element up to and including the tile
 //

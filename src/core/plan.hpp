@@ -18,7 +18,7 @@ enum class Kernel : uint8_t {
   // Tile kernels (shaders/common/tile.glsl): tiles of W · vectors-per-lane · 4 elements.
   reduce_tiles,  // write each tile's total of src to aux
   scan_tiles,    // scan each tile of src into dst, starting from aux[tile] if read_offsets
-  single_pass,   // chained scan with decoupled look-back; aux is the look-back state (zeroed first)
+  single_pass,   // chained scan with decoupled look-back; aux is the look-back state (zero at start and end)
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
