@@ -135,27 +135,27 @@ void grid_for(uint64_t blocks, const PlanLimits& limits, uint32_t& groups_x, uin
   groups_y = static_cast<uint32_t>(rows);
 }
 
-Plan plan_multipass_scan(const ScanRequest& req) {
+namespace {
+
+using LevelPlanner = uint64_t (*)(Plan&, const ScanRequest&, uint32_t, uint64_t, Range, Range, bool, uint64_t);
+
+// The recursive plans: level 0 scans input into output, deeper levels work in temp.
+Plan plan_levels(const ScanRequest& req, LevelPlanner level) {
   check_request(req);
   Plan plan;
   if (req.n == 0) return plan;
   const Range in{Slot::input, 0, req.n};
   const Range out{Slot::output, 0, req.n};
-  plan.temp_elements = append_level(plan, req, 0, req.n, in, out, req.inclusive, 0);
+  plan.temp_elements = level(plan, req, 0, req.n, in, out, req.inclusive, 0);
   count_levels(plan);
   return plan;
 }
 
-Plan plan_reduce_then_scan(const ScanRequest& req) {
-  check_request(req);
-  Plan plan;
-  if (req.n == 0) return plan;
-  const Range in{Slot::input, 0, req.n};
-  const Range out{Slot::output, 0, req.n};
-  plan.temp_elements = append_rts_level(plan, req, 0, req.n, in, out, req.inclusive, 0);
-  count_levels(plan);
-  return plan;
-}
+}  // namespace
+
+Plan plan_multipass_scan(const ScanRequest& req) { return plan_levels(req, append_level); }
+
+Plan plan_reduce_then_scan(const ScanRequest& req) { return plan_levels(req, append_rts_level); }
 
 uint64_t single_pass_state_bytes(uint64_t tiles) { return 8 + 8 * tiles; }
 
