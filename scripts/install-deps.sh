@@ -5,6 +5,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers
   libgtest-dev libcli11-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

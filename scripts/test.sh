@@ -6,3 +6,45 @@ bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build
 ctest --test-dir build --output-on-failure --timeout 900 -j 2
+
+# Consumers of the INSTALLED tree (tests/consumer): a CMake project through find_package(gpuscan CONFIG) and
+# a program built with pkg-config. Both scan on the default device and check the result.
+prefix="$PWD/build/install"
+rm -rf "$prefix" build/consumer
+cmake --install build --prefix "$prefix"
+passed=0
+failed=0
+consumer_check() {  # consumer_check NAME COMMAND...: runs the command, counts it
+  echo "--- consumer: $1"
+  if "${@:2}"; then
+    passed=$((passed + 1))
+  else
+    echo "--- consumer: $1 FAILED"
+    failed=$((failed + 1))
+  fi
+}
+cmake_consumer() {
+  cmake -S tests/consumer -B build/consumer -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DCMAKE_PREFIX_PATH="$prefix" &&
+    cmake --build build/consumer &&
+    build/consumer/gpuscan_consumer
+}
+pkgconfig_consumer() {
+  local pc
+  pc="$(find "$prefix" -name gpuscan.pc -path '*/pkgconfig/*' | head -n 1)"
+  [ -n "$pc" ] || { echo "no gpuscan.pc under $prefix"; return 1; }
+  local flags version libdir
+  local -x PKG_CONFIG_PATH="$(dirname "$pc")${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  flags="$(pkg-config --cflags --libs gpuscan)" &&
+    version="$(pkg-config --modversion gpuscan)" &&
+    libdir="$(pkg-config --variable=libdir gpuscan)" || return 1
+  mkdir -p build/consumer &&
+    # shellcheck disable=SC2086  # flags is a list of words; the rpath matters only for a shared libgpuscan
+    c++ -std=c++20 -O1 -DGPUSCAN_PACKAGE_VERSION="\"$version\"" tests/consumer/pkgconfig_main.cpp $flags \
+        -Wl,-rpath,"$libdir" -o build/consumer/gpuscan_pkgconfig_consumer &&
+    build/consumer/gpuscan_pkgconfig_consumer
+}
+consumer_check "find_package(gpuscan CONFIG)" cmake_consumer
+consumer_check "pkg-config gpuscan" pkgconfig_consumer
+echo "consumer: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,452 @@
+// The `gpuscan` Python module: GPU prefix scans of numpy arrays through gpuscan's convenience calls.
+//
+//   import numpy as np, gpuscan
+//   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
+//   with gpuscan.Context(validation=True) as ctx:
+//       ctx.inclusive_scan(np.ones(5, dtype=np.float32), algorithm="reduce-then-scan")
+//
+// Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
+// unsupported dtype, ValueError for an array that is not 1-D, an op other than "add", an unknown
+// algorithm name, or a closed Context. What gpuscan itself reports (no device, an algorithm the device
+// cannot run, a limit exceeded, a Vulkan failure, a timeout) raises gpuscan.Error, a RuntimeError with
+// `code` (the gpuscan::Errc name, e.g. "no_device"), `vk_result` (e.g. "VK_ERROR_DEVICE_LOST", or None)
+// and `message`.
+//
+// Threads. The GIL is released while the GPU works (and while a Context is created or destroyed), so
+// scans on several Python threads overlap; a Context may be shared by threads, as in C++. The module-level
+// functions use one Context created on first use, under a lock (see default_context()).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gpuscan/gpuscan.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------------
+// gpuscan.Error
+
+PyObject* g_error_type = nullptr;  // a strong reference for the life of the process, never released
+
+const char* errc_name(const std::error_code& code) {
+  if (code.category() != gpuscan::error_category()) return "unknown";
+  switch (static_cast<gpuscan::Errc>(code.value())) {
+    case gpuscan::Errc::invalid_argument: return "invalid_argument";
+    case gpuscan::Errc::null_handle: return "null_handle";
+    case gpuscan::Errc::buffer_too_small: return "buffer_too_small";
+    case gpuscan::Errc::misaligned: return "misaligned";
+    case gpuscan::Errc::missing_usage: return "missing_usage";
+    case gpuscan::Errc::unsupported: return "unsupported";
+    case gpuscan::Errc::too_large: return "too_large";
+    case gpuscan::Errc::no_device: return "no_device";
+    case gpuscan::Errc::vulkan_error: return "vulkan_error";
+    case gpuscan::Errc::io_error: return "io_error";
+    case gpuscan::Errc::parse_error: return "parse_error";
+    case gpuscan::Errc::timeout: return "timeout";
+  }
+  return "unknown";
+}
+
+// Text from C++ (messages, device names) as a Python str, without failing on stray bytes.
+py::str to_str(std::string_view s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+void raise_gpuscan_error(const gpuscan::Error& e) {
+  py::str message = to_str(e.what());
+  py::object error = py::reinterpret_borrow<py::object>(g_error_type)(message);
+  error.attr("code") = py::str(errc_name(e.code()));
+  error.attr("vk_result") =
+      e.vk_result() == VK_SUCCESS ? py::object(py::none()) : py::object(py::str(gpuscan::vk_result_name(e.vk_result())));
+  error.attr("message") = message;
+  PyErr_SetObject(g_error_type, error.ptr());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Arguments
+
+// The names `algorithm=` takes: gpuscan::Algorithm's, plus "blelloch" (multipass with Blelloch workgroup
+// scans), as the CLI's --algorithm. Underscores are accepted for hyphens.
+constexpr const char* algorithm_names[] = {"auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"};
+
+gpuscan::ScanConfig make_config(const std::string& op, std::string algorithm) {
+  if (op != "add")
+    throw py::value_error("op=" + std::string(py::repr(py::str(op))) +
+                          " is not supported: gpuscan scans only with op='add' today");
+  for (char& c : algorithm)
+    if (c == '_') c = '-';
+  gpuscan::ScanConfig config;
+  if (algorithm == "blelloch") {
+    config.algorithm = gpuscan::Algorithm::multipass;
+    config.workgroup = gpuscan::WorkgroupAlgorithm::blelloch;
+  } else if (auto a = gpuscan::parse_algorithm(algorithm)) {
+    config.algorithm = *a;
+  } else {
+    std::string names;
+    for (const char* n : algorithm_names) names += std::string(names.empty() ? "" : ", ") + "'" + n + "'";
+    throw py::value_error("unknown algorithm " + std::string(py::repr(py::str(algorithm))) + ": expected one of " +
+                          names);
+  }
+  return config;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Contexts
+
+// Validation messages (warnings and errors), collected from Vulkan's threads, taken from Python.
+class MessageStore {
+ public:
+  static constexpr size_t capacity = 10000;
+  void add(gpuscan::MessageSeverity severity, std::string_view message) {
+    const char* prefix = severity == gpuscan::MessageSeverity::error     ? "error: "
+                         : severity == gpuscan::MessageSeverity::warning ? "warning: "
+                                                                          : "info: ";
+    std::lock_guard lock(mutex_);
+    if (messages_.size() < capacity) messages_.push_back(prefix + std::string(message));
+    else ++dropped_;
+  }
+  std::vector<std::string> take() {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out = std::exchange(messages_, {});
+    if (dropped_ > 0) out.push_back("(" + std::to_string(std::exchange(dropped_, 0)) + " more messages dropped)");
+    return out;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> messages_;
+  size_t dropped_ = 0;
+};
+
+// A gpuscan::Context with its message store. Scans in flight hold a shared_ptr, so closing a Context
+// while another thread scans on it destroys it when that scan ends.
+struct State {
+  std::shared_ptr<MessageStore> messages;
+  bool validation = false;
+  gpuscan::Context ctx;
+};
+
+std::shared_ptr<State> create_state(std::string selector, bool validation) {
+  gpuscan::ContextCreateInfo info;
+  info.device_selector = std::move(selector);
+  info.enable_validation = validation;
+  auto messages = std::make_shared<MessageStore>();
+  if (validation)
+    info.on_message = [messages](gpuscan::MessageSeverity s, std::string_view m) { messages->add(s, m); };
+  gpuscan::Context ctx = gpuscan::Context::create(info);
+  return std::make_shared<State>(State{std::move(messages), validation, std::move(ctx)});
+}
+
+py::dict device_dict(const gpuscan::DeviceInfo& d) {
+  py::dict out;
+  out["index"] = d.index;
+  out["name"] = to_str(d.name);
+  out["type"] = to_str(gpuscan::to_string(d.type));
+  out["api_version"] = std::to_string(VK_API_VERSION_MAJOR(d.api_version)) + "." +
+                       std::to_string(VK_API_VERSION_MINOR(d.api_version)) + "." +
+                       std::to_string(VK_API_VERSION_PATCH(d.api_version));
+  out["subgroup_size"] = d.subgroup_size;
+  out["subgroup_arithmetic"] = d.has_subgroup_arithmetic();
+  out["subgroup_ballot"] = d.has_subgroup_ballot();
+  out["push_descriptors"] = d.push_descriptors;
+  out["single_pass_capable"] = d.single_pass_capable;
+  out["max_workgroup_invocations"] = d.max_workgroup_invocations;
+  out["max_workgroup_count"] =
+      py::make_tuple(d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
+  out["max_storage_buffer_range"] = d.max_storage_buffer_range;
+  out["min_storage_buffer_offset_alignment"] = d.min_storage_buffer_offset_alignment;
+  out["max_shared_memory_bytes"] = d.max_shared_memory_bytes;
+  out["timestamp_period_ns"] = d.timestamp_period_ns;
+  return out;
+}
+
+// Scans `a` (any array-like) on `state`'s device.
+template <class T>
+py::array scan_typed(std::shared_ptr<State> state, const py::array& a, const gpuscan::ScanConfig& config) {
+  constexpr int npy_array_aligned = 0x0100;  // NPY_ARRAY_ALIGNED
+  // Contiguous, aligned, native byte order; a copy only where `a` is not so already.
+  auto input = py::array_t<T, py::array::c_style | npy_array_aligned>::ensure(a);
+  if (!input) throw py::error_already_set();
+  const std::span<const T> span(input.data(), static_cast<size_t>(input.size()));
+  std::vector<T> out;
+  {
+    py::gil_scoped_release release;
+    out = gpuscan::scan<T>(state->ctx, span, config);
+    state.reset();  // if the Context was closed meanwhile, it goes now, still without the GIL
+  }
+  if (out.empty()) return py::array_t<T>(0);
+  // Hand the vector's storage to numpy without copying it.
+  auto owned = std::make_unique<std::vector<T>>(std::move(out));
+  py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  std::vector<T>* v = owned.release();
+  return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
+}
+
+py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanKind kind, const std::string& op,
+               const std::string& algorithm, const char* function) {
+  gpuscan::ScanConfig config = make_config(op, algorithm);
+  config.kind = kind;
+  py::array array = py::array::ensure(a);
+  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
+  const py::dtype dtype = array.dtype();
+  const char k = dtype.kind();
+  const bool four = dtype.itemsize() == 4;
+  if (!four || (k != 'u' && k != 'i' && k != 'f')) {
+    const char* hint = k == 'f' || k == 'c' ? " (convert with a.astype(numpy.float32))"
+                       : k == 'i'           ? " (convert with a.astype(numpy.int32))"
+                       : k == 'u' || k == 'b' ? " (convert with a.astype(numpy.uint32))"
+                                              : "";
+    throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32 and float32, not " +
+                         std::string(py::str(static_cast<py::handle>(dtype))) + hint);
+  }
+  if (array.ndim() != 1) {
+    std::string shape = py::str(py::tuple(array.attr("shape")));
+    throw py::value_error(std::string(function) + "() scans 1-D arrays; this one has " +
+                          std::to_string(array.ndim()) + " dimensions, shape " + shape +
+                          " (flatten it with a.ravel() to scan it as one sequence)");
+  }
+  switch (k) {
+    case 'u': config.type = gpuscan::DataType::u32; return scan_typed<uint32_t>(std::move(state), array, config);
+    case 'i': config.type = gpuscan::DataType::i32; return scan_typed<int32_t>(std::move(state), array, config);
+    default: config.type = gpuscan::DataType::f32; return scan_typed<float>(std::move(state), array, config);
+  }
+}
+
+// gpuscan.Context. All access to state_ happens with the GIL held.
+class ContextObject {
+ public:
+  explicit ContextObject(std::shared_ptr<State> state, bool is_default = false)
+      : state_(std::move(state)), messages_(state_->messages), validation_(state_->validation), is_default_(is_default) {}
+
+  std::shared_ptr<State> state() const {
+    if (!state_) throw py::value_error("this gpuscan.Context is closed");
+    return state_;
+  }
+  const std::shared_ptr<State>& raw_state() const { return state_; }  // null once closed
+  bool closed() const { return !state_; }
+  bool validation() const { return validation_; }
+  bool is_default() const { return is_default_; }
+  std::vector<std::string> take_validation_messages() const { return messages_->take(); }
+
+  void close();  // below: the default Context also forgets itself
+
+  py::array exclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm) const {
+    return scan(state(), a, gpuscan::ScanKind::exclusive, op, algorithm, "exclusive_scan");
+  }
+  py::array inclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm) const {
+    return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, "inclusive_scan");
+  }
+  std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
+    const gpuscan::ScanConfig config = make_config("add", algorithm);
+    return std::string(gpuscan::to_string(state()->ctx.resolve(config, count)));
+  }
+
+ private:
+  std::shared_ptr<State> state_;
+  std::shared_ptr<MessageStore> messages_;  // outlives state_: messages at shutdown can still be taken
+  bool validation_;
+  bool is_default_;
+};
+
+// The module-level Context: g_default_state is created once under g_default_mutex (taken without the GIL,
+// so a thread creating it never waits on a thread holding the GIL); g_default_object, the Python object
+// wrapping it, only changes with the GIL held.
+std::mutex g_default_mutex;
+std::shared_ptr<State> g_default_state;
+PyObject* g_default_object = nullptr;
+
+bool env_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' && std::string_view(value) != "0";
+}
+
+py::object default_context() {
+  if (g_default_object) return py::reinterpret_borrow<py::object>(g_default_object);
+  std::shared_ptr<State> state;
+  {
+    py::gil_scoped_release release;
+    std::lock_guard lock(g_default_mutex);
+    if (!g_default_state) g_default_state = create_state("", env_flag("GPUSCAN_VALIDATE"));
+    state = g_default_state;
+  }
+  // Another thread may have wrapped it meanwhile (the GIL was released above).
+  if (!g_default_object || py::cast<const ContextObject&>(py::handle(g_default_object)).raw_state() != state) {
+    py::object object = py::cast(ContextObject(state, true));
+    Py_XDECREF(g_default_object);
+    g_default_object = object.release().ptr();
+  }
+  return py::reinterpret_borrow<py::object>(g_default_object);
+}
+
+void ContextObject::close() {
+  std::shared_ptr<State> state = std::move(state_);
+  if (!state) return;
+  if (is_default_ && g_default_object && py::cast<const ContextObject&>(py::handle(g_default_object)).closed()) {
+    PyObject* object = std::exchange(g_default_object, nullptr);
+    Py_DECREF(object);  // the caller still holds `self`
+  }
+  py::gil_scoped_release release;
+  if (is_default_) {
+    std::lock_guard lock(g_default_mutex);
+    if (g_default_state == state) g_default_state.reset();
+  }
+  state.reset();  // destroys the Context unless a scan on another thread still holds it
+}
+
+void close_default_at_exit() {
+  if (!g_default_object) return;
+  py::object object = py::reinterpret_steal<py::object>(std::exchange(g_default_object, nullptr));
+  object.cast<ContextObject&>().close();
+}
+
+std::string selector_from(const py::object& device) {
+  if (device.is_none()) return "";
+  if (py::isinstance<py::bool_>(device)) throw py::type_error("device must be None, an int index or a str");
+  if (py::isinstance<py::int_>(device)) {
+    const long long index = device.cast<long long>();
+    if (index < 0) throw py::value_error("device index must be >= 0, not " + std::to_string(index));
+    return std::to_string(index);
+  }
+  if (py::isinstance<py::str>(device)) return device.cast<std::string>();
+  throw py::type_error("device must be None, an int index or a str (a substring of the device name), not " +
+                       std::string(py::str(py::type::handle_of(device).attr("__name__"))));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(gpuscan, m) {
+  m.doc() = R"(GPU prefix scans of numpy arrays on Vulkan, by gpuscan.
+
+    import numpy as np, gpuscan
+    a = np.array([3, 1, 7, 0, 4, 1, 6, 3], dtype=np.uint32)
+    gpuscan.exclusive_scan(a)   # array([ 0,  3,  4, 11, 11, 15, 16, 22], dtype=uint32)
+    gpuscan.inclusive_scan(a)   # array([ 3,  4, 11, 11, 15, 16, 22, 25], dtype=uint32)
+
+Arrays are 1-D of dtype uint32, int32 or float32, of any length; integer sums wrap like numpy's.
+The module-level functions use default_context(): the device GPUSCAN_DEVICE names, or the first
+discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
+validation, create a gpuscan.Context. The GIL is released while the GPU works.
+
+Errors: TypeError for an unsupported dtype; ValueError for an array that is not 1-D, an op other than
+"add", an unknown algorithm, a closed Context; gpuscan.Error (a RuntimeError) for what gpuscan reports,
+with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
+
+  g_error_type = PyErr_NewExceptionWithDoc(
+      "gpuscan.Error",
+      "An error gpuscan reported. Attributes: code, the gpuscan::Errc name (\"no_device\", \"unsupported\", "
+      "\"too_large\", \"invalid_argument\", \"vulkan_error\", \"timeout\", ...); vk_result, the VkResult's name "
+      "where Vulkan reported one, else None; message, the sentence also in str(error).",
+      PyExc_RuntimeError, nullptr);
+  if (!g_error_type) throw py::error_already_set();
+  m.add_object("Error", py::reinterpret_borrow<py::object>(g_error_type));
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const gpuscan::Error& e) {
+      raise_gpuscan_error(e);
+    }
+  });
+
+  m.attr("version") = gpuscan::version;
+  m.attr("__version__") = gpuscan::version;
+  py::tuple names(std::size(algorithm_names));
+  for (size_t i = 0; i < std::size(algorithm_names); ++i) names[i] = algorithm_names[i];
+  m.attr("algorithms") = names;
+
+  py::class_<ContextObject>(m, "Context", R"(A gpuscan context: one Vulkan device and gpuscan's pipelines for it.
+
+Context(device=None, validation=False)
+  device      None: GPUSCAN_DEVICE if set, else the first discrete GPU, integrated, virtual, CPU;
+              an int: an index into devices(); a str: a case-insensitive substring of the device name.
+  validation  load VK_LAYER_KHRONOS_validation with synchronization validation; its warnings and errors
+              are collected for take_validation_messages().
+Raises gpuscan.Error ("no_device", "unsupported" when the layer is missing, ...). Thread-safe: threads may
+share one Context. close() (or leaving a `with` block) destroys it; so does garbage collection.)")
+      .def(py::init([](const py::object& device, bool validation) {
+             std::string selector = selector_from(device);
+             py::gil_scoped_release release;
+             return ContextObject(create_state(std::move(selector), validation));
+           }),
+           py::arg("device") = py::none(), py::arg("validation") = false)
+      .def("exclusive_scan", &ContextObject::exclusive_scan, py::arg("a"), py::arg("op") = "add",
+           py::arg("algorithm") = "auto",
+           "out[i] = a[0] + ... + a[i-1]; out[0] = 0. `a`: 1-D uint32, int32 or float32 (made contiguous if not);\n"
+           "the result is a new array of the same dtype and length. algorithm: one of gpuscan.algorithms.")
+      .def("inclusive_scan", &ContextObject::inclusive_scan, py::arg("a"), py::arg("op") = "add",
+           py::arg("algorithm") = "auto",
+           "out[i] = a[0] + ... + a[i], as numpy.cumsum(a, dtype=a.dtype).")
+      .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
+           "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
+           "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
+      .def("take_validation_messages", &ContextObject::take_validation_messages,
+           "The validation layer's warnings and errors since the last call, as 'warning: ...' / 'error: ...' "
+           "strings, and forgets them. Always [] without validation. Still works after close(), for "
+           "messages raised at shutdown.")
+      .def("close", &ContextObject::close,
+           "Destroys the Context (after scans still running on other threads end). Idempotent. Closing "
+           "default_context() makes the next module-level call create a new one.")
+      .def_property_readonly("closed", &ContextObject::closed)
+      .def_property_readonly("validation", &ContextObject::validation)
+      .def_property_readonly("device", [](const ContextObject& self) { return device_dict(self.state()->ctx.device_info()); },
+                             "The device as a dict, like an entry of gpuscan.devices().")
+      .def("__enter__", [](py::object self) { return self; })
+      .def("__exit__", [](ContextObject& self, py::args) { self.close(); })
+      .def("__repr__", [](py::object self) {
+        const auto& c = self.cast<const ContextObject&>();
+        if (c.closed()) return std::string("<gpuscan.Context closed>");
+        return "<gpuscan.Context device=" + std::string(py::repr(to_str(c.state()->ctx.device_info().name))) +
+               " validation=" + (c.validation() ? "True" : "False") + (c.is_default() ? " (default)" : "") + ">";
+      });
+
+  m.def("default_context", &default_context,
+        "The Context the module-level functions use, created on first use (thread-safe) with "
+        "GPUSCAN_DEVICE's device (or the best one) and validation if GPUSCAN_VALIDATE=1.");
+  m.def(
+      "exclusive_scan",
+      [](const py::object& a, const std::string& op, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().exclusive_scan(a, op, algorithm);
+      },
+      py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto",
+      "Exclusive prefix sum on default_context(): out[i] = a[0] + ... + a[i-1], out[0] = 0.\n"
+      "`a`: 1-D numpy array of uint32, int32 or float32, any length; integer sums wrap.\n"
+      "algorithm: 'auto', 'single-pass', 'reduce-then-scan', 'multipass' or 'blelloch'.");
+  m.def(
+      "inclusive_scan",
+      [](const py::object& a, const std::string& op, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().inclusive_scan(a, op, algorithm);
+      },
+      py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto",
+      "Inclusive prefix sum on default_context(): out[i] = a[0] + ... + a[i], as numpy.cumsum(a, dtype=a.dtype).");
+  m.def(
+      "devices",
+      [] {
+        std::vector<gpuscan::DeviceInfo> infos;
+        {
+          py::gil_scoped_release release;
+          infos = gpuscan::Context::list_devices();
+        }
+        py::list out;
+        for (const auto& d : infos) out.append(device_dict(d));
+        return out;
+      },
+      "Every Vulkan device, as dicts: index, name, type, api_version, subgroup_size, subgroup_arithmetic, "
+      "subgroup_ballot, push_descriptors, single_pass_capable, max_workgroup_invocations, max_workgroup_count, "
+      "max_storage_buffer_range, min_storage_buffer_offset_alignment, max_shared_memory_bytes, "
+      "timestamp_period_ns. gpuscan.Error 'no_device' without a Vulkan loader or driver.");
+
+  // Destroy the default Context while the interpreter still runs, not in a static destructor at exit.
+  py::module_::import("atexit").attr("register")(py::cpp_function(&close_default_at_exit));
+}
