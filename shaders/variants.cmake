@@ -24,3 +24,14 @@ endforeach()
 
 # The benchmark's copy roofline: the same vector layout as the tile kernels, no arithmetic.
 list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")
+
+# Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a
+# specialization constant. OP_ADD only satisfies common/ops.glsl.
+foreach(type u32 i32 f32)
+  string(TOUPPER "${type}" TYPE)
+  foreach(kernel compact_count compact_scatter)
+    list(APPEND GPUSCAN_SHADER_VARIANTS
+      "${kernel}.${type}.ballot|${kernel}.comp|TYPE_${TYPE},OP_ADD,COMPACT_BALLOT"
+      "${kernel}.${type}.shared|${kernel}.comp|TYPE_${TYPE},OP_ADD,COMPACT_SHARED")
+  endforeach()
+endforeach()

@@ -1,6 +1,7 @@
 // The umbrella header: everything gpuscan offers.
 #pragma once
 
+#include "gpuscan/compact.hpp"
 #include "gpuscan/error.hpp"
 #include "gpuscan/types.hpp"
 #include "gpuscan/version.hpp"

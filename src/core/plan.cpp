@@ -184,6 +184,80 @@ Plan plan_single_pass(const ScanRequest& req) {
   return plan;
 }
 
+namespace {
+
+// The counts' sub-plan scans its "input" into its "output" in place: both are the counts at
+// temp[0, tiles); its own scratch moves up to `scratch`.
+Range shift_into_temp(Range r, uint64_t scratch) {
+  if (r.slot == Slot::temp) r.offset += scratch;
+  r.slot = Slot::temp;
+  return r;
+}
+
+}  // namespace
+
+Plan plan_compact(const CompactRequest& req) {
+  if (req.tile_size < 2 || !std::has_single_bit(req.tile_size))
+    throw Error(Errc::invalid_argument, "tile size " + std::to_string(req.tile_size) + " is not a power of two >= 2");
+  Plan plan;
+  Dispatch scatter;
+  scatter.kernel = Kernel::compact_scatter;
+  if (req.n == 0) {
+    scatter.blocks = 1;
+    scatter.groups_x = scatter.groups_y = 1;
+    scatter.src = {Slot::input, 0, 0};
+    scatter.dst = {Slot::output, 0, 0};
+    scatter.aux = {Slot::temp, 0, 0};
+    plan.steps.emplace_back(scatter);
+    plan.levels = 1;
+    return plan;
+  }
+  const uint64_t tiles = ceil_div(req.n, req.tile_size);
+  Dispatch count;
+  count.kernel = Kernel::compact_count;
+  count.n = req.n;
+  count.blocks = tiles;
+  grid_for(tiles, req.limits, count.groups_x, count.groups_y);
+  count.src = {Slot::input, 0, req.n};
+  count.dst = {Slot::output, 0, req.n};  // not written
+  count.aux = {Slot::temp, 0, tiles};
+  plan.steps.emplace_back(count);
+  plan.steps.emplace_back(Barrier{});
+
+  ScanRequest sub_req;
+  sub_req.n = tiles;
+  sub_req.block_size = req.counts_block_size;
+  sub_req.inclusive = false;
+  sub_req.limits = req.limits;
+  const Plan sub = req.counts_multipass ? plan_multipass_scan(sub_req) : plan_reduce_then_scan(sub_req);
+  const uint64_t scratch = level_top(0, tiles);
+  for (Step s : sub.steps) {
+    if (auto* d = std::get_if<Dispatch>(&s)) {
+      d->level += 1;
+      d->src = shift_into_temp(d->src, scratch);
+      d->dst = shift_into_temp(d->dst, scratch);
+      d->aux = shift_into_temp(d->aux, scratch);
+    } else if (auto* f = std::get_if<Fill>(&s)) {
+      f->range = shift_into_temp(f->range, scratch);
+    }
+    plan.steps.push_back(s);
+  }
+  plan.steps.emplace_back(Barrier{});
+
+  scatter.n = req.n;
+  scatter.blocks = tiles;
+  scatter.groups_x = count.groups_x;
+  scatter.groups_y = count.groups_y;
+  scatter.src = count.src;
+  scatter.dst = count.dst;
+  scatter.aux = count.aux;
+  scatter.read_offsets = true;
+  plan.steps.emplace_back(scatter);
+  plan.temp_elements = sub.temp_elements > 0 ? scratch + sub.temp_elements : tiles;
+  count_levels(plan);
+  return plan;
+}
+
 const char* kernel_name(Kernel k) {
   switch (k) {
     case Kernel::scan_local: return "scan_local";
@@ -191,6 +265,8 @@ const char* kernel_name(Kernel k) {
     case Kernel::reduce_tiles: return "reduce_tiles";
     case Kernel::scan_tiles: return "scan_tiles";
     case Kernel::single_pass: return "single_pass";
+    case Kernel::compact_count: return "compact_count";
+    case Kernel::compact_scatter: return "compact_scatter";
   }
   return "?";
 }
@@ -225,10 +301,12 @@ std::string describe(const Plan& plan) {
         break;
       case Kernel::reduce_tiles: out << " " << range(d.src); break;
       case Kernel::uniform_add: out << " " << range(d.dst); break;
+      case Kernel::compact_count: out << " " << range(d.src) << " counts " << range(d.aux); break;
+      case Kernel::compact_scatter: out << " " << range(d.src) << " -> " << range(d.dst) << " offsets " << range(d.aux); break;
     }
     if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)
       out << " sums " << range(d.aux);
-    if (d.read_offsets) out << " offsets " << range(d.aux);
+    if (d.read_offsets && d.kernel != Kernel::compact_scatter) out << " offsets " << range(d.aux);
     if (d.kernel == Kernel::single_pass) out << " state " << range(d.aux);
     out << "\n";
   }

@@ -19,6 +19,9 @@ enum class Kernel : uint8_t {
   reduce_tiles,  // write each tile's total of src to aux
   scan_tiles,    // scan each tile of src into dst, starting from aux[tile] if read_offsets
   single_pass,   // chained scan with decoupled look-back; aux is the look-back state (zero at start and end)
+  // Stream compaction (issue 4): tiles of W · vectors-per-lane · 4 elements.
+  compact_count,    // write each tile's number of kept elements of src to aux (u32)
+  compact_scatter,  // write the kept elements of src to dst, tile t from aux[t] on; the last tile writes the total
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
@@ -106,6 +109,21 @@ Plan plan_reduce_then_scan(const ScanRequest& request);
 // temp element 0; temp must start at a binding-aligned offset. The kernel leaves it zeroed.
 Plan plan_single_pass(const ScanRequest& request);
 uint64_t single_pass_state_bytes(uint64_t tiles);
+
+// Stream compaction (select_if / select_flagged): count per tile, scan the counts, scatter.
+//   compact_count over ceil(n/B) tiles into temp[0, tiles), barrier, the exclusive u32 scan of those
+//   counts in place (the reduce-then-scan plan, or the multipass one, with its own scratch after the
+//   counts), barrier, compact_scatter reading the scanned counts as tile offsets.
+// n == 0 plans a single compact_scatter of one workgroup over empty ranges: it only writes the count 0.
+// The flags and count buffers are not plan slots: the executor binds them to every compaction dispatch.
+struct CompactRequest {
+  uint64_t n = 0;
+  uint32_t tile_size = 4096;       // elements per compaction tile; a power of two >= 2
+  bool counts_multipass = false;   // scan the tile counts with the multipass plan instead of reduce-then-scan
+  uint32_t counts_block_size = 4096;  // the block size of that scan's plan
+  PlanLimits limits;
+};
+Plan plan_compact(const CompactRequest& request);
 
 // The grid for `blocks` workgroups: one row while it fits max_groups_x, otherwise rows of
 // max_groups_x. Throws Errc::too_large when even max_groups_y rows do not suffice.

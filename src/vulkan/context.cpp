@@ -211,16 +211,18 @@ Context::Impl::~Impl() {
 }
 
 void Context::Impl::create_layouts() {
-  VkDescriptorSetLayoutBinding bindings[3];
-  for (uint32_t i = 0; i < 3; ++i)
+  // src, dst, aux for every pass; flags and count for stream compaction only (scans push 3).
+  VkDescriptorSetLayoutBinding bindings[descriptor_bindings];
+  for (uint32_t i = 0; i < descriptor_bindings; ++i)
     bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-  set_info.bindingCount = 3;
+  set_info.bindingCount = descriptor_bindings;
   set_info.pBindings = bindings;
   vk::check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
 
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 6 * sizeof(uint32_t)};  // PassParams
+  // PassParams (6 words) for scans, CompactParams (10) for compaction; 128 bytes are guaranteed.
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_words * sizeof(uint32_t)};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 1;
   layout_info.pSetLayouts = &set_layout;

@@ -14,7 +14,7 @@
 namespace gpuscan {
 
 // A compute pipeline is identified by its SPIR-V variant and its specialization constants.
-// Values of the specialization constants (constant_id 0 to 5) are part of the key.
+// Values of the specialization constants (constant_id 0 to 6) are part of the key.
 struct PipelineKey {
   std::string variant;        // name in shaders/variants.cmake
   uint32_t workgroup_size = 0;    // 0: local_size_x
@@ -23,8 +23,13 @@ struct PipelineKey {
   uint32_t vectors_per_lane = 4;  // 3
   bool vector_aligned = true;     // 4
   uint32_t spin_limit = 64;       // 5
+  uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
   auto operator<=>(const PipelineKey&) const = default;
 };
+
+// The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
+inline constexpr uint32_t descriptor_bindings = 5;
+inline constexpr uint32_t push_constant_words = 10;
 
 struct Context::Impl {
   bool owns_device = false;  // created by gpuscan (destroy at the end) or adopted (leave alone)

@@ -1,0 +1,144 @@
+// Stream compaction (issue 4): keep the elements of an array that a predicate or a flag selects, in
+// their original order (stable), and write how many were kept to a GPU buffer.
+//
+//   std::vector<float> v = {0.5f, -1, 3, 0, 2};
+//   auto big = gpuscan::select_if(ctx, std::span<const float>(v), gpuscan::Predicate::greater(1.0f));
+//   // big == {3, 2}
+//   std::vector<uint32_t> f = {1, 0, 0, 7, 0};
+//   auto picked = gpuscan::select_flagged(ctx, std::span<const float>(v), std::span<const uint32_t>(f));
+//   // picked == {0.5f, 0}
+//
+// How it runs: a compact_count pass counts every tile's kept elements, gpuscan's own u32 scan turns the
+// counts into tile offsets, and a compact_scatter pass evaluates the predicate again and writes the kept
+// elements. Inside a tile a kept element's rank comes from subgroupBallot +
+// subgroupBallotExclusiveBitCount (CompactPath::ballot) or, on devices without subgroup ballots, from a
+// shared-memory scan of per-invocation counts of 0/1 flags (CompactPath::shared_memory). partition is
+// not offered yet.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "gpuscan/types.hpp"
+#include "gpuscan/vulkan.hpp"
+
+namespace gpuscan {
+
+// The built-in predicates. The constants are compared in the element type (u32 and i32 as integers,
+// f32 as floats: NaN compares false, -0 equals 0); bits_set tests the element's 32-bit pattern.
+enum class PredicateKind : uint8_t {
+  nonzero,        // v != 0
+  equal,          // v == a
+  not_equal,      // v != a
+  less,           // v < a
+  less_equal,     // v <= a
+  greater,        // v > a
+  greater_equal,  // v >= a
+  bits_set,       // (bits(v) & a) != 0
+  in_range,       // a <= v && v <= b (closed)
+};
+
+std::string_view to_string(PredicateKind kind) noexcept;  // "nonzero", "equal", ...
+
+struct Predicate {
+  PredicateKind kind = PredicateKind::nonzero;
+  uint32_t a = 0;  // bit pattern of the first constant in the element type
+  uint32_t b = 0;  // bit pattern of the second (in_range's upper bound)
+
+  static Predicate nonzero() { return {}; }
+  template <Element T> static Predicate equal(T v) { return {PredicateKind::equal, bits(v)}; }
+  template <Element T> static Predicate not_equal(T v) { return {PredicateKind::not_equal, bits(v)}; }
+  template <Element T> static Predicate less(T v) { return {PredicateKind::less, bits(v)}; }
+  template <Element T> static Predicate less_equal(T v) { return {PredicateKind::less_equal, bits(v)}; }
+  template <Element T> static Predicate greater(T v) { return {PredicateKind::greater, bits(v)}; }
+  template <Element T> static Predicate greater_equal(T v) { return {PredicateKind::greater_equal, bits(v)}; }
+  static Predicate bits_set(uint32_t mask) { return {PredicateKind::bits_set, mask}; }
+  template <Element T> static Predicate in_range(T lo, T hi) { return {PredicateKind::in_range, bits(lo), bits(hi)}; }
+
+  // The same test on the host (for references and the CLI): `v` in the type the predicate was built for.
+  template <Element T> bool operator()(T v) const;
+
+  template <Element T> static uint32_t bits(T v) { return std::bit_cast<uint32_t>(v); }
+};
+
+// How a tile ranks its kept elements.
+//   automatic      ballot where the device has subgroup ballots in compute shaders, else shared_memory
+//   ballot         subgroupBallot + subgroupBallotExclusiveBitCount per row of a subgroup
+//   shared_memory  no subgroup operations at all: a shared-memory scan of the invocations' counts
+enum class CompactPath : uint8_t { automatic, ballot, shared_memory };
+std::string_view to_string(CompactPath path) noexcept;  // "auto", "ballot", "shared-memory"
+
+struct CompactConfig {
+  DataType type = DataType::u32;
+  CompactPath path = CompactPath::automatic;
+  // As in ScanConfig: W (0 = 256, else a power of two from 32 to the device maximum) and vectors per
+  // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements.
+  uint32_t workgroup_size = 0;
+  uint32_t vectors_per_lane = 0;
+};
+
+// Temporary storage record_select_if / record_select_flagged need for `count` elements (tile counts
+// and their scan's scratch). size is never 0 for count > 0.
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
+
+// The passes a compaction of `count` elements would record (for `gpuscan info`-like listings).
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
+
+struct SelectArgs {
+  CompactConfig config;
+  uint64_t count = 0;     // elements of input; 0 records a pass that writes 0 to count_out
+  BufferView input;       // count elements
+  BufferView flags;       // record_select_flagged: count u32 flags (kept where non-zero); ignored by select_if
+  Predicate predicate;    // record_select_if; ignored by select_flagged
+  BufferView output;      // room for the worst case: count elements, whatever the data
+  BufferView count_out;   // one u32: the number of elements kept
+  BufferView temp;        // compact_temp_requirements(ctx, count, config).size bytes
+};
+
+// Record the compaction into `cmd`. Barrier contract as record_scan's: writes to input (and flags)
+// must be visible to COMPUTE_SHADER / SHADER_READ, earlier uses of output, count_out and temp complete
+// before COMPUTE_SHADER. Afterwards output[0, kept) and count_out are written by COMPUTE_SHADER /
+// SHADER_WRITE; output past `kept` is left as it was. Input and output must not overlap.
+void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+
+// Convenience: upload, compact, download. The result's size is the number kept (read back from the
+// GPU's count buffer). select_flagged throws Errc::invalid_argument when flags is shorter than values.
+template <Element T>
+std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
+template <Element T>
+std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              CompactConfig config = {});
+
+extern template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
+extern template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
+extern template std::vector<float> select_if(const Context&, std::span<const float>, Predicate, CompactConfig);
+extern template std::vector<uint32_t> select_flagged(const Context&, std::span<const uint32_t>,
+                                                     std::span<const uint32_t>, CompactConfig);
+extern template std::vector<int32_t> select_flagged(const Context&, std::span<const int32_t>,
+                                                    std::span<const uint32_t>, CompactConfig);
+extern template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
+                                                  CompactConfig);
+
+template <Element T>
+bool Predicate::operator()(T v) const {
+  const T ca = std::bit_cast<T>(a);
+  const T cb = std::bit_cast<T>(b);
+  switch (kind) {
+    case PredicateKind::nonzero: return v != T(0);
+    case PredicateKind::equal: return v == ca;
+    case PredicateKind::not_equal: return v != ca;
+    case PredicateKind::less: return v < ca;
+    case PredicateKind::less_equal: return v <= ca;
+    case PredicateKind::greater: return v > ca;
+    case PredicateKind::greater_equal: return v >= ca;
+    case PredicateKind::bits_set: return (std::bit_cast<uint32_t>(v) & a) != 0;
+    case PredicateKind::in_range: return ca <= v && v <= cb;
+  }
+  return false;
+}
+
+}  // namespace gpuscan

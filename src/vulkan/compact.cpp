@@ -1,0 +1,322 @@
+// Stream compaction on Vulkan (include/gpuscan/compact.hpp): checks the arguments, asks src/core for
+// the plan (count, scan of the tile counts, scatter) and records it; plus the convenience calls.
+//
+// Bindings: 0 input, 1 output, 2 temp (tile counts / offsets), 3 flags, 4 count. The predicate kind is
+// specialization constant 6 (one pipeline per kind), its constants push-constant words 8 and 9: the
+// push-constant range grew from 6 to 10 words rather than passing constants through a buffer, so
+// select_if needs no upload of its constants and no extra binding.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <sstream>
+#include <variant>
+
+#include "core/plan.hpp"
+#include "gpuscan/compact.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan {
+namespace {
+
+struct ResolvedCompact {
+  CompactPath path;
+  uint32_t workgroup_size;
+  uint32_t vectors_per_lane;
+  bool counts_multipass;  // the tile counts are scanned by the multipass (Blelloch) plan
+  core::Plan plan;
+};
+
+ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  const DeviceInfo& info = ctx.device_info();
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
+  if (w < 32 || !std::has_single_bit(w) || w > info.max_workgroup_invocations)
+    throw Error(Errc::invalid_argument,
+                "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
+                    std::to_string(info.max_workgroup_invocations) + " (the device's maximum)");
+  if (k < 1 || k > 16 || !std::has_single_bit(k))
+    throw Error(Errc::invalid_argument,
+                "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
+  const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
+  ResolvedCompact r{config.path, w, k, false, {}};
+  if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
+  if (r.path == CompactPath::ballot && !ballot)
+    throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
+                                   "CompactPath::shared_memory or automatic");
+  // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
+  r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
+  const uint64_t tile = uint64_t{w} * k * 4;
+  if (count > uint64_t{UINT32_MAX} - tile)
+    throw Error(Errc::too_large, "compactions of " + std::to_string(count) + " elements are not supported yet: at most " +
+                                     std::to_string(uint64_t{UINT32_MAX} - tile) + " elements");
+  core::CompactRequest req;
+  req.n = count;
+  req.tile_size = static_cast<uint32_t>(tile);
+  req.counts_multipass = r.counts_multipass;
+  req.counts_block_size = r.counts_multipass ? 2 * w : static_cast<uint32_t>(tile);
+  req.limits.max_groups_x = ctx.impl().max_groups_x;
+  req.limits.max_groups_y = info.max_workgroup_count[1];
+  r.plan = core::plan_compact(req);
+  return r;
+}
+
+void check_view(const char* what, const BufferView& view, uint64_t count, const char* need) {
+  if (view.buffer == VK_NULL_HANDLE) throw Error(Errc::null_handle, std::string(what) + " buffer is VK_NULL_HANDLE");
+  if (!(view.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+    throw Error(Errc::missing_usage, std::string(what) +
+                                         " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, which gpuscan's "
+                                         "compute shaders need to access it");
+  if (view.offset % 4 != 0)
+    throw Error(Errc::misaligned, std::string(what) + " offset " + std::to_string(view.offset) +
+                                      " is not a multiple of the element size (4 bytes)");
+  const uint64_t holds = view.offset > view.buffer_size ? 0 : (view.buffer_size - view.offset) / 4;
+  if (holds < count) {
+    std::ostringstream msg;
+    msg << what << " buffer holds " << holds << " elements from offset " << view.offset << " (buffer size "
+        << view.buffer_size << " bytes), " << need << " " << count;
+    throw Error(Errc::buffer_too_small, msg.str());
+  }
+}
+
+bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
+  return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
+}
+
+struct Binding {
+  VkDescriptorBufferInfo info;
+  uint32_t element_offset;
+};
+
+// As record.cpp's: bound at an offset rounded down to the device's alignment, the rest an element offset.
+Binding bind(const Context& ctx, const BufferView& view, uint64_t element, uint64_t count) {
+  const DeviceInfo& info = ctx.device_info();
+  const uint64_t start = view.offset + element * 4;
+  const uint64_t align = info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1;
+  const uint64_t bound = start - start % align;
+  const uint64_t bytes = start + std::max<uint64_t>(count, 1) * 4 - bound;
+  if (bytes > info.max_storage_buffer_range)
+    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
+                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
+                                     "; buffers beyond one binding are not supported yet");
+  return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / 4)};
+}
+
+std::string scan_variant(core::Kernel kernel) {
+  std::string name = std::string(core::kernel_name(kernel)) + ".u32.add";
+  if (kernel == core::Kernel::scan_local) name += ".blelloch";
+  return name;
+}
+
+void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const ResolvedCompact r = resolve_compact(ctx, args.count, args.config);
+  const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
+  if (!flagged && args.predicate.kind > PredicateKind::in_range)
+    throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
+
+  check_view("count", args.count_out, 1, "the compaction needs");
+  const uint64_t n = args.count;
+  const uint64_t bytes = n * 4;
+  if (n > 0) {
+    check_view("input", args.input, n, "the compaction needs");
+    check_view("output", args.output, n,
+               "the compaction needs room for the worst case (every element kept):");
+    if (flagged) check_view("flags", args.flags, n, "the compaction needs one flag per element:");
+    if (overlaps(args.input, bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
+    if (flagged && overlaps(args.flags, bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "flags and output ranges overlap");
+    if (overlaps(args.count_out, 4, args.output, bytes) || overlaps(args.count_out, 4, args.input, bytes) ||
+        (flagged && overlaps(args.count_out, 4, args.flags, bytes)))
+      throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
+    const uint64_t temp_bytes = r.plan.temp_elements * 4;
+    check_view("temp", args.temp, r.plan.temp_elements, "the compaction needs");
+    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes) ||
+        overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && overlaps(args.temp, temp_bytes, args.flags, bytes)))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
+  }
+
+  Context::Impl& impl = ctx.impl();
+  auto view_of = [&](core::Slot slot) -> const BufferView& {
+    if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
+    return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
+  };
+  const std::string type(to_string(args.config.type));
+  const char* path = r.path == CompactPath::ballot ? "ballot" : "shared";
+  for (const core::Step& step : r.plan.steps) {
+    if (std::holds_alternative<core::Barrier>(step)) {
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      continue;
+    }
+    if (std::holds_alternative<core::Fill>(step))
+      throw Error(Errc::unsupported, "internal: a compaction plan with a fill");  // the count scans have none
+    const core::Dispatch& d = std::get<core::Dispatch>(step);
+    const bool compact = d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter;
+    PipelineKey key;
+    key.workgroup_size = r.workgroup_size;
+    key.vectors_per_lane = r.vectors_per_lane;
+    const Binding src = bind(ctx, view_of(d.src.slot), d.src.offset, d.src.count);
+    const Binding dst = bind(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count);
+    const Binding aux = bind(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count);
+    VkDescriptorBufferInfo infos[5] = {src.info, dst.info, aux.info, {}, {}};
+    uint32_t bindings = 3;
+    uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
+                                            aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
+    if (compact) {
+      key.variant = std::string(core::kernel_name(d.kernel)) + "." + type + "." + path;
+      key.predicate = predicate;
+      // select_if binds the input as its (unread) flags.
+      const Binding flags = flagged && n > 0 ? bind(ctx, args.flags, 0, n) : src;
+      const Binding count = bind(ctx, args.count_out, 0, 1);
+      infos[3] = flags.info;
+      infos[4] = count.info;
+      bindings = 5;
+      params[6] = flags.element_offset;
+      params[7] = count.element_offset;
+      params[8] = args.predicate.a;
+      params[9] = args.predicate.b;
+    } else {
+      key.variant = scan_variant(d.kernel);
+      key.inclusive = d.inclusive;
+      key.use_aux = d.write_block_sums || d.read_offsets;
+      key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
+    }
+    VkWriteDescriptorSet writes[5];
+    for (uint32_t i = 0; i < bindings; ++i) {
+      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      writes[i].dstBinding = i;
+      writes[i].descriptorCount = 1;
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = &infos[i];
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
+    impl.cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline_layout, 0, bindings, writes);
+    vkCmdPushConstants(cmd, impl.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                       (compact ? 10 : 6) * sizeof(uint32_t), params);
+    vkCmdDispatch(cmd, d.groups_x, d.groups_y, 1);
+  }
+}
+
+template <class T>
+std::vector<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
+                           Predicate predicate, CompactConfig config) {
+  config.type = data_type_of<T>::value;
+  const uint64_t n = values.size();
+  const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
+  if (n == 0) return {};
+  const VkPhysicalDevice physical = ctx.physical_device();
+  const VkDevice device = ctx.device();
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  const VkDeviceSize bytes = n * sizeof(T);
+  vk::OwnedBuffer in(physical, device, bytes, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer out(physical, device, bytes, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer count(physical, device, 4, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer temp(physical, device, temp_req.size, temp_req.usage, vk::MemoryKind::device_local);
+  vk::OwnedBuffer flag_buffer;
+  std::memcpy(in.mapped(), values.data(), bytes);
+  SelectArgs args{config, n, in.view(), {}, predicate, out.view(), count.view(), temp.view()};
+  if (flags) {
+    flag_buffer = vk::OwnedBuffer(physical, device, bytes, usage, vk::MemoryKind::host_visible);
+    std::memcpy(flag_buffer.mapped(), flags, bytes);
+    args.flags = flag_buffer.view();
+  }
+  try {
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      if (flags) record_select_flagged(ctx, cmd, args);
+      else record_select_if(ctx, cmd, args);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+  } catch (const Error& e) {
+    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
+      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      for (vk::OwnedBuffer* b : {&in, &out, &count, &temp, &flag_buffer})
+        ctx.impl().abandoned_buffers.push_back(std::move(*b));
+    }
+    throw;
+  }
+  uint32_t kept = 0;
+  std::memcpy(&kept, count.mapped(), 4);
+  if (kept > n) throw Error(Errc::vulkan_error, "the GPU reported " + std::to_string(kept) + " elements kept of " +
+                                                    std::to_string(n));
+  std::vector<T> result(kept);
+  if (kept) std::memcpy(result.data(), out.mapped(), kept * sizeof(T));
+  return result;
+}
+
+}  // namespace
+
+std::string_view to_string(PredicateKind kind) noexcept {
+  switch (kind) {
+    case PredicateKind::nonzero: return "nonzero";
+    case PredicateKind::equal: return "equal";
+    case PredicateKind::not_equal: return "not_equal";
+    case PredicateKind::less: return "less";
+    case PredicateKind::less_equal: return "less_equal";
+    case PredicateKind::greater: return "greater";
+    case PredicateKind::greater_equal: return "greater_equal";
+    case PredicateKind::bits_set: return "bits_set";
+    case PredicateKind::in_range: return "in_range";
+  }
+  return "?";
+}
+
+std::string_view to_string(CompactPath path) noexcept {
+  switch (path) {
+    case CompactPath::automatic: return "auto";
+    case CompactPath::ballot: return "ballot";
+    case CompactPath::shared_memory: return "shared-memory";
+  }
+  return "?";
+}
+
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  TempRequirements req;
+  req.size = resolve_compact(ctx, count, config).plan.temp_elements * 4;
+  return req;
+}
+
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  const ResolvedCompact r = resolve_compact(ctx, count, config);
+  return "compaction, " + std::string(to_string(r.path)) + " path, W = " + std::to_string(r.workgroup_size) + ", " +
+         std::to_string(r.vectors_per_lane) + " vectors per lane, counts scanned by " +
+         (r.counts_multipass ? "multipass (blelloch)" : "reduce-then-scan") + "\n" + core::describe(r.plan);
+}
+
+void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  record_compact(ctx, cmd, args, false);
+}
+
+void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  record_compact(ctx, cmd, args, true);
+}
+
+template <Element T>
+std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config) {
+  return run_compact(ctx, values, nullptr, predicate, config);
+}
+
+template <Element T>
+std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              CompactConfig config) {
+  if (flags.size() < values.size())
+    throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags.size()) + " elements, fewer than the " +
+                                            std::to_string(values.size()) + " values");
+  static const uint32_t none = 0;
+  return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config);
+}
+
+template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
+template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
+template std::vector<float> select_if(const Context&, std::span<const float>, Predicate, CompactConfig);
+template std::vector<uint32_t> select_flagged(const Context&, std::span<const uint32_t>, std::span<const uint32_t>,
+                                              CompactConfig);
+template std::vector<int32_t> select_flagged(const Context&, std::span<const int32_t>, std::span<const uint32_t>,
+                                             CompactConfig);
+template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
+                                           CompactConfig);
+
+}  // namespace gpuscan

@@ -1,0 +1,201 @@
+// Unit tests for the stream-compaction plan (core::plan_compact): structure, temp layout, and a CPU
+// interpreter that runs the plan -- count, the tile counts' scan (reduce-then-scan or multipass), scatter
+// -- and compares with std::copy_if, failing on any read of unwritten temp or any range out of bounds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/plan.hpp"
+#include "gpuscan/error.hpp"
+
+namespace {
+
+using gpuscan::core::Barrier;
+using gpuscan::core::CompactRequest;
+using gpuscan::core::Dispatch;
+using gpuscan::core::Kernel;
+using gpuscan::core::Plan;
+using gpuscan::core::Range;
+using gpuscan::core::Slot;
+using gpuscan::core::Step;
+
+struct Memory {
+  std::vector<uint32_t> input, output, temp;
+  std::vector<bool> flags;                  // the predicate, precomputed
+  std::vector<bool> temp_written;
+  std::vector<bool> output_written;
+  uint32_t count = 0xdeadbeef;
+};
+
+class Interpreter {
+ public:
+  Interpreter(const Plan& plan, const CompactRequest& req, Memory& m) : plan_(plan), req_(req), m_(m) {
+    m_.temp.assign(plan.temp_elements, 0xdeadbeef);
+    m_.temp_written.assign(plan.temp_elements, false);
+    m_.output.assign(req.n, 0xdeadbeef);
+    m_.output_written.assign(req.n, false);
+  }
+
+  uint32_t read(const Range& r, uint64_t i) {
+    EXPECT_LT(i, r.count);
+    const uint64_t at = r.offset + i;
+    switch (r.slot) {
+      case Slot::input: EXPECT_LT(at, m_.input.size()); return m_.input.at(at);
+      case Slot::output: ADD_FAILURE() << "plan reads the output"; return 0;
+      case Slot::temp:
+        EXPECT_LT(at, m_.temp.size());
+        EXPECT_TRUE(m_.temp_written.at(at)) << "read of unwritten temp element " << at;
+        return m_.temp.at(at);
+    }
+    return 0;
+  }
+  void write(const Range& r, uint64_t i, uint32_t v) {
+    EXPECT_LT(i, r.count);
+    const uint64_t at = r.offset + i;
+    switch (r.slot) {
+      case Slot::input: ADD_FAILURE() << "plan writes the input"; break;
+      case Slot::output: m_.output.at(at) = v; m_.output_written.at(at) = true; break;
+      case Slot::temp: m_.temp.at(at) = v; m_.temp_written.at(at) = true; break;
+    }
+  }
+
+  void run() {
+    for (const Step& s : plan_.steps)
+      if (const auto* d = std::get_if<Dispatch>(&s)) dispatch(*d);
+  }
+
+ private:
+  void dispatch(const Dispatch& d) {
+    EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, d.blocks);
+    if (d.kernel == Kernel::compact_count || d.kernel == Kernel::compact_scatter) {
+      const uint64_t tile = req_.tile_size;
+      if (d.n == 0) {
+        EXPECT_EQ(d.kernel, Kernel::compact_scatter);
+        m_.count = 0;
+        return;
+      }
+      EXPECT_EQ(d.blocks, (d.n + tile - 1) / tile);
+      uint32_t last_total = 0;
+      for (uint64_t t = 0; t < d.blocks; ++t) {
+        uint32_t at = d.kernel == Kernel::compact_scatter ? read(d.aux, t) : 0;
+        const uint32_t first = at;
+        for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
+          const uint32_t v = read(d.src, i);
+          if (!m_.flags[i]) continue;
+          if (d.kernel == Kernel::compact_scatter) write(d.dst, at, v);
+          ++at;
+        }
+        if (d.kernel == Kernel::compact_count) write(d.aux, t, at);
+        last_total = at;
+        (void)first;
+      }
+      if (d.kernel == Kernel::compact_scatter) m_.count = last_total;
+      return;
+    }
+    const uint64_t block = req_.counts_block_size;
+    for (uint64_t b = 0; b < d.blocks; ++b) {
+      const uint64_t end = std::min<uint64_t>(d.n, (b + 1) * block);
+      switch (d.kernel) {
+        case Kernel::reduce_tiles: {
+          uint32_t sum = 0;
+          for (uint64_t i = b * block; i < end; ++i) sum += read(d.src, i);
+          write(d.aux, b, sum);
+          break;
+        }
+        case Kernel::scan_tiles:
+        case Kernel::scan_local: {
+          uint32_t sum = d.read_offsets ? read(d.aux, b) : 0;
+          std::vector<uint32_t> in;
+          for (uint64_t i = b * block; i < end; ++i) in.push_back(read(d.src, i));
+          uint32_t total = 0;
+          for (uint64_t i = b * block; i < end; ++i) {
+            write(d.dst, i, sum);
+            sum += in[i - b * block];
+            total += in[i - b * block];
+          }
+          if (d.write_block_sums) write(d.aux, b, total);
+          break;
+        }
+        case Kernel::uniform_add: {
+          const uint32_t offset = read(d.aux, b);
+          for (uint64_t i = b * block; i < end; ++i) write(d.dst, i, read(d.dst, i) + offset);
+          break;
+        }
+        default: ADD_FAILURE() << "unexpected kernel " << gpuscan::core::kernel_name(d.kernel);
+      }
+    }
+  }
+
+  const Plan& plan_;
+  const CompactRequest& req_;
+  Memory& m_;
+};
+
+CompactRequest request(uint64_t n, uint32_t tile, bool multipass, uint32_t counts_block) {
+  CompactRequest r;
+  r.n = n;
+  r.tile_size = tile;
+  r.counts_multipass = multipass;
+  r.counts_block_size = counts_block;
+  return r;
+}
+
+TEST(CompactPlan, EmptyInputOnlyWritesTheCount) {
+  const Plan plan = gpuscan::core::plan_compact(request(0, 8, false, 8));
+  ASSERT_EQ(plan.steps.size(), 1u);
+  const auto& d = std::get<Dispatch>(plan.steps[0]);
+  EXPECT_EQ(d.kernel, Kernel::compact_scatter);
+  EXPECT_EQ(d.groups_x * d.groups_y, 1u);
+  EXPECT_EQ(plan.temp_elements, 0u);
+}
+
+TEST(CompactPlan, OneTileByHand) {
+  const Plan plan = gpuscan::core::plan_compact(request(5, 8, false, 8));
+  ASSERT_EQ(plan.steps.size(), 5u) << gpuscan::core::describe(plan);
+  EXPECT_EQ(std::get<Dispatch>(plan.steps[0]).kernel, Kernel::compact_count);
+  EXPECT_TRUE(std::holds_alternative<Barrier>(plan.steps[1]));
+  EXPECT_EQ(std::get<Dispatch>(plan.steps[2]).kernel, Kernel::scan_tiles);
+  EXPECT_TRUE(std::holds_alternative<Barrier>(plan.steps[3]));
+  EXPECT_EQ(std::get<Dispatch>(plan.steps[4]).kernel, Kernel::compact_scatter);
+  EXPECT_EQ(plan.temp_elements, 1u);
+  const std::string text = gpuscan::core::describe(plan);
+  EXPECT_NE(text.find("compact_count n=5"), std::string::npos) << text;
+  EXPECT_NE(text.find("compact_scatter n=5 grid=1x1 input[0, 5) -> output[0, 5) offsets temp[0, 1)"),
+            std::string::npos)
+      << text;
+}
+
+TEST(CompactPlan, InvalidTileSizeThrows) {
+  EXPECT_THROW(gpuscan::core::plan_compact(request(5, 6, false, 8)), gpuscan::Error);
+}
+
+TEST(CompactPlan, SimulatedExecutionMatchesCopyIf) {
+  std::mt19937_64 rng(12345);
+  for (bool multipass : {false, true})
+    for (uint32_t tile : {2u, 4u, 8u})
+      for (uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 31ull, 64ull, 65ull, 100ull, 513ull, 1000ull, 4097ull}) {
+        const CompactRequest req = request(n, tile, multipass, multipass ? std::max(2u, tile / 2) : tile);
+        const Plan plan = gpuscan::core::plan_compact(req);
+        SCOPED_TRACE(gpuscan::core::describe(plan));
+        Memory m;
+        for (uint64_t i = 0; i < n; ++i) {
+          m.input.push_back(static_cast<uint32_t>(rng()));
+          m.flags.push_back(rng() % 3 == 0);
+        }
+        Interpreter(plan, req, m).run();
+        std::vector<uint32_t> want;
+        for (uint64_t i = 0; i < n; ++i)
+          if (m.flags[i]) want.push_back(m.input[i]);
+        ASSERT_EQ(m.count, want.size());
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
+        for (uint64_t i = want.size(); i < n; ++i) ASSERT_FALSE(m.output_written[i]) << i;
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+}  // namespace

@@ -1,0 +1,321 @@
+// Stream compaction (include/gpuscan/compact.hpp) against std::copy_if: every predicate family and the
+// flags, densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, the
+// ballot and the shared-memory path, u32 / i32 / f32 -- under the validation layers -- plus misuse.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <sstream>
+
+#include "gpu_test_support.hpp"
+#include "gpuscan/compact.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+constexpr double densities[] = {0.0, 0.01, 0.5, 0.99, 1.0};
+// W = 32, K = 1: tiles of 128. 129 · 128 + 1 elements make 130 tiles, whose counts need a second
+// level in both count scans (reduce-then-scan tiles of 128, multipass blocks of 64).
+constexpr uint32_t small_w = 32;
+constexpr size_t sizes[] = {1, 2, 127, 128, 129, 255, 256, 257, 1000, 128 * 128, 129 * 128 + 1};
+
+template <class T>
+std::vector<Predicate> predicates() {
+  std::vector<Predicate> p;
+  p.push_back(Predicate::nonzero());
+  if constexpr (std::is_same_v<T, uint32_t>) {
+    const uint32_t c = 0x80000000u;
+    p.push_back(Predicate::equal<T>(0x12345u));
+    p.push_back(Predicate::not_equal<T>(0x12345u));
+    p.push_back(Predicate::less<T>(c));
+    p.push_back(Predicate::less_equal<T>(c));
+    p.push_back(Predicate::greater<T>(c));
+    p.push_back(Predicate::greater_equal<T>(c));
+    p.push_back(Predicate::in_range<T>(0x40000000u, 0xC0000000u));
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    p.push_back(Predicate::equal<T>(-77));
+    p.push_back(Predicate::not_equal<T>(-77));
+    p.push_back(Predicate::less<T>(0));
+    p.push_back(Predicate::less_equal<T>(0));
+    p.push_back(Predicate::greater<T>(0));
+    p.push_back(Predicate::greater_equal<T>(0));
+    p.push_back(Predicate::in_range<T>(-(1 << 30), 1 << 30));
+  } else {
+    p.push_back(Predicate::equal<T>(3.5f));
+    p.push_back(Predicate::not_equal<T>(3.5f));
+    p.push_back(Predicate::less<T>(0.25f));
+    p.push_back(Predicate::less_equal<T>(0.25f));
+    p.push_back(Predicate::greater<T>(0.25f));
+    p.push_back(Predicate::greater_equal<T>(0.25f));
+    p.push_back(Predicate::in_range<T>(-1.0f, 1.0f));
+  }
+  p.push_back(Predicate::bits_set(0x10u));
+  return p;
+}
+
+// Values for which `keep(v)` holds with probability `density` (exactly never / always at 0 and 1).
+// Candidates are random values or, one time in eight, the predicate's own constants (boundaries).
+template <class T, class Keep>
+std::vector<T> values_with_density(size_t n, double density, Keep keep, const Predicate& p, std::mt19937_64& rng) {
+  std::bernoulli_distribution want(density);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const bool w = want(rng);
+    for (int tries = 0;; ++tries) {
+      T c = random_values<T>(1, rng)[0];
+      switch (rng() % 16) {
+        case 0: c = std::bit_cast<T>(p.a); break;
+        case 1: c = std::bit_cast<T>(p.b); break;
+        case 2: c = T(0); break;
+        default: break;
+      }
+      if (keep(c) == w) {
+        x = c;
+        break;
+      }
+      if (tries > 10000) throw std::runtime_error("cannot generate test data");
+    }
+  }
+  return v;
+}
+
+template <class T>
+void expect_same(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::bit_cast<uint32_t>(got[i]) != std::bit_cast<uint32_t>(want[i])) {
+      ADD_FAILURE() << what << ": first difference at " << i << ": got " << got[i] << ", want " << want[i];
+      return;
+    }
+}
+
+struct Param {
+  DataType type;
+  CompactPath path;
+};
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(to_string(info.param.type)) + "_" + (info.param.path == CompactPath::ballot ? "ballot" : "shared");
+}
+
+class CompactTest : public GpuTest, public ::testing::WithParamInterface<Param> {
+ protected:
+  const Context& ctx = shared_context();
+  uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+
+  void SetUp() override {
+    if (GetParam().path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot())
+      GTEST_SKIP() << "no subgroup ballots";
+  }
+  CompactConfig config(uint32_t w = small_w, uint32_t k = 1) const {
+    return {GetParam().type, GetParam().path, w, k};
+  }
+
+  template <class T>
+  void check_select_if(const Predicate& p, size_t n, double density, const CompactConfig& cfg) {
+    const auto keep = [&](T v) { return p(v); };
+    const std::vector<T> in = values_with_density<T>(n, density, keep, p, rng);
+    std::vector<T> want;
+    std::copy_if(in.begin(), in.end(), std::back_inserter(want), keep);
+    std::ostringstream what;
+    what << "select_if " << to_string(p.kind) << " n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    expect_same(select_if(ctx, std::span<const T>(in), p, cfg), want, what.str());
+  }
+
+  template <class T>
+  void check_select_flagged(size_t n, double density, const CompactConfig& cfg) {
+    const std::vector<T> in = random_values<T>(n, rng);
+    std::vector<uint32_t> flags(n);
+    std::bernoulli_distribution want(density);
+    for (auto& f : flags) f = want(rng) ? static_cast<uint32_t>(rng() | 1u) : 0u;
+    std::vector<T> expected;
+    for (size_t i = 0; i < n; ++i)
+      if (flags[i]) expected.push_back(in[i]);
+    std::ostringstream what;
+    what << "select_flagged n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    expect_same(select_flagged(ctx, std::span<const T>(in), std::span<const uint32_t>(flags), cfg), expected,
+                what.str());
+  }
+
+  template <class T>
+  void every_predicate_and_density() {
+    size_t round = 0;
+    for (const Predicate& p : predicates<T>())
+      for (double d : densities) check_select_if<T>(p, sizes[round++ % std::size(sizes)], d, config());
+    for (double d : densities) check_select_flagged<T>(sizes[round++ % std::size(sizes)], d, config());
+  }
+
+  template <class T>
+  void every_size() {
+    for (size_t n : sizes)
+      for (double d : {0.0, 0.01, 0.5, 1.0}) {
+        check_select_flagged<T>(n, d, config());
+        check_select_if<T>(Predicate::nonzero(), n, d, config());
+      }
+  }
+
+  template <class T>
+  void other_tile_shapes() {
+    check_select_if<T>(Predicate::bits_set(0x4u), 100003, 0.5, config(0, 0));  // W = 256, K = 4
+    check_select_flagged<T>(70001, 0.3, config(0, 0));
+    check_select_if<T>(Predicate::nonzero(), 5000, 0.5, config(64, 2));
+    check_select_flagged<T>(4096 * 3 + 5, 0.99, config(128, 8));
+  }
+
+  template <class F>
+  void for_type(F&& f) {
+    switch (GetParam().type) {
+      case DataType::u32: f(uint32_t{}); break;
+      case DataType::i32: f(int32_t{}); break;
+      case DataType::f32: f(float{}); break;
+    }
+  }
+};
+
+TEST_P(CompactTest, EveryPredicateAndDensityMatchesCopyIf) {
+  for_type([&](auto t) { every_predicate_and_density<decltype(t)>(); });
+}
+
+TEST_P(CompactTest, SizesAroundTileBoundaries) {
+  for_type([&](auto t) { every_size<decltype(t)>(); });
+}
+
+TEST_P(CompactTest, OtherTileShapes) {
+  for_type([&](auto t) { other_tile_shapes<decltype(t)>(); });
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CompactTest,
+                         ::testing::Values(Param{DataType::u32, CompactPath::ballot},
+                                           Param{DataType::u32, CompactPath::shared_memory},
+                                           Param{DataType::i32, CompactPath::ballot},
+                                           Param{DataType::i32, CompactPath::shared_memory},
+                                           Param{DataType::f32, CompactPath::ballot},
+                                           Param{DataType::f32, CompactPath::shared_memory}),
+                         param_name);
+
+// The recording API with element offsets that are not binding-aligned: output past the kept elements
+// is left alone and the count lands at its offset.
+class CompactRecordTest : public GpuTest {
+ protected:
+  const Context& ctx = shared_context();
+};
+
+TEST_F(CompactRecordTest, OffsetsCountBufferAndUntouchedTail) {
+  for (CompactPath path : {CompactPath::ballot, CompactPath::shared_memory}) {
+    if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
+    const size_t n = 1000;
+    std::mt19937_64 rng(fresh_seed());
+    HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 5) * 4), count(ctx, 16);
+    const CompactConfig cfg{DataType::i32, path, 32, 2};
+    const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
+    HostBuffer<uint32_t> temp(ctx, req.size + 4);
+    const std::vector<int32_t> values = random_values<int32_t>(n, rng);
+    std::memcpy(in.data() + 3, values.data(), n * 4);
+    poison(out.data(), (n + 5) * 4);
+    poison(count.data(), 16);
+    SelectArgs a{cfg, n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8), temp.view(4)};
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_select_if(ctx, cmd, a);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<int32_t> want;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(want), [](int32_t v) { return v < 0; });
+    ASSERT_EQ(count.data()[2], want.size());
+    EXPECT_EQ(count.data()[1], 0xA5A5A5A5u);
+    EXPECT_EQ(count.data()[3], 0xA5A5A5A5u);
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), out.data() + 5));
+    for (size_t i = 0; i < n + 5; ++i)
+      if (i < 5 || i >= 5 + want.size()) ASSERT_EQ(static_cast<uint32_t>(out.data()[i]), 0xA5A5A5A5u) << i;
+  }
+}
+
+TEST_F(CompactRecordTest, EmptyInputWritesZeroCount) {
+  HostBuffer<uint32_t> count(ctx, 4);
+  poison(count.data(), 4);
+  SelectArgs a;
+  a.config.workgroup_size = 32;
+  a.count_out = count.view();
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    record_select_flagged(ctx, cmd, a);
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  EXPECT_EQ(count.data()[0], 0u);
+  EXPECT_TRUE(select_if(ctx, std::span<const float>(), Predicate::nonzero()).empty());
+}
+
+class CompactMisuseTest : public GpuTest {
+ protected:
+  const Context& ctx = shared_context();
+  HostBuffer<uint32_t> in{ctx, 4096}, out{ctx, 4096}, flags{ctx, 4096}, count{ctx, 4}, temp{ctx, 4096};
+  SelectArgs args() const {
+    SelectArgs a;
+    a.config.workgroup_size = 32;
+    a.count = 1000;
+    a.input = in.view();
+    a.flags = flags.view();
+    a.output = out.view();
+    a.count_out = count.view();
+    a.temp = temp.view();
+    return a;
+  }
+  void expect_error(const SelectArgs& a, bool flagged, Errc code, const std::string& fragment) {
+    bool thrown = false;
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      try {
+        if (flagged) record_select_flagged(ctx, cmd, a);
+        else record_select_if(ctx, cmd, a);
+      } catch (const Error& e) {
+        thrown = true;
+        EXPECT_EQ(e.code(), code) << e.what();
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+            << "message \"" << e.what() << "\" lacks \"" << fragment << "\"";
+      }
+    });
+    EXPECT_TRUE(thrown) << "no error for a case that must fail (" << fragment << ")";
+  }
+};
+
+TEST_F(CompactMisuseTest, OutputTooSmallForTheWorstCase) {
+  auto a = args();
+  a.output.buffer_size = 999 * 4;  // even if only a few elements would be kept
+  expect_error(a, false, Errc::buffer_too_small, "output buffer holds 999 elements");
+  expect_error(a, false, Errc::buffer_too_small, "worst case");
+}
+
+TEST_F(CompactMisuseTest, FlagsShorterThanValues) {
+  auto a = args();
+  a.flags.offset = 4096 - 400;
+  expect_error(a, true, Errc::buffer_too_small, "flags buffer holds 100 elements");
+  std::vector<uint32_t> values(10), few(9);
+  try {
+    select_flagged(ctx, std::span<const uint32_t>(values), std::span<const uint32_t>(few));
+    ADD_FAILURE() << "no error for flags shorter than values";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
+  }
+}
+
+TEST_F(CompactMisuseTest, CountBufferWithoutStorageUsage) {
+  auto a = args();
+  a.count_out.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  expect_error(a, false, Errc::missing_usage, "count buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+  a = args();
+  a.count_out.buffer = VK_NULL_HANDLE;
+  expect_error(a, true, Errc::null_handle, "count buffer is VK_NULL_HANDLE");
+}
+
+TEST_F(CompactMisuseTest, TempTooSmallAndOverlaps) {
+  auto a = args();
+  a.temp.buffer_size = 4;
+  expect_error(a, false, Errc::buffer_too_small, "temp buffer holds 1 elements");
+  a = args();
+  a.output = a.input;
+  expect_error(a, false, Errc::invalid_argument, "overlap");
+}
+
+}  // namespace
+}  // namespace gpuscan::test
