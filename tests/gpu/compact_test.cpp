@@ -247,6 +247,32 @@ TEST_F(CompactRecordTest, EmptyInputWritesZeroCount) {
   EXPECT_TRUE(select_if(ctx, std::span<const float>(), Predicate::nonzero()).empty());
 }
 
+// A grid capped at 3 workgroups per row: the 130 tiles run as a 44 x 3 grid, its last two workgroups past
+// the end, and the counts' scan runs on two-dimensional grids too.
+TEST_F(CompactRecordTest, TwoDimensionalGrids) {
+  ContextCreateInfo info;
+  info.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context(info);
+  std::mt19937_64 rng(fresh_seed());
+  const size_t n = 129 * 128 + 1;
+  const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+  std::vector<uint32_t> flags(n);
+  for (auto& f : flags) f = rng() % 3 == 0;
+  std::vector<uint32_t> want;
+  for (size_t i = 0; i < n; ++i)
+    if (flags[i]) want.push_back(values[i]);
+  for (CompactPath path : {CompactPath::ballot, CompactPath::shared_memory}) {
+    if (path == CompactPath::ballot && !capped.device_info().has_subgroup_ballot()) continue;
+    const CompactConfig cfg{DataType::u32, path, 32, 1};
+    EXPECT_EQ(select_flagged(capped, std::span<const uint32_t>(values), std::span<const uint32_t>(flags), cfg), want)
+        << to_string(path);
+    std::vector<uint32_t> odd;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(odd), [](uint32_t v) { return v & 1u; });
+    EXPECT_EQ(select_if(capped, std::span<const uint32_t>(values), Predicate::bits_set(1u), cfg), odd)
+        << to_string(path);
+  }
+}
+
 class CompactMisuseTest : public GpuTest {
  protected:
   const Context& ctx = shared_context();
