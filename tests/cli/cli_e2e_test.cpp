@@ -687,4 +687,128 @@ TEST_F(CliTest, DemoF32WithSeedIsRepeatable) {
   EXPECT_NE(a.out.find("random f32 values"), std::string::npos) << a;
 }
 
+// Every command's --help ends with examples, and the top-level help documents the exit codes.
+TEST_F(CliTest, HelpOfEveryCommandShowsExamples) {
+  for (const std::string command : {"", "info ", "scan ", "demo "}) {
+    const RunResult r = run(command + "--help");
+    ASSERT_EQ(r.exit_code, 0) << command << r;
+    const size_t examples = r.out.find("\nExamples:\n  gpuscan ");
+    EXPECT_NE(examples, std::string::npos) << command << r;
+    if (!command.empty()) {
+      EXPECT_NE(r.out.find("\n  gpuscan " + command, examples), std::string::npos) << command << r;
+    }
+    EXPECT_NE(r.out.find("Exit codes: 0 success; 1 error"), std::string::npos) << command << r;
+  }
+}
+
+TEST_F(CliTest, HelpDocumentsTheExitCodesMainReturns) {
+  const RunResult r = run("--help");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  for (const char* code : {"0 success", "1 error", "2 usage error", "3 validation-layer messages"})
+    EXPECT_NE(r.out.find(code), std::string::npos) << code << "\n" << r;
+  // ... and they are the codes the tool returns (3 is covered by ValidationMessagesFailTheRun).
+  EXPECT_EQ(run("no-such-command").exit_code, 2);
+  EXPECT_EQ(run("--device no-such-device-anywhere info").exit_code, 1);
+}
+
+// `python3 -m json.tool` accepts the document and a Python check finds its parts; skipped without python3.
+bool have_python() { return std::system("python3 -c '' >/dev/null 2>&1") == 0; }
+
+TEST_F(CliTest, InfoJsonIsValidJson) {
+  if (!have_python()) GTEST_SKIP() << "python3 not found";
+  const RunResult r = run("info --json");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+  write_file(path("info.json"), r.out);
+  const std::string file = shell_quote(path("info.json").string());
+  EXPECT_EQ(std::system(("python3 -m json.tool " + file + " >/dev/null").c_str()), 0) << r;
+  const std::string check =
+      "import json, sys\n"
+      "d = json.load(open(sys.argv[1]))\n"
+      "assert d['gpuscan_version'] == sys.argv[2], d['gpuscan_version']\n"
+      "assert len(d['devices']) >= 1\n"
+      "picked = [x for x in d['devices'] if x['picked']]\n"
+      "assert len(picked) == 1 and picked[0]['index'] == d['picked']['index'], picked\n"
+      "assert picked[0]['name'] == d['picked']['name']\n"
+      "assert isinstance(picked[0]['subgroup_operations'], list)\n"
+      "assert len(picked[0]['max_workgroup_count']) == 3\n"
+      "c = d['choice']\n"
+      "assert c['n'] == 16777216 and c['type'] == 'u32' and c['kind'] == 'exclusive', c\n"
+      "assert c['algorithm'] in ('single-pass', 'reduce-then-scan', 'multipass'), c\n"
+      "assert c['description'].startswith(c['algorithm'] + ' for 16777216 elements'), c\n"
+      "assert 'plan' not in c and 'error' not in d\n";
+  write_file(path("check.py"), check);
+  EXPECT_EQ(std::system(("python3 " + shell_quote(path("check.py").string()) + " " + file + " " +
+                         shell_quote(std::string(gpuscan::version)))
+                            .c_str()),
+            0)
+      << r;
+}
+
+TEST_F(CliTest, InfoJsonWithPlan) {
+  if (!have_python()) GTEST_SKIP() << "python3 not found";
+  const RunResult r = run("info --json --n 100000 --type f32 --inclusive --algorithm multipass -a blelloch -w 64");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  write_file(path("info.json"), r.out);
+  const std::string check =
+      "import json, sys\n"
+      "c = json.load(open(sys.argv[1]))['choice']\n"
+      "assert (c['n'], c['type'], c['kind'], c['algorithm']) == (100000, 'f32', 'inclusive', 'multipass'), c\n"
+      "assert c['workgroup_algorithm'] == 'blelloch' and c['workgroup_size'] == 64, c\n"
+      "assert c['tile_elements'] == 128, c\n"
+      "assert any('scan_local' in line for line in c['plan']), c['plan']\n";
+  write_file(path("check.py"), check);
+  EXPECT_EQ(std::system(("python3 " + shell_quote(path("check.py").string()) + " " +
+                         shell_quote(path("info.json").string()))
+                            .c_str()),
+            0)
+      << r;
+}
+
+// No device matches: still a whole document (devices listed, nothing picked, the error named), exit 1.
+TEST_F(CliTest, InfoJsonForAnUnknownDevice) {
+  if (!have_python()) GTEST_SKIP() << "python3 not found";
+  const RunResult r = run("--device no-such-device-anywhere info --json");
+  EXPECT_EQ(r.exit_code, 1) << r;
+  EXPECT_NE(r.err.find("no-such-device-anywhere"), std::string::npos) << r;
+  write_file(path("info.json"), r.out);
+  write_file(path("check.py"),
+             "import json, sys\n"
+             "d = json.load(open(sys.argv[1]))\n"
+             "assert d['picked'] is None and d['choice'] is None, d\n"
+             "assert not any(x['picked'] for x in d['devices'])\n"
+             "assert 'no-such-device-anywhere' in d['error']['message'], d['error']\n");
+  EXPECT_EQ(std::system(("python3 " + shell_quote(path("check.py").string()) + " " +
+                         shell_quote(path("info.json").string()))
+                            .c_str()),
+            0)
+      << r;
+}
+
+// Progress lines appear on a terminal only. Without one (every other test) stderr stays empty; under
+// script(1), which gives the command a pseudo-terminal, there is one line per algorithm that runs.
+TEST_F(CliTest, DemoShowsProgressOnlyOnATerminal) {
+  const RunResult plain = run("demo --n 3000 --seed 7");
+  ASSERT_EQ(plain.exit_code, 0) << plain;
+  EXPECT_EQ(plain.err.find("gpuscan demo: ["), std::string::npos) << plain;
+  EXPECT_EQ(plain.out.find("gpuscan demo: ["), std::string::npos) << plain;
+  if (std::system("script --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "script(1) not found";
+
+  const std::string inner = shell_quote(GPUSCAN_CLI_PATH) + " --validate demo --n 3000 --seed 7";
+  const fs::path log = path("tty.log");
+  const int status = std::system(("script -qec " + shell_quote(inner) + " /dev/null </dev/null >" +
+                                  shell_quote(log.string()) + " 2>&1")
+                                     .c_str());
+  const std::string tty = read_file(log);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << tty;
+  int skipped = 0;
+  for (size_t at = tty.find("skipped: "); at != std::string::npos; at = tty.find("skipped: ", at + 1)) ++skipped;
+  int lines = 0;
+  for (size_t at = tty.find("gpuscan demo: ["); at != std::string::npos; at = tty.find("gpuscan demo: [", at + 1))
+    ++lines;
+  EXPECT_EQ(lines + skipped, 4) << tty;
+  EXPECT_NE(tty.find("gpuscan demo: [4/4] multipass-blelloch: "), std::string::npos) << tty;
+  EXPECT_NE(tty.find("scans match the CPU reference"), std::string::npos) << tty;
+}
+
 }  // namespace

@@ -15,6 +15,10 @@ struct Command {
   std::function<int(Session&)> run;     // returns the exit code; may throw gpuscan::Error
 };
 
+// The last line of each command's --help footer (main.cpp's footer has the details).
+inline constexpr const char* exit_codes_help =
+    "Exit codes: 0 success; 1 error; 2 usage error; 3 validation-layer messages (details: gpuscan --help).";
+
 Command add_info_command(CLI::App& app);  // info.cpp: devices, the pick, the algorithm, the plan
 Command add_scan_command(CLI::App& app);  // scan.cpp: scan a file into a file
 Command add_demo_command(CLI::App& app);  // demo.cpp: random data, every variant, checked and timed

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "commands.hpp"
 #include "format.hpp"
 #include "io.hpp"
@@ -138,14 +140,23 @@ int run_demo(const DemoOptions& options, Session& session) {
   out << '\n';
 
   const uint32_t esize = element_size(options.type);
+  // Progress for long runs (a large --n on a CPU driver takes minutes): one line on stderr as each
+  // algorithm starts, only when stderr is a terminal, so files, pipes and tests see none.
+  const bool progress = isatty(STDERR_FILENO) == 1;
   int scans = 0;
   int failures = 0;
-  for (const Variant& variant : variants) {
+  for (size_t v = 0; v < variants.size(); ++v) {
+    const Variant& variant = variants[v];
     if (const char* why = obstacle(ctx, variant)) {
       char label[64];
       std::snprintf(label, sizeof label, "  %-18s", variant.name);
       out << label << "  skipped: " << why << '\n';
       continue;
+    }
+    if (progress) {
+      out << std::flush;
+      std::cerr << "gpuscan demo: [" << v + 1 << '/' << variants.size() << "] " << variant.name
+                << ": warm-up, then exclusive and inclusive scans of " << options.n << " elements..." << std::endl;
     }
     for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
       ScanConfig config = base;
@@ -201,6 +212,13 @@ Command add_demo_command(CLI::App& app) {
       "random seed (default: a fresh one each run, printed)")
       ->check(unsigned_integer())
       ->type_name("SEED");
+  sub->footer(
+      "Examples:\n"
+      "  gpuscan demo                                   4000000 u32 values, every algorithm\n"
+      "  gpuscan demo --n 1000000 --type f32\n"
+      "  gpuscan demo --algorithm single-pass --seed 42  one algorithm, repeatable data\n"
+      "When standard error is a terminal, a progress line goes there as each algorithm starts.\n" +
+      std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_demo(*options, session); }};
 }
 

@@ -1,12 +1,17 @@
 // `gpuscan info`: every Vulkan device with the properties gpuscan cares about, the one it picks, which
-// algorithm a scan would use there and why, and (with --n) the passes of the scan plan.
+// algorithm a scan would use there and why, and (with --n) the passes of the scan plan. With --json the
+// same as one JSON document on stdout.
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "format.hpp"
+#include "json.hpp"
 #include "options.hpp"
 
 namespace gpuscan::cli {
@@ -17,6 +22,7 @@ struct InfoOptions {
   DataType type = DataType::u32;
   bool inclusive = false;
   AlgorithmOptions algorithm;
+  bool json = false;
 };
 
 // The element count `info` describes the choice for when --n is not given.
@@ -59,7 +65,141 @@ std::string selection_reason(const Session& session) {
   return "default order: discrete GPU, integrated, virtual, CPU; set --device or GPUSCAN_DEVICE to change";
 }
 
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, separator);)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
+  json.begin_object();
+  json.key("index").value(d.index);
+  json.key("name").value(d.name);
+  json.key("picked").value(picked);
+  json.key("type").value(gpuscan::to_string(d.type));
+  json.key("api_version").value(format_api_version(d.api_version));
+  json.key("subgroup_size").value(d.subgroup_size);
+  json.key("subgroup_operations").begin_array();
+  if (d.subgroup_operations != 0)
+    for (const std::string& name : split(format_subgroup_operations(d.subgroup_operations), ' ')) json.value(name);
+  json.end_array();
+  json.key("push_descriptors").value(d.push_descriptors);
+  json.key("single_pass_capable").value(d.single_pass_capable);
+  json.key("max_workgroup_invocations").value(d.max_workgroup_invocations);
+  json.key("max_workgroup_count").begin_array();
+  for (const uint32_t count : d.max_workgroup_count) json.value(count);
+  json.end_array();
+  json.key("max_storage_buffer_range").value(d.max_storage_buffer_range);
+  json.key("min_storage_buffer_offset_alignment").value(d.min_storage_buffer_offset_alignment);
+  json.key("max_shared_memory_bytes").value(d.max_shared_memory_bytes);
+  json.key("timestamp_period_ns");  // null: the compute queue has no timestamps
+  if (d.timestamp_period_ns > 0)
+    json.value(static_cast<double>(d.timestamp_period_ns));
+  else
+    json.null();
+  json.end_object();
+}
+
+// `info --json`: everything the text form says, as one document. Whatever fails (no device matches, an
+// explicit algorithm cannot run there) is left null and described under "error"; the error is then
+// reported on stderr and sets the exit code as it does without --json.
+int run_info_json(const InfoOptions& options, Session& session) {
+  const auto devices = Context::list_devices();
+  std::optional<Context> ctx;
+  std::optional<Error> error;
+  try {
+    ctx.emplace(session.open_context());
+  } catch (const Error& e) {
+    error = e;
+  }
+
+  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  options.algorithm.apply(config);
+  const uint64_t n = options.n.value_or(default_choice_count);
+  struct Choice {
+    Algorithm algorithm;
+    std::string description;
+    uint64_t temp_bytes;
+    std::vector<std::string> plan;
+  };
+  std::optional<Choice> choice;
+  if (ctx) {
+    try {
+      const Algorithm algorithm = ctx->resolve(config, n);
+      choice = Choice{algorithm, ctx->describe_choice(config, n), scan_temp_requirements(*ctx, n, config).size,
+                      options.n ? split(describe_scan_plan(*ctx, n, config), '\n') : std::vector<std::string>{}};
+    } catch (const Error& e) {
+      error = e;
+    }
+  }
+
+  JsonWriter json(std::cout);
+  json.begin_object();
+  json.key("gpuscan_version").value(version);
+  json.key("devices").begin_array();
+  for (const auto& d : devices) write_device(json, d, ctx && ctx->device_info().index == d.index);
+  json.end_array();
+
+  json.key("picked");
+  if (ctx) {
+    json.begin_object();
+    json.key("index").value(ctx->device_info().index);
+    json.key("name").value(ctx->device_info().name);
+    const char* env = std::getenv("GPUSCAN_DEVICE");
+    if (!session.device_selector.empty())
+      json.key("selected_by").value("--device").key("selector").value(session.device_selector);
+    else if (env && *env)
+      json.key("selected_by").value("GPUSCAN_DEVICE").key("selector").value(env);
+    else
+      json.key("selected_by").value("default").key("order").value("discrete GPU, integrated, virtual, CPU");
+    json.key("single_pass_available").value(ctx->single_pass_available());
+    json.end_object();
+  } else {
+    json.null();
+  }
+
+  json.key("choice");
+  if (choice) {
+    json.begin_object();
+    json.key("n").value(n);
+    json.key("type").value(to_string(config.type));
+    json.key("kind").value(to_string(config.kind));
+    json.key("requested").value(to_string(config.algorithm));
+    json.key("algorithm").value(to_string(choice->algorithm));
+    if (choice->algorithm == Algorithm::multipass)
+      json.key("workgroup_algorithm").value(to_string(ctx->resolve(config.workgroup)));
+    json.key("workgroup_size").value(effective_workgroup_size(config));
+    if (choice->algorithm != Algorithm::multipass)
+      json.key("vectors_per_lane").value(effective_vectors_per_lane(config));
+    json.key("tile_elements").value(tile_elements(config, choice->algorithm));
+    json.key("temp_bytes").value(choice->temp_bytes);
+    json.key("description").value(choice->description);
+    if (options.n) {
+      json.key("plan").begin_array();
+      for (const std::string& line : choice->plan) json.value(line);
+      json.end_array();
+    }
+    json.end_object();
+  } else {
+    json.null();
+  }
+
+  if (error) {
+    json.key("error").begin_object();
+    json.key("code").value(error->code().value());
+    json.key("message").value(error->what());
+    json.end_object();
+  }
+  json.end_object();
+  std::cout << std::flush;
+  if (error) throw *error;
+  return 0;
+}
+
 int run_info(const InfoOptions& options, Session& session) {
+  if (options.json) return run_info_json(options, session);
   auto& out = std::cout;
   const auto devices = Context::list_devices();
 
@@ -116,6 +256,16 @@ Command add_info_command(CLI::App& app) {
   add_type_option(*sub, options->type);
   sub->add_flag("--inclusive", options->inclusive, "plan an inclusive scan (default: exclusive)");
   add_algorithm_options(*sub, options->algorithm);
+  sub->add_flag("--json", options->json,
+                "print the devices, the pick, the algorithm (and with --n the plan) as one JSON document");
+  sub->footer(
+      "Examples:\n"
+      "  gpuscan info                                  devices, the pick, the algorithm for 2^24 elements\n"
+      "  gpuscan info --n 1000000                      ... and the plan for 10^6 elements\n"
+      "  gpuscan info --n 1000000 --algorithm multipass -a blelloch --workgroup-size 64\n"
+      "  gpuscan info --json | python3 -m json.tool    the same as JSON\n"
+      "  gpuscan --device llvmpipe info                the pick chosen by name\n" +
+      std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_info(*options, session); }};
 }
 

@@ -71,6 +71,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);  // "no command" and "unknown command" are reported below, by name
   app.fallthrough();  // global flags may also follow the command: `gpuscan scan ... --validate`
   app.footer(
+      "Examples:\n"
+      "  gpuscan info                                   devices, the pick, the algorithm it would use\n"
+      "  gpuscan info --json                            the same as JSON\n"
+      "  gpuscan scan --type u32 --in a.bin --out b.bin --verify\n"
+      "  gpuscan --device llvmpipe demo --n 1000000\n"
+      "  gpuscan COMMAND --help                         a command's options and examples\n"
       "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate.\n"
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");

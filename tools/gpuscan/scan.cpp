@@ -75,6 +75,13 @@ Command add_scan_command(CLI::App& app) {
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers, within rounding "
                 "tolerance for f32); exit 1 if it differs");
+  sub->footer(
+      "Examples:\n"
+      "  gpuscan scan --type u32 --in a.bin --out b.bin              raw little-endian binary in and out\n"
+      "  gpuscan scan --type i32 --in a.txt --out - --format text --inclusive   one number a line, to stdout\n"
+      "  seq 1 10 | gpuscan scan --type u32 --in - --out - --format text         0 1 3 6 ... 45\n"
+      "  gpuscan scan --type f32 --in a.bin --out b.bin --algorithm reduce-then-scan --verify\n" +
+      std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_scan(*options, session); }};
 }
 
