@@ -26,7 +26,8 @@ endforeach()
 list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")
 
 # Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a
-# specialization constant. OP_ADD only satisfies common/ops.glsl.
+# specialization constant. OP_ADD only satisfies common/ops.glsl. compact_partition is compact_scatter.comp
+# with COMPACT_PARTITION (stable partition: every element written).
 foreach(type u32 i32 f32)
   string(TOUPPER "${type}" TYPE)
   foreach(kernel compact_count compact_scatter)
@@ -34,4 +35,7 @@ foreach(type u32 i32 f32)
       "${kernel}.${type}.ballot|${kernel}.comp|TYPE_${TYPE},OP_ADD,COMPACT_BALLOT"
       "${kernel}.${type}.shared|${kernel}.comp|TYPE_${TYPE},OP_ADD,COMPACT_SHARED")
   endforeach()
+  list(APPEND GPUSCAN_SHADER_VARIANTS
+    "compact_partition.${type}.ballot|compact_scatter.comp|TYPE_${TYPE},OP_ADD,COMPACT_BALLOT,COMPACT_PARTITION"
+    "compact_partition.${type}.shared|compact_scatter.comp|TYPE_${TYPE},OP_ADD,COMPACT_SHARED,COMPACT_PARTITION")
 endforeach()

@@ -72,6 +72,20 @@ class Interpreter {
  private:
   void dispatch(const Dispatch& d) {
     EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, d.blocks);
+    if (d.kernel == Kernel::compact_partition) {  // inclusive tile offsets; rejected after all kept, stable
+      const uint64_t tile = req_.tile_size;
+      const uint32_t all_kept = read(d.aux, d.blocks - 1);
+      for (uint64_t t = 0; t < d.blocks; ++t) {
+        uint32_t at = t == 0 ? 0 : read(d.aux, t - 1);
+        for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
+          const uint32_t v = read(d.src, i);
+          if (m_.flags[i]) write(d.dst, at++, v);
+          else write(d.dst, all_kept + (i - at), v);
+        }
+      }
+      m_.count = all_kept;
+      return;
+    }
     if (d.kernel == Kernel::compact_count || d.kernel == Kernel::compact_scatter) {
       const uint64_t tile = req_.tile_size;
       if (d.n == 0) {
@@ -114,8 +128,9 @@ class Interpreter {
           for (uint64_t i = b * block; i < end; ++i) in.push_back(read(d.src, i));
           uint32_t total = 0;
           for (uint64_t i = b * block; i < end; ++i) {
-            write(d.dst, i, sum);
+            if (!d.inclusive) write(d.dst, i, sum);
             sum += in[i - b * block];
+            if (d.inclusive) write(d.dst, i, sum);
             total += in[i - b * block];
           }
           if (d.write_block_sums) write(d.aux, b, total);
@@ -194,6 +209,45 @@ TEST(CompactPlan, SimulatedExecutionMatchesCopyIf) {
         ASSERT_EQ(m.count, want.size());
         ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
         for (uint64_t i = want.size(); i < n; ++i) ASSERT_FALSE(m.output_written[i]) << i;
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
+TEST(CompactPlan, PartitionScansInclusivelyAndEndsWithCompactPartition) {
+  CompactRequest req = request(5, 8, false, 8);
+  req.partition = true;
+  const Plan plan = gpuscan::core::plan_compact(req);
+  ASSERT_EQ(plan.steps.size(), 5u) << gpuscan::core::describe(plan);
+  EXPECT_TRUE(std::get<Dispatch>(plan.steps[2]).inclusive);
+  EXPECT_EQ(std::get<Dispatch>(plan.steps[4]).kernel, Kernel::compact_partition);
+  const std::string text = gpuscan::core::describe(plan);
+  EXPECT_NE(text.find("compact_partition n=5 grid=1x1 input[0, 5) -> output[0, 5) inclusive offsets temp[0, 1)"),
+            std::string::npos)
+      << text;
+  EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::compact_partition), "compact_partition");
+}
+
+TEST(CompactPlan, SimulatedPartitionMatchesStablePartition) {
+  std::mt19937_64 rng(54321);
+  for (bool multipass : {false, true})
+    for (uint32_t tile : {2u, 4u, 8u})
+      for (uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 31ull, 64ull, 65ull, 100ull, 513ull, 1000ull, 4097ull}) {
+        CompactRequest req = request(n, tile, multipass, multipass ? std::max(2u, tile / 2) : tile);
+        req.partition = true;
+        const Plan plan = gpuscan::core::plan_compact(req);
+        SCOPED_TRACE(gpuscan::core::describe(plan));
+        Memory m;
+        for (uint64_t i = 0; i < n; ++i) {
+          m.input.push_back(static_cast<uint32_t>(rng()));
+          m.flags.push_back(rng() % 3 == 0);
+        }
+        Interpreter(plan, req, m).run();
+        std::vector<uint32_t> want, rejected;
+        for (uint64_t i = 0; i < n; ++i) (m.flags[i] ? want : rejected).push_back(m.input[i]);
+        ASSERT_EQ(m.count, want.size());
+        want.insert(want.end(), rejected.begin(), rejected.end());
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
+        for (uint64_t i = 0; i < n; ++i) ASSERT_TRUE(m.output_written[i]) << i;
         if (::testing::Test::HasFailure()) return;
       }
 }

@@ -12,8 +12,14 @@
 // counts into tile offsets, and a compact_scatter pass evaluates the predicate again and writes the kept
 // elements. Inside a tile a kept element's rank comes from subgroupBallot +
 // subgroupBallotExclusiveBitCount (CompactPath::ballot) or, on devices without subgroup ballots, from a
-// shared-memory scan of per-invocation counts of 0/1 flags (CompactPath::shared_memory). partition is
-// not offered yet.
+// shared-memory scan of per-invocation counts of 0/1 flags (CompactPath::shared_memory).
+//
+// partition / partition_flagged write EVERY element: the kept ones first, in input order, then the
+// rejected ones, also in input order (both parts are stable, as std::stable_partition): rejected element
+// i goes to kept_total + (i - number of elements kept before i). The tile counts are scanned inclusively,
+// so every tile of the scatter pass reads kept_total from the last entry.
+//   auto p = gpuscan::partition(ctx, std::span<const float>(v), gpuscan::Predicate::greater(1.0f));
+//   // p.values == {3, 2, 0.5f, -1, 0}, p.kept == 2
 #pragma once
 
 #include <bit>
@@ -80,8 +86,9 @@ struct CompactConfig {
   uint32_t vectors_per_lane = 0;
 };
 
-// Temporary storage record_select_if / record_select_flagged need for `count` elements (tile counts
-// and their scan's scratch). size is never 0 for count > 0.
+// Temporary storage record_select_if / record_select_flagged / record_partition_if /
+// record_partition_flagged need for `count` elements (tile counts and their scan's scratch). size is
+// never 0 for count > 0.
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
 
 // The passes a compaction of `count` elements would record (for `gpuscan info`-like listings).
@@ -105,6 +112,18 @@ struct SelectArgs {
 void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
 void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
 
+// Record a stable partition into `cmd` (same arguments and barrier contract as record_select_*): output
+// must hold `count` elements (else Errc::buffer_too_small) and all of output[0, count) is written, kept
+// elements first, rejected after them, both in input order; count_out receives the number kept.
+void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+
+template <Element T>
+struct PartitionResult {
+  std::vector<T> values;  // values.size() elements: [0, kept) kept, [kept, size) rejected, each in input order
+  uint64_t kept = 0;      // read back from the GPU's count buffer
+};
+
 // Convenience: upload, compact, download. The result's size is the number kept (read back from the
 // GPU's count buffer). select_flagged throws Errc::invalid_argument when flags is shorter than values.
 template <Element T>
@@ -112,6 +131,14 @@ std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicat
 template <Element T>
 std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                               CompactConfig config = {});
+
+// Convenience: upload, partition, download. partition_flagged throws Errc::invalid_argument when flags
+// is shorter than values.
+template <Element T>
+PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
+template <Element T>
+PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                                     CompactConfig config = {});
 
 extern template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
 extern template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
@@ -122,6 +149,16 @@ extern template std::vector<int32_t> select_flagged(const Context&, std::span<co
                                                     std::span<const uint32_t>, CompactConfig);
 extern template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
                                                   CompactConfig);
+
+extern template PartitionResult<uint32_t> partition(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
+extern template PartitionResult<int32_t> partition(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
+extern template PartitionResult<float> partition(const Context&, std::span<const float>, Predicate, CompactConfig);
+extern template PartitionResult<uint32_t> partition_flagged(const Context&, std::span<const uint32_t>,
+                                                            std::span<const uint32_t>, CompactConfig);
+extern template PartitionResult<int32_t> partition_flagged(const Context&, std::span<const int32_t>,
+                                                           std::span<const uint32_t>, CompactConfig);
+extern template PartitionResult<float> partition_flagged(const Context&, std::span<const float>,
+                                                         std::span<const uint32_t>, CompactConfig);
 
 template <Element T>
 bool Predicate::operator()(T v) const {

@@ -227,7 +227,7 @@ Plan plan_compact(const CompactRequest& req) {
   ScanRequest sub_req;
   sub_req.n = tiles;
   sub_req.block_size = req.counts_block_size;
-  sub_req.inclusive = false;
+  sub_req.inclusive = req.partition;
   sub_req.limits = req.limits;
   const Plan sub = req.counts_multipass ? plan_multipass_scan(sub_req) : plan_reduce_then_scan(sub_req);
   const uint64_t scratch = level_top(0, tiles);
@@ -244,6 +244,7 @@ Plan plan_compact(const CompactRequest& req) {
   }
   plan.steps.emplace_back(Barrier{});
 
+  if (req.partition) scatter.kernel = Kernel::compact_partition;
   scatter.n = req.n;
   scatter.blocks = tiles;
   scatter.groups_x = count.groups_x;
@@ -267,6 +268,7 @@ const char* kernel_name(Kernel k) {
     case Kernel::single_pass: return "single_pass";
     case Kernel::compact_count: return "compact_count";
     case Kernel::compact_scatter: return "compact_scatter";
+    case Kernel::compact_partition: return "compact_partition";
   }
   return "?";
 }
@@ -303,10 +305,13 @@ std::string describe(const Plan& plan) {
       case Kernel::uniform_add: out << " " << range(d.dst); break;
       case Kernel::compact_count: out << " " << range(d.src) << " counts " << range(d.aux); break;
       case Kernel::compact_scatter: out << " " << range(d.src) << " -> " << range(d.dst) << " offsets " << range(d.aux); break;
+      case Kernel::compact_partition:
+        out << " " << range(d.src) << " -> " << range(d.dst) << " inclusive offsets " << range(d.aux);
+        break;
     }
     if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)
       out << " sums " << range(d.aux);
-    if (d.read_offsets && d.kernel != Kernel::compact_scatter) out << " offsets " << range(d.aux);
+    if (d.read_offsets && d.kernel != Kernel::compact_scatter && d.kernel != Kernel::compact_partition) out << " offsets " << range(d.aux);
     if (d.kernel == Kernel::single_pass) out << " state " << range(d.aux);
     out << "\n";
   }

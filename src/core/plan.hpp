@@ -22,6 +22,8 @@ enum class Kernel : uint8_t {
   // Stream compaction (issue 4): tiles of W · vectors-per-lane · 4 elements.
   compact_count,    // write each tile's number of kept elements of src to aux (u32)
   compact_scatter,  // write the kept elements of src to dst, tile t from aux[t] on; the last tile writes the total
+  compact_partition,  // partition: aux holds the INCLUSIVE scan of the tile counts; kept elements from
+                      // aux[t-1] (0 for t = 0) on, rejected ones after all kept ones (stable); the last tile writes the total
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
@@ -114,6 +116,8 @@ uint64_t single_pass_state_bytes(uint64_t tiles);
 //   compact_count over ceil(n/B) tiles into temp[0, tiles), barrier, the exclusive u32 scan of those
 //   counts in place (the reduce-then-scan plan, or the multipass one, with its own scratch after the
 //   counts), barrier, compact_scatter reading the scanned counts as tile offsets.
+// With `partition` the counts' scan is inclusive (every tile reads the total kept from the last entry)
+// and the last pass is compact_partition, which writes every element.
 // n == 0 plans a single compact_scatter of one workgroup over empty ranges: it only writes the count 0.
 // The flags and count buffers are not plan slots: the executor binds them to every compaction dispatch.
 struct CompactRequest {
@@ -121,6 +125,7 @@ struct CompactRequest {
   uint32_t tile_size = 4096;       // elements per compaction tile; a power of two >= 2
   bool counts_multipass = false;   // scan the tile counts with the multipass plan instead of reduce-then-scan
   uint32_t counts_block_size = 4096;  // the block size of that scan's plan
+  bool partition = false;          // partition: an inclusive scan of the counts, compact_partition instead of compact_scatter
   PlanLimits limits;
 };
 Plan plan_compact(const CompactRequest& request);

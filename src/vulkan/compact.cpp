@@ -28,7 +28,8 @@ struct ResolvedCompact {
   core::Plan plan;
 };
 
-ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config) {
+ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
+                                bool partition = false) {
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
@@ -56,6 +57,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   req.tile_size = static_cast<uint32_t>(tile);
   req.counts_multipass = r.counts_multipass;
   req.counts_block_size = r.counts_multipass ? 2 * w : static_cast<uint32_t>(tile);
+  req.partition = partition;
   req.limits.max_groups_x = ctx.impl().max_groups_x;
   req.limits.max_groups_y = info.max_workgroup_count[1];
   r.plan = core::plan_compact(req);
@@ -109,9 +111,9 @@ std::string scan_variant(core::Kernel kernel) {
   return name;
 }
 
-void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged) {
+void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const ResolvedCompact r = resolve_compact(ctx, args.count, args.config);
+  const ResolvedCompact r = resolve_compact(ctx, args.count, args.config, partition);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
   if (!flagged && args.predicate.kind > PredicateKind::in_range)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
@@ -121,8 +123,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   const uint64_t bytes = n * 4;
   if (n > 0) {
     check_view("input", args.input, n, "the compaction needs");
-    check_view("output", args.output, n,
-               "the compaction needs room for the worst case (every element kept):");
+    if (partition) check_view("output", args.output, n, "the partition writes every element:");
+    else check_view("output", args.output, n, "the compaction needs room for the worst case (every element kept):");
     if (flagged) check_view("flags", args.flags, n, "the compaction needs one flag per element:");
     if (overlaps(args.input, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
@@ -154,7 +156,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     if (std::holds_alternative<core::Fill>(step))
       throw Error(Errc::unsupported, "internal: a compaction plan with a fill");  // the count scans have none
     const core::Dispatch& d = std::get<core::Dispatch>(step);
-    const bool compact = d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter;
+    const bool compact = d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
+                         d.kernel == core::Kernel::compact_partition;
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
@@ -201,8 +204,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
 }
 
 template <class T>
-std::vector<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
-                           Predicate predicate, CompactConfig config) {
+PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
+                               Predicate predicate, CompactConfig config, bool partition) {
   config.type = data_type_of<T>::value;
   const uint64_t n = values.size();
   const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
@@ -225,8 +228,7 @@ std::vector<T> run_compact(const Context& ctx, std::span<const T> values, const 
   }
   try {
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      if (flags) record_select_flagged(ctx, cmd, args);
-      else record_select_if(ctx, cmd, args);
+      record_compact(ctx, cmd, args, flags != nullptr, partition);
       vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
@@ -242,8 +244,10 @@ std::vector<T> run_compact(const Context& ctx, std::span<const T> values, const 
   std::memcpy(&kept, count.mapped(), 4);
   if (kept > n) throw Error(Errc::vulkan_error, "the GPU reported " + std::to_string(kept) + " elements kept of " +
                                                     std::to_string(n));
-  std::vector<T> result(kept);
-  if (kept) std::memcpy(result.data(), out.mapped(), kept * sizeof(T));
+  PartitionResult<T> result;
+  result.kept = kept;
+  result.values.resize(partition ? n : kept);
+  if (!result.values.empty()) std::memcpy(result.values.data(), out.mapped(), result.values.size() * sizeof(T));
   return result;
 }
 
@@ -275,7 +279,9 @@ std::string_view to_string(CompactPath path) noexcept {
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
   TempRequirements req;
-  req.size = resolve_compact(ctx, count, config).plan.temp_elements * 4;
+  // The partition's plan (an inclusive scan of the counts) is sized too: one allocation serves both.
+  req.size = std::max(resolve_compact(ctx, count, config).plan.temp_elements,
+                      resolve_compact(ctx, count, config, true).plan.temp_elements) * 4;
   return req;
 }
 
@@ -287,16 +293,24 @@ std::string describe_compact_plan(const Context& ctx, uint64_t count, const Comp
 }
 
 void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
-  record_compact(ctx, cmd, args, false);
+  record_compact(ctx, cmd, args, false, false);
 }
 
 void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
-  record_compact(ctx, cmd, args, true);
+  record_compact(ctx, cmd, args, true, false);
+}
+
+void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  record_compact(ctx, cmd, args, false, true);
+}
+
+void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  record_compact(ctx, cmd, args, true, true);
 }
 
 template <Element T>
 std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config) {
-  return run_compact(ctx, values, nullptr, predicate, config);
+  return run_compact(ctx, values, nullptr, predicate, config, false).values;
 }
 
 template <Element T>
@@ -306,7 +320,22 @@ std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std
     throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags.size()) + " elements, fewer than the " +
                                             std::to_string(values.size()) + " values");
   static const uint32_t none = 0;
-  return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config);
+  return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, false).values;
+}
+
+template <Element T>
+PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config) {
+  return run_compact(ctx, values, nullptr, predicate, config, true);
+}
+
+template <Element T>
+PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                                     CompactConfig config) {
+  if (flags.size() < values.size())
+    throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags.size()) + " elements, fewer than the " +
+                                            std::to_string(values.size()) + " values");
+  static const uint32_t none = 0;
+  return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, true);
 }
 
 template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
@@ -318,5 +347,14 @@ template std::vector<int32_t> select_flagged(const Context&, std::span<const int
                                              CompactConfig);
 template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
                                            CompactConfig);
+
+#define GPUSCAN_PARTITION_INSTANTIATE(T)                                                                    \
+  template PartitionResult<T> partition(const Context&, std::span<const T>, Predicate, CompactConfig);      \
+  template PartitionResult<T> partition_flagged(const Context&, std::span<const T>, std::span<const uint32_t>, \
+                                                CompactConfig);
+GPUSCAN_PARTITION_INSTANTIATE(uint32_t)
+GPUSCAN_PARTITION_INSTANTIATE(int32_t)
+GPUSCAN_PARTITION_INSTANTIATE(float)
+#undef GPUSCAN_PARTITION_INSTANTIATE
 
 }  // namespace gpuscan

@@ -16,6 +16,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <bit>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -689,7 +691,7 @@ TEST_F(CliTest, DemoF32WithSeedIsRepeatable) {
 
 // Every command's --help ends with examples, and the top-level help documents the exit codes.
 TEST_F(CliTest, HelpOfEveryCommandShowsExamples) {
-  for (const std::string command : {"", "info ", "scan ", "demo "}) {
+  for (const std::string command : {"", "info ", "scan ", "compact ", "demo "}) {
     const RunResult r = run(command + "--help");
     ASSERT_EQ(r.exit_code, 0) << command << r;
     const size_t examples = r.out.find("\nExamples:\n  gpuscan ");
@@ -812,3 +814,136 @@ TEST_F(CliTest, DemoShowsProgressOnlyOnATerminal) {
 }
 
 }  // namespace
+
+// --- compact: predicates, flags, --partition, both paths, against a CPU reference --------------------
+
+namespace compact_e2e {
+
+float as_float(uint32_t w) { return std::bit_cast<float>(w); }
+
+struct PredCase {
+  DataType type;
+  std::string pred;
+  std::function<bool(uint32_t)> keep;  // on the element's bit pattern
+};
+
+std::vector<PredCase> pred_cases() {
+  return {
+      {DataType::u32, "nonzero", [](uint32_t w) { return w != 0; }},
+      {DataType::u32, "gt:2147483648", [](uint32_t w) { return w > 2147483648u; }},
+      {DataType::u32, "le:1000000000", [](uint32_t w) { return w <= 1000000000u; }},
+      {DataType::u32, "bit:0x10", [](uint32_t w) { return (w & 0x10u) != 0; }},
+      {DataType::u32, "range:1000:3000000000", [](uint32_t w) { return 1000u <= w && w <= 3000000000u; }},
+      {DataType::i32, "lt:0", [](uint32_t w) { return static_cast<int32_t>(w) < 0; }},
+      {DataType::i32, "ge:-1000000", [](uint32_t w) { return static_cast<int32_t>(w) >= -1000000; }},
+      {DataType::i32, "ne:0", [](uint32_t w) { return w != 0; }},
+      {DataType::f32, "gt:12.5", [](uint32_t w) { return as_float(w) > 12.5f; }},
+      {DataType::f32, "range:-50:50", [](uint32_t w) { return -50.0f <= as_float(w) && as_float(w) <= 50.0f; }},
+      {DataType::f32, "eq:7", [](uint32_t w) { return as_float(w) == 7.0f; }},
+      {DataType::f32, "bit:2147483648", [](uint32_t w) { return (w & 0x80000000u) != 0; }},
+  };
+}
+
+// What gpuscan compact must write: the kept words, then (with partition) the rejected ones, in order.
+std::vector<uint32_t> reference(const std::vector<uint32_t>& in, const std::function<bool(uint32_t)>& keep,
+                                bool partition, size_t& kept) {
+  std::vector<uint32_t> out, rejected;
+  for (uint32_t w : in) (keep(w) ? out : rejected).push_back(w);
+  kept = out.size();
+  if (partition) out.insert(out.end(), rejected.begin(), rejected.end());
+  return out;
+}
+
+}  // namespace compact_e2e
+
+TEST_F(CliTest, CompactEveryPredicateFormatAndPathMatchesCpuReference) {
+  using namespace compact_e2e;
+  size_t round = 0;
+  for (const PredCase& c : pred_cases()) {
+    const bool text = round % 2 == 1;
+    const size_t n = std::vector<size_t>{1, 1000, 4097, 20000}[round % 4];
+    const std::vector<uint32_t> in = random_words(c.type, n, 1000 + round);
+    const std::string type(gpuscan::to_string(c.type));
+    write_file(path("in"), to_file_content(in, c.type, text));
+    for (const bool partition : {false, true})
+      for (const char* p : {"shared-memory", "ballot"}) {
+        const RunResult r = run("compact --type " + type + " --pred " + shell_quote(c.pred) + " --in " +
+                                shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
+                                " --path " + p + (text ? " --format text" : "") + (partition ? " --partition" : ""));
+        const std::string what = c.pred + " " + type + " n=" + std::to_string(n) + (text ? " text" : " binary") +
+                                 (partition ? " partition " : " ") + p;
+        if (std::string(p) == "ballot" && r.exit_code == 1 && r.err.find("subgroup ballots") != std::string::npos)
+          continue;  // a device without ballots
+        ASSERT_EQ(r.exit_code, 0) << what << "\n" << r;
+        size_t kept = 0;
+        const auto want = reference(in, c.keep, partition, kept);
+        EXPECT_EQ(from_file_content(read_file(path("out")), c.type, text), want) << what;
+        EXPECT_NE(r.err.find("kept " + std::to_string(kept) + " of " + std::to_string(n)), std::string::npos)
+            << what << "\n" << r;
+      }
+    ++round;
+  }
+}
+
+TEST_F(CliTest, CompactWithAFlagsFileAndPartition) {
+  using namespace compact_e2e;
+  const size_t n = 3001;
+  const std::vector<uint32_t> in = random_words(DataType::i32, n, 77);
+  std::vector<uint32_t> flags = random_words(DataType::u32, n + 5, 78);  // longer than needed is fine
+  for (auto& f : flags) f = f % 3 == 0 ? f : 0;
+  write_file(path("in.bin"), to_file_content(in, DataType::i32, false));
+  write_file(path("flags.bin"), to_file_content(flags, DataType::u32, false));
+  for (const bool partition : {false, true}) {
+    const RunResult r = run("compact --type i32 --flags " + shell_quote(path("flags.bin").string()) + " --in " +
+                            shell_quote(path("in.bin").string()) + " --out " + shell_quote(path("out.bin").string()) +
+                            (partition ? " --partition" : ""));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    std::vector<uint32_t> want, rejected;
+    for (size_t i = 0; i < n; ++i) (flags[i] ? want : rejected).push_back(in[i]);
+    const size_t kept = want.size();
+    if (partition) want.insert(want.end(), rejected.begin(), rejected.end());
+    EXPECT_EQ(from_file_content(read_file(path("out.bin")), DataType::i32, false), want);
+    EXPECT_NE(r.err.find("kept " + std::to_string(kept) + " of " + std::to_string(n)), std::string::npos) << r;
+  }
+}
+
+TEST_F(CliTest, CompactOfAnEmptyFileKeepsNothing) {
+  write_file(path("in.txt"), "");
+  const RunResult r = run("compact --type u32 --pred nonzero --format text --in " +
+                          shell_quote(path("in.txt").string()) + " --out -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_TRUE(r.out.empty()) << r;
+  EXPECT_NE(r.err.find("kept 0 of 0"), std::string::npos) << r;
+}
+
+TEST_F(CliTest, CompactStdinToStdoutText) {
+  write_file(path("in.txt"), "5\n0\n150\n101\n100\n7\n");
+  const RunResult r = run("compact --type u32 --pred gt:100 --format text --in - --out - --partition", path("in.txt").string());
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "150\n101\n5\n0\n100\n7\n");
+  EXPECT_NE(r.err.find("kept 2 of 6"), std::string::npos) << r;
+}
+
+TEST_F(CliTest, CompactUnknownOrMalformedPredicateIsAUsageError) {
+  write_file(path("in.bin"), std::string(16, '\0'));
+  const std::string io = " --in " + shell_quote(path("in.bin").string()) + " --out " + shell_quote(path("o").string());
+  for (const std::string& pred : {"big:3", "gt:abc", "gt:", "lt", "range:1", "range:a:2", "bit:0xZZ", "nonzero:1",
+                                  "eq:1.5", "ge:-1"}) {
+    const RunResult r = run("compact --type u32 --pred " + shell_quote(pred) + io);
+    expect_failure(r, 2, {"usage error", pred, "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI"});
+  }
+  // Valid for f32 and i32, though not for u32.
+  EXPECT_EQ(run("compact --type f32 --pred eq:1.5" + io).exit_code, 0);
+  EXPECT_EQ(run("compact --type i32 --pred ge:-1" + io).exit_code, 0);
+  expect_failure(run("compact --type u32" + io), 2, {"usage error", "--pred or --flags"});
+  expect_failure(run("compact --type u32 --pred nonzero --path warp" + io), 2, {"usage error"});
+}
+
+TEST_F(CliTest, CompactFlagsFileShorterThanValuesIsAnError) {
+  write_file(path("in.bin"), std::string(40, '\1'));
+  write_file(path("flags.bin"), std::string(36, '\1'));
+  const RunResult r = run("compact --type u32 --flags " + shell_quote(path("flags.bin").string()) + " --in " +
+                          shell_quote(path("in.bin").string()) + " --out " + shell_quote(path("o").string()));
+  expect_failure(r, 1, {"flags file", "holds 9 flags, fewer than the 10 values"});
+  EXPECT_FALSE(fs::exists(path("o")));
+}

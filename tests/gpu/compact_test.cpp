@@ -1,6 +1,7 @@
 // Stream compaction (include/gpuscan/compact.hpp) against std::copy_if: every predicate family and the
 // flags, densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, the
 // ballot and the shared-memory path, u32 / i32 / f32 -- under the validation layers -- plus misuse.
+// partition / partition_flagged the same way, against std::stable_partition.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -140,6 +141,64 @@ class CompactTest : public GpuTest, public ::testing::WithParamInterface<Param> 
   }
 
   template <class T>
+  void check_partition_if(const Predicate& p, size_t n, double density, const CompactConfig& cfg) {
+    const auto keep = [&](T v) { return p(v); };
+    const std::vector<T> in = values_with_density<T>(n, density, keep, p, rng);
+    std::vector<T> want = in;
+    const size_t kept = std::stable_partition(want.begin(), want.end(), keep) - want.begin();
+    std::ostringstream what;
+    what << "partition " << to_string(p.kind) << " n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    const PartitionResult<T> got = partition(ctx, std::span<const T>(in), p, cfg);
+    EXPECT_EQ(got.kept, kept) << what.str();
+    expect_same(got.values, want, what.str());
+  }
+
+  template <class T>
+  void check_partition_flagged(size_t n, double density, const CompactConfig& cfg) {
+    const std::vector<T> in = random_values<T>(n, rng);
+    std::vector<uint32_t> flags(n);
+    std::bernoulli_distribution want(density);
+    for (auto& f : flags) f = want(rng) ? static_cast<uint32_t>(rng() | 1u) : 0u;
+    std::vector<T> expected, rejected;
+    for (size_t i = 0; i < n; ++i) (flags[i] ? expected : rejected).push_back(in[i]);
+    const size_t kept = expected.size();
+    expected.insert(expected.end(), rejected.begin(), rejected.end());
+    std::ostringstream what;
+    what << "partition_flagged n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    const PartitionResult<T> got =
+        partition_flagged(ctx, std::span<const T>(in), std::span<const uint32_t>(flags), cfg);
+    EXPECT_EQ(got.kept, kept) << what.str();
+    expect_same(got.values, expected, what.str());
+  }
+
+  template <class T>
+  void partition_every_predicate_and_density() {
+    size_t round = 3;
+    for (const Predicate& p : predicates<T>())
+      for (double d : densities) check_partition_if<T>(p, sizes[round++ % std::size(sizes)], d, config());
+    for (double d : densities) check_partition_flagged<T>(sizes[round++ % std::size(sizes)], d, config());
+  }
+
+  template <class T>
+  void partition_every_size() {
+    for (size_t n : sizes)
+      for (double d : {0.0, 0.01, 0.5, 0.99, 1.0}) {
+        check_partition_flagged<T>(n, d, config());
+        check_partition_if<T>(Predicate::nonzero(), n, d, config());
+      }
+  }
+
+  template <class T>
+  void partition_other_tile_shapes() {
+    check_partition_if<T>(Predicate::bits_set(0x4u), 100003, 0.5, config(0, 0));  // W = 256, K = 4
+    check_partition_flagged<T>(70001, 0.3, config(0, 0));
+    check_partition_if<T>(Predicate::nonzero(), 5000, 0.5, config(64, 2));
+    check_partition_flagged<T>(4096 * 3 + 5, 0.99, config(128, 8));
+  }
+
+  template <class T>
   void every_predicate_and_density() {
     size_t round = 0;
     for (const Predicate& p : predicates<T>())
@@ -184,6 +243,18 @@ TEST_P(CompactTest, SizesAroundTileBoundaries) {
 
 TEST_P(CompactTest, OtherTileShapes) {
   for_type([&](auto t) { other_tile_shapes<decltype(t)>(); });
+}
+
+TEST_P(CompactTest, PartitionEveryPredicateAndDensityMatchesStablePartition) {
+  for_type([&](auto t) { partition_every_predicate_and_density<decltype(t)>(); });
+}
+
+TEST_P(CompactTest, PartitionSizesAroundTileBoundaries) {
+  for_type([&](auto t) { partition_every_size<decltype(t)>(); });
+}
+
+TEST_P(CompactTest, PartitionOtherTileShapes) {
+  for_type([&](auto t) { partition_other_tile_shapes<decltype(t)>(); });
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CompactTest,
@@ -232,6 +303,53 @@ TEST_F(CompactRecordTest, OffsetsCountBufferAndUntouchedTail) {
   }
 }
 
+TEST_F(CompactRecordTest, PartitionOffsetsCountBufferAndTail) {
+  for (CompactPath path : {CompactPath::ballot, CompactPath::shared_memory}) {
+    if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
+    const size_t n = 1000;
+    std::mt19937_64 rng(fresh_seed());
+    HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 7) * 4), count(ctx, 16);
+    const CompactConfig cfg{DataType::i32, path, 32, 2};
+    const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
+    HostBuffer<uint32_t> temp(ctx, req.size + 4);
+    const std::vector<int32_t> values = random_values<int32_t>(n, rng);
+    std::memcpy(in.data() + 3, values.data(), n * 4);
+    poison(out.data(), (n + 7) * 4);
+    poison(count.data(), 16);
+    SelectArgs a{cfg, n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8), temp.view(4)};
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_partition_if(ctx, cmd, a);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<int32_t> want = values;
+    const size_t kept =
+        std::stable_partition(want.begin(), want.end(), [](int32_t v) { return v < 0; }) - want.begin();
+    ASSERT_EQ(count.data()[2], kept);
+    EXPECT_EQ(count.data()[1], 0xA5A5A5A5u);
+    EXPECT_EQ(count.data()[3], 0xA5A5A5A5u);
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), out.data() + 5)) << to_string(path);
+    for (size_t i : {size_t{0}, size_t{4}, n + 5, n + 6}) EXPECT_EQ(static_cast<uint32_t>(out.data()[i]), 0xA5A5A5A5u) << i;
+  }
+}
+
+TEST_F(CompactRecordTest, PartitionEmptyInput) {
+  HostBuffer<uint32_t> count(ctx, 4);
+  poison(count.data(), 4);
+  SelectArgs a;
+  a.config.workgroup_size = 32;
+  a.count_out = count.view();
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    record_partition_if(ctx, cmd, a);
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  EXPECT_EQ(count.data()[0], 0u);
+  const PartitionResult<float> r = partition(ctx, std::span<const float>(), Predicate::nonzero());
+  EXPECT_TRUE(r.values.empty());
+  EXPECT_EQ(r.kept, 0u);
+}
+
 TEST_F(CompactRecordTest, EmptyInputWritesZeroCount) {
   HostBuffer<uint32_t> count(ctx, 4);
   poison(count.data(), 4);
@@ -270,6 +388,13 @@ TEST_F(CompactRecordTest, TwoDimensionalGrids) {
     std::copy_if(values.begin(), values.end(), std::back_inserter(odd), [](uint32_t v) { return v & 1u; });
     EXPECT_EQ(select_if(capped, std::span<const uint32_t>(values), Predicate::bits_set(1u), cfg), odd)
         << to_string(path);
+    std::vector<uint32_t> parted = values;
+    const size_t kept =
+        std::stable_partition(parted.begin(), parted.end(), [](uint32_t v) { return v & 1u; }) - parted.begin();
+    const PartitionResult<uint32_t> got =
+        partition(capped, std::span<const uint32_t>(values), Predicate::bits_set(1u), cfg);
+    EXPECT_EQ(got.kept, kept) << to_string(path);
+    EXPECT_EQ(got.values, parted) << to_string(path);
   }
 }
 
@@ -288,11 +413,14 @@ class CompactMisuseTest : public GpuTest {
     a.temp = temp.view();
     return a;
   }
-  void expect_error(const SelectArgs& a, bool flagged, Errc code, const std::string& fragment) {
+  void expect_error(const SelectArgs& a, bool flagged, Errc code, const std::string& fragment,
+                    bool partitioned = false) {
     bool thrown = false;
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       try {
-        if (flagged) record_select_flagged(ctx, cmd, a);
+        if (partitioned && flagged) record_partition_flagged(ctx, cmd, a);
+        else if (partitioned) record_partition_if(ctx, cmd, a);
+        else if (flagged) record_select_flagged(ctx, cmd, a);
         else record_select_if(ctx, cmd, a);
       } catch (const Error& e) {
         thrown = true;
@@ -310,6 +438,23 @@ TEST_F(CompactMisuseTest, OutputTooSmallForTheWorstCase) {
   a.output.buffer_size = 999 * 4;  // even if only a few elements would be kept
   expect_error(a, false, Errc::buffer_too_small, "output buffer holds 999 elements");
   expect_error(a, false, Errc::buffer_too_small, "worst case");
+}
+
+TEST_F(CompactMisuseTest, PartitionOutputSmallerThanInput) {
+  auto a = args();
+  a.output.buffer_size = 999 * 4;
+  expect_error(a, false, Errc::buffer_too_small, "output buffer holds 999 elements", true);
+  expect_error(a, true, Errc::buffer_too_small, "the partition writes every element", true);
+  a = args();
+  a.flags.offset = 4096 - 400;
+  expect_error(a, true, Errc::buffer_too_small, "flags buffer holds 100 elements", true);
+  std::vector<uint32_t> values(10), few(9);
+  try {
+    partition_flagged(ctx, std::span<const uint32_t>(values), std::span<const uint32_t>(few));
+    ADD_FAILURE() << "no error for flags shorter than values";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
+  }
 }
 
 TEST_F(CompactMisuseTest, FlagsShorterThanValues) {

@@ -2,6 +2,7 @@
 //
 //   gpuscan [--device SEL] [--validate] info [--n N] ...   devices, the pick, the algorithm, the plan
 //   gpuscan [--device SEL] [--validate] scan --type T --in FILE --out FILE [--format binary|text] ...
+//   gpuscan [--device SEL] [--validate] compact --type T --pred PRED|--flags FILE --in FILE --out FILE ...
 //   gpuscan [--device SEL] [--validate] demo [--n N] [--type T] [--algorithm A] ...
 //
 // scan, info and demo share --algorithm auto|single-pass|reduce-then-scan|multipass|blelloch,
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
       "  gpuscan info                                   devices, the pick, the algorithm it would use\n"
       "  gpuscan info --json                            the same as JSON\n"
       "  gpuscan scan --type u32 --in a.bin --out b.bin --verify\n"
+      "  gpuscan compact --type u32 --pred gt:100 --in a.bin --out b.bin [--partition]\n"
       "  gpuscan --device llvmpipe demo --n 1000000\n"
       "  gpuscan COMMAND --help                         a command's options and examples\n"
       "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate.\n"
@@ -90,7 +92,8 @@ int main(int argc, char** argv) {
                "error it reports is printed and makes the exit code non-zero");
 
   // The command table.
-  const Command commands[] = {add_info_command(app), add_scan_command(app), add_demo_command(app)};
+  const Command commands[] = {add_info_command(app), add_scan_command(app), add_compact_command(app),
+                              add_demo_command(app)};
   // Unknown words land in app.remaining() (subcommands fall through to here), so that an unknown
   // command can be named as such instead of CLI11's "A subcommand is required".
   app.allow_extras();

@@ -1,0 +1,206 @@
+// `gpuscan compact`: read a file of numbers, keep the elements a predicate (or a flags file) selects,
+// on the GPU, write them (with --partition: the kept ones, then the rejected ones, both in input
+// order) and print the number kept to stderr.
+#include <charconv>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuscan/compact.hpp"
+#include "io.hpp"
+#include "options.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+constexpr const char* predicate_forms =
+    "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type; "
+    "MASK a u32, decimal or 0x hex)";
+
+std::optional<uint32_t> parse_mask(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  uint32_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+// The bit pattern of one constant in `type`, parsed as the text format parses numbers.
+std::optional<uint32_t> parse_constant(std::string_view text, DataType type) {
+  if (text.empty() || text.find_first_of(" \t\r\n") != std::string_view::npos) return std::nullopt;
+  try {
+    const std::vector<std::byte> bytes = parse_text(std::string(text) + "\n", type, "--pred");
+    if (bytes.size() != 4) return std::nullopt;
+    uint32_t bits = 0;
+    std::memcpy(&bits, bytes.data(), 4);
+    return bits;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+// "" and `out` set when `text` is a valid predicate for `type`; otherwise what is wrong.
+std::string parse_predicate(const std::string& text, DataType type, Predicate& out) {
+  const auto colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
+  const auto bad = [&](const std::string& why) {
+    return "invalid predicate '" + text + "': " + why + "; valid forms: " + predicate_forms;
+  };
+  if (name == "nonzero") {
+    if (colon != std::string::npos) return bad("nonzero takes no constant");
+    out = Predicate::nonzero();
+    return {};
+  }
+  if (name == "bit") {
+    const auto mask = parse_mask(rest);
+    if (!mask) return bad("malformed mask '" + rest + "'");
+    out = Predicate::bits_set(*mask);
+    return {};
+  }
+  if (name == "range") {
+    const auto sep = rest.find(':');
+    if (sep == std::string::npos) return bad("range needs LO:HI");
+    const auto lo = parse_constant(rest.substr(0, sep), type), hi = parse_constant(rest.substr(sep + 1), type);
+    if (!lo || !hi) return bad("malformed bound in '" + rest + "' for type " + std::string(to_string(type)));
+    out = {PredicateKind::in_range, *lo, *hi};
+    return {};
+  }
+  static const std::pair<const char*, PredicateKind> kinds[] = {
+      {"eq", PredicateKind::equal},         {"ne", PredicateKind::not_equal}, {"lt", PredicateKind::less},
+      {"le", PredicateKind::less_equal},    {"gt", PredicateKind::greater},
+      {"ge", PredicateKind::greater_equal}};
+  for (const auto& [word, kind] : kinds)
+    if (name == word) {
+      if (colon == std::string::npos) return bad(name + " needs a constant");
+      const auto c = parse_constant(rest, type);
+      if (!c) return bad("malformed constant '" + rest + "' for type " + std::string(to_string(type)));
+      out = {kind, *c, 0};
+      return {};
+    }
+  return bad("unknown predicate '" + name + "'");
+}
+
+struct CompactOptions {
+  DataType type = DataType::u32;
+  std::string pred;
+  std::string in;
+  std::string out;
+  std::string flags;
+  FileFormat format = FileFormat::binary;
+  bool partition = false;
+  CompactPath path = CompactPath::automatic;
+  Predicate predicate;  // parsed from `pred` once the type is known
+};
+
+template <class T>
+PartitionResult<T> run_typed(const Context& ctx, const std::vector<std::byte>& input,
+                             const std::vector<uint32_t>* flags, const CompactOptions& o, CompactConfig config) {
+  const std::vector<T> values = values_from_bytes<T>(input);
+  const std::span<const T> v(values);
+  if (flags) {
+    const std::span<const uint32_t> f(*flags);
+    if (o.partition) return partition_flagged(ctx, v, f, config);
+    PartitionResult<T> r;
+    r.values = select_flagged(ctx, v, f, config);
+    r.kept = r.values.size();
+    return r;
+  }
+  if (o.partition) return partition(ctx, v, o.predicate, config);
+  PartitionResult<T> r;
+  r.values = select_if(ctx, v, o.predicate, config);
+  r.kept = r.values.size();
+  return r;
+}
+
+int run_compact(CompactOptions& options, Session& session) {
+  const auto input = read_values(options.in, options.type, options.format);
+  const uint64_t n = input.size() / 4;
+  std::optional<std::vector<uint32_t>> flags;
+  if (!options.flags.empty()) {
+    flags = values_from_bytes<uint32_t>(read_values(options.flags, DataType::u32, options.format));
+    if (flags->size() < n)
+      throw Error(Errc::invalid_argument, "flags file '" + options.flags + "' holds " + std::to_string(flags->size()) +
+                                              " flags, fewer than the " + std::to_string(n) + " values of '" +
+                                              options.in + "'");
+  }
+  const Context ctx = session.open_context();
+  CompactConfig config;
+  config.type = options.type;
+  config.path = options.path;
+  std::vector<std::byte> output;
+  uint64_t kept = 0;
+  auto go = [&](auto tag) {
+    using T = decltype(tag);
+    const PartitionResult<T> r = run_typed<T>(ctx, input, flags ? &*flags : nullptr, options, config);
+    kept = r.kept;
+    output = bytes_from_values<T>(std::span<const T>(r.values));
+  };
+  switch (options.type) {
+    case DataType::u32: go(uint32_t{}); break;
+    case DataType::i32: go(int32_t{}); break;
+    case DataType::f32: go(float{}); break;
+  }
+  write_values(options.out, output, options.type, options.format);
+  std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("
+            << (flags ? "flags '" + options.flags + "'" : "predicate " + options.pred)
+            << (options.partition ? ", partitioned" : "") << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_compact_command(CLI::App& app) {
+  auto options = std::make_shared<CompactOptions>();
+  CLI::App* sub = app.add_subcommand("compact", "Keep the elements of a file that a predicate or flags select");
+  add_type_option(*sub, options->type)->required()->default_str("");
+  sub->add_option("--pred,-p", options->pred, std::string("predicate: ") + predicate_forms)->type_name("PRED");
+  sub->add_option("--flags", options->flags,
+                  "file of u32 flags in --format (kept where non-zero), instead of --pred; at least one per value")
+      ->type_name("FILE");
+  sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
+  sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
+  add_format_option(*sub, options->format);
+  sub->add_flag("--partition", options->partition,
+                "write every element: the kept ones first, then the rejected ones, both in input order");
+  sub->add_option_function<std::string>(
+         "--path",
+         [options](const std::string& name) {
+           options->path = name == "ballot"          ? CompactPath::ballot
+                           : name == "shared-memory" ? CompactPath::shared_memory
+                                                     : CompactPath::automatic;
+         },
+         "how tiles rank kept elements: auto, ballot or shared-memory")
+      ->check(CLI::IsMember({"auto", "ballot", "shared-memory"}))
+      ->type_name("PATH");
+  sub->callback([sub, options] {
+    const bool has_pred = !options->pred.empty(), has_flags = !options->flags.empty();
+    if (has_pred == has_flags)
+      throw CLI::ValidationError("--pred/--flags", "give exactly one of --pred or --flags; predicates: " +
+                                                       std::string(predicate_forms));
+    if (has_pred) {
+      const std::string error = parse_predicate(options->pred, options->type, options->predicate);
+      if (!error.empty()) throw CLI::ValidationError("--pred", error);
+    }
+    (void)sub;
+  });
+  sub->footer(
+      "Examples:\n"
+      "  gpuscan compact --type u32 --pred gt:100 --in a.bin --out kept.bin\n"
+      "  gpuscan compact --type f32 --pred range:-1:1 --in a.txt --out - --format text\n"
+      "  gpuscan compact --type i32 --flags f.bin --in a.bin --out p.bin --partition\n"
+      "The number kept goes to stderr.\n" +
+      std::string(exit_codes_help));
+  return {sub, [options](Session& session) { return run_compact(*options, session); }};
+}
+
+}  // namespace gpuscan::cli
