@@ -462,7 +462,7 @@ TEST_F(CliTest, UnknownTypeIsAUsageErrorListingValidTypes) {
 }
 
 TEST_F(CliTest, UnknownCommandAndOptionAreUsageErrors) {
-  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, demo"});
+  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, compact, demo"});
   expect_failure(run(""), 2, {"no command given"});
   expect_failure(run("info --bogus"), 2, {"--bogus"});
   expect_failure(run("scan --type u32 --out x"), 2, {"--in"});
