@@ -48,3 +48,25 @@ consumer_check "find_package(gpuscan CONFIG)" cmake_consumer
 consumer_check "pkg-config gpuscan" pkgconfig_consumer
 echo "consumer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
+
+# Reliability: the library, the CLI and the tests built with AddressSanitizer + UndefinedBehaviorSanitizer
+# (GPUSCAN_SANITIZE) in build-asan, and the unit, CLI, GPU, thread and soak tests run there on lavapipe.
+# Any ASan/UBSan/LSan report fails its test. LeakSanitizer ignores only the validation layer's own leaks
+# (tests/sanitizers/lsan.supp says why); keep_vulkan_modules.so keeps the driver and the layer mapped until
+# LeakSanitizer runs at exit, so that their stacks can be named (its comment says why; being preloaded,
+# ASan must not insist on coming first). To keep CI time down, the GPU tests run at one subgroup size
+# (8: LP_NATIVE_VECTOR_WIDTH=256) and the stress test with 50 scans; the plain build above covers the rest.
+asan_start=$SECONDS
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSCAN_SANITIZE=ON \
+      -DGPUSCAN_BUILD_BENCH=OFF -DGPUSCAN_BUILD_PYTHON=OFF
+cmake --build build-asan
+c++ -std=c++20 -O1 -shared -fPIC -o build-asan/keep_vulkan_modules.so tests/sanitizers/keep_vulkan_modules.cpp -ldl
+(
+  export LD_PRELOAD="$PWD/build-asan/keep_vulkan_modules.so"
+  export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:verify_asan_link_order=0"
+  export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  export GPUSCAN_STRESS_COUNT=50
+  ctest --test-dir build-asan --output-on-failure --timeout 900 -j 2 -E '^gpu_subgroup_(4|16)$'
+)
+echo "sanitizer build and tests: $((SECONDS - asan_start)) s"

@@ -134,7 +134,8 @@ void write_all(const std::string& path, std::string_view data) {
     if (!owned) io_failure("cannot open " + name + " for writing", errno);
     f = owned.get();
   }
-  if (std::fwrite(data.data(), 1, data.size(), f) != data.size() || std::fflush(f) != 0)
+  // An empty view may hold a null pointer, which fwrite must not get (UBSan: nonnull argument).
+  if ((!data.empty() && std::fwrite(data.data(), 1, data.size(), f) != data.size()) || std::fflush(f) != 0)
     io_failure("cannot write " + name, errno ? errno : EIO);
   if (owned && std::fclose(owned.release()) != 0) io_failure("cannot write " + name, errno ? errno : EIO);
 }
