@@ -13,6 +13,7 @@
 
 #include "core/plan.hpp"
 #include "gpuscan/compact.hpp"
+#include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
@@ -64,47 +65,6 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   return r;
 }
 
-void check_view(const char* what, const BufferView& view, uint64_t count, const char* need) {
-  if (view.buffer == VK_NULL_HANDLE) throw Error(Errc::null_handle, std::string(what) + " buffer is VK_NULL_HANDLE");
-  if (!(view.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
-    throw Error(Errc::missing_usage, std::string(what) +
-                                         " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, which gpuscan's "
-                                         "compute shaders need to access it");
-  if (view.offset % 4 != 0)
-    throw Error(Errc::misaligned, std::string(what) + " offset " + std::to_string(view.offset) +
-                                      " is not a multiple of the element size (4 bytes)");
-  const uint64_t holds = view.offset > view.buffer_size ? 0 : (view.buffer_size - view.offset) / 4;
-  if (holds < count) {
-    std::ostringstream msg;
-    msg << what << " buffer holds " << holds << " elements from offset " << view.offset << " (buffer size "
-        << view.buffer_size << " bytes), " << need << " " << count;
-    throw Error(Errc::buffer_too_small, msg.str());
-  }
-}
-
-bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
-  return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
-}
-
-struct Binding {
-  VkDescriptorBufferInfo info;
-  uint32_t element_offset;
-};
-
-// As record.cpp's: bound at an offset rounded down to the device's alignment, the rest an element offset.
-Binding bind(const Context& ctx, const BufferView& view, uint64_t element, uint64_t count) {
-  const DeviceInfo& info = ctx.device_info();
-  const uint64_t start = view.offset + element * 4;
-  const uint64_t align = info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1;
-  const uint64_t bound = start - start % align;
-  const uint64_t bytes = start + std::max<uint64_t>(count, 1) * 4 - bound;
-  if (bytes > info.max_storage_buffer_range)
-    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
-                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
-                                     "; buffers beyond one binding are not supported yet");
-  return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / 4)};
-}
-
 std::string scan_variant(core::Kernel kernel) {
   std::string name = std::string(core::kernel_name(kernel)) + ".u32.add";
   if (kernel == core::Kernel::scan_local) name += ".blelloch";
@@ -118,25 +78,25 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   if (!flagged && args.predicate.kind > PredicateKind::in_range)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
 
-  check_view("count", args.count_out, 1, "the compaction needs");
+  vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;
   const uint64_t bytes = n * 4;
   if (n > 0) {
-    check_view("input", args.input, n, "the compaction needs");
-    if (partition) check_view("output", args.output, n, "the partition writes every element:");
-    else check_view("output", args.output, n, "the compaction needs room for the worst case (every element kept):");
-    if (flagged) check_view("flags", args.flags, n, "the compaction needs one flag per element:");
-    if (overlaps(args.input, bytes, args.output, bytes))
+    vk::check_view("input", args.input, n, 4, "the compaction needs");
+    if (partition) vk::check_view("output", args.output, n, 4, "the partition writes every element:");
+    else vk::check_view("output", args.output, n, 4, "the compaction needs room for the worst case (every element kept):");
+    if (flagged) vk::check_view("flags", args.flags, n, 4, "the compaction needs one flag per element:");
+    if (vk::overlaps(args.input, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
-    if (flagged && overlaps(args.flags, bytes, args.output, bytes))
+    if (flagged && vk::overlaps(args.flags, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "flags and output ranges overlap");
-    if (overlaps(args.count_out, 4, args.output, bytes) || overlaps(args.count_out, 4, args.input, bytes) ||
-        (flagged && overlaps(args.count_out, 4, args.flags, bytes)))
+    if (vk::overlaps(args.count_out, 4, args.output, bytes) || vk::overlaps(args.count_out, 4, args.input, bytes) ||
+        (flagged && vk::overlaps(args.count_out, 4, args.flags, bytes)))
       throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
     const uint64_t temp_bytes = r.plan.temp_elements * 4;
-    check_view("temp", args.temp, r.plan.temp_elements, "the compaction needs");
-    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes) ||
-        overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && overlaps(args.temp, temp_bytes, args.flags, bytes)))
+    vk::check_view("temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
+    if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes) ||
+        vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, bytes)))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
   }
 
@@ -161,9 +121,9 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
-    const Binding src = bind(ctx, view_of(d.src.slot), d.src.offset, d.src.count);
-    const Binding dst = bind(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count);
-    const Binding aux = bind(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count);
+    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);
+    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, 4);
+    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, 4);
     VkDescriptorBufferInfo infos[5] = {src.info, dst.info, aux.info, {}, {}};
     uint32_t bindings = 3;
     uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
@@ -172,8 +132,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       key.variant = std::string(core::kernel_name(d.kernel)) + "." + type + "." + path;
       key.predicate = predicate;
       // select_if binds the input as its (unread) flags.
-      const Binding flags = flagged && n > 0 ? bind(ctx, args.flags, 0, n) : src;
-      const Binding count = bind(ctx, args.count_out, 0, 1);
+      const vk::Binding flags = flagged && n > 0 ? vk::bind_elements(ctx, args.flags, 0, n, 4) : src;
+      const vk::Binding count = vk::bind_elements(ctx, args.count_out, 0, 1, 4);
       infos[3] = flags.info;
       infos[4] = count.info;
       bindings = 5;

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "core/plan.hpp"
+#include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 
 namespace gpuscan {
@@ -66,50 +67,6 @@ bool single_pass_plan(const core::Plan& plan) {
   return false;
 }
 
-// Checks that `view` can hold `bytes` bytes from its offset. `what` names it in messages.
-void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize) {
-  if (view.buffer == VK_NULL_HANDLE)
-    throw Error(Errc::null_handle, std::string(what) + " buffer is VK_NULL_HANDLE");
-  if (!(view.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
-    throw Error(Errc::missing_usage, std::string(what) +
-                                         " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, which gpuscan's "
-                                         "compute shaders need to access it");
-  if (view.offset % esize != 0)
-    throw Error(Errc::misaligned, std::string(what) + " offset " + std::to_string(view.offset) +
-                                      " is not a multiple of the element size (" + std::to_string(esize) + " bytes)");
-  const uint64_t holds = view.offset > view.buffer_size ? 0 : (view.buffer_size - view.offset) / esize;
-  if (holds < count) {
-    std::ostringstream msg;
-    msg << what << " buffer holds " << holds << " elements from offset " << view.offset << " (buffer size "
-        << view.buffer_size << " bytes), the scan needs " << count;
-    throw Error(Errc::buffer_too_small, msg.str());
-  }
-}
-
-bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
-  return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
-}
-
-struct Binding {
-  VkDescriptorBufferInfo info;
-  uint32_t element_offset;
-};
-
-// Binds a plan range at an offset rounded down to the device's alignment; the shader adds the rest
-// back as an element offset. So callers need only element-size alignment.
-Binding bind_range(const Context& ctx, const BufferView& view, const core::Range& range, uint32_t esize) {
-  const DeviceInfo& info = ctx.device_info();
-  const uint64_t start = view.offset + range.offset * esize;
-  const uint64_t align = info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1;
-  const uint64_t bound = start - start % align;
-  const uint64_t bytes = start + range.count * esize - bound;
-  if (bytes > info.max_storage_buffer_range)
-    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
-                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
-                                     "; buffers beyond one binding are not supported yet");
-  return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / esize)};
-}
-
 std::string variant_name(core::Kernel kernel, DataType type, WorkgroupAlgorithm algorithm) {
   std::string name = std::string(core::kernel_name(kernel)) + "." + std::string(to_string(type)) + ".add";
   if (kernel == core::Kernel::scan_local) name += "." + std::string(to_string(algorithm));
@@ -158,15 +115,15 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
 
   const uint32_t esize = element_size(args.config.type);
   const uint64_t bytes = args.count * esize;
-  check_view("input", args.input, args.count, esize);
-  check_view("output", args.output, args.count, esize);
-  if (!in_place && overlaps(args.input, bytes, args.output, bytes))
+  vk::check_view("input", args.input, args.count, esize);
+  vk::check_view("output", args.output, args.count, esize);
+  if (!in_place && vk::overlaps(args.input, bytes, args.output, bytes))
     throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
                                         "scan in place (output == input) or use disjoint ranges");
   const uint64_t temp_bytes = r.plan.temp_elements * esize;
   if (temp_bytes > 0) {
-    check_view("temp", args.temp, r.plan.temp_elements, esize);
-    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
+    vk::check_view("temp", args.temp, r.plan.temp_elements, esize);
+    if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
     TempRequirements need;
     if (single_pass_plan(r.plan)) {
@@ -213,9 +170,9 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = args.config.spin_limit ? args.config.spin_limit : default_spin_limit;
 
-    const Binding src = bind_range(ctx, view_of(d.src.slot), d.src, esize);
-    const Binding dst = bind_range(ctx, view_of(d.dst.slot), d.dst, esize);
-    const Binding aux = bind_range(ctx, view_of(d.aux.slot), d.aux, esize);
+    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize);
+    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize);
+    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, esize);
     // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
     key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)

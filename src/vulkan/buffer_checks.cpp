@@ -1,0 +1,45 @@
+#include "vulkan/buffer_checks.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+
+namespace gpuscan::vk {
+
+void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize, const char* need) {
+  if (view.buffer == VK_NULL_HANDLE)
+    throw Error(Errc::null_handle, std::string(what) + " buffer is VK_NULL_HANDLE");
+  if (!(view.usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT))
+    throw Error(Errc::missing_usage, std::string(what) +
+                                         " buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, which gpuscan's "
+                                         "compute shaders need to access it");
+  if (view.offset % esize != 0)
+    throw Error(Errc::misaligned, std::string(what) + " offset " + std::to_string(view.offset) +
+                                      " is not a multiple of the element size (" + std::to_string(esize) + " bytes)");
+  const uint64_t holds = view.offset > view.buffer_size ? 0 : (view.buffer_size - view.offset) / esize;
+  if (holds < count) {
+    std::ostringstream msg;
+    msg << what << " buffer holds " << holds << " elements from offset " << view.offset << " (buffer size "
+        << view.buffer_size << " bytes), " << need << " " << count;
+    throw Error(Errc::buffer_too_small, msg.str());
+  }
+}
+
+bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
+  return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
+}
+
+Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first, uint64_t count, uint32_t esize) {
+  const DeviceInfo& info = ctx.device_info();
+  const uint64_t start = view.offset + first * esize;
+  const uint64_t align = info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1;
+  const uint64_t bound = start - start % align;
+  const uint64_t bytes = start + std::max<uint64_t>(count, 1) * esize - bound;
+  if (bytes > info.max_storage_buffer_range)
+    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
+                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
+                                     "; buffers beyond one binding are not supported yet");
+  return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / esize)};
+}
+
+}  // namespace gpuscan::vk

@@ -1,0 +1,29 @@
+// Checks and bindings of caller buffers shared by every recorded primitive (scans, compaction).
+#pragma once
+
+#include <cstdint>
+
+#include "gpuscan/vulkan.hpp"
+
+namespace gpuscan::vk {
+
+// Throws the matching gpuscan::Error unless `view` is usable for `count` elements of `esize` bytes:
+// a handle, STORAGE_BUFFER usage, an offset that is a multiple of esize, and room for count elements.
+// `need` completes the message "... holds H elements from offset O (buffer size B bytes), <need> C".
+void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize,
+                const char* need = "the scan needs");
+
+// Whether two byte ranges of the same buffer overlap.
+bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes);
+
+struct Binding {
+  VkDescriptorBufferInfo info;
+  uint32_t element_offset;  // where element `first` sits inside the binding
+};
+
+// Binds `count` elements from element `first` of `view` at an offset rounded down to the device's
+// minStorageBufferOffsetAlignment; the shader adds element_offset back, so callers need only
+// element-size alignment. Throws Errc::too_large past maxStorageBufferRange.
+Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first, uint64_t count, uint32_t esize);
+
+}  // namespace gpuscan::vk
