@@ -34,13 +34,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
-  if (w < 32 || !std::has_single_bit(w) || w > info.max_workgroup_invocations)
-    throw Error(Errc::invalid_argument,
-                "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
-                    std::to_string(info.max_workgroup_invocations) + " (the device's maximum)");
-  if (k < 1 || k > 16 || !std::has_single_bit(k))
-    throw Error(Errc::invalid_argument,
-                "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
+  vk::check_tile_shape(info, w, k);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
   ResolvedCompact r{config.path, w, k, false, {}};
   if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;

@@ -25,13 +25,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
-  if (w < 32 || !std::has_single_bit(w) || w > info.max_workgroup_invocations)
-    throw Error(Errc::invalid_argument,
-                "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
-                    std::to_string(info.max_workgroup_invocations) + " (the device's maximum)");
-  if (k < 1 || k > 16 || !std::has_single_bit(k))
-    throw Error(Errc::invalid_argument,
-                "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
+  vk::check_tile_shape(info, w, k);
   const uint64_t shared_bytes = uint64_t{2} * w * element_size(config.type) + (w / 4 + 2) * 4;
   if (shared_bytes > info.max_shared_memory_bytes)
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
