@@ -112,20 +112,10 @@ void record_copy(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, 
   const uint64_t blocks = (n + tile - 1) / tile;
   const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
   const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
-  VkDescriptorBufferInfo infos[3] = {{b.in.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}};
-  VkWriteDescriptorSet writes[3];
-  for (uint32_t i = 0; i < 3; ++i) {
-    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
-  }
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
-  impl.cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline_layout, 0, 3, writes);
+  const VkDescriptorBufferInfo infos[3] = {
+      {b.in.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}};
   const uint32_t params[6] = {static_cast<uint32_t>(n), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-  vkCmdPushConstants(cmd, impl.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params), params);
-  vkCmdDispatch(cmd, gx, gy, 1);
+  impl.record_dispatch(cmd, key, infos, params, gx, gy);
 }
 
 // Copies `bytes` from device buffer `src` to the staging buffer and returns a pointer to them.

@@ -141,19 +141,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       key.use_aux = d.write_block_sums || d.read_offsets;
       key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     }
-    VkWriteDescriptorSet writes[5];
-    for (uint32_t i = 0; i < bindings; ++i) {
-      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      writes[i].dstBinding = i;
-      writes[i].descriptorCount = 1;
-      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      writes[i].pBufferInfo = &infos[i];
-    }
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
-    impl.cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline_layout, 0, bindings, writes);
-    vkCmdPushConstants(cmd, impl.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                       (compact ? 10 : 6) * sizeof(uint32_t), params);
-    vkCmdDispatch(cmd, d.groups_x, d.groups_y, 1);
+    impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
+                         std::span<const uint32_t>(params, compact ? 10 : 6), d.groups_x, d.groups_y);
   }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <span>
 #include <utility>
 #include <vector>
 #include <mutex>
@@ -71,6 +72,10 @@ struct Context::Impl {
   // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
   void create_layouts();
   VkPipeline pipeline(const PipelineKey& key);
+  // Binds the pipeline for `key`, pushes `buffers` as storage bindings 0.. and `params` as push
+  // constants, and dispatches a (groups_x, groups_y) grid: what every gpuscan pass records.
+  void record_dispatch(VkCommandBuffer cmd, const PipelineKey& key, std::span<const VkDescriptorBufferInfo> buffers,
+                       std::span<const uint32_t> params, uint32_t groups_x, uint32_t groups_y);
 };
 
 namespace vk {

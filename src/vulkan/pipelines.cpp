@@ -51,4 +51,23 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   return pipeline;
 }
 
+void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
+                                    std::span<const VkDescriptorBufferInfo> buffers, std::span<const uint32_t> params,
+                                    uint32_t groups_x, uint32_t groups_y) {
+  VkWriteDescriptorSet writes[8];
+  const uint32_t count = static_cast<uint32_t>(std::min<size_t>(buffers.size(), 8));
+  for (uint32_t i = 0; i < count; ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &buffers[i];
+  }
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(key));
+  cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, count, writes);
+  vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                     static_cast<uint32_t>(params.size_bytes()), params.data());
+  vkCmdDispatch(cmd, groups_x, groups_y, 1);
+}
+
 }  // namespace gpuscan

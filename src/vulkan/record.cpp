@@ -171,22 +171,10 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
-    VkWriteDescriptorSet writes[3];
-    const VkDescriptorBufferInfo* infos[3] = {&src.info, &dst.info, &aux.info};
-    for (uint32_t i = 0; i < 3; ++i) {
-      writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      writes[i].dstBinding = i;
-      writes[i].descriptorCount = 1;
-      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      writes[i].pBufferInfo = infos[i];
-    }
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline(key));
-    impl.cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, impl.pipeline_layout, 0, 3, writes);
-
+    const VkDescriptorBufferInfo infos[3] = {src.info, dst.info, aux.info};
     const uint32_t params[6] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
                                 aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
-    vkCmdPushConstants(cmd, impl.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(params), params);
-    vkCmdDispatch(cmd, d.groups_x, d.groups_y, 1);
+    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
   }
 }
 
