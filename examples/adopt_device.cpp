@@ -4,72 +4,17 @@
 // reads the result back. Error handling is kept short: a failed call throws and the program exits.
 #include <cstdint>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
-#include <string>
 #include <vector>
 
-#include <gpuscan/gpuscan.hpp>
+#include "app_vulkan.hpp"
 
-namespace {
-
-void check(VkResult result, const char* call) {
-  if (result != VK_SUCCESS) throw std::runtime_error(std::string(call) + ": " + gpuscan::vk_result_name(result));
-}
-
-struct Buffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkDeviceSize size = 0;
-  VkBufferUsageFlags usage = 0;
-};
-
-Buffer create_buffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
-                     VkMemoryPropertyFlags properties) {
-  Buffer b{.size = size, .usage = usage};
-  VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bi.size = size;
-  bi.usage = usage;
-  check(vkCreateBuffer(device, &bi, nullptr, &b.buffer), "vkCreateBuffer");
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device, b.buffer, &req);
-  VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
-  uint32_t type = 0;
-  while (type < memory.memoryTypeCount && !((req.memoryTypeBits >> type & 1) &&
-                                            (memory.memoryTypes[type].propertyFlags & properties) == properties))
-    ++type;
-  if (type == memory.memoryTypeCount) throw std::runtime_error("no suitable memory type");
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = req.size;
-  ai.memoryTypeIndex = type;
-  check(vkAllocateMemory(device, &ai, nullptr, &b.memory), "vkAllocateMemory");
-  check(vkBindBufferMemory(device, b.buffer, b.memory, 0), "vkBindBufferMemory");
-  return b;
-}
-
-void destroy(VkDevice device, Buffer& b) {
-  vkDestroyBuffer(device, b.buffer, nullptr);
-  vkFreeMemory(device, b.memory, nullptr);
-}
-
-void barrier(VkCommandBuffer cmd, VkPipelineStageFlags from_stage, VkAccessFlags from_access,
-             VkPipelineStageFlags to_stage, VkAccessFlags to_access) {
-  VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, from_access, to_access};
-  vkCmdPipelineBarrier(cmd, from_stage, to_stage, 0, 1, &b, 0, nullptr, 0, nullptr);
-}
-
-// The first values, the last, and a hash of them all: enough to compare two long results on one line.
-std::string summary(const uint32_t* v, size_t n) {
-  std::ostringstream s;
-  for (size_t i = 0; i < 6; ++i) s << v[i] << ' ';
-  uint64_t hash = 14695981039346656037u;  // FNV-1a over the values
-  for (size_t i = 0; i < n; ++i) hash = (hash ^ v[i]) * 1099511628211u;
-  s << "... " << v[n - 1] << " (" << n << " values, hash " << std::hex << hash << ')';
-  return s.str();
-}
-
-}  // namespace
+using app::Buffer;
+using app::barrier;
+using app::check;
+using app::create_buffer;
+using app::destroy;
+using app::summary;
 
 int main() try {
   // 1. The application's instance and device (validation: set VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation).
@@ -147,49 +92,28 @@ int main() try {
     Buffer readback = create_buffer(physical, device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 
-    // 4. The application's command buffer: upload, barrier, scan, barrier, copy, barrier.
-    VkCommandPoolCreateInfo pi{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pi.queueFamilyIndex = family;
-    VkCommandPool pool;
-    check(vkCreateCommandPool(device, &pi, nullptr, &pool), "vkCreateCommandPool");
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    VkCommandBuffer cmd;
-    check(vkAllocateCommandBuffers(device, &ai, &cmd), "vkAllocateCommandBuffers");
-    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+    // 4. The application's command buffer, on its own queue: upload, barrier, scan, barrier, copy, barrier.
+    app::submit_once(device, queue, family, [&](VkCommandBuffer cmd) {
+      vkCmdUpdateBuffer(cmd, input.buffer, 0, bytes, in.data());  // up to 64 KiB; larger data: a staging copy
+      // Before: the input's writes visible to compute-shader reads.
+      barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_ACCESS_SHADER_READ_BIT);
+      gpuscan::record_scan(ctx, cmd,
+                           {.config = config,
+                            .count = n,
+                            .input = input.view,
+                            .output = output.view,
+                            .temp = temp.view});
+      // After: the results were written at COMPUTE_SHADER / SHADER_WRITE; the consumer here is a copy.
+      barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_ACCESS_TRANSFER_READ_BIT);
+      const VkBufferCopy region{0, 0, bytes};
+      vkCmdCopyBuffer(cmd, output.buffer, readback.buffer, 1, &region);
+      barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+              VK_ACCESS_HOST_READ_BIT);
+    });
 
-    vkCmdUpdateBuffer(cmd, input.buffer, 0, bytes, in.data());  // up to 64 KiB; larger data: a staging copy
-    // Before: the input's writes visible to compute-shader reads.
-    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            VK_ACCESS_SHADER_READ_BIT);
-    gpuscan::record_scan(ctx, cmd,
-                         {.config = config,
-                          .count = n,
-                          .input = {input.buffer, input.size, input.usage, 0},
-                          .output = {output.buffer, output.size, output.usage, 0},
-                          .temp = {temp.buffer, temp.size, temp.usage, 0}});
-    // After: the results were written at COMPUTE_SHADER / SHADER_WRITE; the consumer here is a copy.
-    barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-            VK_ACCESS_TRANSFER_READ_BIT);
-    const VkBufferCopy region{0, 0, bytes};
-    vkCmdCopyBuffer(cmd, output.buffer, readback.buffer, 1, &region);
-    barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-            VK_ACCESS_HOST_READ_BIT);
-    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-
-    // 5. Submit on the application's queue, wait, read back.
-    VkFenceCreateInfo fi{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VkFence fence;
-    check(vkCreateFence(device, &fi, nullptr, &fence), "vkCreateFence");
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd;
-    check(vkQueueSubmit(queue, 1, &si, fence), "vkQueueSubmit");
-    check(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    // 5. Read back.
     void* mapped;
     check(vkMapMemory(device, readback.memory, 0, bytes, 0, &mapped), "vkMapMemory");
 
@@ -201,8 +125,6 @@ int main() try {
               << "exclusive expected: " << summary(expected.data(), n) << '\n';
 
     vkUnmapMemory(device, readback.memory);
-    vkDestroyFence(device, fence, nullptr);
-    vkDestroyCommandPool(device, pool, nullptr);
     for (Buffer* b : {&input, &output, &temp, &readback}) destroy(device, *b);
   }  // the Context goes here, after the GPU has finished with its pipelines
   vkDestroyDevice(device, nullptr);
