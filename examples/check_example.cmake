@@ -1,7 +1,9 @@
 # Runs one example (-DEXAMPLE=path) and checks its output: it must exit 0, print at least one line
 # "LABEL result: VALUE", each followed by "LABEL expected: VALUE" with the same value, and print no
-# validation-layer message. Used by examples/CMakeLists.txt as `cmake -DEXAMPLE=... -P check_example.cmake`.
-execute_process(COMMAND "${EXAMPLE}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# validation-layer message. Used by examples/CMakeLists.txt as `cmake -DEXAMPLE=... -P check_example.cmake`;
+# -DLAUNCHER="mpiexec|-n|2|..." runs the example under a launcher (words separated by |).
+string(REPLACE "|" ";" LAUNCHER "${LAUNCHER}")
+execute_process(COMMAND ${LAUNCHER} "${EXAMPLE}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${EXAMPLE} exited with ${rc}")

@@ -6,6 +6,7 @@ packages=(
   libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers
   libgtest-dev libcli11-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
+  libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${packages[@]}"; do

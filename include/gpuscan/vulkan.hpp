@@ -96,6 +96,10 @@ class Context {
   // Every physical device the Vulkan loader reports, in order. Throws Errc::no_device without a loader
   // or driver.
   static std::vector<DeviceInfo> list_devices();
+  // The devices Context::create chooses among when no selector is given: those gpuscan can run on, of
+  // the best type present (discrete GPUs if any, else integrated, virtual, CPU), in enumeration order.
+  // create() takes the first; gpuscan::mpi spreads the ranks of a node over all of them.
+  static std::vector<DeviceInfo> preferred_devices();
   // Device extensions an adopted device must have enabled.
   static std::vector<const char*> required_device_extensions();
 

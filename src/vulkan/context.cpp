@@ -138,6 +138,25 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
   return instance;
 }
 
+// The usable devices of the best type present, in enumeration order; why the others are unusable goes
+// to `reasons` ("; name: why" each).
+std::vector<uint32_t> preferred_device_indices(const std::vector<VkPhysicalDevice>& devices,
+                                               const std::vector<DeviceInfo>& infos, std::string* reasons) {
+  std::vector<uint32_t> usable;
+  int best = 5;
+  for (uint32_t i = 0; i < infos.size(); ++i) {
+    const std::string why = unusable_reason(infos[i], devices[i]);
+    if (!why.empty()) {
+      if (reasons) *reasons += "; " + infos[i].name + ": " + why;
+      continue;
+    }
+    usable.push_back(i);
+    best = std::min(best, type_rank(infos[i].type));
+  }
+  std::erase_if(usable, [&](uint32_t i) { return type_rank(infos[i].type) != best; });
+  return usable;
+}
+
 // Picks the physical device for `selector` (see ContextCreateInfo::device_selector).
 uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::vector<DeviceInfo>& infos,
                        std::string selector) {
@@ -168,18 +187,10 @@ uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::
     for (const auto& d : infos) names += (names.empty() ? "" : ", ") + d.name;
     throw Error(Errc::no_device, "no device name contains \"" + selector + "\" (devices: " + names + ")");
   }
-  int best = -1;
   std::string reasons;
-  for (uint32_t i = 0; i < infos.size(); ++i) {
-    std::string why = unusable_reason(infos[i], devices[i]);
-    if (!why.empty()) {
-      reasons += "; " + infos[i].name + ": " + why;
-      continue;
-    }
-    if (best < 0 || type_rank(infos[i].type) < type_rank(infos[best].type)) best = static_cast<int>(i);
-  }
-  if (best < 0) throw Error(Errc::no_device, "no Vulkan device can run gpuscan" + reasons);
-  return static_cast<uint32_t>(best);
+  const std::vector<uint32_t> preferred = preferred_device_indices(devices, infos, &reasons);
+  if (preferred.empty()) throw Error(Errc::no_device, "no Vulkan device can run gpuscan" + reasons);
+  return preferred.front();
 }
 
 }  // namespace
@@ -254,6 +265,18 @@ std::vector<DeviceInfo> Context::list_devices() {
   std::vector<DeviceInfo> infos;
   for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
   return infos;
+}
+
+std::vector<DeviceInfo> Context::preferred_devices() {
+  Impl scratch;
+  scratch.owns_device = true;
+  scratch.instance = create_instance(&scratch, false);
+  const auto devices = enumerate_physical(scratch.instance);
+  std::vector<DeviceInfo> infos;
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
+  std::vector<DeviceInfo> preferred;
+  for (uint32_t i : preferred_device_indices(devices, infos, nullptr)) preferred.push_back(infos[i]);
+  return preferred;
 }
 
 Context Context::create(const ContextCreateInfo& create_info) {

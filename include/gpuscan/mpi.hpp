@@ -1,0 +1,91 @@
+// gpuscan::mpi: primitives over an array spread across the ranks of an MPI communicator. Each rank
+// holds one contiguous piece, the pieces in rank order make the whole array, and any piece may be
+// empty. Every function here is collective: all ranks of the communicator call it, with the same
+// primitive, type and operator (checked: a mismatch throws Errc::invalid_argument on every rank, it
+// never hangs), and a failure on one rank (bad input, a device error) throws on every rank too.
+//
+// An optional component, built when CMake finds MPI: link gpuscan::mpi. Guide: docs/mpi.md.
+//
+//   MPI_Init(&argc, &argv);
+//   gpuscan::Context ctx = gpuscan::mpi::create_context(MPI_COMM_WORLD);  // one GPU per rank on its node
+//   // rank 0 holds {5, 1, 7}, rank 1 holds {}, rank 2 holds {9, 2}
+//   auto kept = gpuscan::mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, piece,
+//                                                 gpuscan::Predicate::greater(4u));
+//   // rank 0: values {5, 7}, global_offset 0; rank 1: {}, 2; rank 2: {9}, 2; global_count 3 everywhere
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpuscan/compact.hpp"
+#include "gpuscan/vulkan.hpp"
+
+namespace gpuscan::mpi {
+
+// Where a rank runs: its rank among the ranks of its node (MPI_COMM_TYPE_SHARED), how many share the
+// node, and the device it takes.
+struct Placement {
+  int local_rank = 0;
+  int local_size = 1;
+  uint32_t device_index = 0;  // index into Context::list_devices()
+  std::string device_name;
+};
+
+// One rank per device by local rank: rank k of a node takes device k mod D, where the D candidates are
+// the node's devices of the best kind present (discrete GPUs if there are any, else integrated, then
+// virtual, then CPU), in enumeration order. More ranks than devices share them round-robin, which
+// works (each rank has its own Context). Collective over `comm`.
+Placement place(MPI_Comm comm);
+
+// Context::create on this rank's device (place()). A device_selector set in `info`, or the
+// GPUSCAN_DEVICE environment variable, overrides the placement. Collective over `comm`.
+Context create_context(MPI_Comm comm, ContextCreateInfo info = {});
+
+// What to do with the kept elements of a distributed compaction.
+enum class Rebalance : uint8_t {
+  none,   // each rank keeps what it selected from its own piece
+  equal,  // redistribute (MPI_Alltoallv) so that rank r holds global elements
+          // [r·K/P, (r+1)·K/P) of the K kept, P ranks: equal pieces to within one element, order kept
+};
+
+template <Element T>
+struct Selection {
+  std::vector<T> values;      // this rank's part of the result, in global order
+  uint64_t global_offset = 0; // index of values[0] in the whole result (rank order)
+  uint64_t global_count = 0;  // elements kept on all ranks together
+};
+
+// Stream compaction of the distributed array: each rank compacts its piece on its GPU (select_if /
+// select_flagged of gpuscan/compact.hpp), MPI_Exscan of the local counts gives each rank's global
+// offset and MPI_Allreduce the global count. The result is stable: kept elements stay in global order.
+//
+//   pieces {5, 1, 7} | {} | {9, 2}, Predicate::greater(4u), Rebalance::equal
+//   -> rank 0 {5}, offset 0 | rank 1 {7}, offset 1 | rank 2 {9}, offset 2; global_count 3
+template <Element T>
+Selection<T> select_if(const Context& ctx, MPI_Comm comm, std::span<const T> piece, Predicate predicate,
+                       CompactConfig config = {}, Rebalance rebalance = Rebalance::none);
+
+// As select_if, keeping piece[i] where flags[i] != 0; flags.size() must equal piece.size() on every rank.
+template <Element T>
+Selection<T> select_flagged(const Context& ctx, MPI_Comm comm, std::span<const T> piece,
+                            std::span<const uint32_t> flags, CompactConfig config = {},
+                            Rebalance rebalance = Rebalance::none);
+
+extern template Selection<uint32_t> select_if(const Context&, MPI_Comm, std::span<const uint32_t>, Predicate,
+                                              CompactConfig, Rebalance);
+extern template Selection<int32_t> select_if(const Context&, MPI_Comm, std::span<const int32_t>, Predicate,
+                                             CompactConfig, Rebalance);
+extern template Selection<float> select_if(const Context&, MPI_Comm, std::span<const float>, Predicate,
+                                           CompactConfig, Rebalance);
+extern template Selection<uint32_t> select_flagged(const Context&, MPI_Comm, std::span<const uint32_t>,
+                                                   std::span<const uint32_t>, CompactConfig, Rebalance);
+extern template Selection<int32_t> select_flagged(const Context&, MPI_Comm, std::span<const int32_t>,
+                                                  std::span<const uint32_t>, CompactConfig, Rebalance);
+extern template Selection<float> select_flagged(const Context&, MPI_Comm, std::span<const float>,
+                                                std::span<const uint32_t>, CompactConfig, Rebalance);
+
+}  // namespace gpuscan::mpi

@@ -1,0 +1,257 @@
+// gpuscan::mpi under mpirun (-np 1, 2 and 3 in ctest): every rank runs the same tests in the same order,
+// so the collective calls line up. Rank 0 draws the whole array and the piece sizes (uneven, some
+// empty) and scatters them; the results are gathered back on rank 0 and compared with a CPU reference
+// of the whole array. Each rank's Context runs under the validation layers (GpuTest fails on messages).
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "gpu_test_support.hpp"
+#include "gpuscan/mpi.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+int rank() { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
+int ranks() { int p; MPI_Comm_size(MPI_COMM_WORLD, &p); return p; }
+
+Context& mpi_context() {
+  static std::optional<Context> ctx;
+  if (!ctx) {
+    ContextCreateInfo info;
+    info.enable_validation = true;
+    info.on_message = [](MessageSeverity s, std::string_view m) { message_log().add(s, m); };
+    ctx.emplace(mpi::create_context(MPI_COMM_WORLD, info));
+  }
+  return *ctx;
+}
+
+// Piece sizes that sum to n: rank 0 draws cut points, so pieces are uneven and may be empty.
+std::vector<int> draw_sizes(size_t n, std::mt19937_64& rng, int parts) {
+  std::vector<size_t> cuts{0, n};
+  for (int i = 1; i < parts; ++i) cuts.push_back(n ? rng() % (n + 1) : 0);
+  std::sort(cuts.begin(), cuts.end());
+  std::vector<int> sizes;
+  for (int i = 0; i < parts; ++i) sizes.push_back(static_cast<int>(cuts[i + 1] - cuts[i]));
+  if (parts > 1 && rng() % 3 == 0) {  // now and then one rank empty on purpose
+    const int empty = static_cast<int>(rng() % parts), to = (empty + 1) % parts;
+    sizes[to] += std::exchange(sizes[empty], 0);
+  }
+  return sizes;
+}
+
+template <class T>
+MPI_Datatype bytes_of() {
+  static MPI_Datatype t = [] {
+    MPI_Datatype d;
+    MPI_Type_contiguous(sizeof(T), MPI_BYTE, &d);
+    MPI_Type_commit(&d);
+    return d;
+  }();
+  return t;
+}
+
+// Rank 0's `whole` cut into pieces of `sizes`; every rank gets its own piece.
+template <class T>
+std::vector<T> scatter(const std::vector<T>& whole, const std::vector<int>& sizes) {
+  std::vector<int> at(sizes.size(), 0);
+  std::partial_sum(sizes.begin(), sizes.end() - 1, at.begin() + 1);
+  int mine = 0;
+  MPI_Scatter(sizes.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<T> piece(static_cast<size_t>(mine));
+  MPI_Scatterv(whole.data(), sizes.data(), at.data(), bytes_of<T>(), piece.data(), mine, bytes_of<T>(), 0,
+               MPI_COMM_WORLD);
+  return piece;
+}
+
+// Every rank's `piece` concatenated in rank order, on rank 0 (empty elsewhere).
+template <class T>
+std::vector<T> gather(const std::vector<T>& piece) {
+  const int mine = static_cast<int>(piece.size());
+  std::vector<int> sizes(static_cast<size_t>(ranks())), at(sizes.size(), 0);
+  MPI_Gather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::partial_sum(sizes.begin(), sizes.end() - 1, at.begin() + 1);
+  std::vector<T> whole(rank() == 0 ? static_cast<size_t>(at.back() + sizes.back()) : 0);
+  MPI_Gatherv(piece.data(), mine, bytes_of<T>(), whole.data(), sizes.data(), at.data(), bytes_of<T>(), 0,
+              MPI_COMM_WORLD);
+  return whole;
+}
+
+// The seed comes from rank 0 so every rank draws the same sequence of cases.
+uint64_t shared_seed() {
+  uint64_t seed = rank() == 0 ? fresh_seed() : 0;
+  MPI_Bcast(&seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  return seed;
+}
+
+class MpiTest : public GpuTest {};
+
+// Sizes around one tile (4096 elements at the default shape) and a few tiles, plus empty arrays.
+const size_t kSizes[] = {0, 1, 7, 4095, 4096, 4097, 3 * 4096 + 5, 40000};
+
+template <class T>
+void check_select(bool flagged, mpi::Rebalance rebalance, Predicate predicate, std::mt19937_64& rng,
+                  double keep_fraction) {
+  Context& ctx = mpi_context();
+  for (size_t n : kSizes) {
+    std::vector<T> whole;
+    std::vector<uint32_t> whole_flags;
+    std::vector<int> sizes(static_cast<size_t>(ranks()));
+    if (rank() == 0) {
+      whole = random_values<T>(n, rng);
+      std::bernoulli_distribution keep(keep_fraction);
+      for (size_t i = 0; i < n; ++i) whole_flags.push_back(keep(rng) ? static_cast<uint32_t>(rng() | 1) : 0u);
+      sizes = draw_sizes(n, rng, ranks());
+    }
+    MPI_Bcast(sizes.data(), ranks(), MPI_INT, 0, MPI_COMM_WORLD);
+    const std::vector<T> piece = scatter(whole, sizes);
+    const std::vector<uint32_t> flags = scatter(whole_flags, sizes);
+
+    const mpi::Selection<T> got =
+        flagged ? mpi::select_flagged<T>(ctx, MPI_COMM_WORLD, piece, flags, {}, rebalance)
+                : mpi::select_if<T>(ctx, MPI_COMM_WORLD, piece, predicate, {}, rebalance);
+
+    // Each rank's offset must be where its values start in the gathered whole.
+    std::vector<uint64_t> offsets(static_cast<size_t>(ranks())), counts(offsets.size()), totals(offsets.size());
+    const uint64_t count = got.values.size();
+    MPI_Gather(&got.global_offset, 1, MPI_UINT64_T, offsets.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&got.global_count, 1, MPI_UINT64_T, totals.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    const std::vector<T> all = gather(got.values);
+    if (rank() != 0) continue;
+
+    std::vector<T> expected;
+    for (size_t i = 0; i < n; ++i)
+      if (flagged ? whole_flags[i] != 0 : predicate(whole[i])) expected.push_back(whole[i]);
+    const std::string where = "n=" + std::to_string(n) + " ranks=" + std::to_string(ranks());
+    // EXPECT, not ASSERT: rank 0 must not leave the loop early while the others go on to the next case.
+    EXPECT_EQ(all.size(), expected.size()) << where;
+    for (size_t i = 0; i < std::min(all.size(), expected.size()); ++i)
+      if (std::memcmp(&all[i], &expected[i], sizeof(T)) != 0) {
+        ADD_FAILURE() << where << ": first difference at " << i;
+        break;
+      }
+    uint64_t running = 0;
+    for (int r = 0; r < ranks(); ++r) {
+      EXPECT_EQ(totals[r], expected.size()) << where << " rank " << r;
+      EXPECT_EQ(offsets[r], running) << where << " rank " << r;
+      running += counts[r];
+      if (rebalance == mpi::Rebalance::equal) {  // equal shares to within one element
+        const uint64_t lo = expected.size() / ranks();
+        EXPECT_TRUE(counts[r] == lo || counts[r] == lo + 1) << where << " rank " << r << " holds " << counts[r];
+      }
+    }
+  }
+}
+
+TEST_F(MpiTest, SelectIfMatchesCopyIfOnTheWholeArray) {
+  std::mt19937_64 rng(shared_seed());
+  check_select<uint32_t>(false, mpi::Rebalance::none, Predicate::greater(0x80000000u), rng, 0);
+  check_select<int32_t>(false, mpi::Rebalance::none, Predicate::less(-1000), rng, 0);
+  check_select<float>(false, mpi::Rebalance::none, Predicate::in_range(-2.0f, 30.0f), rng, 0);
+}
+
+TEST_F(MpiTest, SelectFlaggedAtSeveralDensities) {
+  std::mt19937_64 rng(shared_seed());
+  for (double density : {0.0, 0.01, 0.5, 1.0})
+    check_select<uint32_t>(true, mpi::Rebalance::none, {}, rng, density);
+}
+
+TEST_F(MpiTest, RebalanceEqualGivesEveryRankItsShare) {
+  std::mt19937_64 rng(shared_seed());
+  check_select<uint32_t>(false, mpi::Rebalance::equal, Predicate::bits_set(0x10u), rng, 0);
+  check_select<float>(true, mpi::Rebalance::equal, {}, rng, 0.3);
+}
+
+TEST_F(MpiTest, PlacementTakesADeviceOfTheBestKind) {
+  const mpi::Placement p = mpi::place(MPI_COMM_WORLD);
+  EXPECT_GE(p.local_rank, 0);
+  EXPECT_LT(p.local_rank, p.local_size);
+  EXPECT_FALSE(p.device_name.empty());
+  EXPECT_EQ(mpi_context().device_info().index, p.device_index);
+}
+
+// Ranks that disagree on the call throw on every rank instead of hanging in mismatched collectives.
+TEST_F(MpiTest, MismatchedCallsThrowOnEveryRank) {
+  if (ranks() < 2) GTEST_SKIP() << "needs two ranks";
+  Context& ctx = mpi_context();
+  const std::vector<uint32_t> u{1, 2, 3};
+  const std::vector<float> f{1, 2, 3};
+  try {
+    if (rank() == 1)
+      mpi::select_if<float>(ctx, MPI_COMM_WORLD, f, Predicate::greater(1.0f));
+    else
+      mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u));
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument));
+    EXPECT_NE(std::string(e.what()).find("rank 1 called select_if<f32>"), std::string::npos) << e.what();
+  }
+  try {  // same primitive and type, different rebalancing
+    mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u), {},
+                             rank() == 0 ? mpi::Rebalance::equal : mpi::Rebalance::none);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument));
+  }
+}
+
+// A local failure on one rank (flags shorter than the values) is reported on every rank.
+TEST_F(MpiTest, ALocalFailureThrowsOnEveryRank) {
+  Context& ctx = mpi_context();
+  const int bad = ranks() - 1;
+  const std::vector<uint32_t> values{5, 6, 7, 8};
+  const std::vector<uint32_t> flags(rank() == bad ? 2 : 4, 1u);
+  try {
+    mpi::select_flagged<uint32_t>(ctx, MPI_COMM_WORLD, values, flags);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument)) << e.what();
+    if (rank() != bad)
+      EXPECT_NE(std::string(e.what()).find("failed on rank " + std::to_string(bad)), std::string::npos) << e.what();
+  }
+  // The communicator is still usable afterwards.
+  const auto ok = mpi::select_flagged<uint32_t>(ctx, MPI_COMM_WORLD, values, std::vector<uint32_t>(4, 1u));
+  EXPECT_EQ(ok.global_count, 4u * static_cast<uint64_t>(ranks()));
+}
+
+}  // namespace
+}  // namespace gpuscan::test
+
+namespace {
+// On ranks other than 0 gtest's own printer is removed (one progress report is enough); this prints
+// their failures, prefixed with the rank.
+class FailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit FailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (result.failed())
+      std::fprintf(stderr, "[rank %d] %s:%d: %s\n", rank_, result.file_name() ? result.file_name() : "?",
+                   result.line_number(), result.summary());
+  }
+
+ private:
+  int rank_;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints gtest's progress; every rank's failures still print.
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  if (r != 0) {
+    ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new FailurePrinter(r));
+  }
+  const int failed = RUN_ALL_TESTS();
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any;
+}
