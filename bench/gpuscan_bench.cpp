@@ -236,6 +236,7 @@ int main(int argc, char** argv) {
             c.algorithm = a;
             c.workgroup_size = w;
             c.vectors_per_lane = k;
+            c.deterministic = false;
             temp_bytes = std::max(temp_bytes, gs::scan_temp_requirements(ctx, max_n, c).size);
           }
     constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -294,6 +295,7 @@ int main(int argc, char** argv) {
                   c.workgroup_size = w;
                   c.vectors_per_lane = k;
                   c.spin_limit = spin;
+                  c.deterministic = false;  // time every algorithm as asked, f32 on single-pass too
                   const bool with_fill = alg == "single-pass-fill";
                   if (alg == "single-pass" || with_fill) c.algorithm = gs::Algorithm::single_pass;
                   else if (alg == "reduce-then-scan") c.algorithm = gs::Algorithm::reduce_then_scan;

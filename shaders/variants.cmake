@@ -1,13 +1,19 @@
 # The shader manifest: every SPIR-V module gpuscan embeds, as
 # "name|entry file|DEFINE,DEFINE[|vulkan target]" (target default vulkan1.1; the single-pass scan runs
 # only on Vulkan 1.2 devices, for shaderBufferInt64Atomics, so it is built for 1.2).
-# Types (and, later, operators) change declarations, so they are -D defines expanded here; workgroup
+# Types and operators change declarations, so they are -D defines expanded here; workgroup
 # size, inclusive/exclusive and whether a pass writes block sums are specialization constants.
-# Variant names are looked up by src/vulkan/pipelines.cpp as "<kernel>.<type>.<op>[.<workgroup algorithm>]".
+# Variant names are looked up by src/vulkan/record.cpp as "<kernel>.<type>.<op>[.<workgroup algorithm>]".
+# Every scan kernel exists for every (type, operator) pair of include/gpuscan/types.hpp: the bitwise
+# operators on integer types only. Pipelines are built from these modules on first use, not up front.
 set(GPUSCAN_SHADER_VARIANTS "")
-foreach(type u32 i32 f32)
+foreach(type u32 i32 f32 u64 i64 f64)
   string(TOUPPER "${type}" TYPE)
-  foreach(op add)
+  set(ops add min max mul)
+  if(NOT type MATCHES "^f")
+    list(APPEND ops and or xor)
+  endif()
+  foreach(op IN LISTS ops)
     string(TOUPPER "${op}" OP)
     foreach(wg blelloch subgroup)
       string(TOUPPER "${wg}" WG)

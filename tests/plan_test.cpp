@@ -325,9 +325,10 @@ class StructureChecker {
 // The single-pass plan: exactly [Fill(state), Barrier, single_pass], the state at temp element 0.
 void check_single_pass_structure(const Plan& plan, const ScanRequest& req) {
   const uint64_t blocks = ceil_div(req.n, req.block_size);
-  ASSERT_LE(blocks, (std::numeric_limits<uint64_t>::max() - 8) / 8) << "the state's size wraps around";
-  const uint64_t state_bytes = 8 + 8 * blocks;  // tile counter, fallback counter, a word per tile
-  EXPECT_EQ(gpuscan::core::single_pass_state_bytes(blocks), state_bytes);
+  const uint64_t words = std::max<uint64_t>(1, (req.element_size + 3) / 4);  // 64-bit words per tile
+  ASSERT_LE(blocks, (std::numeric_limits<uint64_t>::max() - 8) / 8 / words) << "the state's size wraps around";
+  const uint64_t state_bytes = 8 + 8 * words * blocks;  // tile counter, fallback counter, words per tile
+  EXPECT_EQ(gpuscan::core::single_pass_state_bytes(blocks, req.element_size), state_bytes);
   const Range state{Slot::temp, 0, ceil_div(state_bytes, req.element_size)};
   ASSERT_EQ(plan.steps.size(), 3u);
   const auto* fill = std::get_if<Fill>(&plan.steps[0]);
@@ -576,15 +577,17 @@ class Interpreter {
   }
 
   // The chained scan as its state layout defines it (shaders/common/lookback.glsl): bytes [0, 4) the
-  // tile counter, [4, 8) a fallback counter, [8 + 8t, 16 + 8t) tile t's word, all zeroed beforehand.
+  // tile counter, [4, 8) a fallback counter, [8 + 8wt, 8 + 8w(t+1)) tile t's w words (w = 1 for
+  // elements of up to 4 bytes, 2 for 8 bytes), all zeroed beforehand.
   // Tiles run one after another in the order the counter hands them out; each reads the inclusive
   // prefix its predecessor published, scans its tile from it and publishes its own. Element sizes
   // must divide 8 for the words to map onto whole elements.
   void single_pass(const Dispatch& d) {
     if (8 % element_size_ != 0) return fail("simulating single_pass needs an element size dividing 8");
     const Range& state = d.aux;
-    const uint64_t per_word = 8 / element_size_;
-    auto first_element = [&](uint64_t tile) { return (8 + 8 * tile) / element_size_; };
+    const uint64_t words = std::max<uint64_t>(1, (element_size_ + 3) / 4);
+    const uint64_t per_word = 8 * words / element_size_;  // elements of one tile's state
+    auto first_element = [&](uint64_t tile) { return (8 + 8 * words * tile) / element_size_; };
     std::vector<char> published(d.blocks, 0);
     uint64_t carried = 0;  // the same prefix carried locally, to cross-check what the state returns
     for (uint64_t k = 0; k < d.blocks; ++k) {
@@ -1073,15 +1076,21 @@ TEST(SinglePass, TempZeroedPlansNoFill) {
 TEST(SinglePass, StateBytes) {
   for (uint64_t tiles : {uint64_t{0}, uint64_t{1}, uint64_t{2}, uint64_t{1000}, uint64_t{65535} * 65535})
     EXPECT_EQ(gpuscan::core::single_pass_state_bytes(tiles), 8 + 8 * tiles);
+  // 64-bit elements: two words per tile, each a flag with one 32-bit half of the value.
+  for (uint64_t tiles : {uint64_t{0}, uint64_t{1}, uint64_t{1000}})
+    EXPECT_EQ(gpuscan::core::single_pass_state_bytes(tiles, 8), 8 + 16 * tiles);
+  EXPECT_EQ(gpuscan::core::single_pass_words_per_tile(4), 1u);
+  EXPECT_EQ(gpuscan::core::single_pass_words_per_tile(8), 2u);
 }
 
-// The state in elements, by hand: 8 + 8 * tiles bytes rounded up to whole elements.
+// The state in elements, by hand: 8 + 8 * words * tiles bytes (words = ceil(esize / 4)) rounded up to
+// whole elements.
 TEST(SinglePass, StateElementsByHand) {
   struct Case { uint64_t n; uint32_t b; uint32_t esize; uint64_t elements; };
   const Case cases[] = {
-      {1, 512, 4, 4},    {1, 512, 8, 2},      {512, 512, 4, 4},    {513, 512, 4, 6},  {513, 512, 8, 3},
-      {5, 2, 4, 8},      {5, 2, 8, 4},        {5, 2, 1, 32},       {5, 2, 16, 2},     {5, 2, 32, 1},
-      {1, 2, 16, 1},     {3, 2, 16, 2},       {5000, 4096, 4, 6},  {5000, 4096, 8, 3},
+      {1, 512, 4, 4},    {1, 512, 8, 3},      {512, 512, 4, 4},    {513, 512, 4, 6},  {513, 512, 8, 5},
+      {5, 2, 4, 8},      {5, 2, 8, 7},        {5, 2, 1, 32},       {5, 2, 16, 7},     {5, 2, 32, 7},
+      {1, 2, 16, 3},     {3, 2, 16, 5},       {5000, 4096, 4, 6},  {5000, 4096, 8, 5},
   };
   for (const Case& c : cases) {
     const ScanRequest req = request(c.n, c.b, false, {}, c.esize);
@@ -1231,12 +1240,12 @@ TEST(PlanDescribe, NamesTheTileKernelsAndTheFill) {
   EXPECT_NE(rts.find("offsets temp["), std::string::npos) << rts;
   EXPECT_NE(rts.find("barrier"), std::string::npos) << rts;
   const std::string sp = gpuscan::core::describe(gpuscan::core::plan_single_pass(request(100, 4, true, {}, 8)));
-  // 25 tiles: 8 + 8 * 25 = 208 bytes, 26 elements of 8 bytes.
-  EXPECT_NE(sp.find("fill zero temp[0, 26)"), std::string::npos) << sp;
+  // 25 tiles of 8-byte elements: 8 + 2 * 8 * 25 = 408 bytes, 51 elements of 8 bytes.
+  EXPECT_NE(sp.find("fill zero temp[0, 51)"), std::string::npos) << sp;
   EXPECT_NE(sp.find("single_pass"), std::string::npos) << sp;
-  EXPECT_NE(sp.find("state temp[0, 26)"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("state temp[0, 51)"), std::string::npos) << sp;
   EXPECT_NE(sp.find("barrier"), std::string::npos) << sp;
-  EXPECT_NE(sp.find("1 level(s), 1 dispatch(es), 26 temp element(s)"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("1 level(s), 1 dispatch(es), 51 temp element(s)"), std::string::npos) << sp;
 }
 
 }  // namespace

@@ -7,8 +7,19 @@
 
 namespace gpuscan {
 
-enum class DataType : uint8_t { u32, i32, f32 };
+// Element types. The 64-bit ones need the device's shaderInt64 (u64, i64) or shaderFloat64 (f64);
+// DeviceInfo says which it has, and a scan of a type the device lacks throws Errc::unsupported.
+enum class DataType : uint8_t { u32, i32, f32, u64, i64, f64 };
 enum class ScanKind : uint8_t { exclusive, inclusive };
+
+// The operator a scan or reduction combines elements with, as a monoid (identity in brackets):
+//   add [0], mul [1], min [the type's largest value, +inf for floats], max [its smallest, -inf]
+//   on every type; bit_and [all ones], bit_or [0], bit_xor [0] on the integer types only.
+// Integer add and mul wrap modulo 2^32 or 2^64 as C++ unsigned arithmetic does (two's complement for
+// i32/i64), so no integer result is ever undefined. Float min/max of NaN are unspecified. Float add
+// and mul round at every step, so their result depends on the order of combination: see
+// ScanConfig::deterministic.
+enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 
 // How a scan of a whole buffer is organised.
 //   single_pass       one dispatch, chained scan with decoupled look-back and fallback: 2N bytes moved.
@@ -30,16 +41,38 @@ template <class T> struct data_type_of;
 template <> struct data_type_of<uint32_t> { static constexpr DataType value = DataType::u32; };
 template <> struct data_type_of<int32_t> { static constexpr DataType value = DataType::i32; };
 template <> struct data_type_of<float> { static constexpr DataType value = DataType::f32; };
+template <> struct data_type_of<uint64_t> { static constexpr DataType value = DataType::u64; };
+template <> struct data_type_of<int64_t> { static constexpr DataType value = DataType::i64; };
+template <> struct data_type_of<double> { static constexpr DataType value = DataType::f64; };
 template <class T>
 concept Element = requires { data_type_of<T>::value; };
 
-uint32_t element_size(DataType type) noexcept;                    // bytes: 4 for all types so far
-std::string_view to_string(DataType type) noexcept;               // "u32", "i32", "f32"
+// Calls f(T{}) with T the C++ type of `type` (the one place that maps a DataType back to a type):
+//   gpuscan::visit_type(config.type, [&](auto tag) { using T = decltype(tag); ... });
+template <class F>
+decltype(auto) visit_type(DataType type, F&& f) {
+  switch (type) {
+    case DataType::i32: return f(int32_t{});
+    case DataType::f32: return f(float{});
+    case DataType::u64: return f(uint64_t{});
+    case DataType::i64: return f(int64_t{});
+    case DataType::f64: return f(double{});
+    default: return f(uint32_t{});
+  }
+}
+
+uint32_t element_size(DataType type) noexcept;                    // bytes: 4, or 8 for u64, i64, f64
+bool is_float(DataType type) noexcept;                            // f32, f64
+// Whether `op` is defined on `type`: the bitwise operators only on integer types.
+bool op_supports(Op op, DataType type) noexcept;
+std::string_view to_string(DataType type) noexcept;               // "u32", "i32", "f32", "u64", "i64", "f64"
+std::string_view to_string(Op op) noexcept;                       // "add", "min", "max", "mul", "and", "or", "xor"
 std::string_view to_string(ScanKind kind) noexcept;               // "exclusive", "inclusive"
 std::string_view to_string(WorkgroupAlgorithm algorithm) noexcept;  // "auto", "blelloch", "subgroup"
 std::string_view to_string(Algorithm algorithm) noexcept;  // "auto", "single-pass", "reduce-then-scan", "multipass"
 std::optional<Algorithm> parse_algorithm(std::string_view name) noexcept;
 std::optional<DataType> parse_data_type(std::string_view name) noexcept;
+std::optional<Op> parse_op(std::string_view name) noexcept;  // the names to_string(Op) gives
 std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view name) noexcept;
 
 struct ScanConfig {
@@ -56,6 +89,15 @@ struct ScanConfig {
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
   // 0 = default (64). Tests set 1 to force the fallback path.
   uint32_t spin_limit = 0;
+  // The operator: add (a prefix sum) unless set. See Op for the operators each type has.
+  //   ScanConfig c;  c.type = DataType::i64;  c.op = Op::max;   // running maximum of int64_t values
+  Op op = Op::add;
+  // Float types only (integer results never depend on the order of combination): the same input on
+  // the same device gives bitwise the same output on every run. The single-pass scan's look-back
+  // folds predecessors in an order that depends on scheduling, so `automatic` does not pick it, and
+  // an explicit Algorithm::single_pass throws Errc::invalid_argument unless this is false. The cost:
+  // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile to 2^21 elements.
+  bool deterministic = true;
 };
 
 inline constexpr uint32_t default_workgroup_size = 256;

@@ -29,6 +29,12 @@ struct DeviceInfo {
   // What the single-pass scan needs: Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, and
   // subgroup arithmetic and ballot in compute shaders.
   bool single_pass_capable = false;
+  // 64-bit element types: shaderInt64 for u64 and i64 (and shaderSubgroupExtendedTypes, Vulkan 1.2,
+  // for their subgroup operations: reduce-then-scan, single-pass and the subgroup workgroup scan),
+  // shaderFloat64 for f64. gpuscan enables them on the devices it creates.
+  bool shader_int64 = false;
+  bool shader_float64 = false;
+  bool subgroup_extended_types = false;
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint64_t max_storage_buffer_range = 0;
@@ -79,6 +85,12 @@ struct AdoptInfo {
   // features): then the single-pass scan is available. Vulkan cannot be asked which
   // features a device was created with, so the application says so.
   bool single_pass_features_enabled = false;
+  // Likewise for the 64-bit element types: set each one the device was created with. Without
+  // shaderInt64, u64 and i64 scans throw Errc::unsupported; without shaderSubgroupExtendedTypes they
+  // run as multipass scans with the blelloch workgroup scan only; without shaderFloat64 f64 scans throw.
+  bool shader_int64_enabled = false;
+  bool subgroup_extended_types_enabled = false;
+  bool shader_float64_enabled = false;
 };
 
 // A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
@@ -116,11 +128,13 @@ class Context {
 
   // Whether this context can run the single-pass scan (device support and features enabled).
   bool single_pass_available() const noexcept;
-  // The workgroup algorithm `automatic` resolves to on this device (multipass scans).
-  WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
+  // The workgroup algorithm `automatic` resolves to on this device for elements of `type` (multipass
+  // scans).
+  WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;
   // The algorithm a scan of `count` elements would use, in place or not, with input and output
-  // offsets that are multiples of 16 bytes (`vector_aligned`) or not; throws Errc::unsupported (or
-  // invalid_argument, misaligned) when an explicitly requested algorithm cannot run so, saying why.
+  // offsets that are multiples of 4 elements (16 bytes, or 32 for 64-bit types: `vector_aligned`) or
+  // not; throws Errc::unsupported (or invalid_argument, misaligned) when the type, the operator or an
+  // explicitly requested algorithm cannot run so, saying why.
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
   // A sentence on what runs for `count` elements and why (for `gpuscan info`).
@@ -220,5 +234,8 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
 extern template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
 extern template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig);
 extern template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig);
+extern template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig);
+extern template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig);
+extern template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig);
 
 }  // namespace gpuscan

@@ -1,27 +1,39 @@
 // Decoupled look-back (Merrill & Garland 2016) made safe without forward-progress guarantees by
 // decoupled fallback (Smith, Levien & Owens 2025).
 //
-// Tile states: one 64-bit word per tile, written and read only with atomics: the flag in bits 32-33
-// and the full 32-bit value (no bits taken from it, so sums are not capped) in bits 0-31.
+// Tile states: T_WORDS 64-bit words per tile (one for 32-bit types, two for 64-bit ones), written and
+// read only with atomics. Word h holds a flag in bits 32-33 and the h-th 32-bit half of the value in
+// bits 0-31 (no bits taken from the value, so sums are not capped):
 //   0                  not ready: the tile has published nothing yet (the state is zero at the start
 //                      of every dispatch: see lookback_finish)
 //   AGGREGATE << 32    the tile's own total
 //   PREFIX << 32       the combination of every element up to and including the tile
+// A reader takes a tile's state as ready only when all its words carry the same flag; otherwise the
+// tile counts as not ready (flag 0), and the reader polls again or falls back.
 //
-// Why it is correct. Flag and value travel in one atomic word, so a reader that sees a flag sees the
-// value stored with it; nothing else is communicated between workgroups, so relaxed device-scope
-// atomics suffice: atomics on one location are coherent, and each tile's word is written only by its
-// owner, except the fallback's compare-and-swap below. No release/acquire ordering with other memory
-// is needed, hence no Vulkan memory model either. (With `#pragma use_vulkan_memory_model`, Mesa
-// 22.3's lavapipe lost the output stores of subgroup 0 even with the look-back removed; not pursued.)
+// Why it is correct. Each (tile, flag) pair has exactly one possible value, bit for bit: a tile's
+// AGGREGATE is its total from tile_scan(tile, false), whose arithmetic is the same whichever
+// workgroup runs it (the owner, or a waiting successor's fallback); its PREFIX is stored by its owner
+// alone (tile 0's, also by a fallback, is tile 0's total). Every word is written whole by one atomic,
+// so a word that carries flag F carries its half of the value of (tile, F), and words that all carry F
+// together make up that value -- whichever stores they came from and in whatever order they became
+// visible. (Words with different flags, e.g. one already PREFIX and one still AGGREGATE, are simply
+// not ready yet.) Nothing else is communicated between workgroups, so relaxed device-scope atomics
+// suffice: atomics on one location are coherent, and each tile's words are written only by its owner,
+// except the fallback's compare-and-swap from 0 below. No release/acquire ordering with other memory
+// is needed, hence no Vulkan memory model either; for 64-bit values this replaces "write the value,
+// then publish a flag with release semantics", which would need it. (With
+// `#pragma use_vulkan_memory_model`, Mesa 22.3's lavapipe lost the output stores of subgroup 0 even
+// with the look-back removed; not pursued.)
 // Tile indices come from an atomic counter, so a predecessor's tile was taken before ours. A
 // waiting workgroup never trusts that a predecessor will run on: after SPIN_LIMIT polls it reduces the
 // predecessor's input itself (tile_scan(tile, false): the same arithmetic as the owner's) and goes on
 // looking further back, so no schedule can deadlock. It then offers that total to others with a
-// compare-and-swap from 0, which can only fill a still-empty word with the value its owner would
-// store (for tile 0 as a PREFIX: nothing lies before it, and an AGGREGATE there would send later
-// windows past tile 0). The look-back ends at a PREFIX, which tile 0 stores at once and every tile stores before
-// writing its output; the fallback re-reads predecessors' input, so src and dst must not alias.
+// compare-and-swap from 0 on each word, which can only fill a still-empty word with the half its owner
+// would store (for tile 0 as a PREFIX: nothing lies before it, and an AGGREGATE there would send later
+// windows past tile 0). The look-back ends at a PREFIX, which tile 0 stores at once and every tile
+// stores before writing its output; the fallback re-reads predecessors' input, so src and dst must
+// not alias.
 #ifndef GPUSCAN_LOOKBACK_GLSL
 #define GPUSCAN_LOOKBACK_GLSL
 
@@ -42,17 +54,37 @@ layout(set = 0, binding = 2, std430) coherent buffer Lookback {
 const uint FLAG_AGGREGATE = 1u;
 const uint FLAG_PREFIX = 2u;
 
-uint64_t pack_state(uint flag, T value) { return (uint64_t(flag) << 32) | uint64_t(to_bits(value)); }
-uint state_flag(uint64_t s) { return uint(s >> 32); }
-T state_value(uint64_t s) { return from_bits(uint(s)); }
+struct TileState {
+  uint flag;  // 0 (not ready), FLAG_AGGREGATE or FLAG_PREFIX
+  T value;
+};
 
-uint64_t read_state(uint tile) {
-  return atomicLoad(g_tile_state[tile], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+uint64_t pack_word(uint flag, T value, uint h) { return (uint64_t(flag) << 32) | uint64_t(to_word(value, h)); }
+
+TileState read_state(uint tile) {
+  uint flag = 0u;
+  uvec2 words = uvec2(0u);
+  for (uint h = 0u; h < T_WORDS; ++h) {
+    const uint64_t s = atomicLoad(g_tile_state[tile * T_WORDS + h], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                  gl_SemanticsRelaxed);
+    words[h] = uint(s);
+    const uint f = uint(s >> 32);
+    flag = h == 0u || f == flag ? f : 0u;  // words that disagree: not ready
+  }
+  return TileState(flag, from_words(words));
 }
 
 void publish_state(uint tile, uint flag, T value) {
-  atomicStore(g_tile_state[tile], pack_state(flag, value), gl_ScopeDevice, gl_StorageSemanticsBuffer,
-              gl_SemanticsRelaxed);
+  for (uint h = 0u; h < T_WORDS; ++h)
+    atomicStore(g_tile_state[tile * T_WORDS + h], pack_word(flag, value, h), gl_ScopeDevice,
+                gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+
+// Fills the words of `tile` that are still 0 (the fallback's offer; see the top of this file).
+void offer_state(uint tile, uint flag, T value) {
+  for (uint h = 0u; h < T_WORDS; ++h)
+    atomicCompSwap(g_tile_state[tile * T_WORDS + h], uint64_t(0), pack_word(flag, value, h), gl_ScopeDevice,
+                   gl_StorageSemanticsBuffer, gl_SemanticsRelaxed, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
 uint acquire_tile_index() {
@@ -98,7 +130,7 @@ T lookback_exclusive_prefix(uint tile) {
     const uint offset = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;  // lane's distance - 1
     // Lanes past tile 0 see an identity prefix, so every window ends at a PREFIX eventually.
     const bool real = offset <= next;
-    uint64_t s = real ? read_state(next - offset) : pack_state(FLAG_PREFIX, op_identity());
+    TileState s = real ? read_state(next - offset) : TileState(FLAG_PREFIX, op_identity());
     uint first_prefix = gl_SubgroupSize, first_waiting = 0u;
     // Poll until every lane up to the segment's first PREFIX is ready, SPIN_LIMIT times at most. Only
     // subgroup 0, whose segment holds the nearest predecessors, polls more than once: the others read
@@ -106,19 +138,19 @@ T lookback_exclusive_prefix(uint tile) {
     // subgroups spinning on the same words multiplied the L2 traffic of the look-back).
     const uint spin_limit = gl_SubgroupID == 0u ? SPIN_LIMIT : 0u;
     for (uint spins = 0u; spins <= spin_limit && first_waiting < first_prefix; ++spins) {
-      if (spins > 0u && state_flag(s) == 0u) s = read_state(next - offset);
-      const uvec4 prefixes = subgroupBallot(state_flag(s) == FLAG_PREFIX);
-      const uvec4 waiting = subgroupBallot(state_flag(s) == 0u);
+      if (spins > 0u && s.flag == 0u) s = read_state(next - offset);
+      const uvec4 prefixes = subgroupBallot(s.flag == FLAG_PREFIX);
+      const uvec4 waiting = subgroupBallot(s.flag == 0u);
       first_prefix = subgroupBallotBitCount(prefixes) > 0u ? subgroupBallotFindLSB(prefixes) : gl_SubgroupSize;
       first_waiting = subgroupBallotBitCount(waiting) > 0u ? subgroupBallotFindLSB(waiting) : gl_SubgroupSize;
     }
     // This segment's ready lanes in front of its first waiting one, up to and including its first PREFIX.
     const uint folded = min(first_waiting, first_prefix + 1u);
-    const T value = SUBGROUP_REDUCE(gl_SubgroupInvocationID < folded ? state_value(s) : op_identity());
+    const T value = SUBGROUP_REDUCE(gl_SubgroupInvocationID < folded ? s.value : op_identity());
     if (subgroupElect()) {
       sh_segment_first_prefix[gl_SubgroupID] = first_prefix;
       sh_segment_first_waiting[gl_SubgroupID] = first_waiting;
-      sh_segment_value[gl_SubgroupID] = value;  // add is commutative; ordered operators come later
+      sh_segment_value[gl_SubgroupID] = value;  // every operator so far is commutative
     }
     barrier();
     if (gl_LocalInvocationID.x == 0u) {
@@ -157,9 +189,7 @@ T lookback_exclusive_prefix(uint tile) {
         // Tile 0's total is its inclusive prefix; marking it AGGREGATE would let a later window run
         // past tile 0 looking for a PREFIX.
         const uint flag = stuck == 0u ? FLAG_PREFIX : FLAG_AGGREGATE;
-        atomicCompSwap(g_tile_state[stuck], uint64_t(0), pack_state(flag, total), gl_ScopeDevice,
-                       gl_StorageSemanticsBuffer, gl_SemanticsRelaxed, gl_StorageSemanticsBuffer,
-                       gl_SemanticsRelaxed);
+        offer_state(stuck, flag, total);
         sh_lookback_exclusive = op_combine(total, sh_lookback_exclusive);
         sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
         sh_lookback_next = stuck - 1u;
@@ -188,7 +218,7 @@ void lookback_finish(uint workgroups, uint tiles) {
   }
   barrier();
   if (!sh_last_workgroup) return;
-  for (uint i = gl_LocalInvocationID.x; i < tiles; i += gl_WorkGroupSize.x)
+  for (uint i = gl_LocalInvocationID.x; i < tiles * T_WORDS; i += gl_WorkGroupSize.x)
     atomicStore(g_tile_state[i], uint64_t(0), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
   if (gl_LocalInvocationID.x == 0u) {
     atomicStore(g_tile_counter, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);

@@ -1,38 +1,113 @@
 // The element type T and the operator as a monoid: op_identity() and an associative op_combine(a, b)
 // (left operand first, so non-commutative operators keep their order), plus the subgroup scans that
-// implement the same operator. Selected by -D defines from shaders/variants.cmake.
+// implement the same operator. Selected by -D defines from shaders/variants.cmake: one TYPE_* and one
+// OP_* (include/gpuscan/types.hpp lists which operators each type has).
 #ifndef GPUSCAN_OPS_GLSL
 #define GPUSCAN_OPS_GLSL
 
-// VEC4 is the type of four consecutive elements, loaded and stored as one 16-byte access.
-// to_bits / from_bits move a value in and out of a 32-bit word (the look-back's tile states).
+// VEC4 is the type of four consecutive elements, loaded and stored as one access (16 bytes for the
+// 32-bit types, 32 for the 64-bit ones). T_WORDS is the number of 32-bit words in one T;
+// to_word(v, h) and from_words move a value in and out of them (the look-back's tile states, the
+// compaction predicates' constants). T_MAX / T_MIN are the identities of min and max.
 #if defined(TYPE_U32)
 #define T uint
 #define VEC4 uvec4
-uint to_bits(T v) { return v; }
-T from_bits(uint b) { return b; }
+#define T_WORDS 1u
+#define T_MAX 0xffffffffu
+#define T_MIN 0u
+uint to_word(T v, uint h) { return v; }
+T from_words(uvec2 w) { return w.x; }
 #elif defined(TYPE_I32)
 #define T int
 #define VEC4 ivec4
-uint to_bits(T v) { return uint(v); }
-T from_bits(uint b) { return int(b); }
+#define T_WORDS 1u
+#define T_MAX 0x7fffffff
+#define T_MIN (-0x7fffffff - 1)
+uint to_word(T v, uint h) { return uint(v); }
+T from_words(uvec2 w) { return int(w.x); }
 #elif defined(TYPE_F32)
 #define T float
 #define VEC4 vec4
-uint to_bits(T v) { return floatBitsToUint(v); }
-T from_bits(uint b) { return uintBitsToFloat(b); }
+#define T_WORDS 1u
+#define T_MAX uintBitsToFloat(0x7f800000u)  // +inf
+#define T_MIN uintBitsToFloat(0xff800000u)  // -inf
+uint to_word(T v, uint h) { return floatBitsToUint(v); }
+T from_words(uvec2 w) { return uintBitsToFloat(w.x); }
+#elif defined(TYPE_U64) || defined(TYPE_I64)
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_subgroup_extended_types_int64 : require  // subgroup arithmetic on 64-bit integers
+#define T_WORDS 2u
+#if defined(TYPE_U64)
+#define T uint64_t
+#define VEC4 u64vec4
+#define T_MAX 0xffffffffffffffffUL
+#define T_MIN 0UL
 #else
-#error "define one of TYPE_U32, TYPE_I32, TYPE_F32"
+#define T int64_t
+#define VEC4 i64vec4
+#define T_MAX 0x7fffffffffffffffL
+#define T_MIN (-0x7fffffffffffffffL - 1L)
+#endif
+uint to_word(T v, uint h) { return unpackUint2x32(uint64_t(v))[h]; }
+T from_words(uvec2 w) { return T(packUint2x32(w)); }
+#elif defined(TYPE_F64)
+#define T double
+#define VEC4 dvec4
+#define T_WORDS 2u
+#define T_MAX packDouble2x32(uvec2(0u, 0x7ff00000u))  // +inf
+#define T_MIN packDouble2x32(uvec2(0u, 0xfff00000u))  // -inf
+uint to_word(T v, uint h) { return unpackDouble2x32(v)[h]; }
+T from_words(uvec2 w) { return packDouble2x32(w); }
+#else
+#error "define one of TYPE_U32, TYPE_I32, TYPE_F32, TYPE_U64, TYPE_I64, TYPE_F64"
 #endif
 
+// A value held in one 32-bit word (the 32-bit types only: compaction's predicate constants).
+uint to_bits(T v) { return to_word(v, 0u); }
+T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
+
+// Each operator names its identity, its combine and the suffix of its subgroup operations
+// (subgroupInclusive<Suffix>, subgroupExclusive<Suffix>, subgroup<Suffix>). min(a, b) is GLSL's
+// "b < a ? b : a", as in src/cpu/reference.hpp; integer + and * wrap.
 #if defined(OP_ADD)
-T op_identity() { return T(0); }
-T op_combine(T a, T b) { return a + b; }
-#define SUBGROUP_INCLUSIVE(x) subgroupInclusiveAdd(x)
-#define SUBGROUP_EXCLUSIVE(x) subgroupExclusiveAdd(x)
-#define SUBGROUP_REDUCE(x) subgroupAdd(x)
+#define OP_IDENTITY T(0)
+#define OP_COMBINE(a, b) ((a) + (b))
+#define OP_SUBGROUP Add
+#elif defined(OP_MUL)
+#define OP_IDENTITY T(1)
+#define OP_COMBINE(a, b) ((a) * (b))
+#define OP_SUBGROUP Mul
+#elif defined(OP_MIN)
+#define OP_IDENTITY T_MAX
+#define OP_COMBINE(a, b) min(a, b)
+#define OP_SUBGROUP Min
+#elif defined(OP_MAX)
+#define OP_IDENTITY T_MIN
+#define OP_COMBINE(a, b) max(a, b)
+#define OP_SUBGROUP Max
+#elif defined(OP_AND)
+#define OP_IDENTITY (~T(0))
+#define OP_COMBINE(a, b) ((a) & (b))
+#define OP_SUBGROUP And
+#elif defined(OP_OR)
+#define OP_IDENTITY T(0)
+#define OP_COMBINE(a, b) ((a) | (b))
+#define OP_SUBGROUP Or
+#elif defined(OP_XOR)
+#define OP_IDENTITY T(0)
+#define OP_COMBINE(a, b) ((a) ^ (b))
+#define OP_SUBGROUP Xor
 #else
-#error "define an operator (OP_ADD)"
+#error "define an operator: OP_ADD, OP_MUL, OP_MIN, OP_MAX, OP_AND, OP_OR or OP_XOR"
 #endif
+
+T op_identity() { return OP_IDENTITY; }
+T op_combine(T a, T b) { return OP_COMBINE(a, b); }
+
+#define GPUSCAN_PASTE(a, b) a##b
+#define GPUSCAN_SUBGROUP_OP(prefix, suffix) GPUSCAN_PASTE(prefix, suffix)
+#define SUBGROUP_INCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupInclusive, OP_SUBGROUP)(x)
+#define SUBGROUP_EXCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupExclusive, OP_SUBGROUP)(x)
+#define SUBGROUP_REDUCE(x) GPUSCAN_SUBGROUP_OP(subgroup, OP_SUBGROUP)(x)
 
 #endif

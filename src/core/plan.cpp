@@ -1,5 +1,6 @@
 #include "core/plan.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <sstream>
@@ -157,7 +158,11 @@ Plan plan_multipass_scan(const ScanRequest& req) { return plan_levels(req, appen
 
 Plan plan_reduce_then_scan(const ScanRequest& req) { return plan_levels(req, append_rts_level); }
 
-uint64_t single_pass_state_bytes(uint64_t tiles) { return 8 + 8 * tiles; }
+uint32_t single_pass_words_per_tile(uint32_t element_size) { return std::max<uint32_t>(1, (element_size + 3) / 4); }
+
+uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size) {
+  return 8 + 8 * tiles * single_pass_words_per_tile(element_size);
+}
 
 Plan plan_single_pass(const ScanRequest& req) {
   check_request(req);
@@ -168,11 +173,11 @@ Plan plan_single_pass(const ScanRequest& req) {
   d.n = req.n;
   d.blocks = ceil_div(req.n, req.block_size);
   grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
-  if (d.blocks > (UINT64_MAX - 8) / 8)  // only with grid limits no device has
+  if (d.blocks > (UINT64_MAX - 8) / 8 / single_pass_words_per_tile(req.element_size))  // only with grid limits no device has
     throw Error(Errc::too_large, "the single-pass scan's state would exceed 2^64 bytes");
   d.src = {Slot::input, 0, req.n};
   d.dst = {Slot::output, 0, req.n};
-  d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks), req.element_size)};
+  d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks, req.element_size), req.element_size)};
   d.inclusive = req.inclusive;
   if (!req.temp_zeroed) {
     plan.steps.emplace_back(Fill{d.aux});

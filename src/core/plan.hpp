@@ -107,10 +107,12 @@ Plan plan_reduce_then_scan(const ScanRequest& request);
 
 // The single-pass chained scan (2N bytes moved): Fill of the look-back state, Barrier, one
 // single_pass dispatch over ceil(n/B) tiles (just the dispatch with request.temp_zeroed). The state
-// (a 32-bit tile counter, a 32-bit count of finished workgroups and a 64-bit word per tile) sits at
-// temp element 0; temp must start at a binding-aligned offset. The kernel leaves it zeroed.
+// (a 32-bit tile counter, a 32-bit count of finished workgroups and, per tile, one 64-bit word for
+// each 32-bit word of an element: one for 4-byte types, two for 8-byte ones) sits at temp element 0;
+// temp must start at a binding-aligned offset. The kernel leaves it zeroed.
 Plan plan_single_pass(const ScanRequest& request);
-uint64_t single_pass_state_bytes(uint64_t tiles);
+uint32_t single_pass_words_per_tile(uint32_t element_size);  // ceil(element_size / 4), at least 1
+uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size = 4);
 
 // Stream compaction (select_if / select_flagged): count per tile, scan the counts, scatter.
 //   compact_count over ceil(n/B) tiles into temp[0, tiles), barrier, the exclusive u32 scan of those

@@ -2,13 +2,44 @@
 
 namespace gpuscan {
 
-uint32_t element_size(DataType) noexcept { return 4; }
+namespace {
+constexpr DataType all_types[] = {DataType::u32, DataType::i32, DataType::f32,
+                                  DataType::u64, DataType::i64, DataType::f64};
+constexpr Op all_ops[] = {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor};
+}  // namespace
+
+uint32_t element_size(DataType type) noexcept {
+  return type == DataType::u64 || type == DataType::i64 || type == DataType::f64 ? 8 : 4;
+}
+
+bool is_float(DataType type) noexcept { return type == DataType::f32 || type == DataType::f64; }
+
+bool op_supports(Op op, DataType type) noexcept {
+  const bool bitwise = op == Op::bit_and || op == Op::bit_or || op == Op::bit_xor;
+  return !bitwise || !is_float(type);
+}
 
 std::string_view to_string(DataType type) noexcept {
   switch (type) {
     case DataType::u32: return "u32";
     case DataType::i32: return "i32";
     case DataType::f32: return "f32";
+    case DataType::u64: return "u64";
+    case DataType::i64: return "i64";
+    case DataType::f64: return "f64";
+  }
+  return "?";
+}
+
+std::string_view to_string(Op op) noexcept {
+  switch (op) {
+    case Op::add: return "add";
+    case Op::min: return "min";
+    case Op::max: return "max";
+    case Op::mul: return "mul";
+    case Op::bit_and: return "and";
+    case Op::bit_or: return "or";
+    case Op::bit_xor: return "xor";
   }
   return "?";
 }
@@ -43,8 +74,14 @@ std::optional<Algorithm> parse_algorithm(std::string_view name) noexcept {
 }
 
 std::optional<DataType> parse_data_type(std::string_view name) noexcept {
-  for (DataType t : {DataType::u32, DataType::i32, DataType::f32})
+  for (DataType t : all_types)
     if (name == to_string(t)) return t;
+  return std::nullopt;
+}
+
+std::optional<Op> parse_op(std::string_view name) noexcept {
+  for (Op op : all_ops)
+    if (name == to_string(op)) return op;
   return std::nullopt;
 }
 

@@ -1,9 +1,12 @@
-// CPU reference scans, used by the tests and by the CLI's --verify and demo. Integer addition wraps as
-// C++ unsigned arithmetic does (two's complement for i32), as the GPU's does.
+// CPU reference scans and reductions, used by the tests and by the CLI's --verify and demo. Every
+// operator of gpuscan::Op with the identity and the combine of shaders/common/ops.glsl: integer add
+// and mul wrap as C++ unsigned arithmetic does (two's complement for signed types), as the GPU's do;
+// min(a, b) is `b < a ? b : a`, as GLSL's.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -23,22 +26,78 @@ T wrapping_add(T a, T b) {
 }
 
 template <class T>
-std::vector<T> scan(std::span<const T> in, ScanKind kind) {
+T wrapping_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    // Unsigned types narrower than int would be promoted to (signed) int first: widen explicitly.
+    using W = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
+    return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(a)) * static_cast<W>(static_cast<U>(b))));
+  } else {
+    return a * b;
+  }
+}
+
+// The identity of `op` on T: combine(op, identity(op), x) == x for every x.
+template <class T>
+T identity(Op op) {
+  using L = std::numeric_limits<T>;
+  switch (op) {
+    case Op::mul: return T(1);
+    case Op::min: return L::has_infinity ? L::infinity() : L::max();
+    case Op::max: return L::has_infinity ? -L::infinity() : L::lowest();
+    case Op::bit_and:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(~std::make_unsigned_t<T>(0));
+      return T(0);  // not defined on floats (op_supports)
+    default: return T(0);  // add, or, xor
+  }
+}
+
+template <class T>
+T combine(Op op, T a, T b) {
+  switch (op) {
+    case Op::add: return wrapping_add(a, b);
+    case Op::mul: return wrapping_mul(a, b);
+    case Op::min: return b < a ? b : a;
+    case Op::max: return a < b ? b : a;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case Op::bit_and: return static_cast<T>(a & b);
+      case Op::bit_or: return static_cast<T>(a | b);
+      case Op::bit_xor: return static_cast<T>(a ^ b);
+      default: break;
+    }
+  }
+  return a;  // bitwise operators on floats: refused by op_supports before anything runs
+}
+
+// Left to right, one element at a time.
+template <class T>
+std::vector<T> scan(std::span<const T> in, ScanKind kind, Op op = Op::add) {
   std::vector<T> out(in.size());
-  T running{};
+  T running = identity<T>(op);
   for (size_t i = 0; i < in.size(); ++i) {
     if (kind == ScanKind::exclusive) {
       out[i] = running;
-      running = wrapping_add(running, in[i]);
+      running = combine(op, running, in[i]);
     } else {
-      running = wrapping_add(running, in[i]);
+      running = combine(op, running, in[i]);
       out[i] = running;
     }
   }
   return out;
 }
 
-// Per-element error bound for a float scan computed in any association order: each partial sum is
+// The combination of all elements, left to right; the identity for none.
+template <class T>
+T reduce(std::span<const T> in, Op op = Op::add) {
+  T total = identity<T>(op);
+  for (const T& x : in) total = combine(op, total, x);
+  return total;
+}
+
+// Per-element error bound for a float sum scan computed in any association order: each partial sum is
 // off by at most (levels of additions) * eps * (sum of magnitudes so far). `depth` bounds the number of
 // additions on any path (a generous 2·log2(n) + 8 covers tree scans and carries).
 template <class T>
@@ -46,11 +105,11 @@ std::vector<double> float_tolerance(std::span<const T> in, ScanKind kind) {
   std::vector<double> tol(in.size());
   double depth = 8;
   for (size_t n = in.size(); n > 1; n >>= 1) depth += 2;
-  const double eps = std::is_same_v<T, float> ? 1.1920929e-7 : 2.220446049250313e-16;
+  const double eps = std::numeric_limits<T>::epsilon();
   double magnitude = 0;
   for (size_t i = 0; i < in.size(); ++i) {
     if (kind == ScanKind::inclusive) magnitude += std::fabs(static_cast<double>(in[i]));
-    tol[i] = depth * eps * magnitude + 1e-30;
+    tol[i] = depth * eps * magnitude + 1e-300;
     if (kind == ScanKind::exclusive) magnitude += std::fabs(static_cast<double>(in[i]));
   }
   return tol;

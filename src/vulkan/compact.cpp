@@ -35,6 +35,9 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
   vk::check_tile_shape(info, w, k);
+  if (element_size(config.type) != 4)
+    throw Error(Errc::unsupported, "compaction supports u32, i32 and f32 elements, not " +
+                                       std::string(to_string(config.type)));
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
   ResolvedCompact r{config.path, w, k, false, {}};
   if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;

@@ -307,14 +307,21 @@ Context Context::create(const ContextCreateInfo& create_info) {
   queue_info.pQueuePriorities = &priority;
   const auto extensions = required_device_extensions();
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  // The single-pass scan's features, where the device has them.
+  // The single-pass scan's features and the 64-bit types', where the device has them.
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  device_info.pNext = &features;
+  features.features.shaderInt64 = impl->info.shader_int64;
+  features.features.shaderFloat64 = impl->info.shader_float64;
+  impl->int64_enabled = impl->info.shader_int64;
+  impl->float64_enabled = impl->info.shader_float64;
+  if (impl->info.api_version >= VK_API_VERSION_1_2) {  // Vulkan12Features may be chained only from 1.2 on
+    features.pNext = &f12;
+    f12.shaderSubgroupExtendedTypes = impl->info.subgroup_extended_types;
+    impl->extended_types_enabled = impl->info.subgroup_extended_types;
+  }
   if (impl->info.single_pass_capable) {
     f12.shaderBufferInt64Atomics = VK_TRUE;
-    features.features.shaderInt64 = VK_TRUE;
-    features.pNext = &f12;
-    device_info.pNext = &features;
     impl->single_pass_enabled = true;
   }
   device_info.queueCreateInfoCount = 1;
@@ -368,6 +375,9 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   if (families[adopt_info.queue_family_index].timestampValidBits == 0) impl->info.timestamp_period_ns = 0;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->single_pass_enabled = adopt_info.single_pass_features_enabled && impl->info.single_pass_capable;
+  impl->int64_enabled = adopt_info.shader_int64_enabled && impl->info.shader_int64;
+  impl->float64_enabled = adopt_info.shader_float64_enabled && impl->info.shader_float64;
+  impl->extended_types_enabled = adopt_info.subgroup_extended_types_enabled && impl->info.subgroup_extended_types;
   impl->create_layouts();
   return Context(std::move(impl));
 }
@@ -379,14 +389,36 @@ VkDevice Context::device() const noexcept { return impl_->device; }
 VkQueue Context::queue() const noexcept { return impl_->queue; }
 uint32_t Context::queue_family_index() const noexcept { return impl_->queue_family; }
 
-WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested) const {
-  const bool has = impl_->info.has_subgroup_arithmetic();
+std::string Context::Impl::type_obstacle(DataType type, bool subgroup_ops) const {
+  const bool int64 = type == DataType::u64 || type == DataType::i64;
+  const std::string what = std::string(to_string(type)) + " scans need ";
+  if (int64 && !int64_enabled)
+    return what + (info.shader_int64 ? "shaderInt64, which the adopted device was not created with "
+                                       "(AdoptInfo::shader_int64_enabled)"
+                                     : "shaderInt64 (64-bit integers in shaders), which " + info.name + " lacks");
+  if (type == DataType::f64 && !float64_enabled)
+    return what + (info.shader_float64 ? "shaderFloat64, which the adopted device was not created with "
+                                         "(AdoptInfo::shader_float64_enabled)"
+                                       : "shaderFloat64 (doubles in shaders), which " + info.name + " lacks");
+  if (int64 && subgroup_ops && !extended_types_enabled)
+    return what + "shaderSubgroupExtendedTypes (Vulkan 1.2) for subgroup operations, which " +
+           (info.subgroup_extended_types ? std::string("the adopted device was not created with")
+                                         : info.name + " lacks") +
+           "; use the multipass algorithm with the blelloch workgroup scan (or automatic)";
+  return "";
+}
+
+WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type) const {
+  const bool has = impl_->subgroup_arithmetic_for(type);
   if (requested == WorkgroupAlgorithm::automatic)
     return has ? WorkgroupAlgorithm::subgroup : WorkgroupAlgorithm::blelloch;
-  if (requested == WorkgroupAlgorithm::subgroup && !has)
-    throw Error(Errc::unsupported, impl_->info.name +
-                                       " has no subgroup arithmetic in compute shaders; use the blelloch "
-                                       "workgroup algorithm (or automatic)");
+  if (requested == WorkgroupAlgorithm::subgroup && !has) {
+    const std::string why = impl_->type_obstacle(type, true);
+    throw Error(Errc::unsupported, why.empty() ? impl_->info.name +
+                                                     " has no subgroup arithmetic in compute shaders; use the "
+                                                     "blelloch workgroup algorithm (or automatic)"
+                                               : why);
+  }
   return requested;
 }
 
@@ -411,31 +443,51 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
   const uint64_t tile = uint64_t{w} * k * 4;
-  const std::string obstacle = single_pass_obstacle(*impl_);
-  const bool subgroups = impl_->info.has_subgroup_arithmetic();
+  if (!op_supports(config.op, config.type))
+    throw Error(Errc::invalid_argument, "the " + std::string(to_string(config.op)) +
+                                            " operator is defined on integer types only, not on " +
+                                            std::string(to_string(config.type)));
+  if (const std::string why = impl_->type_obstacle(config.type); !why.empty()) throw Error(Errc::unsupported, why);
+  std::string obstacle = single_pass_obstacle(*impl_);
+  if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
+  // Float results depend on the order of combination, which the look-back's depends on scheduling.
+  const bool order_fixed = is_float(config.type) && config.deterministic;
+  const bool subgroups = impl_->subgroup_arithmetic_for(config.type);
   switch (config.algorithm) {
     case Algorithm::automatic:
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
       // holds the input, the single-pass scan up to about 2^21 elements, reduce-then-scan beyond.
-      if (obstacle.empty() && !in_place && vector_aligned && count > tile && count <= single_pass_auto_limit)
+      if (obstacle.empty() && !order_fixed && !in_place && vector_aligned && count > tile &&
+          count <= single_pass_auto_limit)
         return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
+      if (order_fixed)
+        throw Error(Errc::invalid_argument,
+                    "the single-pass scan combines " + std::string(to_string(config.type)) +
+                        " values in an order that depends on scheduling, so its results may differ in the last "
+                        "bits from run to run; set ScanConfig::deterministic = false to allow it (or use "
+                        "automatic or reduce-then-scan)");
       if (in_place)
         throw Error(Errc::invalid_argument,
                     "the single-pass scan cannot run in place: its fallback re-reads predecessors' input; "
                     "use reduce-then-scan (or automatic) for in-place scans");
       if (!vector_aligned)
         throw Error(Errc::misaligned,
-                    "the single-pass scan needs input and output offsets that are multiples of 16 bytes: with "
+                    "the single-pass scan needs input and output offsets that are multiples of 4 elements (16 "
+                    "bytes; 32 for 64-bit types): with "
                     "other offsets it gave wrong results on NVIDIA's driver (580) and is refused until that is "
                     "understood; use reduce-then-scan (or automatic) for such offsets");
       return Algorithm::single_pass;
     case Algorithm::reduce_then_scan:
-      if (!subgroups)
-        throw Error(Errc::unsupported, "reduce-then-scan: " + impl_->info.name +
-                                           " has no subgroup arithmetic in compute shaders; use multipass");
+      if (!subgroups) {
+        const std::string why = impl_->type_obstacle(config.type, true);
+        throw Error(Errc::unsupported, "reduce-then-scan: " + (why.empty() ? impl_->info.name +
+                                                                                 " has no subgroup arithmetic in "
+                                                                                 "compute shaders; use multipass"
+                                                                           : why));
+      }
       return Algorithm::reduce_then_scan;
     case Algorithm::multipass: return Algorithm::multipass;
   }
@@ -458,18 +510,24 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
         << " elements";
       break;
     default: {
-      const WorkgroupAlgorithm chosen = resolve(config.workgroup);
+      const WorkgroupAlgorithm chosen = resolve(config.workgroup, config.type);
       s << ": scan blocks, scan block sums recursively, add offsets, 4N bytes moved, tiles of " << 2 * w
         << " elements, workgroup scan " << to_string(chosen);
     }
   }
   if (config.algorithm == Algorithm::automatic) {
-    const std::string obstacle = single_pass_obstacle(*impl_);
+    std::string obstacle = single_pass_obstacle(*impl_);
+    if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
     if (algorithm == Algorithm::single_pass)
       s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
            "single-pass measured fastest from one tile up to 2^21 elements)";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
+    else if (is_float(config.type) && config.deterministic && count > uint64_t{w} * k * 4 &&
+             count <= single_pass_auto_limit)
+      s << " (automatic: deterministic " << to_string(config.type)
+        << " results need a combination order that does not depend on scheduling, which the single-pass "
+           "look-back's does; ScanConfig::deterministic = false allows it)";
     else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
     else

@@ -44,6 +44,9 @@ struct Context::Impl {
   DeviceInfo info;
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
+  bool int64_enabled = false;        // shaderInt64
+  bool float64_enabled = false;      // shaderFloat64
+  bool extended_types_enabled = false;  // shaderSubgroupExtendedTypes
   uint64_t timeout_ns = 60'000'000'000;  // convenience calls' wait for the GPU
   // Pools and fences of submissions that timed out: the GPU may still use them, so they are destroyed
   // only with the Context, after the device is idle.
@@ -68,6 +71,12 @@ struct Context::Impl {
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
   ~Impl();
+
+  // Why scans of `type` cannot run on this context ("" if they can); with `subgroup_ops`, also why
+  // they cannot use subgroup operations.
+  std::string type_obstacle(DataType type, bool subgroup_ops = false) const;
+  // Whether scans of `type` may use subgroup arithmetic here.
+  bool subgroup_arithmetic_for(DataType type) const { return info.has_subgroup_arithmetic() && type_obstacle(type, true).empty(); }
 
   // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
   void create_layouts();

@@ -169,5 +169,8 @@ std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig con
 template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
 template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig);
 template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig);
+template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig);
+template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig);
+template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig);
 
 }  // namespace gpuscan

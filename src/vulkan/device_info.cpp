@@ -58,6 +58,10 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
       info.subgroup_operations = subgroup.supportedOperations;
   }
 
+  VkPhysicalDeviceFeatures features;
+  vkGetPhysicalDeviceFeatures(physical, &features);
+  info.shader_int64 = features.shaderInt64;
+  info.shader_float64 = features.shaderFloat64;
   if (base.apiVersion >= VK_API_VERSION_1_2) {
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -65,6 +69,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     vkGetPhysicalDeviceFeatures2(physical, &f);
     info.single_pass_capable = f.features.shaderInt64 && f12.shaderBufferInt64Atomics &&
                                info.has_subgroup_arithmetic() && info.has_subgroup_ballot();
+    info.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
   }
 
   uint32_t count = 0;

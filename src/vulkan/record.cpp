@@ -49,7 +49,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     case Algorithm::single_pass: r.plan = core::plan_single_pass(req); break;
     case Algorithm::reduce_then_scan: r.plan = core::plan_reduce_then_scan(req); break;
     default:
-      r.workgroup = ctx.resolve(config.workgroup);
+      r.workgroup = ctx.resolve(config.workgroup, config.type);
       r.plan = core::plan_multipass_scan(req);
   }
   return r;
@@ -61,8 +61,9 @@ bool single_pass_plan(const core::Plan& plan) {
   return false;
 }
 
-std::string variant_name(core::Kernel kernel, DataType type, WorkgroupAlgorithm algorithm) {
-  std::string name = std::string(core::kernel_name(kernel)) + "." + std::string(to_string(type)) + ".add";
+std::string variant_name(core::Kernel kernel, const ScanConfig& config, WorkgroupAlgorithm algorithm) {
+  std::string name = std::string(core::kernel_name(kernel)) + "." + std::string(to_string(config.type)) + "." +
+                     std::string(to_string(config.op));
   if (kernel == core::Kernel::scan_local) name += "." + std::string(to_string(algorithm));
   return name;
 }
@@ -71,8 +72,8 @@ std::string variant_name(core::Kernel kernel, DataType type, WorkgroupAlgorithm 
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place) {
-  // `automatic` may choose differently once record_scan sees whether the offsets allow 16-byte
-  // vectors, so the storage covers both choices.
+  // `automatic` may choose differently once record_scan sees whether the offsets allow whole
+  // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
   req.alignment = element_size(config.type);
   for (bool aligned : {true, false}) {
@@ -100,9 +101,10 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
 void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
-  // 16-byte aligned offsets stay vector-aligned inside any binding (binding offsets are rounded down
-  // to a power of two).
-  const bool vector_aligned = args.input.offset % 16 == 0 && args.output.offset % 16 == 0;
+  // Offsets that are multiples of a 4-element vector (16 bytes, 32 for 64-bit types) stay
+  // vector-aligned inside any binding (binding offsets are rounded down to a power of two).
+  const uint32_t vector_bytes = 4 * element_size(args.config.type);
+  const bool vector_aligned = args.input.offset % vector_bytes == 0 && args.output.offset % vector_bytes == 0;
   const Resolved r =
       resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned, args.temp_zeroed);
   if (args.count == 0) return;
@@ -157,7 +159,7 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
     PipelineKey key;
-    key.variant = variant_name(d.kernel, args.config.type, r.workgroup);
+    key.variant = variant_name(d.kernel, args.config, r.workgroup);
     key.workgroup_size = r.workgroup_size;
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets;
@@ -167,7 +169,7 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize);
     const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize);
     const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, esize);
-    // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
+    // Whole vectors only where both ranges start on a vector boundary of their bindings.
     key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");

@@ -455,9 +455,9 @@ TEST_F(CliTest, TextInputWithTrailingBlankLinesAndCrlf) {
 
 TEST_F(CliTest, UnknownTypeIsAUsageErrorListingValidTypes) {
   write_file(path("in.bin"), "");
-  const RunResult r = run("scan --type u64 --in " + shell_quote(path("in.bin").string()) + " --out " +
+  const RunResult r = run("scan --type u128 --in " + shell_quote(path("in.bin").string()) + " --out " +
                           shell_quote(path("out.bin").string()));
-  expect_failure(r, 2, {"unknown type 'u64'", "u32, i32, f32"});
+  expect_failure(r, 2, {"unknown type 'u128'", "u32, i32, f32, u64, i64, f64"});
   EXPECT_FALSE(fs::exists(path("out.bin")));
 }
 

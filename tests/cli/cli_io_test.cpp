@@ -148,6 +148,22 @@ TEST(CliText, AcceptsTheWholeRangeOfEachType) {
                    parse_text("1.5\n-2e-3\n1E2\n.5\n", DataType::f32, "t"));
 }
 
+TEST(CliText, SixtyFourBitTypes) {
+  const std::vector<uint64_t> u64 = {0, 1, 4294967296ull, 18446744073709551615ull};
+  expect_same_bits(u64, parse_text("0\n1\n4294967296\n18446744073709551615\n", DataType::u64, "t"));
+  const std::vector<int64_t> i64 = {std::numeric_limits<int64_t>::min(), -1, 0, std::numeric_limits<int64_t>::max()};
+  expect_same_bits(i64, parse_text("-9223372036854775808\n-1\n0\n9223372036854775807\n", DataType::i64, "t"));
+  const std::vector<double> f64 = {0.1, -2.5e-300, 1.0 / 3.0, std::numeric_limits<double>::max()};
+  expect_same_bits(f64, parse_text(format_text(std::as_bytes(std::span(f64)), DataType::f64), DataType::f64, "t"));
+  EXPECT_EQ(format_text(std::as_bytes(std::span(u64)), DataType::u64), "0\n1\n4294967296\n18446744073709551615\n");
+  expect_parse_error("-1\n", DataType::u64, 1, "'-1' is out of range for u64");
+  expect_parse_error("-0\n1\n18446744073709551616\n", DataType::u64, 3, "out of range for u64");
+  expect_parse_error("9223372036854775808\n", DataType::i64, 1, "out of range for i64");
+  expect_parse_error("-\n", DataType::u64, 1, "'-' is not a valid u64 number");
+  expect_parse_error("1e999\n", DataType::f64, 1, "'1e999' is out of range for f64");
+  expect_parse_error("x\n", DataType::f64, 1, "'x' is not a valid f64 number");
+}
+
 TEST(CliText, RejectsNonNumbersWithLineNumber) {
   expect_parse_error("1\n2\n12x\n4\n", DataType::u32, 3, "'12x' is not a valid u32 number");
   expect_parse_error("abc\n", DataType::u32, 1, "'abc' is not a valid u32 number");
@@ -307,7 +323,7 @@ TEST(CliNames, FormatsAndTypes) {
   EXPECT_EQ(parse_file_format("text"), FileFormat::text);
   EXPECT_EQ(parse_file_format("txt"), std::nullopt);
   EXPECT_EQ(to_string(FileFormat::text), "text");
-  EXPECT_EQ(data_type_names(), "u32, i32, f32");
+  EXPECT_EQ(data_type_names(), "u32, i32, f32, u64, i64, f64");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Context: device reporting, selection and adopting an application's own Vulkan objects.
+#include <functional>
 #include <cstdlib>
 
 #include "cpu/reference.hpp"
@@ -78,6 +79,19 @@ TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
     Context ctx = Context::adopt({instance, physical, device, queue, 0});
     std::vector<int32_t> in = {5, -3, 2, 7, -1};
     EXPECT_EQ(inclusive_scan(ctx, std::span<const int32_t>(in)), (std::vector<int32_t>{5, 2, 4, 11, 10}));
+    // Created without shaderInt64 / shaderFloat64: the 64-bit types are refused, saying why.
+    const std::vector<uint64_t> wide = {1, 2};
+    const std::vector<double> doubles = {1, 2};
+    for (auto call : {std::function<void()>([&] { inclusive_scan(ctx, std::span<const uint64_t>(wide)); }),
+                      std::function<void()>([&] { inclusive_scan(ctx, std::span<const double>(doubles)); })}) {
+      try {
+        call();
+        ADD_FAILURE() << "a 64-bit scan ran on a device created without the 64-bit features";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
+        EXPECT_NE(std::string(e.what()).find("AdoptInfo::shader_"), std::string::npos) << e.what();
+      }
+    }
   }
   // Still ours and still working after the Context is gone.
   EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);

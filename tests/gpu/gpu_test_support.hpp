@@ -69,14 +69,43 @@ uint64_t fresh_seed();
 template <class T>
 std::vector<T> random_values(size_t n, std::mt19937_64& rng) {
   std::vector<T> v(n);
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_floating_point_v<T>) {
     // Mixed magnitudes and signs: sign * [1, 2) * 2^[-10, 10].
-    std::uniform_real_distribution<float> mant(1.0f, 2.0f);
+    std::uniform_real_distribution<T> mant(1, 2);
     std::uniform_int_distribution<int> exp(-10, 10);
-    for (auto& x : v) x = std::ldexp(mant(rng), exp(rng)) * ((rng() & 1) ? 1.0f : -1.0f);
+    for (auto& x : v) x = std::ldexp(mant(rng), exp(rng)) * ((rng() & 1) ? T(1) : T(-1));
   } else {
     // Full range: sums wrap, which the reference reproduces.
     for (auto& x : v) x = static_cast<T>(rng());
+  }
+  return v;
+}
+
+// Test data that keeps a scan under `op` informative all along instead of saturating in its first few
+// elements:
+//   and: all ones with, rarely, one bit cleared; or: zero with, rarely, one bit set (so the running
+//   value changes now and then for thousands of elements);
+//   integer mul: odd values (a product of odd numbers is odd, never 0, and wraps);
+//   float mul: +-1 with, rarely, 2 or 1/2, so every product is an exact power of two in range and the
+//   result does not depend on the order of combination;
+//   the rest (add, min, max, xor): random_values.
+template <class T>
+std::vector<T> random_op_values(size_t n, Op op, std::mt19937_64& rng) {
+  std::vector<T> v = random_values<T>(n, rng);
+  constexpr int bits = static_cast<int>(sizeof(T) * 8);
+  for (auto& x : v) {
+    const uint64_t r = rng();
+    const bool rare = r % 64 == 0;
+    if constexpr (std::is_integral_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      const U bit = static_cast<U>(U(1) << ((r >> 8) % bits));
+      if (op == Op::bit_and) x = static_cast<T>(rare ? static_cast<U>(~bit) : static_cast<U>(~U(0)));
+      else if (op == Op::bit_or) x = static_cast<T>(rare ? bit : U(0));
+      else if (op == Op::mul) x = static_cast<T>(static_cast<U>(x) | U(1));
+    } else if (op == Op::mul) {
+      const T sign = (r >> 8) & 1 ? T(1) : T(-1);
+      x = sign * (rare ? ((r >> 9) & 1 ? T(2) : T(0.5)) : T(1));
+    }
   }
   return v;
 }

@@ -107,7 +107,7 @@ TEST_F(MisuseTest, SinglePassNeeds16ByteAlignedOffsets) {
   a.count = 500;
   a.output.offset = 4;
   a.temp = temp2.view();
-  expect_error(a, Errc::misaligned, "multiples of 16 bytes");
+  expect_error(a, Errc::misaligned, "multiples of 4 elements (16 bytes");
 }
 
 TEST_F(MisuseTest, SinglePassTempWithoutTransferUsage) {

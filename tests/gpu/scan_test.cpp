@@ -42,6 +42,7 @@ class ScanTest : public GpuTest, public ::testing::WithParamInterface<Case> {
     c.workgroup_size = workgroup_size;
     c.vectors_per_lane = vectors_per_lane;
     c.spin_limit = GetParam().spin_limit;
+    c.deterministic = false;  // f32 on the single-pass scan too (determinism_test.cpp covers the default)
     return c;
   }
   // Elements per tile for this case's algorithm.

@@ -149,6 +149,9 @@ int run_compact(CompactOptions& options, Session& session) {
     case DataType::u32: go(uint32_t{}); break;
     case DataType::i32: go(int32_t{}); break;
     case DataType::f32: go(float{}); break;
+    default:
+      throw Error(Errc::unsupported, "compaction supports u32, i32 and f32 elements, not " +
+                                         std::string(to_string(options.type)));
   }
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("

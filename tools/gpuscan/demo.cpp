@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -62,37 +63,28 @@ const char* obstacle(const Context& ctx, const Variant& variant) {
 const Variant& variant_for(const Context& ctx, const ScanConfig& config, uint64_t n) {
   const Algorithm algorithm = ctx.resolve(config, n);  // throws if an explicit choice cannot run here
   const WorkgroupAlgorithm workgroup =
-      algorithm == Algorithm::multipass ? ctx.resolve(config.workgroup) : WorkgroupAlgorithm::automatic;
+      algorithm == Algorithm::multipass ? ctx.resolve(config.workgroup, config.type) : WorkgroupAlgorithm::automatic;
   for (const Variant& v : all_variants)
     if (v.algorithm == algorithm && v.workgroup == workgroup) return v;
   throw Error(Errc::unsupported, "demo: no variant for algorithm " + std::string(to_string(algorithm)));
 }
 
 // Integers span their whole range, so the sums wrap (as they do on the CPU reference); floats lie in
-// [-1, 1), so the sums stay well inside f32 and the tolerance check means something.
+// [-1, 1), so the sums stay well inside the type and the tolerance check means something.
 std::vector<std::byte> random_values(DataType type, uint64_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  switch (type) {
-    case DataType::u32: {
-      std::uniform_int_distribution<uint32_t> dist;
-      std::vector<uint32_t> v(n);
+  return visit_type(type, [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> v(n);
+    if constexpr (std::is_floating_point_v<T>) {
+      std::uniform_real_distribution<T> dist(-1, 1);
       for (auto& x : v) x = dist(rng);
-      return bytes_from_values<uint32_t>(v);
-    }
-    case DataType::i32: {
-      std::uniform_int_distribution<int32_t> dist(INT32_MIN, INT32_MAX);
-      std::vector<int32_t> v(n);
+    } else {
+      std::uniform_int_distribution<T> dist(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
       for (auto& x : v) x = dist(rng);
-      return bytes_from_values<int32_t>(v);
     }
-    case DataType::f32: {
-      std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-      std::vector<float> v(n);
-      for (auto& x : v) x = dist(rng);
-      return bytes_from_values<float>(v);
-    }
-  }
-  return {};
+    return bytes_from_values<T>(v);
+  });
 }
 
 uint64_t fresh_seed() {
@@ -163,6 +155,7 @@ int run_demo(const DemoOptions& options, Session& session) {
       config.kind = kind;
       config.algorithm = variant.algorithm;
       config.workgroup = variant.workgroup;
+      config.deterministic = false;  // every variant runs as named, f32 on single-pass too
       // Untimed warm-up with the same config: creates (and on software drivers compiles) the pipelines.
       // A few tiles take every kernel of a multi-tile scan; exclusive runs first, so its warm-up also
       // covers the exclusive kernels that the deeper levels of a large inclusive scan use.

@@ -7,6 +7,8 @@
 #include <limits>
 #include <memory>
 #include <system_error>
+#include <type_traits>
+#include <utility>
 
 #include "gpuscan/error.hpp"
 
@@ -41,65 +43,56 @@ void append(std::vector<std::byte>& out, T value) {
   out.insert(out.end(), p, p + sizeof(T));
 }
 
-// Integers go through int64 so that "-1" for u32 reads as "out of range", not "not a number".
+// Integers: signed types and u32 go through int64, u64 through uint64 (a leading '-' then is out of
+// range), so that "-1" for an unsigned type reads as "out of range", not "not a number".
 template <class T>
 T parse_integer(std::string_view token, DataType type, std::string_view source, size_t line) {
-  int64_t wide = 0;
-  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), wide);
+  using Wide = std::conditional_t<std::is_same_v<T, uint64_t>, uint64_t, int64_t>;
+  const bool negative_unsigned = std::is_unsigned_v<Wide> && !token.empty() && token.front() == '-';
+  const std::string_view digits = negative_unsigned ? token.substr(1) : token;
+  Wide wide = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), wide);
   const std::string name(to_string(type));
-  if (ec == std::errc::invalid_argument || end != token.data() + token.size())
+  if (ec == std::errc::invalid_argument || end != digits.data() + digits.size() || (negative_unsigned && digits.empty()))
     parse_failure(source, line, quoted(token) + " is not a valid " + name + " number");
-  if (ec == std::errc::result_out_of_range || wide < int64_t{std::numeric_limits<T>::min()} ||
-      wide > int64_t{std::numeric_limits<T>::max()})
+  if (ec == std::errc::result_out_of_range || (negative_unsigned && wide != 0) ||
+      std::cmp_less(wide, std::numeric_limits<T>::min()) || std::cmp_greater(wide, std::numeric_limits<T>::max()))
     parse_failure(source, line, quoted(token) + " is out of range for " + name + " (" +
                                     std::to_string(std::numeric_limits<T>::min()) + " to " +
                                     std::to_string(std::numeric_limits<T>::max()) + ")");
   return static_cast<T>(wide);
 }
 
-float parse_float(std::string_view token, std::string_view source, size_t line) {
-  float value = 0;
+template <class T>
+T parse_float(std::string_view token, DataType type, std::string_view source, size_t line) {
+  T value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+  const std::string name(to_string(type));
   if (ec == std::errc::invalid_argument || end != token.data() + token.size())
-    parse_failure(source, line, quoted(token) + " is not a valid f32 number");
+    parse_failure(source, line, quoted(token) + " is not a valid " + name + " number");
   if (ec == std::errc::result_out_of_range)
-    parse_failure(source, line, quoted(token) + " is out of range for f32 (it overflows or underflows)");
+    parse_failure(source, line, quoted(token) + " is out of range for " + name + " (it overflows or underflows)");
   return value;
 }
 
 void append_number(std::vector<std::byte>& out, std::string_view token, DataType type,
                    std::string_view source, size_t line) {
-  switch (type) {
-    case DataType::u32: return append(out, parse_integer<uint32_t>(token, type, source, line));
-    case DataType::i32: return append(out, parse_integer<int32_t>(token, type, source, line));
-    case DataType::f32: return append(out, parse_float(token, source, line));
-  }
+  visit_type(type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) append(out, parse_float<T>(token, type, source, line));
+    else append(out, parse_integer<T>(token, type, source, line));
+  });
 }
 
-// Appends one element in text form (no newline) to `out`.
+// Appends one element in text form (no newline) to `out`: floats in their shortest round-trip form.
 void append_element(std::string& out, const std::byte* p, DataType type) {
   char buffer[64];
   std::to_chars_result r{};
-  switch (type) {
-    case DataType::u32: {
-      uint32_t v;
-      std::memcpy(&v, p, sizeof v);
-      r = std::to_chars(buffer, buffer + sizeof buffer, v);
-      break;
-    }
-    case DataType::i32: {
-      int32_t v;
-      std::memcpy(&v, p, sizeof v);
-      r = std::to_chars(buffer, buffer + sizeof buffer, v);
-      break;
-    }
-    case DataType::f32: {
-      float v;
-      std::memcpy(&v, p, sizeof v);
-      r = std::to_chars(buffer, buffer + sizeof buffer, v);  // shortest round-trip form
-      break;
-    }
-  }
+  visit_type(type, [&](auto tag) {
+    decltype(tag) v;
+    std::memcpy(&v, p, sizeof v);
+    r = std::to_chars(buffer, buffer + sizeof buffer, v);
+  });
   out.append(buffer, r.ptr);
 }
 

@@ -34,8 +34,9 @@ std::string_view to_string(FileFormat format) noexcept;  // "binary", "text"
 std::optional<FileFormat> parse_file_format(std::string_view name) noexcept;
 
 // Every DataType, for listing valid names in messages.
-inline constexpr DataType all_data_types[] = {DataType::u32, DataType::i32, DataType::f32};
-std::string data_type_names();  // "u32, i32, f32"
+inline constexpr DataType all_data_types[] = {DataType::u32, DataType::i32, DataType::f32,
+                                              DataType::u64, DataType::i64, DataType::f64};
+std::string data_type_names();  // "u32, i32, f32, u64, i64, f64"
 
 // --- In memory. `source` names the data in messages (usually the file name). ---
 

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 #include <limits>
 #include <vector>
 
@@ -13,10 +15,27 @@
 namespace gpuscan::cli {
 namespace {
 
-std::string shortest(double value) {
+template <class T>
+std::string shortest(T value) {
   char buffer[64];
   const auto r = std::to_chars(buffer, buffer + sizeof buffer, value);
   return {buffer, r.ptr};
+}
+
+// Integers and exact float results bit for bit (NaN matches NaN); otherwise within `tolerance`. A sum
+// past the type's largest finite value is infinite on the GPU but may be finite in a wider reference.
+template <class T, class Want>
+bool matches(T got, Want want, double tolerance) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(want)) return std::isnan(got);
+    if (tolerance == 0) return std::memcmp(&got, &want, sizeof got) == 0 || got == want;
+    const long double g = got, w = want;
+    if (std::isinf(w) || std::fabs(w) > std::numeric_limits<T>::max())
+      return std::isinf(g) ? std::signbit(g) == std::signbit(w) : std::fabs(g - w) <= tolerance;
+    return std::fabs(g - w) <= tolerance;
+  } else {
+    return got == want;
+  }
 }
 
 // Length differences: the first index past the shorter array.
@@ -31,22 +50,25 @@ std::optional<Mismatch> check_lengths(uint64_t got_n, uint64_t want_n) {
   return m;
 }
 
-template <class T>
-std::optional<Mismatch> verify_exact(std::span<const std::byte> input, std::span<const std::byte> output,
-                                     DataType type, ScanKind kind) {
-  const auto in = values_from_bytes<T>(input);
-  const auto got = values_from_bytes<T>(output);
-  const auto want = cpu::scan<T>(in, kind);
+// Compares element by element with `want`; `tolerance(i)` is 0 for an exact comparison.
+template <class T, class Want, class Tolerance>
+std::optional<Mismatch> compare(std::span<const std::byte> output, const std::vector<T>& got,
+                                const std::vector<Want>& want, DataType type, Tolerance tolerance) {
   if (auto m = check_lengths(got.size(), want.size())) return m;
   std::optional<Mismatch> first;
   uint64_t count = 0;
   for (size_t i = 0; i < want.size(); ++i) {
-    if (got[i] == want[i]) continue;
+    if (matches(got[i], want[i], tolerance(i))) continue;
     if (!first) {
       first.emplace();
       first->index = i;
       first->got = format_element(output, type, i);
-      first->expected = format_element(std::as_bytes(std::span<const T>(want)), type, i);
+      first->expected = shortest(want[i]);
+      if (tolerance(i) > 0) {
+        char tol[32];
+        std::snprintf(tol, sizeof tol, "%.3g", static_cast<double>(tolerance(i)));
+        first->expected += std::string(" +- ") + tol;
+      }
     }
     ++count;
   }
@@ -57,54 +79,37 @@ std::optional<Mismatch> verify_exact(std::span<const std::byte> input, std::span
   return first;
 }
 
-bool float_matches(float got, double want, double tolerance) {
-  if (std::isnan(want)) return std::isnan(got);
-  const double g = got;
-  // A sum past FLT_MAX is infinite in f32 but finite in the double reference.
-  if (std::isinf(want) || std::fabs(want) > std::numeric_limits<float>::max())
-    return std::isinf(g) ? std::signbit(g) == std::signbit(want) : std::fabs(g - want) <= tolerance;
-  return std::fabs(g - want) <= tolerance;
-}
-
-std::optional<Mismatch> verify_f32(std::span<const std::byte> input, std::span<const std::byte> output,
-                                   ScanKind kind) {
-  const auto in = values_from_bytes<float>(input);
-  const auto got = values_from_bytes<float>(output);
-  const std::vector<double> in_double(in.begin(), in.end());
-  const auto want = cpu::scan<double>(in_double, kind);
-  const auto tolerance = cpu::float_tolerance<float>(in, kind);
-  if (auto m = check_lengths(got.size(), want.size())) return m;
-  std::optional<Mismatch> first;
-  uint64_t count = 0;
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (float_matches(got[i], want[i], tolerance[i])) continue;
-    if (!first) {
-      char tol[32];
-      std::snprintf(tol, sizeof tol, "%.3g", tolerance[i]);
-      first.emplace();
-      first->index = i;
-      first->got = format_element(output, DataType::f32, i);
-      first->expected = shortest(want[i]) + " +- " + tol;
+template <class T>
+std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span<const std::byte> output,
+                                     DataType type, ScanKind kind, Op op) {
+  const auto in = values_from_bytes<T>(input);
+  const auto got = values_from_bytes<T>(output);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      const std::vector<Wide> wide(in.begin(), in.end());
+      const auto want = cpu::scan<Wide>(wide, kind);
+      const auto tolerance = cpu::float_tolerance<T>(in, kind);
+      return compare(output, got, want, type, [&](size_t i) { return tolerance[i]; });
     }
-    ++count;
+    if (op == Op::mul) {  // relative: every product rounds once per combination
+      const auto want = cpu::scan<T>(in, kind, op);
+      double depth = 8;
+      for (size_t n = in.size(); n > 1; n >>= 1) depth += 2;
+      return compare(output, got, want, type, [&](size_t i) {
+        return depth * std::numeric_limits<T>::epsilon() * std::fabs(static_cast<double>(want[i])) + 1e-300;
+      });
+    }
   }
-  if (first) {
-    first->count = count;
-    first->elements = want.size();
-  }
-  return first;
+  const auto want = cpu::scan<T>(in, kind, op);
+  return compare(output, got, want, type, [](size_t) { return 0.0; });
 }
 
 }  // namespace
 
 std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
-                                    DataType type, ScanKind kind) {
-  switch (type) {
-    case DataType::u32: return verify_exact<uint32_t>(input, output, type, kind);
-    case DataType::i32: return verify_exact<int32_t>(input, output, type, kind);
-    case DataType::f32: return verify_f32(input, output, kind);
-  }
-  return std::nullopt;
+                                    DataType type, ScanKind kind, Op op) {
+  return visit_type(type, [&](auto tag) { return verify_typed<decltype(tag)>(input, output, type, kind, op); });
 }
 
 std::string to_string(const Mismatch& m) {

@@ -1,7 +1,8 @@
 // Checking a GPU scan against the CPU reference (src/cpu/reference.hpp), for `scan --verify` and
-// `demo`. Integers must match exactly (addition wraps, as on the GPU). f32 results are compared with a
-// reference computed in double, within cpu::float_tolerance: the GPU adds in a different order than a
-// sequential loop, so bit-exact equality is not expected.
+// `demo`. Integers must match exactly (add and mul wrap, as on the GPU), and so must float min and max.
+// Float sums are compared with a reference computed in a wider type (double for f32, long double for
+// f64), within cpu::float_tolerance: the GPU adds in a different order than a sequential loop, so
+// bit-exact equality is not expected. Float products are compared within a relative 2·log2(n)+8 ulps.
 #pragma once
 
 #include <cstddef>
@@ -22,10 +23,10 @@ struct Mismatch {
   std::string expected;     // the reference value there (for f32: "x +- tolerance")
 };
 
-// nullopt when `output` is a correct `kind` scan of `input` (both arrays of `type`). An output of the
-// wrong length counts as a mismatch at the first missing or surplus element.
+// nullopt when `output` is a correct `kind` scan of `input` under `op` (both arrays of `type`). An output
+// of the wrong length counts as a mismatch at the first missing or surplus element.
 std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
-                                    DataType type, ScanKind kind);
+                                    DataType type, ScanKind kind, Op op = Op::add);
 
 // "MISMATCH at index 17: got 5, expected 6 (3 of 1000 elements differ)"
 std::string to_string(const Mismatch& mismatch);

@@ -1,0 +1,213 @@
+// Every element type x operator x algorithm against the CPU reference (src/cpu/reference.hpp).
+//
+// How the space is sampled, to keep CI affordable (each new pipeline costs lavapipe an LLVM compile):
+//   - every (type, operator) pair runs on every algorithm (multipass with both workgroup scans,
+//     reduce-then-scan, single-pass with and without forced fallback), with small tiles (W = 32,
+//     K = 1) so that the recursion and the look-back are exercised at small sizes;
+//   - exclusive and inclusive alternate over the pairs, shifted per algorithm, so every pair meets
+//     both kinds across the algorithms;
+//   - sizes: 1, B - 1, B + 1 and one random size up to B^2 + B (three levels for the recursive plans,
+//     up to B + 1 tiles of look-back), fresh random data and poisoned outputs on every run;
+//   - the 64-bit look-back (two state words per tile) gets its own larger runs below, and the
+//     boundary sweeps of scan_test.cpp cover u32/i32/f32 add in depth.
+#include <functional>
+
+#include "scan_check.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+struct TypeOp {
+  DataType type;
+  Op op;
+};
+
+std::vector<TypeOp> all_type_ops() {
+  std::vector<TypeOp> pairs;
+  for (DataType t : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
+    for (Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor})
+      if (op_supports(op, t)) pairs.push_back({t, op});
+  return pairs;
+}
+
+struct AlgorithmCase {
+  Algorithm algorithm;
+  WorkgroupAlgorithm workgroup = WorkgroupAlgorithm::automatic;
+  uint32_t spin_limit = 0;  // single-pass: 1 forces the fallback at nearly every wait
+};
+
+std::string case_name(const ::testing::TestParamInfo<AlgorithmCase>& info) {
+  std::string name(to_string(info.param.algorithm));
+  if (info.param.algorithm == Algorithm::multipass) name += "_" + std::string(to_string(info.param.workgroup));
+  if (info.param.spin_limit) name += "_spin" + std::to_string(info.param.spin_limit);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+class OpsTest : public GpuTest, public ::testing::WithParamInterface<AlgorithmCase> {
+ protected:
+  ScanConfig config(DataType type, Op op, ScanKind kind) const {
+    ScanConfig c;
+    c.type = type;
+    c.op = op;
+    c.kind = kind;
+    c.algorithm = GetParam().algorithm;
+    c.workgroup = GetParam().workgroup;
+    c.spin_limit = GetParam().spin_limit;
+    c.workgroup_size = 32;
+    c.vectors_per_lane = 1;
+    c.deterministic = false;  // allows the single-pass scan on floats (determinism_test.cpp covers the default)
+    return c;
+  }
+  size_t tile() const { return GetParam().algorithm == Algorithm::multipass ? 64 : 128; }
+};
+
+template <class T>
+void check_sizes(const ScanConfig& c, const std::vector<size_t>& sizes, std::mt19937_64& rng, uint64_t seed) {
+  for (size_t n : sizes) {
+    SCOPED_TRACE(std::string(to_string(c.type)) + " " + std::string(to_string(c.op)) + " " +
+                 std::string(to_string(c.kind)) + ", n = " + std::to_string(n) + ", seed " + std::to_string(seed));
+    const auto input = random_op_values<T>(n, c.op, rng);
+    const auto r = record_and_run(shared_context(), input, c);
+    EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+    EXPECT_TRUE(matches_reference(input, r.output, c.kind, c.op));
+  }
+}
+
+TEST_P(OpsTest, EveryTypeAndOperator) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = tile();
+  const auto pairs = all_type_ops();
+  const size_t shift = static_cast<size_t>(GetParam().algorithm) + GetParam().spin_limit +
+                       static_cast<size_t>(GetParam().workgroup);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const ScanKind kind = (i + shift) % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+    const ScanConfig c = config(pairs[i].type, pairs[i].op, kind);
+    const size_t any = std::uniform_int_distribution<size_t>(2 * b, b * b + b)(rng);
+    visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {1, b - 1, b + 1, any}, rng, seed); });
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(, OpsTest,
+                         ::testing::Values(AlgorithmCase{Algorithm::multipass, WorkgroupAlgorithm::blelloch},
+                                           AlgorithmCase{Algorithm::multipass, WorkgroupAlgorithm::subgroup},
+                                           AlgorithmCase{Algorithm::reduce_then_scan},
+                                           AlgorithmCase{Algorithm::single_pass},
+                                           AlgorithmCase{Algorithm::single_pass, WorkgroupAlgorithm::automatic, 1}),
+                         case_name);
+
+class Ops64Test : public GpuTest {};
+
+// The 64-bit look-back: two state words per tile, each with a flag and one half of the value. Many
+// tiles, with and without forced fallback (spin_limit = 1 makes almost every wait compute the
+// predecessor's total itself and offer it word by word), for a 64-bit integer (values use both
+// halves) and f64 max (exact, so any mix-up of halves shows).
+TEST_F(Ops64Test, SinglePassLookBackWithTwoWordStates) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (uint32_t spin : {1u, 64u}) {
+    ScanConfig c;
+    c.algorithm = Algorithm::single_pass;
+    c.workgroup_size = 32;
+    c.vectors_per_lane = 1;
+    c.spin_limit = spin;
+    c.deterministic = false;
+    c.kind = spin == 1 ? ScanKind::exclusive : ScanKind::inclusive;
+    c.type = DataType::u64;
+    c.op = Op::add;
+    check_sizes<uint64_t>(c, {128 * 128 + 1, 300'001}, rng, seed);
+    c.type = DataType::i64;
+    c.op = Op::min;
+    check_sizes<int64_t>(c, {128 * 200 + 3}, rng, seed);
+    c.type = DataType::f64;
+    c.op = Op::max;
+    check_sizes<double>(c, {128 * 128 + 1, 200'003}, rng, seed);
+  }
+}
+
+// Default configurations (W = 256, K = 4) on 64-bit data, through the convenience calls.
+TEST_F(Ops64Test, ConvenienceCallsWithDefaults) {
+  const Context& ctx = shared_context();
+  const std::vector<int64_t> in = {5, -3, 2, 7, -1};
+  ScanConfig c;
+  c.op = Op::max;
+  EXPECT_EQ(inclusive_scan(ctx, std::span<const int64_t>(in), c), (std::vector<int64_t>{5, 5, 5, 7, 7}));
+  c.op = Op::min;
+  EXPECT_EQ(exclusive_scan(ctx, std::span<const int64_t>(in), c),
+            (std::vector<int64_t>{INT64_MAX, 5, -3, -3, -3}));
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const auto big = random_values<uint64_t>(1'000'003, rng);
+  EXPECT_TRUE(matches_reference(big, inclusive_scan(ctx, std::span<const uint64_t>(big)), ScanKind::inclusive))
+      << "seed " << seed;
+  const auto doubles = random_values<double>(300'007, rng);
+  EXPECT_TRUE(matches_reference(doubles, exclusive_scan(ctx, std::span<const double>(doubles)), ScanKind::exclusive))
+      << "seed " << seed;
+}
+
+// Offsets for 8-byte elements: any multiple of 8 bytes works (odd element offsets take the scalar
+// path); the vector path needs 32-byte (4-element) offsets; other offsets are refused.
+TEST_F(Ops64Test, Alignment) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (size_t offset : {1u, 2u, 3u, 4u, 5u}) {
+    for (auto algorithm : {Algorithm::automatic, Algorithm::reduce_then_scan, Algorithm::multipass}) {
+      const auto input = random_values<uint64_t>(20'000, rng);
+      ScanConfig c;
+      c.algorithm = algorithm;
+      c.op = Op::bit_xor;
+      const auto r = record_and_run(ctx, input, c, offset);
+      EXPECT_TRUE(r.guards_intact);
+      EXPECT_TRUE(matches_reference(input, r.output, c.kind, c.op)) << "offset " << offset << " " << to_string(algorithm);
+    }
+  }
+  // A 4-byte offset is not a multiple of the element size.
+  ScanConfig c;
+  c.type = DataType::f64;
+  const TempRequirements req = scan_temp_requirements(ctx, 100, c);
+  HostBuffer<double> in(ctx, 1024), out(ctx, 1024), temp(ctx, req.size + 64, req.usage);
+  auto record = [&](const ScanConfig& config, VkDeviceSize in_offset) {
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_scan(ctx, cmd, {config, 100, in.view(in_offset), out.view(), temp.view()});
+    });
+  };
+  try {
+    record(c, 4);
+    ADD_FAILURE() << "a 4-byte offset for f64 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::misaligned) << e.what();
+  }
+  // The single-pass scan needs whole 4-element vectors: 32 bytes for 8-byte elements.
+  c.algorithm = Algorithm::single_pass;
+  c.deterministic = false;
+  try {
+    record(c, 16);
+    ADD_FAILURE() << "a 16-byte offset for a single-pass f64 scan was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::misaligned) << e.what();
+    EXPECT_NE(std::string(e.what()).find("32 for 64-bit types"), std::string::npos) << e.what();
+  }
+}
+
+// Bitwise operators exist on integer types only.
+TEST_F(Ops64Test, BitwiseOperatorsOnFloatsAreRefused) {
+  const std::vector<float> in = {1, 2};
+  for (Op op : {Op::bit_and, Op::bit_or, Op::bit_xor}) {
+    ScanConfig c;
+    c.op = op;
+    try {
+      inclusive_scan(shared_context(), std::span<const float>(in), c);
+      ADD_FAILURE() << to_string(op) << " ran on f32";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
+      EXPECT_NE(std::string(e.what()).find("integer types only"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuscan::test
