@@ -3,6 +3,7 @@
 
 #include "gpuscan/compact.hpp"
 #include "gpuscan/error.hpp"
+#include "gpuscan/reduce.hpp"
 #include "gpuscan/types.hpp"
 #include "gpuscan/version.hpp"
 #include "gpuscan/vulkan.hpp"

@@ -189,6 +189,37 @@ Plan plan_single_pass(const ScanRequest& req) {
   return plan;
 }
 
+Plan plan_reduce(const ScanRequest& req) {
+  check_request(req);
+  Plan plan;
+  Range array{Slot::input, 0, req.n};
+  if (req.n == 0) array = {Slot::output, 0, 0};
+  uint64_t temp_top = 0;
+  for (uint32_t level = 0;; ++level) {
+    Dispatch d;
+    d.kernel = Kernel::reduce_tiles;
+    d.level = level;
+    d.n = array.count;
+    d.blocks = std::max<uint64_t>(1, ceil_div(array.count, req.block_size));
+    grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
+    d.src = array;
+    d.dst = array;  // not written: reduce_tiles only reads
+    if (d.blocks == 1) {
+      d.aux = {Slot::output, 0, 1};
+      plan.steps.emplace_back(d);
+      break;
+    }
+    d.aux = {Slot::temp, temp_top, d.blocks};
+    plan.steps.emplace_back(d);
+    plan.steps.emplace_back(Barrier{});
+    array = d.aux;
+    temp_top = level_top(temp_top, d.blocks);
+  }
+  plan.temp_elements = temp_top;
+  count_levels(plan);
+  return plan;
+}
+
 namespace {
 
 // The counts' sub-plan scans its "input" into its "output" in place: both are the counts at

@@ -114,6 +114,16 @@ Plan plan_single_pass(const ScanRequest& request);
 uint32_t single_pass_words_per_tile(uint32_t element_size);  // ceil(element_size / 4), at least 1
 uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size = 4);
 
+// Device-wide reduction with the tile kernels: reduce_tiles of the input into temp (one total per
+// tile), barrier, reduce_tiles of those totals into the next temp level, ... until one tile holds
+// what is left, whose reduce_tiles (one workgroup) writes the total to output[0]. The tree depends
+// only on n and B, so the result does too (bitwise, for floats). `inclusive` and `temp_zeroed` are
+// ignored.
+//   n <= B: one reduce_tiles writing output[0], no temp.
+//   n == 0: the same over no elements: it writes the identity. Its src is output[0, 0), never read,
+//           so that the caller need not bind an input.
+Plan plan_reduce(const ScanRequest& request);
+
 // Stream compaction (select_if / select_flagged): count per tile, scan the counts, scatter.
 //   compact_count over ceil(n/B) tiles into temp[0, tiles), barrier, the exclusive u32 scan of those
 //   counts in place (the reduce-then-scan plan, or the multipass one, with its own scratch after the

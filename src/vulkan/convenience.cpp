@@ -1,9 +1,14 @@
-// Convenience calls on host data: upload through a staging buffer, scan into a second device buffer
-// (not in place, so `automatic` may pick the single-pass scan), download. Blocks until done. Each call allocates its own buffers, so calls on several threads
-// share nothing but the Context's pipeline cache and queue lock.
+// Convenience calls on host data: upload through a staging buffer, scan (or reduce) into a second
+// device buffer (not in place, so `automatic` may pick the single-pass scan), download. Blocks until
+// done. Each call allocates its own buffers, so calls on several threads share nothing but the
+// Context's pipeline cache and queue lock.
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <mutex>
 
+#include "cpu/reference.hpp"
+#include "gpuscan/reduce.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"
@@ -84,27 +89,25 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
 
 }  // namespace vk
 
-std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
-                                  double* gpu_ns) {
-  const uint32_t esize = element_size(config.type);
-  if (input.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
-                                            " bytes, not a whole number of " + std::string(to_string(config.type)) +
-                                            " elements");
-  const uint64_t count = input.size() / esize;
-  const TempRequirements temp_req = scan_temp_requirements(ctx, count, config);  // validates the config too
-  if (gpu_ns) *gpu_ns = 0;
-  if (count == 0) return {};
+namespace {
 
+// The round trip of every convenience call: uploads `input` through a staging buffer into a device
+// buffer, records `work(cmd, data, result, temp)` (result: `result_bytes` of device memory, temp:
+// `temp_req`), downloads the result. With `gpu_ns`, the time between timestamps around `work`.
+using Work = std::function<void(VkCommandBuffer, const BufferView& data, const BufferView& result,
+                                const BufferView& temp)>;
+std::vector<std::byte> run_on_device(const Context& ctx, std::span<const std::byte> input, VkDeviceSize result_bytes,
+                                     const TempRequirements& temp_req, const Work& work, double* gpu_ns) {
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();
   const VkDeviceSize bytes = input.size();
   constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  vk::OwnedBuffer staging(physical, device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+  vk::OwnedBuffer staging(physical, device, std::max(bytes, result_bytes),
+                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                           vk::MemoryKind::host_visible);
   vk::OwnedBuffer data(physical, device, bytes, storage, vk::MemoryKind::device_local);
-  vk::OwnedBuffer result(physical, device, bytes, storage, vk::MemoryKind::device_local);
+  vk::OwnedBuffer result(physical, device, result_bytes, storage, vk::MemoryKind::device_local);
   vk::OwnedBuffer temp(physical, device, temp_req.size, temp_req.usage, vk::MemoryKind::device_local);
   std::memcpy(staging.mapped(), input.data(), bytes);
 
@@ -125,9 +128,9 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
         vkCmdResetQueryPool(cmd, queries, 0, 2);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
       }
-      record_scan(ctx, cmd, {config, count, data.view(), result.view(), temp.view()});
+      work(cmd, data.view(), result.view(), temp.view());
       if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-      vk::copy_with_barrier(cmd, result.handle(), staging.handle(), bytes, compute, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::copy_with_barrier(cmd, result.handle(), staging.handle(), result_bytes, compute, VK_ACCESS_SHADER_WRITE_BIT,
                             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     if (timed) {
@@ -152,9 +155,54 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   }
   if (queries) vkDestroyQueryPool(device, queries, nullptr);
 
-  std::vector<std::byte> out(bytes);
-  std::memcpy(out.data(), staging.mapped(), bytes);
+  std::vector<std::byte> out(result_bytes);
+  std::memcpy(out.data(), staging.mapped(), result_bytes);
   return out;
+}
+
+// The number of `type` elements in `input`; Errc::invalid_argument unless it is a whole number.
+uint64_t element_count(std::span<const std::byte> input, DataType type) {
+  const uint32_t esize = element_size(type);
+  if (input.size() % esize != 0)
+    throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
+                                            " bytes, not a whole number of " + std::string(to_string(type)) +
+                                            " elements");
+  return input.size() / esize;
+}
+
+}  // namespace
+
+std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
+                                  double* gpu_ns) {
+  const uint64_t count = element_count(input, config.type);
+  const TempRequirements temp_req = scan_temp_requirements(ctx, count, config);  // validates the config too
+  if (gpu_ns) *gpu_ns = 0;
+  if (count == 0) return {};
+  return run_on_device(
+      ctx, input, input.size(), temp_req,
+      [&](VkCommandBuffer cmd, const BufferView& data, const BufferView& result, const BufferView& temp) {
+        record_scan(ctx, cmd, {config, count, data, result, temp});
+      },
+      gpu_ns);
+}
+
+std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config) {
+  const uint64_t count = element_count(input, config.type);
+  const TempRequirements temp_req = reduce_temp_requirements(ctx, count, config);  // validates the config too
+  std::vector<std::byte> out(element_size(config.type));
+  if (count == 0) {  // no buffer of 0 bytes: the identity comes from the CPU reference
+    visit_type(config.type, [&](auto tag) {
+      const auto identity = cpu::identity<decltype(tag)>(config.op);
+      std::memcpy(out.data(), &identity, sizeof identity);
+    });
+    return out;
+  }
+  return run_on_device(
+      ctx, input, out.size(), temp_req,
+      [&](VkCommandBuffer cmd, const BufferView& data, const BufferView& result, const BufferView& temp) {
+        record_reduce(ctx, cmd, {config, count, data, result, temp});
+      },
+      nullptr);
 }
 
 template <Element T>
@@ -172,5 +220,23 @@ template std::vector<float> scan(const Context&, std::span<const float>, ScanCon
 template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig);
 template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig);
 template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig);
+
+template <Element T>
+T reduce(const Context& ctx, std::span<const T> input, Op op) {
+  ReduceConfig config;
+  config.type = data_type_of<T>::value;
+  config.op = op;
+  const std::vector<std::byte> bytes = reduce_bytes(ctx, std::as_bytes(input), config);
+  T result;
+  std::memcpy(&result, bytes.data(), sizeof result);
+  return result;
+}
+
+template uint32_t reduce(const Context&, std::span<const uint32_t>, Op);
+template int32_t reduce(const Context&, std::span<const int32_t>, Op);
+template float reduce(const Context&, std::span<const float>, Op);
+template uint64_t reduce(const Context&, std::span<const uint64_t>, Op);
+template int64_t reduce(const Context&, std::span<const int64_t>, Op);
+template double reduce(const Context&, std::span<const double>, Op);
 
 }  // namespace gpuscan

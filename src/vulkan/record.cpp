@@ -1,11 +1,12 @@
-// The Vulkan executor of a scan plan: checks the caller's arguments, asks src/core for the plan, and
-// records its dispatches and barriers into the caller's command buffer.
+// The Vulkan executor of scan and reduction plans: checks the caller's arguments, asks src/core for the
+// plan, and records its fills, dispatches and barriers into the caller's command buffer.
 #include <algorithm>
 #include <bit>
 #include <sstream>
 #include <variant>
 
 #include "core/plan.hpp"
+#include "gpuscan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 
@@ -20,8 +21,11 @@ struct Resolved {
   core::Plan plan;
 };
 
+// What is planned: a scan (config.algorithm decides how), or a reduction (always the tile kernels).
+enum class Job { scan, reduce };
+
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
-                      bool vector_aligned = true, bool temp_zeroed = false) {
+                      bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan) {
   const DeviceInfo& info = ctx.device_info();
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
@@ -45,6 +49,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   req.temp_zeroed = temp_zeroed;
   req.limits.max_groups_x = ctx.impl().max_groups_x;
   req.limits.max_groups_y = info.max_workgroup_count[1];
+  if (job == Job::reduce) {
+    r.plan = core::plan_reduce(req);
+    return r;
+  }
   switch (r.algorithm) {
     case Algorithm::single_pass: r.plan = core::plan_single_pass(req); break;
     case Algorithm::reduce_then_scan: r.plan = core::plan_reduce_then_scan(req); break;
@@ -66,6 +74,76 @@ std::string variant_name(core::Kernel kernel, const ScanConfig& config, Workgrou
                      std::string(to_string(config.op));
   if (kernel == core::Kernel::scan_local) name += "." + std::string(to_string(algorithm));
   return name;
+}
+
+// The scan that a reduction with `config` is checked as: it runs the tile kernels of reduce-then-scan,
+// so it needs what they need (and Context::resolve says so when the device lacks it).
+ScanConfig as_scan(const ReduceConfig& config) {
+  ScanConfig c;
+  c.type = config.type;
+  c.op = config.op;
+  c.algorithm = Algorithm::reduce_then_scan;
+  c.workgroup_size = config.workgroup_size;
+  c.vectors_per_lane = config.vectors_per_lane;
+  return c;
+}
+
+// Records the steps of `r.plan` with its slots bound to `views` (input, output, temp).
+void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const ScanConfig& config,
+                  const BufferView* const views[3]) {
+  const uint32_t esize = element_size(config.type);
+  Context::Impl& impl = ctx.impl();
+  auto view_of = [&](core::Slot slot) -> const BufferView& { return *views[static_cast<int>(slot)]; };
+  // Plans contain fills only before their first dispatch, so a barrier after a fill orders
+  // transfer -> compute and every other barrier compute -> compute.
+  bool after_fill = false;
+  for (const core::Step& step : r.plan.steps) {
+    if (const auto* fill = std::get_if<core::Fill>(&step)) {
+      const BufferView& v = view_of(fill->range.slot);
+      vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * esize, fill->range.count * esize, 0);
+      after_fill = true;
+      continue;
+    }
+    if (std::holds_alternative<core::Barrier>(step)) {
+      const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                    VkAccessFlags(after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT),
+                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+      vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+      after_fill = false;
+      continue;
+    }
+    const core::Dispatch& d = std::get<core::Dispatch>(step);
+    PipelineKey key;
+    key.variant = variant_name(d.kernel, config, r.workgroup);
+    key.workgroup_size = r.workgroup_size;
+    key.inclusive = d.inclusive;
+    key.use_aux = d.write_block_sums || d.read_offsets;
+    key.vectors_per_lane = r.vectors_per_lane;
+    key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
+
+    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize);
+    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize);
+    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, esize);
+    // Whole vectors only where both ranges start on a vector boundary of their bindings.
+    key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
+    if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
+      throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
+    const VkDescriptorBufferInfo infos[3] = {src.info, dst.info, aux.info};
+    const uint32_t params[6] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
+                                aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
+    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
+  }
+}
+
+// Throws unless `temp` holds the plan's scratch, apart from the caller's other ranges.
+void check_temp(const BufferView& temp, const core::Plan& plan, uint32_t esize, const BufferView& input,
+                uint64_t input_bytes, const BufferView& output, uint64_t output_bytes) {
+  const uint64_t temp_bytes = plan.temp_elements * esize;
+  if (temp_bytes == 0) return;
+  vk::check_view("temp", temp, plan.temp_elements, esize);
+  if (vk::overlaps(temp, temp_bytes, input, input_bytes) || vk::overlaps(temp, temp_bytes, output, output_bytes))
+    throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
 }
 
 }  // namespace
@@ -116,11 +194,8 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   if (!in_place && vk::overlaps(args.input, bytes, args.output, bytes))
     throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
                                         "scan in place (output == input) or use disjoint ranges");
-  const uint64_t temp_bytes = r.plan.temp_elements * esize;
-  if (temp_bytes > 0) {
-    vk::check_view("temp", args.temp, r.plan.temp_elements, esize);
-    if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes))
-      throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
+  check_temp(args.temp, r.plan, esize, args.input, bytes, args.output, bytes);
+  if (r.plan.temp_elements > 0) {
     TempRequirements need;
     if (single_pass_plan(r.plan)) {
       need.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -133,51 +208,41 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
       throw Error(Errc::misaligned, "temp offset " + std::to_string(args.temp.offset) + " is not a multiple of " +
                                         std::to_string(need.alignment) + " (TempRequirements::alignment)");
   }
+  const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
+  record_steps(ctx, cmd, r, args.config, views);
+}
 
-  Context::Impl& impl = ctx.impl();
-  auto view_of = [&](core::Slot slot) -> const BufferView& {
-    return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
-  };
-  // Plans contain fills only before their first dispatch, so a barrier after a fill orders
-  // transfer -> compute and every other barrier compute -> compute.
-  bool after_fill = false;
-  for (const core::Step& step : r.plan.steps) {
-    if (const auto* fill = std::get_if<core::Fill>(&step)) {
-      const BufferView& v = view_of(fill->range.slot);
-      vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * esize, fill->range.count * esize, 0);
-      after_fill = true;
-      continue;
-    }
-    if (std::holds_alternative<core::Barrier>(step)) {
-      const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                                    VkAccessFlags(after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT),
-                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
-      vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-      after_fill = false;
-      continue;
-    }
-    const core::Dispatch& d = std::get<core::Dispatch>(step);
-    PipelineKey key;
-    key.variant = variant_name(d.kernel, args.config, r.workgroup);
-    key.workgroup_size = r.workgroup_size;
-    key.inclusive = d.inclusive;
-    key.use_aux = d.write_block_sums || d.read_offsets;
-    key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = args.config.spin_limit ? args.config.spin_limit : default_spin_limit;
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  const ScanConfig c = as_scan(config);
+  const Resolved r = resolve_scan(ctx, count, c, false, true, false, Job::reduce);
+  TempRequirements req;
+  req.alignment = element_size(config.type);
+  req.size = r.plan.temp_elements * element_size(config.type);
+  return req;
+}
 
-    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize);
-    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize);
-    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, esize);
-    // Whole vectors only where both ranges start on a vector boundary of their bindings.
-    key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
-    if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
-      throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
-    const VkDescriptorBufferInfo infos[3] = {src.info, dst.info, aux.info};
-    const uint32_t params[6] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
-                                aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
-    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
+std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce);
+  return "reduce, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
+         " vectors per lane\n" + core::describe(r.plan);
+}
+
+void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const ScanConfig config = as_scan(args.config);
+  const uint32_t esize = element_size(config.type);
+  const bool vector_aligned = args.input.offset % (4 * esize) == 0;
+  const Resolved r = resolve_scan(ctx, args.count, config, false, vector_aligned, false, Job::reduce);
+  const uint64_t bytes = args.count * esize;
+  vk::check_view("output", args.output, 1, esize, "the reduction writes");
+  if (args.count > 0) {
+    vk::check_view("input", args.input, args.count, esize, "the reduction needs");
+    if (vk::overlaps(args.input, bytes, args.output, esize))
+      throw Error(Errc::invalid_argument, "the output element overlaps the input range");
   }
+  check_temp(args.temp, r.plan, esize, args.input, bytes, args.output, esize);
+  const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
+  record_steps(ctx, cmd, r, config, views);
 }
 
 }  // namespace gpuscan

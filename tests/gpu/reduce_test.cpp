@@ -1,0 +1,143 @@
+// Device-wide reduction (include/gpuscan/reduce.hpp) against the CPU reference: every type x operator
+// through the recording API with small tiles (W = 32, K = 1: B = 128, so sizes up to B^2 + 1 run
+// three levels), around the level boundaries, with the result element between poisoned guards; the
+// identity for n = 0; refusals; and the convenience call with the defaults on large inputs.
+//
+// Float sums are compared within the bound of cpu::float_tolerance (the tree adds in another order
+// than a loop; each partial sum is off by at most depth · eps · the sum of magnitudes); every other
+// result is compared bit for bit (float products are exact for random_op_values' powers of two).
+#include "scan_check.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+class ReduceTest : public GpuTest {};
+
+template <class T>
+::testing::AssertionResult reduces_to(const std::vector<T>& input, T got, Op op) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      const std::vector<Wide> wide(input.begin(), input.end());
+      const Wide want = cpu::reduce<Wide>(wide);
+      const double tol = input.empty() ? 0 : cpu::float_tolerance<T>(input, ScanKind::inclusive).back();
+      if (std::fabs(static_cast<Wide>(got) - want) <= tol) return ::testing::AssertionSuccess();
+      return ::testing::AssertionFailure() << "got " << got << ", expected " << static_cast<double>(want) << " +- " << tol;
+    }
+  }
+  const T want = cpu::reduce<T>(input, op);
+  if (std::memcmp(&got, &want, sizeof(T)) == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "got " << +got << ", expected " << +want << " (" << to_string(op) << ")";
+}
+
+// Reduces `input` (from element `in_offset` of its buffer) through record_reduce into one element
+// between guards; temp and output poisoned first.
+template <class T>
+T record_reduce_and_run(const Context& ctx, const std::vector<T>& input, const ReduceConfig& config,
+                        size_t in_offset = 0) {
+  const size_t n = input.size();
+  constexpr size_t guard = 3;
+  HostBuffer<T> in(ctx, std::max<size_t>(1, in_offset + n) * sizeof(T));
+  HostBuffer<T> out(ctx, (2 * guard + 1) * sizeof(T));
+  const TempRequirements req = reduce_temp_requirements(ctx, n, config);
+  HostBuffer<T> temp(ctx, req.size + 64, req.usage);
+  if (n) std::memcpy(in.data() + in_offset, input.data(), n * sizeof(T));
+  poison(out.data(), (2 * guard + 1) * sizeof(T));
+  poison(temp.data(), req.size + 64);
+  const std::vector<T> before(out.data(), out.data() + 2 * guard + 1);
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    // n == 0: no input buffer at all.
+    record_reduce(ctx, cmd, {config, n, n ? in.view(in_offset * sizeof(T)) : BufferView{}, out.view(guard * sizeof(T)),
+                             temp.view()});
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  for (size_t i = 0; i < 2 * guard + 1; ++i)
+    if (i != guard) EXPECT_EQ(std::memcmp(&out.data()[i], &before[i], sizeof(T)), 0) << "guard " << i << " overwritten";
+  return out.data()[guard];
+}
+
+TEST_F(ReduceTest, EveryTypeAndOperatorAroundLevelBoundaries) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  constexpr size_t b = 128;
+  for (DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
+    for (Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+      if (!op_supports(op, type)) continue;
+      const ReduceConfig config{type, op, 32, 1};
+      const size_t any = std::uniform_int_distribution<size_t>(2, b * b * 2)(rng);
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t n : {size_t{0}, size_t{1}, b - 1, b + 1, b * b + 1, any}) {
+          SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + ", n = " + std::to_string(n) +
+                       ", seed " + std::to_string(seed));
+          const auto input = random_op_values<T>(n, op, rng);
+          EXPECT_TRUE(reduces_to(input, record_reduce_and_run(shared_context(), input, config), op));
+        }
+      });
+    }
+}
+
+// Every tile shape the library accepts, and input offsets off vector alignment (the scalar path).
+TEST_F(ReduceTest, TileShapesAndOffsets) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (uint32_t w = 32; w <= shared_context().device_info().max_workgroup_invocations; w *= 4)
+    for (uint32_t k : {1u, 4u, 16u}) {
+      const auto input = random_values<int32_t>(size_t{w} * k * 4 * 3 + 5, rng);
+      EXPECT_TRUE(reduces_to(input, record_reduce_and_run(shared_context(), input, {DataType::i32, Op::max, w, k}),
+                             Op::max))
+          << "W = " << w << ", K = " << k;
+    }
+  for (size_t offset : {1u, 2u, 3u}) {
+    const auto input = random_values<uint64_t>(70'001, rng);
+    EXPECT_TRUE(reduces_to(input, record_reduce_and_run(shared_context(), input, {DataType::u64, Op::add}, offset),
+                           Op::add))
+        << "offset " << offset;
+  }
+}
+
+TEST_F(ReduceTest, ConvenienceCalls) {
+  const Context& ctx = shared_context();
+  const std::vector<int64_t> small = {5, -3, 2, 7, -1};
+  EXPECT_EQ(reduce(ctx, std::span<const int64_t>(small)), 10);
+  EXPECT_EQ(reduce(ctx, std::span<const int64_t>(small), Op::min), -3);
+  EXPECT_EQ(reduce(ctx, std::span<const int64_t>(small), Op::bit_or), 5 | -3 | 2 | 7 | -1);
+  EXPECT_EQ(reduce(ctx, std::span<const float>(), Op::min), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(reduce(ctx, std::span<const uint32_t>(), Op::mul), 1u);
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto u = random_values<uint32_t>(3'000'017, rng);
+  EXPECT_TRUE(reduces_to(u, reduce(ctx, std::span<const uint32_t>(u)), Op::add));
+  const auto d = random_values<double>(1'000'003, rng);
+  EXPECT_TRUE(reduces_to(d, reduce(ctx, std::span<const double>(d)), Op::add));
+  EXPECT_TRUE(reduces_to(d, reduce(ctx, std::span<const double>(d), Op::max), Op::max));
+}
+
+TEST_F(ReduceTest, MisuseIsRefused) {
+  const Context& ctx = shared_context();
+  HostBuffer<uint32_t> data(ctx, 4096);
+  const ReduceConfig config;
+  auto expect = [&](const ReduceArgs& args, Errc code, const char* fragment) {
+    try {
+      vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_reduce(ctx, cmd, args); });
+      ADD_FAILURE() << "accepted; expected " << fragment;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expect({config, 100, data.view(), data.view(40), {}}, Errc::invalid_argument, "overlaps the input");
+  expect({config, 100, data.view(), {}, {}}, Errc::null_handle, "output buffer is VK_NULL_HANDLE");
+  expect({config, 1000, data.view(400), data.view(0), {}}, Errc::buffer_too_small, "input buffer holds 924 elements");
+  expect({{DataType::f32, Op::bit_xor}, 10, data.view(), data.view(64), {}}, Errc::invalid_argument,
+         "integer types only");
+  expect({config, 100'000, data.view(), data.view(64), {}}, Errc::buffer_too_small, "input buffer holds");
+}
+
+}  // namespace
+}  // namespace gpuscan::test

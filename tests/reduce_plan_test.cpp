@@ -1,0 +1,192 @@
+// Unit tests for the reduction plan (core::plan_reduce): structure by hand, and a CPU interpreter that
+// runs the plan's reduce_tiles dispatches on wrapping 64-bit sums -- each workgroup reading only its
+// tile of src, a barrier required before any level reads what the previous one wrote -- and compares
+// output[0] with the sum of the input, failing on reads of unwritten temp and ranges out of bounds.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/plan.hpp"
+#include "gpuscan/error.hpp"
+
+namespace {
+
+using gpuscan::core::Barrier;
+using gpuscan::core::Dispatch;
+using gpuscan::core::Kernel;
+using gpuscan::core::Plan;
+using gpuscan::core::PlanLimits;
+using gpuscan::core::Range;
+using gpuscan::core::ScanRequest;
+using gpuscan::core::Slot;
+
+ScanRequest request(uint64_t n, uint32_t block, PlanLimits limits = {}) {
+  ScanRequest r;
+  r.n = n;
+  r.block_size = block;
+  r.limits = limits;
+  return r;
+}
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+class Interpreter {
+ public:
+  Interpreter(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input)
+      : plan_(plan), req_(req), input_(input), temp_(plan.temp_elements, 0xdead), temp_written_(plan.temp_elements, 0),
+        temp_level_(plan.temp_elements, -1) {}
+
+  // Returns output[0]; every failure is an EXPECT.
+  uint64_t run() {
+    int barriers = 0;
+    for (const auto& step : plan_.steps) {
+      if (std::holds_alternative<Barrier>(step)) {
+        ++barriers;
+        continue;
+      }
+      const auto* d = std::get_if<Dispatch>(&step);
+      if (!d) {
+        ADD_FAILURE() << "a reduction plan has only dispatches and barriers";
+        continue;
+      }
+      EXPECT_EQ(d->kernel, Kernel::reduce_tiles);
+      EXPECT_EQ(d->blocks, std::max<uint64_t>(1, ceil_div(d->n, req_.block_size)));
+      EXPECT_GE(uint64_t{d->groups_x} * d->groups_y, d->blocks);
+      EXPECT_LE(d->groups_x, req_.limits.max_groups_x);
+      EXPECT_LE(d->groups_y, req_.limits.max_groups_y);
+      EXPECT_EQ(d->src.count, d->n);
+      for (uint64_t b = d->blocks; b-- > 0;) {  // workgroups in reverse: any order must work
+        uint64_t total = 0;
+        for (uint64_t i = b * req_.block_size; i < std::min(d->n, (b + 1) * req_.block_size); ++i)
+          total += read(d->src, i, barriers);
+        write(d->aux, b, total, barriers);
+      }
+    }
+    EXPECT_TRUE(output_written_) << "output[0] was never written";
+    return output_;
+  }
+
+ private:
+  uint64_t read(const Range& r, uint64_t i, int barriers) {
+    EXPECT_LT(i, r.count);
+    const uint64_t at = r.offset + i;
+    if (r.slot == Slot::input) {
+      EXPECT_LT(at, input_.size());
+      return at < input_.size() ? input_[at] : 0;
+    }
+    EXPECT_EQ(r.slot, Slot::temp) << "a reduction reads only its input and its temp levels";
+    if (r.slot != Slot::temp || at >= temp_.size()) {
+      ADD_FAILURE() << "read out of temp";
+      return 0;
+    }
+    EXPECT_TRUE(temp_written_[at]) << "read of unwritten temp element " << at;
+    EXPECT_LT(temp_level_[at], barriers) << "temp element " << at << " read with no barrier after its write";
+    return temp_[at];
+  }
+  void write(const Range& r, uint64_t i, uint64_t v, int barriers) {
+    EXPECT_LT(i, r.count);
+    const uint64_t at = r.offset + i;
+    if (r.slot == Slot::output) {
+      EXPECT_EQ(at, 0u) << "a reduction writes output[0] only";
+      EXPECT_FALSE(output_written_) << "output[0] written twice";
+      output_ = v;
+      output_written_ = true;
+      return;
+    }
+    ASSERT_EQ(r.slot, Slot::temp) << "a reduction never writes its input";
+    ASSERT_LT(at, temp_.size()) << "write past the plan's temp_elements";
+    EXPECT_FALSE(temp_written_[at]) << "temp element " << at << " written twice (levels overlap)";
+    temp_[at] = v;
+    temp_written_[at] = 1;
+    temp_level_[at] = barriers;
+  }
+
+  const Plan& plan_;
+  const ScanRequest& req_;
+  const std::vector<uint64_t>& input_;
+  std::vector<uint64_t> temp_;
+  std::vector<char> temp_written_;
+  std::vector<int> temp_level_;  // barriers seen when the element was written
+  uint64_t output_ = 0xdead;
+  bool output_written_ = false;
+};
+
+// Levels: one reduce_tiles per level, ceil(n / B) totals at level 1, ... until one tile is left.
+uint32_t expected_levels(uint64_t n, uint64_t b) {
+  uint32_t levels = 1;
+  for (uint64_t m = n; m > b; m = ceil_div(m, b)) ++levels;
+  return levels;
+}
+
+TEST(Reduce, EmptyInputWritesTheIdentityWithoutReadingInput) {
+  const Plan plan = gpuscan::core::plan_reduce(request(0, 128));
+  ASSERT_EQ(plan.steps.size(), 1u);
+  const auto& d = std::get<Dispatch>(plan.steps[0]);
+  EXPECT_EQ(d.kernel, Kernel::reduce_tiles);
+  EXPECT_EQ(d.n, 0u);
+  EXPECT_EQ(d.blocks, 1u);
+  EXPECT_EQ(d.src, (Range{Slot::output, 0, 0})) << "n = 0 must not need an input buffer";
+  EXPECT_EQ(d.aux, (Range{Slot::output, 0, 1}));
+  EXPECT_EQ(plan.temp_elements, 0u);
+}
+
+TEST(Reduce, ThreeLevelsByHand) {
+  // 1000 elements, B = 8: 125 totals, then 16, then 2, then the result.
+  const Plan plan = gpuscan::core::plan_reduce(request(1000, 8));
+  ASSERT_EQ(plan.dispatch_count(), 4u);
+  ASSERT_EQ(plan.steps.size(), 7u);
+  const auto& l0 = std::get<Dispatch>(plan.steps[0]);
+  const auto& l1 = std::get<Dispatch>(plan.steps[2]);
+  const auto& l2 = std::get<Dispatch>(plan.steps[4]);
+  const auto& l3 = std::get<Dispatch>(plan.steps[6]);
+  EXPECT_EQ(l0.src, (Range{Slot::input, 0, 1000}));
+  EXPECT_EQ(l0.aux, (Range{Slot::temp, 0, 125}));
+  EXPECT_EQ(l1.src, l0.aux);
+  EXPECT_EQ(l1.aux, (Range{Slot::temp, 128, 16}));  // levels start at multiples of 16 elements
+  EXPECT_EQ(l2.src, l1.aux);
+  EXPECT_EQ(l2.aux, (Range{Slot::temp, 144, 2}));
+  EXPECT_EQ(l3.src, l2.aux);
+  EXPECT_EQ(l3.aux, (Range{Slot::output, 0, 1}));
+  EXPECT_EQ(plan.levels, 4u);
+  EXPECT_EQ(plan.temp_elements, 160u);
+  const std::string text = gpuscan::core::describe(plan);
+  EXPECT_NE(text.find("L3 reduce_tiles n=2 grid=1x1 temp[144, 146) sums output[0, 1)"), std::string::npos) << text;
+}
+
+TEST(Reduce, SimulatedAcrossSizes) {
+  std::mt19937_64 rng(std::random_device{}());
+  for (uint32_t b : {2u, 4u, 128u, 4096u}) {
+    for (uint64_t n : {uint64_t{1}, uint64_t{2}, uint64_t{b} - 1, uint64_t{b}, uint64_t{b} + 1, uint64_t{b} * b - 1,
+                       uint64_t{b} * b, uint64_t{b} * b + 1, uint64_t{b} * 3 + 7}) {
+      if (n == 0 || n > 3'000'000) continue;
+      for (PlanLimits limits : {PlanLimits{}, PlanLimits{3, 65535}}) {
+        SCOPED_TRACE("B = " + std::to_string(b) + ", n = " + std::to_string(n) + ", grid width " +
+                     std::to_string(limits.max_groups_x));
+        const ScanRequest req = request(n, b, limits);
+        const Plan plan = gpuscan::core::plan_reduce(req);
+        EXPECT_EQ(plan.levels, expected_levels(n, b));
+        std::vector<uint64_t> input(n);
+        for (auto& v : input) v = rng();
+        Interpreter sim(plan, req, input);
+        EXPECT_EQ(sim.run(), std::accumulate(input.begin(), input.end(), uint64_t{0}));
+      }
+    }
+  }
+}
+
+TEST(Reduce, InvalidRequestsThrow) {
+  EXPECT_THROW(gpuscan::core::plan_reduce(request(10, 3)), gpuscan::Error);
+  try {
+    gpuscan::core::plan_reduce(request(uint64_t{1} << 40, 2, PlanLimits{16, 16}));
+    ADD_FAILURE() << "a grid past the limits was planned";
+  } catch (const gpuscan::Error& e) {
+    EXPECT_EQ(e.code(), gpuscan::Errc::too_large);
+  }
+}
+
+}  // namespace
