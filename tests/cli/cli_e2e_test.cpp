@@ -462,7 +462,7 @@ TEST_F(CliTest, UnknownTypeIsAUsageErrorListingValidTypes) {
 }
 
 TEST_F(CliTest, UnknownCommandAndOptionAreUsageErrors) {
-  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, compact, demo"});
+  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, reduce, compact, demo"});
   expect_failure(run(""), 2, {"no command given"});
   expect_failure(run("info --bogus"), 2, {"--bogus"});
   expect_failure(run("scan --type u32 --out x"), 2, {"--in"});
@@ -852,6 +852,86 @@ std::vector<uint32_t> reference(const std::vector<uint32_t>& in, const std::func
   kept = out.size();
   if (partition) out.insert(out.end(), rejected.begin(), rejected.end());
   return out;
+}
+
+// --- Operators, 64-bit types and `reduce` -----------------------------------------------------------
+
+TEST_F(CliTest, ScanWithOperatorAndSixtyFourBitType) {
+  write_file(path("t.txt"), "-40\n12\n7\n-3\n25\n0\n");
+  RunResult r = run("scan --type i64 --op max --inclusive --format text --verify -i " + shell_quote(path("t.txt").string()) +
+                    " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "-40\n12\n12\n12\n25\n25\n");
+  EXPECT_NE(r.err.find("inclusive max scan of 6 i64 elements"), std::string::npos) << r;
+  r = run("scan --type i64 --op min --format text -i " + shell_quote(path("t.txt").string()) + " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "9223372036854775807\n-40\n-40\n-40\n-40\n-40\n") << "the exclusive min starts at the identity";
+  write_file(path("u.txt"), "18446744073709551615\n1\n");
+  r = run("scan --type u64 --inclusive --format text -i " + shell_quote(path("u.txt").string()) + " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "18446744073709551615\n0\n") << "u64 sums wrap";
+}
+
+// Every (type, operator) pair through `scan --verify` and `reduce --verify` on random text data, one
+// test per type (each runs the CLI 2 x 7 times or fewer).
+class CliTypeOps : public CliTest, public ::testing::WithParamInterface<DataType> {};
+
+TEST_P(CliTypeOps, EveryOperatorVerifies) {
+  const DataType type = GetParam();
+  const bool floating = type == DataType::f32 || type == DataType::f64;
+  std::mt19937_64 rng(12345 + static_cast<int>(type));
+  for (const std::string op : {"add", "min", "max", "mul", "and", "or", "xor"}) {
+    if (floating && (op == "and" || op == "or" || op == "xor")) continue;
+    std::string text;
+    for (int i = 0; i < 5000; ++i) {
+      const uint64_t r = rng();
+      if (floating) text += std::to_string(static_cast<int>(r % 2001) - 1000) + "." + std::to_string(r % 7) + "\n";
+      else if (type == DataType::u32) text += std::to_string(static_cast<uint32_t>(r)) + "\n";
+      else if (type == DataType::i32) text += std::to_string(static_cast<int32_t>(r)) + "\n";
+      else if (type == DataType::u64) text += std::to_string(r) + "\n";
+      else text += std::to_string(static_cast<int64_t>(r)) + "\n";
+    }
+    if (op == "mul" && floating) text = "1.5\n-2\n0.5\n3\n";  // a product of 5000 such values overflows
+    write_file(path("in.txt"), text);
+    const std::string common = "--type " + std::string(gpuscan::to_string(type)) + " --op " + op +
+                               " --format text --verify -i " + shell_quote(path("in.txt").string());
+    const RunResult s = run("scan " + common + " -o " + shell_quote(path("out.txt").string()));
+    EXPECT_EQ(s.exit_code, 0) << op << "\n" << s;
+    const RunResult r = run("reduce " + common);
+    EXPECT_EQ(r.exit_code, 0) << op << "\n" << r;
+    EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CliTypeOps,
+                         ::testing::Values(DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64,
+                                           DataType::f64),
+                         [](const ::testing::TestParamInfo<DataType>& info) {
+                           return std::string(gpuscan::to_string(info.param));
+                         });
+
+TEST_F(CliTest, ReduceCommand) {
+  write_file(path("seq.txt"), [] {
+    std::string s;
+    for (int i = 1; i <= 100; ++i) s += std::to_string(i) + "\n";
+    return s;
+  }());
+  RunResult r = run("reduce --type u32 --format text -i " + shell_quote(path("seq.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "5050\n");
+  EXPECT_NE(r.err.find("add reduction of 100 u32 elements"), std::string::npos) << r;
+  r = run("reduce --type f64 --op max --format text -i " + shell_quote(path("seq.txt").string()) + " -o " +
+          shell_quote(path("max.bin").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(read_file(path("max.bin")), "100\n") << "--out writes in --format";
+  write_file(path("empty.txt"), "");
+  r = run("reduce --type i32 --op and --format text -i " + shell_quote(path("empty.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "-1\n") << "an empty input reduces to the identity";
+  expect_failure(run("reduce --type f32 --op xor --format text -i " + shell_quote(path("seq.txt").string())), 1,
+                 {"integer types only"});
+  expect_failure(run("reduce --type u32 --op nand -i x"), 2, {"unknown operator 'nand'", "add, min, max, mul"});
+  expect_failure(run("reduce --type u32"), 2, {"--in"});
 }
 
 }  // namespace compact_e2e

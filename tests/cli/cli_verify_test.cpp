@@ -66,5 +66,39 @@ TEST(CliVerify, WrongLengthIsAMismatch) {
   EXPECT_TRUE(check<uint32_t>({1}, {0, 1}, ScanKind::exclusive));
 }
 
+TEST(CliVerify, OperatorsAndSixtyFourBitTypes) {
+  const std::vector<int64_t> in = {-40, 12, 7, -3, 25, 0};
+  auto scan_check = [&](const std::vector<int64_t>& out, Op op) {
+    return verify_scan(std::as_bytes(std::span(in)), std::as_bytes(std::span(out)), DataType::i64, ScanKind::inclusive, op);
+  };
+  EXPECT_FALSE(scan_check({-40, -40, -40, -40, -40, -40}, Op::min));
+  EXPECT_FALSE(scan_check({-40, 12, 12, 12, 25, 25}, Op::max));
+  const auto m = scan_check({-40, 12, 12, 12, 25, 24}, Op::max);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(to_string(*m), "MISMATCH at index 5: got 24, expected 25 (1 of 6 elements differ)");
+  // u64 products wrap: 2^40 * 2^30 = 0 mod 2^64.
+  const std::vector<uint64_t> factors = {uint64_t{1} << 40, uint64_t{1} << 30};
+  const std::vector<uint64_t> products = {uint64_t{1} << 40, 0};
+  EXPECT_FALSE(verify_scan(std::as_bytes(std::span(factors)), std::as_bytes(std::span(products)), DataType::u64,
+                           ScanKind::inclusive, Op::mul));
+}
+
+TEST(CliVerify, Reductions) {
+  auto reduce_check = [](const auto& in, auto result, DataType type, Op op) {
+    return verify_reduce(std::as_bytes(std::span(in)), std::as_bytes(std::span(&result, 1)), type, op);
+  };
+  const std::vector<int64_t> in = {-40, 12, 7, -3, 25, 0};
+  EXPECT_FALSE(reduce_check(in, int64_t{1}, DataType::i64, Op::add));
+  EXPECT_FALSE(reduce_check(in, int64_t{-40}, DataType::i64, Op::min));
+  const auto m = reduce_check(in, int64_t{7}, DataType::i64, Op::max);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(to_string(*m), "MISMATCH at index 0: got 7, expected 25 (1 of 1 elements differ)");
+  EXPECT_FALSE(reduce_check(std::vector<float>{}, std::numeric_limits<float>::infinity(), DataType::f32, Op::min));
+  // Float sums within rounding of the exact sum; far off is a mismatch.
+  const std::vector<double> halves(1000, 0.1);
+  EXPECT_FALSE(reduce_check(halves, 100.00000000000001, DataType::f64, Op::add));
+  EXPECT_TRUE(reduce_check(halves, 100.001, DataType::f64, Op::add));
+}
+
 }  // namespace
 }  // namespace gpuscan::cli

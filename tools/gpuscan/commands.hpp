@@ -21,7 +21,8 @@ inline constexpr const char* exit_codes_help =
 
 Command add_info_command(CLI::App& app);  // info.cpp: devices, the pick, the algorithm, the plan
 Command add_scan_command(CLI::App& app);  // scan.cpp: scan a file into a file
-Command add_demo_command(CLI::App& app);
-Command add_compact_command(CLI::App& app);  // compact.cpp: select_if / select_flagged / partition on a file  // demo.cpp: random data, every variant, checked and timed
+Command add_reduce_command(CLI::App& app);   // reduce.cpp: reduce a file to one value
+Command add_compact_command(CLI::App& app);  // compact.cpp: select_if / select_flagged / partition on a file
+Command add_demo_command(CLI::App& app);     // demo.cpp: random data, every variant, checked and timed
 
 }  // namespace gpuscan::cli

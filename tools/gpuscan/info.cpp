@@ -45,6 +45,9 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
                                                         : "no (needs Vulkan 1.2 with shaderInt64, "
                                                           "shaderBufferInt64Atomics, subgroup arithmetic and ballot)")
                              << '\n';
+  row("64-bit types") << "u64/i64 " << (d.shader_int64 ? "yes" : "no (shaderInt64)")
+                      << (d.shader_int64 && !d.subgroup_extended_types ? " (multipass blelloch only: no shaderSubgroupExtendedTypes)" : "")
+                      << ", f64 " << (d.shader_float64 ? "yes" : "no (shaderFloat64)") << '\n';
   row("max workgroup invocations") << d.max_workgroup_invocations << '\n';
   row("max workgroup count") << d.max_workgroup_count[0] << " x " << d.max_workgroup_count[1] << " x "
                              << d.max_workgroup_count[2] << '\n';
@@ -87,6 +90,9 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.end_array();
   json.key("push_descriptors").value(d.push_descriptors);
   json.key("single_pass_capable").value(d.single_pass_capable);
+  json.key("shader_int64").value(d.shader_int64);
+  json.key("shader_float64").value(d.shader_float64);
+  json.key("subgroup_extended_types").value(d.subgroup_extended_types);
   json.key("max_workgroup_invocations").value(d.max_workgroup_invocations);
   json.key("max_workgroup_count").begin_array();
   for (const uint32_t count : d.max_workgroup_count) json.value(count);

@@ -48,6 +48,25 @@ CLI::Option* add_type_option(CLI::App& app, DataType& type) {
       ->default_str(std::string(to_string(type)));
 }
 
+std::string op_names() {
+  std::string names;
+  for (Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+    if (!names.empty()) names += ", ";
+    names += to_string(op);
+  }
+  return names;
+}
+
+CLI::Option* add_op_option(CLI::App& app, Op& op) {
+  return app
+      .add_option_function<std::string>(
+          "--op", [&op](const std::string& name) { op = *parse_op(name); },
+          "operator: " + op_names() + " (and, or, xor on integer types only; integer add and mul wrap)")
+      ->check(name_validator([](const std::string& n) { return parse_op(n).has_value(); }, "operator", op_names()))
+      ->type_name("OP")
+      ->default_str(std::string(to_string(op)));
+}
+
 CLI::Option* add_format_option(CLI::App& app, FileFormat& format) {
   return app
       .add_option_function<std::string>(
@@ -121,6 +140,23 @@ void AlgorithmOptions::apply(ScanConfig& config) const {
   }
 }
 
+void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& vectors_per_lane,
+                            const std::string& tiles_note, const std::string& k_applies_to) {
+  app.add_option("--workgroup-size,-w", workgroup_size,
+                 "invocations per workgroup W: a power of two from 32 to the device's max workgroup "
+                 "invocations; 0 = gpuscan's default (" +
+                     std::to_string(default_workgroup_size) + "). " + tiles_note)
+      ->check(unsigned_integer())
+      ->type_name("W")
+      ->capture_default_str();
+  app.add_option("--vectors-per-lane,-k", vectors_per_lane,
+                 k_applies_to + "4-element vectors each invocation owns, K: a power of two from 1 to 16; 0 = "
+                 "gpuscan's default (" + std::to_string(default_vectors_per_lane) + ")")
+      ->check(unsigned_integer())
+      ->type_name("K")
+      ->capture_default_str();
+}
+
 void add_algorithm_options(CLI::App& app, AlgorithmOptions& options) {
   app.add_option_function<std::string>(
          "--algorithm", [&options](const std::string& name) { options.algorithm = *parse_algorithm_name(name); },
@@ -142,21 +178,9 @@ void add_algorithm_options(CLI::App& app, AlgorithmOptions& options) {
                              "workgroup algorithm", workgroup_algorithm_names()))
       ->type_name("ALGORITHM")
       ->default_str("auto");
-  app.add_option("--workgroup-size,-w", options.workgroup_size,
-                 "invocations per workgroup W: a power of two from 32 to the device's max workgroup "
-                 "invocations; 0 = gpuscan's default (" +
-                     std::to_string(default_workgroup_size) +
-                     "). Tiles hold 2*W elements (multipass) or W*K*4 (single-pass, reduce-then-scan)")
-      ->check(unsigned_integer())
-      ->type_name("W")
-      ->capture_default_str();
-  app.add_option("--vectors-per-lane,-k", options.vectors_per_lane,
-                 "single-pass and reduce-then-scan: 4-element vectors each invocation owns, K: a power of two "
-                 "from 1 to 16; 0 = gpuscan's default (" +
-                     std::to_string(default_vectors_per_lane) + ")")
-      ->check(unsigned_integer())
-      ->type_name("K")
-      ->capture_default_str();
+  add_tile_shape_options(app, options.workgroup_size, options.vectors_per_lane,
+                         "Tiles hold 2*W elements (multipass) or W*K*4 (single-pass, reduce-then-scan)",
+                         "single-pass and reduce-then-scan: ");
   // Thrown from here, a ValidationError leaves app.parse() like any other usage error (exit code 2).
   app.parse_complete_callback([&options] {
     if (const std::string conflict = options.conflict(); !conflict.empty()) throw CLI::ValidationError(conflict);

@@ -19,6 +19,7 @@ namespace gpuscan::cli {
 CLI::Validator unsigned_integer();
 
 CLI::Option* add_type_option(CLI::App& app, DataType& type);         // --type
+CLI::Option* add_op_option(CLI::App& app, Op& op);                  // --op
 CLI::Option* add_format_option(CLI::App& app, FileFormat& format);  // --format
 
 // What --algorithm names: the library's algorithms, plus `blelloch`, which is the multipass scan with
@@ -50,6 +51,11 @@ struct AlgorithmOptions {
   // with --algorithm auto it applies where auto picks multipass.
   void apply(ScanConfig& config) const;
 };
+
+// --workgroup-size / -w and --vectors-per-lane / -k; `tiles_note` ends W's help, `k_applies_to`
+// starts K's ("" or e.g. "single-pass and reduce-then-scan: ").
+void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& vectors_per_lane,
+                            const std::string& tiles_note, const std::string& k_applies_to = "");
 
 // Adds the four options above, and a check (run when the command line has been parsed) that turns a
 // conflict() into a usage error.

@@ -16,6 +16,7 @@ namespace {
 
 struct ScanOptions {
   DataType type = DataType::u32;
+  Op op = Op::add;
   bool inclusive = false;
   AlgorithmOptions algorithm;
   std::string in;
@@ -29,6 +30,7 @@ int run_scan(const ScanOptions& options, Session& session) {
   const auto input = read_values(options.in, options.type, options.format);
   const Context ctx = session.open_context();
   ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  config.op = options.op;
   options.algorithm.apply(config);
   const uint64_t n = input.size() / element_size(options.type);
   // What will run (scan_bytes scans into a separate buffer, never in place); throws, before any work,
@@ -43,21 +45,13 @@ int run_scan(const ScanOptions& options, Session& session) {
 
   write_values(options.out, output, options.type, options.format);
 
-  std::cerr << "gpuscan: " << to_string(config.kind) << " scan of " << n << ' ' << to_string(config.type)
+  std::cerr << "gpuscan: " << to_string(config.kind) << (config.op == Op::add ? "" : " " + std::string(to_string(config.op)))
+            << " scan of " << n << ' ' << to_string(config.type)
             << " elements (" << algorithm_text << ") on "
             << describe_device(ctx.device_info()) << ": GPU " << format_duration(gpu_ns) << ", wall "
             << format_duration(wall_ns);
-  if (!options.verify) {
-    std::cerr << '\n';
-    return 0;
-  }
-  const auto mismatch = verify_scan(input, output, config.type, config.kind);
-  std::cerr << (mismatch ? ", verification FAILED\n" : ", verified against the CPU reference\n");
-  if (mismatch) {
-    std::cerr << "gpuscan: error: " << to_string(*mismatch) << '\n';
-    return 1;
-  }
-  return 0;
+  return end_summary(std::cerr, options.verify,
+                     [&] { return verify_scan(input, output, config.type, config.kind, config.op); });
 }
 
 }  // namespace
@@ -66,21 +60,24 @@ Command add_scan_command(CLI::App& app) {
   auto options = std::make_shared<ScanOptions>();
   CLI::App* sub = app.add_subcommand("scan", "Prefix-scan the numbers in a file on the GPU");
   add_type_option(*sub, options->type)->required()->default_str("");
+  add_op_option(*sub, options->op);
   sub->add_flag("--inclusive", options->inclusive,
-                "inclusive scan: out[i] = in[0] + ... + in[i] (default exclusive: in[0] + ... + in[i-1])");
+                "inclusive scan: out[i] = in[0] + ... + in[i] (default exclusive: in[0] + ... + in[i-1], and "
+                "out[0] the operator's identity)");
   add_algorithm_options(*sub, options->algorithm);
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
   add_format_option(*sub, options->format);
   sub->add_flag("--verify", options->verify,
-                "check the result against the CPU reference (exact for integers, within rounding "
-                "tolerance for f32); exit 1 if it differs");
+                "check the result against the CPU reference (exact for integers and min/max, within rounding "
+                "tolerance for float add and mul); exit 1 if it differs");
   sub->footer(
       "Examples:\n"
       "  gpuscan scan --type u32 --in a.bin --out b.bin              raw little-endian binary in and out\n"
       "  gpuscan scan --type i32 --in a.txt --out - --format text --inclusive   one number a line, to stdout\n"
       "  seq 1 10 | gpuscan scan --type u32 --in - --out - --format text         0 1 3 6 ... 45\n"
-      "  gpuscan scan --type f32 --in a.bin --out b.bin --algorithm reduce-then-scan --verify\n" +
+      "  gpuscan scan --type f32 --in a.bin --out b.bin --algorithm reduce-then-scan --verify\n"
+      "  gpuscan scan --type i64 --op min --inclusive --in a.txt --out - --format text   running minimum\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_scan(*options, session); }};
 }

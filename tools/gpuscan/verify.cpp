@@ -79,6 +79,16 @@ std::optional<Mismatch> compare(std::span<const std::byte> output, const std::ve
   return first;
 }
 
+// How exactly `op` on T must match: 0 (bit for bit) for integers and float min/max; for float sums
+// the bound of cpu::float_tolerance on the wide reference; for float products a relative
+// (2·log2(n) + 8) ulps, as every product rounds once per combination.
+template <class T>
+double product_tolerance(size_t n, long double want) {
+  double depth = 8;
+  for (; n > 1; n >>= 1) depth += 2;
+  return depth * std::numeric_limits<T>::epsilon() * static_cast<double>(std::fabs(want)) + 1e-300;
+}
+
 template <class T>
 std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span<const std::byte> output,
                                      DataType type, ScanKind kind, Op op) {
@@ -92,17 +102,35 @@ std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span
       const auto tolerance = cpu::float_tolerance<T>(in, kind);
       return compare(output, got, want, type, [&](size_t i) { return tolerance[i]; });
     }
-    if (op == Op::mul) {  // relative: every product rounds once per combination
+    if (op == Op::mul) {
       const auto want = cpu::scan<T>(in, kind, op);
-      double depth = 8;
-      for (size_t n = in.size(); n > 1; n >>= 1) depth += 2;
-      return compare(output, got, want, type, [&](size_t i) {
-        return depth * std::numeric_limits<T>::epsilon() * std::fabs(static_cast<double>(want[i])) + 1e-300;
-      });
+      return compare(output, got, want, type, [&](size_t i) { return product_tolerance<T>(in.size(), want[i]); });
     }
   }
   const auto want = cpu::scan<T>(in, kind, op);
   return compare(output, got, want, type, [](size_t) { return 0.0; });
+}
+
+template <class T>
+std::optional<Mismatch> verify_reduce_typed(std::span<const std::byte> input, std::span<const std::byte> result,
+                                            DataType type, Op op) {
+  const auto in = values_from_bytes<T>(input);
+  const auto got = values_from_bytes<T>(result);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      const std::vector<Wide> wide(in.begin(), in.end());
+      const std::vector<Wide> want = {cpu::reduce<Wide>(wide)};
+      const double tolerance = in.empty() ? 0 : cpu::float_tolerance<T>(in, ScanKind::inclusive).back();
+      return compare(result, got, want, type, [&](size_t) { return tolerance; });
+    }
+    if (op == Op::mul) {
+      const std::vector<T> want = {cpu::reduce<T>(in, op)};
+      return compare(result, got, want, type, [&](size_t) { return product_tolerance<T>(in.size(), want[0]); });
+    }
+  }
+  const std::vector<T> want = {cpu::reduce<T>(in, op)};
+  return compare(result, got, want, type, [](size_t) { return 0.0; });
 }
 
 }  // namespace
@@ -110,6 +138,22 @@ std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span
 std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
                                     DataType type, ScanKind kind, Op op) {
   return visit_type(type, [&](auto tag) { return verify_typed<decltype(tag)>(input, output, type, kind, op); });
+}
+
+std::optional<Mismatch> verify_reduce(std::span<const std::byte> input, std::span<const std::byte> result,
+                                      DataType type, Op op) {
+  return visit_type(type, [&](auto tag) { return verify_reduce_typed<decltype(tag)>(input, result, type, op); });
+}
+
+int end_summary(std::ostream& err, bool verify, const std::function<std::optional<Mismatch>()>& check) {
+  if (!verify) {
+    err << '\n';
+    return 0;
+  }
+  const auto mismatch = check();
+  err << (mismatch ? ", verification FAILED\n" : ", verified against the CPU reference\n");
+  if (mismatch) err << "gpuscan: error: " << to_string(*mismatch) << '\n';
+  return mismatch ? 1 : 0;
 }
 
 std::string to_string(const Mismatch& m) {

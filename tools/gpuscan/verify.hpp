@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <ostream>
 #include <span>
 #include <string>
 
@@ -27,6 +29,15 @@ struct Mismatch {
 // of the wrong length counts as a mismatch at the first missing or surplus element.
 std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
                                     DataType type, ScanKind kind, Op op = Op::add);
+
+// nullopt when `result` (one element of `type`) is the reduction of `input` under `op`, with the same
+// comparisons as verify_scan (float sums within the tolerance of the last inclusive partial sum).
+std::optional<Mismatch> verify_reduce(std::span<const std::byte> input, std::span<const std::byte> result,
+                                      DataType type, Op op);
+
+// Ends a command's summary line on `err`: with `verify`, runs `check` and adds its outcome (a mismatch
+// also on a line of its own). Returns the exit code: 1 for a mismatch, else 0.
+int end_summary(std::ostream& err, bool verify, const std::function<std::optional<Mismatch>()>& check);
 
 // "MISMATCH at index 17: got 5, expected 6 (3 of 1000 elements differ)"
 std::string to_string(const Mismatch& mismatch);

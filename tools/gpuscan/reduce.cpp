@@ -1,0 +1,70 @@
+// `gpuscan reduce`: read a file of numbers, reduce it to one value on the GPU under an operator, print
+// it (or write it to --out), optionally check it against the CPU reference. One summary line goes to
+// stderr.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "format.hpp"
+#include "io.hpp"
+#include "options.hpp"
+#include "verify.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+struct ReduceOptions {
+  DataType type = DataType::u32;
+  Op op = Op::add;
+  uint32_t workgroup_size = 0;
+  uint32_t vectors_per_lane = 0;
+  std::string in;
+  std::string out;  // "" = the result as text on stdout
+  FileFormat format = FileFormat::binary;
+  bool verify = false;
+};
+
+int run_reduce(const ReduceOptions& options, Session& session) {
+  const auto input = read_values(options.in, options.type, options.format);
+  const Context ctx = session.open_context();
+  const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
+  const uint64_t n = input.size() / element_size(options.type);
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = reduce_bytes(ctx, input, config);
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+
+  if (options.out.empty()) std::cout << format_text(result, options.type);
+  else write_values(options.out, result, options.type, options.format);
+  std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)
+            << " elements on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+  return end_summary(std::cerr, options.verify, [&] { return verify_reduce(input, result, options.type, options.op); });
+}
+
+}  // namespace
+
+Command add_reduce_command(CLI::App& app) {
+  auto options = std::make_shared<ReduceOptions>();
+  CLI::App* sub = app.add_subcommand("reduce", "Reduce the numbers in a file to one value on the GPU");
+  add_type_option(*sub, options->type)->required()->default_str("");
+  add_op_option(*sub, options->op);
+  sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
+  sub->add_option("--out,-o", options->out,
+                  "write the result to FILE in --format ('-' = standard output); default: print it as text")
+      ->type_name("FILE");
+  add_format_option(*sub, options->format);
+  add_tile_shape_options(*sub, options->workgroup_size, options->vectors_per_lane, "Tiles hold W*K*4 elements");
+  sub->add_flag("--verify", options->verify,
+                "check the result against the CPU reference (exact for integers and min/max, within rounding "
+                "tolerance for float add and mul); exit 1 if it differs");
+  sub->footer(
+      "Examples:\n"
+      "  seq 1 100 | gpuscan reduce --type u32 --in - --format text               5050\n"
+      "  gpuscan reduce --type f64 --op max --in a.bin                            the largest element\n"
+      "  gpuscan reduce --type i64 --op xor --in a.txt --format text --out r.txt --verify\n" +
+      std::string(exit_codes_help));
+  return {sub, [options](Session& session) { return run_reduce(*options, session); }};
+}
+
+}  // namespace gpuscan::cli
