@@ -1,13 +1,16 @@
-// The `gpuscan` Python module: GPU prefix scans of numpy arrays through gpuscan's convenience calls.
+// The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
+// convenience calls, for dtypes uint32, int32, float32, uint64, int64 and float64.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
+//   gpuscan.inclusive_scan(np.array([-4, 2, -9], dtype=np.int64), op="min")  # array([-4, -4, -9])
+//   gpuscan.reduce(np.array([3, 1, 7, 0], dtype=np.uint32), op="max")       # np.uint32(7)
 //   with gpuscan.Context(validation=True) as ctx:
 //       ctx.inclusive_scan(np.ones(5, dtype=np.float32), algorithm="reduce-then-scan")
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
-// unsupported dtype, ValueError for an array that is not 1-D, an op other than "add", an unknown
-// algorithm name, or a closed Context. What gpuscan itself reports (no device, an algorithm the device
+// unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
+// dtype), an unknown algorithm name, or a closed Context. What gpuscan itself reports (no device, an algorithm the device
 // cannot run, a limit exceeded, a Vulkan failure, a timeout) raises gpuscan.Error, a RuntimeError with
 // `code` (the gpuscan::Errc name, e.g. "no_device"), `vk_result` (e.g. "VK_ERROR_DEVICE_LOST", or None)
 // and `message`.
@@ -82,13 +85,20 @@ void raise_gpuscan_error(const gpuscan::Error& e) {
 // scans), as the CLI's --algorithm. Underscores are accepted for hyphens.
 constexpr const char* algorithm_names[] = {"auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"};
 
+constexpr const char* op_names = "'add', 'min', 'max', 'mul', 'and', 'or', 'xor'";
+
+gpuscan::Op parse_op(const std::string& op) {
+  const auto parsed = gpuscan::parse_op(op);
+  if (!parsed)
+    throw py::value_error("unknown op " + std::string(py::repr(py::str(op))) + ": expected one of " + op_names);
+  return *parsed;
+}
+
 gpuscan::ScanConfig make_config(const std::string& op, std::string algorithm) {
-  if (op != "add")
-    throw py::value_error("op=" + std::string(py::repr(py::str(op))) +
-                          " is not supported: gpuscan scans only with op='add' today");
+  gpuscan::ScanConfig config;
+  config.op = parse_op(op);
   for (char& c : algorithm)
     if (c == '_') c = '-';
-  gpuscan::ScanConfig config;
   if (algorithm == "blelloch") {
     config.algorithm = gpuscan::Algorithm::multipass;
     config.workgroup = gpuscan::WorkgroupAlgorithm::blelloch;
@@ -165,6 +175,9 @@ py::dict device_dict(const gpuscan::DeviceInfo& d) {
   out["subgroup_ballot"] = d.has_subgroup_ballot();
   out["push_descriptors"] = d.push_descriptors;
   out["single_pass_capable"] = d.single_pass_capable;
+  out["shader_int64"] = d.shader_int64;
+  out["shader_float64"] = d.shader_float64;
+  out["subgroup_extended_types"] = d.subgroup_extended_types;
   out["max_workgroup_invocations"] = d.max_workgroup_invocations;
   out["max_workgroup_count"] =
       py::make_tuple(d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
@@ -175,13 +188,20 @@ py::dict device_dict(const gpuscan::DeviceInfo& d) {
   return out;
 }
 
+// `a` as a contiguous, aligned, native-order array of T (a copy only where it is not so already), and
+// a span over it.
+template <class T>
+py::array_t<T> contiguous(const py::array& a) {
+  constexpr int npy_array_aligned = 0x0100;  // NPY_ARRAY_ALIGNED
+  auto input = py::array_t<T, py::array::c_style | npy_array_aligned>::ensure(a);
+  if (!input) throw py::error_already_set();
+  return input;
+}
+
 // Scans `a` (any array-like) on `state`'s device.
 template <class T>
 py::array scan_typed(std::shared_ptr<State> state, const py::array& a, const gpuscan::ScanConfig& config) {
-  constexpr int npy_array_aligned = 0x0100;  // NPY_ARRAY_ALIGNED
-  // Contiguous, aligned, native byte order; a copy only where `a` is not so already.
-  auto input = py::array_t<T, py::array::c_style | npy_array_aligned>::ensure(a);
-  if (!input) throw py::error_already_set();
+  const auto input = contiguous<T>(a);
   const std::span<const T> span(input.data(), static_cast<size_t>(input.size()));
   std::vector<T> out;
   {
@@ -197,34 +217,73 @@ py::array scan_typed(std::shared_ptr<State> state, const py::array& a, const gpu
   return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
 }
 
-py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanKind kind, const std::string& op,
-               const std::string& algorithm, const char* function) {
-  gpuscan::ScanConfig config = make_config(op, algorithm);
-  config.kind = kind;
-  py::array array = py::array::ensure(a);
-  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
+// Reduces `a` on `state`'s device; the result is a numpy scalar of a's dtype.
+template <class T>
+py::object reduce_typed(std::shared_ptr<State> state, const py::array& a, gpuscan::Op op) {
+  const auto input = contiguous<T>(a);
+  const std::span<const T> span(input.data(), static_cast<size_t>(input.size()));
+  T result;
+  {
+    py::gil_scoped_release release;
+    result = gpuscan::reduce<T>(state->ctx, span, op);
+    state.reset();
+  }
+  return py::dtype::of<T>().attr("type")(result);
+}
+
+// The gpuscan type of a 1-D array of a supported dtype; TypeError or ValueError otherwise. An op
+// the type lacks (a bitwise op on floats) is a ValueError too.
+gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const char* function) {
   const py::dtype dtype = array.dtype();
   const char k = dtype.kind();
-  const bool four = dtype.itemsize() == 4;
-  if (!four || (k != 'u' && k != 'i' && k != 'f')) {
-    const char* hint = k == 'f' || k == 'c' ? " (convert with a.astype(numpy.float32))"
-                       : k == 'i'           ? " (convert with a.astype(numpy.int32))"
-                       : k == 'u' || k == 'b' ? " (convert with a.astype(numpy.uint32))"
+  const py::ssize_t size = dtype.itemsize();
+  if ((size != 4 && size != 8) || (k != 'u' && k != 'i' && k != 'f')) {
+    const char* hint = k == 'f' || k == 'c' ? " (convert with a.astype(numpy.float32) or numpy.float64)"
+                       : k == 'i'           ? " (convert with a.astype(numpy.int32) or numpy.int64)"
+                       : k == 'u' || k == 'b' ? " (convert with a.astype(numpy.uint32) or numpy.uint64)"
                                               : "";
-    throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32 and float32, not " +
+    throw py::type_error(std::string(function) +
+                         "() supports arrays of dtype uint32, int32, float32, uint64, int64 and float64, not " +
                          std::string(py::str(static_cast<py::handle>(dtype))) + hint);
   }
   if (array.ndim() != 1) {
     std::string shape = py::str(py::tuple(array.attr("shape")));
-    throw py::value_error(std::string(function) + "() scans 1-D arrays; this one has " +
+    throw py::value_error(std::string(function) + "() works on 1-D arrays; this one has " +
                           std::to_string(array.ndim()) + " dimensions, shape " + shape +
-                          " (flatten it with a.ravel() to scan it as one sequence)");
+                          " (flatten it with a.ravel() to treat it as one sequence)");
   }
-  switch (k) {
-    case 'u': config.type = gpuscan::DataType::u32; return scan_typed<uint32_t>(std::move(state), array, config);
-    case 'i': config.type = gpuscan::DataType::i32; return scan_typed<int32_t>(std::move(state), array, config);
-    default: config.type = gpuscan::DataType::f32; return scan_typed<float>(std::move(state), array, config);
-  }
+  using gpuscan::DataType;
+  const DataType type = k == 'u' ? (size == 4 ? DataType::u32 : DataType::u64)
+                        : k == 'i' ? (size == 4 ? DataType::i32 : DataType::i64)
+                                   : (size == 4 ? DataType::f32 : DataType::f64);
+  if (!gpuscan::op_supports(op, type))
+    throw py::value_error(std::string(function) + "(): op='" + std::string(gpuscan::to_string(op)) +
+                          "' is defined on integer dtypes only, not " + std::string(py::str(static_cast<py::handle>(dtype))));
+  return type;
+}
+
+py::array as_array(const py::object& a, const char* function) {
+  py::array array = py::array::ensure(a);
+  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
+  return array;
+}
+
+py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanKind kind, const std::string& op,
+               const std::string& algorithm, const char* function) {
+  gpuscan::ScanConfig config = make_config(op, algorithm);
+  config.kind = kind;
+  const py::array array = as_array(a, function);
+  config.type = checked_type(array, config.op, function);
+  return gpuscan::visit_type(config.type, [&](auto tag) {
+    return scan_typed<decltype(tag)>(std::move(state), array, config);
+  });
+}
+
+py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::string& op_name) {
+  const gpuscan::Op op = parse_op(op_name);
+  const py::array array = as_array(a, "reduce");
+  const gpuscan::DataType type = checked_type(array, op, "reduce");
+  return gpuscan::visit_type(type, [&](auto tag) { return reduce_typed<decltype(tag)>(std::move(state), array, op); });
 }
 
 // gpuscan.Context. All access to state_ happens with the GIL held.
@@ -251,6 +310,7 @@ class ContextObject {
   py::array inclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm) const {
     return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, "inclusive_scan");
   }
+  py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
   std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
     const gpuscan::ScanConfig config = make_config("add", algorithm);
     return std::string(gpuscan::to_string(state()->ctx.resolve(config, count)));
@@ -385,11 +445,18 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("device") = py::none(), py::arg("validation") = false)
       .def("exclusive_scan", &ContextObject::exclusive_scan, py::arg("a"), py::arg("op") = "add",
            py::arg("algorithm") = "auto",
-           "out[i] = a[0] + ... + a[i-1]; out[0] = 0. `a`: 1-D uint32, int32 or float32 (made contiguous if not);\n"
-           "the result is a new array of the same dtype and length. algorithm: one of gpuscan.algorithms.")
+           "out[i] = a[0] op ... op a[i-1]; out[0] = the op's identity (0 for add). `a`: 1-D uint32, int32,\n"
+           "float32, uint64, int64 or float64 (made contiguous if not); the result is a new array of the same\n"
+           "dtype and length. op: 'add', 'min', 'max', 'mul', and 'and', 'or', 'xor' on integers (integer add\n"
+           "and mul wrap). algorithm: one of gpuscan.algorithms. Float results are bitwise the same on every\n"
+           "run unless algorithm='single-pass' is named.")
       .def("inclusive_scan", &ContextObject::inclusive_scan, py::arg("a"), py::arg("op") = "add",
            py::arg("algorithm") = "auto",
-           "out[i] = a[0] + ... + a[i], as numpy.cumsum(a, dtype=a.dtype).")
+           "out[i] = a[0] op ... op a[i]: numpy.cumsum(a, dtype=a.dtype) for op='add',\n"
+           "numpy.minimum.accumulate(a) for 'min', numpy.bitwise_xor.accumulate(a) for 'xor', ...")
+      .def("reduce", &ContextObject::reduce, py::arg("a"), py::arg("op") = "add",
+           "a[0] op a[1] op ... as a numpy scalar of a's dtype; the op's identity for an empty array.\n"
+           "Same dtypes and ops as the scans; float results are bitwise the same on every run.")
       .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
            "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
            "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
@@ -422,8 +489,9 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         return default_context().cast<const ContextObject&>().exclusive_scan(a, op, algorithm);
       },
       py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto",
-      "Exclusive prefix sum on default_context(): out[i] = a[0] + ... + a[i-1], out[0] = 0.\n"
-      "`a`: 1-D numpy array of uint32, int32 or float32, any length; integer sums wrap.\n"
+      "Exclusive scan on default_context(): out[i] = a[0] op ... op a[i-1], out[0] = the identity.\n"
+      "`a`: 1-D numpy array of uint32, int32, float32, uint64, int64 or float64, any length; integer add and\n"
+      "mul wrap. op: 'add', 'min', 'max', 'mul', 'and', 'or', 'xor' (the last three on integers).\n"
       "algorithm: 'auto', 'single-pass', 'reduce-then-scan', 'multipass' or 'blelloch'.");
   m.def(
       "inclusive_scan",
@@ -431,7 +499,16 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         return default_context().cast<const ContextObject&>().inclusive_scan(a, op, algorithm);
       },
       py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto",
-      "Inclusive prefix sum on default_context(): out[i] = a[0] + ... + a[i], as numpy.cumsum(a, dtype=a.dtype).");
+      "Inclusive scan on default_context(): out[i] = a[0] op ... op a[i]; for op='add' as\n"
+      "numpy.cumsum(a, dtype=a.dtype).");
+  m.def(
+      "reduce",
+      [](const py::object& a, const std::string& op) {
+        return default_context().cast<const ContextObject&>().reduce(a, op);
+      },
+      py::arg("a"), py::arg("op") = "add",
+      "Reduction on default_context(): a[0] op a[1] op ..., a numpy scalar of a's dtype\n"
+      "(gpuscan.reduce(np.array([3, 1, 7], np.uint32), op='max') == 7). op as for the scans.");
   m.def(
       "devices",
       [] {
@@ -445,7 +522,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         return out;
       },
       "Every Vulkan device, as dicts: index, name, type, api_version, subgroup_size, subgroup_arithmetic, "
-      "subgroup_ballot, push_descriptors, single_pass_capable, max_workgroup_invocations, max_workgroup_count, "
+      "subgroup_ballot, push_descriptors, single_pass_capable, shader_int64, shader_float64, "
+      "subgroup_extended_types, max_workgroup_invocations, max_workgroup_count, "
       "max_storage_buffer_range, min_storage_buffer_offset_alignment, max_shared_memory_bytes, "
       "timestamp_period_ns. gpuscan.Error 'no_device' without a Vulkan loader or driver.");
 

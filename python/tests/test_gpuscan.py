@@ -18,6 +18,11 @@ import pytest
 import gpuscan
 
 DTYPES = [np.uint32, np.int32, np.float32]
+ALL_DTYPES = DTYPES + [np.uint64, np.int64, np.float64]
+OPS = ["add", "min", "max", "mul", "and", "or", "xor"]
+# The numpy ufunc of each op and its identity: exclusive scans start with it, empty reductions give it.
+UFUNCS = {"add": np.add, "min": np.minimum, "max": np.maximum, "mul": np.multiply,
+          "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 KINDS = ["exclusive", "inclusive"]
 ALGORITHMS = ["auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"]
 SIZES = [0, 1, 4095, 4096, 4097, 1_000_003]
@@ -31,12 +36,12 @@ def rng_for(*key):
 
 
 def random_array(dtype, n, rng):
-    if dtype == np.float32:
+    if np.dtype(dtype).kind == "f":
         # Mixed magnitudes and signs, as the C++ tests: sign * [1, 2) * 2^[-10, 10].
         mantissa = rng.uniform(1.0, 2.0, n)
         exponent = rng.integers(-10, 11, n)
         sign = rng.choice([-1.0, 1.0], n)
-        return (sign * np.ldexp(mantissa, exponent)).astype(np.float32)
+        return (sign * np.ldexp(mantissa, exponent)).astype(dtype)
     info = np.iinfo(dtype)  # the full range: sums wrap
     return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
 
@@ -49,16 +54,16 @@ def check_scan(got, a, kind, what=""):
     assert isinstance(got, np.ndarray), context
     assert got.dtype == a.dtype and got.shape == a.shape, f"{context}: got {got.dtype} {got.shape}"
     n = a.size
-    if a.dtype == np.float32:
-        wide = a.astype(np.float64)
+    if is_float(a.dtype):
+        wide = a.astype(np.float64 if a.dtype == np.float32 else np.longdouble)
         expected = np.cumsum(wide)
         magnitude = np.cumsum(np.abs(wide))
         if kind == "exclusive":
             expected = np.concatenate(([0.0], expected[:-1]))[:n]
             magnitude = np.concatenate(([0.0], magnitude[:-1]))[:n]
         depth = 8 + 2 * max(0, int(n).bit_length() - 1)
-        tolerance = depth * np.finfo(np.float32).eps * magnitude + 1e-30
-        bad = np.flatnonzero(~(np.abs(got.astype(np.float64) - expected) <= tolerance))
+        tolerance = depth * np.finfo(a.dtype).eps * magnitude + 1e-300
+        bad = np.flatnonzero(~(np.abs(got.astype(wide.dtype) - expected) <= tolerance))
         if bad.size:
             i = bad[0]
             pytest.fail(f"{context}: {bad.size} elements off, first [{i}] = {got[i]!r}, expected {expected[i]!r} "
@@ -71,6 +76,58 @@ def check_scan(got, a, kind, what=""):
         if bad.size:
             i = bad[0]
             pytest.fail(f"{context}: {bad.size} elements differ, first [{i}] = {got[i]}, expected {expected[i]}")
+
+
+def is_float(dtype):
+    return np.dtype(dtype).kind == "f"
+
+
+def identity(dtype, op):
+    if op in ("add", "or", "xor"):
+        return np.zeros((), dtype)[()]
+    if op == "mul":
+        return np.ones((), dtype)[()]
+    if op == "and":
+        return np.array(-1).astype(dtype)[()]  # all bits set
+    if is_float(dtype):
+        return np.array(np.inf if op == "min" else -np.inf, dtype)[()]
+    info = np.iinfo(dtype)
+    return np.array(info.max if op == "min" else info.min, dtype)[()]
+
+
+def op_array(dtype, op, n, rng):
+    """Data that keeps a scan under `op` informative (as the C++ tests' random_op_values): rare bits for
+    and/or, odd factors for integer mul, +-1 with rare 2 or 1/2 for float mul (exact in any order)."""
+    a = random_array(dtype, n, rng)
+    rare = rng.integers(0, 64, n) == 0
+    if op in ("and", "or"):
+        bits = np.left_shift(np.ones(n, dtype), rng.integers(0, np.dtype(dtype).itemsize * 8, n).astype(dtype))
+        a = np.where(rare, bits, np.zeros(n, dtype))
+        if op == "and":
+            a = np.invert(a)
+    elif op == "mul" and is_float(dtype):
+        sign = rng.choice([-1.0, 1.0], n)
+        a = (sign * np.where(rare, rng.choice([2.0, 0.5], n), 1.0)).astype(dtype)
+    elif op == "mul":
+        a = a | np.ones(n, dtype)
+    return a
+
+
+def check_op_scan(got, a, kind, op, what=""):
+    """Exact against numpy's accumulate in the array's own dtype (wrapping as gpuscan does) for every op
+    but float add, which check_scan compares within its tolerance."""
+    if op == "add":
+        return check_scan(got, a, kind, what)
+    context = f"{what} op={op} n={a.size} dtype={a.dtype} {kind} (GPUSCAN_SEED={SEED})"
+    assert got.dtype == a.dtype and got.shape == a.shape, f"{context}: got {got.dtype} {got.shape}"
+    with np.errstate(over="ignore"):
+        expected = UFUNCS[op].accumulate(a, dtype=a.dtype) if a.size else a.copy()
+    if kind == "exclusive":
+        expected = np.concatenate(([identity(a.dtype, op)], expected[:-1]))[:a.size].astype(a.dtype)
+    bad = np.flatnonzero(got != expected)
+    if bad.size:
+        i = bad[0]
+        pytest.fail(f"{context}: {bad.size} elements differ, first [{i}] = {got[i]}, expected {expected[i]}")
 
 
 def run_scan(target, kind, a, **kwargs):
@@ -128,6 +185,55 @@ def test_above_single_pass_range(ctx):
     n = (1 << 21) + 5
     a = random_array(np.uint32, n, rng_for("large"))
     check_scan(ctx.exclusive_scan(a), a, "exclusive", "auto")
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_ops_match_numpy(ctx, dtype, op):
+    """Every dtype x op, both kinds, around one tile and beyond; the algorithm rotates with the size."""
+    if is_float(dtype) and op in ("and", "or", "xor"):
+        pytest.skip("bitwise ops are defined on integer dtypes only")
+    rng = rng_for("ops", dtype, op)
+    for i, n in enumerate([1, 4097, 70_001]):
+        for kind in KINDS:
+            algorithm = ALGORITHMS[(i + KINDS.index(kind)) % len(ALGORITHMS)]
+            a = op_array(dtype, op, n, rng)
+            check_op_scan(run_scan(ctx, kind, a, op=op, algorithm=algorithm), a, kind, op, algorithm)
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_reduce_matches_numpy(ctx, dtype, op):
+    if is_float(dtype) and op in ("and", "or", "xor"):
+        pytest.skip("bitwise ops are defined on integer dtypes only")
+    rng = rng_for("reduce", dtype, op)
+    for n in [0, 1, 4097, 1_000_003]:
+        a = op_array(dtype, op, n, rng)
+        got = ctx.reduce(a, op=op)
+        context = f"reduce op={op} n={n} dtype={a.dtype} (GPUSCAN_SEED={SEED})"
+        assert isinstance(got, np.generic) and got.dtype == a.dtype, context
+        if n == 0:
+            assert got == identity(dtype, op) or (np.isnan(got) and np.isnan(identity(dtype, op))), context
+        elif op == "add" and is_float(dtype):
+            wide = a.astype(np.float64 if a.dtype == np.float32 else np.longdouble)
+            depth = 8 + 2 * max(0, int(n).bit_length() - 1)
+            tolerance = depth * np.finfo(a.dtype).eps * np.sum(np.abs(wide))
+            assert abs(got.astype(wide.dtype) - np.sum(wide)) <= tolerance, f"{context}: {got} vs {np.sum(wide)}"
+        else:
+            with np.errstate(over="ignore"):
+                expected = UFUNCS[op].reduce(a, dtype=a.dtype)
+            assert got == expected, f"{context}: got {got}, expected {expected}"
+
+
+def test_float_results_are_reproducible(ctx):
+    """Deterministic by default: the same float input gives the same bits on every run."""
+    rng = rng_for("deterministic")
+    for dtype in (np.float32, np.float64):
+        a = random_array(dtype, 300_007, rng)
+        first, total = ctx.inclusive_scan(a), ctx.reduce(a)
+        for _ in range(5):
+            assert ctx.inclusive_scan(a).tobytes() == first.tobytes()
+            assert ctx.reduce(a).tobytes() == total.tobytes()
 
 
 def test_default_context_functions():
@@ -198,17 +304,16 @@ def test_array_likes_of_supported_dtype(ctx):
 
 # --- errors ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("dtype", [np.int64, np.uint64, np.float64, np.float16, np.uint8, np.int16, np.bool_,
-                                   np.complex64, object])
+@pytest.mark.parametrize("dtype", [np.float16, np.uint8, np.int16, np.bool_, np.complex64, np.longdouble, object])
 def test_unsupported_dtype_raises_type_error(ctx, dtype):
     a = np.zeros(4, dtype=dtype)
-    for f in (ctx.exclusive_scan, ctx.inclusive_scan, gpuscan.exclusive_scan):
-        with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
+    for f in (ctx.exclusive_scan, ctx.inclusive_scan, gpuscan.exclusive_scan, ctx.reduce, gpuscan.reduce):
+        with pytest.raises(TypeError, match=r"uint32, int32, float32, uint64, int64 and float64"):
             f(a)
 
 
 def test_structured_dtype_of_four_bytes_raises_type_error(ctx):
-    with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
+    with pytest.raises(TypeError, match=r"uint32, int32, float32, uint64, int64 and float64"):
         ctx.inclusive_scan(np.zeros(4, dtype=[("x", np.uint16), ("y", np.uint16)]))
 
 
@@ -221,12 +326,23 @@ def test_not_1d_raises_value_error(ctx, shape):
         gpuscan.inclusive_scan(a)
 
 
-@pytest.mark.parametrize("op", ["max", "min", "mul", "ADD", ""])
-def test_other_ops_raise_value_error(ctx, op):
-    with pytest.raises(ValueError, match=r"only with op='add' today"):
+@pytest.mark.parametrize("op", ["nand", "sum", "ADD", ""])
+def test_unknown_ops_raise_value_error(ctx, op):
+    with pytest.raises(ValueError, match=r"unknown op .*expected one of 'add', 'min', 'max', 'mul', 'and'"):
         ctx.inclusive_scan(np.ones(3, np.uint32), op=op)
-    with pytest.raises(ValueError, match=r"only with op='add' today"):
+    with pytest.raises(ValueError, match=r"unknown op"):
         gpuscan.exclusive_scan(np.ones(3, np.uint32), op)
+    with pytest.raises(ValueError, match=r"unknown op"):
+        gpuscan.reduce(np.ones(3, np.uint32), op)
+
+
+@pytest.mark.parametrize("op", ["and", "or", "xor"])
+def test_bitwise_ops_on_floats_raise_value_error(ctx, op):
+    for dtype in (np.float32, np.float64):
+        with pytest.raises(ValueError, match=r"integer dtypes only"):
+            ctx.exclusive_scan(np.ones(3, dtype), op=op)
+        with pytest.raises(ValueError, match=r"integer dtypes only"):
+            ctx.reduce(np.ones(3, dtype), op=op)
 
 
 def test_unknown_algorithm_raises_value_error(ctx):
@@ -293,7 +409,8 @@ def test_devices():
         assert d["type"] in ("discrete GPU", "integrated GPU", "virtual GPU", "CPU", "other")
         assert re.fullmatch(r"\d+\.\d+\.\d+", d["api_version"])
         assert isinstance(d["subgroup_size"], int) and d["subgroup_size"] >= 1
-        for key in ("single_pass_capable", "subgroup_arithmetic", "subgroup_ballot", "push_descriptors"):
+        for key in ("single_pass_capable", "subgroup_arithmetic", "subgroup_ballot", "push_descriptors",
+                    "shader_int64", "shader_float64", "subgroup_extended_types"):
             assert isinstance(d[key], bool), key
         assert len(d["max_workgroup_count"]) == 3
         assert d["max_workgroup_invocations"] >= 1 and d["max_storage_buffer_range"] >= 1
