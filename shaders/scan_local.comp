@@ -33,7 +33,7 @@ void main() {
     out_a = op_combine(out_a, a);
     out_b = op_combine(out_b, b);
   }
-  store_dst_guarded(base + lid, out_a);
-  store_dst_guarded(base + lid + W, out_b);
+  store_dst_guarded(base + lid, with_initial(out_a));
+  store_dst_guarded(base + lid + W, with_initial(out_b));
   if (WRITE_BLOCK_SUMS && lid == 0u) g_aux[pc.aux_offset + block] = total;
 }

@@ -15,5 +15,5 @@ void main() {
   const uint tile = linear_block_index();
   if (tile >= pc.blocks) return;
   tile_scan(tile, true);
-  tile_store(tile, READ_OFFSETS ? g_aux[pc.aux_offset + tile] : op_identity());
+  tile_store(tile, READ_OFFSETS ? g_aux[pc.aux_offset + tile] : pass_initial());  // the root has no offsets
 }

@@ -12,6 +12,8 @@ layout(constant_id = 1) const bool INCLUSIVE = false;
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"
 #include "common/tile.glsl"
+// Tile 0's inclusive prefix starts with the carry-in, whoever computes it (owner or fallback).
+#define LOOKBACK_TILE0_PREFIX(total) with_initial(total)
 #include "common/lookback.glsl"
 
 shared uint sh_tile;
@@ -22,9 +24,12 @@ void main() {
   const uint tile = sh_tile;
   if (tile < pc.blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
     const T aggregate = tile_scan(tile, true);
-    if (gl_LocalInvocationID.x == 0u) publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
+    if (gl_LocalInvocationID.x == 0u) {
+      if (tile == 0u) publish_state(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(aggregate));
+      else publish_state(tile, FLAG_AGGREGATE, aggregate);
+    }
 
-    const T before = lookback_exclusive_prefix(tile);
+    const T before = tile == 0u ? pass_initial() : lookback_exclusive_prefix(tile);
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
     tile_store(tile, before);
   }

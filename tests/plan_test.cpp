@@ -465,8 +465,10 @@ void check_structure(const Plan& plan, const ScanRequest& req, Planner planner =
 // stale value.
 class Interpreter {
  public:
-  Interpreter(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input)
+  // `initial` is the carry-in (ScanArgs::initial): the root dispatch combines it in front of everything.
+  Interpreter(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input, uint64_t initial = 0)
       : plan_(plan),
+        initial_(initial),
         block_(req.block_size),
         element_size_(req.element_size),
         input_(input),
@@ -555,7 +557,7 @@ class Interpreter {
       const uint64_t begin = b * block_, end = std::min(d.n, begin + block_);
       switch (d.kernel) {
         case Kernel::scan_local: {
-          const uint64_t total = scan_tile(d, b, 0);
+          const uint64_t total = scan_tile(d, b, d.root ? initial_ : 0);
           if (d.write_block_sums) write(d.aux, b, total);
           break;
         }
@@ -570,7 +572,7 @@ class Interpreter {
           write(d.aux, b, total);
           break;
         }
-        case Kernel::scan_tiles: scan_tile(d, b, d.read_offsets ? read(d.aux, b) : 0); break;
+        case Kernel::scan_tiles: scan_tile(d, b, d.read_offsets ? read(d.aux, b) : d.root ? initial_ : 0); break;
         case Kernel::single_pass: break;
       }
     }
@@ -589,7 +591,8 @@ class Interpreter {
     const uint64_t per_word = 8 * words / element_size_;  // elements of one tile's state
     auto first_element = [&](uint64_t tile) { return (8 + 8 * words * tile) / element_size_; };
     std::vector<char> published(d.blocks, 0);
-    uint64_t carried = 0;  // the same prefix carried locally, to cross-check what the state returns
+    if (!d.root) return fail("the single_pass dispatch is not marked root: it would drop the carry-in");
+    uint64_t carried = initial_;  // the same prefix carried locally, to cross-check what the state returns
     for (uint64_t k = 0; k < d.blocks; ++k) {
       const uint64_t tile = read(state, 0);  // atomicAdd on the zeroed counter
       write(state, 0, tile + 1);
@@ -597,7 +600,7 @@ class Interpreter {
       for (uint64_t e = 0; e < per_word; ++e)
         if (read(state, first_element(tile) + e) != 0)
           return fail("state word of tile " + std::to_string(tile) + " not zero before it published");
-      uint64_t prefix = 0;
+      uint64_t prefix = initial_;  // tile 0 starts from the carry-in
       if (tile > 0) {
         if (!published[tile - 1]) return fail("look-back found no prefix for tile " + std::to_string(tile - 1));
         prefix = read(state, first_element(tile - 1));
@@ -612,6 +615,7 @@ class Interpreter {
   }
 
   const Plan& plan_;
+  uint64_t initial_;
   uint64_t block_;
   uint64_t element_size_;
   std::vector<uint64_t> input_, output_, temp_;
@@ -620,9 +624,9 @@ class Interpreter {
   std::string first_error_;
 };
 
-std::vector<uint64_t> reference_scan(const std::vector<uint64_t>& in, bool inclusive) {
+std::vector<uint64_t> reference_scan(const std::vector<uint64_t>& in, bool inclusive, uint64_t initial = 0) {
   std::vector<uint64_t> out(in.size());
-  uint64_t running = 0;
+  uint64_t running = initial;
   for (size_t i = 0; i < in.size(); ++i) {
     if (inclusive) running += in[i];
     out[i] = running;
@@ -639,12 +643,12 @@ std::vector<uint64_t> random_input(uint64_t n, std::mt19937_64& rng) {
 }
 
 // Runs `plan` on `input` and compares with the reference; returns false on failure.
-bool run_plan(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input) {
-  Interpreter sim(plan, req, input);
+bool run_plan(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input, uint64_t initial = 0) {
+  Interpreter sim(plan, req, input, initial);
   const std::vector<uint64_t>& got = sim.run();
   EXPECT_EQ(sim.errors(), 0u) << "first: " << sim.first_error();
   EXPECT_TRUE(sim.all_output_written()) << "some output element was never written";
-  const std::vector<uint64_t> want = reference_scan(input, req.inclusive);
+  const std::vector<uint64_t> want = reference_scan(input, req.inclusive, initial);
   const auto mismatch = std::mismatch(got.begin(), got.end(), want.begin());
   EXPECT_TRUE(mismatch.first == got.end())
       << "first wrong element " << (mismatch.first - got.begin()) << ": got " << *mismatch.first
@@ -652,9 +656,11 @@ bool run_plan(const Plan& plan, const ScanRequest& req, const std::vector<uint64
   return sim.errors() == 0 && sim.all_output_written() && mismatch.first == got.end();
 }
 
-// Plans `req` with `planner` and runs it on random data.
+// Plans `req` with `planner` and runs it on random data, with a random carry-in: so every simulated plan
+// also proves that exactly its root dispatch applies it (a root missing drops it, two roots add it twice).
 bool simulate(const ScanRequest& req, std::mt19937_64& rng, Planner planner = Planner::multipass) {
-  return run_plan(make_plan(planner, req), req, random_input(req.n, rng));
+  const std::vector<uint64_t> input = random_input(req.n, rng);
+  return run_plan(make_plan(planner, req), req, input, rng());
 }
 
 std::string case_name(const ScanRequest& req, Planner planner = Planner::multipass) {
@@ -676,6 +682,30 @@ void expect_throws(Errc code, Planner planner, const ScanRequest& req) {
 
 // ---------------------------------------------------------------------------------------------------
 // Multi-pass
+
+// Exactly one dispatch of every scan plan is the root, and it is the top level's scan.
+TEST(Plan, EveryScanPlanHasOneRootAtTheTop) {
+  std::mt19937_64 rng = rng_for(77);
+  for (Planner planner : kPlanners)
+    for (uint64_t n : sizes_for(8, rng, 100000, 50)) {
+      if (n == 0) continue;
+      const ScanRequest req = request(n, 8);
+      const Plan plan = make_plan(planner, req);
+      int roots = 0;
+      uint32_t deepest = 0;
+      for (const Step& s : plan.steps)
+        if (const auto* d = std::get_if<Dispatch>(&s)) deepest = std::max(deepest, d->level);
+      for (const Step& s : plan.steps)
+        if (const auto* d = std::get_if<Dispatch>(&s); d && d->root) {
+          ++roots;
+          EXPECT_EQ(d->level, deepest) << case_name(req, planner);
+          EXPECT_EQ(d->blocks, planner == Planner::single_pass ? ceil_div(n, 8) : 1u) << case_name(req, planner);
+          EXPECT_TRUE(d->kernel == Kernel::scan_local || d->kernel == Kernel::scan_tiles ||
+                      d->kernel == Kernel::single_pass) << case_name(req, planner);
+        }
+      EXPECT_EQ(roots, 1) << case_name(req, planner);
+    }
+}
 
 TEST(Plan, EmptyInputHasNoSteps) {
   for (Planner planner : kPlanners)

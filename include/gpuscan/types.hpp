@@ -1,6 +1,7 @@
 // Element types, scan kinds and algorithm choices shared by every gpuscan API.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -46,6 +47,14 @@ template <> struct data_type_of<int64_t> { static constexpr DataType value = Dat
 template <> struct data_type_of<double> { static constexpr DataType value = DataType::f64; };
 template <class T>
 concept Element = requires { data_type_of<T>::value; };
+
+// The bit pattern of one element, zero-extended to 64 bits (ScanArgs::initial_bits):
+//   element_bits(1.0f) == 0x3f800000, element_bits(-1) == 0xffffffff, element_bits(-1LL) == ~0ull
+template <Element T>
+constexpr uint64_t element_bits(T v) noexcept {
+  if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
+  else return std::bit_cast<uint64_t>(v);
+}
 
 // Calls f(T{}) with T the C++ type of `type` (the one place that maps a DataType back to a type):
 //   gpuscan::visit_type(config.type, [&](auto tag) { using T = decltype(tag); ... });

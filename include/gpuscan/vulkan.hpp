@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -188,6 +189,13 @@ struct ScanArgs {
   //   record_scan(ctx, cmd, {..., .temp_zeroed = true}); // every time after
   // A false promise gives wrong results. Ignored by the other algorithms.
   bool temp_zeroed = false;
+  // Optional carry-in: an element combined in front of the first one, as if the input began with it,
+  // given as its bit pattern (element_bits). Exclusive: output[0] = initial, output[i] = initial ⊕ x0
+  // ⊕ ... ⊕ x(i-1); inclusive: output[i] = initial ⊕ x0 ⊕ ... ⊕ xi. Applied inside the scan's top-level
+  // pass, not as an extra pass; scans of consecutive pieces chain through it (gpuscan::mpi does).
+  //   record_scan(ctx, cmd, {..., .initial_bits = gpuscan::element_bits(100u)});
+  //   // in = [3, 1, 7] -> exclusive [100, 103, 104]
+  std::optional<uint64_t> initial_bits;
 };
 
 // Records the scan into `cmd` (in the recording state, from a pool of ctx's queue family). Binds its own
@@ -215,6 +223,10 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args);
 //   // inc == {3, 4, 11, 11, 15, 16, 22, 25}
 template <Element T>
 std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config = {});
+// With a carry-in (ScanArgs::initial_bits):
+//   gpuscan::scan<uint32_t>(ctx, in, {}, 100u)   // in = {3, 1, 7} -> {100, 103, 104}
+template <Element T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config, T initial);
 template <Element T>
 std::vector<T> exclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
   config.kind = ScanKind::exclusive;
@@ -229,13 +241,20 @@ std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, Scan
 // Untyped form, for callers that hold raw bytes (the CLI): input.size() must be a multiple of the
 // element size of config.type. `gpu_ns`, if given, receives the GPU time of the scan passes alone.
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input,
-                                  const ScanConfig& config, double* gpu_ns = nullptr);
+                                  const ScanConfig& config, double* gpu_ns = nullptr,
+                                  std::optional<uint64_t> initial_bits = std::nullopt);
 
 extern template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
+extern template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig, uint32_t);
 extern template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig);
+extern template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig, int32_t);
 extern template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig);
+extern template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig, float);
 extern template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig);
+extern template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig, uint64_t);
 extern template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig);
+extern template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig, int64_t);
 extern template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig);
+extern template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig, double);
 
 }  // namespace gpuscan

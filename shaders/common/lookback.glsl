@@ -51,6 +51,12 @@ layout(set = 0, binding = 2, std430) coherent buffer Lookback {
   uint64_t g_tile_state[];
 };
 
+// Tile 0's inclusive prefix from its total. An entry shader with a carry-in defines it before including
+// this file (single_pass.comp: the carry-in combined in front); by default the total itself.
+#ifndef LOOKBACK_TILE0_PREFIX
+#define LOOKBACK_TILE0_PREFIX(total) (total)
+#endif
+
 const uint FLAG_AGGREGATE = 1u;
 const uint FLAG_PREFIX = 2u;
 
@@ -186,11 +192,12 @@ T lookback_exclusive_prefix(uint tile) {
       const uint stuck = sh_fallback_tile;
       const T total = tile_scan(stuck, false);
       if (gl_LocalInvocationID.x == 0u) {
-        // Tile 0's total is its inclusive prefix; marking it AGGREGATE would let a later window run
-        // past tile 0 looking for a PREFIX.
+        // Tile 0's total (with the carry-in, if any) is its inclusive prefix; marking it AGGREGATE
+        // would let a later window run past tile 0 looking for a PREFIX.
         const uint flag = stuck == 0u ? FLAG_PREFIX : FLAG_AGGREGATE;
-        offer_state(stuck, flag, total);
-        sh_lookback_exclusive = op_combine(total, sh_lookback_exclusive);
+        const T value = stuck == 0u ? LOOKBACK_TILE0_PREFIX(total) : total;
+        offer_state(stuck, flag, value);
+        sh_lookback_exclusive = op_combine(value, sh_lookback_exclusive);
         sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
         sh_lookback_next = stuck - 1u;
       }

@@ -14,6 +14,9 @@ layout(push_constant) uniform PassParams {
   uint aux_offset;  // element offset of the block sums inside binding 2
   uint groups_x;    // grid width, to linearize a 2-D grid
   uint blocks;      // number of real blocks; workgroups past it exit at once
+  uint has_initial; // 1 on the root dispatch of a scan given a carry-in (ScanArgs::initial_bits)
+  uint initial_lo;  // the carry-in's bit pattern: low word, then the high word of 64-bit types
+  uint initial_hi;
 } pc;
 
 layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
@@ -25,6 +28,14 @@ layout(set = 0, binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
 uint linear_block_index() {
   return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x;
 }
+
+// The carry-in this dispatch puts in front of everything (core::Dispatch::root): the identity unless
+// it has one. with_initial(v) combines it in front of v, and leaves v untouched without one (0.0 + -0.0
+// would not).
+T pass_initial() {
+  return pc.has_initial != 0u ? from_words(uvec2(pc.initial_lo, pc.initial_hi)) : op_identity();
+}
+T with_initial(T v) { return pc.has_initial != 0u ? op_combine(pass_initial(), v) : v; }
 
 // Out-of-range lanes read the identity so they cannot change a scan or a block total.
 T load_src_or_identity(uint i) {

@@ -38,6 +38,7 @@ uint64_t append_level(Plan& plan, const ScanRequest& req, uint32_t level, uint64
   scan.inclusive = inclusive;
   if (blocks == 1) {
     scan.aux = out;  // unused: no block sums for a single tile
+    scan.root = true;
     plan.steps.emplace_back(scan);
     return temp_top;
   }
@@ -76,6 +77,7 @@ uint64_t append_rts_level(Plan& plan, const ScanRequest& req, uint32_t level, ui
   scan.aux = out;  // unused unless offsets are read
   scan.inclusive = inclusive;
   if (scan.blocks == 1) {
+    scan.root = true;
     plan.steps.emplace_back(scan);
     return temp_top;
   }
@@ -179,6 +181,7 @@ Plan plan_single_pass(const ScanRequest& req) {
   d.dst = {Slot::output, 0, req.n};
   d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks, req.element_size), req.element_size)};
   d.inclusive = req.inclusive;
+  d.root = true;
   if (!req.temp_zeroed) {
     plan.steps.emplace_back(Fill{d.aux});
     plan.steps.emplace_back(Barrier{});

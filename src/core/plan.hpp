@@ -51,6 +51,10 @@ struct Dispatch {
   bool inclusive = false;      // inclusive instead of exclusive (scan_local, scan_tiles, single_pass)
   bool write_block_sums = false;  // scan_local
   bool read_offsets = false;      // scan_tiles
+  // The scan of the top level: the one dispatch of a scan plan whose output no higher level offsets
+  // (single_pass, or scan_local / scan_tiles of a single block). A carry-in (ScanArgs::initial) is
+  // combined in front of everything here, and reaches the other levels through their offsets.
+  bool root = false;
 };
 
 // Everything written by earlier steps (dispatches and fills) is visible to later ones.

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -72,11 +73,11 @@ T combine(Op op, T a, T b) {
   return a;  // bitwise operators on floats: refused by op_supports before anything runs
 }
 
-// Left to right, one element at a time.
+// Left to right, one element at a time, from the carry-in `initial` (ScanArgs::initial_bits) if given.
 template <class T>
-std::vector<T> scan(std::span<const T> in, ScanKind kind, Op op = Op::add) {
+std::vector<T> scan(std::span<const T> in, ScanKind kind, Op op = Op::add, std::optional<T> initial = std::nullopt) {
   std::vector<T> out(in.size());
-  T running = identity<T>(op);
+  T running = initial ? *initial : identity<T>(op);
   for (size_t i = 0; i < in.size(); ++i) {
     if (kind == ScanKind::exclusive) {
       out[i] = running;

@@ -173,7 +173,7 @@ uint64_t element_count(std::span<const std::byte> input, DataType type) {
 }  // namespace
 
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
-                                  double* gpu_ns) {
+                                  double* gpu_ns, std::optional<uint64_t> initial_bits) {
   const uint64_t count = element_count(input, config.type);
   const TempRequirements temp_req = scan_temp_requirements(ctx, count, config);  // validates the config too
   if (gpu_ns) *gpu_ns = 0;
@@ -181,7 +181,9 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   return run_on_device(
       ctx, input, input.size(), temp_req,
       [&](VkCommandBuffer cmd, const BufferView& data, const BufferView& result, const BufferView& temp) {
-        record_scan(ctx, cmd, {config, count, data, result, temp});
+        ScanArgs args{config, count, data, result, temp};
+        args.initial_bits = initial_bits;
+        record_scan(ctx, cmd, args);
       },
       gpu_ns);
 }
@@ -205,21 +207,40 @@ std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byt
       nullptr);
 }
 
+namespace {
 template <Element T>
-std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config) {
+std::vector<T> scan_typed(const Context& ctx, std::span<const T> input, ScanConfig config,
+                          std::optional<uint64_t> initial_bits) {
   config.type = data_type_of<T>::value;
-  const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config);
+  const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config, nullptr, initial_bits);
   std::vector<T> out(input.size());
   if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
 }
+}  // namespace
+
+template <Element T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config) {
+  return scan_typed(ctx, input, config, std::nullopt);
+}
+
+template <Element T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config, T initial) {
+  return scan_typed(ctx, input, config, element_bits(initial));
+}
 
 template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
+template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig, uint32_t);
 template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig);
+template std::vector<int32_t> scan(const Context&, std::span<const int32_t>, ScanConfig, int32_t);
 template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig);
+template std::vector<float> scan(const Context&, std::span<const float>, ScanConfig, float);
 template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig);
+template std::vector<uint64_t> scan(const Context&, std::span<const uint64_t>, ScanConfig, uint64_t);
 template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig);
+template std::vector<int64_t> scan(const Context&, std::span<const int64_t>, ScanConfig, int64_t);
 template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig);
+template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig, double);
 
 template <Element T>
 T reduce(const Context& ctx, std::span<const T> input, Op op) {

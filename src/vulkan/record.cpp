@@ -2,6 +2,7 @@
 // plan, and records its fills, dispatches and barriers into the caller's command buffer.
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <sstream>
 #include <variant>
 
@@ -89,8 +90,9 @@ ScanConfig as_scan(const ReduceConfig& config) {
 }
 
 // Records the steps of `r.plan` with its slots bound to `views` (input, output, temp).
+// `initial`: the carry-in's bits, given to the plan's root dispatch.
 void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const ScanConfig& config,
-                  const BufferView* const views[3]) {
+                  const BufferView* const views[3], std::optional<uint64_t> initial = std::nullopt) {
   const uint32_t esize = element_size(config.type);
   Context::Impl& impl = ctx.impl();
   auto view_of = [&](core::Slot slot) -> const BufferView& { return *views[static_cast<int>(slot)]; };
@@ -130,8 +132,11 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
     const VkDescriptorBufferInfo infos[3] = {src.info, dst.info, aux.info};
-    const uint32_t params[6] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
-                                aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
+    const bool carry_in = d.root && initial.has_value();
+    const uint64_t bits = carry_in ? *initial : 0;
+    const uint32_t params[9] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
+                                aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks),
+                                carry_in ? 1u : 0u, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
     impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
   }
 }
@@ -209,7 +214,7 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
                                         std::to_string(need.alignment) + " (TempRequirements::alignment)");
   }
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
-  record_steps(ctx, cmd, r, args.config, views);
+  record_steps(ctx, cmd, r, args.config, views, args.initial_bits);
 }
 
 TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {

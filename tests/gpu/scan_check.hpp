@@ -26,7 +26,8 @@ struct RecordedScan {
 // `guard_elements` of guard, and checks the guards afterwards. Temp and output are poisoned first.
 template <class T>
 RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, ScanConfig config,
-                               size_t in_offset = 0, std::vector<uint32_t>* temp_out = nullptr) {
+                               size_t in_offset = 0, std::vector<uint32_t>* temp_out = nullptr,
+                               std::optional<T> initial = std::nullopt) {
   config.type = data_type_of<T>::value;
   const size_t n = input.size();
   const size_t guard_elements = guard_elements_for(config);
@@ -42,8 +43,9 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    record_scan(ctx, cmd, {config, n, in.view(in_offset * sizeof(T)), out.view(guard_elements * sizeof(T)),
-                           temp.view()});
+    ScanArgs args{config, n, in.view(in_offset * sizeof(T)), out.view(guard_elements * sizeof(T)), temp.view()};
+    if (initial) args.initial_bits = element_bits(*initial);
+    record_scan(ctx, cmd, args);
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
@@ -66,11 +68,12 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
 // are exact in any order; float mul is exact for the test data (random_op_values: powers of two).
 template <class T>
 ::testing::AssertionResult matches_reference(const std::vector<T>& input, const std::vector<T>& got, ScanKind kind,
-                                             Op op = Op::add) {
+                                             Op op = Op::add, std::optional<T> initial = std::nullopt) {
   if (got.size() != input.size())
     return ::testing::AssertionFailure() << "size " << got.size() << " != " << input.size();
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::add) {
+      if (initial) return ::testing::AssertionFailure() << "float sums with a carry-in: no reference with a bound";
       using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
       std::vector<Wide> wide(input.begin(), input.end());
       const auto expected = cpu::scan<Wide>(wide, kind);
@@ -83,7 +86,7 @@ template <class T>
       return ::testing::AssertionSuccess();
     }
   }
-  const auto expected = cpu::scan<T>(input, kind, op);
+  const auto expected = cpu::scan<T>(input, kind, op, initial);
   for (size_t i = 0; i < got.size(); ++i)
     if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0)
       return ::testing::AssertionFailure() << "index " << i << " of " << got.size() << ": got " << +got[i]
