@@ -4,7 +4,8 @@
 // primitive, type and operator (checked: a mismatch throws Errc::invalid_argument on every rank, it
 // never hangs), and a failure on one rank (bad input, a device error) throws on every rank too.
 //
-// An optional component, built when CMake finds MPI: link gpuscan::mpi. Guide: docs/mpi.md.
+// Scan, reduce and stream compaction. An optional component, built when CMake finds MPI: link
+// gpuscan::mpi. Guide: docs/mpi.md.
 //
 //   MPI_Init(&argc, &argv);
 //   gpuscan::Context ctx = gpuscan::mpi::create_context(MPI_COMM_WORLD);  // one GPU per rank on its node
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "gpuscan/compact.hpp"
+#include "gpuscan/reduce.hpp"
 #include "gpuscan/vulkan.hpp"
 
 namespace gpuscan::mpi {
@@ -74,6 +76,46 @@ template <Element T>
 Selection<T> select_flagged(const Context& ctx, MPI_Comm comm, std::span<const T> piece,
                             std::span<const uint32_t> flags, CompactConfig config = {},
                             Rebalance rebalance = Rebalance::none);
+
+// Scan of the distributed array with config.op (exclusive or inclusive as config.kind says): the
+// result on each rank is its piece of the scan of the whole array. Each rank reduces its piece on its
+// GPU; the ranks' totals before rank r are combined (MPI_Exscan with MPI's own operator wherever that
+// is exact: all integer operators, float min and max; for float add and mul, a gather of the totals and
+// a combine in rank order, so the result does not change from run to run); rank r then scans its piece
+// with that combination as the scan's carry-in (ScanArgs::initial_bits), applied inside the shader.
+// Each element is read three times on its rank (reduce, then the scan's two reads); floats are
+// combined in an order that depends on how the array is split.
+//
+//   pieces {3, 1} | {} | {7, 0, 4}, exclusive add -> {0, 3} | {} | {4, 11, 11}
+template <Element T>
+std::vector<T> scan(const Context& ctx, MPI_Comm comm, std::span<const T> piece, ScanConfig config = {});
+template <Element T>
+std::vector<T> exclusive_scan(const Context& ctx, MPI_Comm comm, std::span<const T> piece, ScanConfig config = {}) {
+  config.kind = ScanKind::exclusive;
+  return scan<T>(ctx, comm, piece, config);
+}
+template <Element T>
+std::vector<T> inclusive_scan(const Context& ctx, MPI_Comm comm, std::span<const T> piece, ScanConfig config = {}) {
+  config.kind = ScanKind::inclusive;
+  return scan<T>(ctx, comm, piece, config);
+}
+
+// The combination of the whole distributed array with `op`, returned on every rank: local reduce on
+// each GPU, then MPI_Allreduce (or, for float add and mul, a gather and a combine in rank order).
+//   pieces {3, 1} | {} | {7, 0, 4}, Op::max -> 7 on every rank
+template <Element T>
+T reduce(const Context& ctx, MPI_Comm comm, std::span<const T> piece, Op op = Op::add);
+
+#define GPUSCAN_MPI_DECLARE(T)                                                                   \
+  extern template std::vector<T> scan(const Context&, MPI_Comm, std::span<const T>, ScanConfig); \
+  extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);
+GPUSCAN_MPI_DECLARE(uint32_t)
+GPUSCAN_MPI_DECLARE(int32_t)
+GPUSCAN_MPI_DECLARE(float)
+GPUSCAN_MPI_DECLARE(uint64_t)
+GPUSCAN_MPI_DECLARE(int64_t)
+GPUSCAN_MPI_DECLARE(double)
+#undef GPUSCAN_MPI_DECLARE
 
 extern template Selection<uint32_t> select_if(const Context&, MPI_Comm, std::span<const uint32_t>, Predicate,
                                               CompactConfig, Rebalance);

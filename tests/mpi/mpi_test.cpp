@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "cpu/reference.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuscan/mpi.hpp"
 
@@ -165,6 +166,93 @@ TEST_F(MpiTest, RebalanceEqualGivesEveryRankItsShare) {
   check_select<float>(true, mpi::Rebalance::equal, {}, rng, 0.3);
 }
 
+// Values whose combination is exact in any order: integers as they come; floats for add as small
+// integers (sums stay exact), for mul as +-1 and now and then 2 or 1/2 (random_op_values).
+template <class T>
+std::vector<T> exact_values(size_t n, Op op, std::mt19937_64& rng) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::add) {
+      std::vector<T> v(n);
+      for (auto& x : v) x = static_cast<T>(static_cast<int>(rng() % 201) - 100);
+      return v;
+    }
+  }
+  return random_op_values<T>(n, op, rng);
+}
+
+struct TypeOpKind {
+  DataType type;
+  Op op;
+  ScanKind kind;
+};
+
+// Scans and reductions of the distributed array against the CPU scan / reduction of the whole array.
+TEST_F(MpiTest, ScanAndReduceMatchTheWholeArray) {
+  Context& ctx = mpi_context();
+  std::mt19937_64 rng(shared_seed());
+  const TypeOpKind cases[] = {{DataType::u32, Op::add, ScanKind::exclusive},  {DataType::i32, Op::max, ScanKind::inclusive},
+                              {DataType::f32, Op::add, ScanKind::inclusive},  {DataType::u64, Op::add, ScanKind::inclusive},
+                              {DataType::i64, Op::min, ScanKind::exclusive},  {DataType::u32, Op::bit_xor, ScanKind::exclusive},
+                              {DataType::f64, Op::mul, ScanKind::exclusive},  {DataType::f64, Op::add, ScanKind::exclusive}};
+  for (const TypeOpKind& c : cases)
+    visit_type(c.type, [&](auto tag) {
+      using T = decltype(tag);
+      for (size_t n : kSizes) {
+        std::vector<T> whole;
+        std::vector<int> sizes(static_cast<size_t>(ranks()));
+        if (rank() == 0) {
+          whole = exact_values<T>(n, c.op, rng);
+          sizes = draw_sizes(n, rng, ranks());
+        }
+        MPI_Bcast(sizes.data(), ranks(), MPI_INT, 0, MPI_COMM_WORLD);
+        const std::vector<T> piece = scatter(whole, sizes);
+        ScanConfig config;
+        config.op = c.op;
+        config.kind = c.kind;
+        const std::vector<T> got = mpi::scan<T>(ctx, MPI_COMM_WORLD, piece, config);
+        EXPECT_EQ(got.size(), piece.size());
+        const T total = mpi::reduce<T>(ctx, MPI_COMM_WORLD, piece, c.op);
+        T expected_total = rank() == 0 ? cpu::reduce<T>(whole, c.op) : T{};
+        MPI_Bcast(&expected_total, sizeof(T), MPI_BYTE, 0, MPI_COMM_WORLD);
+        const std::string where = std::string(to_string(c.type)) + " " + std::string(to_string(c.op)) + " " +
+                                  std::string(to_string(c.kind)) + " n=" + std::to_string(n) +
+                                  " ranks=" + std::to_string(ranks());
+        EXPECT_EQ(std::memcmp(&total, &expected_total, sizeof(T)), 0) << where << ": reduce on rank " << rank();
+        const std::vector<T> all = gather(got);
+        if (rank() != 0) continue;
+        const std::vector<T> expected = cpu::scan<T>(whole, c.kind, c.op);
+        EXPECT_EQ(all.size(), expected.size()) << where;
+        for (size_t i = 0; i < std::min(all.size(), expected.size()); ++i)
+          if (std::memcmp(&all[i], &expected[i], sizeof(T)) != 0) {
+            ADD_FAILURE() << where << ": first difference at " << i << ": got " << +all[i] << ", want " << +expected[i];
+            break;
+          }
+      }
+    });
+}
+
+// Float sums are combined in a fixed order: the same split gives bitwise the same result every run.
+TEST_F(MpiTest, FloatScansRepeatBitwise) {
+  Context& ctx = mpi_context();
+  std::mt19937_64 rng(shared_seed());
+  std::vector<int> sizes(static_cast<size_t>(ranks()));
+  std::vector<float> whole;
+  if (rank() == 0) {
+    whole = random_values<float>(40000, rng);  // mixed magnitudes and signs: the order matters
+    sizes = draw_sizes(whole.size(), rng, ranks());
+  }
+  MPI_Bcast(sizes.data(), ranks(), MPI_INT, 0, MPI_COMM_WORLD);
+  const std::vector<float> piece = scatter(whole, sizes);
+  const std::vector<float> first = mpi::inclusive_scan<float>(ctx, MPI_COMM_WORLD, piece);
+  const float first_total = mpi::reduce<float>(ctx, MPI_COMM_WORLD, piece);
+  for (int run = 0; run < 5; ++run) {
+    const std::vector<float> again = mpi::inclusive_scan<float>(ctx, MPI_COMM_WORLD, piece);
+    const float total = mpi::reduce<float>(ctx, MPI_COMM_WORLD, piece);
+    EXPECT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)), 0) << "run " << run;
+    EXPECT_EQ(std::memcmp(&first_total, &total, sizeof total), 0) << "run " << run;
+  }
+}
+
 TEST_F(MpiTest, PlacementTakesADeviceOfTheBestKind) {
   const mpi::Placement p = mpi::place(MPI_COMM_WORLD);
   EXPECT_GE(p.local_rank, 0);
@@ -188,6 +276,14 @@ TEST_F(MpiTest, MismatchedCallsThrowOnEveryRank) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument));
     EXPECT_NE(std::string(e.what()).find("rank 1 called select_if<f32>"), std::string::npos) << e.what();
+  }
+  try {  // a scan whose operator differs on one rank
+    ScanConfig config;
+    config.op = rank() == 1 ? Op::max : Op::add;
+    mpi::scan<uint32_t>(ctx, MPI_COMM_WORLD, u, config);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 1 called scan<u32, max>"), std::string::npos) << e.what();
   }
   try {  // same primitive and type, different rebalancing
     mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u), {},
