@@ -11,11 +11,14 @@ namespace {
 
 bool flagged_op(const std::string& op) { return op == "select-flagged"; }
 
-CompactConfig config_for(const std::string& /*algorithm*/, uint32_t w, uint32_t k) {
+// "single-pass" runs with SelectArgs::temp_zeroed (the state zeroed once, then left zeroed by every
+// run, as the scan's "single-pass"); "single-pass-fill" clears it with a fill inside every run.
+CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k) {
   CompactConfig c;
   c.type = DataType::u32;
   c.workgroup_size = w;
   c.vectors_per_lane = k;
+  c.algorithm = algorithm == "three-pass" ? CompactAlgorithm::three_pass : CompactAlgorithm::single_pass;
   return c;
 }
 
@@ -61,7 +64,9 @@ void check_compact_options(const CompactOptions& o) {
     if (op != "select-if" && op != "select-flagged")
       throw Error(Errc::invalid_argument, "unknown compaction op '" + op + "' (select-if, select-flagged)");
   for (const auto& a : o.algorithms)
-    if (a != "three-pass") throw Error(Errc::invalid_argument, "unknown compaction algorithm '" + a + "' (three-pass)");
+    if (a != "three-pass" && a != "single-pass" && a != "single-pass-fill")
+      throw Error(Errc::invalid_argument,
+                  "unknown compaction algorithm '" + a + "' (three-pass, single-pass, single-pass-fill)");
   for (const auto d : o.densities)
     if (d > 100) throw Error(Errc::invalid_argument, "density " + std::to_string(d) + "% is above 100%");
 }
@@ -97,6 +102,10 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
             args.output = b.out.view();
             args.count_out = b.count.view();
             args.temp = b.temp.view();
+            if (alg == "single-pass") {
+              zero(ctx, b.temp.handle());  // a three-pass case before left its counts there
+              args.temp_zeroed = true;
+            }
             auto record = [&](VkCommandBuffer cmd) {
               if (flagged) record_select_flagged(ctx, cmd, args);
               else record_select_if(ctx, cmd, args);

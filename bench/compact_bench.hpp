@@ -14,7 +14,7 @@ namespace gpuscan::bench {
 struct CompactOptions {
   std::vector<std::string> ops;         // "select-if", "select-flagged"
   std::vector<uint32_t> densities;      // percent kept, 0..100
-  std::vector<std::string> algorithms;  // "three-pass"
+  std::vector<std::string> algorithms;  // "three-pass", "single-pass", "single-pass-fill"
   std::vector<uint32_t> workgroup_sizes, vectors;
   uint32_t warmup = 5, runs = 30;
   bool verify = true;

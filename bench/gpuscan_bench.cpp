@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> ops = {"scan"};
   CompactOptions compact;
   compact.densities = {1, 50, 99};
-  compact.algorithms = {"three-pass"};
+  compact.algorithms = {"three-pass", "single-pass"};
   std::string csv_path, json_path, device;
   bool verify = true;
   app.add_option("--min-log2", min_log2, "smallest size 2^k (default 10)");
@@ -91,7 +91,10 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--densities", compact.densities, "compaction: percent of elements kept (default 1,50,99)")
       ->delimiter(',');
-  app.add_option("--compact-algorithms", compact.algorithms, "compaction: three-pass")->delimiter(',');
+  app.add_option("--compact-algorithms", compact.algorithms,
+                 "compaction: three-pass, single-pass (temp zeroed once, then left zeroed by each run), "
+                 "single-pass-fill (clears its state with a fill every run); default three-pass,single-pass")
+      ->delimiter(',');
   app.add_option("--csv", csv_path, "write CSV here (default stdout)");
   app.add_option("--json", json_path, "also write the rows as JSON here (docs/bench.md)");
   app.add_option("--device", device, "device index or name substring");

@@ -38,7 +38,7 @@ void main() {
 #endif
   uint total;
 #if defined(COMPACT_BALLOT) && defined(COMPACT_PARTITION)
-  T values[ITEMS];
+  uint values[ITEMS];
   uint ranks[ITEMS];  // kept elements of the subgroup before this one (kept or not)
   bool keep[ITEMS];
   uint kept = 0u;
@@ -59,24 +59,11 @@ void main() {
     g_dst[pc.dst_offset + (keep[k] ? before : all_kept + (i - before))] = values[k];
   }
 #elif defined(COMPACT_BALLOT)
-  const uint NONE = 0xffffffffu;
-  T values[ITEMS];
-  uint ranks[ITEMS];  // rank among the subgroup's kept elements, NONE where not kept
-  uint kept = 0u;     // the subgroup's kept elements so far (uniform in the subgroup)
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = ballot_element(tile, k);
-    const bool p = i < pc.n && compact_keep(i, true, values[k]);
-    const uvec4 ballot = subgroupBallot(p);
-    ranks[k] = p ? kept + subgroupBallotExclusiveBitCount(ballot) : NONE;
-    kept += subgroupBallotBitCount(ballot);
-  }
-  const uint base = tile_offset + subgroup_counts_exclusive(kept, total);
-  for (uint k = 0u; k < ITEMS; ++k)
-    if (ranks[k] != NONE) g_dst[pc.dst_offset + base + ranks[k]] = values[k];
+  ballot_store_kept(tile_offset + ballot_rank_kept(tile, total));
 #else
   const uint first = tile * tile_elements() + gl_LocalInvocationID.x * ITEMS;
   uint kept = 0u;
-  T v;
+  uint v;
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k;
     if (i < pc.n && compact_keep(i, false, v)) ++kept;

@@ -33,4 +33,31 @@ uint subgroup_counts_exclusive(uint subgroup_count, out uint total) {
   return sh_subgroup_count[gl_SubgroupID];
 }
 
+// Selection (compact_scatter.comp and compact_single_pass.comp): this invocation's rows of a tile, the
+// kept ones' bits and their ranks among the subgroup's kept elements (BALLOT_NONE where not kept).
+const uint BALLOT_NONE = 0xffffffffu;
+uint b_values[ITEMS];
+uint b_ranks[ITEMS];
+
+// Loads and ranks the kept elements of `tile` into b_values / b_ranks. Returns, to every invocation,
+// the number of the tile's kept elements before its subgroup's; `total` the tile's. Call from uniform
+// control flow.
+uint ballot_rank_kept(uint tile, out uint total) {
+  uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = ballot_element(tile, k);
+    const bool p = i < pc.n && compact_keep(i, true, b_values[k]);
+    const uvec4 ballot = subgroupBallot(p);
+    b_ranks[k] = p ? kept + subgroupBallotExclusiveBitCount(ballot) : BALLOT_NONE;
+    kept += subgroupBallotBitCount(ballot);
+  }
+  return subgroup_counts_exclusive(kept, total);
+}
+
+// Writes the ranked kept elements, the subgroup's first at g_dst[dst_offset + base].
+void ballot_store_kept(uint base) {
+  for (uint k = 0u; k < ITEMS; ++k)
+    if (b_ranks[k] != BALLOT_NONE) g_dst[pc.dst_offset + base + b_ranks[k]] = b_values[k];
+}
+
 #endif

@@ -1,11 +1,29 @@
-// Stream compaction (compact_count.comp, compact_scatter.comp): the push constants, the five storage
-// buffers, the built-in predicates and a shared-memory scan of one u32 per invocation.
+// Stream compaction (compact_count.comp, compact_scatter.comp, compact_single_pass.comp): the push
+// constants, the five storage buffers, the built-in predicates, the count of a tile's kept elements and
+// a shared-memory scan of one u32 per invocation.
+//
+// Elements move as their 32-bit patterns (uint): compaction only copies them, and ops.glsl's T is the
+// u32 count type here (the single-pass plan's look-back combines kept counts). Only the predicate sees
+// the element type E (ELEMENT_U32, ELEMENT_I32 or ELEMENT_F32).
 //
 // The predicate is specialization constant 6 (PREDICATE: 0 = the flags buffer, 1.. = PredicateKind + 1
-// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in T),
+// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in E),
 // so one pipeline per predicate kind serves every constant.
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
+
+#if defined(ELEMENT_U32)
+#define E uint
+E element(uint bits) { return bits; }
+#elif defined(ELEMENT_I32)
+#define E int
+E element(uint bits) { return int(bits); }
+#elif defined(ELEMENT_F32)
+#define E float
+E element(uint bits) { return uintBitsToFloat(bits); }
+#else
+#error "define one of ELEMENT_U32, ELEMENT_I32, ELEMENT_F32"
+#endif
 
 layout(constant_id = 3) const uint VECTORS_PER_LANE = 4u;
 layout(constant_id = 6) const uint PREDICATE = 0u;
@@ -20,12 +38,12 @@ layout(push_constant) uniform CompactParams {
   uint blocks;        // tiles; workgroups past it exit at once
   uint flags_offset;
   uint count_offset;
-  uint a;             // predicate constants, bit patterns of T
+  uint a;             // predicate constants, bit patterns of E
   uint b;
 } pc;
 
-layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer DstBuffer { T g_dst[]; };
+layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
+layout(set = 0, binding = 1, std430) writeonly buffer DstBuffer { uint g_dst[]; };
 layout(set = 0, binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
 layout(set = 0, binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
@@ -47,27 +65,27 @@ uint tile_elements() { return gl_WorkGroupSize.x * ITEMS; }
 
 uint linear_block_index() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }
 
-// Whether element i (< n) is kept; `value` receives it when the predicate reads it (always, except
-// for the flags, where it is loaded only if `need_value`).
-bool compact_keep(uint i, bool need_value, out T value) {
+// Whether element i (< n) is kept; `value` receives its bits when the predicate reads it (always,
+// except for the flags, where it is loaded only if `need_value`).
+bool compact_keep(uint i, bool need_value, out uint value) {
   if (PREDICATE == PRED_FLAGGED) {
     const bool kept = g_flags[pc.flags_offset + i] != 0u;
-    value = (kept && need_value) ? g_src[pc.src_offset + i] : T(0);
+    value = (kept && need_value) ? g_src[pc.src_offset + i] : 0u;
     return kept;
   }
-  const T v = g_src[pc.src_offset + i];
-  value = v;
-  const T a = from_bits(pc.a);
+  value = g_src[pc.src_offset + i];
+  const E v = element(value);
+  const E a = element(pc.a);
   switch (PREDICATE) {
-    case PRED_NONZERO: return v != T(0);
+    case PRED_NONZERO: return v != E(0);
     case PRED_EQUAL: return v == a;
     case PRED_NOT_EQUAL: return v != a;
     case PRED_LESS: return v < a;
     case PRED_LESS_EQUAL: return v <= a;
     case PRED_GREATER: return v > a;
     case PRED_GREATER_EQUAL: return v >= a;
-    case PRED_BITS_SET: return (to_bits(v) & pc.a) != 0u;
-    case PRED_IN_RANGE: return a <= v && v <= from_bits(pc.b);
+    case PRED_BITS_SET: return (value & pc.a) != 0u;
+    case PRED_IN_RANGE: return a <= v && v <= element(pc.b);
   }
   return false;
 }

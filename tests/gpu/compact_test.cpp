@@ -1,7 +1,8 @@
 // Stream compaction (include/gpuscan/compact.hpp) against std::copy_if: every predicate family and the
 // flags, densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, the
-// ballot and the shared-memory path, u32 / i32 / f32 -- under the validation layers -- plus misuse.
-// partition / partition_flagged the same way, against std::stable_partition.
+// ballot and the shared-memory path, the three-pass and the single-pass plan (the latter also with its
+// look-back fallback forced), u32 / i32 / f32 -- under the validation layers -- plus misuse.
+// partition / partition_flagged the same way (three-pass), against std::stable_partition.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -92,10 +93,12 @@ void expect_same(const std::vector<T>& got, const std::vector<T>& want, const st
 struct Param {
   DataType type;
   CompactPath path;
+  CompactAlgorithm algorithm;
 };
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(to_string(info.param.type)) + "_" + (info.param.path == CompactPath::ballot ? "ballot" : "shared");
+  return std::string(to_string(info.param.type)) + "_" + (info.param.path == CompactPath::ballot ? "ballot" : "shared") +
+         (info.param.algorithm == CompactAlgorithm::single_pass ? "_single_pass" : "_three_pass");
 }
 
 class CompactTest : public GpuTest, public ::testing::WithParamInterface<Param> {
@@ -107,9 +110,23 @@ class CompactTest : public GpuTest, public ::testing::WithParamInterface<Param> 
   void SetUp() override {
     if (GetParam().path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot())
       GTEST_SKIP() << "no subgroup ballots";
+    if (single_pass() && !ctx.single_pass_available()) GTEST_SKIP() << "no single-pass look-back on this device";
   }
-  CompactConfig config(uint32_t w = small_w, uint32_t k = 1) const {
-    return {GetParam().type, GetParam().path, w, k};
+  bool single_pass() const { return GetParam().algorithm == CompactAlgorithm::single_pass; }
+  CompactConfig config(uint32_t w = small_w, uint32_t k = 1, uint32_t spin_limit = 0) const {
+    return {GetParam().type, GetParam().path, w, k, GetParam().algorithm, spin_limit};
+  }
+  // Partitions run three-pass only; the single-pass instances check that they say so.
+  bool skip_partition() const {
+    if (!single_pass()) return false;
+    std::vector<uint32_t> v(10);
+    try {
+      partition(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), config());
+      ADD_FAILURE() << "a single-pass partition did not throw";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
+    }
+    return true;
   }
 
   template <class T>
@@ -215,6 +232,18 @@ class CompactTest : public GpuTest, public ::testing::WithParamInterface<Param> 
       }
   }
 
+  // The single-pass plan with spin limit 1: waiting tiles soon count their predecessors' kept elements
+  // themselves, so the fallback runs often (and races the owners' own publishing).
+  template <class T>
+  void forced_fallback() {
+    for (size_t n : {size_t{257}, size_t{1000}, size_t{128 * 128}, size_t{129 * 128 + 1}})
+      for (double d : densities) {
+        check_select_flagged<T>(n, d, config(small_w, 1, 1));
+        check_select_if<T>(Predicate::greater<T>(T(0)), n, d, config(small_w, 1, 1));
+      }
+    check_select_flagged<T>(70001, 0.5, config(0, 0, 1));
+  }
+
   template <class T>
   void other_tile_shapes() {
     check_select_if<T>(Predicate::bits_set(0x4u), 100003, 0.5, config(0, 0));  // W = 256, K = 4
@@ -246,24 +275,43 @@ TEST_P(CompactTest, OtherTileShapes) {
 }
 
 TEST_P(CompactTest, PartitionEveryPredicateAndDensityMatchesStablePartition) {
+  if (skip_partition()) return;
   for_type([&](auto t) { partition_every_predicate_and_density<decltype(t)>(); });
 }
 
 TEST_P(CompactTest, PartitionSizesAroundTileBoundaries) {
+  if (skip_partition()) return;
   for_type([&](auto t) { partition_every_size<decltype(t)>(); });
 }
 
 TEST_P(CompactTest, PartitionOtherTileShapes) {
+  if (skip_partition()) return;
   for_type([&](auto t) { partition_other_tile_shapes<decltype(t)>(); });
 }
 
+constexpr CompactAlgorithm three = CompactAlgorithm::three_pass, single = CompactAlgorithm::single_pass;
 INSTANTIATE_TEST_SUITE_P(All, CompactTest,
-                         ::testing::Values(Param{DataType::u32, CompactPath::ballot},
-                                           Param{DataType::u32, CompactPath::shared_memory},
-                                           Param{DataType::i32, CompactPath::ballot},
-                                           Param{DataType::i32, CompactPath::shared_memory},
-                                           Param{DataType::f32, CompactPath::ballot},
-                                           Param{DataType::f32, CompactPath::shared_memory}),
+                         ::testing::Values(Param{DataType::u32, CompactPath::ballot, three},
+                                           Param{DataType::u32, CompactPath::ballot, single},
+                                           Param{DataType::u32, CompactPath::shared_memory, three},
+                                           Param{DataType::i32, CompactPath::ballot, three},
+                                           Param{DataType::i32, CompactPath::ballot, single},
+                                           Param{DataType::i32, CompactPath::shared_memory, three},
+                                           Param{DataType::f32, CompactPath::ballot, three},
+                                           Param{DataType::f32, CompactPath::ballot, single},
+                                           Param{DataType::f32, CompactPath::shared_memory, three}),
+                         param_name);
+
+class CompactSinglePassTest : public CompactTest {};
+
+TEST_P(CompactSinglePassTest, ForcedFallback) {
+  for_type([&](auto t) { forced_fallback<decltype(t)>(); });
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CompactSinglePassTest,
+                         ::testing::Values(Param{DataType::u32, CompactPath::ballot, single},
+                                           Param{DataType::i32, CompactPath::ballot, single},
+                                           Param{DataType::f32, CompactPath::ballot, single}),
                          param_name);
 
 // The recording API with element offsets that are not binding-aligned: output past the kept elements
@@ -274,19 +322,23 @@ class CompactRecordTest : public GpuTest {
 };
 
 TEST_F(CompactRecordTest, OffsetsCountBufferAndUntouchedTail) {
-  for (CompactPath path : {CompactPath::ballot, CompactPath::shared_memory}) {
+  for (auto [path, algorithm] : {std::pair{CompactPath::ballot, CompactAlgorithm::single_pass},
+                                 std::pair{CompactPath::ballot, CompactAlgorithm::three_pass},
+                                 std::pair{CompactPath::shared_memory, CompactAlgorithm::three_pass}}) {
     if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
+    if (algorithm == CompactAlgorithm::single_pass && !ctx.single_pass_available()) continue;
     const size_t n = 1000;
     std::mt19937_64 rng(fresh_seed());
     HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 5) * 4), count(ctx, 16);
-    const CompactConfig cfg{DataType::i32, path, 32, 2};
+    const CompactConfig cfg{DataType::i32, path, 32, 2, algorithm};
     const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
-    HostBuffer<uint32_t> temp(ctx, req.size + 4);
+    HostBuffer<uint32_t> temp(ctx, req.size + req.alignment, req.usage);
     const std::vector<int32_t> values = random_values<int32_t>(n, rng);
     std::memcpy(in.data() + 3, values.data(), n * 4);
     poison(out.data(), (n + 5) * 4);
     poison(count.data(), 16);
-    SelectArgs a{cfg, n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8), temp.view(4)};
+    SelectArgs a{cfg,           n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8),
+                 temp.view(req.alignment)};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       record_select_if(ctx, cmd, a);
       vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -311,7 +363,7 @@ TEST_F(CompactRecordTest, PartitionOffsetsCountBufferAndTail) {
     HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 7) * 4), count(ctx, 16);
     const CompactConfig cfg{DataType::i32, path, 32, 2};
     const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
-    HostBuffer<uint32_t> temp(ctx, req.size + 4);
+    HostBuffer<uint32_t> temp(ctx, req.size + 4, req.usage);
     const std::vector<int32_t> values = random_values<int32_t>(n, rng);
     std::memcpy(in.data() + 3, values.data(), n * 4);
     poison(out.data(), (n + 7) * 4);
@@ -486,6 +538,52 @@ TEST_F(CompactMisuseTest, TempTooSmallAndOverlaps) {
   a = args();
   a.output = a.input;
   expect_error(a, false, Errc::invalid_argument, "overlap");
+}
+
+TEST_F(CompactMisuseTest, SinglePassNeedsBallotsSelectionAndAFillableAlignedTemp) {
+  if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot()) GTEST_SKIP() << "no single-pass";
+  auto a = args();
+  a.config.algorithm = CompactAlgorithm::single_pass;
+  expect_error(a, false, Errc::missing_usage, "TRANSFER_DST");  // temp is STORAGE only
+  expect_error(a, false, Errc::unsupported, "partitions run three-pass only", true);
+  a.config.path = CompactPath::shared_memory;
+  expect_error(a, true, Errc::unsupported, "ballot path only");
+  const TempRequirements req = compact_temp_requirements(ctx, 1000, args().config);
+  EXPECT_NE(req.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0u);  // automatic selects single-pass here
+  HostBuffer<uint32_t> fillable(ctx, req.size + req.alignment, req.usage);
+  a = args();
+  a.temp = fillable.view(4);
+  expect_error(a, false, Errc::misaligned, "TempRequirements::alignment");
+}
+
+// The single-pass state clears itself: after one zeroing, runs with temp_zeroed need no fill, and the
+// state is zero again after each (the last workgroup clears it), whatever the sizes in between.
+TEST_F(CompactRecordTest, SinglePassReusesItsSelfClearedTemp) {
+  if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot()) GTEST_SKIP() << "no single-pass";
+  std::mt19937_64 rng(fresh_seed());
+  const size_t max_n = 129 * 128 + 1;
+  CompactConfig cfg{DataType::u32, CompactPath::ballot, 32, 1, CompactAlgorithm::single_pass, 1};
+  const TempRequirements req = compact_temp_requirements(ctx, max_n, cfg);
+  HostBuffer<uint32_t> in(ctx, max_n * 4), out(ctx, max_n * 4), count(ctx, 4), temp(ctx, req.size, req.usage);
+  std::memset(temp.data(), 0, req.size);
+  for (size_t n : {max_n, size_t{1}, size_t{300}, max_n, size_t{5000}}) {
+    const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+    std::memcpy(in.data(), values.data(), n * 4);
+    poison(out.data(), max_n * 4);
+    poison(count.data(), 4);
+    const uint32_t threshold = static_cast<uint32_t>(rng());
+    SelectArgs a{cfg, n, in.view(), {}, Predicate::greater(threshold), out.view(), count.view(), temp.view(), true};
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_select_if(ctx, cmd, a);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<uint32_t> want;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(want), [&](uint32_t v) { return v > threshold; });
+    ASSERT_EQ(count.data()[0], want.size()) << "n=" << n;
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), out.data())) << "n=" << n;
+    for (size_t i = 0; i < req.size / 4; ++i) ASSERT_EQ(temp.data()[i], 0u) << "state word " << i << " n=" << n;
+  }
 }
 
 }  // namespace
