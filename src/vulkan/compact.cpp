@@ -186,6 +186,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       params[7] = count.element_offset;
       params[8] = args.predicate.a;
       params[9] = args.predicate.b;
+      // The ballot path loads 16-byte vectors of values and flags where both start on a vector boundary.
+      key.vector_aligned = src.element_offset % 4 == 0 && flags.element_offset % 4 == 0;
     } else {
       key.variant = scan_variant(d.kernel);
       key.inclusive = d.inclusive;

@@ -385,6 +385,44 @@ TEST_F(CompactRecordTest, PartitionOffsetsCountBufferAndTail) {
   }
 }
 
+// Values at a vector boundary, flags not: the ballot path must leave its 16-byte loads for both.
+TEST_F(CompactRecordTest, FlagsOffNotOnAVectorBoundary) {
+  const size_t n = 3001;
+  std::mt19937_64 rng(fresh_seed());
+  const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+  HostBuffer<uint32_t> in(ctx, n * 4), flags(ctx, (n + 1) * 4), out(ctx, n * 4), count(ctx, 4);
+  std::memcpy(in.data(), values.data(), n * 4);
+  std::vector<uint32_t> kept_values, rejected;
+  for (size_t i = 0; i < n; ++i) {
+    flags.data()[i + 1] = rng() % 3 == 0 ? static_cast<uint32_t>(rng() | 1u) : 0u;
+    (flags.data()[i + 1] ? kept_values : rejected).push_back(values[i]);
+  }
+  for (auto [path, algorithm] : {std::pair{CompactPath::ballot, CompactAlgorithm::single_pass},
+                                 std::pair{CompactPath::ballot, CompactAlgorithm::three_pass},
+                                 std::pair{CompactPath::shared_memory, CompactAlgorithm::three_pass}})
+    for (bool partitioned : {false, true}) {
+      if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
+      if (algorithm == CompactAlgorithm::single_pass && (partitioned || !ctx.single_pass_available())) continue;
+      const CompactConfig cfg{DataType::u32, path, 64, 2, algorithm};
+      const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
+      HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+      poison(out.data(), n * 4);
+      poison(count.data(), 4);
+      SelectArgs a{cfg, n, in.view(), flags.view(4), {}, out.view(), count.view(), temp.view()};
+      vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+        if (partitioned) record_partition_flagged(ctx, cmd, a);
+        else record_select_flagged(ctx, cmd, a);
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      });
+      const std::string what = std::string(to_string(path)) + " " + std::string(to_string(algorithm)) +
+                               (partitioned ? " partition" : " select");
+      ASSERT_EQ(count.data()[0], kept_values.size()) << what;
+      EXPECT_TRUE(std::equal(kept_values.begin(), kept_values.end(), out.data())) << what;
+      if (partitioned) EXPECT_TRUE(std::equal(rejected.begin(), rejected.end(), out.data() + kept_values.size())) << what;
+    }
+}
+
 TEST_F(CompactRecordTest, PartitionEmptyInput) {
   HostBuffer<uint32_t> count(ctx, 4);
   poison(count.data(), 4);
