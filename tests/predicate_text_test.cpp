@@ -41,6 +41,12 @@ TEST(PredicateText, MalformedIsInvalidArgumentNamingTheForms) {
   }
   EXPECT_THROW(parse_predicate("gt:2147483648", DataType::i32), gpuscan::Error);
   EXPECT_THROW(parse_predicate("gt:1e39", DataType::f32), gpuscan::Error);  // overflows f32
+  try {
+    parse_predicate("gt:1", DataType::u64);
+    ADD_FAILURE() << "no error for a u64 predicate";
+  } catch (const gpuscan::Error& e) {
+    EXPECT_EQ(e.code(), gpuscan::Errc::unsupported) << e.what();
+  }
 }
 
 }  // namespace

@@ -47,13 +47,15 @@ std::optional<uint32_t> parse_constant(std::string_view text, DataType type) {
       if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
       return Predicate::bits(v);
     }
+    default: return std::nullopt;  // parse_predicate refused other types already
   }
-  return std::nullopt;
 }
 
 }  // namespace
 
 Predicate parse_predicate(std::string_view text, DataType type) {
+  if (element_size(type) != 4)
+    throw Error(Errc::unsupported, "predicates compare u32, i32 and f32 elements, not " + std::string(to_string(type)));
   const auto colon = text.find(':');
   const std::string name(text.substr(0, colon));
   const std::string rest(colon == std::string_view::npos ? "" : text.substr(colon + 1));
