@@ -156,7 +156,7 @@ std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, Scan
   return scan(ctx, input, config);
 }
 // Untyped form for callers holding raw bytes (the CLI); `gpu_ns`, if given, receives the GPU time of
-// the scan's dispatches (GL_TIME_ELAPSED).
+// the scan's dispatches (two GL_TIMESTAMP queries).
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
                                   double* gpu_ns = nullptr);
 

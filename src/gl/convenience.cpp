@@ -29,28 +29,29 @@ class OwnedBuffer {
   GLuint name_ = 0;
 };
 
-// Times what `issue` submits with a GL_TIME_ELAPSED query when `gpu_ns` is given.
+// Times what `issue` submits, when `gpu_ns` is given, with two GL_TIMESTAMP queries around it. (Not
+// GL_TIME_ELAPSED: llvmpipe answers 1 ns for that; timestamps it takes as the commands run.)
 template <class F>
 void timed(const Functions& gl, double* gpu_ns, F issue) {
   if (!gpu_ns) {
     issue();
     return;
   }
-  GLuint query = 0;
-  gl.CreateQueries(GL_TIME_ELAPSED, 1, &query);
-  gl.BeginQuery(GL_TIME_ELAPSED, query);
+  GLuint queries[2] = {0, 0};
+  gl.CreateQueries(GL_TIMESTAMP, 2, queries);
+  gl.QueryCounter(queries[0], GL_TIMESTAMP);
   try {
     issue();
   } catch (...) {
-    gl.EndQuery(GL_TIME_ELAPSED);
-    gl.DeleteQueries(1, &query);
+    gl.DeleteQueries(2, queries);
     throw;
   }
-  gl.EndQuery(GL_TIME_ELAPSED);
-  GLuint64 ns = 0;
-  gl.GetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-  gl.DeleteQueries(1, &query);
-  *gpu_ns = static_cast<double>(ns);
+  gl.QueryCounter(queries[1], GL_TIMESTAMP);
+  GLuint64 begin = 0, end = 0;
+  gl.GetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &begin);
+  gl.GetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &end);
+  gl.DeleteQueries(2, queries);
+  *gpu_ns = end > begin ? static_cast<double>(end - begin) : 0.0;
 }
 
 template <class T>

@@ -41,8 +41,7 @@ namespace gpuscan::gl {
   X(PFNGLGETNAMEDBUFFERPARAMETERI64VPROC, GetNamedBufferParameteri64v)                                \
   X(PFNGLCREATEQUERIESPROC, CreateQueries)                                                            \
   X(PFNGLDELETEQUERIESPROC, DeleteQueries)                                                            \
-  X(PFNGLBEGINQUERYPROC, BeginQuery)                                                                  \
-  X(PFNGLENDQUERYPROC, EndQuery)                                                                      \
+  X(PFNGLQUERYCOUNTERPROC, QueryCounter)                                                              \
   X(PFNGLGETQUERYOBJECTUI64VPROC, GetQueryObjectui64v)
 
 struct Functions {

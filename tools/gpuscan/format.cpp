@@ -75,7 +75,7 @@ std::string describe_device(const DeviceInfo& device) {
          "]";
 }
 
-std::string describe_algorithm(const Context& ctx, const ScanConfig& config, Algorithm algorithm) {
+std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm) {
   std::string text(to_string(algorithm));
   if (algorithm == Algorithm::multipass)
     text += " (" + std::string(to_string(ctx.resolve(config.workgroup))) + " workgroup scan)";
