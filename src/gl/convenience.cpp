@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gl/context_impl.hpp"
+#include "gl/record.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -28,31 +29,6 @@ class OwnedBuffer {
   const Functions& gl_;
   GLuint name_ = 0;
 };
-
-// Times what `issue` submits, when `gpu_ns` is given, with two GL_TIMESTAMP queries around it. (Not
-// GL_TIME_ELAPSED: llvmpipe answers 1 ns for that; timestamps it takes as the commands run.)
-template <class F>
-void timed(const Functions& gl, double* gpu_ns, F issue) {
-  if (!gpu_ns) {
-    issue();
-    return;
-  }
-  GLuint queries[2] = {0, 0};
-  gl.CreateQueries(GL_TIMESTAMP, 2, queries);
-  gl.QueryCounter(queries[0], GL_TIMESTAMP);
-  try {
-    issue();
-  } catch (...) {
-    gl.DeleteQueries(2, queries);
-    throw;
-  }
-  gl.QueryCounter(queries[1], GL_TIMESTAMP);
-  GLuint64 begin = 0, end = 0;
-  gl.GetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &begin);
-  gl.GetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &end);
-  gl.DeleteQueries(2, queries);
-  *gpu_ns = end > begin ? static_cast<double>(end - begin) : 0.0;
-}
 
 template <class T>
 PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
@@ -109,7 +85,7 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   OwnedBuffer in(impl.gl, input.size(), input.data());
   OwnedBuffer out(impl.gl, input.size());
   OwnedBuffer temp(impl.gl, temp_req.size);
-  timed(impl.gl, gpu_ns, [&] { record_scan(ctx, {config, n, in.view(), out.view(), temp.view()}); });
+  record_scan_timed(ctx, {config, n, in.view(), out.view(), temp.view()}, gpu_ns);
   impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   std::vector<std::byte> result(input.size());
   out.read(result.data(), result.size());

@@ -10,6 +10,7 @@
 #include "core/variant_names.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/record.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -63,7 +64,7 @@ struct Views {
 // half issued.
 template <class KeyOf, class Extra>
 void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, uint32_t esize, KeyOf key_of,
-             Extra extra) {
+             Extra extra, double* gpu_ns = nullptr) {
   struct Pass {
     PipelineKey key;
     Binding bindings[5];
@@ -98,11 +99,24 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     impl.program(p.key);
     passes.push_back(p);
   }
+  GLuint queries[2] = {0, 0};
+  if (gpu_ns) {
+    impl.gl.CreateQueries(GL_TIMESTAMP, 2, queries);
+    impl.gl.QueryCounter(queries[0], GL_TIMESTAMP);
+  }
   for (const Pass& p : passes) {
     if (p.barrier) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     else
       impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.words > 6 ? 5 : 3),
                     std::span<const uint32_t>(p.params, p.words), p.groups_x, p.groups_y);
+  }
+  if (gpu_ns) {
+    impl.gl.QueryCounter(queries[1], GL_TIMESTAMP);
+    GLuint64 begin = 0, end = 0;
+    impl.gl.GetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &begin);
+    impl.gl.GetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &end);
+    impl.gl.DeleteQueries(2, queries);
+    *gpu_ns = end > begin ? static_cast<double>(end - begin) : 0.0;
   }
 }
 
@@ -187,7 +201,9 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
   return text + "\n" + core::describe(r.plan);
 }
 
-void record_scan(const Context& ctx, const ScanArgs& args) {
+void record_scan(const Context& ctx, const ScanArgs& args) { record_scan_timed(ctx, args, nullptr); }
+
+void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns) {
   Context::Impl& impl = ctx.impl();
   impl.check_current();
   const Resolved r = resolve_scan(ctx, args.count, args.config);
@@ -216,7 +232,7 @@ void record_scan(const Context& ctx, const ScanArgs& args) {
     return key;
   };
   execute(impl, r.plan, Views{args.input, args.output, args.temp}, esize, key_of,
-          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return 6; });
+          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return 6; }, gpu_ns);
 }
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
