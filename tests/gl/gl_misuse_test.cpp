@@ -158,6 +158,7 @@ TEST_F(GlMisuseTest, CurrentContextRules) {
     EXPECT_EQ(error_of([&] { gl::inclusive_scan(other, std::span<const uint32_t>(v)); }), Errc::invalid_argument);
     other.make_current();
   }  // destroyed while current: nothing is current afterwards
+  EXPECT_EQ(error_of([] { gl::Context::adopt_current(); }), Errc::unsupported);
   ctx.make_current();
   EXPECT_EQ(gl::inclusive_scan(ctx, std::span<const uint32_t>(v)), (std::vector<uint32_t>{3, 4, 11, 11, 15}));
   gl::Context adopted = gl::Context::adopt_current();
