@@ -48,9 +48,9 @@ struct GlInfo {
 };
 
 enum class Platform : uint8_t {
-  automatic,    // surfaceless where EGL_MESA_platform_surfaceless exists, otherwise the device platform
-  surfaceless,  // EGL_MESA_platform_surfaceless (Mesa, recent NVIDIA drivers)
-  device,       // EGL_EXT_platform_device: the first EGL device (NVIDIA's headless path)
+  automatic,    // the first hardware EGL device (a GPU), else surfaceless (Mesa's llvmpipe), else any device
+  surfaceless,  // EGL_MESA_platform_surfaceless (with GLVND: Mesa's, even beside an NVIDIA GPU)
+  device,       // EGL_EXT_platform_device: the first EGL device, hardware ones first (NVIDIA's headless path)
 };
 
 struct ContextCreateInfo {
@@ -65,7 +65,7 @@ struct ContextCreateInfo {
 
 class Context {
  public:
-  // Creates an EGL display and a GL 4.5 core context without a surface and makes it current on the
+  // Creates an EGL display (`info.platform`) and a GL 4.5 core context without a surface and makes it current on the
   // calling thread. Throws Errc::no_device without libEGL.so.1 or an EGL display, Errc::unsupported
   // when the driver cannot make a GL 4.5 core context.
   static Context create(const ContextCreateInfo& info = {});

@@ -2,6 +2,7 @@
 // and what the context offers (GlInfo); KHR_debug output routed to the caller's callback.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -36,6 +37,8 @@ const Egl& egl() {
       e.GetPlatformDisplayEXT =
           reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(e.GetProcAddress("eglGetPlatformDisplayEXT"));
       e.QueryDevicesEXT = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(e.GetProcAddress("eglQueryDevicesEXT"));
+      e.QueryDeviceStringEXT =
+          reinterpret_cast<PFNEGLQUERYDEVICESTRINGEXTPROC>(e.GetProcAddress("eglQueryDeviceStringEXT"));
     }
     return e;
   }();
@@ -72,26 +75,48 @@ std::string egl_error_text(const char* what) {
   return s.str();
 }
 
+// The EGL devices (EGL_EXT_device_enumeration), hardware ones first: Mesa lists a software device
+// (EGL_MESA_device_software, llvmpipe) beside the GPUs of any vendor.
+std::vector<EGLDeviceEXT> devices_hardware_first(const Egl& e, const char* client) {
+  std::vector<EGLDeviceEXT> devices;
+  if (!e.QueryDevicesEXT || !has_word(client, "EGL_EXT_platform_device")) return devices;
+  EGLint count = 0;
+  if (!e.QueryDevicesEXT(0, nullptr, &count) || count <= 0) return devices;
+  devices.resize(static_cast<size_t>(count));
+  if (!e.QueryDevicesEXT(count, devices.data(), &count)) return {};
+  devices.resize(static_cast<size_t>(count));
+  auto software = [&](EGLDeviceEXT d) {
+    return e.QueryDeviceStringEXT && has_word(e.QueryDeviceStringEXT(d, EGL_EXTENSIONS), "EGL_MESA_device_software");
+  };
+  std::stable_partition(devices.begin(), devices.end(), [&](EGLDeviceEXT d) { return !software(d); });
+  return devices;
+}
+
+// Platform::automatic: the first hardware EGL device (a GPU, whoever's driver), else the surfaceless
+// platform (Mesa: llvmpipe without a GPU), else any device. The surfaceless platform is not first
+// because with GLVND it belongs to Mesa even on a machine whose GPU is NVIDIA's.
 EGLDisplay open_display(Platform platform, std::string& platform_name) {
   const Egl& e = egl();
   const char* client = e.QueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
   if (!e.GetPlatformDisplayEXT || !has_word(client, "EGL_EXT_platform_base"))
     throw Error(Errc::no_device, "EGL lacks EGL_EXT_platform_base, needed for a display without a window system");
   const bool surfaceless = has_word(client, "EGL_MESA_platform_surfaceless");
-  if (platform == Platform::automatic) platform = surfaceless ? Platform::surfaceless : Platform::device;
+  const std::vector<EGLDeviceEXT> devices = devices_hardware_first(e, client);
+  auto hardware = [&] {
+    return !devices.empty() && !(e.QueryDeviceStringEXT && has_word(e.QueryDeviceStringEXT(devices[0], EGL_EXTENSIONS),
+                                                                    "EGL_MESA_device_software"));
+  };
+  if (platform == Platform::automatic)
+    platform = hardware() || !surfaceless ? Platform::device : Platform::surfaceless;
   if (platform == Platform::surfaceless) {
     if (!surfaceless) throw Error(Errc::no_device, "EGL lacks EGL_MESA_platform_surfaceless");
     platform_name = "EGL surfaceless";
     return e.GetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
   }
-  if (!e.QueryDevicesEXT || !has_word(client, "EGL_EXT_platform_device"))
-    throw Error(Errc::no_device, "EGL lacks EGL_EXT_platform_device and EGL_EXT_device_enumeration");
-  EGLDeviceEXT device = nullptr;
-  EGLint devices = 0;
-  if (!e.QueryDevicesEXT(1, &device, &devices) || devices < 1)
-    throw Error(Errc::no_device, "EGL reports no devices");
+  if (devices.empty())
+    throw Error(Errc::no_device, "EGL reports no devices (EGL_EXT_platform_device, EGL_EXT_device_enumeration)");
   platform_name = "EGL device";
-  return e.GetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
+  return e.GetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
 }
 
 void APIENTRY debug_message(GLenum, GLenum type, GLuint, GLenum severity, GLsizei, const GLchar* message,

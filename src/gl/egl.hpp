@@ -22,6 +22,7 @@ struct Egl {
   PFNEGLRELEASETHREADPROC ReleaseThread = nullptr;
   PFNEGLGETPLATFORMDISPLAYEXTPROC GetPlatformDisplayEXT = nullptr;  // EGL_EXT_platform_base
   PFNEGLQUERYDEVICESEXTPROC QueryDevicesEXT = nullptr;              // EGL_EXT_device_enumeration
+  PFNEGLQUERYDEVICESTRINGEXTPROC QueryDeviceStringEXT = nullptr;    // EGL_EXT_device_query
 };
 
 // The process's libEGL; throws Errc::no_device when it cannot be opened.

@@ -16,9 +16,9 @@ template <class T>
 RecordedScan<T> gl_record_and_run(const std::vector<T>& input, ScanConfig config, size_t in_offset = 3) {
   config.type = data_type_of<T>::value;
   const size_t n = input.size();
-  std::vector<T> staged(in_offset + n);
+  std::vector<T> staged(in_offset + n + 1);  // + 1: never a zero-sized buffer
   std::copy(input.begin(), input.end(), staged.begin() + in_offset);
-  GlBuffer in(staged.size() * sizeof(T) + 4, staged.data());
+  GlBuffer in(staged.size() * sizeof(T), staged.data());
   const auto poisoned = poison_bytes((n + 2 * guard) * sizeof(T));
   GlBuffer out(poisoned.size(), poisoned.data());
   const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), n, config);
