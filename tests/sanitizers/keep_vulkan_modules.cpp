@@ -1,7 +1,7 @@
 // LD_PRELOADed into the sanitizer test run (scripts/test.sh): keeps the Vulkan driver (lavapipe), the
 // validation layer and Mesa's GL driver loaded for the whole process. The Vulkan loader dlcloses the
-// first two at vkDestroyInstance, EGL the GL driver at eglTerminate; LeakSanitizer runs at exit, after that, so blocks the unloaded libraries still pointed to from their
-// globals look leaked and their allocation stacks point into unmapped (or since reused) addresses, which
+// first two at vkDestroyInstance, EGL the GL driver at eglTerminate; LeakSanitizer runs at exit, after
+// that, so blocks the unloaded libraries still pointed to from their globals look leaked and their allocation stacks point into unmapped (or since reused) addresses, which
 // no suppression can name. Kept loaded, such blocks stay reachable and real leaks inside them are named
 // by library (tests/sanitizers/lsan.supp). RTLD_LOCAL: nothing of theirs interposes on the application's
 // symbols (the layer exports vkGetInstanceProcAddr). Built without sanitizers; changes nothing else.
