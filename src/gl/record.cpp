@@ -50,7 +50,7 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   return r;
 }
 
-// The buffers of a plan's slots, and of compaction's two extra bindings (flags and count).
+// The buffers behind a plan's slots (compaction binds its flags and count itself, in `extra`).
 struct Views {
   BufferView input, output, temp;
   const BufferView& of(core::Slot slot) const {
