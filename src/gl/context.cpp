@@ -26,6 +26,9 @@ const Egl& egl() {
     GPUSCAN_EGL(Initialize);
     GPUSCAN_EGL(Terminate);
     GPUSCAN_EGL(BindAPI);
+    GPUSCAN_EGL(ChooseConfig);
+    GPUSCAN_EGL(CreatePbufferSurface);
+    GPUSCAN_EGL(DestroySurface);
     GPUSCAN_EGL(CreateContext);
     GPUSCAN_EGL(DestroyContext);
     GPUSCAN_EGL(MakeCurrent);
@@ -228,6 +231,7 @@ Context::Impl::~Impl() {
     const Egl& e = egl();
     if (current) e.MakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     e.DestroyContext(display, context);
+    if (surface) e.DestroySurface(display, surface);
     e.ReleaseThread();
     release_display(display);
   }
@@ -262,26 +266,44 @@ Context Context::create(const ContextCreateInfo& info) {
     ++display_users[display];
   }
   EGLContext context = EGL_NO_CONTEXT;
+  EGLSurface surface = EGL_NO_SURFACE;
   try {
-    if (!has_word(e.QueryString(display, EGL_EXTENSIONS), "EGL_KHR_surfaceless_context") ||
-        !has_word(e.QueryString(display, EGL_EXTENSIONS), "EGL_KHR_no_config_context"))
-      throw Error(Errc::unsupported, "the EGL display lacks EGL_KHR_surfaceless_context or EGL_KHR_no_config_context");
+    // Mesa has both extensions; NVIDIA's headless EGL is classically used with a config and a pbuffer,
+    // so fall back to those where an extension is missing.
+    const char* extensions = e.QueryString(display, EGL_EXTENSIONS);
+    const bool no_config = has_word(extensions, "EGL_KHR_no_config_context");
+    const bool surfaceless_context = has_word(extensions, "EGL_KHR_surfaceless_context");
+    EGLConfig config = EGL_NO_CONFIG_KHR;
+    if (!no_config || !surfaceless_context) {
+      const EGLint wanted[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
+      EGLint found = 0;
+      if (!e.ChooseConfig(display, wanted, &config, 1, &found) || found < 1)
+        throw Error(Errc::unsupported, "the EGL display has no OpenGL config with pbuffers (and lacks "
+                                       "EGL_KHR_no_config_context or EGL_KHR_surfaceless_context)");
+    }
     if (!e.BindAPI(EGL_OPENGL_API)) throw Error(Errc::unsupported, egl_error_text("eglBindAPI(EGL_OPENGL_API)"));
     const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 5,
                                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                                  EGL_CONTEXT_OPENGL_DEBUG, info.debug ? EGL_TRUE : EGL_FALSE, EGL_NONE};
-    context = e.CreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+    context = e.CreateContext(display, config, EGL_NO_CONTEXT, attributes);
     if (context == EGL_NO_CONTEXT)
       throw Error(Errc::unsupported, egl_error_text("eglCreateContext (OpenGL 4.5 core profile)"));
-    if (!e.MakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+    if (!surfaceless_context) {
+      const EGLint size[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+      surface = e.CreatePbufferSurface(display, config, size);
+      if (surface == EGL_NO_SURFACE) throw Error(Errc::unsupported, egl_error_text("eglCreatePbufferSurface"));
+    }
+    if (!e.MakeCurrent(display, surface, surface, context))
       throw Error(Errc::unsupported, egl_error_text("eglMakeCurrent"));
   } catch (...) {
+    if (surface != EGL_NO_SURFACE) e.DestroySurface(display, surface);
     if (context != EGL_NO_CONTEXT) e.DestroyContext(display, context);
     release_display(display);
     throw;
   }
   impl->display = display;
   impl->context = context;
+  impl->surface = surface;
   impl->owns_context = true;  // from here on ~Impl releases the context and the display
   impl = finish(std::move(impl), info);
   impl->info.platform = platform_name;
@@ -315,7 +337,7 @@ void Context::make_current() const {
   if (!impl_->owns_context)
     throw Error(Errc::invalid_argument, "make_current() is for contexts gpuscan created; make the adopted one "
                                         "current with the API that created it");
-  if (!egl().MakeCurrent(impl_->display, EGL_NO_SURFACE, EGL_NO_SURFACE, impl_->context))
+  if (!egl().MakeCurrent(impl_->display, impl_->surface, impl_->surface, impl_->context))
     throw Error(Errc::invalid_argument, egl_error_text("eglMakeCurrent") + " (is it current on another thread?)");
 }
 

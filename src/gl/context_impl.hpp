@@ -25,6 +25,7 @@ struct Context::Impl {
   GlInfo info;
   void* display = nullptr;  // EGLDisplay / EGLContext of a context gpuscan created (or the adopted
   void* context = nullptr;  // one's, when it is an EGL context); null otherwise
+  void* surface = nullptr;  // a 1x1 pbuffer where EGL lacks EGL_KHR_surfaceless_context, else null
   bool owns_context = false;
   MessageCallback on_message;
   uint32_t max_groups_x = 0;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], or the debugging cap

@@ -14,6 +14,9 @@ struct Egl {
   PFNEGLINITIALIZEPROC Initialize = nullptr;
   PFNEGLTERMINATEPROC Terminate = nullptr;
   PFNEGLBINDAPIPROC BindAPI = nullptr;
+  PFNEGLCHOOSECONFIGPROC ChooseConfig = nullptr;
+  PFNEGLCREATEPBUFFERSURFACEPROC CreatePbufferSurface = nullptr;
+  PFNEGLDESTROYSURFACEPROC DestroySurface = nullptr;
   PFNEGLCREATECONTEXTPROC CreateContext = nullptr;
   PFNEGLDESTROYCONTEXTPROC DestroyContext = nullptr;
   PFNEGLMAKECURRENTPROC MakeCurrent = nullptr;
