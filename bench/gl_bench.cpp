@@ -155,6 +155,7 @@ int main(int argc, char** argv) {
         } else {
           for (auto& x : bits) x = static_cast<uint32_t>(rng());
         }
+        f.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // earlier shaders' accesses before this update
         f.NamedBufferSubData(in.name, 0, static_cast<GLsizeiptr>(n * 4), bits.data());
         for (const auto& kind_name : kinds) {
           const gs::ScanKind kind = kind_name == "inclusive" ? gs::ScanKind::inclusive : gs::ScanKind::exclusive;
@@ -176,6 +177,7 @@ int main(int argc, char** argv) {
             }
             if (verify) {
               const std::vector<uint32_t> poison(n, 0xA5A5A5A5u);
+              f.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
               f.NamedBufferSubData(result.name, 0, static_cast<GLsizeiptr>(n * 4), poison.data());
               gl::record_scan(ctx, args);
               f.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -47,6 +47,9 @@ int main() try {
 
   // Exclusive scan of buffers[0] into buffers[1].
   gpuscan::gl::record_scan(ctx, {scan_config, n, {buffers[0]}, {buffers[1]}, {buffers[3], 16}});
+  // Both calls use the scratch in buffers[3]: GL orders the second call's stores after the first's loads
+  // only with a barrier.
+  memory_barrier(GL_SHADER_STORAGE_BARRIER_BIT);
   // The elements greater than 2, in order, into buffers[2]; their number into the first word of buffers[3].
   gpuscan::gl::record_select_if(ctx, {compact_config, n, {buffers[0]}, {}, gpuscan::Predicate::greater(2u),
                                       {buffers[2]}, {buffers[3], 0}, {buffers[3], 16}});

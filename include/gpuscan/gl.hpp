@@ -130,7 +130,9 @@ struct ScanArgs {
 //
 // Barrier contract. Before: shader writes to `input` must be made visible by the caller with
 // glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) (writes by GL commands such as glBufferSubData need
-// nothing). Between its own passes gpuscan issues glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)
+// nothing), and so must earlier shader accesses to `output` and `temp` be complete: GL does not order
+// a shader's stores after earlier shaders' loads without that barrier either, so two gpuscan calls
+// that share a temp buffer need glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) between them. Between its own passes gpuscan issues glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)
 // exactly where the plan has a barrier. After: `output` is written by shader storage stores; before
 // using it, the caller issues the barrier for that use: GL_SHADER_STORAGE_BARRIER_BIT (a shader reads
 // it), GL_BUFFER_UPDATE_BARRIER_BIT (glGetBufferSubData, glMapBuffer), GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT,
