@@ -65,9 +65,9 @@ struct ContextCreateInfo {
 
 class Context {
  public:
-  // Creates an EGL display (`info.platform`) and a GL 4.5 core context without a surface and makes it current on the
-  // calling thread. Throws Errc::no_device without libEGL.so.1 or an EGL display, Errc::unsupported
-  // when the driver cannot make a GL 4.5 core context.
+  // Creates an EGL display (`info.platform`) and a GL 4.5 core context without a surface (a 1x1 pbuffer
+  // where EGL needs one) and makes it current on the calling thread. Throws Errc::no_device without
+  // libEGL.so.1 or an EGL display, Errc::unsupported when the driver cannot make a GL 4.5 core context.
   static Context create(const ContextCreateInfo& info = {});
   // Uses the GL context current on the calling thread (EGL, GLX, ...), which must be 4.5 or later.
   // gpuscan does not destroy it; destroy the gpuscan Context while it is still current (its programs
