@@ -20,7 +20,7 @@
 #include <random>
 #include <sstream>
 
-#include "cpu/reference.hpp"
+#include "bench_common.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
@@ -29,6 +29,9 @@
 
 namespace gs = gpuscan;
 namespace vk = gpuscan::vk;
+using gpuscan::bench::Stats;
+using gpuscan::bench::csv_row;
+using gpuscan::bench::summarize;
 
 namespace {
 
@@ -36,17 +39,6 @@ struct Variant {
   std::string label;  // CSV "algorithm" column
   gs::ScanConfig config;
 };
-
-struct Stats {
-  double median_ms, min_ms, max_ms;
-};
-
-Stats summarize(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  const size_t n = ms.size();
-  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  return {median, ms.front(), ms.back()};
-}
 
 // Device buffers sized for the largest run, reused for all.
 struct Buffers {
@@ -143,33 +135,6 @@ void poison(const gs::Context& ctx, VkBuffer buffer, uint64_t bytes) {
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   });
-}
-
-// Checks one scan's output against the CPU; returns the first bad index or -1.
-template <class T>
-int64_t first_mismatch(const std::vector<T>& input, const T* got, gs::ScanKind kind) {
-  if constexpr (std::is_same_v<T, float>) {
-    std::vector<double> wide(input.begin(), input.end());
-    const auto expected = gs::cpu::scan<double>(wide, kind);
-    const auto tol = gs::cpu::float_tolerance<float>(input, kind);
-    for (size_t i = 0; i < input.size(); ++i)
-      if (!(std::fabs(got[i] - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
-  } else {
-    const auto expected = gs::cpu::scan<T>(input, kind);
-    for (size_t i = 0; i < input.size(); ++i)
-      if (got[i] != expected[i]) return static_cast<int64_t>(i);
-  }
-  return -1;
-}
-
-std::string csv_row(const std::string& impl, const std::string& algorithm, const std::string& type,
-                    const std::string& kind, uint64_t n, const Stats& s, uint32_t runs, uint32_t esize) {
-  std::ostringstream o;
-  o.precision(6);
-  const double gbps = 2.0 * n * esize / (s.median_ms * 1e-3) / 1e9;
-  o << impl << "," << algorithm << "," << type << "," << kind << "," << n << "," << s.median_ms << "," << s.min_ms
-    << "," << s.max_ms << "," << runs << "," << gbps;
-  return o.str();
 }
 
 }  // namespace
@@ -328,18 +293,7 @@ int main(int argc, char** argv) {
                     poison(ctx, b.out.handle(), n * 4);
                     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); });
                     const void* got = read_back(ctx, b, b.out.handle(), n * 4);
-                    int64_t bad;
-                    if (type == gs::DataType::f32) {
-                      std::vector<float> in(n);
-                      std::memcpy(in.data(), bits.data(), n * 4);
-                      bad = first_mismatch<float>(in, static_cast<const float*>(got), kind);
-                    } else if (type == gs::DataType::i32) {
-                      std::vector<int32_t> in(n);
-                      std::memcpy(in.data(), bits.data(), n * 4);
-                      bad = first_mismatch<int32_t>(in, static_cast<const int32_t*>(got), kind);
-                    } else {
-                      bad = first_mismatch<uint32_t>(bits, static_cast<const uint32_t*>(got), kind);
-                    }
+                    const int64_t bad = gpuscan::bench::first_mismatch_bits(type, bits, got, kind);
                     if (bad >= 0) {
                       ++failures;
                       std::cerr << "MISMATCH " << label << " " << type_name << " " << kind_name << " n=" << n

@@ -7,11 +7,13 @@
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
 
-layout(constant_id = 3) const uint VECTORS_PER_LANE = 4u;
-layout(constant_id = 6) const uint PREDICATE = 0u;
+#include "backend.glsl"
+
+SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
+SPEC_CONSTANT(6, uint, PREDICATE, 0u);
 
 // The first six words are PassParams (common/pass_io.glsl); compaction adds four.
-layout(push_constant) uniform CompactParams {
+PARAMS_BLOCK uniform CompactParams {
   uint n;             // elements of the input
   uint src_offset;    // element offsets inside bindings 0..4
   uint dst_offset;
@@ -24,11 +26,11 @@ layout(push_constant) uniform CompactParams {
   uint b;
 } pc;
 
-layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer DstBuffer { T g_dst[]; };
-layout(set = 0, binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
-layout(set = 0, binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
-layout(set = 0, binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
+layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
+layout(binding = 1, std430) writeonly buffer DstBuffer { T g_dst[]; };
+layout(binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
+layout(binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
+layout(binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
 
 const uint PRED_FLAGGED = 0u;
 const uint PRED_NONZERO = 1u;
