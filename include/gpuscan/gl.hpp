@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -85,7 +86,8 @@ class Context {
 
   // As gpuscan::Context::resolve: what `automatic` picks, or why an explicit choice cannot run here.
   // The single-pass scan is refused (Errc::unsupported): GL has no memory model that makes its
-  // look-back between workgroups sound (docs/gl.md).
+  // look-back between workgroups sound (docs/gl.md). So are the 64-bit types (Errc::unsupported), and a
+  // bitwise operator on f32 (Errc::invalid_argument, as on Vulkan).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
   Algorithm resolve(const ScanConfig& config, uint64_t count) const;
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
@@ -123,6 +125,9 @@ struct ScanArgs {
   BufferView input;
   BufferView output;   // may be exactly the input (in place)
   BufferView temp;     // scan_temp_requirements(ctx, count, config).size bytes; unused when that is 0
+  // A carry-in combined in front of every element, as gpuscan::ScanArgs::initial_bits (its bit pattern,
+  // element_bits): exclusive output[0] = initial. Applied in the plan's top-level pass.
+  std::optional<uint64_t> initial_bits;
 };
 
 // Issues the scan's dispatches into the current GL command stream. It binds its own program, SSBO
@@ -144,15 +149,24 @@ struct ScanArgs {
 //   // b <-- [0, 3, 4, 11, 11, 15, 16, 22]
 void record_scan(const Context& ctx, const ScanArgs& args);
 
-// Convenience: upload, scan, download (blocks until done).
-template <Element T>
+// The element types the OpenGL backend scans: the 32-bit ones (u32, i32, f32), with every operator
+// their type has (ScanConfig::op). The 64-bit types run on Vulkan only; a ScanConfig naming one is
+// refused with Errc::unsupported.
+template <class T>
+concept GlElement = Element<T> && sizeof(T) == 4;
+
+// Convenience: upload, scan, download (blocks until done). With `initial`, a carry-in as
+// ScanArgs::initial_bits:  gpuscan::gl::scan<uint32_t>(ctx, in, {}, 100u)  // {3, 1, 7} -> {100, 103, 104}
+template <GlElement T>
 std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config = {});
-template <Element T>
+template <GlElement T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config, T initial);
+template <GlElement T>
 std::vector<T> exclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
   config.kind = ScanKind::exclusive;
   return scan(ctx, input, config);
 }
-template <Element T>
+template <GlElement T>
 std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
   config.kind = ScanKind::inclusive;
   return scan(ctx, input, config);
@@ -160,7 +174,7 @@ std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, Scan
 // Untyped form for callers holding raw bytes (the CLI); `gpu_ns`, if given, receives the GPU time of
 // the scan's dispatches (two GL_TIMESTAMP queries).
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
-                                  double* gpu_ns = nullptr);
+                                  double* gpu_ns = nullptr, std::optional<uint64_t> initial_bits = std::nullopt);
 
 // Stream compaction, as in gpuscan/compact.hpp.
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);

@@ -71,7 +71,7 @@ void check_flags(size_t flags, size_t values) {
 }  // namespace
 
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
-                                  double* gpu_ns) {
+                                  double* gpu_ns, std::optional<uint64_t> initial_bits) {
   Context::Impl& impl = ctx.impl();
   impl.check_current();
   const uint32_t esize = element_size(config.type);
@@ -85,7 +85,7 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   OwnedBuffer in(impl.gl, input.size(), input.data());
   OwnedBuffer out(impl.gl, input.size());
   OwnedBuffer temp(impl.gl, temp_req.size);
-  record_scan_timed(ctx, {config, n, in.view(), out.view(), temp.view()}, gpu_ns);
+  record_scan_timed(ctx, {config, n, in.view(), out.view(), temp.view(), initial_bits}, gpu_ns);
   impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
   std::vector<std::byte> result(input.size());
   out.read(result.data(), result.size());
@@ -93,13 +93,28 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   return result;
 }
 
-template <Element T>
-std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config) {
+namespace {
+
+template <GlElement T>
+std::vector<T> scan_typed(const Context& ctx, std::span<const T> input, ScanConfig config,
+                          std::optional<uint64_t> initial_bits) {
   config.type = data_type_of<T>::value;
-  const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config);
+  const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config, nullptr, initial_bits);
   std::vector<T> out(input.size());
   if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
   return out;
+}
+
+}  // namespace
+
+template <GlElement T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config) {
+  return scan_typed(ctx, input, config, std::nullopt);
+}
+
+template <GlElement T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config, T initial) {
+  return scan_typed(ctx, input, config, element_bits(initial));
 }
 
 template <Element T>
@@ -130,6 +145,7 @@ PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> valu
 
 #define GPUSCAN_GL_INSTANTIATE(T)                                                                              \
   template std::vector<T> scan(const Context&, std::span<const T>, ScanConfig);                               \
+  template std::vector<T> scan(const Context&, std::span<const T>, ScanConfig, T);                            \
   template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);            \
   template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>,       \
                                          CompactConfig);                                                       \

@@ -244,7 +244,7 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
     return key;
   };
   execute(impl, r.plan, Views{args.input, args.output, args.temp}, esize, key_of,
-          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_words; }, gpu_ns);
+          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_words; }, gpu_ns, args.initial_bits);
 }
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {

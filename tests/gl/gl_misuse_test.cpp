@@ -26,6 +26,22 @@ class GlMisuseTest : public GlTest {
   gl::ScanArgs args(uint64_t n = 100) const { return {{}, n, in.view(), out.view(), temp.view()}; }
 };
 
+// The 64-bit types are Vulkan-only; bitwise operators are for integers, on GL as on Vulkan.
+TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
+  for (const DataType type : {DataType::u64, DataType::i64, DataType::f64}) {
+    ScanConfig c;
+    c.type = type;
+    EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, 100, c); }), Errc::unsupported) << to_string(type);
+    auto a = args();
+    a.config = c;
+    EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::unsupported) << to_string(type);
+  }
+  ScanConfig c;
+  c.type = DataType::f32;
+  c.op = Op::bit_xor;
+  EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, 100, c); }), Errc::invalid_argument);
+}
+
 TEST_F(GlMisuseTest, Buffers) {
   auto a = args();
   a.input.buffer = 0;

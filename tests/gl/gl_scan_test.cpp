@@ -1,7 +1,7 @@
 // The OpenGL backend's scans against the CPU reference, as tests/gpu/scan_test.cpp does for Vulkan:
 // every algorithm GL offers (those the context cannot run are skipped, saying why), exclusive and
 // inclusive, u32/i32/f32, sizes around tile and recursion boundaries, unaligned offsets, output and
-// temp poisoned and guarded.
+// temp poisoned and guarded; every operator of those types, with and without a carry-in.
 #include "gl_test_support.hpp"
 #include "scan_check.hpp"
 
@@ -11,9 +11,10 @@ namespace {
 constexpr size_t guard = 37;  // puts the output off 16-byte alignment: the scalar load/store paths
 
 // Scans `input` from element `in_offset` of a fresh buffer into a poisoned output buffer after `guard`
-// elements, through the record-level API; checks the guards.
+// elements, through the record-level API (with `initial` as the carry-in); checks the guards.
 template <class T>
-RecordedScan<T> gl_record_and_run(const std::vector<T>& input, ScanConfig config, size_t in_offset = 3) {
+RecordedScan<T> gl_record_and_run(const std::vector<T>& input, ScanConfig config, size_t in_offset = 3,
+                                  std::optional<T> initial = std::nullopt) {
   config.type = data_type_of<T>::value;
   const size_t n = input.size();
   std::vector<T> staged(in_offset + n + 1);  // + 1: never a zero-sized buffer
@@ -24,7 +25,10 @@ RecordedScan<T> gl_record_and_run(const std::vector<T>& input, ScanConfig config
   const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), n, config);
   const auto poisoned_temp = poison_bytes(req.size + 64);
   GlBuffer temp(poisoned_temp.size(), poisoned_temp.data());
-  gl::record_scan(gl_context(), {config, n, in.view(in_offset * sizeof(T)), out.view(guard * sizeof(T)), temp.view()});
+  std::optional<uint64_t> initial_bits;
+  if (initial) initial_bits = element_bits(*initial);
+  gl::record_scan(gl_context(), {config, n, in.view(in_offset * sizeof(T)), out.view(guard * sizeof(T)), temp.view(),
+                                 initial_bits});
   buffer_update_barrier();
   const auto all = out.read<T>(0, n + 2 * guard);
   RecordedScan<T> r;
@@ -88,6 +92,35 @@ TEST_P(GlScanTest, InPlace) {
   EXPECT_TRUE(matches_reference(input, data.read<uint32_t>(1, n), c.kind)) << "seed " << seed;
 }
 
+// Every operator of each 32-bit type, with and without a carry-in (not for float add: no exact
+// reference), at sizes of one tile, two levels and three levels (the carry-in enters at the plan's root
+// dispatch, whatever the depth).
+TEST_P(GlScanTest, OperatorsAndCarryIn) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = tile(32, 1);
+  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32})
+    for (const Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+      if (!op_supports(op, type)) continue;
+      ScanConfig c = config(32, 1);
+      c.op = op;
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t n : {size_t{1}, b + 1, b * b + 3})
+          for (const bool carry : {false, true}) {
+            if (carry && is_float(type) && op == Op::add) continue;  // no exact reference (ops_test.cpp)
+            SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + ", n = " +
+                         std::to_string(n) + (carry ? ", carry-in" : "") + ", seed " + std::to_string(seed));
+            const auto input = random_op_values<T>(n, op, rng);
+            const std::optional<T> initial = carry ? std::optional<T>(random_op_values<T>(1, op, rng)[0]) : std::nullopt;
+            const auto r = gl_record_and_run(input, c, 3, initial);
+            EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+            EXPECT_TRUE(matches_reference(input, r.output, c.kind, op, initial));
+          }
+      });
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Gl, GlScanTest,
     ::testing::Values(Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::exclusive},
@@ -115,7 +148,15 @@ TEST_F(GlTest, ConvenienceScans) {
   const auto bytes = gl::scan_bytes(gl_context(), std::as_bytes(std::span<const uint32_t>(example)), {}, &ns);
   EXPECT_EQ(bytes.size(), example.size() * 4);
   EXPECT_GE(ns, 0.0);
+  EXPECT_EQ(gl::scan<uint32_t>(gl_context(), std::span<const uint32_t>(example).first(3), {}, 100u),
+            (std::vector<uint32_t>{100, 103, 104}));
+  ScanConfig max_config;
+  max_config.op = Op::max;
+  max_config.kind = ScanKind::inclusive;
+  EXPECT_EQ(gl::scan<int32_t>(gl_context(), std::span<const int32_t>(std::vector<int32_t>{-5, 2, -1, 9}), max_config),
+            (std::vector<int32_t>{-5, 2, 2, 9}));
 }
+
 
 }  // namespace
 }  // namespace gpuscan::test
