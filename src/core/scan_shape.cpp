@@ -36,13 +36,19 @@ void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_byt
 
 namespace {
 
-// The request for `count` elements in blocks of `block`; throws Errc::too_large past the 32-bit
-// indices of the shaders.
-ScanRequest scan_request(uint64_t count, uint64_t block, DataType type, const PlanLimits& limits) {
+// Throws Errc::too_large unless `count` elements in blocks of `block` stay within the 32-bit indices of
+// the shaders ("scans of 5000000000 elements are not supported yet: at most ... elements per scan").
+void check_count(uint64_t count, uint64_t block, const std::string& what) {
   // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
   if (count > uint64_t{UINT32_MAX} - block)
-    throw Error(Errc::too_large, "scans of " + std::to_string(count) + " elements are not supported yet: at most " +
-                                     std::to_string(uint64_t{UINT32_MAX} - block) + " elements per scan");
+    throw Error(Errc::too_large, what + "s of " + std::to_string(count) + " elements are not supported yet: at most " +
+                                     std::to_string(uint64_t{UINT32_MAX} - block) + " elements per " + what);
+}
+
+// The request for `count` elements in blocks of `block` (checked by check_count).
+ScanRequest scan_request(uint64_t count, uint64_t block, DataType type, const PlanLimits& limits,
+                         const std::string& what) {
+  check_count(count, block, what);
   ScanRequest req;
   req.n = count;
   req.block_size = static_cast<uint32_t>(block);
@@ -59,7 +65,7 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
                const PlanLimits& limits, bool temp_zeroed) {
   const uint64_t block =
       algorithm == Algorithm::multipass ? uint64_t{2} * shape.workgroup_size : tile_elements(shape);
-  ScanRequest req = scan_request(count, block, config.type, limits);
+  ScanRequest req = scan_request(count, block, config.type, limits, "scan");
   req.inclusive = config.kind == ScanKind::inclusive;
   req.temp_zeroed = temp_zeroed;
   switch (algorithm) {
@@ -70,7 +76,7 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
 }
 
 Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits) {
-  return plan_reduce(scan_request(count, tile_elements(shape), type, limits));
+  return plan_reduce(scan_request(count, tile_elements(shape), type, limits, "reduction"));
 }
 
 void check_compaction_type(DataType type) {
@@ -81,9 +87,7 @@ void check_compaction_type(DataType type) {
 
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits) {
   const uint64_t tile = tile_elements(shape);
-  if (count > uint64_t{UINT32_MAX} - tile)
-    throw Error(Errc::too_large, "compactions of " + std::to_string(count) + " elements are not supported yet: at most " +
-                                     std::to_string(uint64_t{UINT32_MAX} - tile) + " elements");
+  check_count(count, tile, "compaction");
   CompactRequest req;
   req.n = count;
   req.tile_size = static_cast<uint32_t>(tile);
