@@ -979,6 +979,15 @@ TEST_F(CliTest, GlDemoAndTheSinglePassRefusal) {
   expect_failure(run("scan --api gl --algorithm single-pass --type u32 --in " + shell_quote(path("in").string()) +
                      " --out " + shell_quote(path("o").string())),
                  1, {"not offered on OpenGL"});
+  expect_failure(run("reduce --api gl --type u32 --in " + shell_quote(path("in").string())), 1,
+                 {"Vulkan only", "--api vulkan"});
+  write_file(path("t.txt"), "3\n-1\n7\n");
+  const RunResult op = run("scan --api gl --type i32 --op max --inclusive --format text --verify --in " +
+                           shell_quote(path("t.txt").string()) + " --out -");
+  ASSERT_EQ(op.exit_code, 0) << op;
+  EXPECT_EQ(op.out, "3\n3\n7\n") << op;
+  expect_failure(run("scan --api gl --type u64 --format text --in " + shell_quote(path("t.txt").string()) + " --out -"),
+                 1, {"u32, i32 and f32"});
   expect_failure(run("--api metal info"), 2, {"--api"});
   expect_failure(run("info", "", "GPUSCAN_API=metal"), 2, {"GPUSCAN_API"});
 }
