@@ -986,7 +986,7 @@ TEST_F(CliTest, GlDemoAndTheSinglePassRefusal) {
                            shell_quote(path("t.txt").string()) + " --out -");
   ASSERT_EQ(op.exit_code, 0) << op;
   EXPECT_EQ(op.out, "3\n3\n7\n") << op;
-  expect_failure(run("scan --api gl --type u64 --format text --in " + shell_quote(path("t.txt").string()) + " --out -"),
+  expect_failure(run("scan --api gl --type i64 --format text --in " + shell_quote(path("t.txt").string()) + " --out -"),
                  1, {"u32, i32 and f32"});
   expect_failure(run("--api metal info"), 2, {"--api"});
   expect_failure(run("info", "", "GPUSCAN_API=metal"), 2, {"GPUSCAN_API"});
