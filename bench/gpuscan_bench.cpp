@@ -1,12 +1,14 @@
-// gpuscan's benchmark: GPU time of every scan algorithm from timestamp queries, beside the GLSL copy
-// roofline measured in the same process, as CSV rows that bench/scripts/compare.py and plot.py read:
+// gpuscan's benchmark: GPU time of every scan algorithm and of stream compaction from timestamp
+// queries, beside the GLSL copy roofline measured in the same process, as CSV rows that
+// bench/scripts/compare.py and plot.py read (and, with --json, the same rows as JSON; docs/bench.md):
 //   impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps
-// gbps counts the bytes a scan must move at least: n elements read and n written.
+// gbps counts the bytes a case must move at least: for a scan n elements read and n written; for a
+// compaction n read, kept written, and n flags read for select-flagged (bench/compact_bench.hpp).
 //
-// Each (algorithm, type, kind, n) is first checked once against the CPU reference on a poisoned
-// output; then `warmup` runs and `runs` timed runs are recorded into one command buffer, each between
-// two timestamps and separated by a barrier, so runs do not overlap. Everything a scan needs is inside
-// the timed region (the single-pass scan's clearing of its look-back state included). The median is
+// Each case is first checked once against the CPU reference on a poisoned output; then `warmup` runs
+// and `runs` timed runs are recorded into one command buffer, each between two timestamps and
+// separated by a barrier, so runs do not overlap. Everything a scan or compaction needs is inside the
+// timed region (the single-pass scan's clearing of its look-back state included). The median is
 // reported. Inputs are random; sizes above the 60 MB L2 measure memory, smaller ones partly the cache.
 #include <CLI/CLI.hpp>
 
@@ -20,127 +22,40 @@
 #include <random>
 #include <sstream>
 
-#include "bench_common.hpp"
+#include "cpu/reference.hpp"
 #include "gpuscan/gpuscan.hpp"
-#include "vulkan/check.hpp"
-#include "vulkan/context_impl.hpp"
-#include "vulkan/memory.hpp"
+#include "bench_support.hpp"
+#include "compact_bench.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gs = gpuscan;
 namespace vk = gpuscan::vk;
-using gpuscan::bench::Stats;
-using gpuscan::bench::csv_row;
-using gpuscan::bench::summarize;
+using namespace gpuscan::bench;  // Stats, Buffers, time_runs, Sink, ...
 
 namespace {
 
-struct Variant {
-  std::string label;  // CSV "algorithm" column
-  gs::ScanConfig config;
-};
-
-// Device buffers sized for the largest run, reused for all.
-struct Buffers {
-  vk::OwnedBuffer in, out, temp, staging;
-};
-
-// Records `runs` repetitions of `record`, each between two timestamps, and returns each one's GPU time.
-std::vector<double> time_runs_once(const gs::Context& ctx, uint32_t warmup, uint32_t runs,
-                                   const std::function<void(VkCommandBuffer)>& record) {
-  const VkDevice device = ctx.device();
-  VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-  q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  q.queryCount = 2 * runs;
-  VkQueryPool pool;
-  vk::check(vkCreateQueryPool(device, &q, nullptr, &pool), "vkCreateQueryPool");
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vkCmdResetQueryPool(cmd, pool, 0, 2 * runs);
-    const VkMemoryBarrier between{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
-    for (uint32_t i = 0; i < warmup + runs; ++i) {
-      const bool timed = i >= warmup;
-      if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 2 * (i - warmup));
-      record(cmd);
-      if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * (i - warmup) + 1);
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &between, 0,
-                           nullptr, 0, nullptr);
-    }
-  });
-  std::vector<uint64_t> stamps(2 * runs);
-  vk::check(vkGetQueryPoolResults(device, pool, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
-                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-            "vkGetQueryPoolResults");
-  vkDestroyQueryPool(device, pool, nullptr);
-  std::vector<double> ms(runs);
-  for (uint32_t i = 0; i < runs; ++i)
-    ms[i] = static_cast<double>(stamps[2 * i + 1] - stamps[2 * i]) * ctx.device_info().timestamp_period_ns * 1e-6;
-  return ms;
-}
-
-// GPU clocks drop while the host verifies results between cases, and a few runs do not bring them
-// back (seen on the H200: the first cases after an idle second ran 2-4x slower). So the warm-up is
-// long enough to keep the GPU busy for `warmup_ms` before the timed runs, in the same submission.
-double g_warmup_ms = 200;
-
-std::vector<double> time_runs(const gs::Context& ctx, uint32_t warmup, uint32_t runs,
-                              const std::function<void(VkCommandBuffer)>& record) {
-  const std::vector<double> probe = time_runs_once(ctx, 0, 3, record);
-  const double estimate = std::max(*std::min_element(probe.begin(), probe.end()), 1e-3);
-  const uint32_t needed = static_cast<uint32_t>(std::min(20000.0, std::ceil(g_warmup_ms / estimate)));
-  return time_runs_once(ctx, std::max(warmup, needed), runs, record);
-}
-
-// The GLSL copy roofline: shaders/copy.comp with the tile kernels' layout.
-void record_copy(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k) {
-  gs::Context::Impl& impl = ctx.impl();
-  gs::PipelineKey key;
-  key.variant = "copy.u32";
-  key.workgroup_size = w;
-  key.vectors_per_lane = k;
-  const uint64_t tile = uint64_t{w} * k * 4;
-  const uint64_t blocks = (n + tile - 1) / tile;
-  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
-  const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
-  const VkDescriptorBufferInfo infos[3] = {
-      {b.in.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}};
-  const uint32_t params[6] = {static_cast<uint32_t>(n), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-  impl.record_dispatch(cmd, key, infos, params, gx, gy);
-}
-
-// Copies `bytes` from device buffer `src` to the staging buffer and returns a pointer to them.
-const void* read_back(const gs::Context& ctx, const Buffers& b, VkBuffer src, uint64_t bytes) {
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::copy_with_barrier(cmd, src, b.staging.handle(), bytes, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
-  return b.staging.mapped();
-}
-
-void upload(const gs::Context& ctx, const Buffers& b, VkBuffer dst, const void* data, uint64_t bytes) {
-  std::memcpy(b.staging.mapped(), data, bytes);
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::copy_with_barrier(cmd, b.staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  });
-}
-
-void poison(const gs::Context& ctx, VkBuffer buffer, uint64_t bytes) {
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    vkCmdFillBuffer(cmd, buffer, 0, bytes, 0xA5A5A5A5u);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  });
+// Checks one scan's output against the CPU; returns the first bad index or -1.
+template <class T>
+int64_t first_mismatch(const std::vector<T>& input, const T* got, gs::ScanKind kind) {
+  if constexpr (std::is_same_v<T, float>) {
+    std::vector<double> wide(input.begin(), input.end());
+    const auto expected = gs::cpu::scan<double>(wide, kind);
+    const auto tol = gs::cpu::float_tolerance<float>(input, kind);
+    for (size_t i = 0; i < input.size(); ++i)
+      if (!(std::fabs(got[i] - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
+  } else {
+    const auto expected = gs::cpu::scan<T>(input, kind);
+    for (size_t i = 0; i < input.size(); ++i)
+      if (got[i] != expected[i]) return static_cast<int64_t>(i);
+  }
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gpuscan benchmark: GPU time of every scan algorithm beside the GLSL copy roofline"};
+  CLI::App app{"gpuscan benchmark: GPU time of every scan algorithm and of stream compaction beside the GLSL "
+               "copy roofline"};
   int min_log2 = 10, max_log2 = 28, step = 2;
   uint32_t runs = 30, warmup = 5;
   std::vector<std::string> algorithms = {"single-pass", "reduce-then-scan", "multipass-subgroup", "multipass-blelloch"};
@@ -148,7 +63,11 @@ int main(int argc, char** argv) {
   std::vector<std::string> kinds = {"exclusive"};
   std::vector<uint32_t> workgroup_sizes = {256}, vectors = {4}, spins = {0};
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
-  std::string csv_path, device;
+  std::vector<std::string> ops = {"scan"};
+  CompactOptions compact;
+  compact.densities = {1, 50, 99};
+  compact.algorithms = {"three-pass", "single-pass"};
+  std::string csv_path, json_path, device;
   bool verify = true;
   app.add_option("--min-log2", min_log2, "smallest size 2^k (default 10)");
   app.add_option("--max-log2", max_log2, "largest size 2^k (default 28)");
@@ -167,7 +86,17 @@ int main(int argc, char** argv) {
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
   app.add_option("--copy-workgroup-sizes", copy_workgroup_sizes, "copy roofline: W values")->delimiter(',');
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
+  app.add_option("--ops", ops,
+                 "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags); default scan")
+      ->delimiter(',');
+  app.add_option("--densities", compact.densities, "compaction: percent of elements kept (default 1,50,99)")
+      ->delimiter(',');
+  app.add_option("--compact-algorithms", compact.algorithms,
+                 "compaction: three-pass, single-pass (temp zeroed once, then left zeroed by each run), "
+                 "single-pass-fill (clears its state with a fill every run); default three-pass,single-pass")
+      ->delimiter(',');
   app.add_option("--csv", csv_path, "write CSV here (default stdout)");
+  app.add_option("--json", json_path, "also write the rows as JSON here (docs/bench.md)");
   app.add_option("--device", device, "device index or name substring");
   app.add_flag("!--no-verify", verify, "skip the CPU check of each case");
   CLI11_PARSE(app, argc, argv);
@@ -179,14 +108,33 @@ int main(int argc, char** argv) {
     const gs::DeviceInfo& d = ctx.device_info();
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
 
+    bool scans = false;
+    for (const auto& op : ops) {
+      if (op == "scan") scans = true;
+      else compact.ops.push_back(op);
+    }
+    compact.workgroup_sizes = workgroup_sizes;
+    compact.vectors = vectors;
+    compact.warmup = warmup;
+    compact.runs = runs;
+    compact.verify = verify;
+    check_compact_options(compact);
+
     std::ofstream file;
     std::ostream& out = csv_path.empty() ? std::cout : (file.open(csv_path), file);
-    out << "# device: " << d.name << "\n# vulkan: " << VK_API_VERSION_MAJOR(d.api_version) << "."
-        << VK_API_VERSION_MINOR(d.api_version) << "." << VK_API_VERSION_PATCH(d.api_version)
-        << "\n# subgroup size: " << d.subgroup_size << "\n# gpuscan: " << gs::version
-        << "\n# timing: Vulkan timestamps around each run, median of " << runs << " after at least " << warmup
-        << " warm-up runs and " << g_warmup_ms << " ms of warm-up work in the same submission\n"
-        << "impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps\n";
+    Sink sink(out, json_path);
+    sink.metadata("device", d.name);
+    sink.metadata("vulkan", std::to_string(VK_API_VERSION_MAJOR(d.api_version)) + "." +
+                                std::to_string(VK_API_VERSION_MINOR(d.api_version)) + "." +
+                                std::to_string(VK_API_VERSION_PATCH(d.api_version)));
+    sink.metadata("subgroup size", std::to_string(d.subgroup_size));
+    sink.metadata("gpuscan", std::string(gs::version));
+    std::ostringstream timing;
+    timing << "Vulkan timestamps around each run, median of " << runs << " after at least " << warmup
+           << " warm-up runs and " << g_warmup_ms << " ms of warm-up work in the same submission";
+    sink.metadata("timing", timing.str());
+    sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*4; compaction n*4 read + kept*4 "
+                          "written (+ n*4 flags read for select-flagged)");
 
     const uint64_t max_n = uint64_t{1} << max_log2;
     std::mt19937_64 rng(std::random_device{}());
@@ -206,10 +154,16 @@ int main(int argc, char** argv) {
           }
     constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    Buffers b{{ctx.physical_device(), ctx.device(), max_n * 4, usage, vk::MemoryKind::device_local},
-              {ctx.physical_device(), ctx.device(), max_n * 4, usage, vk::MemoryKind::device_local},
-              {ctx.physical_device(), ctx.device(), temp_bytes, usage, vk::MemoryKind::device_local},
+    if (!compact.ops.empty()) temp_bytes = std::max(temp_bytes, compact_temp_bytes(ctx, max_n, compact));
+    const auto device_buffer = [&](VkDeviceSize bytes) {
+      return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, vk::MemoryKind::device_local);
+    };
+    Buffers b{device_buffer(max_n * 4), device_buffer(max_n * 4), device_buffer(temp_bytes),
               {ctx.physical_device(), ctx.device(), max_n * 4, usage, vk::MemoryKind::host_visible}};
+    if (!compact.ops.empty()) {
+      b.flags = device_buffer(max_n * 4);
+      b.count = device_buffer(4);
+    }
 
     // Bring the clocks up before the first measurement: about a second of copies at the largest size.
     const int clock_warmup = static_cast<int>(std::clamp<uint64_t>((uint64_t{2} << 30) / max_n, 200, 20000));
@@ -238,7 +192,7 @@ int main(int argc, char** argv) {
           }
       };
       measure_copy();
-      for (const auto& type_name : types) {
+      for (const auto& type_name : scans ? types : std::vector<std::string>{}) {
         const gs::DataType type = *gs::parse_data_type(type_name);
         std::vector<uint32_t> bits(n);
         if (type == gs::DataType::f32) {
@@ -274,15 +228,7 @@ int main(int argc, char** argv) {
                   if (c.algorithm == gs::Algorithm::single_pass && !with_fill) {
                     // Zero the temp once; every single-pass scan leaves it zeroed (ScanArgs::temp_zeroed),
                     // so the timed runs need no clearing pass: the kernel's last workgroup clears it.
-                    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-                      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-                      vkCmdFillBuffer(cmd, b.temp.handle(), 0, VK_WHOLE_SIZE, 0);
-                      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-                    });
+                    zero(ctx, b.temp.handle());
                     args.temp_zeroed = true;
                   }
                   std::string label = alg;
@@ -293,25 +239,38 @@ int main(int argc, char** argv) {
                     poison(ctx, b.out.handle(), n * 4);
                     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); });
                     const void* got = read_back(ctx, b, b.out.handle(), n * 4);
-                    const int64_t bad = gpuscan::bench::first_mismatch_bits(type, bits, got, kind);
+                    int64_t bad;
+                    if (type == gs::DataType::f32) {
+                      std::vector<float> in(n);
+                      std::memcpy(in.data(), bits.data(), n * 4);
+                      bad = first_mismatch<float>(in, static_cast<const float*>(got), kind);
+                    } else if (type == gs::DataType::i32) {
+                      std::vector<int32_t> in(n);
+                      std::memcpy(in.data(), bits.data(), n * 4);
+                      bad = first_mismatch<int32_t>(in, static_cast<const int32_t*>(got), kind);
+                    } else {
+                      bad = first_mismatch<uint32_t>(bits, static_cast<const uint32_t*>(got), kind);
+                    }
                     if (bad >= 0) {
                       ++failures;
                       std::cerr << "MISMATCH " << label << " " << type_name << " " << kind_name << " n=" << n
                                 << " at index " << bad << "\n";
-                      out << "# MISMATCH " << label << " " << type_name << " " << kind_name << " n=" << n << "\n";
+                      sink.note("MISMATCH " + label + " " + type_name + " " + kind_name + " n=" + std::to_string(n));
                       continue;
                     }
                   }
                   const Stats s = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); }));
                   std::cerr << label << " " << type_name << " " << kind_name << " n=2^" << e << ": " << s.median_ms << " ms\n";
-                  out << csv_row("gpuscan-vulkan", label, type_name, kind_name, n, s, runs, 4) << "\n" << std::flush;
+                  sink.row({"gpuscan-vulkan", label, type_name, kind_name, n, s, runs, 2.0 * n * 4});
                 }
           }
         }
       }
+      failures += run_compaction_cases(ctx, b, n, compact, sink, rng);
       measure_copy();
-      out << csv_row("glsl-copy", "copy", "u32", "copy", n, best_copy, runs, 4) << "\n" << std::flush;
+      sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy, runs, 2.0 * n * 4});
     }
+    sink.finish();
     if (failures) std::cerr << failures << " case(s) failed verification\n";
     return failures ? 1 : 0;
   } catch (const gs::Error& e) {

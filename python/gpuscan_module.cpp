@@ -1,5 +1,6 @@
 // The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
-// convenience calls, for dtypes uint32, int32, float32, uint64, int64 and float64.
+// convenience calls, for dtypes uint32, int32, float32, uint64, int64 and float64, and stream
+// compaction (compact, partition) of uint32, int32 and float32 arrays.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
@@ -7,6 +8,8 @@
 //   gpuscan.reduce(np.array([3, 1, 7, 0], dtype=np.uint32), op="max")       # np.uint32(7)
 //   with gpuscan.Context(validation=True) as ctx:
 //       ctx.inclusive_scan(np.ones(5, dtype=np.float32), algorithm="reduce-then-scan")
+//   gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")      # array([5, 7], dtype=uint32)
+//   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
 // unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
@@ -25,6 +28,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -199,6 +203,16 @@ py::array_t<T> contiguous(const py::array& a) {
   return input;
 }
 
+// A 1-D numpy array that owns `out`'s storage, without copying it.
+template <class T>
+py::array to_numpy(std::vector<T> out) {
+  if (out.empty()) return py::array_t<T>(0);
+  auto owned = std::make_unique<std::vector<T>>(std::move(out));
+  py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  std::vector<T>* v = owned.release();
+  return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
+}
+
 // Scans `a` (any array-like) on `state`'s device.
 template <class T>
 py::array scan_typed(std::shared_ptr<State> state, const py::array& a, const gpuscan::ScanConfig& config) {
@@ -210,12 +224,7 @@ py::array scan_typed(std::shared_ptr<State> state, const py::array& a, const gpu
     out = gpuscan::scan<T>(state->ctx, span, config);
     state.reset();  // if the Context was closed meanwhile, it goes now, still without the GIL
   }
-  if (out.empty()) return py::array_t<T>(0);
-  // Hand the vector's storage to numpy without copying it.
-  auto owned = std::make_unique<std::vector<T>>(std::move(out));
-  py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<T>*>(p); });
-  std::vector<T>* v = owned.release();
-  return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
+  return to_numpy(std::move(out));
 }
 
 // Reduces `a` on `state`'s device; the result is a numpy scalar of a's dtype.
@@ -287,6 +296,96 @@ py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::
   return gpuscan::visit_type(type, [&](auto tag) { return reduce_typed<decltype(tag)>(std::move(state), array, op); });
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Compaction
+
+// `path=` and `algorithm=` of compact() / partition(), as the CLI's --path and --algorithm; underscores
+// are accepted for hyphens.
+gpuscan::CompactConfig make_compact_config(std::string path, std::string algorithm) {
+  for (std::string* name : {&path, &algorithm})
+    for (char& c : *name)
+      if (c == '_') c = '-';
+  gpuscan::CompactConfig config;
+  if (path == "ballot") config.path = gpuscan::CompactPath::ballot;
+  else if (path == "shared-memory") config.path = gpuscan::CompactPath::shared_memory;
+  else if (path != "auto")
+    throw py::value_error("unknown path " + std::string(py::repr(py::str(path))) +
+                          ": expected 'auto', 'ballot' or 'shared-memory'");
+  const auto a = gpuscan::parse_compact_algorithm(algorithm);
+  if (!a)
+    throw py::value_error("unknown compaction algorithm " + std::string(py::repr(py::str(algorithm))) +
+                          ": expected 'auto', 'three-pass' or 'single-pass'");
+  config.algorithm = *a;
+  return config;
+}
+
+// The flags of a boolean or integer mask of `n` elements: 1 where it is non-zero.
+py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function) {
+  py::array mask = py::array::ensure(mask_like);
+  const char k = mask ? mask.dtype().kind() : '?';
+  if (!mask || (k != 'b' && k != 'i' && k != 'u'))
+    throw py::type_error(std::string(function) + "() takes `pred` as a predicate string such as 'gt:100' or a "
+                         "boolean (or integer) mask array");
+  if (mask.ndim() != 1 || mask.shape(0) != n)
+    throw py::value_error(std::string(function) + "(): the mask has shape " + std::string(py::str(py::tuple(mask.attr("shape")))) +
+                          "; it must be 1-D with one entry per element (" + std::to_string(n) + ")");
+  py::object nonzero = py::module_::import("numpy").attr("not_equal")(mask, 0);
+  return contiguous<uint32_t>(py::array(nonzero.attr("astype")("uint32")));
+}
+
+template <class T>
+std::span<const T> span_of(const py::array_t<T>& a) {
+  return {a.data(), static_cast<size_t>(a.size())};
+}
+
+// select_if / select_flagged (partition = false: the kept elements) or partition / partition_flagged
+// (the tuple (all elements, kept first, number kept)) of `a` on `state`'s device.
+template <class T>
+py::object compact_typed(std::shared_ptr<State> state, const py::array& a, const py::object& pred,
+                         gpuscan::CompactConfig config, bool partition, const char* function) {
+  const auto input = contiguous<T>(a);
+  std::optional<py::array_t<uint32_t>> flags;
+  gpuscan::Predicate predicate;
+  if (py::isinstance<py::str>(pred)) {
+    try {
+      predicate = gpuscan::parse_predicate(pred.cast<std::string>(), config.type);
+    } catch (const gpuscan::Error& e) {
+      throw py::value_error(e.what());
+    }
+  } else {
+    flags = flags_from_mask(pred, input.size(), function);
+  }
+  gpuscan::PartitionResult<T> r;
+  {
+    py::gil_scoped_release release;
+    const std::span<const T> values = span_of(input);
+    if (flags && partition) r = gpuscan::partition_flagged<T>(state->ctx, values, span_of(*flags), config);
+    else if (partition) r = gpuscan::partition<T>(state->ctx, values, predicate, config);
+    else if (flags) r.values = gpuscan::select_flagged<T>(state->ctx, values, span_of(*flags), config);
+    else r.values = gpuscan::select_if<T>(state->ctx, values, predicate, config);
+    state.reset();  // as in scan_typed
+  }
+  if (!partition) return to_numpy(std::move(r.values));
+  const uint64_t kept = r.kept;
+  return py::make_tuple(to_numpy(std::move(r.values)), kept);
+}
+
+py::object compact(std::shared_ptr<State> state, const py::object& a, const py::object& pred, const std::string& path,
+                   const std::string& algorithm, bool partition) {
+  const char* function = partition ? "partition" : "compact";
+  gpuscan::CompactConfig config = make_compact_config(path, algorithm);
+  const py::array array = as_array(a, function);
+  config.type = checked_type(array, gpuscan::Op::add, function);
+  switch (config.type) {
+    case gpuscan::DataType::u32: return compact_typed<uint32_t>(std::move(state), array, pred, config, partition, function);
+    case gpuscan::DataType::i32: return compact_typed<int32_t>(std::move(state), array, pred, config, partition, function);
+    case gpuscan::DataType::f32: return compact_typed<float>(std::move(state), array, pred, config, partition, function);
+    default:
+      throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32 and float32, not " +
+                           std::string(py::str(static_cast<py::handle>(array.dtype()))));
+  }
+}
+
 // gpuscan.Context. All access to state_ happens with the GIL held.
 class ContextObject {
  public:
@@ -312,6 +411,14 @@ class ContextObject {
     return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, "inclusive_scan");
   }
   py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
+  py::object compact(const py::object& a, const py::object& pred, const std::string& path,
+                     const std::string& algorithm) const {
+    return ::compact(state(), a, pred, path, algorithm, false);
+  }
+  py::object partition(const py::object& a, const py::object& pred, const std::string& path,
+                       const std::string& algorithm) const {
+    return ::compact(state(), a, pred, path, algorithm, true);
+  }
   std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
     const gpuscan::ScanConfig config = make_config("add", algorithm);
     return std::string(gpuscan::to_string(state()->ctx.resolve(config, count)));
@@ -391,12 +498,13 @@ std::string selector_from(const py::object& device) {
 }  // namespace
 
 PYBIND11_MODULE(gpuscan, m) {
-  m.doc() = R"(GPU prefix scans of numpy arrays on Vulkan, by gpuscan.
+  m.doc() = R"(GPU prefix scans, reductions and stream compaction of numpy arrays on Vulkan, by gpuscan.
 
     import numpy as np, gpuscan
     a = np.array([3, 1, 7, 0, 4, 1, 6, 3], dtype=np.uint32)
     gpuscan.exclusive_scan(a)   # array([ 0,  3,  4, 11, 11, 15, 16, 22], dtype=uint32)
     gpuscan.inclusive_scan(a)   # array([ 3,  4, 11, 11, 15, 16, 22, 25], dtype=uint32)
+    gpuscan.compact(a, "gt:3")  # array([7, 4, 6], dtype=uint32), as a[a > 3]; or compact(a, mask)
 
 Arrays are 1-D of dtype uint32, int32 or float32, of any length; integer sums wrap like numpy's.
 The module-level functions use default_context(): the device GPUSCAN_DEVICE names, or the first
@@ -429,6 +537,18 @@ with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "tim
   for (size_t i = 0; i < std::size(algorithm_names); ++i) names[i] = algorithm_names[i];
   m.attr("algorithms") = names;
 
+  static const char* compact_doc =
+      "The elements of `a` that `pred` keeps, in order, as a new array: a[mask] for a mask, like numpy's\n"
+      "boolean indexing. `a`: 1-D uint32, int32 or float32. `pred`: a predicate string, as gpuscan compact\n"
+      "--pred takes it ('nonzero', 'eq:C', 'ne:C', 'lt:C', 'le:C', 'gt:C', 'ge:C', 'bit:MASK',\n"
+      "'range:LO:HI'; constants in a's dtype), or a boolean or integer mask of len(a) (kept where non-zero).\n"
+      "path: 'auto', 'ballot', 'shared-memory'; algorithm: 'auto', 'three-pass', 'single-pass'.\n"
+      "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
+  static const char* partition_doc =
+      "(values, kept): every element of `a`, those `pred` keeps first, then the others, both in input order\n"
+      "(np.concatenate([a[m], a[~m]]) for a boolean mask m), and the number kept. Arguments as compact().\n"
+      "    gpuscan.partition(np.array([5, 0, 7], dtype=np.int32), 'nonzero')   # (array([5, 7, 0], dtype=int32), 2)";
+
   py::class_<ContextObject>(m, "Context", R"(A gpuscan context: one Vulkan device and gpuscan's pipelines for it.
 
 Context(device=None, validation=False)
@@ -458,6 +578,10 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("reduce", &ContextObject::reduce, py::arg("a"), py::arg("op") = "add",
            "a[0] op a[1] op ... as a numpy scalar of a's dtype; the op's identity for an empty array.\n"
            "Same dtypes and ops as the scans; float results are bitwise the same on every run.")
+      .def("compact", &ContextObject::compact, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
+           py::arg("algorithm") = "auto", compact_doc)
+      .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
+           py::arg("algorithm") = "auto", partition_doc)
       .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
            "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
            "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
@@ -510,6 +634,18 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("op") = "add",
       "Reduction on default_context(): a[0] op a[1] op ..., a numpy scalar of a's dtype\n"
       "(gpuscan.reduce(np.array([3, 1, 7], np.uint32), op='max') == 7). op as for the scans.");
+  m.def(
+      "compact",
+      [](const py::object& a, const py::object& pred, const std::string& path, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().compact(a, pred, path, algorithm);
+      },
+      py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", compact_doc);
+  m.def(
+      "partition",
+      [](const py::object& a, const py::object& pred, const std::string& path, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().partition(a, pred, path, algorithm);
+      },
+      py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "devices",
       [] {

@@ -39,45 +39,30 @@ void main() {
 #endif
   uint total;
 #if defined(COMPACT_BALLOT) && defined(COMPACT_PARTITION)
-  T values[ITEMS];
-  uint ranks[ITEMS];  // kept elements of the subgroup before this one (kept or not)
-  bool keep[ITEMS];
+  uvec4 values[VECTORS_PER_LANE];
+  uvec4 ranks[VECTORS_PER_LANE];  // kept elements of the subgroup before each element (kept or not)
+  bvec4 keep[VECTORS_PER_LANE];
   uint kept = 0u;
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = ballot_element(tile, k);
-    const bool p = i < pc.n && compact_keep(i, false, values[k]);
-    if (i < pc.n) values[k] = g_src[pc.src_offset + i];
-    keep[k] = p;
-    const uvec4 ballot = subgroupBallot(p);
-    ranks[k] = kept + subgroupBallotExclusiveBitCount(ballot);
-    kept += subgroupBallotBitCount(ballot);
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    keep[k] = compact_keep4(ballot_first(tile, k), LOAD_ALL, values[k]);
+    uint row_count;
+    ranks[k] = ballot_row_ranks(keep[k], row_count) + kept;
+    kept += row_count;
   }
   const uint base = tile_offset + subgroup_counts_exclusive(kept, total);
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = ballot_element(tile, k);
-    if (i >= pc.n) continue;
-    const uint before = base + ranks[k];
-    g_dst[pc.dst_offset + (keep[k] ? before : all_kept + (i - before))] = values[k];
-  }
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
+    for (uint c = 0u; c < 4u; ++c) {
+      const uint i = ballot_first(tile, k) + c;
+      if (i >= pc.n) continue;
+      const uint before = base + ranks[k][c];
+      g_dst[pc.dst_offset + (keep[k][c] ? before : all_kept + (i - before))] = values[k][c];
+    }
 #elif defined(COMPACT_BALLOT)
-  const uint NONE = 0xffffffffu;
-  T values[ITEMS];
-  uint ranks[ITEMS];  // rank among the subgroup's kept elements, NONE where not kept
-  uint kept = 0u;     // the subgroup's kept elements so far (uniform in the subgroup)
-  for (uint k = 0u; k < ITEMS; ++k) {
-    const uint i = ballot_element(tile, k);
-    const bool p = i < pc.n && compact_keep(i, true, values[k]);
-    const uvec4 ballot = subgroupBallot(p);
-    ranks[k] = p ? kept + subgroupBallotExclusiveBitCount(ballot) : NONE;
-    kept += subgroupBallotBitCount(ballot);
-  }
-  const uint base = tile_offset + subgroup_counts_exclusive(kept, total);
-  for (uint k = 0u; k < ITEMS; ++k)
-    if (ranks[k] != NONE) g_dst[pc.dst_offset + base + ranks[k]] = values[k];
+  ballot_store_kept(tile_offset + ballot_rank_kept(tile, total));
 #else
   const uint first = tile * tile_elements() + gl_LocalInvocationID.x * ITEMS;
   uint kept = 0u;
-  T v;
+  uint v;
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k;
     if (i < pc.n && compact_keep(i, false, v)) ++kept;

@@ -32,16 +32,20 @@ endforeach()
 list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")
 
 # Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a
-# specialization constant. OP_ADD only satisfies common/ops.glsl. compact_partition is compact_scatter.comp
-# with COMPACT_PARTITION (stable partition: every element written).
+# specialization constant. Elements move as 32-bit patterns and ops.glsl's T is the u32 count (TYPE_U32,
+# OP_ADD: the single-pass plan's look-back combines kept counts); ELEMENT_<type> is what the predicate
+# compares. compact_partition is compact_scatter.comp with COMPACT_PARTITION (stable partition: every
+# element written). compact_single_pass (ballot path only) needs Vulkan 1.2 like single_pass.
 foreach(type u32 i32 f32)
   string(TOUPPER "${type}" TYPE)
+  set(defines "TYPE_U32,OP_ADD,ELEMENT_${TYPE}")
   foreach(kernel compact_count compact_scatter)
     list(APPEND GPUSCAN_SHADER_VARIANTS
-      "${kernel}.${type}.ballot|${kernel}.comp|TYPE_${TYPE},OP_ADD,COMPACT_BALLOT"
-      "${kernel}.${type}.shared|${kernel}.comp|TYPE_${TYPE},OP_ADD,COMPACT_SHARED")
+      "${kernel}.${type}.ballot|${kernel}.comp|${defines},COMPACT_BALLOT"
+      "${kernel}.${type}.shared|${kernel}.comp|${defines},COMPACT_SHARED")
   endforeach()
   list(APPEND GPUSCAN_SHADER_VARIANTS
-    "compact_partition.${type}.ballot|compact_scatter.comp|TYPE_${TYPE},OP_ADD,COMPACT_BALLOT,COMPACT_PARTITION"
-    "compact_partition.${type}.shared|compact_scatter.comp|TYPE_${TYPE},OP_ADD,COMPACT_SHARED,COMPACT_PARTITION")
+    "compact_partition.${type}.ballot|compact_scatter.comp|${defines},COMPACT_BALLOT,COMPACT_PARTITION"
+    "compact_partition.${type}.shared|compact_scatter.comp|${defines},COMPACT_SHARED,COMPACT_PARTITION"
+    "compact_single_pass.${type}.ballot|compact_single_pass.comp|${defines},COMPACT_BALLOT|vulkan1.2")
 endforeach()

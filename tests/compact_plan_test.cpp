@@ -1,6 +1,7 @@
 // Unit tests for the stream-compaction plan (core::plan_compact): structure, temp layout, and a CPU
-// interpreter that runs the plan -- count, the tile counts' scan (reduce-then-scan or multipass), scatter
-// -- and compares with std::copy_if, failing on any read of unwritten temp or any range out of bounds.
+// interpreter that runs the plan -- count, the tile counts' scan (reduce-then-scan or multipass), scatter;
+// or the single-pass dispatch -- and compares with std::copy_if, failing on any read of unwritten temp
+// or any range out of bounds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@ namespace {
 using gpuscan::core::Barrier;
 using gpuscan::core::CompactRequest;
 using gpuscan::core::Dispatch;
+using gpuscan::core::Fill;
 using gpuscan::core::Kernel;
 using gpuscan::core::Plan;
 using gpuscan::core::Range;
@@ -72,6 +74,19 @@ class Interpreter {
  private:
   void dispatch(const Dispatch& d) {
     EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, d.blocks);
+    if (d.kernel == Kernel::compact_single_pass) {  // tiles in order: what the look-back makes of it
+      EXPECT_EQ(d.aux.slot, Slot::temp);
+      EXPECT_EQ(d.aux.offset, 0u);
+      EXPECT_GE(d.aux.count * 4, gpuscan::core::single_pass_state_bytes(d.blocks));
+      EXPECT_EQ(d.blocks, (d.n + req_.tile_size - 1) / req_.tile_size);
+      uint32_t before = 0;
+      for (uint64_t i = 0; i < d.n; ++i) {
+        const uint32_t v = read(d.src, i);
+        if (m_.flags[i]) write(d.dst, before++, v);
+      }
+      m_.count = before;
+      return;
+    }
     if (d.kernel == Kernel::compact_partition) {  // inclusive tile offsets; rejected after all kept, stable
       const uint64_t tile = req_.tile_size;
       const uint32_t all_kept = read(d.aux, d.blocks - 1);
@@ -151,12 +166,13 @@ class Interpreter {
   Memory& m_;
 };
 
-CompactRequest request(uint64_t n, uint32_t tile, bool multipass, uint32_t counts_block) {
+CompactRequest request(uint64_t n, uint32_t tile, bool multipass, uint32_t counts_block, bool single_pass = false) {
   CompactRequest r;
   r.n = n;
   r.tile_size = tile;
   r.counts_multipass = multipass;
   r.counts_block_size = counts_block;
+  r.single_pass = single_pass;
   return r;
 }
 
@@ -191,10 +207,12 @@ TEST(CompactPlan, InvalidTileSizeThrows) {
 
 TEST(CompactPlan, SimulatedExecutionMatchesCopyIf) {
   std::mt19937_64 rng(12345);
-  for (bool multipass : {false, true})
+  for (int how : {0, 1, 2})  // counts by reduce-then-scan, by multipass; single pass
     for (uint32_t tile : {2u, 4u, 8u})
       for (uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 31ull, 64ull, 65ull, 100ull, 513ull, 1000ull, 4097ull}) {
-        const CompactRequest req = request(n, tile, multipass, multipass ? std::max(2u, tile / 2) : tile);
+        const bool multipass = how == 1;
+        const CompactRequest req =
+            request(n, tile, multipass, multipass ? std::max(2u, tile / 2) : tile, how == 2);
         const Plan plan = gpuscan::core::plan_compact(req);
         SCOPED_TRACE(gpuscan::core::describe(plan));
         Memory m;
@@ -250,6 +268,49 @@ TEST(CompactPlan, SimulatedPartitionMatchesStablePartition) {
         for (uint64_t i = 0; i < n; ++i) ASSERT_TRUE(m.output_written[i]) << i;
         if (::testing::Test::HasFailure()) return;
       }
+}
+
+TEST(CompactPlan, SinglePassIsOneDispatchAfterClearingItsState) {
+  const Plan plan = gpuscan::core::plan_compact(request(20, 8, false, 8, true));
+  ASSERT_EQ(plan.steps.size(), 3u) << gpuscan::core::describe(plan);
+  const Range state{Slot::temp, 0, (8 + 8 * 3) / 4};  // counter, done count, one 64-bit word per tile
+  EXPECT_EQ(std::get<Fill>(plan.steps[0]).range, state);
+  EXPECT_TRUE(std::holds_alternative<Barrier>(plan.steps[1]));
+  const auto& d = std::get<Dispatch>(plan.steps[2]);
+  EXPECT_EQ(d.kernel, Kernel::compact_single_pass);
+  EXPECT_EQ(d.blocks, 3u);
+  EXPECT_EQ(d.aux, state);
+  EXPECT_EQ(plan.temp_elements, state.count);
+  EXPECT_EQ(plan.levels, 1u);
+  const std::string text = gpuscan::core::describe(plan);
+  EXPECT_NE(text.find("compact_single_pass n=20 grid=3x1 input[0, 20) -> output[0, 20) state temp[0, 8)"),
+            std::string::npos)
+      << text;
+
+  CompactRequest zeroed = request(20, 8, false, 8, true);
+  zeroed.temp_zeroed = true;
+  const Plan direct = gpuscan::core::plan_compact(zeroed);
+  ASSERT_EQ(direct.steps.size(), 1u);
+  EXPECT_EQ(std::get<Dispatch>(direct.steps[0]).kernel, Kernel::compact_single_pass);
+}
+
+TEST(CompactPlan, SinglePassGridEmptyInputAndNoPartition) {
+  CompactRequest req = request(1000, 4, false, 4, true);  // 250 tiles on a grid of at most 100 per row
+  req.limits.max_groups_x = 100;
+  const Plan plan = gpuscan::core::plan_compact(req);
+  const auto& d = std::get<Dispatch>(plan.steps.back());
+  EXPECT_EQ(d.groups_y, 3u);
+  EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, 250u);
+  const Plan empty = gpuscan::core::plan_compact(request(0, 8, false, 8, true));
+  ASSERT_EQ(empty.steps.size(), 1u);
+  EXPECT_EQ(std::get<Dispatch>(empty.steps[0]).kernel, Kernel::compact_scatter);  // writes the count 0
+  req.partition = true;
+  try {
+    gpuscan::core::plan_compact(req);
+    ADD_FAILURE() << "a single-pass partition was planned";
+  } catch (const gpuscan::Error& e) {
+    EXPECT_EQ(e.code(), gpuscan::Errc::invalid_argument);
+  }
 }
 
 }  // namespace

@@ -1,12 +1,24 @@
-// cub_scan_bench.cu - reference timings of NVIDIA CUB prefix scans.
+// cub_scan_bench.cu - reference timings of NVIDIA CUB prefix scans and stream compaction.
 //
-// Times cub::DeviceScan::ExclusiveSum / InclusiveSum for u32, f32 and u64 and
+// Times cub::DeviceScan::ExclusiveSum / InclusiveSum for u32, f32 and u64,
 // a device-to-device cudaMemcpyAsync of n u32 (the CUDA copy roofline), and
-// writes CSV rows in the same format as the gpuscan Vulkan benchmark:
+// (with --selects) cub::DeviceSelect::If / Flagged on u32, and writes CSV rows
+// in the same format as the gpuscan Vulkan benchmark:
 //
 //   impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps
 //
-// gbps = 2 * n * sizeof(type) (one read + one write) / median time, in 1e9 B/s.
+// gbps = 2 * n * sizeof(type) (one read + one write) / median time, in 1e9 B/s,
+// for scans and the copy; for compaction (kind "select-if-50%" etc., as
+// gpuscan_bench writes) the bytes moved at least: n*4 read + kept*4 written,
+// + n*4 flags read for Flagged (u32 flags, as gpuscan's select_flagged takes).
+//
+// Compaction data, per (op, density d, n): n random u32; select-if keeps
+// v > threshold, the threshold being the value just below the n*d/100 largest
+// (so exactly that many are kept, up to ties); select-flagged has exactly
+// n*d/100 flags set to 1 at random places.  Each case is checked against a CPU
+// std::copy_if (output and the device count) before it is timed; the timed
+// region is one DeviceSelect call (its init kernel included), temp storage
+// queried and allocated once outside it.
 //
 // Build (see build.sh):  nvcc -O3 -std=c++17 -arch=sm_90 -o cub_scan_bench cub_scan_bench.cu
 // Run:                   ./cub_scan_bench --csv cub.csv      (--help for options)
@@ -38,6 +50,7 @@
 // Exit status: 0 ok, 1 MISMATCH, 2 CUDA or usage error.
 
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <cub/version.cuh>
 #include <cuda_runtime.h>
 
@@ -99,12 +112,15 @@ struct Options {
   double f32_rtol = 1e-3;
   double f32_atol = 1e-6;
   bool sync_each = false;
+  std::vector<std::string> selects;                // subset of if,flagged (default none)
+  std::vector<std::uint64_t> densities{1, 50, 99};  // percent kept
   std::size_t mem_margin = std::size_t(256) << 20;  // keep this much free device memory
 };
 
 static void print_help() {
   std::printf(
-      "cub_scan_bench: time cub::DeviceScan::{Exclusive,Inclusive}Sum and a D2D memcpy\n"
+      "cub_scan_bench: time cub::DeviceScan::{Exclusive,Inclusive}Sum, a D2D memcpy\n"
+      "and (--selects) cub::DeviceSelect::{If,Flagged}\n"
       "\n"
       "options:\n"
       "  --sizes LIST     comma-separated element counts; each N or 2^K\n"
@@ -119,6 +135,9 @@ static void print_help() {
       "  --seed S         input seed (default: fresh random seed, printed)\n"
       "  --f32-rtol X     f32 check: |got-ref| <= X*sum|x| + atol (default 1e-3)\n"
       "  --device I       CUDA device index (default 0)\n"
+      "  --selects LIST   also time cub::DeviceSelect: subset of if,flagged (u32)\n"
+      "  --densities LIST compaction: percent of elements kept (default 1,50,99)\n"
+      "  --select-only    only the DeviceSelect cases (no scans, no copy)\n"
       "  --sync-each      synchronize after every timed call instead of batching\n"
       "                   the calls behind a blocking kernel\n"
       "  --mem-margin MB  device memory to leave free when deciding to skip (default 256)\n"
@@ -216,6 +235,20 @@ static Options parse_args(int argc, char** argv) {
       if (end == v.c_str() || *end != '\0' || !(o.f32_rtol >= 0)) usage_error("bad --f32-rtol");
     } else if (a == "--device") {
       o.device = parse_int(need(i), "--device", 0);
+    } else if (a == "--selects") {
+      o.selects = split(need(i), ',');
+      for (auto& s : o.selects)
+        if (s != "if" && s != "flagged") usage_error("unknown --selects entry '" + s + "'");
+    } else if (a == "--densities") {
+      o.densities.clear();
+      for (auto& s : split(need(i), ',')) {
+        o.densities.push_back(parse_u64(s, "density"));
+        if (o.densities.back() > 100) usage_error("density above 100: " + s);
+      }
+      if (o.densities.empty()) usage_error("--densities is empty");
+    } else if (a == "--select-only") {
+      o.scans = false;
+      o.copy = false;
     } else if (a == "--sync-each") {
       o.sync_each = true;
     } else if (a == "--mem-margin") {
@@ -224,7 +257,7 @@ static Options parse_args(int argc, char** argv) {
       usage_error("unknown argument '" + a + "'");
     }
   }
-  if (!o.copy && !o.scans) usage_error("--no-copy with --copy-only leaves nothing to do");
+  if (!o.copy && !o.scans && o.selects.empty()) usage_error("nothing to do (no scans, copy or selects)");
   return o;
 }
 
@@ -397,12 +430,17 @@ struct Output {
   int skipped = 0;
   void row(const char* impl, const char* algorithm, const char* type, const char* kind,
            std::uint64_t n, std::size_t elem_bytes, const Stats& s, const char* note) {
-    const double bytes = 2.0 * static_cast<double>(n) * static_cast<double>(elem_bytes);
+    row_bytes(impl, algorithm, type, kind, n, 2.0 * static_cast<double>(n) * static_cast<double>(elem_bytes), s,
+              note);
+  }
+  // A row whose gbps counts `bytes` moved (compaction).
+  void row_bytes(const char* impl, const char* algorithm, const char* type, const char* kind,
+                 std::uint64_t n, double bytes, const Stats& s, const char* note) {
     const double gbps = bytes / (s.median_ms * 1e6);  // B / (ms * 1e-3) / 1e9
     std::fprintf(csv, "%s,%s,%s,%s,%llu,%.6f,%.6f,%.6f,%d,%.3f\n", impl, algorithm, type, kind,
                  static_cast<unsigned long long>(n), s.median_ms, s.min_ms, s.max_ms, s.runs, gbps);
     std::fflush(csv);
-    std::fprintf(stderr, "%-11s %-4s %-9s n=%-6s median %10.5f ms  min %10.5f  max %10.5f  %8.1f GB/s  %s\n",
+    std::fprintf(stderr, "%-11s %-4s %-18s n=%-6s median %10.5f ms  min %10.5f  max %10.5f  %8.1f GB/s  %s\n",
                  impl, type, kind, size_label(n).c_str(), s.median_ms, s.min_ms, s.max_ms, gbps, note);
     ++rows;
   }
@@ -612,6 +650,110 @@ static void bench_copy(const Options& o, Timer& timer, cudaStream_t stream, Outp
   }
 }
 
+// select-if's predicate: keep v > threshold.
+struct GreaterThan {
+  std::uint32_t threshold;
+  __host__ __device__ bool operator()(const std::uint32_t& v) const { return v > threshold; }
+};
+
+static void bench_select(const Options& o, Timer& timer, cudaStream_t stream, Output& out) {
+  for (const std::string& op : o.selects) {
+    const bool flagged = op == "flagged";
+    const char* algorithm = flagged ? "DeviceSelect::Flagged" : "DeviceSelect::If";
+    for (std::uint64_t n : o.sizes) {
+      if (n > static_cast<std::uint64_t>(INT_MAX)) {
+        std::fprintf(stderr, "skip: %s n=%s: more than INT_MAX items\n", algorithm, size_label(n).c_str());
+        ++out.skipped;
+        continue;
+      }
+      const int items = static_cast<int>(n);
+      const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(std::uint32_t);
+      std::size_t tmp_bytes = 0;
+      if (flagged)
+        CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, tmp_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                              static_cast<const std::uint32_t*>(nullptr),
+                                              static_cast<std::uint32_t*>(nullptr), static_cast<int*>(nullptr),
+                                              items, stream));
+      else
+        CUDA_CHECK(cub::DeviceSelect::If(nullptr, tmp_bytes, static_cast<const std::uint32_t*>(nullptr),
+                                         static_cast<std::uint32_t*>(nullptr), static_cast<int*>(nullptr), items,
+                                         GreaterThan{0}, stream));
+      if (!fits((flagged ? 3 : 2) * bytes + tmp_bytes, o, algorithm, n, out)) continue;
+
+      std::vector<std::uint32_t> h_in(n), h_flags, h_out(n);
+      std::uint32_t* d_in = nullptr;
+      std::uint32_t* d_flags = nullptr;
+      std::uint32_t* d_out = nullptr;
+      int* d_count = nullptr;
+      void* d_tmp = nullptr;
+      CUDA_CHECK(cudaMalloc(&d_in, bytes));
+      CUDA_CHECK(cudaMalloc(&d_out, bytes));
+      CUDA_CHECK(cudaMalloc(&d_count, sizeof(int)));
+      CUDA_CHECK(cudaMalloc(&d_tmp, std::max<std::size_t>(tmp_bytes, 1)));
+      if (flagged) CUDA_CHECK(cudaMalloc(&d_flags, bytes));
+
+      for (std::uint64_t density : o.densities) {
+        fill_random(h_in.data(), n, o.seed, 5 * 0x100000000ull + n * 101 + density);
+        const std::uint64_t kept_target = n * density / 100;
+        GreaterThan pred{0};
+        std::vector<std::uint32_t> expected;
+        if (flagged) {
+          h_flags.assign(n, 0);
+          std::fill(h_flags.begin(), h_flags.begin() + static_cast<std::ptrdiff_t>(kept_target), 1u);
+          std::mt19937_64 shuffle_rng(splitmix64(o.seed + n * 101 + density));
+          std::shuffle(h_flags.begin(), h_flags.end(), shuffle_rng);
+          for (std::uint64_t i = 0; i < n; ++i)
+            if (h_flags[i]) expected.push_back(h_in[i]);
+          upload(d_flags, h_flags.data(), bytes, stream);
+        } else {
+          if (kept_target < n) {
+            std::vector<std::uint32_t> sorted = h_in;
+            auto nth = sorted.begin() + static_cast<std::ptrdiff_t>(n - kept_target - 1);
+            std::nth_element(sorted.begin(), nth, sorted.end());
+            pred.threshold = *nth;
+          }
+          for (std::uint64_t i = 0; i < n; ++i)
+            if (pred(h_in[i])) expected.push_back(h_in[i]);
+        }
+        upload(d_in, h_in.data(), bytes, stream);
+        std::size_t tb = tmp_bytes;
+        auto call = [&] {
+          if (flagged)
+            CUDA_CHECK(cub::DeviceSelect::Flagged(d_tmp, tb, d_in, d_flags, d_out, d_count, items, stream));
+          else
+            CUDA_CHECK(cub::DeviceSelect::If(d_tmp, tb, d_in, d_out, d_count, items, pred, stream));
+          CUDA_CHECK_LAST();
+        };
+        const std::string kind = std::string(flagged ? "select-flagged-" : "select-if-") +
+                                 std::to_string(density) + "%";
+
+        // Verify one call on a poisoned output and count.
+        CUDA_CHECK(cudaMemsetAsync(d_out, 0xFF, bytes, stream));
+        CUDA_CHECK(cudaMemsetAsync(d_count, 0xFF, sizeof(int), stream));
+        call();
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        int got_count = -1;
+        download(&got_count, d_count, sizeof(int), stream);
+        download(h_out.data(), d_out, bytes, stream);
+        if (got_count != static_cast<int>(expected.size()) ||
+            std::memcmp(h_out.data(), expected.data(), expected.size() * sizeof(std::uint32_t)) != 0) {
+          std::fprintf(stderr, "  %s: count %d, expected %zu\n", kind.c_str(), got_count, expected.size());
+          mismatch_exit(out, algorithm, "u32", kind.c_str(), n);
+        }
+
+        Stats s = timer.time(call, o.warmup, o.runs);
+        const double moved = static_cast<double>(n) * 4 * (flagged ? 2 : 1) + static_cast<double>(expected.size()) * 4;
+        out.row_bytes("cub", algorithm, "u32", kind.c_str(), n, moved, s, "verified (exact)");
+      }
+      CUDA_CHECK(cudaFree(d_tmp));
+      CUDA_CHECK(cudaFree(d_count));
+      CUDA_CHECK(cudaFree(d_out));
+      CUDA_CHECK(cudaFree(d_in));
+      if (d_flags) CUDA_CHECK(cudaFree(d_flags));
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // main
 // ---------------------------------------------------------------------------
@@ -689,7 +831,8 @@ int main(int argc, char** argv) {
   add("timing", o.sync_each ? "CUDA events around each call, stream synchronized after each call"
                             : "CUDA events around each call; calls queued behind a blocking kernel in "
                               "batches of up to 64 and released together (GPU time only)");
-  add("bytes_per_element_moved", "2*sizeof(type) (read input + write output); gbps = bytes / median / 1e9");
+  add("bytes_per_element_moved", "2*sizeof(type) (read input + write output); gbps = bytes / median / 1e9; "
+                                 "compaction: n*4 read + kept*4 written (+ n*4 flags read for Flagged)");
   std::snprintf(buf, sizeof buf, "integers exact; f32 |got-ref| <= %g*sum|x| + %g (ref in double)", o.f32_rtol,
                 o.f32_atol);
   add("verify", buf);
@@ -713,6 +856,7 @@ int main(int argc, char** argv) {
       }
     }
     if (o.copy) bench_copy(o, timer, stream, out);
+    bench_select(o, timer, stream, out);
     std::fprintf(stderr, "done: %d rows written, all verified; %d size(s) skipped for memory", out.rows,
                  out.skipped);
     if (timer.block_timeouts() > 0)

@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
-"""Compare gpuscan Vulkan scan timings with NVIDIA CUB and copy rooflines.
+"""Compare gpuscan Vulkan scan and compaction timings with NVIDIA CUB and copy rooflines.
 
 Reads one or more benchmark CSVs with the header
 
     impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps
 
 (lines starting with '#' are metadata: they are kept and shown per file) and
-prints one markdown table per (type, kind) scan, plus a table of the copy
-rooflines.  With --md PATH the same markdown is also written to PATH.
+prints one markdown table per (type, kind) scan or compaction, plus a table of
+the copy rooflines.
+
+Compaction rows have kind "select-if-<d>%" or "select-flagged-<d>%" (d = percent
+of elements kept; cub rows are DeviceSelect::If / Flagged) and count as GB/s the
+bytes moved at least: n*4 read + kept*4 written, + n*4 flags read for
+select-flagged (the CSV's gbps is checked against that with kept = n*d/100).  With --md PATH the same markdown is also written to PATH.
 
 Row roles, by impl:
   glsl-copy     Vulkan copy kernel (kind "copy"): the roofline for our scans
   cuda-memcpy   cudaMemcpyAsync device-to-device (kind "copy"): CUDA roofline
-  cub           cub::DeviceScan
+  cub           cub::DeviceScan, cub::DeviceSelect
   anything else a gpuscan implementation ("gpuscan-vulkan", ...); one column
                 pair per algorithm
 
@@ -34,6 +39,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import re
 import sys
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -47,8 +53,25 @@ CUB = "cub"
 REFERENCE_IMPLS = (GLSL_COPY, CUDA_COPY, CUB)
 COPY_KIND = "copy"
 TYPE_ORDER = ["u32", "i32", "f32", "u64", "i64", "f64"]
-KIND_ORDER = ["exclusive", "inclusive"]
-GBPS_TOLERANCE = 0.01  # warn when the CSV's gbps differs from 2*n*sizeof/median by more
+KIND_ORDER = ["exclusive", "inclusive"]  # then compaction kinds by op and density
+GBPS_TOLERANCE = 0.01  # warn when the CSV's gbps differs from the bytes moved / median by more
+COMPACT_KIND = re.compile(r"^select-(if|flagged)-(\d+)%$")
+
+
+def compaction_kind(kind: str) -> Optional[Tuple[str, int]]:
+    """("if" or "flagged", percent kept) for a compaction kind, else None."""
+    m = COMPACT_KIND.match(kind)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def bytes_moved_at_least(kind: str, n: int, size: int) -> float:
+    """What the gbps column counts: 2*n*size for a scan or copy; for a compaction
+    n*size read + kept*size written (+ n*4 u32 flags read), kept = n*d/100."""
+    c = compaction_kind(kind)
+    if c is None:
+        return 2 * n * size
+    op, density = c
+    return n * size + (n * density // 100) * size + (n * 4 if op == "flagged" else 0)
 
 
 class CsvError(Exception):
@@ -159,9 +182,9 @@ def read_csvs(paths: Iterable[str]) -> Dataset:
             if size is None:
                 warnings.append(f"{where}: unknown type {row.type!r}: no byte matching for it")
             else:
-                expect = 2 * row.n * size / (row.median_ms * 1e6)
+                expect = bytes_moved_at_least(row.kind, row.n, size) / (row.median_ms * 1e6)
                 if abs(row.gbps - expect) > GBPS_TOLERANCE * expect:
-                    warnings.append(f"{where}: gbps {row.gbps:g} != 2*n*sizeof/median = {expect:.3f} "
+                    warnings.append(f"{where}: gbps {row.gbps:g} != bytes moved/median = {expect:.3f} "
                                     "(the CSV value is shown)")
             if row.key in by_key:
                 warnings.append(f"{where}: duplicate of {by_key[row.key].source}; using the later row")
@@ -211,7 +234,12 @@ def sort_types(types: Iterable[str]) -> List[str]:
 
 
 def sort_kinds(kinds: Iterable[str]) -> List[str]:
-    return sorted(set(kinds), key=lambda k: (KIND_ORDER.index(k) if k in KIND_ORDER else 99, k))
+    def key(k: str):
+        c = compaction_kind(k)
+        if c is not None:
+            return (100, c[0], c[1], k)
+        return (KIND_ORDER.index(k) if k in KIND_ORDER else 99, "", 0, k)
+    return sorted(set(kinds), key=key)
 
 
 # ---------------------------------------------------------------------------
@@ -305,7 +333,8 @@ def scan_table(ds: Dataset, type_: str, kind: str) -> List[str]:
         cells.append(fmt_ratio(c.median_ms / best.median_ms if best and c else None))
         body.append(cells)
 
-    lines = [f"## {type_} {kind} scan", ""]
+    compaction = compaction_kind(kind)
+    lines = [f"## {type_} {kind} {'compaction' if compaction else 'scan'}", ""]
     lines += md_table(header, body, right_from=1)
     lines.append("")
     if size is None:
@@ -319,7 +348,12 @@ def scan_table(ds: Dataset, type_: str, kind: str) -> List[str]:
                  + (f", `{CUDA_COPY} GB/s`" if have_cuda_copy else "")
                  + f") matched by bytes: {copy_note} A dash means no copy row moves that many bytes.")
     lines.append("")
-    lines.append("ms = median; GB/s = 2·n·sizeof(T) / median (input read + output written)"
+    if compaction:
+        gb = ("GB/s = bytes moved at least / median: n·sizeof(T) read + kept·sizeof(T) written"
+              + (" + n·4 flags read" if compaction[0] == "flagged" else "") + "; the copy roofline moves 2·n·sizeof(T)")
+    else:
+        gb = "GB/s = 2·n·sizeof(T) / median (input read + output written)"
+    lines.append(f"ms = median; {gb}"
                  + ("; **bold** = fastest gpuscan algorithm (\"best\")" if len(keys) > 1 else "")
                  + ". best/copy = best GB/s ÷ copy GB/s (fraction of the copy roofline); "
                  "best/cub = cub ms ÷ best ms (> 1: gpuscan faster).")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot GB/s against n for one scan (type, kind) from benchmark CSVs.
+"""Plot GB/s against n for one scan or compaction (type, kind) from benchmark CSVs.
 
 Every impl/algorithm with rows for that type and kind becomes a line (gpuscan
 algorithms solid, cub dashed); the copy rooflines (glsl-copy, and cuda-memcpy
@@ -62,11 +62,13 @@ def build_series(ds: compare.Dataset, type_: str, kind: str
 
 def title_for(ds: compare.Dataset, type_: str, kind: str) -> str:
     devices = ds.metadata_values("device", "device_name", "gpu")
-    t = f"{type_} {kind} scan throughput"
+    what = "compaction" if compare.compaction_kind(kind) else "scan"
+    t = f"{type_} {kind} {what} throughput"
     return t + (f" — {' / '.join(devices)}" if devices else "")
 
 
-def plot(scans: Dict[str, List[Point]], roofs: Dict[str, List[Point]], title: str, out: str) -> None:
+def plot(scans: Dict[str, List[Point]], roofs: Dict[str, List[Point]], title: str, out: str,
+         ylabel: str = "GB/s  (2·n·sizeof(T) / median time)") -> None:
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -94,7 +96,7 @@ def plot(scans: Dict[str, List[Point]], roofs: Dict[str, List[Point]], title: st
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: compare.fmt_n(int(round(x)))))
     ax.set_xlabel("n (elements)")
-    ax.set_ylabel("GB/s  (2·n·sizeof(T) / median time)")
+    ax.set_ylabel(ylabel)
     ax.set_ylim(bottom=0)
     ax.grid(True, which="major", alpha=0.3)
     ax.set_title(title)
@@ -108,7 +110,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", nargs="+", help="benchmark CSV files")
     ap.add_argument("--type", default="u32", help="element type (default u32)")
-    ap.add_argument("--kind", default="exclusive", help="exclusive or inclusive (default exclusive)")
+    ap.add_argument("--kind", default="exclusive",
+                    help="exclusive, inclusive or a compaction kind such as select-if-50%% (default exclusive)")
     ap.add_argument("--out", help="PNG path (default scan_<type>_<kind>.png)")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the title and series instead of plotting (no matplotlib needed)")
@@ -122,7 +125,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"plot.py: warning: {w}", file=sys.stderr)
     scans, roofs = build_series(ds, args.type, args.kind)
     if not scans:
-        print(f"plot.py: error: no {args.type} {args.kind} scan rows", file=sys.stderr)
+        print(f"plot.py: error: no {args.type} {args.kind} rows", file=sys.stderr)
         return 2
     title = title_for(ds, args.type, args.kind)
     out = args.out or f"scan_{args.type}_{args.kind}.png"
@@ -132,7 +135,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         for label, pts in list(roofs.items()) + list(scans.items()):
             print(f"{label}: " + ", ".join(f"{compare.fmt_n(n)}={g:.1f}" for n, g in pts))
         return 0
-    plot(scans, roofs, title, out)
+    if compare.compaction_kind(args.kind):
+        plot(scans, roofs, title, out, "GB/s  (bytes moved at least / median time)")
+    else:
+        plot(scans, roofs, title, out)
     print(f"wrote {out}")
     return 0
 

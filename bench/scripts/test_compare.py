@@ -19,6 +19,7 @@ import plot  # noqa: E402  (does not import matplotlib at module level)
 DATA = os.path.join(HERE, "testdata")
 VULKAN = os.path.join(DATA, "sample_vulkan.csv")
 CUB = os.path.join(DATA, "sample_cub.csv")
+COMPACT = os.path.join(DATA, "sample_compact.csv")
 H = ",".join(compare.HEADER)
 
 
@@ -124,6 +125,37 @@ class CompareTest(unittest.TestCase):
         self.assertIn(((1 << 24), 4473.924), roofs["glsl-copy (copy roofline)"])
         self.assertEqual(plot.title_for(self.ds, "u64", "exclusive"),
                          "u64 exclusive scan throughput — NVIDIA H200")
+
+
+class CompactionTest(unittest.TestCase):
+    def setUp(self):
+        self.ds = compare.read_csvs([COMPACT])
+
+    def test_bytes_convention_and_no_warnings(self):
+        self.assertEqual(self.ds.warnings, [])
+        self.assertEqual(compare.compaction_kind("select-flagged-1%"), ("flagged", 1))
+        self.assertIsNone(compare.compaction_kind("exclusive"))
+        n = 1 << 20
+        self.assertEqual(compare.bytes_moved_at_least("select-if-50%", n, 4), 6 * n)
+        self.assertEqual(compare.bytes_moved_at_least("select-flagged-1%", n, 4), 8 * n + (n // 100) * 4)
+        self.assertEqual(compare.bytes_moved_at_least("exclusive", n, 4), 8 * n)
+
+    def test_tables(self):
+        md = compare.render(self.ds)
+        self.assertLess(md.index("## u32 select-flagged-1% compaction"), md.index("## u32 select-if-50% compaction"))
+        # n, three-pass ms, GB/s, single-pass ms, GB/s, glsl-copy GB/s, cub ms, cub GB/s, best/copy, best/cub
+        cells = table_row(md, "u32 select-if-50% compaction", "2^20")
+        self.assertEqual(cells[3], "**0.00800**")
+        self.assertEqual(cells[6], "0.0120")
+        self.assertEqual(cells[8], f"{786.432 / 1677.722:.2f}")
+        self.assertEqual(cells[9], f"{0.012 / 0.008:.2f}")
+        self.assertIn("n·4 flags read", md)
+
+    def test_plot_series(self):
+        scans, _ = plot.build_series(self.ds, "u32", "select-if-50%")
+        self.assertEqual(list(scans), ["three-pass", "single-pass", "cub"])
+        self.assertTrue(plot.title_for(self.ds, "u32", "select-if-50%").startswith(
+            "u32 select-if-50% compaction throughput — NVIDIA H200"))
 
 
 if __name__ == "__main__":

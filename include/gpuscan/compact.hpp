@@ -8,9 +8,11 @@
 //   auto picked = gpuscan::select_flagged(ctx, std::span<const float>(v), std::span<const uint32_t>(f));
 //   // picked == {0.5f, 0}
 //
-// How it runs: a compact_count pass counts every tile's kept elements, gpuscan's own u32 scan turns the
-// counts into tile offsets, and a compact_scatter pass evaluates the predicate again and writes the kept
-// elements. Inside a tile a kept element's rank comes from subgroupBallot +
+// How it runs (CompactAlgorithm): three_pass -- a compact_count pass counts every tile's kept elements,
+// gpuscan's own u32 scan turns the counts into tile offsets, and a compact_scatter pass evaluates the
+// predicate again and writes the kept elements; single_pass -- one dispatch chains the tiles' kept
+// counts with the single-pass scan's decoupled look-back and writes each tile as soon as it knows how
+// many elements were kept before it, reading the input once. Inside a tile a kept element's rank comes from subgroupBallot +
 // subgroupBallotExclusiveBitCount (CompactPath::ballot) or, on devices without subgroup ballots, from a
 // shared-memory scan of per-invocation counts of 0/1 flags (CompactPath::shared_memory).
 //
@@ -24,6 +26,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -68,7 +71,18 @@ struct Predicate {
   template <Element T> bool operator()(T v) const;
 
   template <Element T> static uint32_t bits(T v) { return std::bit_cast<uint32_t>(v); }
+  friend bool operator==(const Predicate&, const Predicate&) = default;
 };
+
+// The predicate syntax of `gpuscan compact --pred` and the Python module's compact(a, "gt:100"): one of
+// predicate_forms, constants written in the element type `type` as decimal numbers (f32 also as
+// 1.5e3, inf, nan); MASK a u32. Throws Errc::invalid_argument ("invalid predicate 'gt:x': ...; valid
+// forms: ...") for anything else, e.g. "ge:-1" for u32 or "eq:1.5" for i32.
+//   parse_predicate("range:-1:1", DataType::f32) == Predicate::in_range(-1.0f, 1.0f)
+inline constexpr const char* predicate_forms =
+    "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type; "
+    "MASK a u32, decimal or 0x hex)";
+Predicate parse_predicate(std::string_view text, DataType type);
 
 // How a tile ranks its kept elements.
 //   automatic      ballot where the device has subgroup ballots in compute shaders, else shared_memory
@@ -77,6 +91,20 @@ struct Predicate {
 enum class CompactPath : uint8_t { automatic, ballot, shared_memory };
 std::string_view to_string(CompactPath path) noexcept;  // "auto", "ballot", "shared-memory"
 
+// How a selection is planned. Partitions always run three_pass (a stable partition must know the total
+// kept before it places a rejected element); asking one for single_pass is Errc::unsupported.
+//   automatic    single_pass where the device can (Context::single_pass_available() and the ballot
+//                path), else three_pass
+//   three_pass   count per tile, gpuscan's scan of the counts, scatter: any device; reads the input
+//                (or the flags) twice
+//   single_pass  one dispatch; the tiles' kept counts are chained by the single-pass scan's decoupled
+//                look-back with its fallback, so the input is read once. Needs the ballot path and what
+//                the single-pass scan needs (Vulkan 1.2, 64-bit atomics); its temp is the look-back state,
+//                so mind TempRequirements::usage and alignment, and SelectArgs::temp_zeroed.
+enum class CompactAlgorithm : uint8_t { automatic, three_pass, single_pass };
+std::string_view to_string(CompactAlgorithm algorithm) noexcept;  // "auto", "three-pass", "single-pass"
+std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept;
+
 struct CompactConfig {
   DataType type = DataType::u32;
   CompactPath path = CompactPath::automatic;
@@ -84,11 +112,17 @@ struct CompactConfig {
   // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements.
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
+  CompactAlgorithm algorithm = CompactAlgorithm::automatic;
+  // single_pass: polls of a predecessor's state before counting its kept elements itself (0 = 64, as
+  // ScanConfig::spin_limit). Tests set 1 to force the fallback.
+  uint32_t spin_limit = 0;
 };
 
 // Temporary storage record_select_if / record_select_flagged / record_partition_if /
-// record_partition_flagged need for `count` elements (tile counts and their scan's scratch). size is
-// never 0 for count > 0.
+// record_partition_flagged need for `count` elements (tile counts and their scan's scratch, or the
+// single-pass look-back state). size is never 0 for count > 0. Where the single-pass plan may run, usage
+// includes TRANSFER_DST (the state is cleared with a fill) and alignment is the device's storage-buffer
+// offset alignment (the state is bound from its first byte).
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
 
 // The passes a compaction of `count` elements would record (for `gpuscan info`-like listings).
@@ -103,6 +137,11 @@ struct SelectArgs {
   BufferView output;      // room for the worst case: count elements, whatever the data
   BufferView count_out;   // one u32: the number of elements kept
   BufferView temp;        // compact_temp_requirements(ctx, count, config).size bytes
+  // single_pass: temp's look-back state is known to be zero -- zeroed by the caller once, or left so by
+  // the previous single-pass compaction or scan on this temp (each clears it when it ends) -- so no fill
+  // and no transfer -> compute barrier are recorded. A three-pass compaction or a partition on the same
+  // temp leaves it dirty. Ignored by the three-pass plan.
+  bool temp_zeroed = false;
 };
 
 // Record the compaction into `cmd`. Barrier contract as record_scan's: writes to input (and flags)

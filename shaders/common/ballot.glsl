@@ -1,8 +1,9 @@
-// The ballot path of stream compaction: subgroup s of a tile owns ITEMS rows of S = min(subgroup size,
-// W) consecutive elements, row k at tile element (s·ITEMS + k)·S + lane, so loads are coalesced and
-// the element order is (subgroup, row, lane). A row's ballot gives each kept element its rank among the
-// row's kept elements (subgroupBallotExclusiveBitCount) and the row's count (subgroupBallotBitCount);
-// rows accumulate per subgroup, and the subgroups' counts are scanned across the workgroup in shared
+// The ballot path of stream compaction: subgroup s of a tile owns VECTORS_PER_LANE rows of S = min(subgroup
+// size, W) consecutive 4-element vectors, lane l the l-th vector of each row (row k starts at tile
+// vector (s·K + k)·S), so loads are coalesced 16-byte loads and the element order is (subgroup, row,
+// lane, component). In a row, one ballot per component gives, by subgroupBallotExclusiveBitCount, the
+// kept elements of the lanes before this one, and subgroupBallotBitCount the row's count; rows
+// accumulate per subgroup, and the subgroups' counts are scanned across the workgroup in shared
 // memory. Ballots are uvec4, so subgroups of 4 to 128 invocations all work.
 #ifndef GPUSCAN_BALLOT_GLSL
 #define GPUSCAN_BALLOT_GLSL
@@ -12,9 +13,22 @@
 
 uint ballot_lanes() { return min(gl_SubgroupSize, gl_WorkGroupSize.x); }
 
-// Element index (in the whole array) of this invocation's row k of `tile`.
-uint ballot_element(uint tile, uint k) {
-  return tile * tile_elements() + (gl_SubgroupID * ITEMS + k) * ballot_lanes() + gl_SubgroupInvocationID;
+// Index (in the whole array) of the first element of this invocation's vector in row k of `tile`.
+uint ballot_first(uint tile, uint k) {
+  return tile * tile_elements() + ((gl_SubgroupID * VECTORS_PER_LANE + k) * ballot_lanes() + gl_SubgroupInvocationID) * 4u;
+}
+
+// For each of this invocation's four elements of a row, the number of the row's kept elements before
+// it (kept or not); `row_count` the row's kept elements. Call from uniform control flow.
+uvec4 ballot_row_ranks(bvec4 kept, out uint row_count) {
+  const uvec4 b0 = subgroupBallot(kept.x), b1 = subgroupBallot(kept.y), b2 = subgroupBallot(kept.z),
+              b3 = subgroupBallot(kept.w);
+  row_count = subgroupBallotBitCount(b0) + subgroupBallotBitCount(b1) + subgroupBallotBitCount(b2) +
+              subgroupBallotBitCount(b3);
+  const uint before = subgroupBallotExclusiveBitCount(b0) + subgroupBallotExclusiveBitCount(b1) +
+                      subgroupBallotExclusiveBitCount(b2) + subgroupBallotExclusiveBitCount(b3);
+  const uvec4 own = uvec4(kept);
+  return uvec4(before, before + own.x, before + own.x + own.y, before + own.x + own.y + own.z);
 }
 
 // Subgroups have at least 4 invocations.
@@ -31,6 +45,36 @@ uint subgroup_counts_exclusive(uint subgroup_count, out uint total) {
   if (lid < gl_NumSubgroups) sh_subgroup_count[lid] = before;
   barrier();
   return sh_subgroup_count[gl_SubgroupID];
+}
+
+// Selection (compact_scatter.comp and compact_single_pass.comp): this invocation's vectors of a tile,
+// their bits (where loaded) and the kept elements' ranks among the subgroup's kept elements
+// (BALLOT_NONE where not kept).
+const uint BALLOT_NONE = 0xffffffffu;
+uvec4 b_values[VECTORS_PER_LANE];
+uvec4 b_ranks[VECTORS_PER_LANE];
+
+// Loads and ranks the kept elements of `tile` into b_values / b_ranks. Returns, to every invocation,
+// the number of the tile's kept elements before its subgroup's; `total` the tile's. Call from uniform
+// control flow.
+uint ballot_rank_kept(uint tile, out uint total) {
+  uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    const bvec4 p = compact_keep4(ballot_first(tile, k), LOAD_KEPT, b_values[k]);
+    uint row_count;
+    const uvec4 ranks = ballot_row_ranks(p, row_count) + kept;
+    b_ranks[k] = uvec4(p.x ? ranks.x : BALLOT_NONE, p.y ? ranks.y : BALLOT_NONE, p.z ? ranks.z : BALLOT_NONE,
+                       p.w ? ranks.w : BALLOT_NONE);
+    kept += row_count;
+  }
+  return subgroup_counts_exclusive(kept, total);
+}
+
+// Writes the ranked kept elements, the subgroup's first at g_dst[dst_offset + base].
+void ballot_store_kept(uint base) {
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
+    for (uint c = 0u; c < 4u; ++c)
+      if (b_ranks[k][c] != BALLOT_NONE) g_dst[pc.dst_offset + base + b_ranks[k][c]] = b_values[k][c];
 }
 
 #endif

@@ -1,15 +1,36 @@
-// Stream compaction (compact_count.comp, compact_scatter.comp): the push constants, the five storage
-// buffers, the built-in predicates and a shared-memory scan of one u32 per invocation.
+// Stream compaction (compact_count.comp, compact_scatter.comp, compact_single_pass.comp): the push
+// constants, the five storage buffers, the built-in predicates, the count of a tile's kept elements and
+// a shared-memory scan of one u32 per invocation.
+//
+// Elements move as their 32-bit patterns (uint): compaction only copies them, and ops.glsl's T is the
+// u32 count type here (the single-pass plan's look-back combines kept counts). Only the predicate sees
+// the element type E (ELEMENT_U32, ELEMENT_I32 or ELEMENT_F32).
 //
 // The predicate is specialization constant 6 (PREDICATE: 0 = the flags buffer, 1.. = PredicateKind + 1
-// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in T),
+// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in E),
 // so one pipeline per predicate kind serves every constant.
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
 
 #include "backend.glsl"
 
+#if defined(ELEMENT_U32)
+#define E uint
+E element(uint bits) { return bits; }
+#elif defined(ELEMENT_I32)
+#define E int
+E element(uint bits) { return int(bits); }
+#elif defined(ELEMENT_F32)
+#define E float
+E element(uint bits) { return uintBitsToFloat(bits); }
+#else
+#error "define one of ELEMENT_U32, ELEMENT_I32, ELEMENT_F32"
+#endif
+
 SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
+// The src and flags element offsets are multiples of 4, so whole 16-byte vectors can be loaded
+// (compact_keep4).
+SPEC_CONSTANT(4, bool, VECTOR_ALIGNED, true);
 SPEC_CONSTANT(6, uint, PREDICATE, 0u);
 
 // The first six words are PassParams (common/pass_io.glsl); compaction adds four.
@@ -22,14 +43,16 @@ PARAMS_BLOCK uniform CompactParams {
   uint blocks;        // tiles; workgroups past it exit at once
   uint flags_offset;
   uint count_offset;
-  uint a;             // predicate constants, bit patterns of T
+  uint a;             // predicate constants, bit patterns of E
   uint b;
 } pc;
 
-layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
-layout(binding = 1, std430) writeonly buffer DstBuffer { T g_dst[]; };
+layout(binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
+layout(binding = 1, std430) writeonly buffer DstBuffer { uint g_dst[]; };
 layout(binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
 layout(binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
+layout(binding = 0, std430) readonly buffer SrcVectors { uvec4 g_src4[]; };
+layout(binding = 3, std430) readonly buffer FlagsVectors { uvec4 g_flags4[]; };
 layout(binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
 
 const uint PRED_FLAGGED = 0u;
@@ -49,29 +72,65 @@ uint tile_elements() { return gl_WorkGroupSize.x * ITEMS; }
 
 uint linear_block_index() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }
 
-// Whether element i (< n) is kept; `value` receives it when the predicate reads it (always, except
-// for the flags, where it is loaded only if `need_value`).
-bool compact_keep(uint i, bool need_value, out T value) {
-  if (PREDICATE == PRED_FLAGGED) {
-    const bool kept = g_flags[pc.flags_offset + i] != 0u;
-    value = (kept && need_value) ? g_src[pc.src_offset + i] : T(0);
-    return kept;
-  }
-  const T v = g_src[pc.src_offset + i];
-  value = v;
-  const T a = from_bits(pc.a);
+// Whether the built-in predicate (PREDICATE > 0) keeps an element with these bits.
+bool predicate_holds(uint bits) {
+  const E v = element(bits);
+  const E a = element(pc.a);
   switch (PREDICATE) {
-    case PRED_NONZERO: return v != T(0);
+    case PRED_NONZERO: return v != E(0);
     case PRED_EQUAL: return v == a;
     case PRED_NOT_EQUAL: return v != a;
     case PRED_LESS: return v < a;
     case PRED_LESS_EQUAL: return v <= a;
     case PRED_GREATER: return v > a;
     case PRED_GREATER_EQUAL: return v >= a;
-    case PRED_BITS_SET: return (to_bits(v) & pc.a) != 0u;
-    case PRED_IN_RANGE: return a <= v && v <= from_bits(pc.b);
+    case PRED_BITS_SET: return (bits & pc.a) != 0u;
+    case PRED_IN_RANGE: return a <= v && v <= element(pc.b);
   }
   return false;
+}
+
+// Whether element i (< n) is kept; `value` receives its bits when the predicate reads it (always,
+// except for the flags, where it is loaded only if `need_value`).
+bool compact_keep(uint i, bool need_value, out uint value) {
+  if (PREDICATE == PRED_FLAGGED) {
+    const bool kept = g_flags[pc.flags_offset + i] != 0u;
+    value = (kept && need_value) ? g_src[pc.src_offset + i] : 0u;
+    return kept;
+  }
+  value = g_src[pc.src_offset + i];
+  return predicate_holds(value);
+}
+
+// Which values compact_keep4 loads for the flags (the predicates read them all anyway).
+const uint LOAD_NONE = 0u;  // none: counting only
+const uint LOAD_KEPT = 1u;  // where one of the four is kept: selection
+const uint LOAD_ALL = 2u;   // all: partition
+
+// Elements e .. e+3 (e a multiple of 4): whether each is kept (false past n), and their bits in
+// `values` where loaded. One 16-byte load of values (and one of flags) where VECTOR_ALIGNED and all
+// four are below n; element by element otherwise.
+bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
+  values = uvec4(0u);
+  if (VECTOR_ALIGNED && e + 3u < pc.n) {
+    if (PREDICATE == PRED_FLAGGED) {
+      const bvec4 kept = notEqual(g_flags4[(pc.flags_offset + e) / 4u], uvec4(0u));
+      if (load == LOAD_ALL || (load == LOAD_KEPT && any(kept))) values = g_src4[(pc.src_offset + e) / 4u];
+      return kept;
+    }
+    values = g_src4[(pc.src_offset + e) / 4u];
+    return bvec4(predicate_holds(values.x), predicate_holds(values.y), predicate_holds(values.z),
+                 predicate_holds(values.w));
+  }
+  bvec4 kept = bvec4(false);
+  for (uint c = 0u; c < 4u; ++c) {
+    if (e + c >= pc.n) break;
+    uint v;
+    kept[c] = compact_keep(e + c, load != LOAD_NONE, v);
+    if (load == LOAD_ALL && PREDICATE == PRED_FLAGGED) v = g_src[pc.src_offset + e + c];
+    values[c] = v;
+  }
+  return kept;
 }
 
 // Exclusive sum of one u32 per invocation in local invocation order (Hillis-Steele in shared memory,

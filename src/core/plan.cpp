@@ -166,23 +166,26 @@ uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size) {
   return 8 + 8 * tiles * single_pass_words_per_tile(element_size);
 }
 
-Plan plan_single_pass(const ScanRequest& req) {
-  check_request(req);
+namespace {
+
+// One look-back dispatch over ceil(n / block) tiles (single_pass or compact_single_pass), its state at
+// temp element 0, after a Fill of that state unless it is known to be zero.
+Plan plan_look_back(Kernel kernel, uint64_t n, uint64_t block, uint32_t element_size, bool inclusive,
+                    bool temp_zeroed, const PlanLimits& limits) {
   Plan plan;
-  if (req.n == 0) return plan;
   Dispatch d;
-  d.kernel = Kernel::single_pass;
-  d.n = req.n;
-  d.blocks = ceil_div(req.n, req.block_size);
-  grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
-  if (d.blocks > (UINT64_MAX - 8) / 8 / single_pass_words_per_tile(req.element_size))  // only with grid limits no device has
-    throw Error(Errc::too_large, "the single-pass scan's state would exceed 2^64 bytes");
-  d.src = {Slot::input, 0, req.n};
-  d.dst = {Slot::output, 0, req.n};
-  d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks, req.element_size), req.element_size)};
-  d.inclusive = req.inclusive;
-  d.root = true;
-  if (!req.temp_zeroed) {
+  d.kernel = kernel;
+  d.n = n;
+  d.blocks = ceil_div(n, block);
+  grid_for(d.blocks, limits, d.groups_x, d.groups_y);
+  if (d.blocks > (UINT64_MAX - 8) / 8 / single_pass_words_per_tile(element_size))  // only with grid limits no device has
+    throw Error(Errc::too_large, "the single-pass look-back state would exceed 2^64 bytes");
+  d.src = {Slot::input, 0, n};
+  d.dst = {Slot::output, 0, n};
+  d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks, element_size), element_size)};
+  d.inclusive = inclusive;
+  d.root = kernel == Kernel::single_pass;  // the scan's carry-in goes here; a compaction has none
+  if (!temp_zeroed) {
     plan.steps.emplace_back(Fill{d.aux});
     plan.steps.emplace_back(Barrier{});
   }
@@ -190,6 +193,15 @@ Plan plan_single_pass(const ScanRequest& req) {
   plan.temp_elements = d.aux.count;
   plan.levels = 1;
   return plan;
+}
+
+}  // namespace
+
+Plan plan_single_pass(const ScanRequest& req) {
+  check_request(req);
+  if (req.n == 0) return {};
+  return plan_look_back(Kernel::single_pass, req.n, req.block_size, req.element_size, req.inclusive, req.temp_zeroed,
+                        req.limits);
 }
 
 Plan plan_reduce(const ScanRequest& req) {
@@ -252,6 +264,12 @@ Plan plan_compact(const CompactRequest& req) {
     return plan;
   }
   const uint64_t tiles = ceil_div(req.n, req.tile_size);
+  if (req.single_pass) {
+    if (req.partition)
+      throw Error(Errc::invalid_argument, "the single-pass compaction selects only: a stable partition needs the "
+                                          "total kept before it places a rejected element");
+    return plan_look_back(Kernel::compact_single_pass, req.n, req.tile_size, 4, false, req.temp_zeroed, req.limits);
+  }
   Dispatch count;
   count.kernel = Kernel::compact_count;
   count.n = req.n;
@@ -308,6 +326,7 @@ const char* kernel_name(Kernel k) {
     case Kernel::compact_count: return "compact_count";
     case Kernel::compact_scatter: return "compact_scatter";
     case Kernel::compact_partition: return "compact_partition";
+    case Kernel::compact_single_pass: return "compact_single_pass";
   }
   return "?";
 }
@@ -346,6 +365,9 @@ std::string describe(const Plan& plan) {
       case Kernel::compact_scatter: out << " " << range(d.src) << " -> " << range(d.dst) << " offsets " << range(d.aux); break;
       case Kernel::compact_partition:
         out << " " << range(d.src) << " -> " << range(d.dst) << " inclusive offsets " << range(d.aux);
+        break;
+      case Kernel::compact_single_pass:
+        out << " " << range(d.src) << " -> " << range(d.dst) << " state " << range(d.aux);
         break;
     }
     if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)

@@ -24,6 +24,8 @@ enum class Kernel : uint8_t {
   compact_scatter,  // write the kept elements of src to dst, tile t from aux[t] on; the last tile writes the total
   compact_partition,  // partition: aux holds the INCLUSIVE scan of the tile counts; kept elements from
                       // aux[t-1] (0 for t = 0) on, rejected ones after all kept ones (stable); the last tile writes the total
+  compact_single_pass,  // select in one pass: tiles' kept counts chained by decoupled look-back; aux is the
+                        // look-back state (zero at start and end); the last tile writes the total
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
@@ -128,20 +130,26 @@ uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size = 4);
 //           so that the caller need not bind an input.
 Plan plan_reduce(const ScanRequest& request);
 
-// Stream compaction (select_if / select_flagged): count per tile, scan the counts, scatter.
+// Stream compaction (select_if / select_flagged), three passes: count per tile, scan the counts, scatter.
 //   compact_count over ceil(n/B) tiles into temp[0, tiles), barrier, the exclusive u32 scan of those
 //   counts in place (the reduce-then-scan plan, or the multipass one, with its own scratch after the
 //   counts), barrier, compact_scatter reading the scanned counts as tile offsets.
 // With `partition` the counts' scan is inclusive (every tile reads the total kept from the last entry)
 // and the last pass is compact_partition, which writes every element.
+// With `single_pass` (selection only, not partition): Fill of the look-back state, Barrier, one
+// compact_single_pass dispatch over ceil(n/B) tiles (just the dispatch with temp_zeroed); the state is
+// laid out as the single-pass scan's (single_pass_state_bytes) at temp element 0.
 // n == 0 plans a single compact_scatter of one workgroup over empty ranges: it only writes the count 0.
 // The flags and count buffers are not plan slots: the executor binds them to every compaction dispatch.
+// Temp elements are u32.
 struct CompactRequest {
   uint64_t n = 0;
   uint32_t tile_size = 4096;       // elements per compaction tile; a power of two >= 2
   bool counts_multipass = false;   // scan the tile counts with the multipass plan instead of reduce-then-scan
   uint32_t counts_block_size = 4096;  // the block size of that scan's plan
   bool partition = false;          // partition: an inclusive scan of the counts, compact_partition instead of compact_scatter
+  bool single_pass = false;        // one compact_single_pass dispatch (throws Errc::invalid_argument with partition)
+  bool temp_zeroed = false;        // single_pass: the state is known to be zero, so no Fill is planned
   PlanLimits limits;
 };
 Plan plan_compact(const CompactRequest& request);

@@ -85,7 +85,8 @@ void check_compaction_type(DataType type) {
                 "compaction supports u32, i32 and f32 elements, not " + std::string(to_string(type)));
 }
 
-Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits) {
+Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,
+                     bool single_pass, bool temp_zeroed) {
   const uint64_t tile = tile_elements(shape);
   check_count(count, tile, "compaction");
   CompactRequest req;
@@ -94,6 +95,8 @@ Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, boo
   req.counts_multipass = counts_multipass;
   req.counts_block_size = counts_multipass ? 2 * shape.workgroup_size : static_cast<uint32_t>(tile);
   req.partition = partition;
+  req.single_pass = single_pass;
+  req.temp_zeroed = temp_zeroed;
   req.limits = limits;
   return plan_compact(req);
 }

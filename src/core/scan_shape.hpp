@@ -37,8 +37,8 @@ Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLi
 void check_compaction_type(DataType type);
 
 // The compaction plan: tiles of W·K·4 elements; the counts scanned by multipass (Blelloch, tiles of
-// 2·W) or by reduce-then-scan.
+// 2·W) or by reduce-then-scan, or with `single_pass` the one-dispatch plan (CompactRequest).
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition,
-                     const PlanLimits& limits);
+                     const PlanLimits& limits, bool single_pass = false, bool temp_zeroed = false);
 
 }  // namespace gpuscan::core

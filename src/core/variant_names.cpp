@@ -10,7 +10,8 @@ std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgo
 }
 
 std::string compact_variant_name(Kernel kernel, DataType type, bool ballot) {
-  if (kernel == Kernel::compact_count || kernel == Kernel::compact_scatter || kernel == Kernel::compact_partition)
+  if (kernel == Kernel::compact_count || kernel == Kernel::compact_scatter || kernel == Kernel::compact_partition ||
+      kernel == Kernel::compact_single_pass)
     return std::string(kernel_name(kernel)) + "." + std::string(to_string(type)) + (ballot ? ".ballot" : ".shared");
   return scan_variant_name(kernel, DataType::u32, Op::add, WorkgroupAlgorithm::blelloch);
 }

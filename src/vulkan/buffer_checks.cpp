@@ -7,6 +7,22 @@
 
 namespace gpuscan::vk {
 
+TempRequirements look_back_temp_needs(const Context& ctx) {
+  TempRequirements need;
+  need.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  need.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
+  return need;
+}
+
+void check_temp_needs(const BufferView& temp, const TempRequirements& need, const char* who) {
+  if ((temp.usage & need.usage) != need.usage)
+    throw Error(Errc::missing_usage, std::string("temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which ") + who +
+                                         " needs to clear its look-back state (TempRequirements::usage)");
+  if (temp.offset % need.alignment != 0)
+    throw Error(Errc::misaligned, "temp offset " + std::to_string(temp.offset) + " is not a multiple of " +
+                                      std::to_string(need.alignment) + " (TempRequirements::alignment)");
+}
+
 void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize, const char* need) {
   if (view.buffer == VK_NULL_HANDLE)
     throw Error(Errc::null_handle, std::string(what) + " buffer is VK_NULL_HANDLE");

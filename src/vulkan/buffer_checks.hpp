@@ -13,6 +13,14 @@ namespace gpuscan::vk {
 void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize,
                 const char* need = "the scan needs");
 
+// What temp must offer for a look-back state (single-pass scan and compaction): TRANSFER_DST, as it is
+// cleared with vkCmdFillBuffer, and the storage-buffer offset alignment, as it is bound from its first byte.
+TempRequirements look_back_temp_needs(const Context& ctx);
+
+// Throws Errc::missing_usage / Errc::misaligned unless `temp` has need.usage and sits at a multiple of
+// need.alignment; `who` names the operation that clears the state ("the single-pass scan").
+void check_temp_needs(const BufferView& temp, const TempRequirements& need, const char* who);
+
 // Whether two byte ranges of the same buffer overlap.
 bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes);
 

@@ -25,6 +25,7 @@ namespace {
 
 struct ResolvedCompact {
   CompactPath path;
+  CompactAlgorithm algorithm;
   uint32_t workgroup_size;
   uint32_t vectors_per_lane;
   bool counts_multipass;  // the tile counts are scanned by the multipass (Blelloch) plan
@@ -32,27 +33,57 @@ struct ResolvedCompact {
 };
 
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                bool partition = false) {
+                                bool partition = false, bool temp_zeroed = false) {
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
   core::check_compaction_type(config.type);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-  ResolvedCompact r{config.path, shape.workgroup_size, shape.vectors_per_lane, false, {}};
+  ResolvedCompact r{config.path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}};
   if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
   if (r.path == CompactPath::ballot && !ballot)
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
                                    "CompactPath::shared_memory or automatic");
+  const bool single_pass_possible = ctx.single_pass_available() && r.path == CompactPath::ballot;
+  if (r.algorithm == CompactAlgorithm::automatic)
+    r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
+  if (r.algorithm == CompactAlgorithm::single_pass) {
+    if (partition)
+      throw Error(Errc::unsupported, "partitions run three-pass only: a stable partition must know the total kept "
+                                     "before it places a rejected element; use CompactAlgorithm::three_pass or automatic");
+    if (r.path != CompactPath::ballot)
+      throw Error(Errc::unsupported, "the single-pass compaction runs on the ballot path only; use "
+                                     "CompactAlgorithm::three_pass for the shared-memory path");
+    if (!ctx.single_pass_available())
+      throw Error(Errc::unsupported, "single-pass compaction: the context cannot run the single-pass scan's "
+                                     "look-back (Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, "
+                                     "subgroup arithmetic and ballot); use CompactAlgorithm::three_pass");
+  }
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
-                                 {ctx.impl().max_groups_x, info.max_workgroup_count[1]});
+                                 {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
+                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed);
   return r;
+}
+
+bool single_pass_plan(const core::Plan& plan) {
+  for (const core::Step& s : plan.steps)
+    if (const auto* d = std::get_if<core::Dispatch>(&s); d && d->kernel == core::Kernel::compact_single_pass)
+      return true;
+  return false;
+}
+
+// What temp must offer for `plan`: the single-pass look-back state as the single-pass scan's.
+TempRequirements temp_needs(const Context& ctx, const core::Plan& plan) {
+  TempRequirements need = single_pass_plan(plan) ? vk::look_back_temp_needs(ctx) : TempRequirements{};
+  need.size = plan.temp_elements * 4;
+  return need;
 }
 
 void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const ResolvedCompact r = resolve_compact(ctx, args.count, args.config, partition);
+  const ResolvedCompact r = resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
   if (!flagged && args.predicate.kind > PredicateKind::in_range)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
@@ -77,6 +108,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes) ||
         vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, bytes)))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
+    vk::check_temp_needs(args.temp, temp_needs(ctx, r.plan), "the single-pass compaction");
   }
 
   Context::Impl& impl = ctx.impl();
@@ -84,23 +116,38 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
     return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
   };
+  // Only the single-pass plan fills (its look-back state, before its one dispatch), so a barrier after a
+  // fill orders transfer -> compute and every other barrier compute -> compute.
+  bool after_fill = false;
   for (const core::Step& step : r.plan.steps) {
-    if (std::holds_alternative<core::Barrier>(step)) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if (const auto* fill = std::get_if<core::Fill>(&step)) {
+      const BufferView& v = view_of(fill->range.slot);
+      vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * 4, fill->range.count * 4, 0);
+      after_fill = true;
       continue;
     }
-    if (std::holds_alternative<core::Fill>(step))
-      throw Error(Errc::unsupported, "internal: a compaction plan with a fill");  // the count scans have none
+    if (std::holds_alternative<core::Barrier>(step)) {
+      if (after_fill)
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      else
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      after_fill = false;
+      continue;
+    }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
     const bool compact = d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
-                         d.kernel == core::Kernel::compact_partition;
+                         d.kernel == core::Kernel::compact_partition || d.kernel == core::Kernel::compact_single_pass;
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
+    key.spin_limit = args.config.spin_limit ? args.config.spin_limit : default_spin_limit;
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);
     const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, 4);
     const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, 4);
+    if (d.kernel == core::Kernel::compact_single_pass && aux.element_offset != 0)
+      throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass compaction's state");
     VkDescriptorBufferInfo infos[5] = {src.info, dst.info, aux.info, {}, {}};
     uint32_t bindings = 3;
     uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
@@ -118,6 +165,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       params[7] = count.element_offset;
       params[8] = args.predicate.a;
       params[9] = args.predicate.b;
+      // The ballot path loads 16-byte vectors of values and flags where both start on a vector boundary.
+      key.vector_aligned = src.element_offset % 4 == 0 && flags.element_offset % 4 == 0;
     } else {
       key.variant = core::compact_variant_name(d.kernel, args.config.type, false);
       key.inclusive = d.inclusive;
@@ -197,6 +246,21 @@ std::string_view to_string(PredicateKind kind) noexcept {
   return "?";
 }
 
+std::string_view to_string(CompactAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case CompactAlgorithm::automatic: return "auto";
+    case CompactAlgorithm::three_pass: return "three-pass";
+    case CompactAlgorithm::single_pass: return "single-pass";
+  }
+  return "?";
+}
+
+std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept {
+  for (CompactAlgorithm a : {CompactAlgorithm::automatic, CompactAlgorithm::three_pass, CompactAlgorithm::single_pass})
+    if (name == to_string(a)) return a;
+  return std::nullopt;
+}
+
 std::string_view to_string(CompactPath path) noexcept {
   switch (path) {
     case CompactPath::automatic: return "auto";
@@ -207,18 +271,25 @@ std::string_view to_string(CompactPath path) noexcept {
 }
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  TempRequirements req;
-  // The partition's plan (an inclusive scan of the counts) is sized too: one allocation serves both.
-  req.size = std::max(resolve_compact(ctx, count, config).plan.temp_elements,
-                      resolve_compact(ctx, count, config, true).plan.temp_elements) * 4;
+  // The partition's plan (an inclusive scan of the counts; three-pass even where a selection runs
+  // single-pass) is covered too: one allocation serves both.
+  TempRequirements req = temp_needs(ctx, resolve_compact(ctx, count, config).plan);
+  if (config.algorithm != CompactAlgorithm::single_pass) {
+    const TempRequirements part = temp_needs(ctx, resolve_compact(ctx, count, config, true).plan);
+    req.size = std::max(req.size, part.size);
+  }
   return req;
 }
 
 std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
   const ResolvedCompact r = resolve_compact(ctx, count, config);
-  return "compaction, " + std::string(to_string(r.path)) + " path, W = " + std::to_string(r.workgroup_size) + ", " +
-         std::to_string(r.vectors_per_lane) + " vectors per lane, counts scanned by " +
-         (r.counts_multipass ? "multipass (blelloch)" : "reduce-then-scan") + "\n" + core::describe(r.plan);
+  const std::string how = r.algorithm == CompactAlgorithm::single_pass
+                              ? "tile counts chained by decoupled look-back"
+                              : std::string("counts scanned by ") +
+                                    (r.counts_multipass ? "multipass (blelloch)" : "reduce-then-scan");
+  return "compaction, " + std::string(to_string(r.algorithm)) + ", " + std::string(to_string(r.path)) +
+         " path, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
+         " vectors per lane, " + how + "\n" + core::describe(r.plan);
 }
 
 void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {

@@ -138,9 +138,9 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
     const Resolved r = resolve_scan(ctx, count, config, in_place, aligned);
     req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * element_size(config.type));
     if (single_pass_plan(r.plan)) {
-      // The look-back state is zeroed with vkCmdFillBuffer and bound from its first byte.
-      req.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-      req.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
+      const TempRequirements need = vk::look_back_temp_needs(ctx);
+      req.usage |= need.usage;
+      req.alignment = std::max(req.alignment, need.alignment);
     }
   }
   return req;
@@ -174,19 +174,8 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
                                         "scan in place (output == input) or use disjoint ranges");
   check_temp(args.temp, r.plan, esize, args.input, bytes, args.output, bytes);
-  if (r.plan.temp_elements > 0) {
-    TempRequirements need;
-    if (single_pass_plan(r.plan)) {
-      need.usage |= VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-      need.alignment = std::max<VkDeviceSize>(8, ctx.device_info().min_storage_buffer_offset_alignment);
-    }
-    if ((args.temp.usage & need.usage) != need.usage)
-      throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which the "
-                                       "single-pass scan needs to clear its look-back state");
-    if (args.temp.offset % need.alignment != 0)
-      throw Error(Errc::misaligned, "temp offset " + std::to_string(args.temp.offset) + " is not a multiple of " +
-                                        std::to_string(need.alignment) + " (TempRequirements::alignment)");
-  }
+  if (r.plan.temp_elements > 0 && single_pass_plan(r.plan))
+    vk::check_temp_needs(args.temp, vk::look_back_temp_needs(ctx), "the single-pass scan");
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
   record_steps(ctx, cmd, r, args.config, views, args.initial_bits);
 }

@@ -1,7 +1,8 @@
 // Stream compaction (include/gpuscan/compact.hpp) against std::copy_if: every predicate family and the
 // flags, densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, the
-// ballot and the shared-memory path, u32 / i32 / f32 -- under the validation layers -- plus misuse.
-// partition / partition_flagged the same way, against std::stable_partition.
+// ballot and the shared-memory path, the three-pass and the single-pass plan (the latter also with its
+// look-back fallback forced), u32 / i32 / f32 -- under the validation layers -- plus misuse.
+// partition / partition_flagged the same way (three-pass), against std::stable_partition.
 #include "compact_check.hpp"
 
 namespace gpuscan::test {
@@ -13,12 +14,36 @@ class CompactTest : public CompactChecks<Context, GpuTest> {
   void SetUp() override {
     if (GetParam().path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot())
       GTEST_SKIP() << "no subgroup ballots";
+    if (single_pass() && !ctx.single_pass_available()) GTEST_SKIP() << "no single-pass look-back on this device";
   }
 };
 
 COMPACT_TESTS(CompactTest)
 
-INSTANTIATE_TEST_SUITE_P(All, CompactTest, every_compact_param(), param_name);
+constexpr CompactAlgorithm three = CompactAlgorithm::three_pass, single = CompactAlgorithm::single_pass;
+INSTANTIATE_TEST_SUITE_P(All, CompactTest,
+                         ::testing::Values(Param{DataType::u32, CompactPath::ballot, three},
+                                           Param{DataType::u32, CompactPath::ballot, single},
+                                           Param{DataType::u32, CompactPath::shared_memory, three},
+                                           Param{DataType::i32, CompactPath::ballot, three},
+                                           Param{DataType::i32, CompactPath::ballot, single},
+                                           Param{DataType::i32, CompactPath::shared_memory, three},
+                                           Param{DataType::f32, CompactPath::ballot, three},
+                                           Param{DataType::f32, CompactPath::ballot, single},
+                                           Param{DataType::f32, CompactPath::shared_memory, three}),
+                         param_name);
+
+class CompactSinglePassTest : public CompactTest {};
+
+TEST_P(CompactSinglePassTest, ForcedFallback) {
+  for_type([&](auto t) { forced_fallback<decltype(t)>(); });
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CompactSinglePassTest,
+                         ::testing::Values(Param{DataType::u32, CompactPath::ballot, single},
+                                           Param{DataType::i32, CompactPath::ballot, single},
+                                           Param{DataType::f32, CompactPath::ballot, single}),
+                         param_name);
 
 // The recording API with element offsets that are not binding-aligned: output past the kept elements
 // is left alone and the count lands at its offset.
@@ -28,19 +53,23 @@ class CompactRecordTest : public GpuTest {
 };
 
 TEST_F(CompactRecordTest, OffsetsCountBufferAndUntouchedTail) {
-  for (CompactPath path : {CompactPath::ballot, CompactPath::shared_memory}) {
+  for (auto [path, algorithm] : {std::pair{CompactPath::ballot, CompactAlgorithm::single_pass},
+                                 std::pair{CompactPath::ballot, CompactAlgorithm::three_pass},
+                                 std::pair{CompactPath::shared_memory, CompactAlgorithm::three_pass}}) {
     if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
+    if (algorithm == CompactAlgorithm::single_pass && !ctx.single_pass_available()) continue;
     const size_t n = 1000;
     std::mt19937_64 rng(fresh_seed());
     HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 5) * 4), count(ctx, 16);
-    const CompactConfig cfg{DataType::i32, path, 32, 2};
+    const CompactConfig cfg{DataType::i32, path, 32, 2, algorithm};
     const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
-    HostBuffer<uint32_t> temp(ctx, req.size + 4);
+    HostBuffer<uint32_t> temp(ctx, req.size + req.alignment, req.usage);
     const std::vector<int32_t> values = random_values<int32_t>(n, rng);
     std::memcpy(in.data() + 3, values.data(), n * 4);
     poison(out.data(), (n + 5) * 4);
     poison(count.data(), 16);
-    SelectArgs a{cfg, n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8), temp.view(4)};
+    SelectArgs a{cfg,           n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8),
+                 temp.view(req.alignment)};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       record_select_if(ctx, cmd, a);
       vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
@@ -65,7 +94,7 @@ TEST_F(CompactRecordTest, PartitionOffsetsCountBufferAndTail) {
     HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 7) * 4), count(ctx, 16);
     const CompactConfig cfg{DataType::i32, path, 32, 2};
     const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
-    HostBuffer<uint32_t> temp(ctx, req.size + 4);
+    HostBuffer<uint32_t> temp(ctx, req.size + 4, req.usage);
     const std::vector<int32_t> values = random_values<int32_t>(n, rng);
     std::memcpy(in.data() + 3, values.data(), n * 4);
     poison(out.data(), (n + 7) * 4);
@@ -85,6 +114,44 @@ TEST_F(CompactRecordTest, PartitionOffsetsCountBufferAndTail) {
     EXPECT_TRUE(std::equal(want.begin(), want.end(), out.data() + 5)) << to_string(path);
     for (size_t i : {size_t{0}, size_t{4}, n + 5, n + 6}) EXPECT_EQ(static_cast<uint32_t>(out.data()[i]), 0xA5A5A5A5u) << i;
   }
+}
+
+// Values at a vector boundary, flags not: the ballot path must leave its 16-byte loads for both.
+TEST_F(CompactRecordTest, FlagsOffNotOnAVectorBoundary) {
+  const size_t n = 3001;
+  std::mt19937_64 rng(fresh_seed());
+  const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+  HostBuffer<uint32_t> in(ctx, n * 4), flags(ctx, (n + 1) * 4), out(ctx, n * 4), count(ctx, 4);
+  std::memcpy(in.data(), values.data(), n * 4);
+  std::vector<uint32_t> kept_values, rejected;
+  for (size_t i = 0; i < n; ++i) {
+    flags.data()[i + 1] = rng() % 3 == 0 ? static_cast<uint32_t>(rng() | 1u) : 0u;
+    (flags.data()[i + 1] ? kept_values : rejected).push_back(values[i]);
+  }
+  for (auto [path, algorithm] : {std::pair{CompactPath::ballot, CompactAlgorithm::single_pass},
+                                 std::pair{CompactPath::ballot, CompactAlgorithm::three_pass},
+                                 std::pair{CompactPath::shared_memory, CompactAlgorithm::three_pass}})
+    for (bool partitioned : {false, true}) {
+      if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
+      if (algorithm == CompactAlgorithm::single_pass && (partitioned || !ctx.single_pass_available())) continue;
+      const CompactConfig cfg{DataType::u32, path, 64, 2, algorithm};
+      const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
+      HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+      poison(out.data(), n * 4);
+      poison(count.data(), 4);
+      SelectArgs a{cfg, n, in.view(), flags.view(4), {}, out.view(), count.view(), temp.view()};
+      vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+        if (partitioned) record_partition_flagged(ctx, cmd, a);
+        else record_select_flagged(ctx, cmd, a);
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      });
+      const std::string what = std::string(to_string(path)) + " " + std::string(to_string(algorithm)) +
+                               (partitioned ? " partition" : " select");
+      ASSERT_EQ(count.data()[0], kept_values.size()) << what;
+      EXPECT_TRUE(std::equal(kept_values.begin(), kept_values.end(), out.data())) << what;
+      if (partitioned) EXPECT_TRUE(std::equal(rejected.begin(), rejected.end(), out.data() + kept_values.size())) << what;
+    }
 }
 
 TEST_F(CompactRecordTest, PartitionEmptyInput) {
@@ -240,6 +307,52 @@ TEST_F(CompactMisuseTest, TempTooSmallAndOverlaps) {
   a = args();
   a.output = a.input;
   expect_error(a, false, Errc::invalid_argument, "overlap");
+}
+
+TEST_F(CompactMisuseTest, SinglePassNeedsBallotsSelectionAndAFillableAlignedTemp) {
+  if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot()) GTEST_SKIP() << "no single-pass";
+  auto a = args();
+  a.config.algorithm = CompactAlgorithm::single_pass;
+  expect_error(a, false, Errc::missing_usage, "TRANSFER_DST");  // temp is STORAGE only
+  expect_error(a, false, Errc::unsupported, "partitions run three-pass only", true);
+  a.config.path = CompactPath::shared_memory;
+  expect_error(a, true, Errc::unsupported, "ballot path only");
+  const TempRequirements req = compact_temp_requirements(ctx, 1000, args().config);
+  EXPECT_NE(req.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0u);  // automatic selects single-pass here
+  HostBuffer<uint32_t> fillable(ctx, req.size + req.alignment, req.usage);
+  a = args();
+  a.temp = fillable.view(4);
+  expect_error(a, false, Errc::misaligned, "TempRequirements::alignment");
+}
+
+// The single-pass state clears itself: after one zeroing, runs with temp_zeroed need no fill, and the
+// state is zero again after each (the last workgroup clears it), whatever the sizes in between.
+TEST_F(CompactRecordTest, SinglePassReusesItsSelfClearedTemp) {
+  if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot()) GTEST_SKIP() << "no single-pass";
+  std::mt19937_64 rng(fresh_seed());
+  const size_t max_n = 129 * 128 + 1;
+  CompactConfig cfg{DataType::u32, CompactPath::ballot, 32, 1, CompactAlgorithm::single_pass, 1};
+  const TempRequirements req = compact_temp_requirements(ctx, max_n, cfg);
+  HostBuffer<uint32_t> in(ctx, max_n * 4), out(ctx, max_n * 4), count(ctx, 4), temp(ctx, req.size, req.usage);
+  std::memset(temp.data(), 0, req.size);
+  for (size_t n : {max_n, size_t{1}, size_t{300}, max_n, size_t{5000}}) {
+    const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+    std::memcpy(in.data(), values.data(), n * 4);
+    poison(out.data(), max_n * 4);
+    poison(count.data(), 4);
+    const uint32_t threshold = static_cast<uint32_t>(rng());
+    SelectArgs a{cfg, n, in.view(), {}, Predicate::greater(threshold), out.view(), count.view(), temp.view(), true};
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_select_if(ctx, cmd, a);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<uint32_t> want;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(want), [&](uint32_t v) { return v > threshold; });
+    ASSERT_EQ(count.data()[0], want.size()) << "n=" << n;
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), out.data())) << "n=" << n;
+    for (size_t i = 0; i < req.size / 4; ++i) ASSERT_EQ(temp.data()[i], 0u) << "state word " << i << " n=" << n;
+  }
 }
 
 }  // namespace

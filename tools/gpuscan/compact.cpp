@@ -1,8 +1,6 @@
 // `gpuscan compact`: read a file of numbers, keep the elements a predicate (or a flags file) selects,
 // on the GPU, write them (with --partition: the kept ones, then the rejected ones, both in input
 // order) and print the number kept to stderr.
-#include <charconv>
-#include <cstring>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -18,78 +16,6 @@
 namespace gpuscan::cli {
 namespace {
 
-constexpr const char* predicate_forms =
-    "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type; "
-    "MASK a u32, decimal or 0x hex)";
-
-std::optional<uint32_t> parse_mask(std::string_view text) {
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
-    base = 16;
-  }
-  uint32_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return v;
-}
-
-// The bit pattern of one constant in `type`, parsed as the text format parses numbers.
-std::optional<uint32_t> parse_constant(std::string_view text, DataType type) {
-  if (text.empty() || text.find_first_of(" \t\r\n") != std::string_view::npos) return std::nullopt;
-  try {
-    const std::vector<std::byte> bytes = parse_text(std::string(text) + "\n", type, "--pred");
-    if (bytes.size() != 4) return std::nullopt;
-    uint32_t bits = 0;
-    std::memcpy(&bits, bytes.data(), 4);
-    return bits;
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-}
-
-// "" and `out` set when `text` is a valid predicate for `type`; otherwise what is wrong.
-std::string parse_predicate(const std::string& text, DataType type, Predicate& out) {
-  const auto colon = text.find(':');
-  const std::string name = text.substr(0, colon);
-  const std::string rest = colon == std::string::npos ? "" : text.substr(colon + 1);
-  const auto bad = [&](const std::string& why) {
-    return "invalid predicate '" + text + "': " + why + "; valid forms: " + predicate_forms;
-  };
-  if (name == "nonzero") {
-    if (colon != std::string::npos) return bad("nonzero takes no constant");
-    out = Predicate::nonzero();
-    return {};
-  }
-  if (name == "bit") {
-    const auto mask = parse_mask(rest);
-    if (!mask) return bad("malformed mask '" + rest + "'");
-    out = Predicate::bits_set(*mask);
-    return {};
-  }
-  if (name == "range") {
-    const auto sep = rest.find(':');
-    if (sep == std::string::npos) return bad("range needs LO:HI");
-    const auto lo = parse_constant(rest.substr(0, sep), type), hi = parse_constant(rest.substr(sep + 1), type);
-    if (!lo || !hi) return bad("malformed bound in '" + rest + "' for type " + std::string(to_string(type)));
-    out = {PredicateKind::in_range, *lo, *hi};
-    return {};
-  }
-  static const std::pair<const char*, PredicateKind> kinds[] = {
-      {"eq", PredicateKind::equal},         {"ne", PredicateKind::not_equal}, {"lt", PredicateKind::less},
-      {"le", PredicateKind::less_equal},    {"gt", PredicateKind::greater},
-      {"ge", PredicateKind::greater_equal}};
-  for (const auto& [word, kind] : kinds)
-    if (name == word) {
-      if (colon == std::string::npos) return bad(name + " needs a constant");
-      const auto c = parse_constant(rest, type);
-      if (!c) return bad("malformed constant '" + rest + "' for type " + std::string(to_string(type)));
-      out = {kind, *c, 0};
-      return {};
-    }
-  return bad("unknown predicate '" + name + "'");
-}
-
 struct CompactOptions {
   DataType type = DataType::u32;
   std::string pred;
@@ -99,6 +25,7 @@ struct CompactOptions {
   FileFormat format = FileFormat::binary;
   bool partition = false;
   CompactPath path = CompactPath::automatic;
+  CompactAlgorithm algorithm = CompactAlgorithm::automatic;
   Predicate predicate;  // parsed from `pred` once the type is known
 };
 
@@ -139,6 +66,7 @@ int run_compact(CompactOptions& options, Session& session) {
   CompactConfig config;
   config.type = options.type;
   config.path = options.path;
+  config.algorithm = options.algorithm;
   std::vector<std::byte> output;
   uint64_t kept = 0;
   auto go = [&](auto tag) {
@@ -188,14 +116,25 @@ Command add_compact_command(CLI::App& app) {
          "how tiles rank kept elements: auto, ballot or shared-memory")
       ->check(CLI::IsMember({"auto", "ballot", "shared-memory"}))
       ->type_name("PATH");
+  sub->add_option_function<std::string>(
+         "--algorithm",
+         [options](const std::string& name) { options->algorithm = *parse_compact_algorithm(name); },
+         "how the selection is planned: auto (single-pass where the device can), three-pass (count, scan "
+         "the counts, scatter; any device) or single-pass (one dispatch, look-back over the tiles' counts; "
+         "not with --partition)")
+      ->check(CLI::IsMember({"auto", "three-pass", "single-pass"}))
+      ->type_name("ALG");
   sub->callback([sub, options] {
     const bool has_pred = !options->pred.empty(), has_flags = !options->flags.empty();
     if (has_pred == has_flags)
       throw CLI::ValidationError("--pred/--flags", "give exactly one of --pred or --flags; predicates: " +
                                                        std::string(predicate_forms));
     if (has_pred) {
-      const std::string error = parse_predicate(options->pred, options->type, options->predicate);
-      if (!error.empty()) throw CLI::ValidationError("--pred", error);
+      try {
+        options->predicate = parse_predicate(options->pred, options->type);
+      } catch (const Error& e) {
+        throw CLI::ValidationError("--pred", e.what());
+      }
     }
     (void)sub;
   });
@@ -204,6 +143,7 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type u32 --pred gt:100 --in a.bin --out kept.bin\n"
       "  gpuscan compact --type f32 --pred range:-1:1 --in a.txt --out - --format text\n"
       "  gpuscan compact --type i32 --flags f.bin --in a.bin --out p.bin --partition\n"
+      "  gpuscan compact --type u32 --pred nonzero --in a.bin --out kept.bin --algorithm three-pass\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));

@@ -1,0 +1,183 @@
+#include "bench_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "vulkan/check.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::bench {
+
+double g_warmup_ms = 200;
+
+Stats summarize(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const size_t n = ms.size();
+  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+  return {median, ms.front(), ms.back()};
+}
+
+std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t runs,
+                                   const std::function<void(VkCommandBuffer)>& record) {
+  const VkDevice device = ctx.device();
+  VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  q.queryCount = 2 * runs;
+  VkQueryPool pool;
+  vk::check(vkCreateQueryPool(device, &q, nullptr, &pool), "vkCreateQueryPool");
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vkCmdResetQueryPool(cmd, pool, 0, 2 * runs);
+    const VkMemoryBarrier between{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
+    for (uint32_t i = 0; i < warmup + runs; ++i) {
+      const bool timed = i >= warmup;
+      if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 2 * (i - warmup));
+      record(cmd);
+      if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 2 * (i - warmup) + 1);
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &between, 0,
+                           nullptr, 0, nullptr);
+    }
+  });
+  std::vector<uint64_t> stamps(2 * runs);
+  vk::check(vkGetQueryPoolResults(device, pool, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "vkGetQueryPoolResults");
+  vkDestroyQueryPool(device, pool, nullptr);
+  std::vector<double> ms(runs);
+  for (uint32_t i = 0; i < runs; ++i)
+    ms[i] = static_cast<double>(stamps[2 * i + 1] - stamps[2 * i]) * ctx.device_info().timestamp_period_ns * 1e-6;
+  return ms;
+}
+
+std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs,
+                              const std::function<void(VkCommandBuffer)>& record) {
+  const std::vector<double> probe = time_runs_once(ctx, 0, 3, record);
+  const double estimate = std::max(*std::min_element(probe.begin(), probe.end()), 1e-3);
+  const uint32_t needed = static_cast<uint32_t>(std::min(20000.0, std::ceil(g_warmup_ms / estimate)));
+  return time_runs_once(ctx, std::max(warmup, needed), runs, record);
+}
+
+void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k) {
+  Context::Impl& impl = ctx.impl();
+  PipelineKey key;
+  key.variant = "copy.u32";
+  key.workgroup_size = w;
+  key.vectors_per_lane = k;
+  const uint64_t tile = uint64_t{w} * k * 4;
+  const uint64_t blocks = (n + tile - 1) / tile;
+  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
+  const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
+  const VkDescriptorBufferInfo infos[3] = {
+      {b.in.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}};
+  const uint32_t params[6] = {static_cast<uint32_t>(n), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
+  impl.record_dispatch(cmd, key, infos, params, gx, gy);
+}
+
+const void* read_back(const Context& ctx, const Buffers& b, VkBuffer src, uint64_t bytes) {
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::copy_with_barrier(cmd, src, b.staging.handle(), bytes, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  return b.staging.mapped();
+}
+
+void upload(const Context& ctx, const Buffers& b, VkBuffer dst, const void* data, uint64_t bytes) {
+  std::memcpy(b.staging.mapped(), data, bytes);
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::copy_with_barrier(cmd, b.staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  });
+}
+
+namespace {
+
+void fill(const Context& ctx, VkBuffer buffer, VkDeviceSize bytes, uint32_t word) {
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    vkCmdFillBuffer(cmd, buffer, 0, bytes, word);
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  });
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string number(double v) {
+  std::ostringstream o;
+  o.precision(6);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+void poison(const Context& ctx, VkBuffer buffer, uint64_t bytes) { fill(ctx, buffer, bytes, 0xA5A5A5A5u); }
+
+void zero(const Context& ctx, VkBuffer buffer) { fill(ctx, buffer, VK_WHOLE_SIZE, 0); }
+
+Sink::Sink(std::ostream& csv, std::string json_path) : csv_(csv), json_path_(std::move(json_path)) {}
+
+void Sink::metadata(const std::string& key, const std::string& value) {
+  csv_ << "# " << key << ": " << value << "\n";
+  metadata_.emplace_back(key, value);
+}
+
+void Sink::row(const Row& r) {
+  if (!header_written_) {
+    csv_ << "impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps\n";
+    header_written_ = true;
+  }
+  const std::string median = number(r.stats.median_ms), lo = number(r.stats.min_ms), hi = number(r.stats.max_ms),
+                    gbps = number(r.gbps());
+  csv_ << r.impl << "," << r.algorithm << "," << r.type << "," << r.kind << "," << r.n << "," << median << "," << lo
+       << "," << hi << "," << r.runs << "," << gbps << "\n"
+       << std::flush;
+  if (json_path_.empty()) return;
+  json_rows_.push_back("{\"impl\": " + json_string(r.impl) + ", \"algorithm\": " + json_string(r.algorithm) +
+                       ", \"type\": " + json_string(r.type) + ", \"kind\": " + json_string(r.kind) +
+                       ", \"n\": " + std::to_string(r.n) + ", \"median_ms\": " + median + ", \"min_ms\": " + lo +
+                       ", \"max_ms\": " + hi + ", \"runs\": " + std::to_string(r.runs) + ", \"gbps\": " + gbps + "}");
+}
+
+void Sink::note(const std::string& line) {
+  csv_ << "# " << line << "\n" << std::flush;
+  notes_.push_back(line);
+}
+
+void Sink::finish() {
+  if (json_path_.empty()) return;
+  std::ofstream json(json_path_);
+  json << "{\n  \"metadata\": {";
+  for (size_t i = 0; i < metadata_.size(); ++i)
+    json << (i ? ",\n    " : "\n    ") << json_string(metadata_[i].first) << ": " << json_string(metadata_[i].second);
+  json << (metadata_.empty() ? "},\n" : "\n  },\n") << "  \"notes\": [";
+  for (size_t i = 0; i < notes_.size(); ++i) json << (i ? ", " : "") << json_string(notes_[i]);
+  json << "],\n  \"rows\": [";
+  for (size_t i = 0; i < json_rows_.size(); ++i) json << (i ? ",\n    " : "\n    ") << json_rows_[i];
+  json << (json_rows_.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  if (!json.good()) throw Error(Errc::io_error, "cannot write " + json_path_);
+}
+
+}  // namespace gpuscan::bench

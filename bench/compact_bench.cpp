@@ -1,0 +1,145 @@
+#include "compact_bench.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::bench {
+namespace {
+
+bool flagged_op(const std::string& op) { return op == "select-flagged"; }
+
+// "single-pass" runs with SelectArgs::temp_zeroed (the state zeroed once, then left zeroed by every
+// run, as the scan's "single-pass"); "single-pass-fill" clears it with a fill inside every run.
+CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k) {
+  CompactConfig c;
+  c.type = DataType::u32;
+  c.workgroup_size = w;
+  c.vectors_per_lane = k;
+  c.algorithm = algorithm == "three-pass" ? CompactAlgorithm::three_pass : CompactAlgorithm::single_pass;
+  return c;
+}
+
+// One input of n random u32 with exactly kept = n·density/100 selected elements: for select-if the
+// threshold is the value below the `kept` largest (so up to ties at the threshold, exactly those are
+// greater), for select-flagged `kept` flags of 1 at random places.
+struct CaseData {
+  std::vector<uint32_t> values, flags;
+  uint32_t threshold = 0;
+  std::vector<uint32_t> expected;  // std::copy_if of the selection
+};
+
+CaseData make_case(uint64_t n, uint32_t density, bool flagged, std::mt19937_64& rng) {
+  CaseData c;
+  c.values.resize(n);
+  for (auto& v : c.values) v = static_cast<uint32_t>(rng());
+  const uint64_t kept = n * density / 100;
+  if (flagged) {
+    c.flags.assign(n, 0);
+    std::fill(c.flags.begin(), c.flags.begin() + static_cast<ptrdiff_t>(kept), 1u);
+    std::shuffle(c.flags.begin(), c.flags.end(), rng);
+    for (uint64_t i = 0; i < n; ++i)
+      if (c.flags[i]) c.expected.push_back(c.values[i]);
+  } else {
+    if (kept == n) {
+      c.threshold = 0;  // all but zeros: random u32 data has almost none
+    } else {
+      std::vector<uint32_t> sorted = c.values;
+      const auto nth = sorted.begin() + static_cast<ptrdiff_t>(n - kept - 1);
+      std::nth_element(sorted.begin(), nth, sorted.end());
+      c.threshold = *nth;
+    }
+    std::copy_if(c.values.begin(), c.values.end(), std::back_inserter(c.expected),
+                 [&](uint32_t v) { return v > c.threshold; });
+  }
+  return c;
+}
+
+}  // namespace
+
+void check_compact_options(const CompactOptions& o) {
+  for (const auto& op : o.ops)
+    if (op != "select-if" && op != "select-flagged")
+      throw Error(Errc::invalid_argument, "unknown compaction op '" + op + "' (select-if, select-flagged)");
+  for (const auto& a : o.algorithms)
+    if (a != "three-pass" && a != "single-pass" && a != "single-pass-fill")
+      throw Error(Errc::invalid_argument,
+                  "unknown compaction algorithm '" + a + "' (three-pass, single-pass, single-pass-fill)");
+  for (const auto d : o.densities)
+    if (d > 100) throw Error(Errc::invalid_argument, "density " + std::to_string(d) + "% is above 100%");
+}
+
+uint64_t compact_temp_bytes(const Context& ctx, uint64_t max_n, const CompactOptions& o) {
+  uint64_t bytes = 16;
+  for (const auto& a : o.algorithms)
+    for (auto w : o.workgroup_sizes)
+      for (auto k : o.vectors) bytes = std::max(bytes, compact_temp_requirements(ctx, max_n, config_for(a, w, k)).size);
+  return bytes;
+}
+
+int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink,
+                         std::mt19937_64& rng) {
+  int failures = 0;
+  for (const auto& op : o.ops) {
+    const bool flagged = flagged_op(op);
+    for (const uint32_t density : o.densities) {
+      const CaseData data = make_case(n, density, flagged, rng);
+      upload(ctx, b, b.in.handle(), data.values.data(), n * 4);
+      if (flagged) upload(ctx, b, b.flags.handle(), data.flags.data(), n * 4);
+      const uint64_t kept = data.expected.size();
+      const std::string kind = op + "-" + std::to_string(density) + "%";
+      for (const auto& alg : o.algorithms)
+        for (auto w : o.workgroup_sizes)
+          for (auto k : o.vectors) {
+            SelectArgs args;
+            args.config = config_for(alg, w, k);
+            args.count = n;
+            args.input = b.in.view();
+            args.flags = b.flags.view();
+            args.predicate = Predicate::greater(data.threshold);
+            args.output = b.out.view();
+            args.count_out = b.count.view();
+            args.temp = b.temp.view();
+            if (alg == "single-pass") {
+              zero(ctx, b.temp.handle());  // a three-pass case before left its counts there
+              args.temp_zeroed = true;
+            }
+            auto record = [&](VkCommandBuffer cmd) {
+              if (flagged) record_select_flagged(ctx, cmd, args);
+              else record_select_if(ctx, cmd, args);
+            };
+            std::string label = alg;
+            if (o.workgroup_sizes.size() > 1 || o.vectors.size() > 1)
+              label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
+            const std::string what = label + " " + kind + " n=" + std::to_string(n);
+            if (o.verify) {
+              poison(ctx, b.out.handle(), n * 4);
+              poison(ctx, b.count.handle(), 4);
+              vk::submit_and_wait(ctx, record);
+              uint32_t got_kept = 0;
+              std::memcpy(&got_kept, read_back(ctx, b, b.count.handle(), 4), 4);
+              const auto* got = static_cast<const uint32_t*>(read_back(ctx, b, b.out.handle(), n * 4));
+              const bool ok = got_kept == kept &&
+                              (kept == 0 || std::memcmp(got, data.expected.data(), kept * 4) == 0);
+              if (!ok) {
+                ++failures;
+                std::cerr << "MISMATCH " << what << ": kept " << got_kept << " of " << kept << " expected\n";
+                sink.note("MISMATCH " + what);
+                continue;
+              }
+            }
+            Row row{"gpuscan-vulkan", label, "u32", kind, n};
+            row.stats = summarize(time_runs(ctx, o.warmup, o.runs, record));
+            row.runs = o.runs;
+            row.bytes = static_cast<double>(n) * 4 * (flagged ? 2 : 1) + static_cast<double>(kept) * 4;
+            std::cerr << what << ": " << row.stats.median_ms << " ms\n";
+            sink.row(row);
+          }
+    }
+  }
+  return failures;
+}
+
+}  // namespace gpuscan::bench

@@ -1,0 +1,154 @@
+"""Tests of gpuscan.compact and gpuscan.partition against numpy boolean indexing.
+
+Run as test_gpuscan.py is (the `python` CTest test, or by hand with PYTHONPATH=build/python); the
+validated Context, the validation check after every test and the random data come from there.
+"""
+
+import numpy as np
+import pytest
+
+import gpuscan
+from test_gpuscan import SEED, ctx, no_validation_messages, random_array, rng_for  # noqa: F401
+
+DTYPES = [np.uint32, np.int32, np.float32]  # compaction's element types
+SIZES = [0, 1, 4095, 4096, 4097, 200_003]
+DENSITIES = [0.0, 0.01, 0.5, 0.99, 1.0]
+ALGORITHMS = ["auto", "three-pass", "single-pass"]
+PATHS = ["auto", "ballot", "shared-memory"]
+
+
+def check_same(got, want, what):
+    context = f"{what} (GPUSCAN_SEED={SEED})"
+    assert isinstance(got, np.ndarray), context
+    assert got.dtype == want.dtype and got.shape == want.shape, f"{context}: got {got.dtype} {got.shape}"
+    # Bit patterns: compaction copies elements, NaNs and -0.0 included.
+    bad = np.flatnonzero(got.view(np.uint32) != want.view(np.uint32))
+    assert bad.size == 0, f"{context}: {bad.size} elements differ, first at {bad[:1]}"
+
+
+def mask_with_density(n, density, rng):
+    return rng.random(n) < density
+
+
+def can_run(ctx, path, algorithm):
+    device = ctx.device
+    if path == "ballot" and not device["subgroup_ballot"]:
+        return False
+    if algorithm == "single-pass" and (path == "shared-memory" or not device["single_pass_capable"]):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_mask_matches_boolean_indexing(ctx, dtype, n, algorithm):
+    for density in DENSITIES:
+        rng = rng_for("mask", dtype, n, algorithm, density)
+        a = random_array(dtype, n, rng)
+        m = mask_with_density(n, density, rng)
+        check_same(ctx.compact(a, m, algorithm=algorithm), a[m], f"compact mask d={density} {algorithm}")
+        values, kept = ctx.partition(a, m)
+        assert kept == np.count_nonzero(m)
+        check_same(values, np.concatenate((a[m], a[~m])), f"partition mask d={density}")
+
+
+PREDICATES = {
+    np.uint32: [("nonzero", lambda a: a != 0), ("gt:2147483648", lambda a: a > 2147483648),
+                ("le:1000000000", lambda a: a <= 1000000000), ("eq:7", lambda a: a == 7),
+                ("bit:0x10", lambda a: (a & 0x10) != 0),
+                ("range:1000:3000000000", lambda a: (a >= 1000) & (a <= 3000000000))],
+    np.int32: [("lt:0", lambda a: a < 0), ("ge:-1000000", lambda a: a >= -1000000), ("ne:0", lambda a: a != 0),
+               ("range:-5:5", lambda a: (a >= -5) & (a <= 5))],
+    np.float32: [("gt:0.5", lambda a: a > 0.5), ("range:-1:1", lambda a: (a >= -1) & (a <= 1)),
+                 ("lt:-2.5e2", lambda a: a < -250), ("bit:2147483648", lambda a: np.signbit(a))],
+}
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_predicate_strings_match_numpy(ctx, dtype, path):
+    for pred, keep in PREDICATES[dtype]:
+        for n in (1, 4097, 100_000):
+            rng = rng_for("pred", dtype, pred, n)
+            a = random_array(dtype, n, rng)
+            a[rng.integers(0, n, n // 10)] = 0  # zeros for nonzero, ne:0, range
+            m = keep(a)
+            for algorithm in ("three-pass", "auto"):
+                check_same(ctx.compact(a, pred, path=path, algorithm=algorithm), a[m],
+                           f"compact {pred} n={n} {path} {algorithm}")
+            values, kept = ctx.partition(a, pred, path=path)
+            assert kept == np.count_nonzero(m)
+            check_same(values, np.concatenate((a[m], a[~m])), f"partition {pred} n={n} {path}")
+
+
+def test_docstring_examples_and_default_context():
+    got = gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")
+    check_same(got, np.array([5, 7], dtype=np.uint32), "compact example")
+    values, kept = gpuscan.partition(np.array([5, 0, 7], dtype=np.int32), "nonzero")
+    check_same(values, np.array([5, 7, 0], dtype=np.int32), "partition example")
+    assert kept == 2 and isinstance(kept, int)
+    a = np.arange(10, dtype=np.uint32)
+    check_same(gpuscan.compact(a, a % 3 == 0), a[a % 3 == 0], "compact with a mask expression")
+    check_same(gpuscan.compact(a, (a % 2).astype(np.int64) << 40), a[a % 2 == 1], "int64 mask above 32 bits")
+
+
+def test_integer_masks_and_lists(ctx):
+    a = np.arange(6, dtype=np.float32)
+    check_same(ctx.compact(a, np.array([0, 3, 0, -1, 0, 1 << 40], dtype=np.int64)),
+               np.array([1, 3, 5], dtype=np.float32), "int64 mask")
+    check_same(ctx.compact(a, [True, False] * 3), a[::2], "list mask")
+    check_same(ctx.compact(np.array([1, 2, 3], dtype=np.int32)[::-1], "gt:1"), np.array([3, 2], dtype=np.int32),
+               "a reversed view")
+
+
+def test_single_pass_is_what_auto_picks_where_the_device_can(ctx):
+    a = random_array(np.uint32, 300_001, rng_for("auto"))
+    for algorithm in ALGORITHMS:
+        if can_run(ctx, "auto", algorithm):
+            check_same(ctx.compact(a, "gt:100", algorithm=algorithm), a[a > 100], algorithm)
+
+
+@pytest.mark.parametrize("pred", ["big:3", "gt:abc", "gt:", "lt", "range:1", "ge:-1", "eq:1.5", "nonzero:1"])
+def test_malformed_predicate_raises_value_error(ctx, pred):
+    with pytest.raises(ValueError, match=r"invalid predicate .*valid forms: nonzero, eq:C"):
+        ctx.compact(np.arange(4, dtype=np.uint32), pred)
+
+
+def test_bad_arguments(ctx):
+    a = np.arange(4, dtype=np.uint32)
+    with pytest.raises(ValueError, match=r"one entry per element"):
+        ctx.compact(a, np.ones(3, dtype=bool))
+    with pytest.raises(ValueError, match=r"one entry per element"):
+        ctx.compact(a, np.ones((2, 2), dtype=bool))
+    with pytest.raises(TypeError, match=r"predicate string .* mask"):
+        ctx.compact(a, np.ones(4, dtype=np.float32))
+    with pytest.raises(TypeError, match=r"predicate string .* mask"):
+        ctx.compact(a, None)
+    for wide in (np.float64, np.uint64, np.int64):
+        with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
+            ctx.compact(a.astype(wide), "nonzero")
+    with pytest.raises(TypeError, match=r"uint32, int32, float32"):
+        ctx.compact(a.astype(np.int16), "nonzero")
+    with pytest.raises(ValueError, match=r"1-D"):
+        ctx.partition(a.reshape(2, 2), "nonzero")
+    with pytest.raises(ValueError, match=r"unknown compaction algorithm"):
+        ctx.compact(a, "nonzero", algorithm="two-pass")
+    with pytest.raises(ValueError, match=r"unknown path"):
+        ctx.compact(a, "nonzero", path="warp")
+    check_same(ctx.compact(a, "nonzero", path="shared_memory", algorithm="three_pass"), a[1:], "underscores")
+
+
+def test_single_pass_partition_is_a_gpuscan_error(ctx):
+    if not can_run(ctx, "auto", "single-pass"):
+        pytest.skip("no single-pass on this device")
+    with pytest.raises(gpuscan.Error) as info:
+        ctx.partition(np.arange(4, dtype=np.uint32), "nonzero", algorithm="single-pass")
+    assert info.value.code == "unsupported"
+    assert "three-pass" in info.value.message
+
+
+def test_nan_and_negative_zero_are_copied_bit_exact(ctx):
+    a = np.array([np.nan, -0.0, 1.0, np.inf, -np.nan, 0.0], dtype=np.float32)
+    check_same(ctx.compact(a, "nonzero"), a[a != 0], "nonzero floats")  # NaN != 0; -0 == 0
+    check_same(ctx.compact(a, np.ones(6, dtype=bool)), a, "all, bit exact")

@@ -1,0 +1,40 @@
+// What a compaction pass does with a whole tile, on either path: count its kept elements
+// (compact_count.comp, and the single-pass plan's look-back fallback). Include after common/compact.glsl
+// and, for COMPACT_BALLOT, common/ballot.glsl.
+#ifndef GPUSCAN_COMPACT_TILE_GLSL
+#define GPUSCAN_COMPACT_TILE_GLSL
+
+shared uint sh_tile_count;
+
+// The number of kept elements of `tile`, returned to every invocation. COMPACT_BALLOT counts with four
+// ballots per row of vectors of the ballot layout, COMPACT_SHARED each invocation over its ITEMS
+// consecutive elements, with one shared-memory atomic per subgroup or invocation. Call from uniform
+// control flow.
+uint count_kept(uint tile) {
+  if (gl_LocalInvocationID.x == 0u) sh_tile_count = 0u;
+  barrier();
+  uint kept = 0u;
+  uint v;
+#if defined(COMPACT_BALLOT)
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    uvec4 values;
+    uint row_count;
+    ballot_row_ranks(compact_keep4(ballot_first(tile, k), LOAD_NONE, values), row_count);
+    kept += row_count;
+  }
+  if (subgroupElect()) atomicAdd(sh_tile_count, kept);
+#else
+  const uint first = tile * tile_elements() + gl_LocalInvocationID.x * ITEMS;
+  for (uint k = 0u; k < ITEMS; ++k) {
+    const uint i = first + k;
+    if (i < pc.n && compact_keep(i, false, v)) ++kept;
+  }
+  atomicAdd(sh_tile_count, kept);
+#endif
+  barrier();
+  const uint total = sh_tile_count;
+  barrier();  // sh_tile_count is free for the next call
+  return total;
+}
+
+#endif
