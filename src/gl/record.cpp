@@ -44,6 +44,10 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
   core::check_compaction_type(config.type);
+  if (config.algorithm == CompactAlgorithm::single_pass)
+    throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back needs the "
+                                   "memory model GL lacks, as the single-pass scan's; use CompactAlgorithm::three_pass "
+                                   "(or automatic)");
   r.path = ctx.resolve(config.path);
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
   const bool counts_multipass = r.path == CompactPath::shared_memory || !info.subgroup_arithmetic;
@@ -106,6 +110,9 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
     p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[1].element_offset % 4 == 0;
     p.words = extra(d, p.bindings, p.params);
+    // The compaction kernels load 16-byte vectors of values and flags where both start on a vector boundary.
+    if (p.words == compact_words)
+      p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[3].element_offset % 4 == 0;
     p.groups_x = d.groups_x;
     p.groups_y = d.groups_y;
     impl.program(p.key);

@@ -26,7 +26,8 @@ class GlMisuseTest : public GlTest {
   gl::ScanArgs args(uint64_t n = 100) const { return {{}, n, in.view(), out.view(), temp.view()}; }
 };
 
-// The 64-bit types are Vulkan-only; bitwise operators are for integers, on GL as on Vulkan.
+// The 64-bit types and the single-pass compaction are Vulkan-only; bitwise operators are for integers,
+// on GL as on Vulkan.
 TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
   for (const DataType type : {DataType::u64, DataType::i64, DataType::f64}) {
     ScanConfig c;
@@ -40,6 +41,9 @@ TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
   c.type = DataType::f32;
   c.op = Op::bit_xor;
   EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, 100, c); }), Errc::invalid_argument);
+  CompactConfig single;
+  single.algorithm = CompactAlgorithm::single_pass;
+  EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, single); }), Errc::unsupported);
 }
 
 TEST_F(GlMisuseTest, Buffers) {
