@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <span>
 #include <sstream>
 
 #include "cpu/reference.hpp"
@@ -34,21 +35,41 @@ using namespace gpuscan::bench;  // Stats, Buffers, time_runs, Sink, ...
 
 namespace {
 
-// Checks one scan's output against the CPU; returns the first bad index or -1.
+// Checks one scan's output against the CPU; returns the first bad index or -1. Float sums against a
+// wider reference within cpu::float_tolerance (the GPU adds in another order); everything else exactly.
 template <class T>
-int64_t first_mismatch(const std::vector<T>& input, const T* got, gs::ScanKind kind) {
-  if constexpr (std::is_same_v<T, float>) {
-    std::vector<double> wide(input.begin(), input.end());
-    const auto expected = gs::cpu::scan<double>(wide, kind);
-    const auto tol = gs::cpu::float_tolerance<float>(input, kind);
-    for (size_t i = 0; i < input.size(); ++i)
-      if (!(std::fabs(got[i] - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
-  } else {
-    const auto expected = gs::cpu::scan<T>(input, kind);
-    for (size_t i = 0; i < input.size(); ++i)
-      if (got[i] != expected[i]) return static_cast<int64_t>(i);
+int64_t first_mismatch(std::span<const T> input, const T* got, gs::ScanKind kind, gs::Op op) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == gs::Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      std::vector<Wide> wide(input.begin(), input.end());
+      const auto expected = gs::cpu::scan<Wide>(wide, kind);
+      const auto tol = gs::cpu::float_tolerance<T>(input, kind);
+      for (size_t i = 0; i < input.size(); ++i)
+        if (!(std::fabs(static_cast<Wide>(got[i]) - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
+      return -1;
+    }
   }
+  const auto expected = gs::cpu::scan<T>(input, kind, op);
+  for (size_t i = 0; i < input.size(); ++i)
+    if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) return static_cast<int64_t>(i);
   return -1;
+}
+
+// Random input of `type` as raw bytes: floats uniform in [-1, 1), integers over their whole range.
+std::vector<std::byte> random_input(gs::DataType type, uint64_t n, std::mt19937_64& rng) {
+  return gs::visit_type(type, [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<std::byte> bytes(n * sizeof(T));
+    T* v = reinterpret_cast<T*>(bytes.data());
+    if constexpr (std::is_floating_point_v<T>) {
+      std::uniform_real_distribution<T> u(-1, 1);
+      for (uint64_t i = 0; i < n; ++i) v[i] = u(rng);
+    } else {
+      for (uint64_t i = 0; i < n; ++i) v[i] = static_cast<T>(rng());
+    }
+    return bytes;
+  });
 }
 
 }  // namespace
@@ -61,6 +82,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> algorithms = {"single-pass", "reduce-then-scan", "multipass-subgroup", "multipass-blelloch"};
   std::vector<std::string> types = {"u32", "f32"};
   std::vector<std::string> kinds = {"exclusive"};
+  std::vector<std::string> operators = {"add"};
   std::vector<uint32_t> workgroup_sizes = {256}, vectors = {4}, spins = {0};
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
   std::vector<std::string> ops = {"scan"};
@@ -79,7 +101,9 @@ int main(int argc, char** argv) {
                  "single-pass (temp zeroed once, then left zeroed by each scan), single-pass-fill (clears its "
                  "state with a fill every time), reduce-then-scan, multipass-subgroup, multipass-blelloch")
       ->delimiter(',');
-  app.add_option("--types", types, "u32, i32, f32")->delimiter(',');
+  app.add_option("--types", types, "u32, i32, f32, u64, i64, f64")->delimiter(',');
+  app.add_option("--operators", operators, "scan operators: add, min, max, mul, and, or, xor (default add)")
+      ->delimiter(',');
   app.add_option("--kinds", kinds, "exclusive, inclusive")->delimiter(',');
   app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep")->delimiter(',');
   app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep")->delimiter(',');
@@ -133,10 +157,20 @@ int main(int argc, char** argv) {
     timing << "Vulkan timestamps around each run, median of " << runs << " after at least " << warmup
            << " warm-up runs and " << g_warmup_ms << " ms of warm-up work in the same submission";
     sink.metadata("timing", timing.str());
-    sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*4; compaction n*4 read + kept*4 "
+    sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*sizeof(T); compaction n*4 read + kept*4 "
                           "written (+ n*4 flags read for select-flagged)");
 
     const uint64_t max_n = uint64_t{1} << max_log2;
+    // Bytes per element of the widest type asked for; buffers hold max_n of those. With 8-byte types the
+    // copy roofline is also measured at 2n u32, so every scan row has a copy row of the same bytes.
+    uint32_t max_esize = 4;
+    for (const auto& t : types) {
+      const auto parsed = gs::parse_data_type(t);
+      if (!parsed) throw gs::Error(gs::Errc::invalid_argument, "unknown type " + t);
+      max_esize = std::max(max_esize, gs::element_size(*parsed));
+    }
+    for (const auto& o : operators)
+      if (!gs::parse_op(o)) throw gs::Error(gs::Errc::invalid_argument, "unknown operator " + o);
     std::mt19937_64 rng(std::random_device{}());
     // Temp storage: the most any variant asks for at the largest size.
     uint64_t temp_bytes = 16;
@@ -158,8 +192,9 @@ int main(int argc, char** argv) {
     const auto device_buffer = [&](VkDeviceSize bytes) {
       return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, vk::MemoryKind::device_local);
     };
-    Buffers b{device_buffer(max_n * 4), device_buffer(max_n * 4), device_buffer(temp_bytes),
-              {ctx.physical_device(), ctx.device(), max_n * 4, usage, vk::MemoryKind::host_visible}};
+    const uint64_t buffer_bytes = max_n * max_esize;
+    Buffers b{device_buffer(buffer_bytes), device_buffer(buffer_bytes), device_buffer(temp_bytes),
+              {ctx.physical_device(), ctx.device(), buffer_bytes, usage, vk::MemoryKind::host_visible}};
     if (!compact.ops.empty()) {
       b.flags = device_buffer(max_n * 4);
       b.count = device_buffer(4);
@@ -179,30 +214,36 @@ int main(int argc, char** argv) {
       const uint64_t n = uint64_t{1} << e;
       // Copy roofline: the best over the copy shapes, measured before and after this size's scans
       // (a slow first measurement at a new size was seen on the H200 even after warm-up).
+      const uint64_t copy_words = n * (max_esize / 4);  // the copy roofline's u32 count, see max_esize
       Stats best_copy{1e30, 0, 0};
+      Stats best_copy_n{1e30, 0, 0};  // at n u32 too, where copy_words is 2n
       auto measure_copy = [&] {
-        std::vector<uint32_t> data(n);
-        for (auto& x : data) x = static_cast<uint32_t>(rng());
-        upload(ctx, b, b.in.handle(), data.data(), n * 4);
-        for (auto w : copy_workgroup_sizes)
-          for (auto k : copy_vectors) {
-            const Stats s = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, w, k); }));
-            std::cerr << "copy n=2^" << e << " W=" << w << " K=" << k << ": " << s.median_ms << " ms\n";
-            if (s.median_ms < best_copy.median_ms) best_copy = s;
-          }
+        for (uint64_t words : copy_words == n ? std::vector<uint64_t>{n} : std::vector<uint64_t>{n, copy_words}) {
+          std::vector<uint32_t> data(words);
+          for (auto& x : data) x = static_cast<uint32_t>(rng());
+          upload(ctx, b, b.in.handle(), data.data(), words * 4);
+          Stats& best = words == copy_words ? best_copy : best_copy_n;
+          for (auto w : copy_workgroup_sizes)
+            for (auto k : copy_vectors) {
+              const Stats s =
+                  summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, words, w, k); }));
+              std::cerr << "copy n=" << words << " W=" << w << " K=" << k << ": " << s.median_ms << " ms\n";
+              if (s.median_ms < best.median_ms) best = s;
+            }
+        }
       };
       measure_copy();
       for (const auto& type_name : scans ? types : std::vector<std::string>{}) {
         const gs::DataType type = *gs::parse_data_type(type_name);
-        std::vector<uint32_t> bits(n);
-        if (type == gs::DataType::f32) {
-          std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-          for (auto& x : bits) { float f = u(rng); std::memcpy(&x, &f, 4); }
-        } else {
-          for (auto& x : bits) x = static_cast<uint32_t>(rng());
-        }
-        upload(ctx, b, b.in.handle(), bits.data(), n * 4);
+        const uint32_t esize = gs::element_size(type);
+        const std::vector<std::byte> input = random_input(type, n, rng);
+        upload(ctx, b, b.in.handle(), input.data(), n * esize);
+        for (const auto& op_name : operators)
         for (const auto& kind_name : kinds) {
+          const gs::Op op = *gs::parse_op(op_name);
+          if (!gs::op_supports(op, type)) continue;  // bitwise operators on floats
+          // The kind column names the operator when it is not add: "exclusive-max".
+          const std::string kind_label = op == gs::Op::add ? kind_name : kind_name + "-" + op_name;
           const gs::ScanKind kind = kind_name == "inclusive" ? gs::ScanKind::inclusive : gs::ScanKind::exclusive;
           for (const auto& alg : algorithms) {
             for (auto w : workgroup_sizes)
@@ -210,6 +251,7 @@ int main(int argc, char** argv) {
                 for (auto spin : spins) {
                   gs::ScanConfig c;
                   c.type = type;
+                  c.op = op;
                   c.kind = kind;
                   c.workgroup_size = w;
                   c.vectors_per_lane = k;
@@ -236,39 +278,33 @@ int main(int argc, char** argv) {
                     label += "-w" + std::to_string(w) + (tiles ? "-k" + std::to_string(k) : "") +
                              (c.algorithm == gs::Algorithm::single_pass && spins.size() > 1 ? "-s" + std::to_string(spin) : "");
                   if (verify) {
-                    poison(ctx, b.out.handle(), n * 4);
+                    poison(ctx, b.out.handle(), n * esize);
                     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); });
-                    const void* got = read_back(ctx, b, b.out.handle(), n * 4);
-                    int64_t bad;
-                    if (type == gs::DataType::f32) {
-                      std::vector<float> in(n);
-                      std::memcpy(in.data(), bits.data(), n * 4);
-                      bad = first_mismatch<float>(in, static_cast<const float*>(got), kind);
-                    } else if (type == gs::DataType::i32) {
-                      std::vector<int32_t> in(n);
-                      std::memcpy(in.data(), bits.data(), n * 4);
-                      bad = first_mismatch<int32_t>(in, static_cast<const int32_t*>(got), kind);
-                    } else {
-                      bad = first_mismatch<uint32_t>(bits, static_cast<const uint32_t*>(got), kind);
-                    }
+                    const void* got = read_back(ctx, b, b.out.handle(), n * esize);
+                    const int64_t bad = gs::visit_type(type, [&](auto tag) {
+                      using T = decltype(tag);
+                      return first_mismatch<T>({reinterpret_cast<const T*>(input.data()), n}, static_cast<const T*>(got),
+                                               kind, op);
+                    });
                     if (bad >= 0) {
                       ++failures;
-                      std::cerr << "MISMATCH " << label << " " << type_name << " " << kind_name << " n=" << n
+                      std::cerr << "MISMATCH " << label << " " << type_name << " " << kind_label << " n=" << n
                                 << " at index " << bad << "\n";
-                      sink.note("MISMATCH " + label + " " + type_name + " " + kind_name + " n=" + std::to_string(n));
+                      sink.note("MISMATCH " + label + " " + type_name + " " + kind_label + " n=" + std::to_string(n));
                       continue;
                     }
                   }
                   const Stats s = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); }));
-                  std::cerr << label << " " << type_name << " " << kind_name << " n=2^" << e << ": " << s.median_ms << " ms\n";
-                  sink.row({"gpuscan-vulkan", label, type_name, kind_name, n, s, runs, 2.0 * n * 4});
+                  std::cerr << label << " " << type_name << " " << kind_label << " n=2^" << e << ": " << s.median_ms << " ms\n";
+                  sink.row({"gpuscan-vulkan", label, type_name, kind_label, n, s, runs, 2.0 * n * esize});
                 }
           }
         }
       }
       failures += run_compaction_cases(ctx, b, n, compact, sink, rng);
       measure_copy();
-      sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy, runs, 2.0 * n * 4});
+      if (copy_words != n) sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy_n, runs, 2.0 * n * 4});
+      sink.row({"glsl-copy", "copy", "u32", "copy", copy_words, best_copy, runs, 2.0 * copy_words * 4});
     }
     sink.finish();
     if (failures) std::cerr << failures << " case(s) failed verification\n";

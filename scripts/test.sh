@@ -7,10 +7,11 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build
 ctest --test-dir build --output-on-failure --timeout 900 -j 2
 
-# Consumers of the INSTALLED tree (tests/consumer): a CMake project through find_package(gpuscan CONFIG) and
-# a program built with pkg-config. Both scan on the default device and check the result.
+# Consumers (tests/consumer) of the INSTALLED tree: a CMake project through find_package(gpuscan CONFIG) and a
+# program built with pkg-config; and of the source tree: a project that pulls gpuscan in with FetchContent.
+# Each scans on the default device and checks the result.
 prefix="$PWD/build/install"
-rm -rf "$prefix" build/consumer
+rm -rf "$prefix" build/consumer build/consumer-fetch
 cmake --install build --prefix "$prefix"
 passed=0
 failed=0
@@ -44,8 +45,15 @@ pkgconfig_consumer() {
         -Wl,-rpath,"$libdir" -o build/consumer/gpuscan_pkgconfig_consumer &&
     build/consumer/gpuscan_pkgconfig_consumer
 }
+fetchcontent_consumer() {  # gpuscan built inside the consumer's own build (FetchContent -> add_subdirectory)
+  cmake -S tests/consumer/fetchcontent -B build/consumer-fetch -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DGPUSCAN_SOURCE_DIR="$PWD" &&
+    cmake --build build/consumer-fetch &&
+    build/consumer-fetch/gpuscan_consumer
+}
 consumer_check "find_package(gpuscan CONFIG)" cmake_consumer
 consumer_check "pkg-config gpuscan" pkgconfig_consumer
+consumer_check "FetchContent / add_subdirectory" fetchcontent_consumer
 echo "consumer: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
 

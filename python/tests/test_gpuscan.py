@@ -97,7 +97,8 @@ def identity(dtype, op):
 
 def op_array(dtype, op, n, rng):
     """Data that keeps a scan under `op` informative (as the C++ tests' random_op_values): rare bits for
-    and/or, odd factors for integer mul, +-1 with rare 2 or 1/2 for float mul (exact in any order)."""
+    and/or, odd factors for integer mul, and for float mul +-1 with now and then a 2 followed by a 1/2,
+    so every partial product is +-1 or +-2 (exact in any order, at any length)."""
     a = random_array(dtype, n, rng)
     rare = rng.integers(0, 64, n) == 0
     if op in ("and", "or"):
@@ -106,8 +107,11 @@ def op_array(dtype, op, n, rng):
         if op == "and":
             a = np.invert(a)
     elif op == "mul" and is_float(dtype):
-        sign = rng.choice([-1.0, 1.0], n)
-        a = (sign * np.where(rare, rng.choice([2.0, 0.5], n), 1.0)).astype(dtype)
+        factor = np.ones(n)
+        pairs = np.flatnonzero(rng.integers(0, 32, n // 2) == 0) * 2
+        factor[pairs] = 2.0
+        factor[pairs + 1] = 0.5
+        a = (rng.choice([-1.0, 1.0], n) * factor).astype(dtype)
     elif op == "mul":
         a = a | np.ones(n, dtype)
     return a

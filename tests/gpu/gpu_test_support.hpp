@@ -86,8 +86,8 @@ std::vector<T> random_values(size_t n, std::mt19937_64& rng) {
 //   and: all ones with, rarely, one bit cleared; or: zero with, rarely, one bit set (so the running
 //   value changes now and then for thousands of elements);
 //   integer mul: odd values (a product of odd numbers is odd, never 0, and wraps);
-//   float mul: +-1 with, rarely, 2 or 1/2, so every product is an exact power of two in range and the
-//   result does not depend on the order of combination;
+//   float mul: +-1, with now and then a 2 followed by a 1/2, so every partial product is +-1 or +-2:
+//   exact, in range at any length, and independent of the order of combination;
 //   the rest (add, min, max, xor): random_values.
 template <class T>
 std::vector<T> random_op_values(size_t n, Op op, std::mt19937_64& rng) {
@@ -103,10 +103,16 @@ std::vector<T> random_op_values(size_t n, Op op, std::mt19937_64& rng) {
       else if (op == Op::bit_or) x = static_cast<T>(rare ? bit : U(0));
       else if (op == Op::mul) x = static_cast<T>(static_cast<U>(x) | U(1));
     } else if (op == Op::mul) {
-      const T sign = (r >> 8) & 1 ? T(1) : T(-1);
-      x = sign * (rare ? ((r >> 9) & 1 ? T(2) : T(0.5)) : T(1));
+      x = (r >> 8) & 1 ? T(1) : T(-1);
     }
   }
+  if constexpr (std::is_floating_point_v<T>)
+    if (op == Op::mul)
+      for (size_t i = 0; i + 1 < n; i += 2)
+        if (rng() % 32 == 0) {
+          v[i] *= T(2);
+          v[i + 1] *= T(0.5);
+        }
   return v;
 }
 
