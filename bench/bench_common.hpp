@@ -1,5 +1,5 @@
 // What both benchmarks (gpuscan_bench on Vulkan, gpuscan_gl_bench on OpenGL) share: the statistics of
-// a case's timed runs, the check of a result against the CPU reference, and the CSV row
+// a case's timed runs and the check of a scan against the CPU reference; and gpuscan_gl_bench's CSV row
 //   impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps
 // that bench/scripts/compare.py and plot.py read.
 #pragma once
@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -31,20 +32,24 @@ inline Stats summarize(std::vector<double> ms) {
   return {median, ms.front(), ms.back()};
 }
 
-// Checks one scan's output against the CPU; returns the first bad index or -1.
+// Checks one scan's output against the CPU; returns the first bad index or -1. Float sums against a
+// wider reference within cpu::float_tolerance (the GPU adds in another order); everything else exactly.
 template <class T>
-int64_t first_mismatch(const std::vector<T>& input, const T* got, gs::ScanKind kind) {
-  if constexpr (std::is_same_v<T, float>) {
-    std::vector<double> wide(input.begin(), input.end());
-    const auto expected = gs::cpu::scan<double>(wide, kind);
-    const auto tol = gs::cpu::float_tolerance<float>(input, kind);
-    for (size_t i = 0; i < input.size(); ++i)
-      if (!(std::fabs(got[i] - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
-  } else {
-    const auto expected = gs::cpu::scan<T>(input, kind);
-    for (size_t i = 0; i < input.size(); ++i)
-      if (got[i] != expected[i]) return static_cast<int64_t>(i);
+int64_t first_mismatch(std::span<const T> input, const T* got, gs::ScanKind kind, gs::Op op = gs::Op::add) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == gs::Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      std::vector<Wide> wide(input.begin(), input.end());
+      const auto expected = gs::cpu::scan<Wide>(wide, kind);
+      const auto tol = gs::cpu::float_tolerance<T>(input, kind);
+      for (size_t i = 0; i < input.size(); ++i)
+        if (!(std::fabs(static_cast<Wide>(got[i]) - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
+      return -1;
+    }
   }
+  const auto expected = gs::cpu::scan<T>(input, kind, op);
+  for (size_t i = 0; i < input.size(); ++i)
+    if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) return static_cast<int64_t>(i);
   return -1;
 }
 
@@ -55,7 +60,7 @@ inline int64_t first_mismatch_bits(gs::DataType type, const std::vector<uint32_t
     using T = decltype(tag);
     std::vector<T> in(bits.size());
     if (!bits.empty()) std::memcpy(in.data(), bits.data(), bits.size() * 4);
-    return first_mismatch<T>(in, static_cast<const T*>(got), kind);
+    return first_mismatch<T>(std::span<const T>(in), static_cast<const T*>(got), kind);
   };
   switch (type) {
     case gs::DataType::f32: return as(float{});
