@@ -14,13 +14,6 @@ namespace gpuscan::bench {
 
 double g_warmup_ms = 200;
 
-Stats summarize(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  const size_t n = ms.size();
-  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  return {median, ms.front(), ms.back()};
-}
-
 std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t runs,
                                    const std::function<void(VkCommandBuffer)>& record) {
   const VkDevice device = ctx.device();

@@ -10,15 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "vulkan/memory.hpp"
 
 namespace gpuscan::bench {
 
-struct Stats {
-  double median_ms, min_ms, max_ms;
-};
-Stats summarize(std::vector<double> ms);
+// Stats and summarize() come from bench_common.hpp, shared with gpuscan_gl_bench.
 
 // Device buffers sized for the largest run, reused for all. flags and count are created only when a
 // compaction case runs.

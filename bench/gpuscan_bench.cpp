@@ -35,27 +35,6 @@ using namespace gpuscan::bench;  // Stats, Buffers, time_runs, Sink, ...
 
 namespace {
 
-// Checks one scan's output against the CPU; returns the first bad index or -1. Float sums against a
-// wider reference within cpu::float_tolerance (the GPU adds in another order); everything else exactly.
-template <class T>
-int64_t first_mismatch(std::span<const T> input, const T* got, gs::ScanKind kind, gs::Op op) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (op == gs::Op::add) {
-      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
-      std::vector<Wide> wide(input.begin(), input.end());
-      const auto expected = gs::cpu::scan<Wide>(wide, kind);
-      const auto tol = gs::cpu::float_tolerance<T>(input, kind);
-      for (size_t i = 0; i < input.size(); ++i)
-        if (!(std::fabs(static_cast<Wide>(got[i]) - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
-      return -1;
-    }
-  }
-  const auto expected = gs::cpu::scan<T>(input, kind, op);
-  for (size_t i = 0; i < input.size(); ++i)
-    if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) return static_cast<int64_t>(i);
-  return -1;
-}
-
 // Random input of `type` as raw bytes: floats uniform in [-1, 1), integers over their whole range.
 std::vector<std::byte> random_input(gs::DataType type, uint64_t n, std::mt19937_64& rng) {
   return gs::visit_type(type, [&](auto tag) {

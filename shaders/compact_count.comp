@@ -3,7 +3,8 @@
 // (u32). COMPACT_BALLOT counts with subgroup ballots, COMPACT_SHARED with a shared-memory atomic only.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
 
 #include "common/ops.glsl"
 #include "common/compact.glsl"

@@ -12,7 +12,8 @@
 //                   both parts keep their input order.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
 
 #include "common/ops.glsl"
 #include "common/compact.glsl"

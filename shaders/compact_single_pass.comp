@@ -11,7 +11,8 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_arithmetic : require  // the look-back's SUBGROUP_REDUCE
 
-layout(local_size_x_id = 0) in;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
 
 #include "common/ops.glsl"
 #include "common/compact.glsl"

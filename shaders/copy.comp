@@ -4,7 +4,8 @@
 // matches it.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"

@@ -3,8 +3,9 @@
 // and writes N / tile, so the whole scan moves 3N instead of the multi-pass scan's 4N.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool INCLUSIVE = false;  // unused here; tile.glsl's store needs it declared
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+SPEC_CONSTANT(1, bool, INCLUSIVE, false);  // unused here; tile.glsl's store needs it declared
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"

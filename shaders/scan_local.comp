@@ -4,9 +4,10 @@
 // block's total to g_aux[aux_offset + block] for the next level.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool INCLUSIVE = false;
-layout(constant_id = 2) const bool WRITE_BLOCK_SUMS = false;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+SPEC_CONSTANT(1, bool, INCLUSIVE, false);
+SPEC_CONSTANT(2, bool, WRITE_BLOCK_SUMS, false);
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"

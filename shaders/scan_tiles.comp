@@ -3,9 +3,10 @@
 // into dst, starting from the tile's offset g_aux[aux_offset + tile] when READ_OFFSETS is set.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool INCLUSIVE = false;
-layout(constant_id = 2) const bool READ_OFFSETS = false;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+SPEC_CONSTANT(1, bool, INCLUSIVE, false);
+SPEC_CONSTANT(2, bool, READ_OFFSETS, false);
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"

@@ -6,8 +6,9 @@
 // plan's fill, or left zero by the previous single-pass scan), and zero again when it ends.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const bool INCLUSIVE = false;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+SPEC_CONSTANT(1, bool, INCLUSIVE, false);
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"

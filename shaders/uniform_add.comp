@@ -3,7 +3,8 @@
 // scanned total of all blocks before it, g_aux[aux_offset + i]. Block 0's offset is the identity.
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x_id = 0) in;
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"

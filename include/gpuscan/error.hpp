@@ -32,6 +32,7 @@ enum class Errc {
   io_error,               // a file could not be read or written (CLI and file helpers)
   parse_error,            // malformed input data (CLI text input)
   timeout,                // the GPU did not finish a submission in time (a hang); the Context is unusable
+  gl_error,               // an OpenGL call failed (a GL error, or a shader the driver would not compile or link)
 };
 
 const std::error_category& error_category() noexcept;

@@ -12,6 +12,8 @@
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
 
+#include "backend.glsl"
+
 #if defined(ELEMENT_U32)
 #define E uint
 E element(uint bits) { return bits; }
@@ -25,14 +27,14 @@ E element(uint bits) { return uintBitsToFloat(bits); }
 #error "define one of ELEMENT_U32, ELEMENT_I32, ELEMENT_F32"
 #endif
 
-layout(constant_id = 3) const uint VECTORS_PER_LANE = 4u;
+SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
 // The src and flags element offsets are multiples of 4, so whole 16-byte vectors can be loaded
 // (compact_keep4).
-layout(constant_id = 4) const bool VECTOR_ALIGNED = true;
-layout(constant_id = 6) const uint PREDICATE = 0u;
+SPEC_CONSTANT(4, bool, VECTOR_ALIGNED, true);
+SPEC_CONSTANT(6, uint, PREDICATE, 0u);
 
 // The first six words are PassParams (common/pass_io.glsl); compaction adds four.
-layout(push_constant) uniform CompactParams {
+PARAMS_BLOCK uniform CompactParams {
   uint n;             // elements of the input
   uint src_offset;    // element offsets inside bindings 0..4
   uint dst_offset;
@@ -45,13 +47,13 @@ layout(push_constant) uniform CompactParams {
   uint b;
 } pc;
 
-layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
-layout(set = 0, binding = 1, std430) writeonly buffer DstBuffer { uint g_dst[]; };
-layout(set = 0, binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
-layout(set = 0, binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
-layout(set = 0, binding = 0, std430) readonly buffer SrcVectors { uvec4 g_src4[]; };
-layout(set = 0, binding = 3, std430) readonly buffer FlagsVectors { uvec4 g_flags4[]; };
-layout(set = 0, binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
+layout(binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
+layout(binding = 1, std430) writeonly buffer DstBuffer { uint g_dst[]; };
+layout(binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
+layout(binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
+layout(binding = 0, std430) readonly buffer SrcVectors { uvec4 g_src4[]; };
+layout(binding = 3, std430) readonly buffer FlagsVectors { uvec4 g_flags4[]; };
+layout(binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
 
 const uint PRED_FLAGGED = 0u;
 const uint PRED_NONZERO = 1u;

@@ -37,15 +37,17 @@
 #ifndef GPUSCAN_LOOKBACK_GLSL
 #define GPUSCAN_LOOKBACK_GLSL
 
+#include "backend.glsl"
+
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_ballot : require
 
 // Polls of a not-ready predecessor before computing its total from its input instead.
-layout(constant_id = 5) const uint SPIN_LIMIT = 64u;
+SPEC_CONSTANT(5, uint, SPIN_LIMIT, 64u);
 
-layout(set = 0, binding = 2, std430) coherent buffer Lookback {
+layout(binding = 2, std430) coherent buffer Lookback {
   uint g_tile_counter;  // next tile to hand out
   uint g_done_count;    // workgroups that have finished with the state (lookback_finish)
   uint64_t g_tile_state[];

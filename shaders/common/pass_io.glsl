@@ -7,7 +7,9 @@
 #ifndef GPUSCAN_PASS_IO_GLSL
 #define GPUSCAN_PASS_IO_GLSL
 
-layout(push_constant) uniform PassParams {
+#include "backend.glsl"
+
+PARAMS_BLOCK uniform PassParams {
   uint n;           // elements in this pass's array
   uint src_offset;  // element offset of the array inside binding 0
   uint dst_offset;  // ... inside binding 1
@@ -19,9 +21,9 @@ layout(push_constant) uniform PassParams {
   uint initial_hi;
 } pc;
 
-layout(set = 0, binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
-layout(set = 0, binding = 1, std430) buffer DstBuffer { T g_dst[]; };
-layout(set = 0, binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
+layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
+layout(binding = 1, std430) buffer DstBuffer { T g_dst[]; };
+layout(binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
 
 // Grids wider than maxComputeWorkGroupCount[0] are dispatched as (groups_x, groups_y); the last row may
 // be partly past the end, which the caller checks against pc.blocks.

@@ -5,14 +5,16 @@
 #ifndef GPUSCAN_TILE_LAYOUT_GLSL
 #define GPUSCAN_TILE_LAYOUT_GLSL
 
+#include "backend.glsl"
+
 #extension GL_KHR_shader_subgroup_basic : require
 
-layout(constant_id = 3) const uint VECTORS_PER_LANE = 4u;
+SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
 // src and dst element offsets are multiples of 4, so whole vectors can be accessed at once.
-layout(constant_id = 4) const bool VECTOR_ALIGNED = true;
+SPEC_CONSTANT(4, bool, VECTOR_ALIGNED, true);
 
-layout(set = 0, binding = 0, std430) readonly buffer SrcVectors { VEC4 g_src4[]; };
-layout(set = 0, binding = 1, std430) buffer DstVectors { VEC4 g_dst4[]; };
+layout(binding = 0, std430) readonly buffer SrcVectors { VEC4 g_src4[]; };
+layout(binding = 1, std430) buffer DstVectors { VEC4 g_dst4[]; };
 
 uint tile_elements() { return gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u; }
 

@@ -20,6 +20,7 @@ class Category final : public std::error_category {
       case Errc::io_error: return "I/O error";
       case Errc::parse_error: return "malformed input";
       case Errc::timeout: return "GPU work timed out";
+      case Errc::gl_error: return "OpenGL call failed";
     }
     return "unknown gpuscan error";
   }

@@ -42,16 +42,6 @@ void check_view(const char* what, const BufferView& view, uint64_t count, uint32
   }
 }
 
-void check_tile_shape(const DeviceInfo& info, uint32_t w, uint32_t k) {
-  if (w < 32 || !std::has_single_bit(w) || w > info.max_workgroup_invocations)
-    throw Error(Errc::invalid_argument,
-                "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
-                    std::to_string(info.max_workgroup_invocations) + " (the device's maximum)");
-  if (k < 1 || k > 16 || !std::has_single_bit(k))
-    throw Error(Errc::invalid_argument,
-                "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
-}
-
 bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
   return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
 }

@@ -13,10 +13,6 @@ namespace gpuscan::vk {
 void check_view(const char* what, const BufferView& view, uint64_t count, uint32_t esize,
                 const char* need = "the scan needs");
 
-// Throws Errc::invalid_argument unless W is a power of two from 32 to the device's
-// maxComputeWorkGroupInvocations and K (vectors per lane) a power of two from 1 to 16.
-void check_tile_shape(const DeviceInfo& info, uint32_t workgroup_size, uint32_t vectors_per_lane);
-
 // What temp must offer for a look-back state (single-pass scan and compaction): TRANSFER_DST, as it is
 // cleared with vkCmdFillBuffer, and the storage-buffer offset alignment, as it is bound from its first byte.
 TempRequirements look_back_temp_needs(const Context& ctx);

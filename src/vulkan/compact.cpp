@@ -12,6 +12,8 @@
 #include <variant>
 
 #include "core/plan.hpp"
+#include "core/scan_shape.hpp"
+#include "core/variant_names.hpp"
 #include "gpuscan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -33,14 +35,11 @@ struct ResolvedCompact {
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
                                 bool partition = false, bool temp_zeroed = false) {
   const DeviceInfo& info = ctx.device_info();
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
-  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
-  vk::check_tile_shape(info, w, k);
-  if (element_size(config.type) != 4)
-    throw Error(Errc::unsupported, "compaction supports u32, i32 and f32 elements, not " +
-                                       std::string(to_string(config.type)));
+  const core::TileShape shape =
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_compaction_type(config.type);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-  ResolvedCompact r{config.path, config.algorithm, w, k, false, {}};
+  ResolvedCompact r{config.path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}};
   if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
   if (r.path == CompactPath::ballot && !ballot)
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
@@ -62,21 +61,9 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   }
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
-  const uint64_t tile = uint64_t{w} * k * 4;
-  if (count > uint64_t{UINT32_MAX} - tile)
-    throw Error(Errc::too_large, "compactions of " + std::to_string(count) + " elements are not supported yet: at most " +
-                                     std::to_string(uint64_t{UINT32_MAX} - tile) + " elements");
-  core::CompactRequest req;
-  req.n = count;
-  req.tile_size = static_cast<uint32_t>(tile);
-  req.counts_multipass = r.counts_multipass;
-  req.counts_block_size = r.counts_multipass ? 2 * w : static_cast<uint32_t>(tile);
-  req.partition = partition;
-  req.single_pass = r.algorithm == CompactAlgorithm::single_pass;
-  req.temp_zeroed = temp_zeroed;
-  req.limits.max_groups_x = ctx.impl().max_groups_x;
-  req.limits.max_groups_y = info.max_workgroup_count[1];
-  r.plan = core::plan_compact(req);
+  r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
+                                 {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
+                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed);
   return r;
 }
 
@@ -92,12 +79,6 @@ TempRequirements temp_needs(const Context& ctx, const core::Plan& plan) {
   TempRequirements need = single_pass_plan(plan) ? vk::look_back_temp_needs(ctx) : TempRequirements{};
   need.size = plan.temp_elements * 4;
   return need;
-}
-
-std::string scan_variant(core::Kernel kernel) {
-  std::string name = std::string(core::kernel_name(kernel)) + ".u32.add";
-  if (kernel == core::Kernel::scan_local) name += ".blelloch";
-  return name;
 }
 
 void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
@@ -135,8 +116,6 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
     return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
   };
-  const std::string type(to_string(args.config.type));
-  const char* path = r.path == CompactPath::ballot ? "ballot" : "shared";
   // Only the single-pass plan fills (its look-back state, before its one dispatch), so a barrier after a
   // fill orders transfer -> compute and every other barrier compute -> compute.
   bool after_fill = false;
@@ -174,7 +153,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
                                             aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
     if (compact) {
-      key.variant = std::string(core::kernel_name(d.kernel)) + "." + type + "." + path;
+      key.variant = core::compact_variant_name(d.kernel, args.config.type, r.path == CompactPath::ballot);
       key.predicate = predicate;
       // select_if binds the input as its (unread) flags.
       const vk::Binding flags = flagged && n > 0 ? vk::bind_elements(ctx, args.flags, 0, n, 4) : src;
@@ -189,7 +168,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       // The ballot path loads 16-byte vectors of values and flags where both start on a vector boundary.
       key.vector_aligned = src.element_offset % 4 == 0 && flags.element_offset % 4 == 0;
     } else {
-      key.variant = scan_variant(d.kernel);
+      key.variant = core::compact_variant_name(d.kernel, args.config.type, false);
       key.inclusive = d.inclusive;
       key.use_aux = d.write_block_sums || d.read_offsets;
       key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/scan_shape.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 
@@ -443,10 +444,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
   const uint64_t tile = uint64_t{w} * k * 4;
-  if (!op_supports(config.op, config.type))
-    throw Error(Errc::invalid_argument, "the " + std::string(to_string(config.op)) +
-                                            " operator is defined on integer types only, not on " +
-                                            std::string(to_string(config.type)));
+  core::check_op(config.op, config.type);
   if (const std::string why = impl_->type_obstacle(config.type); !why.empty()) throw Error(Errc::unsupported, why);
   std::string obstacle = single_pass_obstacle(*impl_);
   if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);

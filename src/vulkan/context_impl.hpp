@@ -9,24 +9,11 @@
 #include <string>
 #include <tuple>
 
+#include "core/pipeline_key.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
 
 namespace gpuscan {
-
-// A compute pipeline is identified by its SPIR-V variant and its specialization constants.
-// Values of the specialization constants (constant_id 0 to 6) are part of the key.
-struct PipelineKey {
-  std::string variant;        // name in shaders/variants.cmake
-  uint32_t workgroup_size = 0;    // 0: local_size_x
-  bool inclusive = false;         // 1
-  bool use_aux = false;           // 2: WRITE_BLOCK_SUMS / READ_OFFSETS
-  uint32_t vectors_per_lane = 4;  // 3
-  bool vector_aligned = true;     // 4
-  uint32_t spin_limit = 64;       // 5
-  uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
-  auto operator<=>(const PipelineKey&) const = default;
-};
 
 // The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
 inline constexpr uint32_t descriptor_bindings = 5;

@@ -31,11 +31,10 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   }
 
   // constant_id i takes values[i]; ids a shader does not declare are ignored by Vulkan.
-  const uint32_t values[7] = {key.workgroup_size,   key.inclusive,      key.use_aux,  key.vectors_per_lane,
-                              key.vector_aligned, key.spin_limit, key.predicate};
-  VkSpecializationMapEntry entries[7];
-  for (uint32_t i = 0; i < 7; ++i) entries[i] = {i, i * 4, 4};
-  VkSpecializationInfo spec{7, entries, sizeof(values), values};
+  const auto values = key.constants();
+  VkSpecializationMapEntry entries[PipelineKey::constant_count];
+  for (uint32_t i = 0; i < PipelineKey::constant_count; ++i) entries[i] = {i, i * 4, 4};
+  VkSpecializationInfo spec{PipelineKey::constant_count, entries, sizeof(values), values.data()};
 
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};

@@ -7,6 +7,8 @@
 #include <variant>
 
 #include "core/plan.hpp"
+#include "core/scan_shape.hpp"
+#include "core/variant_names.hpp"
 #include "gpuscan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -28,39 +30,18 @@ enum class Job { scan, reduce };
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
                       bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan) {
   const DeviceInfo& info = ctx.device_info();
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
-  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
-  vk::check_tile_shape(info, w, k);
-  const uint64_t shared_bytes = uint64_t{2} * w * element_size(config.type) + (w / 4 + 2) * 4;
-  if (shared_bytes > info.max_shared_memory_bytes)
-    throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
-                                            std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
-                                            std::to_string(info.max_shared_memory_bytes));
-  Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, w, k, {}};
-  const uint64_t block = r.algorithm == Algorithm::multipass ? uint64_t{2} * w : uint64_t{w} * k * 4;
-  // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
-  if (count > uint64_t{UINT32_MAX} - block)
-    throw Error(Errc::too_large, "scans of " + std::to_string(count) + " elements are not supported yet: at most " +
-                                     std::to_string(uint64_t{UINT32_MAX} - block) + " elements per scan");
-  core::ScanRequest req;
-  req.n = count;
-  req.block_size = static_cast<uint32_t>(block);
-  req.inclusive = config.kind == ScanKind::inclusive;
-  req.element_size = element_size(config.type);
-  req.temp_zeroed = temp_zeroed;
-  req.limits.max_groups_x = ctx.impl().max_groups_x;
-  req.limits.max_groups_y = info.max_workgroup_count[1];
+  const core::TileShape shape =
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
+  Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
+             shape.vectors_per_lane, {}};
+  const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
   if (job == Job::reduce) {
-    r.plan = core::plan_reduce(req);
+    r.plan = core::plan_reduction(count, config.type, shape, limits);
     return r;
   }
-  switch (r.algorithm) {
-    case Algorithm::single_pass: r.plan = core::plan_single_pass(req); break;
-    case Algorithm::reduce_then_scan: r.plan = core::plan_reduce_then_scan(req); break;
-    default:
-      r.workgroup = ctx.resolve(config.workgroup, config.type);
-      r.plan = core::plan_multipass_scan(req);
-  }
+  if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup, config.type);
+  r.plan = core::plan_scan(r.algorithm, count, config, shape, limits, temp_zeroed);
   return r;
 }
 
@@ -68,13 +49,6 @@ bool single_pass_plan(const core::Plan& plan) {
   for (const core::Step& s : plan.steps)
     if (const auto* d = std::get_if<core::Dispatch>(&s); d && d->kernel == core::Kernel::single_pass) return true;
   return false;
-}
-
-std::string variant_name(core::Kernel kernel, const ScanConfig& config, WorkgroupAlgorithm algorithm) {
-  std::string name = std::string(core::kernel_name(kernel)) + "." + std::string(to_string(config.type)) + "." +
-                     std::string(to_string(config.op));
-  if (kernel == core::Kernel::scan_local) name += "." + std::string(to_string(algorithm));
-  return name;
 }
 
 // The scan that a reduction with `config` is checked as: it runs the tile kernels of reduce-then-scan,
@@ -117,7 +91,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
     PipelineKey key;
-    key.variant = variant_name(d.kernel, config, r.workgroup);
+    key.variant = core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup);
     key.workgroup_size = r.workgroup_size;
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets;

@@ -934,6 +934,64 @@ TEST_F(CliTest, ReduceCommand) {
   expect_failure(run("reduce --type u32"), 2, {"--in"});
 }
 
+// --- --api gl: the OpenGL backend through a headless EGL context ---------------------------------
+// (with --validate a debug context: KHR_debug errors and warnings make the exit code 3)
+
+TEST_F(CliTest, GlInfoReportsTheContextAndThePick) {
+  const RunResult r = run("--api gl info --n 100000");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  for (const char* fragment : {"on OpenGL (EGL", "  renderer  ", "  subgroup operations  ", "\nalgorithm: ",
+                               "\ncompaction: the ", "plan for n = 100000:", "uniform_add"})
+    EXPECT_NE(r.out.find(fragment), std::string::npos) << fragment << "\n" << r;
+  const RunResult json = run("info --json --api gl");
+  ASSERT_EQ(json.exit_code, 0) << json;
+  EXPECT_NE(json.out.find("\"api\": \"gl\""), std::string::npos) << json;
+}
+
+TEST_F(CliTest, GlScanAndCompactMatchTheCpu) {
+  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32})
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      const std::string type_name(gpuscan::to_string(type));
+      SCOPED_TRACE(type_name + " " + std::string(gpuscan::to_string(kind)));
+      const auto in = random_words(type, 100003, 17 + static_cast<uint64_t>(type));
+      write_file(path("in"), to_file_content(in, type, false));
+      const RunResult r = run("scan --api gl --type " + type_name + (kind == ScanKind::inclusive ? " --inclusive" : "") +
+                              " --verify --in " + shell_quote(path("in").string()) + " --out " +
+                              shell_quote(path("out").string()));
+      ASSERT_EQ(r.exit_code, 0) << r;
+      EXPECT_NE(r.err.find("[OpenGL "), std::string::npos) << r;
+      expect_scan_of(in, from_file_content(read_file(path("out")), type, false), type, kind);
+    }
+  write_file(path("c.txt"), "5\n0\n200\n7\n101\n");
+  const RunResult c = run("compact --api gl --type u32 --pred gt:100 --format text --in " +
+                          shell_quote(path("c.txt").string()) + " --out -");
+  ASSERT_EQ(c.exit_code, 0) << c;
+  EXPECT_EQ(c.out, "200\n101\n") << c;
+}
+
+TEST_F(CliTest, GlDemoAndTheSinglePassRefusal) {
+  const RunResult r = run("demo --api gl --n 50000");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("  single-pass         skipped: not offered on OpenGL"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("  multipass-blelloch  inclusive  GPU "), std::string::npos) << r;
+  EXPECT_EQ(r.out.find("MISMATCH"), std::string::npos) << r;
+  write_file(path("in"), to_file_content(random_words(DataType::u32, 10, 1), DataType::u32, false));
+  expect_failure(run("scan --api gl --algorithm single-pass --type u32 --in " + shell_quote(path("in").string()) +
+                     " --out " + shell_quote(path("o").string())),
+                 1, {"not offered on OpenGL"});
+  expect_failure(run("reduce --api gl --type u32 --in " + shell_quote(path("in").string())), 1,
+                 {"Vulkan only", "--api vulkan"});
+  write_file(path("t.txt"), "3\n-1\n7\n");
+  const RunResult op = run("scan --api gl --type i32 --op max --inclusive --format text --verify --in " +
+                           shell_quote(path("t.txt").string()) + " --out -");
+  ASSERT_EQ(op.exit_code, 0) << op;
+  EXPECT_EQ(op.out, "3\n3\n7\n") << op;
+  expect_failure(run("scan --api gl --type i64 --format text --in " + shell_quote(path("t.txt").string()) + " --out -"),
+                 1, {"u32, i32 and f32"});
+  expect_failure(run("--api metal info"), 2, {"--api"});
+  expect_failure(run("info", "", "GPUSCAN_API=metal"), 2, {"GPUSCAN_API"});
+}
+
 }  // namespace compact_e2e
 
 TEST_F(CliTest, CompactEveryPredicateFormatAndPathMatchesCpuReference) {

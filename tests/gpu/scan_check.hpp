@@ -1,12 +1,21 @@
 // Runs a scan through the recording API on poisoned buffers and compares it with the CPU reference.
 #pragma once
 
+#include <set>
 #include <sstream>
 
 #include "cpu/reference.hpp"
 #include "gpu_test_support.hpp"
 
 namespace gpuscan::test {
+
+// 0, 1, B-1, B, B+1, B^2-1, B^2, B^2+1, B^3+1 for tiles of B elements, plus random sizes up to 3·B².
+inline std::vector<size_t> boundary_sizes(size_t b, std::mt19937_64& rng) {
+  std::set<size_t> s = {0, 1, 2, 3, 5, b - 1, b, b + 1, 2 * b + 3, b * b - 1, b * b, b * b + 1, b * b * b + 1};
+  std::uniform_int_distribution<size_t> any(2, 3 * b * b);
+  for (int i = 0; i < 4; ++i) s.insert(any(rng));
+  return {s.begin(), s.end()};
+}
 
 // Guard elements around the output: a scan that writes past its range is caught by them. 37 puts the
 // output off vector alignment (exercising the scalar paths); the single-pass scan requires
@@ -92,6 +101,60 @@ template <class T>
       return ::testing::AssertionFailure() << "index " << i << " of " << got.size() << ": got " << +got[i]
                                            << ", expected " << +expected[i] << " (" << to_string(op) << ")";
   return ::testing::AssertionSuccess();
+}
+
+// One scan test case: the algorithm (and workgroup algorithm) and the kind.
+struct Case {
+  Algorithm algorithm;
+  WorkgroupAlgorithm workgroup;  // multipass only
+  ScanKind kind;
+  uint32_t spin_limit = 0;       // single-pass: 1 forces the fallback at nearly every wait
+};
+
+inline std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name(to_string(info.param.algorithm));
+  if (info.param.algorithm == Algorithm::multipass) name += "_" + std::string(to_string(info.param.workgroup));
+  if (info.param.spin_limit) name += "_spin" + std::to_string(info.param.spin_limit);
+  name += "_" + std::string(to_string(info.param.kind));
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+// The configuration of a parameterised scan test for a tile shape, and its tile size.
+class ScanCaseParams : public ::testing::WithParamInterface<Case> {
+ protected:
+  ScanConfig config(uint32_t workgroup_size, uint32_t vectors_per_lane) const {
+    ScanConfig c;
+    c.algorithm = GetParam().algorithm;
+    c.workgroup = GetParam().workgroup;
+    c.kind = GetParam().kind;
+    c.workgroup_size = workgroup_size;
+    c.vectors_per_lane = vectors_per_lane;
+    c.spin_limit = GetParam().spin_limit;
+    c.deterministic = false;  // f32 on the single-pass scan too (determinism_test.cpp covers the default)
+    return c;
+  }
+  // Elements per tile for this case's algorithm.
+  size_t tile(uint32_t w, uint32_t k) const {
+    return GetParam().algorithm == Algorithm::multipass ? 2 * w : size_t{w} * k * 4;
+  }
+};
+
+// Scans random inputs of every size with `run(input, config)`, which returns a RecordedScan<T>, and checks
+// the guards and the CPU reference; failures name the size, the tile shape, the type and the seed.
+template <class T, class Run>
+void check_sizes(const ScanConfig& c, const std::vector<size_t>& sizes, uint64_t seed, Run run) {
+  std::mt19937_64 rng(seed);
+  for (size_t n : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", W = " + std::to_string(c.workgroup_size) + ", K = " +
+                 std::to_string(c.vectors_per_lane) + ", type " + std::string(to_string(data_type_of<T>::value)) +
+                 ", seed " + std::to_string(seed));
+    const auto input = random_values<T>(n, rng);
+    const RecordedScan<T> r = run(input, c);
+    EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+    EXPECT_TRUE(matches_reference(input, r.output, c.kind));
+  }
 }
 
 }  // namespace gpuscan::test

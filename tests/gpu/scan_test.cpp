@@ -1,67 +1,17 @@
 // Differential tests of the multi-pass scan against the CPU reference: both workgroup algorithms,
 // exclusive and inclusive, u32/i32/f32, sizes around every tile and recursion boundary.
-#include <set>
-
 #include "scan_check.hpp"
 
 namespace gpuscan::test {
 namespace {
 
-struct Case {
-  Algorithm algorithm;
-  WorkgroupAlgorithm workgroup;  // multipass only
-  ScanKind kind;
-  uint32_t spin_limit = 0;       // single-pass: 1 forces the fallback at nearly every wait
-};
-
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name(to_string(info.param.algorithm));
-  if (info.param.algorithm == Algorithm::multipass) name += "_" + std::string(to_string(info.param.workgroup));
-  if (info.param.spin_limit) name += "_spin" + std::to_string(info.param.spin_limit);
-  name += "_" + std::string(to_string(info.param.kind));
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name;
-}
-
-// 0, 1, B-1, B, B+1, B^2-1, B^2, B^2+1, B^3+1 for tiles of B elements, plus random sizes up to 3·B².
-std::vector<size_t> boundary_sizes(size_t b, std::mt19937_64& rng) {
-  std::set<size_t> s = {0, 1, 2, 3, 5, b - 1, b, b + 1, 2 * b + 3, b * b - 1, b * b, b * b + 1, b * b * b + 1};
-  std::uniform_int_distribution<size_t> any(2, 3 * b * b);
-  for (int i = 0; i < 4; ++i) s.insert(any(rng));
-  return {s.begin(), s.end()};
-}
-
-class ScanTest : public GpuTest, public ::testing::WithParamInterface<Case> {
+class ScanTest : public GpuTest, public ScanCaseParams {
  protected:
-  ScanConfig config(uint32_t workgroup_size, uint32_t vectors_per_lane) const {
-    ScanConfig c;
-    c.algorithm = GetParam().algorithm;
-    c.workgroup = GetParam().workgroup;
-    c.kind = GetParam().kind;
-    c.workgroup_size = workgroup_size;
-    c.vectors_per_lane = vectors_per_lane;
-    c.spin_limit = GetParam().spin_limit;
-    c.deterministic = false;  // f32 on the single-pass scan too (determinism_test.cpp covers the default)
-    return c;
-  }
-  // Elements per tile for this case's algorithm.
-  size_t tile(uint32_t w, uint32_t k) const {
-    return GetParam().algorithm == Algorithm::multipass ? 2 * w : size_t{w} * k * 4;
-  }
-
   template <class T>
   void run_sizes(ScanConfig c, const std::vector<size_t>& sizes, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    for (size_t n : sizes) {
-      SCOPED_TRACE("n = " + std::to_string(n) + ", W = " + std::to_string(c.workgroup_size) + ", K = " +
-                   std::to_string(c.vectors_per_lane) + ", type " + std::string(to_string(data_type_of<T>::value)) +
-                   ", seed " + std::to_string(seed));
-      const auto input = random_values<T>(n, rng);
-      const auto r = record_and_run(shared_context(), input, c);
-      EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
-      EXPECT_TRUE(matches_reference(input, r.output, c.kind));
-    }
+    check_sizes<T>(c, sizes, seed, [](const std::vector<T>& input, const ScanConfig& config) {
+      return record_and_run(shared_context(), input, config);
+    });
   }
 };
 

@@ -29,8 +29,10 @@ struct CompactOptions {
   Predicate predicate;  // parsed from `pred` once the type is known
 };
 
-template <class T>
-PartitionResult<T> run_typed(const Context& ctx, const std::vector<std::byte>& input,
+// Ctx is gpuscan::Context or gpuscan::gl::Context: the calls find that backend's functions by
+// argument-dependent lookup.
+template <class T, class Ctx>
+PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input,
                              const std::vector<uint32_t>* flags, const CompactOptions& o, CompactConfig config) {
   const std::vector<T> values = values_from_bytes<T>(input);
   const std::span<const T> v(values);
@@ -60,7 +62,7 @@ int run_compact(CompactOptions& options, Session& session) {
                                               " flags, fewer than the " + std::to_string(n) + " values of '" +
                                               options.in + "'");
   }
-  const Context ctx = session.open_context();
+  const Backend backend = session.open_backend();
   CompactConfig config;
   config.type = options.type;
   config.path = options.path;
@@ -69,7 +71,8 @@ int run_compact(CompactOptions& options, Session& session) {
   uint64_t kept = 0;
   auto go = [&](auto tag) {
     using T = decltype(tag);
-    const PartitionResult<T> r = run_typed<T>(ctx, input, flags ? &*flags : nullptr, options, config);
+    const PartitionResult<T> r = backend.visit(
+        [&](const auto& ctx) { return run_typed<T>(ctx, input, flags ? &*flags : nullptr, options, config); });
     kept = r.kept;
     output = bytes_from_values<T>(std::span<const T>(r.values));
   };
@@ -141,6 +144,7 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type f32 --pred range:-1:1 --in a.txt --out - --format text\n"
       "  gpuscan compact --type i32 --flags f.bin --in a.bin --out p.bin --partition\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out kept.bin --algorithm three-pass\n"
+      "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_compact(*options, session); }};

@@ -49,18 +49,20 @@ constexpr Variant all_variants[] = {
 };
 
 // Why `variant` cannot run on `ctx`, or nullptr if it can.
-const char* obstacle(const Context& ctx, const Variant& variant) {
+const char* obstacle(const Backend& ctx, const Variant& variant) {
+  if (variant.algorithm == Algorithm::single_pass && !ctx.vulkan())
+    return "not offered on OpenGL (GL has no memory model for its look-back between workgroups)";
   if (variant.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
     return "the device lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
            "shaderBufferInt64Atomics, subgroup arithmetic and ballot)";
   if ((variant.algorithm == Algorithm::reduce_then_scan || variant.workgroup == WorkgroupAlgorithm::subgroup) &&
-      !ctx.device_info().has_subgroup_arithmetic())
+      !ctx.subgroup_arithmetic())
     return "the device lacks subgroup arithmetic in compute shaders";
   return nullptr;
 }
 
 // The one variant `config` (from --algorithm / --workgroup-algorithm) runs for n elements.
-const Variant& variant_for(const Context& ctx, const ScanConfig& config, uint64_t n) {
+const Variant& variant_for(const Backend& ctx, const ScanConfig& config, uint64_t n) {
   const Algorithm algorithm = ctx.resolve(config, n);  // throws if an explicit choice cannot run here
   const WorkgroupAlgorithm workgroup =
       algorithm == Algorithm::multipass ? ctx.resolve(config.workgroup, config.type) : WorkgroupAlgorithm::automatic;
@@ -97,27 +99,26 @@ int run_demo(const DemoOptions& options, Session& session) {
   const uint64_t seed = options.seed ? *options.seed : fresh_seed();
   out << "gpuscan " << version << " demo: " << options.n << " random " << to_string(options.type)
       << " values, seed " << seed << " (repeat with --seed " << seed << ")\n";
-  const Context ctx = session.open_context();
-  const DeviceInfo& device = ctx.device_info();
+  const Backend ctx = session.open_backend();
   // Refuse before allocating: the data could not be bound in one piece anyway.
-  if (options.n > device.max_storage_buffer_range / element_size(options.type))
+  if (options.n > ctx.max_binding_bytes() / element_size(options.type))
     throw Error(Errc::too_large, "demo --n " + std::to_string(options.n) + " needs more than the device's " +
-                                     "maxStorageBufferRange of " + std::to_string(device.max_storage_buffer_range) +
-                                     " bytes per buffer");
+                                     (ctx.vulkan() ? "maxStorageBufferRange" : "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") +
+                                     " of " + std::to_string(ctx.max_binding_bytes()) + " bytes per buffer");
   const auto input = random_values(options.type, options.n, seed);
   ScanConfig base{.type = options.type};
   options.algorithm.apply(base);
   const uint32_t w = effective_workgroup_size(base);
   const uint32_t k = effective_vectors_per_lane(base);
-  out << "device: " << describe_device(device) << ", subgroup size " << device.subgroup_size
-      << ", subgroup arithmetic " << (device.has_subgroup_arithmetic() ? "yes" : "no") << ", single-pass "
+  out << "device: " << ctx.describe_device() << ", subgroup size " << ctx.subgroup_size()
+      << ", subgroup arithmetic " << (ctx.subgroup_arithmetic() ? "yes" : "no") << ", single-pass "
       << (ctx.single_pass_available() ? "yes" : "no") << '\n'
       << "input: " << format_bytes(input.size()) << "; W = " << w << ", K = " << k << ": tiles of "
       << tile_elements(base, Algorithm::single_pass) << " elements (single-pass, reduce-then-scan), "
       << tile_elements(base, Algorithm::multipass) << " (multipass)\n"
       << "Each algorithm first scans a few tiles untimed, so pipeline creation is not timed. GPU time covers "
          "the scan passes;\nwall time adds upload, download and allocation."
-      << (device.timestamp_period_ns > 0 ? "" : " (This queue has no timestamps: throughput uses wall time.)")
+      << (ctx.has_gpu_timer() ? "" : " (This queue has no timestamps: throughput uses wall time.)")
       << "\n";
 
   // Every variant, or only the one --algorithm (or --workgroup-algorithm) picks.
@@ -160,11 +161,11 @@ int run_demo(const DemoOptions& options, Session& session) {
       // A few tiles take every kernel of a multi-tile scan; exclusive runs first, so its warm-up also
       // covers the exclusive kernels that the deeper levels of a large inclusive scan use.
       const uint64_t warm_n = std::min<uint64_t>(options.n, 2 * tile_elements(config, variant.algorithm) + 1);
-      (void)scan_bytes(ctx, std::span(input).first(warm_n * esize), config);
+      (void)ctx.scan_bytes(std::span(input).first(warm_n * esize), config);
 
       double gpu_ns = 0;
       const auto start = std::chrono::steady_clock::now();
-      const auto output = scan_bytes(ctx, input, config, &gpu_ns);
+      const auto output = ctx.scan_bytes(input, config, &gpu_ns);
       const double wall_ns =
           std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
       const auto mismatch = verify_scan(input, output, options.type, kind);
@@ -210,6 +211,7 @@ Command add_demo_command(CLI::App& app) {
       "  gpuscan demo                                   4000000 u32 values, every algorithm\n"
       "  gpuscan demo --n 1000000 --type f32\n"
       "  gpuscan demo --algorithm single-pass --seed 42  one algorithm, repeatable data\n"
+      "  gpuscan demo --api gl                          the same on OpenGL\n"
       "When standard error is a terminal, a progress line goes there as each algorithm starts.\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_demo(*options, session); }};

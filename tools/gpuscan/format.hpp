@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "backend.hpp"
 #include "gpuscan/vulkan.hpp"
 
 namespace gpuscan::cli {
@@ -20,7 +21,7 @@ std::string describe_device(const DeviceInfo& device);
 // The algorithm a scan runs (`algorithm`, as Context::resolve returned it for `config`) with its tile
 // size: "single-pass, W = 256, K = 4, tiles of 4096 elements",
 // "multipass (subgroup workgroup scan), W = 256, tiles of 512 elements".
-std::string describe_algorithm(const Context& ctx, const ScanConfig& config, Algorithm algorithm);
+std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm);
 // Elements per second from a count and nanoseconds: "1234.5 Melem/s".
 std::string format_rate(uint64_t elements, double ns);
 

@@ -175,7 +175,7 @@ int run_info_json(const InfoOptions& options, Session& session) {
     json.key("requested").value(to_string(config.algorithm));
     json.key("algorithm").value(to_string(choice->algorithm));
     if (choice->algorithm == Algorithm::multipass)
-      json.key("workgroup_algorithm").value(to_string(ctx->resolve(config.workgroup)));
+      json.key("workgroup_algorithm").value(to_string(ctx->resolve(config.workgroup, config.type)));
     json.key("workgroup_size").value(effective_workgroup_size(config));
     if (choice->algorithm != Algorithm::multipass)
       json.key("vectors_per_lane").value(effective_vectors_per_lane(config));
@@ -204,7 +204,78 @@ int run_info_json(const InfoOptions& options, Session& session) {
   return 0;
 }
 
+#if GPUSCAN_WITH_GL
+// `info --api gl`: the GL context gpuscan creates (EGL, headless), what it offers, what a scan would use
+// and why, and with --n the plan; with --json the same as one JSON document.
+int run_info_gl(const InfoOptions& options, Session& session) {
+  const Backend backend = session.open_backend();
+  const gl::Context& ctx = *backend.gl();
+  const gl::GlInfo& info = ctx.info();
+  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  options.algorithm.apply(config);
+  const uint64_t n = options.n.value_or(default_choice_count);
+  const std::string choice = ctx.describe_choice(config, n);
+  const std::string compaction(to_string(ctx.resolve(CompactPath::automatic)));
+  const std::string plan = options.n ? gl::describe_scan_plan(ctx, n, config) : "";
+  const char* subgroups = info.subgroup_basic ? "GL_KHR_shader_subgroup" : "none (no GL_KHR_shader_subgroup)";
+  if (options.json) {
+    JsonWriter json(std::cout);
+    json.begin_object();
+    json.key("gpuscan_version").value(version);
+    json.key("api").value("gl");
+    json.key("version").value(info.version);
+    json.key("renderer").value(info.renderer);
+    json.key("vendor").value(info.vendor);
+    json.key("platform").value(info.platform);
+    json.key("subgroup_size").value(info.subgroup_size);
+    json.key("subgroup_arithmetic").value(info.subgroup_arithmetic);
+    json.key("subgroup_ballot").value(info.subgroup_ballot);
+    json.key("arb_shader_ballot").value(info.arb_shader_ballot);
+    json.key("max_workgroup_invocations").value(info.max_workgroup_invocations);
+    json.key("max_shader_storage_block_size").value(info.max_shader_storage_block_size);
+    json.key("shader_storage_offset_alignment").value(info.shader_storage_offset_alignment);
+    json.key("max_shared_memory_bytes").value(info.max_shared_memory_bytes);
+    json.key("n").value(n);
+    json.key("algorithm").value(to_string(ctx.resolve(config, n)));
+    json.key("algorithm_description").value(choice);
+    json.key("compaction_path").value(compaction);
+    json.key("plan").begin_array();
+    for (const std::string& line : split(plan, '\n')) json.value(line);
+    json.end_array();
+    json.end_object();
+    std::cout << std::endl;
+    return 0;
+  }
+  auto& out = std::cout;
+  out << "gpuscan " << version << " on OpenGL (" << info.platform << ")\n"
+      << "  version                     " << info.version << '\n'
+      << "  renderer                    " << info.renderer << '\n'
+      << "  vendor                      " << info.vendor << '\n'
+      << "  subgroup operations         " << subgroups;
+  if (info.subgroup_basic)
+    out << ": size " << info.subgroup_size << ", arithmetic " << (info.subgroup_arithmetic ? "yes" : "no")
+        << ", ballot " << (info.subgroup_ballot ? "yes" : "no");
+  out << (info.arb_shader_ballot ? " (GL_ARB_shader_ballot: yes, unused)" : "") << '\n'
+      << "  single-pass                 no: not offered on OpenGL (no memory model for its look-back)\n"
+      << "  max workgroup invocations   " << info.max_workgroup_invocations << '\n'
+      << "  max SSBO binding            " << format_bytes(info.max_shader_storage_block_size) << '\n'
+      << "  SSBO offset alignment       " << format_bytes(info.shader_storage_offset_alignment) << '\n'
+      << "  shared memory               " << format_bytes(info.max_shared_memory_bytes) << '\n'
+      << "\nalgorithm: " << choice << '\n'
+      << "compaction: the " << compaction << " path (automatic)\n";
+  if (options.n) out << "\nplan for n = " << n << ":\n" << plan;
+  return 0;
+}
+#endif
+
 int run_info(const InfoOptions& options, Session& session) {
+  if (session.api == Api::gl) {
+#if GPUSCAN_WITH_GL
+    return run_info_gl(options, session);
+#else
+    session.open_backend();  // throws: built without the OpenGL backend
+#endif
+  }
   if (options.json) return run_info_json(options, session);
   auto& out = std::cout;
   const auto devices = Context::list_devices();
@@ -270,7 +341,8 @@ Command add_info_command(CLI::App& app) {
       "  gpuscan info --n 1000000                      ... and the plan for 10^6 elements\n"
       "  gpuscan info --n 1000000 --algorithm multipass -a blelloch --workgroup-size 64\n"
       "  gpuscan info --json | python3 -m json.tool    the same as JSON\n"
-      "  gpuscan --device llvmpipe info                the pick chosen by name\n" +
+      "  gpuscan --device llvmpipe info                the pick chosen by name\n"
+      "  gpuscan --api gl info                         OpenGL: version, renderer, subgroups, the pick\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_info(*options, session); }};
 }

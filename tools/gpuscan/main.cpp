@@ -1,5 +1,6 @@
 // gpuscan: the command-line face of the library.
 //
+//   gpuscan [--api vulkan|gl] [--device SEL] [--validate] COMMAND ...   (global flags may follow the command)
 //   gpuscan [--device SEL] [--validate] info [--n N] ...   devices, the pick, the algorithm, the plan
 //   gpuscan [--device SEL] [--validate] scan --type T --in FILE --out FILE [--format binary|text] ...
 //   gpuscan [--device SEL] [--validate] compact --type T --pred PRED|--flags FILE --in FILE --out FILE ...
@@ -11,7 +12,8 @@
 // This file holds the command table, the global flags and the mapping from failures to exit codes:
 //   0 success; 1 a gpuscan::Error (bad file, no device, Vulkan failure) or a scan that does not match
 //   the CPU reference; 2 a usage error (unknown command, type or option); 3 the validation layer
-//   reported warnings or errors (with --validate or GPUSCAN_VALIDATE) though the command succeeded.
+//   reported warnings or errors (with --validate or GPUSCAN_VALIDATE) though the command succeeded; with
+//   --api gl, KHR_debug errors and warnings of gpuscan's debug context count as such.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -78,8 +80,10 @@ int main(int argc, char** argv) {
       "  gpuscan scan --type u32 --in a.bin --out b.bin --verify\n"
       "  gpuscan compact --type u32 --pred gt:100 --in a.bin --out b.bin [--partition]\n"
       "  gpuscan --device llvmpipe demo --n 1000000\n"
+      "  gpuscan --api gl info                          the OpenGL backend: GL version, subgroups, the pick\n"
       "  gpuscan COMMAND --help                         a command's options and examples\n"
-      "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate.\n"
+      "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate;\n"
+      "             GPUSCAN_API=gl acts like --api gl.\n"
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");
 
@@ -87,6 +91,12 @@ int main(int argc, char** argv) {
   app.add_option("--device,-d", session.device_selector,
                  "device to use: an index from `gpuscan info` or a case-insensitive part of its name "
                  "(default: GPUSCAN_DEVICE, else the first discrete GPU, integrated, virtual, CPU)");
+  app.add_option_function<std::string>(
+         "--api", [&session](const std::string& name) { session.api = name == "gl" ? Api::gl : Api::vulkan; },
+         "graphics API: vulkan (default) or gl (OpenGL 4.5 through a headless EGL context; default: "
+         "GPUSCAN_API, else vulkan)")
+      ->check(CLI::IsMember({"vulkan", "gl"}))
+      ->type_name("API");
   app.add_flag("--validate", session.validate,
                "run with the Khronos validation layer (synchronization checks included); any warning or "
                "error it reports is printed and makes the exit code non-zero");
@@ -110,6 +120,13 @@ int main(int argc, char** argv) {
     return exit_usage;
   }
   if (env_flag("GPUSCAN_VALIDATE")) session.validate = true;
+  if (const char* api = std::getenv("GPUSCAN_API"); api && app.count("--api") == 0) {
+    if (std::string(api) != "gl" && std::string(api) != "vulkan") {
+      std::cerr << "gpuscan: usage error: GPUSCAN_API is '" << api << "'; use vulkan or gl\n";
+      return exit_usage;
+    }
+    session.api = std::string(api) == "gl" ? Api::gl : Api::vulkan;
+  }
 
   int code = exit_error;
   try {

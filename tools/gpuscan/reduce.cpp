@@ -27,6 +27,9 @@ struct ReduceOptions {
 };
 
 int run_reduce(const ReduceOptions& options, Session& session) {
+  if (session.api == Api::gl)
+    throw Error(Errc::unsupported, "reduce runs on Vulkan only: the OpenGL backend has no reduction yet "
+                                   "(use --api vulkan)");
   const auto input = read_values(options.in, options.type, options.format);
   const Context ctx = session.open_context();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};

@@ -28,7 +28,7 @@ struct ScanOptions {
 int run_scan(const ScanOptions& options, Session& session) {
   // Read first: a bad file should fail before the (slower) device setup.
   const auto input = read_values(options.in, options.type, options.format);
-  const Context ctx = session.open_context();
+  const Backend ctx = session.open_backend();
   ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
   config.op = options.op;
   options.algorithm.apply(config);
@@ -40,7 +40,7 @@ int run_scan(const ScanOptions& options, Session& session) {
 
   double gpu_ns = 0;
   const auto start = std::chrono::steady_clock::now();
-  const auto output = scan_bytes(ctx, input, config, &gpu_ns);
+  const auto output = ctx.scan_bytes(input, config, &gpu_ns);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
 
   write_values(options.out, output, options.type, options.format);
@@ -48,7 +48,7 @@ int run_scan(const ScanOptions& options, Session& session) {
   std::cerr << "gpuscan: " << to_string(config.kind) << (config.op == Op::add ? "" : " " + std::string(to_string(config.op)))
             << " scan of " << n << ' ' << to_string(config.type)
             << " elements (" << algorithm_text << ") on "
-            << describe_device(ctx.device_info()) << ": GPU " << format_duration(gpu_ns) << ", wall "
+            << ctx.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall "
             << format_duration(wall_ns);
   return end_summary(std::cerr, options.verify,
                      [&] { return verify_scan(input, output, config.type, config.kind, config.op); });
@@ -77,7 +77,8 @@ Command add_scan_command(CLI::App& app) {
       "  gpuscan scan --type i32 --in a.txt --out - --format text --inclusive   one number a line, to stdout\n"
       "  seq 1 10 | gpuscan scan --type u32 --in - --out - --format text         0 1 3 6 ... 45\n"
       "  gpuscan scan --type f32 --in a.bin --out b.bin --algorithm reduce-then-scan --verify\n"
-      "  gpuscan scan --type i64 --op min --inclusive --in a.txt --out - --format text   running minimum\n" +
+      "  gpuscan scan --type i64 --op min --inclusive --in a.txt --out - --format text   running minimum\n"
+      "  gpuscan scan --type u32 --in a.bin --out b.bin --api gl --verify       on OpenGL (EGL, headless)\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_scan(*options, session); }};
 }

@@ -26,4 +26,17 @@ Context Session::open_context() {
   return Context::create(info);
 }
 
+Backend Session::open_backend() {
+  if (api == Api::vulkan) return Backend(open_context());
+#if GPUSCAN_WITH_GL
+  gl::ContextCreateInfo info;
+  info.debug = validate;
+  if (validate)
+    info.on_message = [log = &validation_log](MessageSeverity s, std::string_view m) { log->record(s, m); };
+  return Backend(gl::Context::create(info));
+#else
+  throw Error(Errc::unsupported, "this gpuscan was built without the OpenGL backend (GPUSCAN_WITH_GL=OFF)");
+#endif
+}
+
 }  // namespace gpuscan::cli

@@ -1,4 +1,4 @@
-// What every command shares: the global flags (--device, --validate) and the record of validation
+// What every command shares: the global flags (--device, --validate, --api) and the record of validation
 // messages. Commands open their Context through Session::open_context so that both are honoured.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "backend.hpp"
 #include "gpuscan/gpuscan.hpp"
 
 namespace gpuscan::cli {
@@ -26,9 +27,13 @@ class ValidationLog {
 struct Session {
   std::string device_selector;  // --device; "" = GPUSCAN_DEVICE or gpuscan's default order
   bool validate = false;        // --validate or GPUSCAN_VALIDATE set (and not "0")
+  Api api = Api::vulkan;        // --api; GPUSCAN_API
   ValidationLog validation_log; // outlives every Context opened here
 
   Context open_context();
+  // A context of the chosen API. For GL: gpuscan's own EGL context (--device does not apply), a debug
+  // context whose KHR_debug errors and warnings count as validation messages with --validate.
+  Backend open_backend();
 };
 
 }  // namespace gpuscan::cli

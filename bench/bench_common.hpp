@@ -1,0 +1,82 @@
+// What both benchmarks (gpuscan_bench on Vulkan, gpuscan_gl_bench on OpenGL) share: the statistics of
+// a case's timed runs and the check of a scan against the CPU reference; and gpuscan_gl_bench's CSV row
+//   impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps
+// that bench/scripts/compare.py and plot.py read.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cpu/reference.hpp"
+#include "gpuscan/types.hpp"
+
+namespace gpuscan::bench {
+
+namespace gs = gpuscan;
+
+struct Stats {
+  double median_ms, min_ms, max_ms;
+};
+
+inline Stats summarize(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const size_t n = ms.size();
+  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+  return {median, ms.front(), ms.back()};
+}
+
+// Checks one scan's output against the CPU; returns the first bad index or -1. Float sums against a
+// wider reference within cpu::float_tolerance (the GPU adds in another order); everything else exactly.
+template <class T>
+int64_t first_mismatch(std::span<const T> input, const T* got, gs::ScanKind kind, gs::Op op = gs::Op::add) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == gs::Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      std::vector<Wide> wide(input.begin(), input.end());
+      const auto expected = gs::cpu::scan<Wide>(wide, kind);
+      const auto tol = gs::cpu::float_tolerance<T>(input, kind);
+      for (size_t i = 0; i < input.size(); ++i)
+        if (!(std::fabs(static_cast<Wide>(got[i]) - expected[i]) <= tol[i])) return static_cast<int64_t>(i);
+      return -1;
+    }
+  }
+  const auto expected = gs::cpu::scan<T>(input, kind, op);
+  for (size_t i = 0; i < input.size(); ++i)
+    if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0) return static_cast<int64_t>(i);
+  return -1;
+}
+
+// The same for an input given as 32-bit patterns of `type` (how the benchmarks keep their data).
+inline int64_t first_mismatch_bits(gs::DataType type, const std::vector<uint32_t>& bits, const void* got,
+                                   gs::ScanKind kind) {
+  const auto as = [&](auto tag) {
+    using T = decltype(tag);
+    std::vector<T> in(bits.size());
+    if (!bits.empty()) std::memcpy(in.data(), bits.data(), bits.size() * 4);
+    return first_mismatch<T>(std::span<const T>(in), static_cast<const T*>(got), kind);
+  };
+  switch (type) {
+    case gs::DataType::f32: return as(float{});
+    case gs::DataType::i32: return as(int32_t{});
+    default: return as(uint32_t{});
+  }
+}
+
+inline std::string csv_row(const std::string& impl, const std::string& algorithm, const std::string& type,
+                           const std::string& kind, uint64_t n, const Stats& s, uint32_t runs, uint32_t esize) {
+  std::ostringstream o;
+  o.precision(6);
+  const double gbps = 2.0 * n * esize / (s.median_ms * 1e-3) / 1e9;
+  o << impl << "," << algorithm << "," << type << "," << kind << "," << n << "," << s.median_ms << "," << s.min_ms
+    << "," << s.max_ms << "," << runs << "," << gbps;
+  return o.str();
+}
+
+}  // namespace gpuscan::bench

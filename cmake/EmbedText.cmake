@@ -1,0 +1,8 @@
+# cmake -DIN=file -DOUT=file -P EmbedText.cmake: writes IN as a C++ raw string literal to OUT, without the
+# lines a GL driver would reject -- glslc's #line directives (they name files) and the include
+# extension -- and without blank lines.
+file(READ "${IN}" text)
+string(REGEX REPLACE "#line [^\n]*\n" "" text "${text}")
+string(REGEX REPLACE "#extension GL_GOOGLE_include_directive[^\n]*\n" "" text "${text}")
+string(REGEX REPLACE "\n([ \t]*\n)+" "\n" text "${text}")
+file(WRITE "${OUT}" "R\"gpuscan_glsl(${text})gpuscan_glsl\"")

@@ -1,0 +1,219 @@
+// gpuscan on OpenGL 4.5: the same plans and the same GLSL as the Vulkan backend, dispatched with
+// glDispatchCompute and ordered with glMemoryBarrier (docs/gl.md).
+//
+// A gl::Context is gpuscan's state for one GL context: its own headless one (EGL, no window) or the
+// one the application has current. GL entry points are loaded through eglGetProcAddress (libEGL.so.1
+// is opened at run time, so linking gpuscan adds no GL or EGL dependency). Like every GL object, a
+// gl::Context is used on the thread where its GL context is current.
+//
+//   auto ctx = gpuscan::gl::Context::create();              // EGL, surfaceless: no display needed
+//   std::vector<uint32_t> in = {3, 1, 7, 0, 4, 1, 6, 3};
+//   auto out = gpuscan::gl::exclusive_scan(ctx, std::span<const uint32_t>(in));
+//   // out == {0, 3, 4, 11, 11, 15, 16, 22}
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
+#include "gpuscan/error.hpp"
+#include "gpuscan/types.hpp"
+#include "gpuscan/vulkan.hpp"   // MessageSeverity, MessageCallback
+
+namespace gpuscan::gl {
+
+// What gpuscan learned about the GL context (glGetString / glGetInteger*).
+struct GlInfo {
+  std::string version;       // GL_VERSION: "4.5 (Core Profile) Mesa 22.3.6"
+  std::string renderer;      // GL_RENDERER: "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string vendor;        // GL_VENDOR
+  std::string platform;      // "EGL surfaceless", "EGL device" or "adopted"
+  int major = 0, minor = 0;  // the context's version
+  // GL_KHR_shader_subgroup in compute shaders; all false where the extension is missing (llvmpipe has
+  // only GL_ARB_shader_ballot, which gpuscan's shaders do not use).
+  bool subgroup_basic = false;
+  bool subgroup_arithmetic = false;
+  bool subgroup_ballot = false;
+  uint32_t subgroup_size = 0;     // GL_SUBGROUP_SIZE_KHR, 0 without the extension
+  bool arb_shader_ballot = false;  // reported for `gpuscan info` only
+  bool khr_debug = false;          // GL_KHR_debug (core in 4.3)
+  uint32_t max_workgroup_invocations = 0;
+  uint32_t max_workgroup_count[3] = {0, 0, 0};
+  uint64_t max_shader_storage_block_size = 0;     // the most bytes one SSBO binding may span
+  uint64_t shader_storage_offset_alignment = 0;   // GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
+  uint32_t max_shared_memory_bytes = 0;           // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE
+};
+
+enum class Platform : uint8_t {
+  automatic,    // the first hardware EGL device (a GPU), else surfaceless (Mesa's llvmpipe), else any device
+  surfaceless,  // EGL_MESA_platform_surfaceless (with GLVND: Mesa's, even beside an NVIDIA GPU)
+  device,       // EGL_EXT_platform_device: the first EGL device, hardware ones first (NVIDIA's headless path)
+};
+
+struct ContextCreateInfo {
+  Platform platform = Platform::automatic;
+  // Create a debug context with KHR_debug output on, synchronous, routed to on_message: GL errors and
+  // undefined behaviour as MessageSeverity::error, performance and portability warnings as warning.
+  bool debug = false;
+  MessageCallback on_message;  // optional; called on the thread that made the failing GL call
+  // Debugging aid, as in the Vulkan ContextCreateInfo: cap the grid width (0 = no cap).
+  uint32_t max_workgroup_count_x = 0;
+};
+
+class Context {
+ public:
+  // Creates an EGL display (`info.platform`) and a GL 4.5 core context without a surface (a 1x1 pbuffer
+  // where EGL needs one) and makes it current on the calling thread. Throws Errc::no_device without
+  // libEGL.so.1 or an EGL display, Errc::unsupported when the driver cannot make a GL 4.5 core context.
+  static Context create(const ContextCreateInfo& info = {});
+  // Uses the GL context current on the calling thread (EGL, GLX, ...), which must be 4.5 or later.
+  // gpuscan does not destroy it; destroy the gpuscan Context while it is still current (its programs
+  // and its parameter buffer are deleted then). Throws Errc::unsupported when no context is current.
+  static Context adopt_current();
+
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  ~Context();
+
+  const GlInfo& info() const noexcept;
+  // Makes gpuscan's own GL context current on the calling thread (after it was used elsewhere);
+  // Errc::invalid_argument for an adopted context.
+  void make_current() const;
+
+  // As gpuscan::Context::resolve: what `automatic` picks, or why an explicit choice cannot run here.
+  // The single-pass scan is refused (Errc::unsupported): GL has no memory model that makes its
+  // look-back between workgroups sound (docs/gl.md). So are the 64-bit types (Errc::unsupported), and a
+  // bitwise operator on f32 (Errc::invalid_argument, as on Vulkan).
+  WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
+  Algorithm resolve(const ScanConfig& config, uint64_t count) const;
+  std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
+  // What `automatic` picks for compaction: ballot with GL_KHR_shader_subgroup ballot, else shared_memory.
+  CompactPath resolve(CompactPath requested) const;
+
+  struct Impl;
+  Impl& impl() const noexcept { return *impl_; }
+
+ private:
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// A range of a caller's GL buffer object: its name and the byte offset of element 0 (a multiple of the
+// element size; any such offset works, gpuscan binds at GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT below
+// it and passes the rest to the shader). The buffer's size is asked from GL.
+struct BufferView {
+  uint32_t buffer = 0;  // a GLuint buffer name
+  uint64_t offset = 0;
+};
+
+// Scratch a call needs: size bytes at an offset that is a multiple of alignment (0 bytes: none).
+struct TempRequirements {
+  uint64_t size = 0;
+  uint64_t alignment = 4;
+};
+
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config);
+
+struct ScanArgs {
+  ScanConfig config;
+  uint64_t count = 0;  // 0 issues nothing
+  BufferView input;
+  BufferView output;   // may be exactly the input (in place)
+  BufferView temp;     // scan_temp_requirements(ctx, count, config).size bytes; unused when that is 0
+  // A carry-in combined in front of every element, as gpuscan::ScanArgs::initial_bits (its bit pattern,
+  // element_bits): exclusive output[0] = initial. Applied in the plan's top-level pass.
+  std::optional<uint64_t> initial_bits;
+};
+
+// Issues the scan's dispatches into the current GL command stream. It binds its own program, SSBO
+// bindings 0-4 and uniform-buffer binding 0 (the caller's are disturbed afterwards).
+//
+// Barrier contract. Before: shader writes to `input` must be made visible by the caller with
+// glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) (writes by GL commands such as glBufferSubData need
+// nothing), and so must earlier shader accesses to `output` and `temp` be complete: GL does not order
+// a shader's stores after earlier shaders' loads without that barrier either, so two gpuscan calls
+// that share a temp buffer need glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) between them. Between its own passes gpuscan issues glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)
+// exactly where the plan has a barrier. After: `output` is written by shader storage stores; before
+// using it, the caller issues the barrier for that use: GL_SHADER_STORAGE_BARRIER_BIT (a shader reads
+// it), GL_BUFFER_UPDATE_BARRIER_BIT (glGetBufferSubData, glMapBuffer), GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT,
+// GL_ELEMENT_ARRAY_BARRIER_BIT or GL_COMMAND_BARRIER_BIT (indirect draws and dispatches).
+//
+//   // in = [3, 1, 7, 0, 4, 1, 6, 3] in buffer `a`, `b` and `t` sized as the requirements say
+//   gpuscan::gl::record_scan(ctx, {.count = 8, .input = {a}, .output = {b}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+//   // b <-- [0, 3, 4, 11, 11, 15, 16, 22]
+void record_scan(const Context& ctx, const ScanArgs& args);
+
+// The element types the OpenGL backend scans: the 32-bit ones (u32, i32, f32), with every operator
+// their type has (ScanConfig::op). The 64-bit types run on Vulkan only; a ScanConfig naming one is
+// refused with Errc::unsupported.
+template <class T>
+concept GlElement = Element<T> && sizeof(T) == 4;
+
+// Convenience: upload, scan, download (blocks until done). With `initial`, a carry-in as
+// ScanArgs::initial_bits:  gpuscan::gl::scan<uint32_t>(ctx, in, {}, 100u)  // {3, 1, 7} -> {100, 103, 104}
+template <GlElement T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config = {});
+template <GlElement T>
+std::vector<T> scan(const Context& ctx, std::span<const T> input, ScanConfig config, T initial);
+template <GlElement T>
+std::vector<T> exclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
+  config.kind = ScanKind::exclusive;
+  return scan(ctx, input, config);
+}
+template <GlElement T>
+std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, ScanConfig config = {}) {
+  config.kind = ScanKind::inclusive;
+  return scan(ctx, input, config);
+}
+// Untyped form for callers holding raw bytes (the CLI); `gpu_ns`, if given, receives the GPU time of
+// the scan's dispatches (two GL_TIMESTAMP queries).
+std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
+                                  double* gpu_ns = nullptr, std::optional<uint64_t> initial_bits = std::nullopt);
+
+// Stream compaction, as in gpuscan/compact.hpp.
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
+
+struct SelectArgs {
+  CompactConfig config;
+  uint64_t count = 0;    // elements of input; 0 issues one pass that writes 0 to count_out
+  BufferView input;
+  BufferView flags;      // *_flagged: count u32 flags (kept where non-zero)
+  Predicate predicate;   // *_if
+  BufferView output;     // room for count elements
+  BufferView count_out;  // one u32: the number kept
+  BufferView temp;       // compact_temp_requirements(ctx, count, config).size bytes
+};
+
+// Barrier contract as record_scan's; output[0, kept) (all of output[0, count) for a partition) and
+// count_out are written by shader storage stores.
+//   // in = [5, 0, 2, 0, 7] in buffer `a`
+//   gpuscan::gl::record_select_if(ctx, {.count = 5, .input = {a}, .predicate = gpuscan::Predicate::nonzero(),
+//                                       .output = {b}, .count_out = {c}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+//   // b <-- [5, 2, 7, ...], c <-- 3
+void record_select_if(const Context& ctx, const SelectArgs& args);
+void record_select_flagged(const Context& ctx, const SelectArgs& args);
+void record_partition_if(const Context& ctx, const SelectArgs& args);
+void record_partition_flagged(const Context& ctx, const SelectArgs& args);
+
+// Convenience compaction on host data (blocks until done).
+template <Element T>
+std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
+template <Element T>
+std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              CompactConfig config = {});
+template <Element T>
+PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Predicate predicate,
+                             CompactConfig config = {});
+template <Element T>
+PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                                     CompactConfig config = {});
+
+}  // namespace gpuscan::gl

@@ -1,0 +1,31 @@
+// A compute program of either backend: a shader variant of the manifest (shaders/variants.cmake) and the
+// values of its constants -- Vulkan specialization constants, OpenGL #defines GPUSCAN_SPEC_<id>
+// (shaders/common/backend.glsl). One key type, so both backends give the constants the same meaning.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <string>
+
+namespace gpuscan {
+
+struct PipelineKey {
+  std::string variant;            // name in shaders/variants.cmake
+  uint32_t workgroup_size = 0;    // 0: local_size_x
+  bool inclusive = false;         // 1
+  bool use_aux = false;           // 2: WRITE_BLOCK_SUMS / READ_OFFSETS
+  uint32_t vectors_per_lane = 4;  // 3
+  bool vector_aligned = true;     // 4
+  uint32_t spin_limit = 64;       // 5
+  uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
+  auto operator<=>(const PipelineKey&) const = default;
+
+  static constexpr uint32_t constant_count = 7;
+  // The value of constant id i at index i.
+  std::array<uint32_t, constant_count> constants() const {
+    return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate};
+  }
+};
+
+}  // namespace gpuscan

@@ -1,0 +1,104 @@
+#include "core/scan_shape.hpp"
+
+#include <bit>
+#include <string>
+
+#include "gpuscan/error.hpp"
+
+namespace gpuscan::core {
+
+void check_op(Op op, DataType type) {
+  if (!op_supports(op, type))
+    throw Error(Errc::invalid_argument, "the " + std::string(to_string(op)) +
+                                            " operator is defined on integer types only, not on " +
+                                            std::string(to_string(type)));
+}
+
+TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations) {
+  if (w == 0) w = default_workgroup_size;
+  if (k == 0) k = default_vectors_per_lane;
+  if (w < 32 || !std::has_single_bit(w) || w > max_invocations)
+    throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
+                                            std::to_string(max_invocations) + " (the device's maximum)");
+  if (k < 1 || k > 16 || !std::has_single_bit(k))
+    throw Error(Errc::invalid_argument, "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
+  return {w, k};
+}
+
+void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes) {
+  const uint32_t w = shape.workgroup_size;
+  const uint64_t shared_bytes = uint64_t{2} * w * element_size(type) + (w / 4 + 2) * 4;
+  if (shared_bytes > max_shared_bytes)
+    throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
+                                            std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
+                                            std::to_string(max_shared_bytes));
+}
+
+namespace {
+
+// Throws Errc::too_large unless `count` elements in blocks of `block` stay within the 32-bit indices of
+// the shaders ("scans of 5000000000 elements are not supported yet: at most ... elements per scan").
+void check_count(uint64_t count, uint64_t block, const std::string& what) {
+  // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
+  if (count > uint64_t{UINT32_MAX} - block)
+    throw Error(Errc::too_large, what + "s of " + std::to_string(count) + " elements are not supported yet: at most " +
+                                     std::to_string(uint64_t{UINT32_MAX} - block) + " elements per " + what);
+}
+
+// The request for `count` elements in blocks of `block` (checked by check_count).
+ScanRequest scan_request(uint64_t count, uint64_t block, DataType type, const PlanLimits& limits,
+                         const std::string& what) {
+  check_count(count, block, what);
+  ScanRequest req;
+  req.n = count;
+  req.block_size = static_cast<uint32_t>(block);
+  req.element_size = element_size(type);
+  req.limits = limits;
+  return req;
+}
+
+uint64_t tile_elements(TileShape shape) { return uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4; }
+
+}  // namespace
+
+Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, TileShape shape,
+               const PlanLimits& limits, bool temp_zeroed) {
+  const uint64_t block =
+      algorithm == Algorithm::multipass ? uint64_t{2} * shape.workgroup_size : tile_elements(shape);
+  ScanRequest req = scan_request(count, block, config.type, limits, "scan");
+  req.inclusive = config.kind == ScanKind::inclusive;
+  req.temp_zeroed = temp_zeroed;
+  switch (algorithm) {
+    case Algorithm::single_pass: return plan_single_pass(req);
+    case Algorithm::reduce_then_scan: return plan_reduce_then_scan(req);
+    default: return plan_multipass_scan(req);
+  }
+}
+
+Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits) {
+  return plan_reduce(scan_request(count, tile_elements(shape), type, limits, "reduction"));
+}
+
+void check_compaction_type(DataType type) {
+  if (element_size(type) != 4)
+    throw Error(Errc::unsupported,
+                "compaction supports u32, i32 and f32 elements, not " + std::string(to_string(type)));
+}
+
+Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,
+                     bool single_pass, bool temp_zeroed) {
+  const uint64_t tile = tile_elements(shape);
+  check_count(count, tile, "compaction");
+  CompactRequest req;
+  req.n = count;
+  req.tile_size = static_cast<uint32_t>(tile);
+  req.counts_multipass = counts_multipass;
+  req.counts_block_size = counts_multipass ? 2 * shape.workgroup_size : static_cast<uint32_t>(tile);
+  req.partition = partition;
+  req.single_pass = single_pass;
+  req.temp_zeroed = temp_zeroed;
+  req.limits = limits;
+  return plan_compact(req);
+}
+
+}  // namespace gpuscan::core

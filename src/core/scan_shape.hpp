@@ -1,0 +1,44 @@
+// What both backends decide the same way once they know the device's limits: the tile shape (W, K),
+// whether a workgroup's shared memory fits, and the plan for a chosen algorithm. Only which algorithm
+// runs differs between the backends (what the device offers), so that stays with them.
+#pragma once
+
+#include <cstdint>
+
+#include "core/plan.hpp"
+#include "gpuscan/types.hpp"
+
+namespace gpuscan::core {
+
+struct TileShape {
+  uint32_t workgroup_size;    // W
+  uint32_t vectors_per_lane;  // K
+};
+
+// W and K from a config (0 = the defaults). Throws Errc::invalid_argument unless W is a power of two
+// from 32 to `max_invocations` and K a power of two from 1 to 16, or when the multipass scan's shared
+// memory (2·W elements plus the subgroup totals) exceeds `max_shared_bytes`.
+// Throws Errc::invalid_argument unless `op` is defined on `type` (op_supports).
+void check_op(Op op, DataType type);
+
+TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_t max_invocations);
+void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
+
+// The plan of `algorithm` (not automatic) for `count` elements: multipass tiles of 2·W elements, the
+// tile kernels' W·K·4. Throws Errc::too_large past the 32-bit indices of the shaders.
+Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, TileShape shape,
+               const PlanLimits& limits, bool temp_zeroed = false);
+
+// The device-wide reduction's plan (core::plan_reduce) over tiles of W·K·4 elements, with the same
+// limit on `count`.
+Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits);
+
+// Throws Errc::unsupported unless compaction has kernels for `type` (the 4-byte types so far).
+void check_compaction_type(DataType type);
+
+// The compaction plan: tiles of W·K·4 elements; the counts scanned by multipass (Blelloch, tiles of
+// 2·W) or by reduce-then-scan, or with `single_pass` the one-dispatch plan (CompactRequest).
+Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition,
+                     const PlanLimits& limits, bool single_pass = false, bool temp_zeroed = false);
+
+}  // namespace gpuscan::core

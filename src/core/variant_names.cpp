@@ -1,0 +1,19 @@
+#include "core/variant_names.hpp"
+
+namespace gpuscan::core {
+
+std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup) {
+  std::string name =
+      std::string(kernel_name(kernel)) + "." + std::string(to_string(type)) + "." + std::string(to_string(op));
+  if (kernel == Kernel::scan_local) name += "." + std::string(to_string(workgroup));
+  return name;
+}
+
+std::string compact_variant_name(Kernel kernel, DataType type, bool ballot) {
+  if (kernel == Kernel::compact_count || kernel == Kernel::compact_scatter || kernel == Kernel::compact_partition ||
+      kernel == Kernel::compact_single_pass)
+    return std::string(kernel_name(kernel)) + "." + std::string(to_string(type)) + (ballot ? ".ballot" : ".shared");
+  return scan_variant_name(kernel, DataType::u32, Op::add, WorkgroupAlgorithm::blelloch);
+}
+
+}  // namespace gpuscan::core

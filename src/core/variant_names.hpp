@@ -1,0 +1,20 @@
+// Names of the shader variants a plan's dispatches run, as shaders/variants.cmake spells them. Both
+// backends look programs up by these names, so a variant added to the manifest reaches both.
+#pragma once
+
+#include <string>
+
+#include "core/plan.hpp"
+#include "gpuscan/types.hpp"
+
+namespace gpuscan::core {
+
+// Scan and reduction kernels: "<kernel>.<type>.<op>[.<workgroup algorithm>]", e.g.
+// "scan_local.u32.add.blelloch", "scan_tiles.i64.max".
+std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup);
+
+// A dispatch of a compaction plan: the compaction kernels as "<kernel>.<type>.<ballot|shared>", the
+// scan of the tile counts as the u32 scan kernels (Blelloch where the counts' plan is multipass).
+std::string compact_variant_name(Kernel kernel, DataType type, bool ballot);
+
+}  // namespace gpuscan::core

@@ -1,0 +1,59 @@
+// What a gl::Context holds. Internal to the library.
+#pragma once
+
+#include <map>
+#include <span>
+#include <string>
+
+#include "core/pipeline_key.hpp"
+#include "gl/functions.hpp"
+#include "gpuscan/gl.hpp"
+
+namespace gpuscan::gl {
+
+// One SSBO binding of a caller's range: glBindBufferRange(buffer, offset, size), with element `first`
+// of the range at element_offset inside it (what the shaders' pc.*_offset receive).
+struct Binding {
+  GLuint buffer = 0;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  uint32_t element_offset = 0;
+};
+
+struct Context::Impl {
+  Functions gl;
+  GlInfo info;
+  void* display = nullptr;  // EGLDisplay / EGLContext of a context gpuscan created (or the adopted
+  void* context = nullptr;  // one's, when it is an EGL context); null otherwise
+  void* surface = nullptr;  // a 1x1 pbuffer where EGL lacks EGL_KHR_surfaceless_context, else null
+  bool owns_context = false;
+  MessageCallback on_message;
+  uint32_t max_groups_x = 0;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], or the debugging cap
+
+  // Programs are compiled on first use and kept; the key's constants become GPUSCAN_SPEC_<id>.
+  std::map<PipelineKey, GLuint> programs;
+  GLuint params_buffer = 0;  // the uniform block the shaders read their parameters from
+
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  ~Impl();
+
+  // Throws Errc::invalid_argument unless this context is current on the calling thread (checked where
+  // EGL can tell: contexts gpuscan created or adopted from EGL).
+  void check_current() const;
+  GLuint program(const PipelineKey& key);
+  // Binds `buffers` to SSBO bindings 0.., uploads `params` as the parameter block and dispatches a
+  // (groups_x, groups_y) grid: what every gpuscan pass issues.
+  void dispatch(const PipelineKey& key, std::span<const Binding> buffers, std::span<const uint32_t> params,
+                uint32_t groups_x, uint32_t groups_y);
+  // Throws Errc::gl_error naming `what` if GL reports an error (the error is consumed).
+  void check_error(const char* what) const;
+};
+
+// Fills GlInfo from the current context and loads nothing; Errc::unsupported below GL 4.5.
+GlInfo query_info(const Functions& gl);
+// Loads the GL entry points through eglGetProcAddress.
+Functions load_functions();
+
+}  // namespace gpuscan::gl

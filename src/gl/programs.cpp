@@ -1,0 +1,82 @@
+// Programs are compiled on first use from the embedded GLSL (shader_sources.hpp) with the key's constants
+// as #defines after #version, and kept for the Context's lifetime: one program per key, per GL context.
+#include <algorithm>
+#include <string>
+
+#include "gl/context_impl.hpp"
+#include "gl/shader_sources.hpp"
+
+namespace gpuscan::gl {
+namespace {
+
+// "#version 450\n#define GPUSCAN_SPEC_0 256\n#define GPUSCAN_SPEC_1 1u\n..." + the rest of the source.
+std::string with_constants(const char* text, const PipelineKey& key) {
+  std::string source(text);
+  const size_t after_version = source.find('\n') + 1;
+  std::string defines;
+  const auto values = key.constants();
+  for (uint32_t id = 0; id < PipelineKey::constant_count; ++id)
+    // Constant 0 is local_size_x, a layout qualifier: a plain int literal there.
+    defines += "#define GPUSCAN_SPEC_" + std::to_string(id) + " " + std::to_string(values[id]) + (id ? "u\n" : "\n");
+  source.insert(after_version, defines);
+  return source;
+}
+
+std::string info_log(const Functions& gl, GLuint object, bool program) {
+  GLint length = 0;
+  (program ? gl.GetProgramiv : gl.GetShaderiv)(object, GL_INFO_LOG_LENGTH, &length);
+  std::string log(static_cast<size_t>(std::max(length, 1)), '\0');
+  (program ? gl.GetProgramInfoLog : gl.GetShaderInfoLog)(object, length, nullptr, log.data());
+  log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+  return log;
+}
+
+}  // namespace
+
+GLuint Context::Impl::program(const PipelineKey& key) {
+  if (auto it = programs.find(key); it != programs.end()) return it->second;
+  const auto& table = shader_sources();
+  auto found = std::find_if(table.begin(), table.end(), [&](const ShaderSource& s) { return key.variant == s.name; });
+  if (found == table.end())
+    throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan's OpenGL backend");
+
+  const std::string source = with_constants(found->text, key);
+  const char* text = source.c_str();
+  const GLuint shader = gl.CreateShader(GL_COMPUTE_SHADER);
+  gl.ShaderSource(shader, 1, &text, nullptr);
+  gl.CompileShader(shader);
+  GLint ok = GL_FALSE;
+  gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    const std::string log = info_log(gl, shader, false);
+    gl.DeleteShader(shader);
+    throw Error(Errc::gl_error, "the GL driver did not compile " + key.variant + " (W = " +
+                                    std::to_string(key.workgroup_size) + "): " + log);
+  }
+  const GLuint program = gl.CreateProgram();
+  gl.AttachShader(program, shader);
+  gl.LinkProgram(program);
+  gl.DeleteShader(shader);  // freed with the program
+  gl.GetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    const std::string log = info_log(gl, program, true);
+    gl.DeleteProgram(program);
+    throw Error(Errc::gl_error, "the GL driver did not link " + key.variant + ": " + log);
+  }
+  programs.emplace(key, program);
+  return program;
+}
+
+void Context::Impl::dispatch(const PipelineKey& key, std::span<const Binding> buffers, std::span<const uint32_t> params,
+                             uint32_t groups_x, uint32_t groups_y) {
+  gl.UseProgram(program(key));
+  for (size_t i = 0; i < buffers.size(); ++i)
+    gl.BindBufferRange(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(i), buffers[i].buffer,
+                       static_cast<GLintptr>(buffers[i].offset), static_cast<GLsizeiptr>(buffers[i].size));
+  // New storage for every dispatch (orphaning): dispatches already issued keep reading their own values.
+  gl.NamedBufferData(params_buffer, static_cast<GLsizeiptr>(params.size_bytes()), params.data(), GL_STREAM_DRAW);
+  gl.BindBufferRange(GL_UNIFORM_BUFFER, 0, params_buffer, 0, static_cast<GLsizeiptr>(params.size_bytes()));
+  gl.DispatchCompute(groups_x, groups_y, 1);
+}
+
+}  // namespace gpuscan::gl

@@ -1,0 +1,278 @@
+// The OpenGL executor of scan and compaction plans: checks the caller's buffers, asks src/core for the
+// plan, and issues its steps -- a dispatch per Dispatch, glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)
+// per Barrier. GL plans never contain a Fill: only the single-pass scan plans one, and GL refuses it.
+#include <algorithm>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "core/plan.hpp"
+#include "core/scan_shape.hpp"
+#include "core/variant_names.hpp"
+#include "gl/buffers.hpp"
+#include "gl/context_impl.hpp"
+#include "gl/record.hpp"
+
+namespace gpuscan::gl {
+namespace {
+
+struct Resolved {
+  Algorithm algorithm = Algorithm::multipass;
+  WorkgroupAlgorithm workgroup = WorkgroupAlgorithm::blelloch;
+  CompactPath path = CompactPath::shared_memory;  // compaction
+  core::TileShape shape{};
+  core::Plan plan;
+};
+
+core::PlanLimits limits(const Context& ctx) {
+  return {ctx.impl().max_groups_x, ctx.impl().info.max_workgroup_count[1]};
+}
+
+Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  const GlInfo& info = ctx.info();
+  Resolved r;
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
+  r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
+  if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup);
+  r.plan = core::plan_scan(r.algorithm, count, config, r.shape, limits(ctx));
+  return r;
+}
+
+Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config, bool partition) {
+  const GlInfo& info = ctx.info();
+  Resolved r;
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_compaction_type(config.type);
+  if (config.algorithm == CompactAlgorithm::single_pass)
+    throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back needs the "
+                                   "memory model GL lacks, as the single-pass scan's; use CompactAlgorithm::three_pass "
+                                   "(or automatic)");
+  r.path = ctx.resolve(config.path);
+  // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
+  const bool counts_multipass = r.path == CompactPath::shared_memory || !info.subgroup_arithmetic;
+  r.algorithm = counts_multipass ? Algorithm::multipass : Algorithm::reduce_then_scan;
+  r.plan = core::plan_compaction(count, r.shape, counts_multipass, partition, limits(ctx));
+  return r;
+}
+
+// The buffers behind a plan's slots (compaction binds its flags and count itself, in `extra`).
+struct Views {
+  BufferView input, output, temp;
+  const BufferView& of(core::Slot slot) const {
+    return slot == core::Slot::input ? input : slot == core::Slot::output ? output : temp;
+  }
+};
+
+// Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl), the compaction
+// kernels' CompactParams (shaders/common/compact.glsl).
+constexpr size_t scan_words = 9;
+constexpr size_t compact_words = 10;
+
+// Issues the plan. `key_of(d)` names the program of a dispatch; `extra(d, bindings, params)` may add
+// bindings 3.. and replace parameter words 6.. (compaction) and returns the number of parameter words.
+// Words 6..8 are the scan's carry-in: `initial` on the plan's root dispatch, none elsewhere. Every
+// binding is checked and every program compiled before the first dispatch, so an error leaves nothing
+// half issued.
+template <class KeyOf, class Extra>
+void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, uint32_t esize, KeyOf key_of,
+             Extra extra, double* gpu_ns = nullptr, std::optional<uint64_t> initial = std::nullopt) {
+  struct Pass {
+    PipelineKey key;
+    Binding bindings[5];
+    uint32_t params[compact_words];
+    size_t words;
+    uint32_t groups_x, groups_y;
+    bool barrier;
+  };
+  std::vector<Pass> passes;
+  for (const core::Step& step : plan.steps) {
+    Pass p{};
+    if (std::holds_alternative<core::Barrier>(step)) {
+      p.barrier = true;
+      passes.push_back(p);
+      continue;
+    }
+    if (std::holds_alternative<core::Fill>(step))
+      throw Error(Errc::unsupported, "internal: a plan with a fill on OpenGL");
+    const core::Dispatch& d = std::get<core::Dispatch>(step);
+    p.bindings[0] = bind_elements(impl, views.of(d.src.slot), d.src.offset, d.src.count, esize);
+    p.bindings[1] = bind_elements(impl, views.of(d.dst.slot), d.dst.offset, d.dst.count, esize);
+    p.bindings[2] = bind_elements(impl, views.of(d.aux.slot), d.aux.offset, d.aux.count, esize);
+    const bool carry_in = d.root && initial.has_value();
+    const uint64_t bits = carry_in ? *initial : 0;
+    const uint32_t params[scan_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
+                                         p.bindings[1].element_offset, p.bindings[2].element_offset, d.groups_x,
+                                         static_cast<uint32_t>(d.blocks), carry_in ? 1u : 0u,
+                                         static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
+    std::copy(params, params + scan_words, p.params);
+    p.key = key_of(d);
+    // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
+    p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[1].element_offset % 4 == 0;
+    p.words = extra(d, p.bindings, p.params);
+    // The compaction kernels load 16-byte vectors of values and flags where both start on a vector boundary.
+    if (p.words == compact_words)
+      p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[3].element_offset % 4 == 0;
+    p.groups_x = d.groups_x;
+    p.groups_y = d.groups_y;
+    impl.program(p.key);
+    passes.push_back(p);
+  }
+  GLuint queries[2] = {0, 0};
+  if (gpu_ns) {
+    impl.gl.CreateQueries(GL_TIMESTAMP, 2, queries);
+    impl.gl.QueryCounter(queries[0], GL_TIMESTAMP);
+  }
+  for (const Pass& p : passes) {
+    if (p.barrier) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    else
+      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.words == compact_words ? 5 : 3),
+                    std::span<const uint32_t>(p.params, p.words), p.groups_x, p.groups_y);
+  }
+  if (gpu_ns) {
+    impl.gl.QueryCounter(queries[1], GL_TIMESTAMP);
+    GLuint64 begin = 0, end = 0;
+    impl.gl.GetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &begin);
+    impl.gl.GetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &end);
+    impl.gl.DeleteQueries(2, queries);
+    *gpu_ns = end > begin ? static_cast<double>(end - begin) : 0.0;
+  }
+}
+
+void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bool partition) {
+  Context::Impl& impl = ctx.impl();
+  impl.check_current();
+  const Resolved r = resolve_compact(ctx, args.count, args.config, partition);
+  const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
+  if (!flagged && args.predicate.kind > PredicateKind::in_range)
+    throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
+  check_view(impl, "count", args.count_out, 1, 4, "the compaction needs");
+  const uint64_t n = args.count;
+  const uint64_t bytes = n * 4;
+  if (n > 0) {
+    check_view(impl, "input", args.input, n, 4, "the compaction needs");
+    if (partition) check_view(impl, "output", args.output, n, 4, "the partition writes every element:");
+    else check_view(impl, "output", args.output, n, 4, "the compaction needs room for the worst case (every element kept):");
+    if (flagged) check_view(impl, "flags", args.flags, n, 4, "the compaction needs one flag per element:");
+    if (overlaps(args.input, bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
+    if (flagged && overlaps(args.flags, bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "flags and output ranges overlap");
+    if (overlaps(args.count_out, 4, args.output, bytes) || overlaps(args.count_out, 4, args.input, bytes) ||
+        (flagged && overlaps(args.count_out, 4, args.flags, bytes)))
+      throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
+    const uint64_t temp_bytes = r.plan.temp_elements * 4;
+    check_view(impl, "temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
+    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes) ||
+        overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && overlaps(args.temp, temp_bytes, args.flags, bytes)))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
+  }
+  // n == 0: empty ranges; bind the one buffer that must exist.
+  const Views views = n == 0 ? Views{args.count_out, args.count_out, args.count_out}
+                             : Views{args.input, args.output, args.temp};
+  const bool ballot = r.path == CompactPath::ballot;
+  auto is_compaction = [](const core::Dispatch& d) {
+    return d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
+           d.kernel == core::Kernel::compact_partition;
+  };
+  auto key_of = [&](const core::Dispatch& d) {
+    PipelineKey key;
+    key.variant = core::compact_variant_name(d.kernel, args.config.type, ballot);
+    key.workgroup_size = r.shape.workgroup_size;
+    key.vectors_per_lane = r.shape.vectors_per_lane;
+    if (is_compaction(d)) {
+      key.predicate = predicate;
+    } else {
+      key.inclusive = d.inclusive;
+      key.use_aux = d.write_block_sums || d.read_offsets;
+    }
+    return key;
+  };
+  auto extra = [&](const core::Dispatch& d, Binding* bindings, uint32_t* params) -> size_t {
+    if (!is_compaction(d)) return scan_words;
+    // select_if binds the input as its (unread) flags.
+    bindings[3] = flagged && n > 0 ? bind_elements(impl, args.flags, 0, n, 4) : bindings[0];
+    bindings[4] = bind_elements(impl, args.count_out, 0, 1, 4);
+    params[6] = bindings[3].element_offset;
+    params[7] = bindings[4].element_offset;
+    params[8] = args.predicate.a;
+    params[9] = args.predicate.b;
+    return compact_words;
+  };
+  execute(impl, r.plan, views, 4, key_of, extra);
+}
+
+}  // namespace
+
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  TempRequirements req;
+  req.alignment = element_size(config.type);
+  req.size = resolve_scan(ctx, count, config).plan.temp_elements * element_size(config.type);
+  return req;
+}
+
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  const Resolved r = resolve_scan(ctx, count, config);
+  std::string text = std::string(to_string(r.algorithm));
+  if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
+  text += ", W = " + std::to_string(r.shape.workgroup_size);
+  if (r.algorithm != Algorithm::multipass) text += ", " + std::to_string(r.shape.vectors_per_lane) + " vectors per lane";
+  return text + "\n" + core::describe(r.plan);
+}
+
+void record_scan(const Context& ctx, const ScanArgs& args) { record_scan_timed(ctx, args, nullptr); }
+
+void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns) {
+  Context::Impl& impl = ctx.impl();
+  impl.check_current();
+  const Resolved r = resolve_scan(ctx, args.count, args.config);
+  if (args.count == 0) return;
+  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+  const uint32_t esize = element_size(args.config.type);
+  const uint64_t bytes = args.count * esize;
+  check_view(impl, "input", args.input, args.count, esize);
+  check_view(impl, "output", args.output, args.count, esize);
+  if (!in_place && overlaps(args.input, bytes, args.output, bytes))
+    throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
+                                        "scan in place (output == input) or use disjoint ranges");
+  const uint64_t temp_bytes = r.plan.temp_elements * esize;
+  if (temp_bytes > 0) {
+    check_view(impl, "temp", args.temp, r.plan.temp_elements, esize);
+    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
+  }
+  auto key_of = [&](const core::Dispatch& d) {
+    PipelineKey key;
+    key.variant = core::scan_variant_name(d.kernel, args.config.type, args.config.op, r.workgroup);
+    key.workgroup_size = r.shape.workgroup_size;
+    key.vectors_per_lane = r.shape.vectors_per_lane;
+    key.inclusive = d.inclusive;
+    key.use_aux = d.write_block_sums || d.read_offsets;
+    return key;
+  };
+  execute(impl, r.plan, Views{args.input, args.output, args.temp}, esize, key_of,
+          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_words; }, gpu_ns, args.initial_bits);
+}
+
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  TempRequirements req;
+  // The partition's plan (an inclusive scan of the counts) is sized too: one allocation serves both.
+  req.size = std::max(resolve_compact(ctx, count, config, false).plan.temp_elements,
+                      resolve_compact(ctx, count, config, true).plan.temp_elements) * 4;
+  return req;
+}
+
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  const Resolved r = resolve_compact(ctx, count, config, false);
+  return "compaction, " + std::string(to_string(r.path)) + " path, W = " + std::to_string(r.shape.workgroup_size) +
+         ", " + std::to_string(r.shape.vectors_per_lane) + " vectors per lane, counts scanned by " +
+         (r.algorithm == Algorithm::multipass ? "multipass (blelloch)" : "reduce-then-scan") + "\n" +
+         core::describe(r.plan);
+}
+
+void record_select_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, false); }
+void record_select_flagged(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, true, false); }
+void record_partition_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, true); }
+void record_partition_flagged(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, true, true); }
+
+}  // namespace gpuscan::gl

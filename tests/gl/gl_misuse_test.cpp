@@ -1,0 +1,191 @@
+// Misuse of the OpenGL backend ends in the same gpuscan errors as on Vulkan, before anything is issued,
+// and leaves no GL error behind (GlTest checks glGetError after every test). Plus the context itself:
+// what it reports and the thread/current-context rules.
+#include "gl/egl.hpp"
+#include "gl_test_support.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+template <class F>
+Errc error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(gl_functions().GetError(), static_cast<GLenum>(GL_NO_ERROR)) << e.what();
+    return static_cast<Errc>(e.code().value());
+  }
+  ADD_FAILURE() << "no gpuscan::Error";
+  return Errc{};
+}
+
+class GlMisuseTest : public GlTest {
+ protected:
+  const gl::Context& ctx = gl_context();
+  GlBuffer in{4096}, out{4096}, temp{4096};
+  gl::ScanArgs args(uint64_t n = 100) const { return {{}, n, in.view(), out.view(), temp.view()}; }
+};
+
+// The 64-bit types and the single-pass compaction are Vulkan-only; bitwise operators are for integers,
+// on GL as on Vulkan.
+TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
+  for (const DataType type : {DataType::u64, DataType::i64, DataType::f64}) {
+    ScanConfig c;
+    c.type = type;
+    EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, 100, c); }), Errc::unsupported) << to_string(type);
+    auto a = args();
+    a.config = c;
+    EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::unsupported) << to_string(type);
+  }
+  ScanConfig c;
+  c.type = DataType::f32;
+  c.op = Op::bit_xor;
+  EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, 100, c); }), Errc::invalid_argument);
+  CompactConfig single;
+  single.algorithm = CompactAlgorithm::single_pass;
+  EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, single); }), Errc::unsupported);
+}
+
+TEST_F(GlMisuseTest, Buffers) {
+  auto a = args();
+  a.input.buffer = 0;
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::null_handle);
+  a = args();
+  a.output.buffer = 987654;  // no such buffer object
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::invalid_argument);
+  a = args();
+  a.input.offset = 2;
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::misaligned);
+  a = args(1025);  // 4100 bytes
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::buffer_too_small);
+  a = args(600);
+  a.temp.offset = 4064;  // 8 elements left; the plan needs 16
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::buffer_too_small);
+  a = args();
+  a.output = in.view(8);  // overlaps the input without being it
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::invalid_argument);
+  a = args(600);
+  a.temp = out.view(0);
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::invalid_argument);
+}
+
+// A buffer mapped without GL_MAP_PERSISTENT_BIT cannot be used by a dispatch (GL_INVALID_OPERATION):
+// refused beforehand.
+TEST_F(GlMisuseTest, MappedBufferIsRefused) {
+  auto map = reinterpret_cast<PFNGLMAPNAMEDBUFFERRANGEPROC>(gl::egl().GetProcAddress("glMapNamedBufferRange"));
+  auto unmap = reinterpret_cast<PFNGLUNMAPNAMEDBUFFERPROC>(gl::egl().GetProcAddress("glUnmapNamedBuffer"));
+  ASSERT_TRUE(map && unmap);
+  GLuint name = 0;
+  gl_functions().CreateBuffers(1, &name);
+  gl_functions().NamedBufferStorage(name, 4096, nullptr, GL_MAP_READ_BIT);
+  ASSERT_NE(map(name, 0, 4096, GL_MAP_READ_BIT), nullptr);
+  auto a = args();
+  a.input = {name, 0};
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::invalid_argument);
+  unmap(name);
+  gl_functions().DeleteBuffers(1, &name);
+}
+
+TEST_F(GlMisuseTest, Configurations) {
+  auto a = args();
+  a.config.algorithm = Algorithm::single_pass;
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::unsupported);
+  a = args();
+  a.config.workgroup_size = 48;
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::invalid_argument);
+  a = args();
+  a.config.vectors_per_lane = 3;  // the tile shape is checked first, whatever the algorithm
+  a.config.algorithm = Algorithm::reduce_then_scan;
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::invalid_argument);
+  if (!ctx.info().subgroup_arithmetic) {
+    a = args();
+    a.config.algorithm = Algorithm::reduce_then_scan;
+    EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::unsupported);
+    a.config.algorithm = Algorithm::multipass;
+    a.config.workgroup = WorkgroupAlgorithm::subgroup;
+    EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::unsupported);
+  }
+  if (!ctx.info().subgroup_ballot) {
+    const std::vector<uint32_t> v = {1, 0, 2};
+    EXPECT_EQ(error_of([&] {
+                gl::select_if(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), {DataType::u32, CompactPath::ballot});
+              }),
+              Errc::unsupported);
+  }
+  const std::vector<uint32_t> v = {1, 2, 3};
+  const std::vector<uint32_t> flags = {1};
+  EXPECT_EQ(error_of([&] { gl::select_flagged(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(flags)); }),
+            Errc::invalid_argument);
+  const std::vector<std::byte> odd(6);
+  EXPECT_EQ(error_of([&] { gl::scan_bytes(ctx, odd, {}); }), Errc::invalid_argument);
+}
+
+TEST_F(GlMisuseTest, Compaction) {
+  GlBuffer count(4);
+  const size_t n = 100;
+  const CompactConfig cfg{DataType::u32, CompactPath::automatic, 32, 1};
+  gl::SelectArgs a{cfg, n, in.view(), {}, Predicate::nonzero(), out.view(), count.view(), temp.view()};
+  EXPECT_EQ(error_of([&] { gl::record_select_flagged(ctx, a); }), Errc::null_handle);  // no flags
+  auto b = a;
+  b.count_out = {};
+  EXPECT_EQ(error_of([&] { gl::record_select_if(ctx, b); }), Errc::null_handle);
+  b = a;
+  b.output = in.view(40);
+  EXPECT_EQ(error_of([&] { gl::record_select_if(ctx, b); }), Errc::invalid_argument);
+  b = a;
+  b.predicate.kind = static_cast<PredicateKind>(200);
+  EXPECT_EQ(error_of([&] { gl::record_select_if(ctx, b); }), Errc::invalid_argument);
+  b = a;
+  b.count = 2000;
+  EXPECT_EQ(error_of([&] { gl::record_partition_if(ctx, b); }), Errc::buffer_too_small);
+}
+
+// A range larger than one SSBO binding may hold (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, 128 MiB on llvmpipe)
+// is refused, not scanned wrongly. Skipped where the limit is above 1 GiB (no such buffer here).
+TEST_F(GlMisuseTest, LargerThanOneBinding) {
+  const uint64_t limit = ctx.info().max_shader_storage_block_size;
+  if (limit > (uint64_t{1} << 30)) GTEST_SKIP() << "GL_MAX_SHADER_STORAGE_BLOCK_SIZE is " << limit;
+  const uint64_t n = limit / 4 + 1;
+  GlBuffer big(n * 4), big_out(n * 4);
+  gl::ScanArgs a{{}, n, big.view(), big_out.view(), temp.view()};
+  const gl::TempRequirements req = gl::scan_temp_requirements(ctx, n, a.config);
+  GlBuffer big_temp(req.size);
+  a.temp = big_temp.view();
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::too_large);
+}
+
+TEST_F(GlMisuseTest, ReportsWhatItFound) {
+  const gl::GlInfo& info = ctx.info();
+  EXPECT_GE(info.major * 10 + info.minor, 45);
+  EXPECT_FALSE(info.renderer.empty());
+  EXPECT_TRUE(info.platform == "EGL surfaceless" || info.platform == "EGL device") << info.platform;
+  EXPECT_GT(info.max_shader_storage_block_size, 0u);
+  EXPECT_NE(ctx.describe_choice({}).find(info.subgroup_arithmetic ? "reduce-then-scan" : "multipass"),
+            std::string::npos);
+  EXPECT_EQ(ctx.resolve(CompactPath::automatic), info.subgroup_ballot ? CompactPath::ballot : CompactPath::shared_memory);
+  EXPECT_NE(gl::describe_scan_plan(ctx, 1000, {}).find("plan:"), std::string::npos);
+}
+
+// A second context becomes current on creation: calls on the first then fail clearly until it is
+// made current again, and programs are per context.
+TEST_F(GlMisuseTest, CurrentContextRules) {
+  const std::vector<uint32_t> v = {3, 1, 7, 0, 4};
+  {
+    gl::Context other = gl::Context::create();
+    EXPECT_EQ(gl::inclusive_scan(other, std::span<const uint32_t>(v)), (std::vector<uint32_t>{3, 4, 11, 11, 15}));
+    EXPECT_EQ(error_of([&] { gl::inclusive_scan(ctx, std::span<const uint32_t>(v)); }), Errc::invalid_argument);
+    ctx.make_current();
+    EXPECT_EQ(error_of([&] { gl::inclusive_scan(other, std::span<const uint32_t>(v)); }), Errc::invalid_argument);
+    other.make_current();
+  }  // destroyed while current: nothing is current afterwards
+  EXPECT_EQ(error_of([] { gl::Context::adopt_current(); }), Errc::unsupported);
+  ctx.make_current();
+  EXPECT_EQ(gl::inclusive_scan(ctx, std::span<const uint32_t>(v)), (std::vector<uint32_t>{3, 4, 11, 11, 15}));
+  gl::Context adopted = gl::Context::adopt_current();
+  EXPECT_EQ(adopted.info().platform, "adopted");
+  EXPECT_EQ(gl::exclusive_scan(adopted, std::span<const uint32_t>(v)), (std::vector<uint32_t>{0, 3, 4, 11, 11}));
+  EXPECT_EQ(error_of([&] { adopted.make_current(); }), Errc::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gpuscan::test

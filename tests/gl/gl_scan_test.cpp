@@ -1,0 +1,162 @@
+// The OpenGL backend's scans against the CPU reference, as tests/gpu/scan_test.cpp does for Vulkan:
+// every algorithm GL offers (those the context cannot run are skipped, saying why), exclusive and
+// inclusive, u32/i32/f32, sizes around tile and recursion boundaries, unaligned offsets, output and
+// temp poisoned and guarded; every operator of those types, with and without a carry-in.
+#include "gl_test_support.hpp"
+#include "scan_check.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+constexpr size_t guard = 37;  // puts the output off 16-byte alignment: the scalar load/store paths
+
+// Scans `input` from element `in_offset` of a fresh buffer into a poisoned output buffer after `guard`
+// elements, through the record-level API (with `initial` as the carry-in); checks the guards.
+template <class T>
+RecordedScan<T> gl_record_and_run(const std::vector<T>& input, ScanConfig config, size_t in_offset = 3,
+                                  std::optional<T> initial = std::nullopt) {
+  config.type = data_type_of<T>::value;
+  const size_t n = input.size();
+  std::vector<T> staged(in_offset + n + 1);  // + 1: never a zero-sized buffer
+  std::copy(input.begin(), input.end(), staged.begin() + in_offset);
+  GlBuffer in(staged.size() * sizeof(T), staged.data());
+  const auto poisoned = poison_bytes((n + 2 * guard) * sizeof(T));
+  GlBuffer out(poisoned.size(), poisoned.data());
+  const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), n, config);
+  const auto poisoned_temp = poison_bytes(req.size + 64);
+  GlBuffer temp(poisoned_temp.size(), poisoned_temp.data());
+  std::optional<uint64_t> initial_bits;
+  if (initial) initial_bits = element_bits(*initial);
+  gl::record_scan(gl_context(), {config, n, in.view(in_offset * sizeof(T)), out.view(guard * sizeof(T)), temp.view(),
+                                 initial_bits});
+  buffer_update_barrier();
+  const auto all = out.read<T>(0, n + 2 * guard);
+  RecordedScan<T> r;
+  r.output.assign(all.begin() + guard, all.begin() + guard + n);
+  r.guards_intact = std::memcmp(all.data(), poisoned.data(), guard * sizeof(T)) == 0 &&
+                    std::memcmp(all.data() + guard + n, poisoned.data(), guard * sizeof(T)) == 0;
+  return r;
+}
+
+class GlScanTest : public GlTest, public ScanCaseParams {
+ protected:
+  void SetUp() override {
+    try {
+      gl_context().resolve(config(32, 1), 1);
+      if (GetParam().algorithm == Algorithm::multipass) gl_context().resolve(GetParam().workgroup);
+    } catch (const Error& e) {
+      GTEST_SKIP() << e.what();
+    }
+  }
+  template <class T>
+  void run_sizes(ScanConfig c, const std::vector<size_t>& sizes, uint64_t seed, size_t in_offset = 3) {
+    SCOPED_TRACE("input offset " + std::to_string(in_offset));
+    check_sizes<T>(c, sizes, seed, [&](const std::vector<T>& input, const ScanConfig& config) {
+      return gl_record_and_run(input, config, in_offset);
+    });
+  }
+};
+
+// Small tiles, so that B^3 + 1 stays small and every recursion depth is reached.
+TEST_P(GlScanTest, BoundarySizesSmallTiles) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const auto sizes = boundary_sizes(tile(32, 1), rng);
+  run_sizes<uint32_t>(config(32, 1), sizes, seed);
+  run_sizes<int32_t>(config(32, 1), sizes, seed + 1);
+  run_sizes<float>(config(32, 1), sizes, seed + 2);
+}
+
+// Other tile shapes around their own tile, with vector-aligned (0) and unaligned (1) input offsets.
+TEST_P(GlScanTest, TileShapesAndOffsets) {
+  const uint64_t seed = fresh_seed();
+  for (uint32_t w : {64u, 256u, 1024u}) {
+    const uint32_t k = w == 64 ? 2 : 4;
+    const size_t b = tile(w, k);
+    run_sizes<uint32_t>(config(w, k), {b - 1, b, b + 1, 3 * b + 5}, seed + w, w == 256 ? 0 : 1);
+  }
+}
+
+TEST_P(GlScanTest, InPlace) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const ScanConfig c = config(32, 1);
+  const size_t n = tile(32, 1) * tile(32, 1) + 3;
+  const auto input = random_values<uint32_t>(n, rng);
+  GlBuffer data((n + 1) * 4);
+  gl_functions().NamedBufferSubData(data.name(), 4, n * 4, input.data());
+  const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), n, c);
+  GlBuffer temp(req.size + 4);
+  gl::record_scan(gl_context(), {c, n, data.view(4), data.view(4), temp.view()});
+  buffer_update_barrier();
+  EXPECT_TRUE(matches_reference(input, data.read<uint32_t>(1, n), c.kind)) << "seed " << seed;
+}
+
+// Every operator of each 32-bit type, with and without a carry-in (not for float add: no exact
+// reference), at sizes of one tile, two levels and three levels (the carry-in enters at the plan's root
+// dispatch, whatever the depth).
+TEST_P(GlScanTest, OperatorsAndCarryIn) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = tile(32, 1);
+  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32})
+    for (const Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+      if (!op_supports(op, type)) continue;
+      ScanConfig c = config(32, 1);
+      c.op = op;
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t n : {size_t{1}, b + 1, b * b + 3})
+          for (const bool carry : {false, true}) {
+            if (carry && is_float(type) && op == Op::add) continue;  // no exact reference (ops_test.cpp)
+            SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + ", n = " +
+                         std::to_string(n) + (carry ? ", carry-in" : "") + ", seed " + std::to_string(seed));
+            const auto input = random_op_values<T>(n, op, rng);
+            const std::optional<T> initial = carry ? std::optional<T>(random_op_values<T>(1, op, rng)[0]) : std::nullopt;
+            const auto r = gl_record_and_run(input, c, 3, initial);
+            EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+            EXPECT_TRUE(matches_reference(input, r.output, c.kind, op, initial));
+          }
+      });
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Gl, GlScanTest,
+    ::testing::Values(Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::exclusive},
+                      Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::inclusive},
+                      Case{Algorithm::multipass, WorkgroupAlgorithm::subgroup, ScanKind::exclusive},
+                      Case{Algorithm::multipass, WorkgroupAlgorithm::subgroup, ScanKind::inclusive},
+                      Case{Algorithm::reduce_then_scan, WorkgroupAlgorithm::automatic, ScanKind::exclusive},
+                      Case{Algorithm::reduce_then_scan, WorkgroupAlgorithm::automatic, ScanKind::inclusive}),
+    case_name);
+
+// The convenience calls on host spans, default configuration (what `automatic` picks here).
+TEST_F(GlTest, ConvenienceScans) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const std::vector<uint32_t> example = {3, 1, 7, 0, 4, 1, 6, 3};
+  EXPECT_EQ(gl::exclusive_scan(gl_context(), std::span<const uint32_t>(example)),
+            (std::vector<uint32_t>{0, 3, 4, 11, 11, 15, 16, 22}));
+  EXPECT_EQ(gl::inclusive_scan(gl_context(), std::span<const uint32_t>(example)),
+            (std::vector<uint32_t>{3, 4, 11, 11, 15, 16, 22, 25}));
+  const auto big = random_values<float>((size_t{1} << 20) + 3, rng);
+  EXPECT_TRUE(matches_reference(big, gl::inclusive_scan(gl_context(), std::span<const float>(big)),
+                                ScanKind::inclusive)) << "seed " << seed;
+  EXPECT_TRUE(gl::exclusive_scan(gl_context(), std::span<const int32_t>()).empty());
+  double ns = -1;
+  const auto bytes = gl::scan_bytes(gl_context(), std::as_bytes(std::span<const uint32_t>(example)), {}, &ns);
+  EXPECT_EQ(bytes.size(), example.size() * 4);
+  EXPECT_GE(ns, 0.0);
+  EXPECT_EQ(gl::scan<uint32_t>(gl_context(), std::span<const uint32_t>(example).first(3), {}, 100u),
+            (std::vector<uint32_t>{100, 103, 104}));
+  ScanConfig max_config;
+  max_config.op = Op::max;
+  max_config.kind = ScanKind::inclusive;
+  EXPECT_EQ(gl::scan<int32_t>(gl_context(), std::span<const int32_t>(std::vector<int32_t>{-5, 2, -1, 9}), max_config),
+            (std::vector<int32_t>{-5, 2, 2, 9}));
+}
+
+
+}  // namespace
+}  // namespace gpuscan::test

@@ -1,0 +1,61 @@
+// Shared by the OpenGL tests: one debug GL context per process (EGL surfaceless on llvmpipe in CI) whose
+// KHR_debug errors fail the running test, a fixture that also fails a test that leaves a GL error
+// pending, and GL buffers to drive the record-level API.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gl/context_impl.hpp"
+#include "gpu_test_support.hpp"  // random_values, poison, fresh_seed
+#include "gpuscan/gl.hpp"
+
+namespace gpuscan::test {
+
+// The process-wide debug context (created on first use).
+gl::Context& gl_context();
+const gl::Functions& gl_functions();
+// KHR_debug messages of severity error since the last call.
+std::vector<std::string> take_gl_errors();
+
+class GlTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (const std::string& m : take_gl_errors()) ADD_FAILURE() << "KHR_debug: " << m;
+    EXPECT_EQ(gl_functions().GetError(), static_cast<GLenum>(GL_NO_ERROR)) << "a GL error was left pending";
+  }
+};
+
+// A GL buffer of `bytes` bytes, deleted at the end of the scope.
+class GlBuffer {
+ public:
+  explicit GlBuffer(size_t bytes, const void* data = nullptr) {
+    gl_functions().CreateBuffers(1, &name_);
+    gl_functions().NamedBufferStorage(name_, static_cast<GLsizeiptr>(bytes), data, GL_DYNAMIC_STORAGE_BIT);
+  }
+  GlBuffer(const GlBuffer&) = delete;
+  GlBuffer& operator=(const GlBuffer&) = delete;
+  ~GlBuffer() { gl_functions().DeleteBuffers(1, &name_); }
+  GLuint name() const { return name_; }
+  gl::BufferView view(uint64_t offset = 0) const { return {name_, offset}; }
+  template <class T>
+  std::vector<T> read(size_t first, size_t count) const {
+    std::vector<T> out(count);
+    if (count) gl_functions().GetNamedBufferSubData(name_, first * sizeof(T), count * sizeof(T), out.data());
+    return out;
+  }
+
+ private:
+  GLuint name_ = 0;
+};
+
+// Everything after a recorded call: make its shader writes visible to glGetBufferSubData.
+inline void buffer_update_barrier() { gl_functions().MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT); }
+
+// A poisoned buffer of `bytes` (0xA5 bytes).
+inline std::vector<unsigned char> poison_bytes(size_t bytes) { return std::vector<unsigned char>(bytes, 0xA5); }
+
+}  // namespace gpuscan::test

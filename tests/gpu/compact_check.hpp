@@ -1,0 +1,296 @@
+// Stream compaction checks shared by the Vulkan and OpenGL tests: every predicate family and the flags,
+// densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, u32 / i32 /
+// f32, against std::copy_if and std::stable_partition. COMPACT_TESTS(Fixture) defines the test cases
+// for a fixture derived from CompactChecks.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <sstream>
+
+#include "gpu_test_support.hpp"
+#include "gpuscan/compact.hpp"
+
+namespace gpuscan::test {
+
+constexpr double densities[] = {0.0, 0.01, 0.5, 0.99, 1.0};
+// W = 32, K = 1: tiles of 128. 129 · 128 + 1 elements make 130 tiles, whose counts need a second
+// level in both count scans (reduce-then-scan tiles of 128, multipass blocks of 64).
+constexpr uint32_t small_w = 32;
+constexpr size_t sizes[] = {1, 2, 127, 128, 129, 255, 256, 257, 1000, 128 * 128, 129 * 128 + 1};
+
+template <class T>
+std::vector<Predicate> predicates() {
+  std::vector<Predicate> p;
+  p.push_back(Predicate::nonzero());
+  if constexpr (std::is_same_v<T, uint32_t>) {
+    const uint32_t c = 0x80000000u;
+    p.push_back(Predicate::equal<T>(0x12345u));
+    p.push_back(Predicate::not_equal<T>(0x12345u));
+    p.push_back(Predicate::less<T>(c));
+    p.push_back(Predicate::less_equal<T>(c));
+    p.push_back(Predicate::greater<T>(c));
+    p.push_back(Predicate::greater_equal<T>(c));
+    p.push_back(Predicate::in_range<T>(0x40000000u, 0xC0000000u));
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    p.push_back(Predicate::equal<T>(-77));
+    p.push_back(Predicate::not_equal<T>(-77));
+    p.push_back(Predicate::less<T>(0));
+    p.push_back(Predicate::less_equal<T>(0));
+    p.push_back(Predicate::greater<T>(0));
+    p.push_back(Predicate::greater_equal<T>(0));
+    p.push_back(Predicate::in_range<T>(-(1 << 30), 1 << 30));
+  } else {
+    p.push_back(Predicate::equal<T>(3.5f));
+    p.push_back(Predicate::not_equal<T>(3.5f));
+    p.push_back(Predicate::less<T>(0.25f));
+    p.push_back(Predicate::less_equal<T>(0.25f));
+    p.push_back(Predicate::greater<T>(0.25f));
+    p.push_back(Predicate::greater_equal<T>(0.25f));
+    p.push_back(Predicate::in_range<T>(-1.0f, 1.0f));
+  }
+  p.push_back(Predicate::bits_set(0x10u));
+  return p;
+}
+
+// Values for which `keep(v)` holds with probability `density` (exactly never / always at 0 and 1).
+// Candidates are random values or, one time in eight, the predicate's own constants (boundaries).
+template <class T, class Keep>
+std::vector<T> values_with_density(size_t n, double density, Keep keep, const Predicate& p, std::mt19937_64& rng) {
+  std::bernoulli_distribution want(density);
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const bool w = want(rng);
+    for (int tries = 0;; ++tries) {
+      T c = random_values<T>(1, rng)[0];
+      switch (rng() % 16) {
+        case 0: c = std::bit_cast<T>(p.a); break;
+        case 1: c = std::bit_cast<T>(p.b); break;
+        case 2: c = T(0); break;
+        default: break;
+      }
+      if (keep(c) == w) {
+        x = c;
+        break;
+      }
+      if (tries > 10000) throw std::runtime_error("cannot generate test data");
+    }
+  }
+  return v;
+}
+
+template <class T>
+void expect_same(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::bit_cast<uint32_t>(got[i]) != std::bit_cast<uint32_t>(want[i])) {
+      ADD_FAILURE() << what << ": first difference at " << i << ": got " << got[i] << ", want " << want[i];
+      return;
+    }
+}
+
+struct Param {
+  DataType type;
+  CompactPath path;
+  CompactAlgorithm algorithm = CompactAlgorithm::three_pass;
+};
+
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(to_string(info.param.type)) + "_" + (info.param.path == CompactPath::ballot ? "ballot" : "shared") +
+         (info.param.algorithm == CompactAlgorithm::single_pass ? "_single_pass" : "_three_pass");
+}
+
+// The differential checks of every compaction call, for either backend: `Ctx` is gpuscan::Context or
+// gpuscan::gl::Context, and the unqualified calls (select_if(ctx, ...), ...) find that backend's
+// functions by argument-dependent lookup. `Base` is the backend's test fixture.
+template <class Ctx, class Base>
+class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
+ protected:
+  explicit CompactChecks(const Ctx& context) : ctx(context) {}
+  const Ctx& ctx;
+  uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+
+  using ::testing::WithParamInterface<Param>::GetParam;
+  bool single_pass() const { return GetParam().algorithm == CompactAlgorithm::single_pass; }
+  CompactConfig config(uint32_t w = small_w, uint32_t k = 1, uint32_t spin_limit = 0) const {
+    return {GetParam().type, GetParam().path, w, k, GetParam().algorithm, spin_limit};
+  }
+  // Partitions run three-pass only; the single-pass instances check that they say so.
+  bool skip_partition() const {
+    if (!single_pass()) return false;
+    std::vector<uint32_t> v(10);
+    try {
+      partition(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), config());
+      ADD_FAILURE() << "a single-pass partition did not throw";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
+    }
+    return true;
+  }
+
+  template <class T>
+  void check_select_if(const Predicate& p, size_t n, double density, const CompactConfig& cfg) {
+    const auto keep = [&](T v) { return p(v); };
+    const std::vector<T> in = values_with_density<T>(n, density, keep, p, rng);
+    std::vector<T> want;
+    std::copy_if(in.begin(), in.end(), std::back_inserter(want), keep);
+    std::ostringstream what;
+    what << "select_if " << to_string(p.kind) << " n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    expect_same(select_if(ctx, std::span<const T>(in), p, cfg), want, what.str());
+  }
+
+  template <class T>
+  void check_select_flagged(size_t n, double density, const CompactConfig& cfg) {
+    const std::vector<T> in = random_values<T>(n, rng);
+    std::vector<uint32_t> flags(n);
+    std::bernoulli_distribution want(density);
+    for (auto& f : flags) f = want(rng) ? static_cast<uint32_t>(rng() | 1u) : 0u;
+    std::vector<T> expected;
+    for (size_t i = 0; i < n; ++i)
+      if (flags[i]) expected.push_back(in[i]);
+    std::ostringstream what;
+    what << "select_flagged n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    expect_same(select_flagged(ctx, std::span<const T>(in), std::span<const uint32_t>(flags), cfg), expected,
+                what.str());
+  }
+
+  template <class T>
+  void check_partition_if(const Predicate& p, size_t n, double density, const CompactConfig& cfg) {
+    const auto keep = [&](T v) { return p(v); };
+    const std::vector<T> in = values_with_density<T>(n, density, keep, p, rng);
+    std::vector<T> want = in;
+    const size_t kept = std::stable_partition(want.begin(), want.end(), keep) - want.begin();
+    std::ostringstream what;
+    what << "partition " << to_string(p.kind) << " n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    const PartitionResult<T> got = partition(ctx, std::span<const T>(in), p, cfg);
+    EXPECT_EQ(got.kept, kept) << what.str();
+    expect_same(got.values, want, what.str());
+  }
+
+  template <class T>
+  void check_partition_flagged(size_t n, double density, const CompactConfig& cfg) {
+    const std::vector<T> in = random_values<T>(n, rng);
+    std::vector<uint32_t> flags(n);
+    std::bernoulli_distribution want(density);
+    for (auto& f : flags) f = want(rng) ? static_cast<uint32_t>(rng() | 1u) : 0u;
+    std::vector<T> expected, rejected;
+    for (size_t i = 0; i < n; ++i) (flags[i] ? expected : rejected).push_back(in[i]);
+    const size_t kept = expected.size();
+    expected.insert(expected.end(), rejected.begin(), rejected.end());
+    std::ostringstream what;
+    what << "partition_flagged n=" << n << " density=" << density << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    const PartitionResult<T> got =
+        partition_flagged(ctx, std::span<const T>(in), std::span<const uint32_t>(flags), cfg);
+    EXPECT_EQ(got.kept, kept) << what.str();
+    expect_same(got.values, expected, what.str());
+  }
+
+  template <class T>
+  void partition_every_predicate_and_density() {
+    size_t round = 3;
+    for (const Predicate& p : predicates<T>())
+      for (double d : densities) check_partition_if<T>(p, sizes[round++ % std::size(sizes)], d, config());
+    for (double d : densities) check_partition_flagged<T>(sizes[round++ % std::size(sizes)], d, config());
+  }
+
+  template <class T>
+  void partition_every_size() {
+    for (size_t n : sizes)
+      for (double d : {0.0, 0.01, 0.5, 0.99, 1.0}) {
+        check_partition_flagged<T>(n, d, config());
+        check_partition_if<T>(Predicate::nonzero(), n, d, config());
+      }
+  }
+
+  template <class T>
+  void partition_other_tile_shapes() {
+    check_partition_if<T>(Predicate::bits_set(0x4u), 100003, 0.5, config(0, 0));  // W = 256, K = 4
+    check_partition_flagged<T>(70001, 0.3, config(0, 0));
+    check_partition_if<T>(Predicate::nonzero(), 5000, 0.5, config(64, 2));
+    check_partition_flagged<T>(4096 * 3 + 5, 0.99, config(128, 8));
+  }
+
+  template <class T>
+  void every_predicate_and_density() {
+    size_t round = 0;
+    for (const Predicate& p : predicates<T>())
+      for (double d : densities) check_select_if<T>(p, sizes[round++ % std::size(sizes)], d, config());
+    for (double d : densities) check_select_flagged<T>(sizes[round++ % std::size(sizes)], d, config());
+  }
+
+  template <class T>
+  void every_size() {
+    for (size_t n : sizes)
+      for (double d : {0.0, 0.01, 0.5, 1.0}) {
+        check_select_flagged<T>(n, d, config());
+        check_select_if<T>(Predicate::nonzero(), n, d, config());
+      }
+  }
+
+  template <class T>
+  void other_tile_shapes() {
+    check_select_if<T>(Predicate::bits_set(0x4u), 100003, 0.5, config(0, 0));  // W = 256, K = 4
+    check_select_flagged<T>(70001, 0.3, config(0, 0));
+    check_select_if<T>(Predicate::nonzero(), 5000, 0.5, config(64, 2));
+    check_select_flagged<T>(4096 * 3 + 5, 0.99, config(128, 8));
+  }
+
+  // The single-pass plan with spin limit 1: waiting tiles soon count their predecessors' kept elements
+  // themselves, so the fallback runs often (and races the owners' own publishing).
+  template <class T>
+  void forced_fallback() {
+    for (size_t n : {size_t{257}, size_t{1000}, size_t{128 * 128}, size_t{129 * 128 + 1}})
+      for (double d : densities) {
+        check_select_flagged<T>(n, d, config(small_w, 1, 1));
+        check_select_if<T>(Predicate::greater<T>(T(0)), n, d, config(small_w, 1, 1));
+      }
+    check_select_flagged<T>(70001, 0.5, config(0, 0, 1));
+  }
+
+  template <class F>
+  void for_type(F&& f) {
+    switch (GetParam().type) {
+      case DataType::u32: f(uint32_t{}); break;
+      case DataType::i32: f(int32_t{}); break;
+      case DataType::f32: f(float{}); break;
+    }
+  }
+};
+
+// Every type with both paths, three-pass (the ballot one is skipped where the device has no ballots).
+inline auto every_compact_param() {
+  return ::testing::Values(Param{DataType::u32, CompactPath::ballot}, Param{DataType::u32, CompactPath::shared_memory},
+                           Param{DataType::i32, CompactPath::ballot}, Param{DataType::i32, CompactPath::shared_memory},
+                           Param{DataType::f32, CompactPath::ballot}, Param{DataType::f32, CompactPath::shared_memory});
+}
+
+#define COMPACT_TESTS(Fixture)  \
+TEST_P(Fixture, EveryPredicateAndDensityMatchesCopyIf) {  \
+  for_type([&](auto t) { every_predicate_and_density<decltype(t)>(); });  \
+}  \
+TEST_P(Fixture, SizesAroundTileBoundaries) {  \
+  for_type([&](auto t) { every_size<decltype(t)>(); });  \
+}  \
+TEST_P(Fixture, OtherTileShapes) {  \
+  for_type([&](auto t) { other_tile_shapes<decltype(t)>(); });  \
+}  \
+TEST_P(Fixture, PartitionEveryPredicateAndDensityMatchesStablePartition) {  \
+  if (skip_partition()) return;  \
+  for_type([&](auto t) { partition_every_predicate_and_density<decltype(t)>(); });  \
+}  \
+TEST_P(Fixture, PartitionSizesAroundTileBoundaries) {  \
+  if (skip_partition()) return;  \
+  for_type([&](auto t) { partition_every_size<decltype(t)>(); });  \
+}  \
+TEST_P(Fixture, PartitionOtherTileShapes) {  \
+  if (skip_partition()) return;  \
+  for_type([&](auto t) { partition_other_tile_shapes<decltype(t)>(); });  \
+}
+
+}  // namespace gpuscan::test

@@ -1,0 +1,90 @@
+#include "backend.hpp"
+
+#include "format.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+// One overloaded function object per question, for std::visit.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+}  // namespace
+
+std::string Backend::describe_device() const {
+  return visit(Overloaded{
+      [](const Context& c) { return cli::describe_device(c.device_info()); },
+#if GPUSCAN_WITH_GL
+      [](const gl::Context& c) {
+        return c.info().renderer + " [OpenGL " + std::to_string(c.info().major) + "." + std::to_string(c.info().minor) +
+               ", " + c.info().platform + "]";
+      },
+#endif
+  });
+}
+
+Algorithm Backend::resolve(const ScanConfig& config, uint64_t count) const {
+  return visit([&](const auto& c) { return c.resolve(config, count); });
+}
+
+WorkgroupAlgorithm Backend::resolve(WorkgroupAlgorithm workgroup, DataType type) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return c.resolve(workgroup, type); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return c.resolve(workgroup); },
+#endif
+  });
+}
+
+std::vector<std::byte> Backend::scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
+                                           double* gpu_ns) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return gpuscan::scan_bytes(c, input, config, gpu_ns); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return gpuscan::gl::scan_bytes(c, input, config, gpu_ns); },
+#endif
+  });
+}
+
+bool Backend::single_pass_available() const {
+  const Context* c = vulkan();
+  return c && c->single_pass_available();
+}
+
+bool Backend::subgroup_arithmetic() const {
+  return visit(Overloaded{
+      [](const Context& c) { return c.device_info().has_subgroup_arithmetic(); },
+#if GPUSCAN_WITH_GL
+      [](const gl::Context& c) { return c.info().subgroup_arithmetic; },
+#endif
+  });
+}
+
+uint32_t Backend::subgroup_size() const {
+  return visit(Overloaded{
+      [](const Context& c) { return c.device_info().subgroup_size; },
+#if GPUSCAN_WITH_GL
+      [](const gl::Context& c) { return c.info().subgroup_size; },
+#endif
+  });
+}
+
+uint64_t Backend::max_binding_bytes() const {
+  return visit(Overloaded{
+      [](const Context& c) { return c.device_info().max_storage_buffer_range; },
+#if GPUSCAN_WITH_GL
+      [](const gl::Context& c) { return c.info().max_shader_storage_block_size; },
+#endif
+  });
+}
+
+bool Backend::has_gpu_timer() const {
+  const Context* c = vulkan();
+  return !c || c->device_info().timestamp_period_ns > 0;
+}
+
+}  // namespace gpuscan::cli

@@ -1,0 +1,58 @@
+// The API a command runs on (--api vulkan|gl): a gpuscan::Context or a gpuscan::gl::Context, with what the
+// commands ask of either. Calls that exist for both (scan_bytes, select_if, ...) are reached through
+// visit(), whose generic lambdas pick the backend's function by argument-dependent lookup.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpuscan/gpuscan.hpp"
+#if GPUSCAN_WITH_GL
+#include "gpuscan/gl.hpp"
+#endif
+
+namespace gpuscan::cli {
+
+enum class Api : uint8_t { vulkan, gl };
+
+class Backend {
+ public:
+#if GPUSCAN_WITH_GL
+  using Variant = std::variant<Context, gl::Context>;
+#else
+  using Variant = std::variant<Context>;
+#endif
+  explicit Backend(Variant context) : context_(std::move(context)) {}
+
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), context_);
+  }
+  // The Vulkan context; nullptr on GL.
+  const Context* vulkan() const { return std::get_if<Context>(&context_); }
+#if GPUSCAN_WITH_GL
+  // The GL context; nullptr on Vulkan.
+  const gl::Context* gl() const { return std::get_if<gl::Context>(&context_); }
+#endif
+
+  // "llvmpipe (LLVM 15.0.6, 256 bits) [device 0, CPU]" or "llvmpipe (...) [OpenGL 4.5, EGL surfaceless]".
+  std::string describe_device() const;
+  Algorithm resolve(const ScanConfig& config, uint64_t count) const;
+  // Multipass's workgroup algorithm for scans of `type` (Vulkan's may depend on it; GL has 32-bit types only).
+  WorkgroupAlgorithm resolve(WorkgroupAlgorithm workgroup, DataType type = DataType::u32) const;
+  std::vector<std::byte> scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
+                                    double* gpu_ns = nullptr) const;
+  bool single_pass_available() const;
+  bool subgroup_arithmetic() const;
+  uint32_t subgroup_size() const;        // 0 where the API does not say (GL without GL_KHR_shader_subgroup)
+  uint64_t max_binding_bytes() const;    // maxStorageBufferRange / GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+  bool has_gpu_timer() const;            // timestamps / GL_TIME_ELAPSED
+
+ private:
+  Variant context_;
+};
+
+}  // namespace gpuscan::cli
