@@ -9,11 +9,27 @@
 namespace gpuscan::gl {
 namespace {
 
-// "#version 450\n#define GPUSCAN_SPEC_0 256\n#define GPUSCAN_SPEC_1 1u\n..." + the rest of the source.
+// "#version 450\n#extension ...\n#define GPUSCAN_SPEC_0 256\n#define GPUSCAN_SPEC_1 1u\n..." + the rest of
+// the source. The #extension lines, which the inlined includes leave among the declarations, move up
+// to just after #version: GLSL wants them before any other token, and NVIDIA's compiler insists
+// (error C7621) where Mesa's does not.
 std::string with_constants(const char* text, const PipelineKey& key) {
   std::string source(text);
+  std::string extensions;
+  for (size_t line = source.find('\n') + 1; line < source.size();) {
+    size_t end = source.find('\n', line);
+    end = end == std::string::npos ? source.size() : end + 1;
+    const size_t first = source.find_first_not_of(" \t", line);
+    if (first < end && source.compare(first, 10, "#extension") == 0) {
+      extensions += source.substr(first, end - first);
+      if (extensions.back() != '\n') extensions += '\n';
+      source.erase(line, end - line);
+      continue;
+    }
+    line = end;
+  }
   const size_t after_version = source.find('\n') + 1;
-  std::string defines;
+  std::string defines = extensions;
   const auto values = key.constants();
   for (uint32_t id = 0; id < PipelineKey::constant_count; ++id)
     // Constant 0 is local_size_x, a layout qualifier: a plain int literal there.
