@@ -34,7 +34,8 @@ void main() {
   if (tile < pc.blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
     uint total;
     const uint in_tile = ballot_rank_kept(tile, total);
-    if (gl_LocalInvocationID.x == 0u) publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total);
+    if (gl_LocalInvocationID.x == 0u && !(WITHHOLD_FIRST_TILE && tile == 0u))
+      publish_state(tile, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, total);
     const uint before = lookback_exclusive_prefix(tile);
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, before + total);
     ballot_store_kept(before + in_tile);

@@ -25,10 +25,9 @@ void main() {
   const uint tile = sh_tile;
   if (tile < pc.blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
     const T aggregate = tile_scan(tile, true);
-    if (gl_LocalInvocationID.x == 0u) {
-      if (tile == 0u) publish_state(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(aggregate));
-      else publish_state(tile, FLAG_AGGREGATE, aggregate);
-    }
+    if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_AGGREGATE, aggregate);
+    if (gl_LocalInvocationID.x == 0u && tile == 0u && !WITHHOLD_FIRST_TILE)
+      publish_state(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(aggregate));
 
     const T before = tile == 0u ? pass_initial() : lookback_exclusive_prefix(tile);
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));

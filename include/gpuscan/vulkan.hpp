@@ -67,6 +67,10 @@ struct ContextCreateInfo {
   // Debugging aid: cap the grid width below maxComputeWorkGroupCount[0] (0 = no cap), so that the
   // two-dimensional grids used for very large inputs can be exercised on small ones.
   uint32_t max_workgroup_count_x = 0;
+  // Debugging aid: in the single-pass scan and compaction, tile 0's workgroup never publishes its
+  // look-back state, so every other tile must compute tile 0's prefix itself in the fallback (with the
+  // carry-in, if any). Results stay correct, only slower; the tests use it to force that path.
+  bool debug_withhold_first_tile = false;
   // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = default (60 s,
   // or the GPUSCAN_TIMEOUT_MS environment variable). After a timeout, destroy the Context: it waits for
   // the device to go idle and then frees what the timed-out submission used.

@@ -46,6 +46,9 @@
 
 // Polls of a not-ready predecessor before computing its total from its input instead.
 SPEC_CONSTANT(5, uint, SPIN_LIMIT, 64u);
+// Debugging aid (ContextCreateInfo::debug_withhold_first_tile): tile 0's owner publishes nothing, so
+// every successor computes tile 0's prefix in the fallback. Entry shaders check it where they publish.
+SPEC_CONSTANT(7, bool, WITHHOLD_FIRST_TILE, false);
 
 layout(binding = 2, std430) coherent buffer Lookback {
   uint g_tile_counter;  // next tile to hand out

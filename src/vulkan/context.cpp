@@ -339,6 +339,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
     if (ms > 0) impl->timeout_ns = ms * 1'000'000;
   }
   impl->max_groups_x = impl->info.max_workgroup_count[0];
+  impl->withhold_first_tile = create_info.debug_withhold_first_tile;
   if (create_info.max_workgroup_count_x != 0)
     impl->max_groups_x = std::min(impl->max_groups_x, create_info.max_workgroup_count_x);
   impl->create_layouts();

@@ -30,6 +30,7 @@ struct Context::Impl {
   MessageCallback on_message;
   DeviceInfo info;
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
+  bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64

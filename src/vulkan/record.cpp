@@ -97,6 +97,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.use_aux = d.write_block_sums || d.read_offsets;
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
+    key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
 
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize);
     const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize);

@@ -11,6 +11,7 @@
 //   - the 64-bit look-back (two state words per tile) gets its own larger runs below, and the
 //     boundary sweeps of scan_test.cpp cover u32/i32/f32 add in depth.
 #include <functional>
+#include <limits>
 
 #include "scan_check.hpp"
 
@@ -118,6 +119,54 @@ TEST_P(OpsTest, CarryIn) {
       }
     });
   }
+}
+
+// Tile 0's prefix computed by other workgroups (the look-back's fallback), carry-in included: with
+// ContextCreateInfo::debug_withhold_first_tile tile 0's owner publishes nothing, so every successor has to
+// (and scheduling cannot hide that path). Single-pass scans with and without a carry-in, and a
+// single-pass compaction, whose fallback recounts tile 0.
+TEST(SinglePassFallback, WithheldFirstTile) {
+  ContextCreateInfo info;
+  info.debug_withhold_first_tile = true;
+  const Context ctx = make_validated_context(info);
+  if (!ctx.device_info().single_pass_capable) GTEST_SKIP() << "no single-pass scan on this device";
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ScanConfig c;
+  c.algorithm = Algorithm::single_pass;
+  c.workgroup_size = 32;
+  c.vectors_per_lane = 1;
+  c.spin_limit = 4;
+  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+    for (size_t n : {size_t{129}, size_t{128 * 7 + 3}, size_t{20000}}) {
+      SCOPED_TRACE(std::string(to_string(kind)) + ", n = " + std::to_string(n) + ", seed " + std::to_string(seed));
+      c.kind = kind;
+      c.type = DataType::u32;
+      const auto u = random_values<uint32_t>(n, rng);
+      const auto plain = record_and_run<uint32_t>(ctx, u, c);
+      EXPECT_TRUE(matches_reference<uint32_t>(u, plain.output, kind));
+      const uint32_t initial = static_cast<uint32_t>(rng());
+      const auto seeded = record_and_run<uint32_t>(ctx, u, c, 0, nullptr, initial);
+      EXPECT_TRUE(matches_reference<uint32_t>(u, seeded.output, kind, Op::add, initial));
+      c.type = DataType::i64;
+      c.op = Op::min;
+      const auto v = random_values<int64_t>(n, rng);
+      const int64_t low = std::numeric_limits<int64_t>::min() / 2;
+      const auto seeded64 = record_and_run<int64_t>(ctx, v, c, 0, nullptr, low);
+      EXPECT_TRUE(matches_reference<int64_t>(v, seeded64.output, kind, Op::min, low));
+      c.op = Op::add;
+    }
+  const std::vector<uint32_t> values = random_values<uint32_t>(20000, rng);
+  std::vector<uint32_t> want;
+  std::copy_if(values.begin(), values.end(), std::back_inserter(want), [](uint32_t x) { return x & 4u; });
+  CompactConfig cc;
+  cc.algorithm = CompactAlgorithm::single_pass;
+  cc.workgroup_size = 32;
+  cc.vectors_per_lane = 1;
+  cc.spin_limit = 4;
+  if (ctx.device_info().has_subgroup_ballot())
+    EXPECT_EQ(select_if(ctx, std::span<const uint32_t>(values), Predicate::bits_set(4u), cc), want);
+  for (const std::string& m : message_log().take()) ADD_FAILURE() << "validation: " << m;
 }
 
 INSTANTIATE_TEST_SUITE_P(, OpsTest,
