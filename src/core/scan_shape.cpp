@@ -85,6 +85,12 @@ void check_compaction_type(DataType type) {
                 "compaction supports u32, i32 and f32 elements, not " + std::string(to_string(type)));
 }
 
+void check_flag_count(uint64_t flags, uint64_t values) {
+  if (flags < values)
+    throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags) + " elements, fewer than the " +
+                                            std::to_string(values) + " values");
+}
+
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,
                      bool single_pass, bool temp_zeroed) {
   const uint64_t tile = tile_elements(shape);

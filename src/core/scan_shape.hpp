@@ -35,6 +35,8 @@ Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLi
 
 // Throws Errc::unsupported unless compaction has kernels for `type` (the 4-byte types so far).
 void check_compaction_type(DataType type);
+// Throws Errc::invalid_argument when a select_flagged / partition_flagged call has fewer flags than values.
+void check_flag_count(uint64_t flags, uint64_t values);
 
 // The compaction plan: tiles of W·K·4 elements; the counts scanned by multipass (Blelloch, tiles of
 // 2·W) or by reduce-then-scan, or with `single_pass` the one-dispatch plan (CompactRequest).

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/scan_shape.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/record.hpp"
 
@@ -62,12 +63,6 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
   return result;
 }
 
-void check_flags(size_t flags, size_t values) {
-  if (flags < values)
-    throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags) + " elements, fewer than the " +
-                                            std::to_string(values) + " values");
-}
-
 }  // namespace
 
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
@@ -125,7 +120,7 @@ std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicat
 template <Element T>
 std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                               CompactConfig config) {
-  check_flags(flags.size(), values.size());
+  core::check_flag_count(flags.size(), values.size());
   static const uint32_t none = 0;
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, false).values;
 }
@@ -138,7 +133,7 @@ PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Pred
 template <Element T>
 PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                                      CompactConfig config) {
-  check_flags(flags.size(), values.size());
+  core::check_flag_count(flags.size(), values.size());
   static const uint32_t none = 0;
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, true);
 }

@@ -317,9 +317,7 @@ std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicat
 template <Element T>
 std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                               CompactConfig config) {
-  if (flags.size() < values.size())
-    throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags.size()) + " elements, fewer than the " +
-                                            std::to_string(values.size()) + " values");
+  core::check_flag_count(flags.size(), values.size());
   static const uint32_t none = 0;
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, false).values;
 }
@@ -332,9 +330,7 @@ PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Pred
 template <Element T>
 PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                                      CompactConfig config) {
-  if (flags.size() < values.size())
-    throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags.size()) + " elements, fewer than the " +
-                                            std::to_string(values.size()) + " values");
+  core::check_flag_count(flags.size(), values.size());
   static const uint32_t none = 0;
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, true);
 }
