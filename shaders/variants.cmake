@@ -24,6 +24,7 @@ foreach(type u32 i32 f32 u64 i64 f64)
       "uniform_add.${type}.${op}|uniform_add.comp|TYPE_${TYPE},OP_${OP}"
       "reduce_tiles.${type}.${op}|reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
       "scan_tiles.${type}.${op}|scan_tiles.comp|TYPE_${TYPE},OP_${OP}"
+      "window_carry.${type}.${op}|window_carry.comp|TYPE_${TYPE},OP_${OP}"
       "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2")
   endforeach()
 endforeach()

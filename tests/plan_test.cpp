@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/windows.hpp"
 #include "gpuscan/error.hpp"
 
 namespace {
@@ -546,6 +547,12 @@ class Interpreter {
     return running;
   }
 
+  // What a root dispatch puts in front: a windowed scan's running total read from temp, else the caller's.
+  uint64_t root_initial(const Dispatch& d) {
+    if (d.carry_from_temp) return d.root ? read(d.carry, 0) : (fail("carry-in from temp on a non-root dispatch"), 0);
+    return d.root ? initial_ : 0;
+  }
+
   void execute(const Step& step) {
     if (const auto* f = std::get_if<Fill>(&step)) {
       for (uint64_t i = 0; i < f->range.count; ++i) write(f->range, i, 0);
@@ -553,11 +560,14 @@ class Interpreter {
     }
     const Dispatch& d = std::get<Dispatch>(step);
     if (d.kernel == Kernel::single_pass) return single_pass(d);
+    if (d.kernel == Kernel::carry_save) return write(d.aux, 1, read(d.src, 0));
+    if (d.kernel == Kernel::carry_update)
+      return write(d.aux, 0, d.inclusive ? read(d.src, 0) : read(d.src, 0) + read(d.aux, 1));
     for (uint64_t b = d.blocks; b-- > 0;) {
       const uint64_t begin = b * block_, end = std::min(d.n, begin + block_);
       switch (d.kernel) {
         case Kernel::scan_local: {
-          const uint64_t total = scan_tile(d, b, d.root ? initial_ : 0);
+          const uint64_t total = scan_tile(d, b, root_initial(d));
           if (d.write_block_sums) write(d.aux, b, total);
           break;
         }
@@ -572,8 +582,8 @@ class Interpreter {
           write(d.aux, b, total);
           break;
         }
-        case Kernel::scan_tiles: scan_tile(d, b, d.read_offsets ? read(d.aux, b) : d.root ? initial_ : 0); break;
-        case Kernel::single_pass: break;
+        case Kernel::scan_tiles: scan_tile(d, b, d.read_offsets ? read(d.aux, b) : root_initial(d)); break;
+        default: break;
       }
     }
   }
@@ -592,7 +602,8 @@ class Interpreter {
     auto first_element = [&](uint64_t tile) { return (8 + 8 * words * tile) / element_size_; };
     std::vector<char> published(d.blocks, 0);
     if (!d.root) return fail("the single_pass dispatch is not marked root: it would drop the carry-in");
-    uint64_t carried = initial_;  // the same prefix carried locally, to cross-check what the state returns
+    const uint64_t initial = root_initial(d);
+    uint64_t carried = initial;  // the same prefix carried locally, to cross-check what the state returns
     for (uint64_t k = 0; k < d.blocks; ++k) {
       const uint64_t tile = read(state, 0);  // atomicAdd on the zeroed counter
       write(state, 0, tile + 1);
@@ -600,7 +611,7 @@ class Interpreter {
       for (uint64_t e = 0; e < per_word; ++e)
         if (read(state, first_element(tile) + e) != 0)
           return fail("state word of tile " + std::to_string(tile) + " not zero before it published");
-      uint64_t prefix = initial_;  // tile 0 starts from the carry-in
+      uint64_t prefix = initial;  // tile 0 starts from the carry-in
       if (tile > 0) {
         if (!published[tile - 1]) return fail("look-back found no prefix for tile " + std::to_string(tile - 1));
         prefix = read(state, first_element(tile - 1));
@@ -612,6 +623,8 @@ class Interpreter {
       for (uint64_t e = 0; e < per_word; ++e) write(state, first_element(tile) + e, carried);
       published[tile] = 1;
     }
+    // The last workgroup to finish zeroes the state (lookback_finish), which later windows rely on.
+    for (uint64_t i = 0; i < state.count; ++i) write(state, i, 0);
   }
 
   const Plan& plan_;
@@ -1279,3 +1292,74 @@ TEST(PlanDescribe, NamesTheTileKernelsAndTheFill) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------------
+// Windows: scans longer than one binding (core/windows.hpp)
+
+namespace {
+
+// The windowed plan of `req` (whole n) with windows of `window` elements, each planned by `planner`;
+// later windows rely on the single-pass state the previous window left zeroed, as the backends plan them.
+Plan windowed(Planner planner, const ScanRequest& req, uint64_t window) {
+  return gpuscan::core::plan_windowed_scan(req.n, window, req.inclusive, [&](uint64_t n, bool first) {
+    ScanRequest sub = req;
+    sub.n = n;
+    sub.temp_zeroed = !first;
+    return make_plan(planner, sub);
+  });
+}
+
+}  // namespace
+
+// Every planner's windows chain into one scan, carry-in included, with windows that are not multiples
+// of the tile (boundaries inside tiles) and a last window of any length.
+TEST(Windows, ChainIntoOneScan) {
+  std::mt19937_64 rng = rng_for(4242);
+  for (Planner planner : kPlanners)
+    for (bool inclusive : {false, true})
+      for (uint64_t window : {16u, 48u, 112u})
+        for (uint64_t n : {window + 1, 2 * window, 2 * window + 1, 5 * window + 7, 17 * window - 1}) {
+          const ScanRequest req = request(n, 8, inclusive);
+          SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
+          const Plan plan = windowed(planner, req, window);
+          int from_temp = 0;
+          for (const Step& st : plan.steps)
+            if (const auto* d = std::get_if<Dispatch>(&st)) from_temp += d->carry_from_temp;
+          EXPECT_EQ(static_cast<uint64_t>(from_temp), ceil_div(n, window) - 1);
+          if (!run_plan(plan, req, random_input(n, rng), rng())) return;
+        }
+}
+
+// The binding-size arithmetic: whole 16-element multiples that fit behind any alignment slack, capped
+// at 2^31 elements.
+TEST(Windows, ElementsPerWindow) {
+  using gpuscan::core::window_elements;
+  EXPECT_EQ(window_elements(128u << 20, 16, 4), (((128u << 20) - 15) / 4) / 16 * 16);
+  EXPECT_EQ(window_elements(20000, 16, 8), 2496u);
+  EXPECT_EQ(window_elements(uint64_t{4} << 30, 64, 4), (((uint64_t{4} << 30) - 63) / 4) / 16 * 16);
+  EXPECT_EQ(window_elements(uint64_t{1} << 40, 4, 4), uint64_t{1} << 31);
+  EXPECT_THROW(window_elements(60, 16, 4), Error);
+}
+
+// 2^33 + 5 elements in windows of just under 2^30 (an H200's 4 GiB binding, u32): every dispatch stays
+// within 32-bit element counts and inside the caller's ranges.
+TEST(Windows, BeyondTwoToTheThirtyTwo) {
+  const uint64_t n = (uint64_t{1} << 33) + 5;
+  const uint64_t window = gpuscan::core::window_elements((uint64_t{4} << 30) - 1, 64, 4);
+  for (Planner planner : {Planner::reduce_then_scan, Planner::single_pass}) {
+    ScanRequest req = request(n, 4096);
+    req.limits = {65535, 65535};
+    const Plan plan = windowed(planner, req, window);
+    uint64_t covered = 0;
+    for (const Step& st : plan.steps) {
+      const auto* d = std::get_if<Dispatch>(&st);
+      if (!d) continue;
+      EXPECT_LT(d->n, uint64_t{1} << 32);
+      for (const Range& r : {d->src, d->dst})
+        if (r.slot != Slot::temp) EXPECT_LE(r.offset + r.count, n);
+      if (d->root) covered += d->kernel == Kernel::single_pass ? d->n : 0;
+      if (d->kernel == Kernel::scan_tiles && d->level == 0) covered += d->n;
+    }
+    EXPECT_EQ(covered, n) << planner_name(planner);
+  }
+}

@@ -62,6 +62,9 @@ struct ContextCreateInfo {
   MessageCallback on_message;  // optional; called on the thread that made the failing GL call
   // Debugging aid, as in the Vulkan ContextCreateInfo: cap the grid width (0 = no cap).
   uint32_t max_workgroup_count_x = 0;
+  // Debugging aid: bind at most this many bytes per SSBO binding (0 = GL_MAX_SHADER_STORAGE_BLOCK_SIZE),
+  // so that scans longer than one binding -- consecutive windows chained on the GPU -- run on small inputs.
+  uint64_t debug_max_binding_bytes = 0;
 };
 
 class Context {

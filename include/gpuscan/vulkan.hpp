@@ -71,6 +71,10 @@ struct ContextCreateInfo {
   // look-back state, so every other tile must compute tile 0's prefix itself in the fallback (with the
   // carry-in, if any). Results stay correct, only slower; the tests use it to force that path.
   bool debug_withhold_first_tile = false;
+  // Debugging aid: bind at most this many bytes of a buffer per binding (0 = the device's
+  // maxStorageBufferRange), so that scans longer than one binding -- which run as consecutive windows
+  // chained on the GPU -- can be exercised on small inputs.
+  uint64_t debug_max_binding_bytes = 0;
   // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = default (60 s,
   // or the GPUSCAN_TIMEOUT_MS environment variable). After a timeout, destroy the Context: it waits for
   // the device to go idle and then frees what the timed-out submission used.

@@ -16,7 +16,8 @@ PARAMS_BLOCK uniform PassParams {
   uint aux_offset;  // element offset of the block sums inside binding 2
   uint groups_x;    // grid width, to linearize a 2-D grid
   uint blocks;      // number of real blocks; workgroups past it exit at once
-  uint has_initial; // 1 on the root dispatch of a scan given a carry-in (ScanArgs::initial_bits)
+  uint has_initial; // 1 on the root dispatch of a scan given a carry-in (ScanArgs::initial_bits);
+                    // 2 where it is g_carry[initial_lo] (a windowed scan's running total, core/windows.hpp)
   uint initial_lo;  // the carry-in's bit pattern: low word, then the high word of 64-bit types
   uint initial_hi;
 } pc;
@@ -24,6 +25,8 @@ PARAMS_BLOCK uniform PassParams {
 layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
 layout(binding = 1, std430) buffer DstBuffer { T g_dst[]; };
 layout(binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
+// A windowed scan's running total; every scan dispatch binds something here (the source when unused).
+layout(binding = 3, std430) readonly buffer CarryBuffer { T g_carry[]; };
 
 // Grids wider than maxComputeWorkGroupCount[0] are dispatched as (groups_x, groups_y); the last row may
 // be partly past the end, which the caller checks against pc.blocks.
@@ -35,6 +38,7 @@ uint linear_block_index() {
 // it has one. with_initial(v) combines it in front of v, and leaves v untouched without one (0.0 + -0.0
 // would not).
 T pass_initial() {
+  if (pc.has_initial == 2u) return g_carry[pc.initial_lo];
   return pc.has_initial != 0u ? from_words(uvec2(pc.initial_lo, pc.initial_hi)) : op_identity();
 }
 T with_initial(T v) { return pc.has_initial != 0u ? op_combine(pass_initial(), v) : v; }

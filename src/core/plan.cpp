@@ -327,6 +327,8 @@ const char* kernel_name(Kernel k) {
     case Kernel::compact_scatter: return "compact_scatter";
     case Kernel::compact_partition: return "compact_partition";
     case Kernel::compact_single_pass: return "compact_single_pass";
+    case Kernel::carry_save: return "carry_save";
+    case Kernel::carry_update: return "carry_update";
   }
   return "?";
 }
@@ -369,7 +371,12 @@ std::string describe(const Plan& plan) {
       case Kernel::compact_single_pass:
         out << " " << range(d.src) << " -> " << range(d.dst) << " state " << range(d.aux);
         break;
+      case Kernel::carry_save: out << " " << range(d.src) << " -> " << range(d.aux); break;
+      case Kernel::carry_update:
+        out << " " << range(d.src) << " -> " << range(d.aux) << (d.inclusive ? " inclusive" : " exclusive");
+        break;
     }
+    if (d.carry_from_temp) out << " carry-in " << range(d.carry);
     if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)
       out << " sums " << range(d.aux);
     if (d.read_offsets && d.kernel != Kernel::compact_scatter && d.kernel != Kernel::compact_partition) out << " offsets " << range(d.aux);

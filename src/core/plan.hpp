@@ -26,6 +26,9 @@ enum class Kernel : uint8_t {
                       // aux[t-1] (0 for t = 0) on, rejected ones after all kept ones (stable); the last tile writes the total
   compact_single_pass,  // select in one pass: tiles' kept counts chained by decoupled look-back; aux is the
                         // look-back state (zero at start and end); the last tile writes the total
+  // Windowed scans (core/windows.hpp): one invocation each, over a window's last element.
+  carry_save,    // aux[1] = src[0]: a window's last input, saved before an in-place scan overwrites it
+  carry_update,  // aux[0] = src[0] (inclusive) or src[0] (+) aux[1] (exclusive): the running total after a window
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
@@ -57,6 +60,10 @@ struct Dispatch {
   // (single_pass, or scan_local / scan_tiles of a single block). A carry-in (ScanArgs::initial) is
   // combined in front of everything here, and reaches the other levels through their offsets.
   bool root = false;
+  // Windowed scans: the root takes its carry-in from carry[0] (temp, written by an earlier carry_update)
+  // instead of from the caller; the executor binds `carry` as binding 3.
+  bool carry_from_temp = false;
+  Range carry;
 };
 
 // Everything written by earlier steps (dispatches and fills) is visible to later ones.

@@ -3,6 +3,7 @@
 #include <bit>
 #include <string>
 
+#include "core/windows.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
@@ -62,21 +63,31 @@ uint64_t tile_elements(TileShape shape) { return uint64_t{shape.workgroup_size} 
 }  // namespace
 
 Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, TileShape shape,
-               const PlanLimits& limits, bool temp_zeroed) {
+               const PlanLimits& limits, bool temp_zeroed, uint64_t window) {
   const uint64_t block =
       algorithm == Algorithm::multipass ? uint64_t{2} * shape.workgroup_size : tile_elements(shape);
-  ScanRequest req = scan_request(count, block, config.type, limits, "scan");
-  req.inclusive = config.kind == ScanKind::inclusive;
-  req.temp_zeroed = temp_zeroed;
-  switch (algorithm) {
-    case Algorithm::single_pass: return plan_single_pass(req);
-    case Algorithm::reduce_then_scan: return plan_reduce_then_scan(req);
-    default: return plan_multipass_scan(req);
-  }
+  auto plan_one = [&](uint64_t n, bool zeroed) {
+    ScanRequest req = scan_request(n, block, config.type, limits, "scan");
+    req.inclusive = config.kind == ScanKind::inclusive;
+    req.temp_zeroed = zeroed;
+    switch (algorithm) {
+      case Algorithm::single_pass: return plan_single_pass(req);
+      case Algorithm::reduce_then_scan: return plan_reduce_then_scan(req);
+      default: return plan_multipass_scan(req);
+    }
+  };
+  if (window == 0 || count <= window) return plan_one(count, temp_zeroed);
+  // Later windows find the single-pass state zeroed by the window before them.
+  return plan_windowed_scan(count, window, config.kind == ScanKind::inclusive,
+                            [&](uint64_t n, bool first) { return plan_one(n, temp_zeroed || !first); });
 }
 
-Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits) {
-  return plan_reduce(scan_request(count, tile_elements(shape), type, limits, "reduction"));
+Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window) {
+  auto plan_one = [&](uint64_t n) {
+    return plan_reduce(scan_request(n, tile_elements(shape), type, limits, "reduction"));
+  };
+  if (window == 0 || count <= window) return plan_one(count);
+  return plan_windowed_reduce(count, window, plan_one);
 }
 
 void check_compaction_type(DataType type) {

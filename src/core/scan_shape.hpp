@@ -25,13 +25,14 @@ TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
 
 // The plan of `algorithm` (not automatic) for `count` elements: multipass tiles of 2·W elements, the
-// tile kernels' W·K·4. Throws Errc::too_large past the 32-bit indices of the shaders.
+// tile kernels' W·K·4. More than `window` elements (window_elements: what one binding holds) run as
+// consecutive windows (core/windows.hpp); window 0 means no windows, and then counts past the shaders'
+// 32-bit indices throw Errc::too_large.
 Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, TileShape shape,
-               const PlanLimits& limits, bool temp_zeroed = false);
+               const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0);
 
-// The device-wide reduction's plan (core::plan_reduce) over tiles of W·K·4 elements, with the same
-// limit on `count`.
-Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits);
+// The device-wide reduction's plan (core::plan_reduce) over tiles of W·K·4 elements, windowed the same way.
+Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window = 0);
 
 // Throws Errc::unsupported unless compaction has kernels for `type` (the 4-byte types so far).
 void check_compaction_type(DataType type);

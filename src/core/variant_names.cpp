@@ -3,8 +3,10 @@
 namespace gpuscan::core {
 
 std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup) {
+  // Both carry kernels are window_carry.comp, told apart by its SAVE constant (PipelineKey::use_aux).
+  const bool carry = kernel == Kernel::carry_save || kernel == Kernel::carry_update;
   std::string name =
-      std::string(kernel_name(kernel)) + "." + std::string(to_string(type)) + "." + std::string(to_string(op));
+      std::string(carry ? "window_carry" : kernel_name(kernel)) + "." + std::string(to_string(type)) + "." + std::string(to_string(op));
   if (kernel == Kernel::scan_local) name += "." + std::string(to_string(workgroup));
   return name;
 }

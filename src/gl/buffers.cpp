@@ -43,11 +43,10 @@ Binding bind_elements(const Context::Impl& impl, const BufferView& view, uint64_
   const uint64_t align = std::max<uint64_t>(16, impl.info.shader_storage_offset_alignment);
   const uint64_t bound = start - start % align;
   const uint64_t bytes = start + std::max<uint64_t>(count, 1) * esize - bound;
-  if (bytes > impl.info.max_shader_storage_block_size)
-    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the GL driver's " +
-                                     "GL_MAX_SHADER_STORAGE_BLOCK_SIZE of " +
-                                     std::to_string(impl.info.max_shader_storage_block_size) +
-                                     "; buffers beyond one binding are not supported on OpenGL yet");
+  if (bytes > impl.max_binding_bytes)
+    throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the " +
+                                     std::to_string(impl.max_binding_bytes) +
+                                     " one SSBO binding may span here (GL_MAX_SHADER_STORAGE_BLOCK_SIZE)");
   return {view.buffer, bound, bytes, static_cast<uint32_t>((start - bound) / esize)};
 }
 

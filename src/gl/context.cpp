@@ -143,6 +143,9 @@ std::unique_ptr<Context::Impl> finish(std::unique_ptr<Context::Impl> impl, const
   impl->on_message = info.on_message;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   if (info.max_workgroup_count_x) impl->max_groups_x = std::min(impl->max_groups_x, info.max_workgroup_count_x);
+  impl->max_binding_bytes = impl->info.max_shader_storage_block_size;
+  if (info.debug_max_binding_bytes)
+    impl->max_binding_bytes = std::min(impl->max_binding_bytes, info.debug_max_binding_bytes);
   if (info.debug && impl->info.khr_debug) {
     impl->gl.Enable(GL_DEBUG_OUTPUT);
     impl->gl.Enable(GL_DEBUG_OUTPUT_SYNCHRONOUS);  // the callback runs inside the failing call

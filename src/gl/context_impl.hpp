@@ -28,6 +28,7 @@ struct Context::Impl {
   void* surface = nullptr;  // a 1x1 pbuffer where EGL lacks EGL_KHR_surfaceless_context, else null
   bool owns_context = false;
   MessageCallback on_message;
+  uint64_t max_binding_bytes = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE, or ContextCreateInfo::debug_max_binding_bytes
   uint32_t max_groups_x = 0;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], or the debugging cap
 
   // Programs are compiled on first use and kept; the key's constants become GPUSCAN_SPEC_<id>.

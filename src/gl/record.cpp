@@ -9,6 +9,7 @@
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
+#include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/record.hpp"
@@ -35,7 +36,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
   if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup);
-  r.plan = core::plan_scan(r.algorithm, count, config, r.shape, limits(ctx));
+  const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes,
+                                                std::max<uint64_t>(16, info.shader_storage_offset_alignment),
+                                                element_size(config.type));
+  r.plan = core::plan_scan(r.algorithm, count, config, r.shape, limits(ctx), false, window);
   return r;
 }
 
@@ -99,11 +103,14 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     p.bindings[0] = bind_elements(impl, views.of(d.src.slot), d.src.offset, d.src.count, esize);
     p.bindings[1] = bind_elements(impl, views.of(d.dst.slot), d.dst.offset, d.dst.count, esize);
     p.bindings[2] = bind_elements(impl, views.of(d.aux.slot), d.aux.offset, d.aux.count, esize);
-    const bool carry_in = d.root && initial.has_value();
-    const uint64_t bits = carry_in ? *initial : 0;
+    // Binding 3: a windowed scan's running total, or (unread) the source again; compaction replaces it.
+    p.bindings[3] = d.carry_from_temp ? bind_elements(impl, views.of(d.carry.slot), d.carry.offset, d.carry.count, esize)
+                                      : p.bindings[0];
+    const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
+    const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? p.bindings[3].element_offset : 0;
     const uint32_t params[scan_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
                                          p.bindings[1].element_offset, p.bindings[2].element_offset, d.groups_x,
-                                         static_cast<uint32_t>(d.blocks), carry_in ? 1u : 0u,
+                                         static_cast<uint32_t>(d.blocks), d.carry_from_temp ? 2u : carry_in ? 1u : 0u,
                                          static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
     std::copy(params, params + scan_words, p.params);
     p.key = key_of(d);
@@ -126,7 +133,7 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
   for (const Pass& p : passes) {
     if (p.barrier) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     else
-      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.words == compact_words ? 5 : 3),
+      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.words == compact_words ? 5 : 4),
                     std::span<const uint32_t>(p.params, p.words), p.groups_x, p.groups_y);
   }
   if (gpu_ns) {
@@ -247,7 +254,7 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
     key.workgroup_size = r.shape.workgroup_size;
     key.vectors_per_lane = r.shape.vectors_per_lane;
     key.inclusive = d.inclusive;
-    key.use_aux = d.write_block_sums || d.read_offsets;
+    key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     return key;
   };
   execute(impl, r.plan, Views{args.input, args.output, args.temp}, esize, key_of,

@@ -55,7 +55,7 @@ Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first
   if (bytes > info.max_storage_buffer_range)
     throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
                                      "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
-                                     "; buffers beyond one binding are not supported yet");
+                                     "; compaction of buffers beyond one binding is not supported yet");
   return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / esize)};
 }
 

@@ -173,6 +173,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       key.inclusive = d.inclusive;
       key.use_aux = d.write_block_sums || d.read_offsets;
       key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
+      infos[3] = src.info;  // the scan kernels' carry binding, unread: no carry-in inside a compaction
+      bindings = 4;
     }
     // Scan kernels read nine words (pass_io.glsl); words 6..8 stay zero: no carry-in inside a compaction.
     impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/scan_shape.hpp"
+#include "core/windows.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 
@@ -222,8 +223,12 @@ Context::Impl::~Impl() {
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 
+uint64_t Context::Impl::window_elements(DataType type) const {
+  return core::window_elements(max_binding_bytes, info.min_storage_buffer_offset_alignment, element_size(type));
+}
+
 void Context::Impl::create_layouts() {
-  // src, dst, aux for every pass; flags and count for stream compaction only (scans push 3).
+  // src, dst, aux for every pass; then a scan's carry (binding 3), or compaction's flags and count (3, 4).
   VkDescriptorSetLayoutBinding bindings[descriptor_bindings];
   for (uint32_t i = 0; i < descriptor_bindings; ++i)
     bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -340,6 +345,9 @@ Context Context::create(const ContextCreateInfo& create_info) {
   }
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->withhold_first_tile = create_info.debug_withhold_first_tile;
+  impl->max_binding_bytes = impl->info.max_storage_buffer_range;
+  if (create_info.debug_max_binding_bytes != 0)
+    impl->max_binding_bytes = std::min(impl->max_binding_bytes, create_info.debug_max_binding_bytes);
   if (create_info.max_workgroup_count_x != 0)
     impl->max_groups_x = std::min(impl->max_groups_x, create_info.max_workgroup_count_x);
   impl->create_layouts();
@@ -376,6 +384,7 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
                                             " does not exist or has no compute support");
   if (families[adopt_info.queue_family_index].timestampValidBits == 0) impl->info.timestamp_period_ns = 0;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
+  impl->max_binding_bytes = impl->info.max_storage_buffer_range;
   impl->single_pass_enabled = adopt_info.single_pass_features_enabled && impl->info.single_pass_capable;
   impl->int64_enabled = adopt_info.shader_int64_enabled && impl->info.shader_int64;
   impl->float64_enabled = adopt_info.shader_float64_enabled && impl->info.shader_float64;

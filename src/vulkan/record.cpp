@@ -36,12 +36,13 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
   const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
+  const uint64_t window = ctx.impl().window_elements(config.type);
   if (job == Job::reduce) {
-    r.plan = core::plan_reduction(count, config.type, shape, limits);
+    r.plan = core::plan_reduction(count, config.type, shape, limits, window);
     return r;
   }
   if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup, config.type);
-  r.plan = core::plan_scan(r.algorithm, count, config, shape, limits, temp_zeroed);
+  r.plan = core::plan_scan(r.algorithm, count, config, shape, limits, temp_zeroed, window);
   return r;
 }
 
@@ -94,7 +95,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.variant = core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup);
     key.workgroup_size = r.workgroup_size;
     key.inclusive = d.inclusive;
-    key.use_aux = d.write_block_sums || d.read_offsets;
+    key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
@@ -106,12 +107,16 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
-    const VkDescriptorBufferInfo infos[3] = {src.info, dst.info, aux.info};
-    const bool carry_in = d.root && initial.has_value();
-    const uint64_t bits = carry_in ? *initial : 0;
+    // Binding 3: a windowed scan's running total, or (unread) the source again.
+    const vk::Binding carry =
+        d.carry_from_temp ? vk::bind_elements(ctx, view_of(d.carry.slot), d.carry.offset, d.carry.count, esize) : src;
+    const VkDescriptorBufferInfo infos[4] = {src.info, dst.info, aux.info, carry.info};
+    const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
+    const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? carry.element_offset : 0;
     const uint32_t params[9] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
                                 aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks),
-                                carry_in ? 1u : 0u, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
+                                d.carry_from_temp ? 2u : carry_in ? 1u : 0u, static_cast<uint32_t>(bits),
+                                static_cast<uint32_t>(bits >> 32)};
     impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
   }
 }

@@ -121,6 +121,35 @@ TEST_P(GlScanTest, OperatorsAndCarryIn) {
     }
 }
 
+// Scans longer than one SSBO binding run as windows chained on the GPU (src/core/windows.hpp). The
+// context binds at most 20000 bytes for this test (ContextCreateInfo::debug_max_binding_bytes, set on the
+// shared context here), so a few thousand elements span several windows, with a carry-in and in place.
+TEST_P(GlScanTest, WindowsBeyondOneBinding) {
+  struct BindingCap {
+    uint64_t saved = gl_context().impl().max_binding_bytes;
+    BindingCap() { gl_context().impl().max_binding_bytes = 20000; }
+    ~BindingCap() { gl_context().impl().max_binding_bytes = saved; }
+  } cap;
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const ScanConfig c = config(64, 2);
+  const size_t w = 4992;  // about one window: (20000 - alignment slack) / 4, rounded down to 16 elements
+  for (size_t n : {w - 1, w + 1, 3 * w + 5}) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", seed " + std::to_string(seed));
+    const auto input = random_values<uint32_t>(n, rng);
+    const uint32_t initial = static_cast<uint32_t>(rng());
+    const auto r = gl_record_and_run<uint32_t>(input, c, 3, initial);
+    EXPECT_TRUE(r.guards_intact);
+    EXPECT_TRUE(matches_reference<uint32_t>(input, r.output, c.kind, Op::add, initial));
+    GlBuffer data(n * 4, input.data());
+    const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), n, c);
+    GlBuffer temp(req.size + 4);
+    gl::record_scan(gl_context(), {c, n, data.view(), data.view(), temp.view()});
+    buffer_update_barrier();
+    EXPECT_TRUE(matches_reference(input, data.read<uint32_t>(0, n), c.kind)) << "in place";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Gl, GlScanTest,
     ::testing::Values(Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::exclusive},

@@ -1,0 +1,43 @@
+// Scans and reductions longer than one storage-buffer binding holds (maxStorageBufferRange: 128 MiB on
+// lavapipe, 4 GiB - 1 on an H200) or than the shaders' 32-bit indices reach: they run as consecutive
+// windows, each an ordinary plan over ranges that one binding holds, and the windows' results are
+// chained on the GPU. So any count works whose buffers fit in memory, with the same shaders.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/plan.hpp"
+
+namespace gpuscan::core {
+
+// The most elements of `element_size` bytes that one binding of at most `max_binding_bytes` holds from
+// any element-aligned offset (bindings start at offsets rounded down to `offset_alignment`), rounded
+// down to a multiple of 16 elements (so every window after the first starts as vector-aligned as the
+// first) and at most 2^31 (the shaders index with 32-bit integers). Throws Errc::too_large when not even
+// 16 elements fit.
+//   window_elements(128 << 20, 16, 4) == 33554416      // lavapipe, u32
+uint64_t window_elements(uint64_t max_binding_bytes, uint64_t offset_alignment, uint32_t element_size);
+
+// Plans one window of `n` elements as if it were the whole array (input[0, n) -> output[0, n), scratch
+// from temp element 0); `first` is true for the first window only, so a single-pass planner can skip
+// the fill of the look-back state that the previous window's kernel left zeroed.
+using WindowScanPlanner = std::function<Plan(uint64_t n, bool first)>;
+using WindowReducePlanner = std::function<Plan(uint64_t n)>;
+
+// A scan of n > window elements as ceil(n / window) windows. Window k scans [k·window, ...) with
+// planner's plan, shifted; its root dispatch takes the running total of everything before it as its
+// carry-in (the caller's carry-in for window 0, temp element C after that: Dispatch::carry_from_temp).
+// Between windows:
+//   exclusive: carry_save of the window's last input into temp[C + 1] (before the scan, which may be in
+//              place), then after the scan carry_update: temp[C] = output[last] (+) temp[C + 1];
+//   inclusive: carry_update: temp[C] = output[last].
+// Each is one invocation, separated by barriers. C follows the windows' shared scratch (16-aligned).
+Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner);
+
+// A reduction of n > window elements: each window reduced (planner's plan) into temp partial k, then
+// the partials reduced into output[0]. The combining tree depends on n, the window and the tile size
+// only, so float results are reproducible on a given device.
+Plan plan_windowed_reduce(uint64_t n, uint64_t window, const WindowReducePlanner& planner);
+
+}  // namespace gpuscan::core
