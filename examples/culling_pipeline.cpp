@@ -4,9 +4,10 @@
 // or a later compute pass would consume. Everything is recorded into one command buffer of the
 // application's; the host reads the results once, at the end, only to check them.
 //
-// The scan runs over the upper bound n, not over the count the compaction produced, because the count
-// is known only on the GPU. The compacted buffer is zero-filled first, so its unused tail adds nothing:
-// offsets[0, kept) are the first instances and offsets[kept] is the total number of instances.
+// The count the compaction produced is known only on the GPU, so the scan takes it from there
+// (ScanArgs::count_from): it is planned for the upper bound n, reads the count when it runs and
+// dispatches only the workgroups that count needs (vkCmdDispatchIndirect). offsets[0, kept) are the
+// first instances; nothing past them is written.
 #include <cstdint>
 #include <algorithm>
 #include <cstring>
@@ -32,7 +33,7 @@ int main() try {
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   app::Buffer instance_buf = app::create_buffer(ctx, bytes, storage);
   app::Buffer visible_buf = app::create_buffer(ctx, bytes, storage);
-  app::Buffer compacted = app::create_buffer(ctx, bytes, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  app::Buffer compacted = app::create_buffer(ctx, bytes, storage);
   app::Buffer kept_count = app::create_buffer(ctx, sizeof(uint32_t), storage);
   app::Buffer offsets = app::create_buffer(ctx, bytes, storage);
   for (auto [buffer, data] : {std::pair{&instance_buf, &instances}, std::pair{&visible_buf, &visible}}) {
@@ -46,14 +47,12 @@ int main() try {
   const gpuscan::CompactConfig compact_config;  // u32, automatic path
   const gpuscan::ScanConfig scan_config;        // u32 exclusive, automatic algorithm
   const gpuscan::TempRequirements compact_temp = gpuscan::compact_temp_requirements(ctx, n, compact_config);
-  const gpuscan::TempRequirements scan_temp = gpuscan::scan_temp_requirements(ctx, n, scan_config);
+  const gpuscan::TempRequirements scan_temp =
+      gpuscan::scan_temp_requirements(ctx, n, scan_config, false, /*indirect=*/true);
   app::Buffer temp = app::create_buffer(ctx, std::max<VkDeviceSize>({compact_temp.size, scan_temp.size, 4}),
                                         storage | compact_temp.usage | scan_temp.usage);
 
   app::submit_once(ctx, [&](VkCommandBuffer cmd) {
-    vkCmdFillBuffer(cmd, compacted.buffer, 0, bytes, 0);  // the tail the compaction leaves unwritten
-    app::barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     gpuscan::record_select_flagged(ctx, cmd,
                                    {.config = compact_config,
                                     .count = n,
@@ -69,7 +68,7 @@ int main() try {
                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     gpuscan::record_scan(ctx, cmd,
                          {.config = scan_config, .count = n, .input = compacted.view, .output = offsets.view,
-                          .temp = temp.view});
+                          .temp = temp.view, .count_from = gpuscan::IndirectCount{.buffer = kept_count.view}});
     app::barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                  VK_ACCESS_HOST_READ_BIT);
   });
@@ -84,18 +83,22 @@ int main() try {
     }
   void* mapped_count;
   void* mapped_offsets;
+  void* mapped_compacted;
   app::check(vkMapMemory(device, kept_count.memory, 0, sizeof(uint32_t), 0, &mapped_count), "vkMapMemory");
   app::check(vkMapMemory(device, offsets.memory, 0, bytes, 0, &mapped_offsets), "vkMapMemory");
+  app::check(vkMapMemory(device, compacted.memory, 0, bytes, 0, &mapped_compacted), "vkMapMemory");
   const uint32_t kept = *static_cast<const uint32_t*>(mapped_count);
   const auto* first_instance = static_cast<const uint32_t*>(mapped_offsets);
-  if (kept >= n) throw std::runtime_error("this scene should keep fewer than n objects");
+  const auto* kept_instances = static_cast<const uint32_t*>(mapped_compacted);
+  if (kept == 0 || kept >= n) throw std::runtime_error("this scene should keep some but not all objects");
   std::cout << "device: " << ctx.device_info().name << '\n'
             << "visible objects result:   " << kept << '\n'
             << "visible objects expected: " << expected_offsets.size() << '\n'
             << "first instances result:   " << app::summary(first_instance, kept) << '\n'
             << "first instances expected: " << app::summary(expected_offsets.data(), expected_offsets.size()) << '\n'
-            << "total instances result:   " << first_instance[kept] << '\n'
+            << "total instances result:   " << first_instance[kept - 1] + kept_instances[kept - 1] << '\n'
             << "total instances expected: " << total << '\n';
+  vkUnmapMemory(device, compacted.memory);
   vkUnmapMemory(device, offsets.memory);
   vkUnmapMemory(device, kept_count.memory);
   for (app::Buffer* b : {&instance_buf, &visible_buf, &compacted, &kept_count, &offsets, &temp}) app::destroy(device, *b);

@@ -12,7 +12,8 @@ LOCAL_SIZE_X_FROM(0);
 #include "common/tile_layout.glsl"
 
 void main() {
+  pass_begin();
   const uint tile = linear_block_index();
-  if (tile >= pc.blocks) return;
+  if (tile >= g_pass_blocks) return;
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) store_vector(tile, k, load_vector(tile, k));
 }

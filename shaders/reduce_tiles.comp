@@ -12,8 +12,9 @@ SPEC_CONSTANT(1, bool, INCLUSIVE, false);  // unused here; tile.glsl's store nee
 #include "common/tile.glsl"
 
 void main() {
+  pass_begin();
   const uint tile = linear_block_index();
-  if (tile >= pc.blocks) return;
+  if (tile >= g_pass_blocks) return;
   const T total = tile_scan(tile, false);
   if (gl_LocalInvocationID.x == 0u) g_aux[pc.aux_offset + tile] = total;
 }

@@ -14,8 +14,9 @@ SPEC_CONSTANT(2, bool, WRITE_BLOCK_SUMS, false);
 #include "common/workgroup_scan.glsl"
 
 void main() {
+  pass_begin();
   const uint block = linear_block_index();
-  if (block >= pc.blocks) return;  // whole workgroup leaves together: no barrier is skipped by half of it
+  if (block >= g_pass_blocks) return;  // whole workgroup leaves together: no barrier is skipped by half of it
   const uint W = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
   const uint base = block * 2u * W;

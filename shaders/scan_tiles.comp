@@ -13,8 +13,9 @@ SPEC_CONSTANT(2, bool, READ_OFFSETS, false);
 #include "common/tile.glsl"
 
 void main() {
+  pass_begin();
   const uint tile = linear_block_index();
-  if (tile >= pc.blocks) return;
+  if (tile >= g_pass_blocks) return;
   tile_scan(tile, true);
   tile_store(tile, READ_OFFSETS ? g_aux[pc.aux_offset + tile] : pass_initial());  // the root has no offsets
 }

@@ -20,10 +20,11 @@ SPEC_CONSTANT(1, bool, INCLUSIVE, false);
 shared uint sh_tile;
 
 void main() {
+  pass_begin();
   if (gl_LocalInvocationID.x == 0u) sh_tile = acquire_tile_index();
   barrier();
   const uint tile = sh_tile;
-  if (tile < pc.blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
+  if (tile < g_pass_blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
     const T aggregate = tile_scan(tile, true);
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_AGGREGATE, aggregate);
     if (gl_LocalInvocationID.x == 0u && tile == 0u && !WITHHOLD_FIRST_TILE)
@@ -33,5 +34,5 @@ void main() {
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
     tile_store(tile, before);
   }
-  lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, pc.blocks);
+  lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, g_pass_blocks);
 }

@@ -10,13 +10,14 @@ LOCAL_SIZE_X_FROM(0);
 #include "common/pass_io.glsl"
 
 void main() {
+  pass_begin();
   const uint block = linear_block_index();
-  if (block >= pc.blocks) return;
+  if (block >= g_pass_blocks) return;
   const uint W = gl_WorkGroupSize.x;
   const uint base = block * 2u * W;
   const T offset = g_aux[pc.aux_offset + block];
   for (uint k = 0u; k < 2u; ++k) {
     uint i = base + k * W + gl_LocalInvocationID.x;
-    if (i < pc.n) g_dst[pc.dst_offset + i] = op_combine(offset, g_dst[pc.dst_offset + i]);
+    if (i < g_pass_n) g_dst[pc.dst_offset + i] = op_combine(offset, g_dst[pc.dst_offset + i]);
   }
 }

@@ -29,6 +29,9 @@ foreach(type u32 i32 f32 u64 i64 f64)
   endforeach()
 endforeach()
 
+# Indirect counts: turns a count in GPU memory into every level's parameters and dispatch commands.
+list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32,OP_ADD")
+
 # The benchmark's copy roofline: the same vector layout as the tile kernels, no arithmetic.
 list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")
 

@@ -14,6 +14,7 @@ SPEC_CONSTANT(2, bool, SAVE, false);
 #include "common/pass_io.glsl"
 
 void main() {
+  pass_begin();
   if (gl_GlobalInvocationID.x != 0u || gl_GlobalInvocationID.y != 0u) return;
   const T last = g_src[pc.src_offset];
   if (SAVE) g_aux[pc.aux_offset + 1u] = last;

@@ -176,17 +176,32 @@ struct TempRequirements {
 };
 
 // Temporary storage record_scan needs for `count` elements. `in_place` says whether the scan will run
-// with output == input, which changes what `automatic` picks (and so the storage).
+// with output == input, which changes what `automatic` picks (and so the storage); `indirect` whether
+// it will take its count from GPU memory (ScanArgs::count_from; `count` is then the upper bound), which
+// adds a few words and VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT.
 //   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                        bool in_place = false);
+                                        bool in_place = false, bool indirect = false);
 
 // The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`).
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
 
+// An element count in GPU memory, written by an earlier pass on the GPU (a compaction's count, say):
+// ScanArgs::count_from. The scan reads it when it runs, so nothing goes through the host.
+struct IndirectCount {
+  BufferView buffer;     // the count, a u32 (or with is_64bit a u64, low word first) at buffer.offset
+  bool is_64bit = false;
+  // Optional (buffer VK_NULL_HANDLE = none): a u32 the scan sets to 0 when the count was at most
+  // ScanArgs::count, or to 1 when it was larger and only the first ScanArgs::count elements were
+  // scanned (nothing is ever written past the bound).
+  BufferView status;
+};
+
 struct ScanArgs {
   ScanConfig config;
-  uint64_t count = 0;   // elements to scan; 0 records nothing
+  // Elements to scan; 0 records nothing. With count_from: the upper bound of the count in GPU memory,
+  // which sizes temp (scan_temp_requirements(..., indirect = true)) and the buffers' checks.
+  uint64_t count = 0;
   BufferView input;     // count elements from input.offset
   BufferView output;    // count elements from output.offset; may be exactly the input (in place)
   BufferView temp;      // scan_temp_requirements(ctx, count, config).size bytes from temp.offset
@@ -204,6 +219,15 @@ struct ScanArgs {
   //   record_scan(ctx, cmd, {..., .initial_bits = gpuscan::element_bits(100u)});
   //   // in = [3, 1, 7] -> exclusive [100, 103, 104]
   std::optional<uint64_t> initial_bits;
+  // Optional: take the count from GPU memory (see IndirectCount). Every dispatch is then issued with
+  // vkCmdDispatchIndirect sized for the real count. Barrier contract: the count's writes must be made
+  // available to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT; temp needs
+  // VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT; the upper bound must fit one binding (no windows).
+  //   // count_buf holds 5 (written by a compaction); in = [3, 1, 7, 0, 4, 1, 6, 3]
+  //   record_scan(ctx, cmd, {.count = 8, .input = in, .output = out, .temp = tmp,
+  //                          .count_from = gpuscan::IndirectCount{.buffer = count_buf}});
+  //   // out <-- [0, 3, 4, 11, 11], out[5..7] untouched
+  std::optional<IndirectCount> count_from;
 };
 
 // Records the scan into `cmd` (in the recording state, from a pool of ctx's queue family). Binds its own

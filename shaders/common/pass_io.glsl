@@ -20,18 +20,41 @@ PARAMS_BLOCK uniform PassParams {
                     // 2 where it is g_carry[initial_lo] (a windowed scan's running total, core/windows.hpp)
   uint initial_lo;  // the carry-in's bit pattern: low word, then the high word of 64-bit types
   uint initial_hi;
+  uint dynamic;     // 0: n, blocks and groups_x above hold; else 1 + the index in g_words of this
+                    // dispatch's (n, blocks, groups_x), written on the GPU (indirect counts, core/indirect.hpp)
 } pc;
 
 layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
 layout(binding = 1, std430) buffer DstBuffer { T g_dst[]; };
 layout(binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
-// A windowed scan's running total; every scan dispatch binds something here (the source when unused).
+// Binding 3: a windowed scan's running total, or an indirect scan's per-level parameters; every scan
+// dispatch binds something here (the source when unused).
 layout(binding = 3, std430) readonly buffer CarryBuffer { T g_carry[]; };
+layout(binding = 3, std430) readonly buffer DynamicWords { uint g_words[]; };
+
+// This dispatch's array length, number of real blocks and grid width: the push constants', or with
+// pc.dynamic those an earlier dispatch computed from a count in GPU memory. pass_begin() sets them;
+// every kernel calls it first.
+uint g_pass_n;
+uint g_pass_blocks;
+uint g_pass_groups_x;
+
+void pass_begin() {
+  if (pc.dynamic == 0u) {
+    g_pass_n = pc.n;
+    g_pass_blocks = pc.blocks;
+    g_pass_groups_x = pc.groups_x;
+  } else {
+    g_pass_n = g_words[pc.dynamic - 1u];
+    g_pass_blocks = g_words[pc.dynamic];
+    g_pass_groups_x = g_words[pc.dynamic + 1u];
+  }
+}
 
 // Grids wider than maxComputeWorkGroupCount[0] are dispatched as (groups_x, groups_y); the last row may
-// be partly past the end, which the caller checks against pc.blocks.
+// be partly past the end, which the caller checks against g_pass_blocks.
 uint linear_block_index() {
-  return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x;
+  return gl_WorkGroupID.y * g_pass_groups_x + gl_WorkGroupID.x;
 }
 
 // The carry-in this dispatch puts in front of everything (core::Dispatch::root): the identity unless
@@ -45,11 +68,11 @@ T with_initial(T v) { return pc.has_initial != 0u ? op_combine(pass_initial(), v
 
 // Out-of-range lanes read the identity so they cannot change a scan or a block total.
 T load_src_or_identity(uint i) {
-  return i < pc.n ? g_src[pc.src_offset + i] : op_identity();
+  return i < g_pass_n ? g_src[pc.src_offset + i] : op_identity();
 }
 
 void store_dst_guarded(uint i, T value) {
-  if (i < pc.n) g_dst[pc.dst_offset + i] = value;
+  if (i < g_pass_n) g_dst[pc.dst_offset + i] = value;
 }
 
 #endif

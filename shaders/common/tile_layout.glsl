@@ -26,7 +26,7 @@ uint tile_vector(uint k) {
 VEC4 load_vector(uint tile, uint k) {
   const uint v = tile * gl_WorkGroupSize.x * VECTORS_PER_LANE + tile_vector(k);
   const uint e = v * 4u;
-  if (VECTOR_ALIGNED && e + 3u < pc.n) return g_src4[pc.src_offset / 4u + v];
+  if (VECTOR_ALIGNED && e + 3u < g_pass_n) return g_src4[pc.src_offset / 4u + v];
   return VEC4(load_src_or_identity(e), load_src_or_identity(e + 1u), load_src_or_identity(e + 2u),
               load_src_or_identity(e + 3u));
 }
@@ -34,7 +34,7 @@ VEC4 load_vector(uint tile, uint k) {
 void store_vector(uint tile, uint k, VEC4 value) {
   const uint v = tile * gl_WorkGroupSize.x * VECTORS_PER_LANE + tile_vector(k);
   const uint e = v * 4u;
-  if (VECTOR_ALIGNED && e + 3u < pc.n) {
+  if (VECTOR_ALIGNED && e + 3u < g_pass_n) {
     g_dst4[pc.dst_offset / 4u + v] = value;
     return;
   }

@@ -329,6 +329,7 @@ const char* kernel_name(Kernel k) {
     case Kernel::compact_single_pass: return "compact_single_pass";
     case Kernel::carry_save: return "carry_save";
     case Kernel::carry_update: return "carry_update";
+    case Kernel::indirect_count: return "indirect_count";
   }
   return "?";
 }
@@ -372,11 +373,14 @@ std::string describe(const Plan& plan) {
         out << " " << range(d.src) << " -> " << range(d.dst) << " state " << range(d.aux);
         break;
       case Kernel::carry_save: out << " " << range(d.src) << " -> " << range(d.aux); break;
+      case Kernel::indirect_count: break;
       case Kernel::carry_update:
         out << " " << range(d.src) << " -> " << range(d.aux) << (d.inclusive ? " inclusive" : " exclusive");
         break;
     }
+    if (d.kernel == Kernel::indirect_count) out << " count -> " << range(d.aux);
     if (d.carry_from_temp) out << " carry-in " << range(d.carry);
+    if (d.dynamic) out << " (count from GPU memory)";
     if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)
       out << " sums " << range(d.aux);
     if (d.read_offsets && d.kernel != Kernel::compact_scatter && d.kernel != Kernel::compact_partition) out << " offsets " << range(d.aux);

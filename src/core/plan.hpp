@@ -29,6 +29,9 @@ enum class Kernel : uint8_t {
   // Windowed scans (core/windows.hpp): one invocation each, over a window's last element.
   carry_save,    // aux[1] = src[0]: a window's last input, saved before an in-place scan overwrites it
   carry_update,  // aux[0] = src[0] (inclusive) or src[0] (+) aux[1] (exclusive): the running total after a window
+  // Indirect counts (core/indirect.hpp): one invocation turns a count in GPU memory into every level's
+  // parameters and dispatch commands in aux (temp words).
+  indirect_count,
 };
 
 // The buffers a plan refers to. input/output are the caller's; temp is the scratch buffer whose size
@@ -64,6 +67,9 @@ struct Dispatch {
   // instead of from the caller; the executor binds `carry` as binding 3.
   bool carry_from_temp = false;
   Range carry;
+  // Indirect counts: n, blocks and the grid come from the words the plan's indirect_count dispatch
+  // wrote for this dispatch's level (n, blocks, groups_x above are the upper bound's).
+  bool dynamic = false;
 };
 
 // Everything written by earlier steps (dispatches and fills) is visible to later ones.

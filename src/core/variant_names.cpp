@@ -3,6 +3,7 @@
 namespace gpuscan::core {
 
 std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup) {
+  if (kernel == Kernel::indirect_count) return "indirect_count";  // counts are u32 whatever is scanned
   // Both carry kernels are window_carry.comp, told apart by its SAVE constant (PipelineKey::use_aux).
   const bool carry = kernel == Kernel::carry_save || kernel == Kernel::carry_update;
   std::string name =

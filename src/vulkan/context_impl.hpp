@@ -73,9 +73,15 @@ struct Context::Impl {
   void create_layouts();
   VkPipeline pipeline(const PipelineKey& key);
   // Binds the pipeline for `key`, pushes `buffers` as storage bindings 0.. and `params` as push
-  // constants, and dispatches a (groups_x, groups_y) grid: what every gpuscan pass records.
+  // constants, and dispatches a (groups_x, groups_y) grid: what every gpuscan pass records. With
+  // `indirect` (a buffer and the offset of a VkDispatchIndirectCommand in it) the grid comes from there.
+  struct IndirectCommand {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+  };
   void record_dispatch(VkCommandBuffer cmd, const PipelineKey& key, std::span<const VkDescriptorBufferInfo> buffers,
-                       std::span<const uint32_t> params, uint32_t groups_x, uint32_t groups_y);
+                       std::span<const uint32_t> params, uint32_t groups_x, uint32_t groups_y,
+                       std::optional<IndirectCommand> indirect = std::nullopt);
 };
 
 namespace vk {

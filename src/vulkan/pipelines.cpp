@@ -52,7 +52,7 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
 
 void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
                                     std::span<const VkDescriptorBufferInfo> buffers, std::span<const uint32_t> params,
-                                    uint32_t groups_x, uint32_t groups_y) {
+                                    uint32_t groups_x, uint32_t groups_y, std::optional<IndirectCommand> indirect) {
   VkWriteDescriptorSet writes[8];
   const uint32_t count = static_cast<uint32_t>(std::min<size_t>(buffers.size(), 8));
   for (uint32_t i = 0; i < count; ++i) {
@@ -70,7 +70,8 @@ void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
   uint32_t words[push_constant_words] = {};
   std::copy_n(params.begin(), std::min<size_t>(params.size(), push_constant_words), words);
   vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, words);
-  vkCmdDispatch(cmd, groups_x, groups_y, 1);
+  if (indirect) vkCmdDispatchIndirect(cmd, indirect->buffer, indirect->offset);
+  else vkCmdDispatch(cmd, groups_x, groups_y, 1);
 }
 
 }  // namespace gpuscan

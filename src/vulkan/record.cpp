@@ -6,6 +6,7 @@
 #include <sstream>
 #include <variant>
 
+#include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
@@ -22,13 +23,18 @@ struct Resolved {
   uint32_t workgroup_size;
   uint32_t vectors_per_lane;
   core::Plan plan;
+  core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
+  uint64_t bound = 0;             // ... the count's upper bound
+  uint32_t block_size = 0;        // ... and the elements per workgroup at every level of the plan
+  bool min_one_block = false;     // ... a reduction runs one workgroup per level even for no elements
 };
 
 // What is planned: a scan (config.algorithm decides how), or a reduction (always the tile kernels).
 enum class Job { scan, reduce };
 
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
-                      bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan) {
+                      bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan,
+                      bool indirect = false) {
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
@@ -37,12 +43,18 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
              shape.vectors_per_lane, {}};
   const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
   const uint64_t window = ctx.impl().window_elements(config.type);
+  r.bound = count;
+  r.block_size = shape.workgroup_size * shape.vectors_per_lane * 4;
   if (job == Job::reduce) {
     r.plan = core::plan_reduction(count, config.type, shape, limits, window);
+    r.min_one_block = true;
+    if (indirect) r.plan = core::plan_indirect(r.plan, element_size(config.type), &r.indirect);
     return r;
   }
+  if (r.algorithm == Algorithm::multipass) r.block_size = 2 * shape.workgroup_size;
   if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup, config.type);
   r.plan = core::plan_scan(r.algorithm, count, config, shape, limits, temp_zeroed, window);
+  if (indirect) r.plan = core::plan_indirect(r.plan, element_size(config.type), &r.indirect);
   return r;
 }
 
@@ -64,16 +76,46 @@ ScanConfig as_scan(const ReduceConfig& config) {
   return c;
 }
 
+// The plan's first dispatch with a count in GPU memory: shaders/indirect_count.comp turns it into every
+// level's parameters and dispatch commands in temp (core/indirect.hpp).
+void record_indirect_count(const Context& ctx, VkCommandBuffer cmd, const core::Dispatch& d, const Resolved& r,
+                           const IndirectCount& count_from, const BufferView& temp, uint32_t esize) {
+  Context::Impl& impl = ctx.impl();
+  PipelineKey key;
+  key.variant = "indirect_count";
+  const vk::Binding count = vk::bind_elements(ctx, count_from.buffer, 0, count_from.is_64bit ? 2 : 1, 4);
+  const vk::Binding words = vk::bind_elements(ctx, temp, d.aux.offset, d.aux.count, esize);
+  const bool has_status = count_from.status.buffer != VK_NULL_HANDLE;
+  const vk::Binding status = has_status ? vk::bind_elements(ctx, count_from.status, 0, 1, 4) : words;
+  const VkDescriptorBufferInfo infos[3] = {count.info, words.info, status.info};
+  key.use_aux = r.min_one_block;
+  const uint32_t params[9] = {count.element_offset,
+                              count_from.is_64bit ? 1u : 0u,
+                              static_cast<uint32_t>(r.bound),  // < 2^32: the plan fits one window
+                              r.block_size,
+                              r.indirect.levels,
+                              impl.max_groups_x,
+                              static_cast<uint32_t>(words.element_offset * esize / 4),
+                              has_status ? status.element_offset : 0u,
+                              has_status ? 1u : 0u};
+  impl.record_dispatch(cmd, key, infos, params, 1, 1);
+}
+
 // Records the steps of `r.plan` with its slots bound to `views` (input, output, temp).
 // `initial`: the carry-in's bits, given to the plan's root dispatch.
 void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const ScanConfig& config,
-                  const BufferView* const views[3], std::optional<uint64_t> initial = std::nullopt) {
+                  const BufferView* const views[3], std::optional<uint64_t> initial = std::nullopt,
+                  const IndirectCount* count_from = nullptr) {
   const uint32_t esize = element_size(config.type);
   Context::Impl& impl = ctx.impl();
   auto view_of = [&](core::Slot slot) -> const BufferView& { return *views[static_cast<int>(slot)]; };
   // Plans contain fills only before their first dispatch, so a barrier after a fill orders
   // transfer -> compute and every other barrier compute -> compute.
   bool after_fill = false;
+  // Dispatches whose grid comes from temp words also read those words as indirect commands.
+  const VkPipelineStageFlags compute_dst =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (count_from ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : 0);
+  const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
   for (const core::Step& step : r.plan.steps) {
     if (const auto* fill = std::get_if<core::Fill>(&step)) {
       const BufferView& v = view_of(fill->range.slot);
@@ -84,13 +126,17 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     if (std::holds_alternative<core::Barrier>(step)) {
       const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
                                     VkAccessFlags(after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT),
-                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads};
       vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+                           compute_dst, 0, 1, &barrier, 0, nullptr, 0, nullptr);
       after_fill = false;
       continue;
     }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
+    if (d.kernel == core::Kernel::indirect_count) {
+      record_indirect_count(ctx, cmd, d, r, *count_from, view_of(core::Slot::temp), esize);
+      continue;
+    }
     PipelineKey key;
     key.variant = core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup);
     key.workgroup_size = r.workgroup_size;
@@ -107,17 +153,27 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
-    // Binding 3: a windowed scan's running total, or (unread) the source again.
+    // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source again.
+    const BufferView& temp = view_of(core::Slot::temp);
     const vk::Binding carry =
-        d.carry_from_temp ? vk::bind_elements(ctx, view_of(d.carry.slot), d.carry.offset, d.carry.count, esize) : src;
+        d.carry_from_temp ? vk::bind_elements(ctx, view_of(d.carry.slot), d.carry.offset, d.carry.count, esize)
+        : d.dynamic       ? vk::bind_elements(ctx, temp, r.indirect.first, r.indirect.elements, esize)
+                          : src;
     const VkDescriptorBufferInfo infos[4] = {src.info, dst.info, aux.info, carry.info};
     const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
     const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? carry.element_offset : 0;
-    const uint32_t params[9] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
+    uint32_t params[10] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
                                 aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks),
                                 d.carry_from_temp ? 2u : carry_in ? 1u : 0u, static_cast<uint32_t>(bits),
-                                static_cast<uint32_t>(bits >> 32)};
-    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
+                                static_cast<uint32_t>(bits >> 32), 0};
+    std::optional<Context::Impl::IndirectCommand> command;
+    if (d.dynamic) {
+      const uint64_t level_word = uint64_t{core::indirect_words_per_level} * d.level;
+      params[9] = static_cast<uint32_t>(carry.element_offset * esize / 4 + level_word) + 1;
+      command = Context::Impl::IndirectCommand{
+          temp.buffer, temp.offset + r.indirect.first * esize + (level_word + core::indirect_command_word) * 4};
+    }
+    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y, command);
   }
 }
 
@@ -131,18 +187,37 @@ void check_temp(const BufferView& temp, const core::Plan& plan, uint32_t esize, 
     throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
 }
 
+// Throws unless a count in GPU memory (and its status word) can be read (written) apart from what the
+// scan writes, and temp can hold indirect commands.
+void check_indirect_count(const IndirectCount& c, const BufferView& temp, uint64_t temp_bytes,
+                          const BufferView& output, uint64_t output_bytes) {
+  const uint64_t count_bytes = c.is_64bit ? 8 : 4;
+  vk::check_view("count", c.buffer, c.is_64bit ? 2 : 1, 4, "the count needs");
+  if (!(temp.usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT))
+    throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, which a scan with "
+                                     "its count in GPU memory needs for its dispatch commands (TempRequirements::usage)");
+  if (vk::overlaps(c.buffer, count_bytes, output, output_bytes) || vk::overlaps(c.buffer, count_bytes, temp, temp_bytes))
+    throw Error(Errc::invalid_argument, "the count overlaps the output or temp range");
+  if (c.status.buffer == VK_NULL_HANDLE) return;
+  vk::check_view("status", c.status, 1, 4, "the status word needs");
+  if (vk::overlaps(c.status, 4, output, output_bytes) || vk::overlaps(c.status, 4, temp, temp_bytes) ||
+      vk::overlaps(c.status, 4, c.buffer, count_bytes))
+    throw Error(Errc::invalid_argument, "the status word overlaps the count, output or temp range");
+}
+
 }  // namespace
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                        bool in_place) {
+                                        bool in_place, bool indirect) {
   // `automatic` may choose differently once record_scan sees whether the offsets allow whole
   // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
   req.alignment = element_size(config.type);
   for (bool aligned : {true, false}) {
     if (!aligned && config.algorithm != Algorithm::automatic) break;
-    const Resolved r = resolve_scan(ctx, count, config, in_place, aligned);
+    const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect);
     req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * element_size(config.type));
+    if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     if (single_pass_plan(r.plan)) {
       const TempRequirements need = vk::look_back_temp_needs(ctx);
       req.usage |= need.usage;
@@ -168,9 +243,10 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   // vector-aligned inside any binding (binding offsets are rounded down to a power of two).
   const uint32_t vector_bytes = 4 * element_size(args.config.type);
   const bool vector_aligned = args.input.offset % vector_bytes == 0 && args.output.offset % vector_bytes == 0;
-  const Resolved r =
-      resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned, args.temp_zeroed);
-  if (args.count == 0) return;
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned,
+                                  args.temp_zeroed, Job::scan, count_from != nullptr);
+  if (args.count == 0 && !count_from) return;
 
   const uint32_t esize = element_size(args.config.type);
   const uint64_t bytes = args.count * esize;
@@ -182,8 +258,9 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   check_temp(args.temp, r.plan, esize, args.input, bytes, args.output, bytes);
   if (r.plan.temp_elements > 0 && single_pass_plan(r.plan))
     vk::check_temp_needs(args.temp, vk::look_back_temp_needs(ctx), "the single-pass scan");
+  if (count_from) check_indirect_count(*count_from, args.temp, r.plan.temp_elements * esize, args.output, bytes);
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
-  record_steps(ctx, cmd, r, args.config, views, args.initial_bits);
+  record_steps(ctx, cmd, r, args.config, views, args.initial_bits, count_from);
 }
 
 TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {

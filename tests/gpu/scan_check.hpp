@@ -103,6 +103,29 @@ template <class T>
   return ::testing::AssertionSuccess();
 }
 
+// An algorithm and a kind, for suites over every tile-or-multipass algorithm (windows, indirect counts).
+struct AlgorithmKind {
+  Algorithm algorithm;
+  ScanKind kind;
+};
+
+inline std::string algorithm_kind_name(const ::testing::TestParamInfo<AlgorithmKind>& info) {
+  std::string name = std::string(to_string(info.param.algorithm)) + "_" + std::string(to_string(info.param.kind));
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+// Every algorithm with a plan of its own, exclusive and inclusive.
+inline auto every_algorithm_and_kind() {
+  return ::testing::Values(AlgorithmKind{Algorithm::multipass, ScanKind::exclusive},
+                           AlgorithmKind{Algorithm::multipass, ScanKind::inclusive},
+                           AlgorithmKind{Algorithm::reduce_then_scan, ScanKind::exclusive},
+                           AlgorithmKind{Algorithm::reduce_then_scan, ScanKind::inclusive},
+                           AlgorithmKind{Algorithm::single_pass, ScanKind::exclusive},
+                           AlgorithmKind{Algorithm::single_pass, ScanKind::inclusive});
+}
+
 // One scan test case: the algorithm (and workgroup algorithm) and the kind.
 struct Case {
   Algorithm algorithm;

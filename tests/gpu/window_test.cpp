@@ -32,12 +32,7 @@ constexpr uint64_t small_binding = 20000;
 
 uint64_t window_of(const Context& ctx, DataType type) { return ctx.impl().window_elements(type); }
 
-struct WindowCase {
-  Algorithm algorithm;
-  ScanKind kind;
-};
-
-class WindowTest : public GpuTest, public ::testing::WithParamInterface<WindowCase> {
+class WindowTest : public GpuTest, public ::testing::WithParamInterface<AlgorithmKind> {
  protected:
   ScanConfig param_config() const {
     ScanConfig c;
@@ -118,19 +113,7 @@ TEST_P(WindowTest, InPlace) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(, WindowTest,
-                         ::testing::Values(WindowCase{Algorithm::multipass, ScanKind::exclusive},
-                                           WindowCase{Algorithm::multipass, ScanKind::inclusive},
-                                           WindowCase{Algorithm::reduce_then_scan, ScanKind::exclusive},
-                                           WindowCase{Algorithm::reduce_then_scan, ScanKind::inclusive},
-                                           WindowCase{Algorithm::single_pass, ScanKind::exclusive},
-                                           WindowCase{Algorithm::single_pass, ScanKind::inclusive}),
-                         [](const ::testing::TestParamInfo<WindowCase>& info) {
-                           std::string name = std::string(to_string(info.param.algorithm)) + "_" +
-                                              std::string(to_string(info.param.kind));
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(, WindowTest, every_algorithm_and_kind(), algorithm_kind_name);
 
 class WindowReduceTest : public GpuTest {};
 

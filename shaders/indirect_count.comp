@@ -1,0 +1,54 @@
+#version 450
+// Indirect counts (src/core/indirect.hpp): one invocation reads the element count an earlier GPU pass
+// left in a buffer, clamps it to the upper bound the plan was made for, and writes for every level L of
+// the plan its (n, blocks, groups_x) and its VkDispatchIndirectCommand (x, y, 1) -- what the push
+// constants hold for a count known on the host -- so that each later dispatch of the plan runs just
+// the workgroups the real count needs (vkCmdDispatchIndirect).
+//   words[6L .. 6L+2]: n_L, blocks_L, groups_x_L     words[6L+3 .. 6L+5]: the dispatch command
+// n_0 = min(count, bound); blocks_L = ceil(n_L / B) (at least 1 where MIN_ONE_BLOCK: a reduction writes
+// the identity even for no elements); n_(L+1) = blocks_L. The grid is laid out as core::grid_for does.
+#extension GL_GOOGLE_include_directive : require
+
+#include "common/backend.glsl"
+layout(local_size_x = 1) in;
+SPEC_CONSTANT(2, bool, MIN_ONE_BLOCK, false);
+
+PARAMS_BLOCK uniform IndirectParams {
+  uint count_offset;   // word index of the count in binding 0
+  uint count_is_64;    // 1: a u64 count (low word first)
+  uint bound;          // the upper bound the plan was made for (< 2^32)
+  uint block_size;     // B, elements per workgroup at every level
+  uint levels;
+  uint max_groups_x;   // maxComputeWorkGroupCount[0] (or the debugging cap)
+  uint words_offset;   // word index of words[0] in binding 1
+  uint status_offset;  // word index of the status word in binding 2
+  uint has_status;     // 1: write the status (0 = the count fitted, 1 = it was clamped to the bound)
+} pc;
+
+layout(binding = 0, std430) readonly buffer CountBuffer { uint g_count[]; };
+layout(binding = 1, std430) writeonly buffer Words { uint g_words[]; };
+layout(binding = 2, std430) writeonly buffer Status { uint g_status[]; };
+
+uint div_up(uint a, uint b) { return a / b + (a % b != 0u ? 1u : 0u); }
+
+void main() {
+  const uint lo = g_count[pc.count_offset];
+  const bool high = pc.count_is_64 != 0u && g_count[pc.count_offset + 1u] != 0u;
+  const bool clamped = high || lo > pc.bound;
+  uint n = clamped ? pc.bound : lo;
+  if (pc.has_status != 0u) g_status[pc.status_offset] = clamped ? 1u : 0u;
+  for (uint level = 0u; level < pc.levels; ++level) {
+    uint blocks = div_up(n, pc.block_size);
+    if (MIN_ONE_BLOCK) blocks = max(blocks, 1u);
+    const uint rows = blocks <= pc.max_groups_x ? 1u : div_up(blocks, pc.max_groups_x);
+    const uint groups_x = rows == 1u ? blocks : div_up(blocks, rows);
+    const uint w = pc.words_offset + 6u * level;
+    g_words[w] = n;
+    g_words[w + 1u] = blocks;
+    g_words[w + 2u] = groups_x;
+    g_words[w + 3u] = groups_x;
+    g_words[w + 4u] = blocks == 0u ? 0u : rows;
+    g_words[w + 5u] = 1u;
+    n = blocks;
+  }
+}

@@ -1,0 +1,110 @@
+// Scans whose element count sits in GPU memory (ScanArgs::count_from, issue 6): the count is read on the
+// GPU, clamped to the upper bound ScanArgs::count (status word 1), and every dispatch is issued with
+// vkCmdDispatchIndirect. Outputs are poisoned: elements past the count must stay untouched.
+#include <algorithm>
+
+#include "scan_check.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+class IndirectTest : public GpuTest, public ::testing::WithParamInterface<AlgorithmKind> {
+ protected:
+  ScanConfig config(DataType type) const {
+    ScanConfig c;
+    c.type = type;
+    c.algorithm = GetParam().algorithm;
+    c.kind = GetParam().kind;
+    c.deterministic = false;
+    c.workgroup_size = 32;  // small tiles: several levels at small sizes
+    c.vectors_per_lane = 1;
+    return c;
+  }
+  size_t tile() const { return GetParam().algorithm == Algorithm::multipass ? 64 : 128; }
+
+  // Scans with `bound` as ScanArgs::count and `gpu_count` (u32, or u64 `high` << 32 | gpu_count) in GPU
+  // memory; checks the scanned prefix, the untouched tail and the status word.
+  template <class T>
+  void check(const ScanConfig& c, size_t bound, uint64_t gpu_count, std::mt19937_64& rng, uint64_t seed,
+             bool as_64 = false, std::optional<T> initial = std::nullopt) {
+    const Context& ctx = shared_context();
+    if (c.algorithm == Algorithm::single_pass && !ctx.single_pass_available()) return;
+    SCOPED_TRACE("bound " + std::to_string(bound) + ", count " + std::to_string(gpu_count) +
+                 (as_64 ? " (u64)" : "") + ", " + std::string(to_string(c.type)) + ", seed " + std::to_string(seed));
+    const auto input = random_op_values<T>(bound, c.op, rng);
+    HostBuffer<T> in(ctx, std::max<size_t>(bound, 1) * sizeof(T));
+    HostBuffer<T> out(ctx, std::max<size_t>(bound, 1) * sizeof(T));
+    HostBuffer<uint32_t> count(ctx, 16);
+    const TempRequirements req = scan_temp_requirements(ctx, bound, c, false, true);
+    HostBuffer<uint32_t> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
+    std::copy(input.begin(), input.end(), in.data());
+    poison(out.data(), std::max<size_t>(bound, 1) * sizeof(T));
+    poison(temp.data(), std::max<VkDeviceSize>(req.size, 4));
+    count.data()[0] = static_cast<uint32_t>(gpu_count);  // the count, then (u64) its high word
+    count.data()[1] = static_cast<uint32_t>(gpu_count >> 32);
+    count.data()[2] = 0xA5A5A5A5u;                        // the status word, poisoned
+    IndirectCount from{count.view(), as_64, count.view(8)};
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      ScanArgs args{c, bound, in.view(), out.view(), temp.view()};
+      args.count_from = from;
+      if (initial) args.initial_bits = element_bits(*initial);
+      record_scan(ctx, cmd, args);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(gpu_count, bound));
+    EXPECT_EQ(count.data()[2], gpu_count > bound ? 1u : 0u) << "status word";
+    const std::vector<T> prefix(input.begin(), input.begin() + n);
+    EXPECT_TRUE(matches_reference<T>(prefix, std::vector<T>(out.data(), out.data() + n), c.kind, c.op, initial));
+    std::vector<T> poisoned(1);
+    poison(poisoned.data(), sizeof(T));
+    size_t touched = 0;
+    for (size_t i = n; i < bound; ++i) touched += std::memcmp(&out.data()[i], poisoned.data(), sizeof(T)) != 0;
+    EXPECT_EQ(touched, 0u) << "elements past the count were written";
+  }
+};
+
+TEST_P(IndirectTest, CountsUpToTheBound) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = tile();
+  for (size_t bound : {b - 1, b + 1, b * b + 3, 3 * b * b + 7}) {
+    const size_t any = std::uniform_int_distribution<size_t>(0, bound)(rng);
+    for (uint64_t count : {size_t{0}, size_t{1}, std::min(b, bound), std::min(b + 1, bound), any, bound})
+      check<uint32_t>(config(DataType::u32), bound, count, rng, seed);
+  }
+}
+
+// A count above the bound scans the bound's elements and sets the status word, also when only the
+// high word of a u64 count says so.
+TEST_P(IndirectTest, CountAboveTheBoundIsClamped) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t bound = tile() * tile() + 5;
+  check<uint32_t>(config(DataType::u32), bound, bound + 1, rng, seed);
+  check<uint32_t>(config(DataType::u32), bound, 0xFFFFFFFFu, rng, seed);
+  check<uint32_t>(config(DataType::u32), bound, (uint64_t{1} << 32) + 3, rng, seed, true);
+  check<uint32_t>(config(DataType::u32), bound, 17, rng, seed, true);
+}
+
+// Other types and operators, with a carry-in.
+TEST_P(IndirectTest, TypesOperatorsAndCarryIn) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t bound = tile() * tile() + 9;
+  ScanConfig c = config(DataType::u64);
+  check<uint64_t>(c, bound, bound / 2 + 1, rng, seed, false, uint64_t{rng()});
+  c = config(DataType::i32);
+  c.op = Op::max;
+  check<int32_t>(c, bound, tile() + 2, rng, seed, false, int32_t{-5});
+  c = config(DataType::f32);
+  c.op = Op::min;
+  check<float>(c, bound, bound - 1, rng, seed);
+}
+
+INSTANTIATE_TEST_SUITE_P(, IndirectTest, every_algorithm_and_kind(), algorithm_kind_name);
+
+}  // namespace
+}  // namespace gpuscan::test
