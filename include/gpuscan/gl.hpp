@@ -119,18 +119,31 @@ struct TempRequirements {
   uint64_t alignment = 4;
 };
 
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                        bool indirect = false);
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config);
+
+// An element count in GPU memory, as gpuscan::IndirectCount: a u32 (or u64) written earlier by a GL
+// command or shader (shader writes made visible with GL_SHADER_STORAGE_BARRIER_BIT), and an optional
+// status word set to 1 when the count exceeded ScanArgs::count and was clamped to it (0 otherwise).
+struct IndirectCount {
+  BufferView buffer;
+  bool is_64bit = false;
+  BufferView status;  // buffer 0 = none
+};
 
 struct ScanArgs {
   ScanConfig config;
-  uint64_t count = 0;  // 0 issues nothing
+  uint64_t count = 0;  // 0 issues nothing; with count_from, the upper bound of the count
   BufferView input;
   BufferView output;   // may be exactly the input (in place)
   BufferView temp;     // scan_temp_requirements(ctx, count, config).size bytes; unused when that is 0
   // A carry-in combined in front of every element, as gpuscan::ScanArgs::initial_bits (its bit pattern,
   // element_bits): exclusive output[0] = initial. Applied in the plan's top-level pass.
   std::optional<uint64_t> initial_bits;
+  // Optional: the count from GPU memory; every dispatch is then glDispatchComputeIndirect, temp holds
+  // the commands (scan_temp_requirements(..., indirect = true)) and the bound must fit one binding.
+  std::optional<IndirectCount> count_from;
 };
 
 // Issues the scan's dispatches into the current GL command stream. It binds its own program, SSBO

@@ -1,6 +1,7 @@
 // What a gl::Context holds. Internal to the library.
 #pragma once
 
+#include <optional>
 #include <map>
 #include <span>
 #include <string>
@@ -45,9 +46,14 @@ struct Context::Impl {
   void check_current() const;
   GLuint program(const PipelineKey& key);
   // Binds `buffers` to SSBO bindings 0.., uploads `params` as the parameter block and dispatches a
-  // (groups_x, groups_y) grid: what every gpuscan pass issues.
+  // (groups_x, groups_y) grid: what every gpuscan pass issues. With `indirect` the grid is the
+  // command at that offset of that buffer (glDispatchComputeIndirect).
+  struct IndirectCommand {
+    GLuint buffer;
+    uint64_t offset;
+  };
   void dispatch(const PipelineKey& key, std::span<const Binding> buffers, std::span<const uint32_t> params,
-                uint32_t groups_x, uint32_t groups_y);
+                uint32_t groups_x, uint32_t groups_y, std::optional<IndirectCommand> indirect = std::nullopt);
   // Throws Errc::gl_error naming `what` if GL reports an error (the error is consumed).
   void check_error(const char* what) const;
 };

@@ -30,6 +30,8 @@ namespace gpuscan::gl {
   X(PFNGLUSEPROGRAMPROC, UseProgram)                                                                  \
   X(PFNGLBINDBUFFERRANGEPROC, BindBufferRange)                                                        \
   X(PFNGLDISPATCHCOMPUTEPROC, DispatchCompute)                                                        \
+  X(PFNGLDISPATCHCOMPUTEINDIRECTPROC, DispatchComputeIndirect)                                        \
+  X(PFNGLBINDBUFFERPROC, BindBuffer)                                                                  \
   X(PFNGLMEMORYBARRIERPROC, MemoryBarrier)                                                            \
   X(PFNGLISBUFFERPROC, IsBuffer)                                                                      \
   X(PFNGLCREATEBUFFERSPROC, CreateBuffers)                                                            \

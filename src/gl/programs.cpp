@@ -84,7 +84,7 @@ GLuint Context::Impl::program(const PipelineKey& key) {
 }
 
 void Context::Impl::dispatch(const PipelineKey& key, std::span<const Binding> buffers, std::span<const uint32_t> params,
-                             uint32_t groups_x, uint32_t groups_y) {
+                             uint32_t groups_x, uint32_t groups_y, std::optional<IndirectCommand> indirect) {
   gl.UseProgram(program(key));
   for (size_t i = 0; i < buffers.size(); ++i)
     gl.BindBufferRange(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(i), buffers[i].buffer,
@@ -92,7 +92,13 @@ void Context::Impl::dispatch(const PipelineKey& key, std::span<const Binding> bu
   // New storage for every dispatch (orphaning): dispatches already issued keep reading their own values.
   gl.NamedBufferData(params_buffer, static_cast<GLsizeiptr>(params.size_bytes()), params.data(), GL_STREAM_DRAW);
   gl.BindBufferRange(GL_UNIFORM_BUFFER, 0, params_buffer, 0, static_cast<GLsizeiptr>(params.size_bytes()));
-  gl.DispatchCompute(groups_x, groups_y, 1);
+  if (indirect) {
+    gl.BindBuffer(GL_DISPATCH_INDIRECT_BUFFER, indirect->buffer);
+    gl.DispatchComputeIndirect(static_cast<GLintptr>(indirect->offset));
+    gl.BindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+  } else {
+    gl.DispatchCompute(groups_x, groups_y, 1);
+  }
 }
 
 }  // namespace gpuscan::gl

@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
@@ -23,13 +24,16 @@ struct Resolved {
   CompactPath path = CompactPath::shared_memory;  // compaction
   core::TileShape shape{};
   core::Plan plan;
+  core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
+  uint32_t block_size = 0;        // elements per workgroup at every level
+  uint64_t plan_bound = 0;        // the count the plan is made for (an indirect count's upper bound)
 };
 
 core::PlanLimits limits(const Context& ctx) {
   return {ctx.impl().max_groups_x, ctx.impl().info.max_workgroup_count[1]};
 }
 
-Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect = false) {
   const GlInfo& info = ctx.info();
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
@@ -40,6 +44,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
                                                 std::max<uint64_t>(16, info.shader_storage_offset_alignment),
                                                 element_size(config.type));
   r.plan = core::plan_scan(r.algorithm, count, config, r.shape, limits(ctx), false, window);
+  r.plan_bound = count;
+  r.block_size = r.algorithm == Algorithm::multipass ? 2 * r.shape.workgroup_size
+                                                     : r.shape.workgroup_size * r.shape.vectors_per_lane * 4;
+  if (indirect) r.plan = core::plan_indirect(r.plan, element_size(config.type), &r.indirect);
   return r;
 }
 
@@ -69,26 +77,66 @@ struct Views {
 };
 
 // Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl), the compaction
-// kernels' CompactParams (shaders/common/compact.glsl).
-constexpr size_t scan_words = 9;
-constexpr size_t compact_words = 10;
+// kernels' CompactParams (shaders/common/compact.glsl), indirect_count.comp's: ten each.
+constexpr size_t param_words = 10;
+constexpr size_t scan_bindings = 4;
+constexpr size_t compact_bindings = 5;
 
-// Issues the plan. `key_of(d)` names the program of a dispatch; `extra(d, bindings, params)` may add
-// bindings 3.. and replace parameter words 6.. (compaction) and returns the number of parameter words.
+// One step, checked and ready to issue: a barrier or a dispatch.
+struct Pass {
+  PipelineKey key;
+  Binding bindings[5];
+  uint32_t params[param_words];
+  size_t binding_count;
+  uint32_t groups_x, groups_y;
+  std::optional<Context::Impl::IndirectCommand> command;
+  bool barrier;
+};
+
+// The plan's first dispatch with a count in GPU memory: shaders/indirect_count.comp turns it into every
+// level's parameters and dispatch commands in temp (core/indirect.hpp).
+Pass indirect_count_pass(Context::Impl& impl, const core::Dispatch& d, const IndirectCount& from, const Resolved& r,
+                         const BufferView& temp, uint32_t esize) {
+  Pass p{};
+  p.key.variant = "indirect_count";
+  p.bindings[0] = bind_elements(impl, from.buffer, 0, from.is_64bit ? 2 : 1, 4);
+  p.bindings[1] = bind_elements(impl, temp, d.aux.offset, d.aux.count, esize);
+  const bool has_status = from.status.buffer != 0;
+  p.bindings[2] = has_status ? bind_elements(impl, from.status, 0, 1, 4) : p.bindings[1];
+  p.bindings[3] = p.bindings[1];
+  p.binding_count = scan_bindings;
+  const uint32_t params[param_words] = {p.bindings[0].element_offset,
+                                        from.is_64bit ? 1u : 0u,
+                                        static_cast<uint32_t>(r.plan_bound),
+                                        r.block_size,
+                                        r.indirect.levels,
+                                        impl.max_groups_x,
+                                        static_cast<uint32_t>(p.bindings[1].element_offset * esize / 4),
+                                        has_status ? p.bindings[2].element_offset : 0u,
+                                        has_status ? 1u : 0u,
+                                        0};
+  std::copy(params, params + param_words, p.params);
+  p.groups_x = 1;
+  p.groups_y = 1;
+  impl.program(p.key);
+  return p;
+}
+
+// A scan's count in GPU memory, for the plan's indirect_count dispatch.
+struct IndirectSource {
+  const IndirectCount* count;
+  const Resolved* resolved;
+};
+
+// Issues the plan. `key_of(d)` names the program of a dispatch; `extra(d, bindings, params)` may replace
+// bindings 3.. and parameter words 6.. (compaction) and returns the number of bindings used.
 // Words 6..8 are the scan's carry-in: `initial` on the plan's root dispatch, none elsewhere. Every
 // binding is checked and every program compiled before the first dispatch, so an error leaves nothing
 // half issued.
 template <class KeyOf, class Extra>
 void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, uint32_t esize, KeyOf key_of,
-             Extra extra, double* gpu_ns = nullptr, std::optional<uint64_t> initial = std::nullopt) {
-  struct Pass {
-    PipelineKey key;
-    Binding bindings[5];
-    uint32_t params[compact_words];
-    size_t words;
-    uint32_t groups_x, groups_y;
-    bool barrier;
-  };
+             Extra extra, double* gpu_ns = nullptr, std::optional<uint64_t> initial = std::nullopt,
+             IndirectSource indirect = {}) {
   std::vector<Pass> passes;
   for (const core::Step& step : plan.steps) {
     Pass p{};
@@ -100,25 +148,40 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     if (std::holds_alternative<core::Fill>(step))
       throw Error(Errc::unsupported, "internal: a plan with a fill on OpenGL");
     const core::Dispatch& d = std::get<core::Dispatch>(step);
+    if (d.kernel == core::Kernel::indirect_count) {
+      passes.push_back(indirect_count_pass(impl, d, *indirect.count, *indirect.resolved, views.temp, esize));
+      continue;
+    }
     p.bindings[0] = bind_elements(impl, views.of(d.src.slot), d.src.offset, d.src.count, esize);
     p.bindings[1] = bind_elements(impl, views.of(d.dst.slot), d.dst.offset, d.dst.count, esize);
     p.bindings[2] = bind_elements(impl, views.of(d.aux.slot), d.aux.offset, d.aux.count, esize);
-    // Binding 3: a windowed scan's running total, or (unread) the source again; compaction replaces it.
-    p.bindings[3] = d.carry_from_temp ? bind_elements(impl, views.of(d.carry.slot), d.carry.offset, d.carry.count, esize)
-                                      : p.bindings[0];
+    // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source
+    // again; compaction replaces it.
+    p.bindings[3] =
+        d.carry_from_temp ? bind_elements(impl, views.of(d.carry.slot), d.carry.offset, d.carry.count, esize)
+        : d.dynamic ? bind_elements(impl, views.temp, indirect.resolved->indirect.first,
+                                    indirect.resolved->indirect.elements, esize)
+                    : p.bindings[0];
     const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
     const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? p.bindings[3].element_offset : 0;
-    const uint32_t params[scan_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
-                                         p.bindings[1].element_offset, p.bindings[2].element_offset, d.groups_x,
-                                         static_cast<uint32_t>(d.blocks), d.carry_from_temp ? 2u : carry_in ? 1u : 0u,
-                                         static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)};
-    std::copy(params, params + scan_words, p.params);
+    const uint32_t params[param_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
+                                          p.bindings[1].element_offset, p.bindings[2].element_offset, d.groups_x,
+                                          static_cast<uint32_t>(d.blocks), d.carry_from_temp ? 2u : carry_in ? 1u : 0u,
+                                          static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32), 0};
+    std::copy(params, params + param_words, p.params);
+    if (d.dynamic) {
+      const uint64_t level_word = uint64_t{core::indirect_words_per_level} * d.level;
+      p.params[9] = static_cast<uint32_t>(p.bindings[3].element_offset * esize / 4 + level_word) + 1;
+      p.command = Context::Impl::IndirectCommand{
+          views.temp.buffer,
+          views.temp.offset + indirect.resolved->indirect.first * esize + (level_word + core::indirect_command_word) * 4};
+    }
     p.key = key_of(d);
     // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
     p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[1].element_offset % 4 == 0;
-    p.words = extra(d, p.bindings, p.params);
+    p.binding_count = extra(d, p.bindings, p.params);
     // The compaction kernels load 16-byte vectors of values and flags where both start on a vector boundary.
-    if (p.words == compact_words)
+    if (p.binding_count == compact_bindings)
       p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[3].element_offset % 4 == 0;
     p.groups_x = d.groups_x;
     p.groups_y = d.groups_y;
@@ -130,11 +193,13 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     impl.gl.CreateQueries(GL_TIMESTAMP, 2, queries);
     impl.gl.QueryCounter(queries[0], GL_TIMESTAMP);
   }
+  // With a count in GPU memory, later dispatches also read their commands from what earlier ones wrote.
+  const GLbitfield barrier_bits = GL_SHADER_STORAGE_BARRIER_BIT | (indirect.count ? GL_COMMAND_BARRIER_BIT : 0);
   for (const Pass& p : passes) {
-    if (p.barrier) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (p.barrier) impl.gl.MemoryBarrier(barrier_bits);
     else
-      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.words == compact_words ? 5 : 4),
-                    std::span<const uint32_t>(p.params, p.words), p.groups_x, p.groups_y);
+      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.binding_count),
+                    std::span<const uint32_t>(p.params, param_words), p.groups_x, p.groups_y, p.command);
   }
   if (gpu_ns) {
     impl.gl.QueryCounter(queries[1], GL_TIMESTAMP);
@@ -196,7 +261,7 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     return key;
   };
   auto extra = [&](const core::Dispatch& d, Binding* bindings, uint32_t* params) -> size_t {
-    if (!is_compaction(d)) return scan_words;
+    if (!is_compaction(d)) return scan_bindings;
     // select_if binds the input as its (unread) flags.
     bindings[3] = flagged && n > 0 ? bind_elements(impl, args.flags, 0, n, 4) : bindings[0];
     bindings[4] = bind_elements(impl, args.count_out, 0, 1, 4);
@@ -204,17 +269,17 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     params[7] = bindings[4].element_offset;
     params[8] = args.predicate.a;
     params[9] = args.predicate.b;
-    return compact_words;
+    return compact_bindings;
   };
   execute(impl, r.plan, views, 4, key_of, extra);
 }
 
 }  // namespace
 
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
   TempRequirements req;
   req.alignment = element_size(config.type);
-  req.size = resolve_scan(ctx, count, config).plan.temp_elements * element_size(config.type);
+  req.size = resolve_scan(ctx, count, config, indirect).plan.temp_elements * element_size(config.type);
   return req;
 }
 
@@ -232,8 +297,9 @@ void record_scan(const Context& ctx, const ScanArgs& args) { record_scan_timed(c
 void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns) {
   Context::Impl& impl = ctx.impl();
   impl.check_current();
-  const Resolved r = resolve_scan(ctx, args.count, args.config);
-  if (args.count == 0) return;
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const Resolved r = resolve_scan(ctx, args.count, args.config, count_from != nullptr);
+  if (args.count == 0 && !count_from) return;
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
   const uint32_t esize = element_size(args.config.type);
   const uint64_t bytes = args.count * esize;
@@ -248,6 +314,19 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
     if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
   }
+  if (count_from) {
+    const uint64_t count_bytes = count_from->is_64bit ? 8 : 4;
+    check_view(impl, "count", count_from->buffer, count_from->is_64bit ? 2 : 1, 4, "the count needs");
+    if (overlaps(count_from->buffer, count_bytes, args.output, bytes) ||
+        overlaps(count_from->buffer, count_bytes, args.temp, temp_bytes))
+      throw Error(Errc::invalid_argument, "the count overlaps the output or temp range");
+    if (count_from->status.buffer != 0) {
+      check_view(impl, "status", count_from->status, 1, 4, "the status word needs");
+      if (overlaps(count_from->status, 4, args.output, bytes) || overlaps(count_from->status, 4, args.temp, temp_bytes) ||
+          overlaps(count_from->status, 4, count_from->buffer, count_bytes))
+        throw Error(Errc::invalid_argument, "the status word overlaps the count, output or temp range");
+    }
+  }
   auto key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
     key.variant = core::scan_variant_name(d.kernel, args.config.type, args.config.op, r.workgroup);
@@ -258,7 +337,8 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
     return key;
   };
   execute(impl, r.plan, Views{args.input, args.output, args.temp}, esize, key_of,
-          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_words; }, gpu_ns, args.initial_bits);
+          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_bindings; }, gpu_ns, args.initial_bits,
+          IndirectSource{count_from, &r});
 }
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {

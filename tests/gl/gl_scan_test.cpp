@@ -150,6 +150,38 @@ TEST_P(GlScanTest, WindowsBeyondOneBinding) {
   }
 }
 
+// The count from GPU memory (ScanArgs::count_from): glDispatchComputeIndirect sized for it, nothing
+// written past it, a count above the bound clamped and reported in the status word.
+TEST_P(GlScanTest, CountFromGpuMemory) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const ScanConfig c = config(32, 1);
+  const size_t b = tile(32, 1);
+  const size_t bound = b * b + 3;
+  for (const uint64_t count : {uint64_t{0}, uint64_t{1}, uint64_t{b}, uint64_t{b + 1}, uint64_t{bound - 2},
+                               uint64_t{bound}, uint64_t{bound + 9}}) {
+    SCOPED_TRACE("count " + std::to_string(count) + ", seed " + std::to_string(seed));
+    const auto input = random_values<uint32_t>(bound, rng);
+    GlBuffer in(bound * 4, input.data());
+    const auto poisoned = poison_bytes(bound * 4);
+    GlBuffer out(bound * 4, poisoned.data());
+    const uint32_t words[3] = {static_cast<uint32_t>(count), 0, 0xA5A5A5A5u};  // count, (unused), status
+    GlBuffer count_buf(sizeof words, words);
+    const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), bound, c, true);
+    GlBuffer temp(req.size);
+    gl::ScanArgs a{c, bound, in.view(), out.view(), temp.view()};
+    a.count_from = gl::IndirectCount{count_buf.view(), false, count_buf.view(8)};
+    gl::record_scan(gl_context(), a);
+    buffer_update_barrier();
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(count, bound));
+    const auto got = out.read<uint32_t>(0, bound);
+    EXPECT_TRUE(matches_reference(std::vector<uint32_t>(input.begin(), input.begin() + n),
+                                  std::vector<uint32_t>(got.begin(), got.begin() + n), c.kind));
+    EXPECT_EQ(std::memcmp(got.data() + n, poisoned.data(), (bound - n) * 4), 0) << "written past the count";
+    EXPECT_EQ(count_buf.read<uint32_t>(2, 1)[0], count > bound ? 1u : 0u) << "status word";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Gl, GlScanTest,
     ::testing::Values(Case{Algorithm::multipass, WorkgroupAlgorithm::blelloch, ScanKind::exclusive},
