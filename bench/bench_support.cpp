@@ -63,13 +63,19 @@ void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint
   key.workgroup_size = w;
   key.vectors_per_lane = k;
   const uint64_t tile = uint64_t{w} * k * 4;
-  const uint64_t blocks = (n + tile - 1) / tile;
-  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
-  const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
-  const VkDescriptorBufferInfo infos[3] = {
-      {b.in.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}, {b.out.handle(), 0, n * 4}};
-  const uint32_t params[6] = {static_cast<uint32_t>(n), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-  impl.record_dispatch(cmd, key, infos, params, gx, gy);
+  // Ranges longer than one binding are copied window by window, as the scans run (independent
+  // dispatches, no barrier between them); a window is a whole number of tiles.
+  const uint64_t window = impl.window_elements(DataType::u32) / tile * tile;
+  for (uint64_t start = 0; start < n; start += window) {
+    const uint64_t len = std::min(window, n - start);
+    const uint64_t blocks = (len + tile - 1) / tile;
+    const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
+    const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
+    const VkDescriptorBufferInfo in{b.in.handle(), start * 4, len * 4}, out{b.out.handle(), start * 4, len * 4};
+    const VkDescriptorBufferInfo infos[4] = {in, out, out, in};
+    const uint32_t params[6] = {static_cast<uint32_t>(len), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
+    impl.record_dispatch(cmd, key, infos, params, gx, gy);
+  }
 }
 
 const void* read_back(const Context& ctx, const Buffers& b, VkBuffer src, uint64_t bytes) {

@@ -34,6 +34,8 @@ list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32
 
 # The benchmark's copy roofline: the same vector layout as the tile kernels, no arithmetic.
 list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")
+# ... and its fill / check of scans too large to check on the host (bench/huge_scan_bench.cpp).
+list(APPEND GPUSCAN_SHADER_VARIANTS "bench_pattern|bench_pattern.comp|TYPE_U32,OP_ADD")
 
 # Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a
 # specialization constant. Elements move as 32-bit patterns and ops.glsl's T is the u32 count (TYPE_U32,

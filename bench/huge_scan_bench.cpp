@@ -1,0 +1,128 @@
+// Scans beyond one binding on a real GPU (issue 6): u32 exclusive sums of 2^31 and 2^33 elements (8 and
+// 32 GiB per buffer; an H200 binds at most 4 GiB - 1, so these run as windows chained on the GPU). The
+// input is generated and the result checked on the GPU (shaders/bench_pattern.comp: out[0] == 0 and
+// out[i] + x[i] == out[i + 1] everywhere), so nothing of that size crosses to the host. Each algorithm is
+// timed beside the GLSL copy of the same bytes, in one process: medians of --runs runs after warm-up.
+//   gpuscan_huge_bench --log2 31,33 --runs 10 > huge.csv
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gs = gpuscan;
+using namespace gpuscan::bench;
+
+namespace {
+
+constexpr uint32_t pattern_group = 256;  // bench_pattern.comp's local size
+
+// Runs bench_pattern.comp over n elements, window by window: fill `in` (check = false) or check the
+// exclusive scan `out` of `in`, counting mismatches into `counter`.
+void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, VkBuffer counter, uint64_t n,
+                    bool check) {
+  gs::Context::Impl& impl = ctx.impl();
+  gs::PipelineKey key;
+  key.variant = "bench_pattern";
+  key.use_aux = check;
+  // One element of slack so that a check window can bind its successor too.
+  const uint64_t window = (impl.window_elements(gs::DataType::u32) - 16) / pattern_group * pattern_group;
+  for (uint64_t start = 0; start < n; start += window) {
+    const uint64_t len = std::min(window, n - start);
+    const bool next = start + len < n;
+    const VkDescriptorBufferInfo infos[3] = {
+        {b.in.handle(), start * 4, len * 4}, {check ? b.out.handle() : b.in.handle(), start * 4, (len + next) * 4},
+        {counter, 0, 4}};
+    const uint32_t params[7] = {static_cast<uint32_t>(len), 0, 0, next ? 1u : 0u, start == 0 ? 1u : 0u,
+                                static_cast<uint32_t>(start), static_cast<uint32_t>(start >> 32)};
+    const uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>((len + pattern_group - 1) / pattern_group, 65535));
+    impl.record_dispatch(cmd, key, infos, params, groups, 1);
+  }
+}
+
+void compute_barrier(VkCommandBuffer cmd) {
+  gs::vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gpuscan huge-scan benchmark: u32 exclusive sums past one binding, checked on the GPU"};
+  std::vector<int> log2s = {31, 33};
+  std::vector<std::string> algorithms = {"auto", "reduce-then-scan", "single-pass", "multipass"};
+  uint32_t runs = 10, warmup = 2;
+  std::string device;
+  app.add_option("--log2", log2s, "sizes as powers of two")->delimiter(',');
+  app.add_option("--algorithms", algorithms, "auto, single-pass, reduce-then-scan, multipass")->delimiter(',');
+  app.add_option("--runs", runs, "timed runs per case (median reported)");
+  app.add_option("--warmup", warmup, "untimed runs before them");
+  app.add_option("--device", device, "device selector (index or name substring)");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    gs::ContextCreateInfo info;
+    info.device_selector = device;
+    const gs::Context ctx = gs::Context::create(info);
+    std::cout << "# device: " << ctx.device_info().name << ", maxStorageBufferRange "
+              << ctx.device_info().max_storage_buffer_range << " bytes\n"
+              << "n,algorithm,median_ms,gbps,copy_ms,ratio_to_copy,windows,mismatches\n";
+    int failures = 0;
+    for (int e : log2s) {
+      const uint64_t n = uint64_t{1} << e;
+      uint64_t temp_bytes = 16;
+      for (const auto& a : algorithms) {
+        gs::ScanConfig c;
+        c.algorithm = *gs::parse_algorithm(a);
+        temp_bytes = std::max(temp_bytes, gs::scan_temp_requirements(ctx, n, c).size);
+      }
+      constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+      auto device_buffer = [&](VkDeviceSize bytes) {
+        return gs::vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, gs::vk::MemoryKind::device_local);
+      };
+      Buffers b{device_buffer(n * 4), device_buffer(n * 4), device_buffer(temp_bytes), {}, {}, {}};
+      gs::vk::OwnedBuffer counter(ctx.physical_device(), ctx.device(), 4, usage, gs::vk::MemoryKind::host_visible);
+      gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_pattern(ctx, cmd, b, counter.handle(), n, false); });
+      const Stats copy = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, 256, 4); }));
+      const uint64_t windows = (n + ctx.impl().window_elements(gs::DataType::u32) - 1) / ctx.impl().window_elements(gs::DataType::u32);
+      // The check itself must be able to fail: on the poisoned output it finds (nearly) every element wrong.
+      auto check = [&](const gs::ScanArgs* args) {
+        *static_cast<uint32_t*>(counter.mapped()) = 0;
+        poison(ctx, b.out.handle(), n * 4);
+        gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+          compute_barrier(cmd);
+          if (args) gs::record_scan(ctx, cmd, *args);
+          compute_barrier(cmd);
+          record_pattern(ctx, cmd, b, counter.handle(), n, true);
+          gs::vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        });
+        return *static_cast<const uint32_t*>(counter.mapped());
+      };
+      const uint32_t unscanned = check(nullptr);
+      std::cout << "# check on the unscanned (poisoned) output of n = " << n << ": " << unscanned << " mismatches\n";
+      if (unscanned < n / 2) throw gs::Error(gs::Errc::unsupported, "the GPU check cannot tell a wrong scan on this device");
+      for (const auto& a : algorithms) {
+        gs::ScanConfig c;
+        c.algorithm = *gs::parse_algorithm(a);
+        const gs::ScanArgs args{c, n, b.in.view(), b.out.view(), b.temp.view()};
+        const uint32_t mismatches = check(&args);  // once on a poisoned output, then timed
+        failures += mismatches != 0;
+        const Stats s = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); }));
+        std::cout << n << "," << a << "," << s.median_ms << "," << 2.0 * n * 4 / (s.median_ms * 1e-3) / 1e9 << ","
+                  << copy.median_ms << "," << copy.median_ms / s.median_ms << "," << windows << "," << mismatches
+                  << std::endl;
+      }
+    }
+    return failures ? 1 : 0;
+  } catch (const gs::Error& e) {
+    std::cerr << "gpuscan_huge_bench: error: " << e.what() << "\n";
+    return 1;
+  }
+}
