@@ -23,7 +23,7 @@ namespace {
 constexpr uint32_t pattern_group = 256;  // bench_pattern.comp's local size
 
 // Runs bench_pattern.comp over n elements, window by window: fill `in` (check = false) or check the
-// exclusive scan `out` of `in`, counting mismatches into `counter`.
+// exclusive scan `out` of `in`, counting mismatches into `counter`, one u32 per window.
 void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, VkBuffer counter, uint64_t n,
                     bool check) {
   gs::Context::Impl& impl = ctx.impl();
@@ -32,14 +32,15 @@ void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& 
   key.use_aux = check;
   // One element of slack so that a check window can bind its successor too.
   const uint64_t window = (impl.window_elements(gs::DataType::u32) - 16) / pattern_group * pattern_group;
-  for (uint64_t start = 0; start < n; start += window) {
+  for (uint64_t start = 0, slot = 0; start < n; start += window, ++slot) {
     const uint64_t len = std::min(window, n - start);
     const bool next = start + len < n;
     const VkDescriptorBufferInfo infos[3] = {
         {b.in.handle(), start * 4, len * 4}, {check ? b.out.handle() : b.in.handle(), start * 4, (len + next) * 4},
-        {counter, 0, 4}};
-    const uint32_t params[7] = {static_cast<uint32_t>(len), 0, 0, next ? 1u : 0u, start == 0 ? 1u : 0u,
-                                static_cast<uint32_t>(start), static_cast<uint32_t>(start >> 32)};
+        {counter, 0, VK_WHOLE_SIZE}};
+    const uint32_t params[8] = {static_cast<uint32_t>(len), 0, 0, next ? 1u : 0u, start == 0 ? 1u : 0u,
+                                static_cast<uint32_t>(start), static_cast<uint32_t>(start >> 32),
+                                static_cast<uint32_t>(slot)};
     const uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>((len + pattern_group - 1) / pattern_group, 65535));
     impl.record_dispatch(cmd, key, infos, params, groups, 1);
   }
@@ -87,13 +88,18 @@ int main(int argc, char** argv) {
         return gs::vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, gs::vk::MemoryKind::device_local);
       };
       Buffers b{device_buffer(n * 4), device_buffer(n * 4), device_buffer(temp_bytes), {}, {}, {}};
-      gs::vk::OwnedBuffer counter(ctx.physical_device(), ctx.device(), 4, usage, gs::vk::MemoryKind::host_visible);
+      constexpr uint32_t max_windows = 1024;  // counter slots: 2^40 elements in windows of 2^30
+      if (n / (ctx.impl().window_elements(gs::DataType::u32) - 16 - pattern_group) >= max_windows)
+        throw gs::Error(gs::Errc::too_large, "more than 1024 check windows");
+      gs::vk::OwnedBuffer counter(ctx.physical_device(), ctx.device(), max_windows * 4, usage,
+                                  gs::vk::MemoryKind::host_visible);
+      auto* slots = static_cast<uint32_t*>(counter.mapped());
       gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_pattern(ctx, cmd, b, counter.handle(), n, false); });
       const Stats copy = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, 256, 4); }));
       const uint64_t windows = (n + ctx.impl().window_elements(gs::DataType::u32) - 1) / ctx.impl().window_elements(gs::DataType::u32);
       // The check itself must be able to fail: on the poisoned output it finds (nearly) every element wrong.
       auto check = [&](const gs::ScanArgs* args) {
-        *static_cast<uint32_t*>(counter.mapped()) = 0;
+        std::fill(slots, slots + max_windows, 0u);
         poison(ctx, b.out.handle(), n * 4);
         gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
           compute_barrier(cmd);
@@ -103,16 +109,18 @@ int main(int argc, char** argv) {
           gs::vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                                  VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         });
-        return *static_cast<const uint32_t*>(counter.mapped());
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < max_windows; ++i) total += slots[i];
+        return total;
       };
-      const uint32_t unscanned = check(nullptr);
+      const uint64_t unscanned = check(nullptr);
       std::cout << "# check on the unscanned (poisoned) output of n = " << n << ": " << unscanned << " mismatches\n";
       if (unscanned < n / 2) throw gs::Error(gs::Errc::unsupported, "the GPU check cannot tell a wrong scan on this device");
       for (const auto& a : algorithms) {
         gs::ScanConfig c;
         c.algorithm = *gs::parse_algorithm(a);
         const gs::ScanArgs args{c, n, b.in.view(), b.out.view(), b.temp.view()};
-        const uint32_t mismatches = check(&args);  // once on a poisoned output, then timed
+        const uint64_t mismatches = check(&args);  // once on a poisoned output, then timed
         failures += mismatches != 0;
         const Stats s = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); }));
         std::cout << n << "," << a << "," << s.median_ms << "," << 2.0 * n * 4 / (s.median_ms * 1e-3) / 1e9 << ","

@@ -3,7 +3,8 @@
 // CHECK false, fills g_dst[i] with a hash of the global index base + i (random-looking 32-bit values);
 // with CHECK true, checks an exclusive u32 sum scan: out[i] + x[i] == out[i + 1] for every i of the window
 // whose successor is bound (n_next = n + 1 elements of out), and out[0] == 0 in the first window,
-// counting mismatches into g_count[0]. Together with the scan's own windows, one check per window
+// counting mismatches into g_count[slot] (one slot per window: a window has fewer than 2^31 elements,
+// so its count cannot wrap). Together with the scan's own windows, one check per window
 // covers every element. A grid-stride loop keeps the grid within one row.
 #extension GL_GOOGLE_include_directive : require
 
@@ -19,6 +20,7 @@ PARAMS_BLOCK uniform BenchParams {
   uint first;       // 1: the window starts at element 0
   uint base_lo;     // the window's first global index (fill)
   uint base_hi;
+  uint slot;        // the window's mismatch counter
 } pc;
 
 layout(binding = 0, std430) readonly buffer Src { uint g_src[]; };
@@ -47,5 +49,5 @@ void main() {
     if (i + 1u < pc.n || pc.next_bound != 0u)
       if (g_dst[pc.dst_offset + i] + g_src[pc.src_offset + i] != g_dst[pc.dst_offset + i + 1u]) ++mismatches;
   }
-  if (CHECK && mismatches != 0u) atomicAdd(g_count[0], mismatches);
+  if (CHECK && mismatches != 0u) atomicAdd(g_count[pc.slot], mismatches);
 }
