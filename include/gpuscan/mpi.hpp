@@ -4,7 +4,8 @@
 // primitive, type and operator (checked: a mismatch throws Errc::invalid_argument on every rank, it
 // never hangs), and a failure on one rank (bad input, a device error) throws on every rank too.
 //
-// Scan, reduce and stream compaction. An optional component, built when CMake finds MPI: link
+// Scan, reduce and stream compaction on pieces in host memory; scan and reduce also on pieces in GPU
+// buffers (DevicePiece), where the data stays on the GPU. An optional component, built when CMake finds MPI: link
 // gpuscan::mpi. Guide: docs/mpi.md.
 //
 //   MPI_Init(&argc, &argv);
@@ -106,9 +107,60 @@ std::vector<T> inclusive_scan(const Context& ctx, MPI_Comm comm, std::span<const
 template <Element T>
 T reduce(const Context& ctx, MPI_Comm comm, std::span<const T> piece, Op op = Op::add);
 
+// Pieces in GPU buffers. The same scan and reduce on data that stays on each rank's GPU: the local
+// reduce writes one element to a small buffer, that ONE element is read back for the MPI step (the
+// host-span form's code), and the local scan runs with the carry-in as ScanArgs::initial_bits, writing
+// the caller's output buffer. Buffers must belong to ctx's device; views as record_scan's (vulkan.hpp).
+struct DevicePiece {
+  BufferView input;    // count elements from input.offset (STORAGE_BUFFER usage); may be empty if count == 0
+  BufferView output;   // count elements from output.offset; may be exactly the input (in place)
+  uint64_t count = 0;  // this rank's elements; 0 is allowed (an empty piece)
+};
+
+// Scan of the distributed array in GPU buffers, as the host-span scan: on return piece.output holds this
+// rank's part of the scan of the whole array. Blocks until the GPU is done (two submissions to ctx's
+// queue, one fence wait each). Temp memory (the reduce's tile totals, the scan's temp, one readback
+// element) is allocated inside each call and freed before it returns.
+//
+// Barrier contract. Before the call: the writes to piece.input, and any use of piece.output, were
+// either submitted earlier to ctx.queue() or finished (waited on with a fence) if they ran on another
+// queue; gpuscan's first command is a full memory barrier (all commands -> compute shader and
+// transfer), so earlier submissions on ctx's queue need no barrier of the caller's. Host writes to
+// mapped memory need only be flushed (non-coherent memory) before the call. After the call: the GPU
+// work is complete and the results in piece.output are available and visible to every later command
+// on ctx's queue and to host reads of mapped memory (gpuscan's last command is a barrier from its
+// compute writes to all commands and the host): no barrier is needed after it on the same queue.
+// On error (bad views, a device error on any rank) every rank throws, and piece.output is undefined.
+//
+//   // rank 0: in = [3, 1] on its GPU   rank 1: count 0   rank 2: in = [7, 0, 4]
+//   gpuscan::mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, {.input = in, .output = out, .count = n});
+//   // rank 0: out = [0, 3]             rank 1: nothing   rank 2: out = [4, 11, 11]
+template <Element T>
+void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {});
+template <Element T>
+void exclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {}) {
+  config.kind = ScanKind::exclusive;
+  scan<T>(ctx, comm, piece, config);
+}
+template <Element T>
+void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {}) {
+  config.kind = ScanKind::inclusive;
+  scan<T>(ctx, comm, piece, config);
+}
+
+// The combination of the distributed array in GPU buffers (piece.input, piece.count; piece.output is not
+// used), returned on every rank. Barrier contract before the call as scan's; it writes nothing of the
+// caller's.
+//   // pieces [3, 1] | (empty) | [7, 0, 4] on the ranks' GPUs
+//   gpuscan::mpi::reduce<uint32_t>(ctx, MPI_COMM_WORLD, {.input = in, .count = n}, gpuscan::Op::max)  // 7
+template <Element T>
+T reduce(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, Op op = Op::add);
+
 #define GPUSCAN_MPI_DECLARE(T)                                                                   \
   extern template std::vector<T> scan(const Context&, MPI_Comm, std::span<const T>, ScanConfig); \
-  extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);
+  extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);                    \
+  extern template void scan<T>(const Context&, MPI_Comm, const DevicePiece&, ScanConfig);       \
+  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op);
 GPUSCAN_MPI_DECLARE(uint32_t)
 GPUSCAN_MPI_DECLARE(int32_t)
 GPUSCAN_MPI_DECLARE(float)
