@@ -4,8 +4,8 @@
 // primitive, type and operator (checked: a mismatch throws Errc::invalid_argument on every rank, it
 // never hangs), and a failure on one rank (bad input, a device error) throws on every rank too.
 //
-// Scan, reduce and stream compaction on pieces in host memory; scan and reduce also on pieces in GPU
-// buffers (DevicePiece), where the data stays on the GPU. An optional component, built when CMake finds MPI: link
+// Scan, reduce and stream compaction, on pieces in host memory or in GPU buffers (DevicePiece,
+// DeviceSelectPiece), where the data stays on the GPU. An optional component, built when CMake finds MPI: link
 // gpuscan::mpi. Guide: docs/mpi.md.
 //
 //   MPI_Init(&argc, &argv);
@@ -156,6 +156,43 @@ void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece,
 template <Element T>
 T reduce(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, Op op = Op::add);
 
+// A piece in GPU buffers to compact (select_if / select_flagged below); views as record_select_if's.
+struct DeviceSelectPiece {
+  BufferView input;      // count elements from input.offset
+  BufferView flags;      // select_flagged: count u32 flags (kept where non-zero); unused by select_if
+  BufferView output;     // room for count elements; [0, kept) is written, the rest left as it was
+  BufferView count_out;  // optional (buffer VK_NULL_HANDLE = none): one u32, this rank's kept count, left on
+                         // the GPU (for ScanArgs::count_from, say); needs VK_BUFFER_USAGE_TRANSFER_DST_BIT
+  uint64_t count = 0;    // this rank's elements; 0 is allowed (views may then be empty)
+};
+
+// Where this rank's kept elements sit in the whole result.
+struct DeviceSelection {
+  uint64_t kept = 0;           // elements this rank kept, in output[0, kept)
+  uint64_t global_offset = 0;  // index of output[0] in the whole result (rank order)
+  uint64_t global_count = 0;   // elements kept on all ranks together
+};
+
+// Stream compaction of the distributed array in GPU buffers, as the host-span select_if / select_flagged
+// with Rebalance::none (rebalancing GPU buffers is not offered): each rank compacts its piece on its GPU
+// (record_select_if / record_select_flagged into its output), reads back its kept count (one u32), and
+// MPI_Exscan / MPI_Allreduce of the counts give its global offset and the global count. Blocks until the
+// GPU is done; temp memory is allocated per call. Barrier contract as scan's on DevicePiece: earlier
+// submissions on ctx's queue need no barrier before the call, and afterwards output and count_out are
+// visible to every later command on the queue and to the host.
+//
+//   // rank 0: in = [5, 1, 7]   rank 1: count 0   rank 2: in = [9, 2]
+//   auto r = gpuscan::mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD,
+//                                              {.input = in, .output = out, .count = n},
+//                                              gpuscan::Predicate::greater(4u));
+//   // rank 0: out[0, 2) = [5, 7], r = {2, 0, 3}   rank 1: {0, 2, 3}   rank 2: out[0, 1) = [9], {1, 2, 3}
+template <Element T>
+DeviceSelection select_if(const Context& ctx, MPI_Comm comm, const DeviceSelectPiece& piece, Predicate predicate,
+                          CompactConfig config = {});
+template <Element T>
+DeviceSelection select_flagged(const Context& ctx, MPI_Comm comm, const DeviceSelectPiece& piece,
+                               CompactConfig config = {});
+
 #define GPUSCAN_MPI_DECLARE(T)                                                                   \
   extern template std::vector<T> scan(const Context&, MPI_Comm, std::span<const T>, ScanConfig); \
   extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);                    \
@@ -181,5 +218,13 @@ extern template Selection<int32_t> select_flagged(const Context&, MPI_Comm, std:
                                                   std::span<const uint32_t>, CompactConfig, Rebalance);
 extern template Selection<float> select_flagged(const Context&, MPI_Comm, std::span<const float>,
                                                 std::span<const uint32_t>, CompactConfig, Rebalance);
+#define GPUSCAN_MPI_DECLARE(T)                                                                                    \
+  extern template DeviceSelection select_if<T>(const Context&, MPI_Comm, const DeviceSelectPiece&, Predicate,     \
+                                               CompactConfig);                                                    \
+  extern template DeviceSelection select_flagged<T>(const Context&, MPI_Comm, const DeviceSelectPiece&, CompactConfig);
+GPUSCAN_MPI_DECLARE(uint32_t)
+GPUSCAN_MPI_DECLARE(int32_t)
+GPUSCAN_MPI_DECLARE(float)
+#undef GPUSCAN_MPI_DECLARE
 
 }  // namespace gpuscan::mpi

@@ -4,6 +4,7 @@
 
 #include "gpuscan/mpi.hpp"
 #include "mpi/collective.hpp"
+#include "mpi/select_steps.hpp"
 
 namespace gpuscan::mpi {
 
@@ -72,24 +73,15 @@ template <Element T>
 Selection<T> select(const Context& ctx, MPI_Comm comm, std::span<const T> piece, const std::span<const uint32_t>* flags,
                     Predicate predicate, CompactConfig config, Rebalance rebalance) {
   config.type = data_type_of<T>::value;
-  detail::CallSignature call;
-  call.primitive = flags ? primitive_select_flagged : primitive_select_if;
-  call.type = static_cast<uint32_t>(config.type);
-  call.op = flags ? 0 : static_cast<uint32_t>(predicate.kind);
-  call.variant = static_cast<uint32_t>(rebalance);
-  detail::require_same_call(comm, call, describe);
-
   Selection<T> result;
-  detail::run_agreed(comm, flags ? "gpuscan::mpi::select_flagged" : "gpuscan::mpi::select_if", [&] {
-    result.values = flags ? gpuscan::select_flagged<T>(ctx, piece, *flags, config)
-                          : gpuscan::select_if<T>(ctx, piece, predicate, config);
-  });
-  const uint64_t kept = result.values.size();
-  uint64_t offset = 0;
-  detail::check_mpi(MPI_Exscan(&kept, &offset, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Exscan");
-  if (detail::rank_of(comm) == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-  detail::check_mpi(MPI_Allreduce(&kept, &result.global_count, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
-  result.global_offset = offset;
+  const detail::KeptPlacement placed =
+      detail::distributed_select(comm, flags != nullptr, config.type, predicate, rebalance, [&] {
+        result.values = flags ? gpuscan::select_flagged<T>(ctx, piece, *flags, config)
+                              : gpuscan::select_if<T>(ctx, piece, predicate, config);
+        return static_cast<uint64_t>(result.values.size());
+      });
+  result.global_offset = placed.global_offset;
+  result.global_count = placed.global_count;
   if (rebalance == Rebalance::equal) {
     result.values = rebalance_equal(comm, result.values, result.global_count);
     result.global_offset = share_start(result.global_count, detail::rank_of(comm), detail::size_of(comm));
@@ -98,6 +90,28 @@ Selection<T> select(const Context& ctx, MPI_Comm comm, std::span<const T> piece,
 }
 
 }  // namespace
+
+namespace detail {
+
+KeptPlacement distributed_select(MPI_Comm comm, bool flagged, DataType type, const Predicate& predicate,
+                                 Rebalance rebalance, const std::function<uint64_t()>& local_select) {
+  CallSignature call;
+  call.primitive = flagged ? primitive_select_flagged : primitive_select_if;
+  call.type = static_cast<uint32_t>(type);
+  call.op = flagged ? 0 : static_cast<uint32_t>(predicate.kind);
+  call.variant = static_cast<uint32_t>(rebalance);
+  require_same_call(comm, call, describe);
+
+  KeptPlacement placed;
+  run_agreed(comm, flagged ? "gpuscan::mpi::select_flagged" : "gpuscan::mpi::select_if",
+             [&] { placed.kept = local_select(); });
+  check_mpi(MPI_Exscan(&placed.kept, &placed.global_offset, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Exscan");
+  if (rank_of(comm) == 0) placed.global_offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+  check_mpi(MPI_Allreduce(&placed.kept, &placed.global_count, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  return placed;
+}
+
+}  // namespace detail
 
 template <Element T>
 Selection<T> select_if(const Context& ctx, MPI_Comm comm, std::span<const T> piece, Predicate predicate,

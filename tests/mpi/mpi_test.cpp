@@ -378,6 +378,87 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
     });
 }
 
+// Compaction of pieces in GPU buffers (mpi::DeviceSelectPiece) against std::copy_if of the whole array:
+// the kept elements, gathered in rank order, the offsets and counts, the count left in count_out (when
+// one is given), and the output past the kept elements left poisoned.
+template <class T>
+void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng, double keep_fraction,
+                         bool with_count_buffer) {
+  Context& ctx = mpi_context();
+  for (size_t n : kSizes) {
+    std::vector<T> whole;
+    std::vector<uint32_t> whole_flags;
+    std::vector<int> sizes(static_cast<size_t>(ranks()));
+    if (rank() == 0) {
+      whole = random_values<T>(n, rng);
+      std::bernoulli_distribution keep(keep_fraction);
+      for (size_t i = 0; i < n; ++i) whole_flags.push_back(keep(rng) ? static_cast<uint32_t>(rng() | 1) : 0u);
+      sizes = draw_sizes(n, rng, ranks());
+    }
+    MPI_Bcast(sizes.data(), ranks(), MPI_INT, 0, MPI_COMM_WORLD);
+    const std::vector<T> piece = scatter(whole, sizes);
+    const std::vector<uint32_t> flags = scatter(whole_flags, sizes);
+    const size_t count = piece.size();
+    const vk::OwnedBuffer in = device_buffer(ctx, count * sizeof(T), piece, 0);
+    const vk::OwnedBuffer flag_buffer = device_buffer(ctx, count * sizeof(uint32_t), flags, 0);
+    const vk::OwnedBuffer out = device_buffer(ctx, (count + 3) * sizeof(T), std::vector<T>{}, 0);
+    const vk::OwnedBuffer kept_count = device_buffer(ctx, 4, std::vector<uint32_t>{}, 0);
+    mpi::DeviceSelectPiece dp;
+    dp.count = count;
+    if (count) {
+      dp.input = in.view();
+      dp.flags = flag_buffer.view();
+      dp.output = out.view();
+    }
+    if (with_count_buffer) dp.count_out = kept_count.view();
+    const mpi::DeviceSelection got = flagged ? mpi::select_flagged<T>(ctx, MPI_COMM_WORLD, dp)
+                                             : mpi::select_if<T>(ctx, MPI_COMM_WORLD, dp, predicate);
+    const std::vector<T> around = download<T>(ctx, out, count + 3, 0);
+    const std::vector<uint32_t> counted = download<uint32_t>(ctx, kept_count, 1, 0);
+    const std::string where = "n=" + std::to_string(n) + " ranks=" + std::to_string(ranks()) + " rank " +
+                              std::to_string(rank());
+    EXPECT_LE(got.kept, count) << where;
+    if (with_count_buffer) EXPECT_EQ(counted[0], got.kept) << where << ": count_out";
+    const size_t kept = std::min<size_t>(got.kept, count);
+    std::vector<T> poisoned(1);
+    poison(poisoned.data(), sizeof(T));
+    for (size_t i = kept; i < around.size(); ++i)
+      if (std::memcmp(&around[i], &poisoned[0], sizeof(T)) != 0) {
+        ADD_FAILURE() << where << ": output element " << i << " past the kept ones was written";
+        break;
+      }
+    const std::vector<T> all = gather(std::vector<T>(around.begin(), around.begin() + kept));
+    std::vector<uint64_t> offsets(static_cast<size_t>(ranks())), counts(offsets.size()), totals(offsets.size());
+    MPI_Gather(&got.global_offset, 1, MPI_UINT64_T, offsets.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&got.kept, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    MPI_Gather(&got.global_count, 1, MPI_UINT64_T, totals.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (rank() != 0) continue;
+    std::vector<T> expected;
+    for (size_t i = 0; i < n; ++i)
+      if (flagged ? whole_flags[i] != 0 : predicate(whole[i])) expected.push_back(whole[i]);
+    EXPECT_EQ(all.size(), expected.size()) << where;
+    for (size_t i = 0; i < std::min(all.size(), expected.size()); ++i)
+      if (std::memcmp(&all[i], &expected[i], sizeof(T)) != 0) {
+        ADD_FAILURE() << where << ": first difference at " << i;
+        break;
+      }
+    uint64_t running = 0;
+    for (int r = 0; r < ranks(); ++r) {
+      EXPECT_EQ(totals[r], expected.size()) << where << " from rank " << r;
+      EXPECT_EQ(offsets[r], running) << where << " from rank " << r;
+      running += counts[r];
+    }
+  }
+}
+
+TEST_F(MpiTest, DeviceSelectionsMatchCopyIf) {
+  std::mt19937_64 rng(shared_seed());
+  check_device_select<uint32_t>(false, Predicate::greater(0x80000000u), rng, 0, true);
+  check_device_select<int32_t>(false, Predicate::less(-1000), rng, 0, false);
+  check_device_select<float>(true, {}, rng, 0.3, true);
+  check_device_select<uint32_t>(true, {}, rng, 1.0, false);
+}
+
 // A device piece whose output is too small on one rank: every rank throws, none hangs, and the next
 // call works.
 TEST_F(MpiTest, ABadDevicePieceThrowsOnEveryRank) {

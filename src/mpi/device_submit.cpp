@@ -1,0 +1,43 @@
+#include "mpi/device_submit.hpp"
+
+#include <mutex>
+
+#include "vulkan/context_impl.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::mpi::detail {
+
+void submit_between_barriers(const Context& ctx, std::initializer_list<vk::OwnedBuffer*> owned,
+                             const std::function<void(VkCommandBuffer)>& record) {
+  try {
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      // Everything earlier on the queue (its writes made available) before gpuscan's compute shaders and
+      // transfers (the scan's temp clear, the count copy).
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                             VK_ACCESS_TRANSFER_WRITE_BIT);
+      record(cmd);
+      // gpuscan's writes before everything later on the queue, and the host.
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                         VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
+    });
+  } catch (const Error& e) {
+    if (e.code() == Errc::timeout) {
+      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      for (vk::OwnedBuffer* b : owned) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+    }
+    throw;
+  }
+}
+
+vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req) {
+  if (req.size == 0) return {};
+  return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), req.size, req.usage, vk::MemoryKind::device_local);
+}
+
+BufferView view_or_empty(const vk::OwnedBuffer& b) { return b.handle() ? b.view() : BufferView{}; }
+
+}  // namespace gpuscan::mpi::detail

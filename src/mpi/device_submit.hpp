@@ -1,0 +1,27 @@
+// How gpuscan::mpi's calls on pieces in GPU buffers (DevicePiece, DeviceSelectPiece) submit their local
+// work: one command buffer between the two barriers of the contract in mpi.hpp, waited for, with the
+// temp buffers allocated per call.
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+
+#include "gpuscan/vulkan.hpp"
+#include "vulkan/memory.hpp"
+
+namespace gpuscan::mpi::detail {
+
+// Records `record` after a full barrier (all earlier commands on ctx's queue -> compute and transfer)
+// and before one from compute writes to all later commands and the host; submits and waits. After a
+// timeout `owned` go to the Context's abandoned list (the GPU may still use them), as the convenience
+// calls do.
+void submit_between_barriers(const Context& ctx, std::initializer_list<vk::OwnedBuffer*> owned,
+                             const std::function<void(VkCommandBuffer)>& record);
+
+// A device-local buffer of req.size bytes with req.usage, or none (no handle) when req.size is 0.
+vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req);
+
+// b.view(), or an empty view when b has no buffer.
+BufferView view_or_empty(const vk::OwnedBuffer& b);
+
+}  // namespace gpuscan::mpi::detail
