@@ -459,8 +459,8 @@ TEST_F(MpiTest, DeviceSelectionsMatchCopyIf) {
   check_device_select<uint32_t>(true, {}, rng, 1.0, false);
 }
 
-// A device piece whose output is too small on one rank: every rank throws, none hangs, and the next
-// call works.
+// A device piece whose output is too small on one rank, then a count buffer without TRANSFER_DST on
+// one rank: every rank throws, none hangs, and the communicator stays usable.
 TEST_F(MpiTest, ABadDevicePieceThrowsOnEveryRank) {
   Context& ctx = mpi_context();
   const int bad = ranks() - 1;
@@ -481,6 +481,19 @@ TEST_F(MpiTest, ABadDevicePieceThrowsOnEveryRank) {
   const std::vector<uint32_t> got = download<uint32_t>(ctx, out, 4, 0);
   const uint32_t before = 26u * static_cast<uint32_t>(rank());
   EXPECT_EQ(got, (std::vector<uint32_t>{before + 5, before + 11, before + 18, before + 26}));
+
+  // A compaction whose count buffer cannot be copied into (no TRANSFER_DST) on one rank.
+  const vk::OwnedBuffer count = device_buffer(ctx, 4, std::vector<uint32_t>{}, 0);
+  BufferView count_view = count.view();
+  if (rank() == bad) count_view.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  try {
+    mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, {in.view(), {}, out.view(), count_view, 4}, Predicate::greater(6u));
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::missing_usage)) << e.what();
+    if (rank() != bad)
+      EXPECT_NE(std::string(e.what()).find("failed on rank " + std::to_string(bad)), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(MpiTest, PlacementTakesADeviceOfTheBestKind) {
