@@ -21,11 +21,11 @@ T local_total(const Context& ctx, const DevicePiece& piece, Op op) {
   config.op = op;
   const TempRequirements req = reduce_temp_requirements(ctx, piece.count, config);  // validates type and op
   if (piece.count == 0) return cpu::identity<T>(op);
-  vk::OwnedBuffer temp = detail::temp_buffer(ctx, req);
-  vk::OwnedBuffer result(ctx.physical_device(), ctx.device(), sizeof(T), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                         vk::MemoryKind::host_visible);
+  const auto lock = detail::scratch_lock(ctx);
+  vk::OwnedBuffer& temp = detail::scratch(ctx, req.size, false);
+  vk::OwnedBuffer& result = detail::scratch(ctx, sizeof(T), true);
   detail::submit_between_barriers(ctx, {&temp, &result}, [&](VkCommandBuffer cmd) {
-    record_reduce(ctx, cmd, {config, piece.count, piece.input, result.view(), detail::view_or_empty(temp)});
+    record_reduce(ctx, cmd, {config, piece.count, piece.input, result.view(), temp.view()});
   });
   T total;
   std::memcpy(&total, result.mapped(), sizeof(T));
@@ -45,8 +45,9 @@ void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfi
         const bool in_place = same_range(piece.input, piece.output);
         const TempRequirements req = scan_temp_requirements(ctx, piece.count, config, in_place);
         if (piece.count == 0) return;
-        vk::OwnedBuffer temp = detail::temp_buffer(ctx, req);
-        ScanArgs args{config, piece.count, piece.input, piece.output, detail::view_or_empty(temp)};
+        const auto lock = detail::scratch_lock(ctx);
+        vk::OwnedBuffer& temp = detail::scratch(ctx, req.size, false);
+        ScanArgs args{config, piece.count, piece.input, piece.output, temp.view()};
         if (before) args.initial_bits = element_bits(*before);
         detail::submit_between_barriers(ctx, {&temp}, [&](VkCommandBuffer cmd) { record_scan(ctx, cmd, args); });
       });

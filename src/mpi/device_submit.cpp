@@ -38,6 +38,19 @@ vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req) {
   return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), req.size, req.usage, vk::MemoryKind::device_local);
 }
 
+std::unique_lock<std::mutex> scratch_lock(const Context& ctx) { return std::unique_lock(ctx.impl().scratch_mutex); }
+
+vk::OwnedBuffer& scratch(const Context& ctx, VkDeviceSize bytes, bool host_visible) {
+  // Every usage a device-piece call's temp or result can need, so one buffer serves them all.
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+  vk::OwnedBuffer& b = host_visible ? ctx.impl().scratch_host : ctx.impl().scratch_device;
+  if (!b.handle() || b.view().buffer_size < bytes)
+    b = vk::OwnedBuffer(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(bytes, 256), usage,
+                        host_visible ? vk::MemoryKind::host_visible : vk::MemoryKind::device_local);
+  return b;
+}
+
 BufferView view_or_empty(const vk::OwnedBuffer& b) { return b.handle() ? b.view() : BufferView{}; }
 
 }  // namespace gpuscan::mpi::detail

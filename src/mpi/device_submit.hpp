@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <mutex>
 
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
@@ -20,6 +21,13 @@ void submit_between_barriers(const Context& ctx, std::initializer_list<vk::Owned
 
 // A device-local buffer of req.size bytes with req.usage, or none (no handle) when req.size is 0.
 vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req);
+
+// The Context's reusable scratch (Context::Impl::scratch_device / scratch_host): at least `bytes`, with
+// every usage a temp or result needs, reallocated only when too small. Allocating on every call cost
+// more than the GPU work of a 2^28-element scan on the H200 (bench/RESULTS.md). Use it only while
+// holding scratch_lock(ctx), and pass it to submit_between_barriers as owned.
+std::unique_lock<std::mutex> scratch_lock(const Context& ctx);
+vk::OwnedBuffer& scratch(const Context& ctx, VkDeviceSize bytes, bool host_visible);
 
 // b.view(), or an empty view when b has no buffer.
 BufferView view_or_empty(const vk::OwnedBuffer& b);

@@ -198,6 +198,8 @@ uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::
 }  // namespace
 
 Context::Impl::~Impl() {
+  scratch_device = {};
+  scratch_host = {};
   if (device && (!abandoned.empty() || !abandoned_buffers.empty() || !abandoned_queries.empty())) {
     vkDeviceWaitIdle(device);
     for (auto [pool, fence] : abandoned) {

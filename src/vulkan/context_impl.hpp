@@ -44,6 +44,11 @@ struct Context::Impl {
   std::mutex abandoned_mutex;
   std::vector<std::pair<VkCommandPool, VkFence>> abandoned;
   std::vector<vk::OwnedBuffer> abandoned_buffers;
+  // Device scratch that blocking calls reuse instead of allocating it every time (gpuscan::mpi's
+  // device pieces): grown on demand, used by one call at a time under scratch_mutex, freed with the
+  // Context (before the device).
+  std::mutex scratch_mutex;
+  vk::OwnedBuffer scratch_device, scratch_host;
   std::vector<VkQueryPool> abandoned_queries;
   PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 

@@ -2,6 +2,7 @@
 // device buffer (not in place, so `automatic` may pick the single-pass scan), download. Blocks until
 // done. Each call allocates its own buffers, so calls on several threads share nothing but the
 // Context's pipeline cache and queue lock.
+#include <chrono>
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -63,7 +64,13 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
       std::lock_guard lock(ctx.impl().queue_mutex);
       check(vkQueueSubmit(ctx.queue(), 1, &submit, fence), "vkQueueSubmit");
     }
-    const VkResult waited = vkWaitForFences(device, 1, &fence, VK_TRUE, ctx.impl().timeout_ns);
+    // Poll for up to 2 ms before blocking: a blocking wait can add about a millisecond of wake-up
+    // latency on some drivers, as much as a short scan takes on the GPU.
+    VkResult waited = VK_NOT_READY;
+    const auto poll_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+    while ((waited = vkGetFenceStatus(device, fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end) {
+    }
+    if (waited == VK_NOT_READY) waited = vkWaitForFences(device, 1, &fence, VK_TRUE, ctx.impl().timeout_ns);
     if (waited == VK_TIMEOUT) {
       // The GPU may still be running this submission: its fence and pool live until the Context goes.
       {
