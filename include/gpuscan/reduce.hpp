@@ -28,7 +28,9 @@ struct ReduceConfig {
 
 // Temporary storage record_reduce needs for `count` elements: one total per tile at every level above
 // the input; size 0 when one tile holds everything (then ReduceArgs::temp may stay empty).
-TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config);
+// `indirect`: the count will come from GPU memory (ReduceArgs::count_from; `count` is its upper bound).
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
+                                          bool indirect = false);
 
 // The passes a reduction of `count` elements would record, one line each (for `gpuscan info`).
 std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config);
@@ -39,6 +41,10 @@ struct ReduceArgs {
   BufferView input;    // count elements from input.offset
   BufferView output;   // one element at output.offset receives the result; must not overlap input
   BufferView temp;     // reduce_temp_requirements(ctx, count, config).size bytes from temp.offset
+  // Optional: the count from GPU memory, as ScanArgs::count_from (vulkan.hpp); `count` is then its upper
+  // bound. A count of 0 writes the identity; one above the bound reduces the bound's elements and sets
+  // the status word to 1.
+  std::optional<IndirectCount> count_from;
 };
 
 // Records the reduction into `cmd`. Barrier contract as record_scan's (vulkan.hpp): writes to `input`

@@ -263,12 +263,14 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   record_steps(ctx, cmd, r, args.config, views, args.initial_bits, count_from);
 }
 
-TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
+                                          bool indirect) {
   const ScanConfig c = as_scan(config);
-  const Resolved r = resolve_scan(ctx, count, c, false, true, false, Job::reduce);
+  const Resolved r = resolve_scan(ctx, count, c, false, true, false, Job::reduce, indirect);
   TempRequirements req;
   req.alignment = element_size(config.type);
   req.size = r.plan.temp_elements * element_size(config.type);
+  if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   return req;
 }
 
@@ -283,7 +285,9 @@ void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& ar
   const ScanConfig config = as_scan(args.config);
   const uint32_t esize = element_size(config.type);
   const bool vector_aligned = args.input.offset % (4 * esize) == 0;
-  const Resolved r = resolve_scan(ctx, args.count, config, false, vector_aligned, false, Job::reduce);
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const Resolved r =
+      resolve_scan(ctx, args.count, config, false, vector_aligned, false, Job::reduce, count_from != nullptr);
   const uint64_t bytes = args.count * esize;
   vk::check_view("output", args.output, 1, esize, "the reduction writes");
   if (args.count > 0) {
@@ -292,8 +296,9 @@ void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& ar
       throw Error(Errc::invalid_argument, "the output element overlaps the input range");
   }
   check_temp(args.temp, r.plan, esize, args.input, bytes, args.output, esize);
+  if (count_from) check_indirect_count(*count_from, args.temp, r.plan.temp_elements * esize, args.output, esize);
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
-  record_steps(ctx, cmd, r, config, views);
+  record_steps(ctx, cmd, r, config, views, std::nullopt, count_from);
 }
 
 }  // namespace gpuscan

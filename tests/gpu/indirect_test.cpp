@@ -3,6 +3,7 @@
 // vkCmdDispatchIndirect. Outputs are poisoned: elements past the count must stay untouched.
 #include <algorithm>
 
+#include "cpu/reference.hpp"
 #include "scan_check.hpp"
 
 namespace gpuscan::test {
@@ -105,6 +106,57 @@ TEST_P(IndirectTest, TypesOperatorsAndCarryIn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(, IndirectTest, every_algorithm_and_kind(), algorithm_kind_name);
+
+}  // namespace
+}  // namespace gpuscan::test
+
+namespace gpuscan::test {
+namespace {
+
+class IndirectReduceTest : public GpuTest {};
+
+// Reductions with their count in GPU memory: 0 gives the identity, above the bound the bound's
+// elements (status 1), several plan levels with a count that needs fewer.
+TEST_F(IndirectReduceTest, CountsUpToAndPastTheBound) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  ReduceConfig config;
+  config.workgroup_size = 32;
+  config.vectors_per_lane = 1;
+  const size_t b = 128;
+  for (const Op op : {Op::add, Op::max}) {
+    config.op = op;
+    config.type = DataType::i64;
+    const size_t bound = b * b + 7;
+    const auto input = random_values<int64_t>(bound, rng);
+    HostBuffer<int64_t> in(ctx, bound * sizeof(int64_t));
+    std::copy(input.begin(), input.end(), in.data());
+    const TempRequirements req = reduce_temp_requirements(ctx, bound, config, true);
+    HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+    for (const uint64_t count : {uint64_t{0}, uint64_t{1}, uint64_t{b + 1}, uint64_t{bound}, uint64_t{bound + 3}}) {
+      SCOPED_TRACE(std::string(to_string(op)) + ", count " + std::to_string(count) + ", seed " + std::to_string(seed));
+      HostBuffer<int64_t> out(ctx, sizeof(int64_t));
+      HostBuffer<uint32_t> words(ctx, 16);
+      poison(out.data(), sizeof(int64_t));
+      words.data()[0] = static_cast<uint32_t>(count);
+      words.data()[2] = 0xA5A5A5A5u;
+      vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        ReduceArgs args{config, bound, in.view(), out.view(), temp.view()};
+        args.count_from = IndirectCount{words.view(), false, words.view(8)};
+        record_reduce(ctx, cmd, args);
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                           VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      });
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(count, bound));
+      const std::vector<int64_t> prefix(input.begin(), input.begin() + n);
+      EXPECT_EQ(out.data()[0], cpu::reduce<int64_t>(prefix, op));
+      EXPECT_EQ(words.data()[2], count > bound ? 1u : 0u) << "status word";
+    }
+  }
+}
 
 }  // namespace
 }  // namespace gpuscan::test
