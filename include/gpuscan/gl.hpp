@@ -21,6 +21,7 @@
 
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
+#include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
 #include "gpuscan/vulkan.hpp"   // MessageSeverity, MessageCallback
 
@@ -191,6 +192,16 @@ std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, Scan
 // the scan's dispatches (two GL_TIMESTAMP queries).
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
                                   double* gpu_ns = nullptr, std::optional<uint64_t> initial_bits = std::nullopt);
+
+// Data larger than one upload, as gpuscan::scan_stream (gpuscan/stream.hpp): chunks that fit
+// options.device_memory_budget (here the GL input, output and temp buffers of one chunk; the host
+// also holds one chunk of input and of results), scanned one after another with the running total as
+// the carry-in. double_buffer does not apply: one chunk is in flight.
+//   auto stats = gpuscan::gl::scan_stream(ctx, {}, read, write, {.device_memory_budget = 16 << 20});
+StreamPlan plan_scan_stream(const Context& ctx, const ScanConfig& config, const StreamOptions& options = {});
+StreamStats scan_stream(const Context& ctx, const ScanConfig& config, const StreamReader& read,
+                        const StreamWriter& write, const StreamOptions& options = {},
+                        std::optional<uint64_t> initial_bits = std::nullopt);
 
 // Stream compaction, as in gpuscan/compact.hpp.
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);

@@ -1,0 +1,157 @@
+// Data larger than one upload: scans and reductions of host data streamed through the GPU in chunks
+// that fit a memory budget, with the running total carried from chunk to chunk. The data may come from
+// a span or from a reader callback, so neither the GPU nor the host need hold all of it at once
+// (`gpuscan scan --device-memory-budget` streams files this way). docs/scan.md, "Data larger than the
+// GPU", is the guide.
+//
+// Each chunk is uploaded, scanned with a carry-in (ScanArgs::initial_bits) equal to the running total
+// of everything before it, and downloaded; the running total after a chunk is kept on the host from the
+// chunk's own results (inclusive: its last output; exclusive: its last output combined with its last
+// input). With double_buffer, two chunks' buffers alternate: while the GPU scans one chunk, the host
+// hands the previous chunk's results to the writer and reads the next chunk.
+//
+//   auto ctx = gpuscan::Context::create();
+//   std::FILE* in = std::fopen("big.bin", "rb");      // u32 values, more than the GPU holds
+//   std::FILE* out = std::fopen("scanned.bin", "wb");
+//   gpuscan::StreamOptions options{.device_memory_budget = 64 << 20};   // 64 MiB at a time
+//   gpuscan::StreamStats stats = gpuscan::scan_stream(
+//       ctx, gpuscan::ScanConfig{},
+//       [&](std::span<std::byte> buf) { return std::fread(buf.data(), 1, buf.size(), in); },
+//       [&](std::span<const std::byte> res) { std::fwrite(res.data(), 1, res.size(), out); },
+//       options);
+//   // stats.count elements scanned in stats.chunks chunks of stats.chunk_elements
+//
+// Every type and operator a scan supports streams (the carry is the element's bits). Float sums and
+// products then depend on the chunk size too: the carry enters each chunk's scan where the chunk
+// starts, so a different budget combines the elements in a different order (a fixed budget on one
+// device still gives bitwise the same result on every run, under ScanConfig::deterministic).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "gpuscan/reduce.hpp"
+#include "gpuscan/types.hpp"
+#include "gpuscan/vulkan.hpp"
+
+namespace gpuscan {
+
+// The budget used when StreamOptions::device_memory_budget is 0.
+inline constexpr uint64_t default_stream_budget = uint64_t{256} << 20;  // 256 MiB
+
+struct StreamOptions {
+  // Bytes the stream's buffers may take together: for every chunk in flight, the host-visible staging
+  // buffer, the device input and output buffers and the scan's temp (a reduction: staging, input, one
+  // result element, temp). 0 = default_stream_budget. A chunk is as many elements as fit; it is never
+  // smaller than one tile of the scan (Errc::invalid_argument when the budget cannot hold that) and
+  // never larger than the device's maxStorageBufferRange. Allocation granularity may add a little.
+  uint64_t device_memory_budget = 0;
+  // Two chunks in flight, each with half the budget, so that the host's reading and writing overlap
+  // the GPU's work; false: one chunk at a time with the whole budget.
+  bool double_buffer = true;
+  // The stream's length in bytes if known (a file's size, a span's), else 0: buffers are then no larger
+  // than the data. Only a hint: a longer stream is still scanned whole, in chunks of at most this size.
+  uint64_t size_hint = 0;
+};
+
+// Fills the start of `buffer` with the next bytes of the stream and returns how many; 0 = the end.
+// Short reads are fine (it is called again); the stream must end on a whole element. Exceptions
+// propagate out of the stream call, after the GPU work in flight has finished.
+using StreamReader = std::function<size_t(std::span<std::byte> buffer)>;
+// Receives the results in order, whole elements, in pieces of at most one chunk. The bytes are valid
+// during the call only.
+using StreamWriter = std::function<void(std::span<const std::byte> results)>;
+
+// How a stream will be (or was) cut up.
+struct StreamPlan {
+  uint64_t chunk_elements = 0;  // elements per full chunk (the last may hold fewer)
+  uint32_t chunks_in_flight = 0;  // 2 with double_buffer, else 1
+  uint64_t memory_bytes = 0;    // what the buffers take, at most the budget
+  Algorithm algorithm = Algorithm::automatic;  // what every chunk runs (scans; resolved for a full chunk)
+};
+
+struct StreamStats : StreamPlan {
+  uint64_t count = 0;   // elements streamed
+  uint64_t chunks = 0;  // chunks run
+  double gpu_ns = 0;    // GPU time of the scan or reduction passes, summed over chunks (0 without timestamps)
+};
+
+// The plan for a scan stream under `config` and `options`; validates both (the same errors as
+// scan_temp_requirements, plus Errc::invalid_argument when the budget cannot hold one tile per chunk
+// in flight, saying how much it would take).
+//   auto plan = gpuscan::plan_scan_stream(ctx, {}, {.device_memory_budget = 1 << 20});
+//   // plan.chunk_elements == 43690: 2 chunks in flight x (staging + input + output) x 4 bytes + temp
+StreamPlan plan_scan_stream(const Context& ctx, const ScanConfig& config, const StreamOptions& options = {});
+StreamPlan plan_reduce_stream(const Context& ctx, const ReduceConfig& config, const StreamOptions& options = {});
+
+// Scans everything `read` delivers, in chunks, and hands the results to `write` in order. With
+// `initial_bits`, a carry-in in front of the whole stream (ScanArgs::initial_bits). Blocks until done.
+StreamStats scan_stream(const Context& ctx, const ScanConfig& config, const StreamReader& read,
+                        const StreamWriter& write, const StreamOptions& options = {},
+                        std::optional<uint64_t> initial_bits = std::nullopt);
+
+// Reduces everything `read` delivers: each chunk is reduced on the GPU and the chunk totals are combined
+// on the host in chunk order (deterministic for floats given the chunk size; a different budget may
+// round float sums differently). Returns the result element's bytes; `stats`, if given, what ran.
+std::vector<std::byte> reduce_stream(const Context& ctx, const ReduceConfig& config, const StreamReader& read,
+                                     const StreamOptions& options = {}, StreamStats* stats = nullptr);
+
+// Host spans, chunked: as scan() and reduce(), but never more than the budget on the device at once.
+//   std::vector<uint64_t> big(1'000'000'000, 1);   // 8 GB
+//   auto out = gpuscan::scan_chunked(ctx, std::span<const uint64_t>(big), {}, {.device_memory_budget = 1 << 30});
+//   // out[i] == i
+template <Element T>
+std::vector<T> scan_chunked(const Context& ctx, std::span<const T> input, ScanConfig config,
+                            StreamOptions options = {}, std::optional<std::type_identity_t<T>> initial = std::nullopt) {
+  config.type = data_type_of<T>::value;
+  options.size_hint = input.size_bytes();
+  std::vector<T> out(input.size());
+  size_t read_at = 0, written_at = 0;
+  const auto bytes = std::as_bytes(input);
+  const auto out_bytes = std::as_writable_bytes(std::span<T>(out));
+  scan_stream(
+      ctx, config,
+      [&](std::span<std::byte> buf) {
+        const size_t n = std::min(buf.size(), bytes.size() - read_at);
+        std::copy_n(bytes.begin() + read_at, n, buf.begin());
+        read_at += n;
+        return n;
+      },
+      [&](std::span<const std::byte> res) {
+        std::copy(res.begin(), res.end(), out_bytes.begin() + written_at);
+        written_at += res.size();
+      },
+      options, initial ? std::optional<uint64_t>(element_bits(*initial)) : std::nullopt);
+  return out;
+}
+
+template <Element T>
+T reduce_chunked(const Context& ctx, std::span<const T> input, Op op = Op::add, StreamOptions options = {}) {
+  options.size_hint = input.size_bytes();
+  size_t read_at = 0;
+  const auto bytes = std::as_bytes(input);
+  ReduceConfig config;
+  config.type = data_type_of<T>::value;
+  config.op = op;
+  const std::vector<std::byte> result = reduce_stream(
+      ctx, config,
+      [&](std::span<std::byte> buf) {
+        const size_t n = std::min(buf.size(), bytes.size() - read_at);
+        std::copy_n(bytes.begin() + read_at, n, buf.begin());
+        read_at += n;
+        return n;
+      },
+      options);
+  T value;
+  std::memcpy(&value, result.data(), sizeof value);
+  return value;
+}
+
+}  // namespace gpuscan
