@@ -56,9 +56,10 @@ struct StreamOptions {
   // Two chunks in flight, each with half the budget, so that the host's reading and writing overlap
   // the GPU's work; false: one chunk at a time with the whole budget.
   bool double_buffer = true;
-  // The stream's length in bytes if known (a file's size, a span's), else 0: buffers are then no larger
-  // than the data. Only a hint: a longer stream is still scanned whole, in chunks of at most this size.
-  uint64_t size_hint = 0;
+  // The stream's length in bytes if known (a file's size, a span's): buffers are then no larger than
+  // the data. Only a hint: a longer stream is still scanned whole, in chunks of at most this size.
+  // Unknown (nullopt): chunks are sized for the budget.
+  std::optional<uint64_t> size_hint;
 };
 
 // Fills the start of `buffer` with the next bytes of the stream and returns how many; 0 = the end.

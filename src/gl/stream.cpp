@@ -34,7 +34,7 @@ GlStreamPlan plan_scan(const Context& ctx, const ScanConfig& config, const Strea
       core::stream_budget(options), 1, 2 * esize,  // input, output
       [&](uint64_t n) { return scan_temp_requirements(ctx, n, pinned(n)).size; }, tile, cap,
       "a " + std::string(to_string(config.type)) + " scan");
-  if (options.size_hint) chunk = std::min(chunk, std::max<uint64_t>(1, (options.size_hint + esize - 1) / esize));
+  if (options.size_hint) chunk = std::min(chunk, std::max<uint64_t>(1, (*options.size_hint + esize - 1) / esize));
   GlStreamPlan p;
   p.chunk_config = pinned(chunk);
   p.plan.chunk_elements = chunk;

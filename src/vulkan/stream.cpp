@@ -168,9 +168,9 @@ uint64_t binding_cap(const Context& ctx, DataType type) {
 
 // Shrinks a plan's chunk to the stream's known length (options.size_hint).
 uint64_t hinted_chunk(uint64_t chunk, const StreamOptions& options, DataType type) {
-  if (options.size_hint == 0) return chunk;
+  if (!options.size_hint) return chunk;
   const uint64_t esize = element_size(type);
-  return std::min(chunk, std::max<uint64_t>(1, (options.size_hint + esize - 1) / esize));
+  return std::min(chunk, std::max<uint64_t>(1, (*options.size_hint + esize - 1) / esize));
 }
 
 // A scan stream's plan, with the configuration every chunk runs (the algorithm pinned to what a full

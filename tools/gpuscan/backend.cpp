@@ -50,6 +50,25 @@ std::vector<std::byte> Backend::scan_bytes(std::span<const std::byte> input, con
   });
 }
 
+StreamPlan Backend::plan_scan_stream(const ScanConfig& config, const StreamOptions& options) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return gpuscan::plan_scan_stream(c, config, options); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return gpuscan::gl::plan_scan_stream(c, config, options); },
+#endif
+  });
+}
+
+StreamStats Backend::scan_stream(const ScanConfig& config, const StreamReader& read, const StreamWriter& write,
+                                 const StreamOptions& options) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return gpuscan::scan_stream(c, config, read, write, options); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return gpuscan::gl::scan_stream(c, config, read, write, options); },
+#endif
+  });
+}
+
 bool Backend::single_pass_available() const {
   const Context* c = vulkan();
   return c && c->single_pass_available();

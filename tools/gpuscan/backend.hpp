@@ -45,6 +45,10 @@ class Backend {
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm workgroup, DataType type = DataType::u32) const;
   std::vector<std::byte> scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
                                     double* gpu_ns = nullptr) const;
+  // Chunked streams (gpuscan/stream.hpp) on either API.
+  StreamPlan plan_scan_stream(const ScanConfig& config, const StreamOptions& options) const;
+  StreamStats scan_stream(const ScanConfig& config, const StreamReader& read, const StreamWriter& write,
+                          const StreamOptions& options) const;
   bool single_pass_available() const;
   bool subgroup_arithmetic() const;
   uint32_t subgroup_size() const;        // 0 where the API does not say (GL without GL_KHR_shader_subgroup)

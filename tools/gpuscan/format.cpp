@@ -91,4 +91,10 @@ std::string format_rate(uint64_t elements, double ns) {
   return buffer;
 }
 
+std::string describe_chunks(const StreamStats& stats) {
+  if (stats.chunks <= 1) return "";
+  return " in " + std::to_string(stats.chunks) + " chunks of " + std::to_string(stats.chunk_elements) + " elements, " +
+         format_bytes(stats.memory_bytes) + " of buffers";
+}
+
 }  // namespace gpuscan::cli

@@ -22,6 +22,9 @@ std::string describe_device(const DeviceInfo& device);
 // size: "single-pass, W = 256, K = 4, tiles of 4096 elements",
 // "multipass (subgroup workgroup scan), W = 256, tiles of 512 elements".
 std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm);
+// How a stream was cut: "" for one chunk or none, else
+// " in 12 chunks of 43690 elements, 1048400 bytes (1024 KiB) of buffers".
+std::string describe_chunks(const StreamStats& stats);
 // Elements per second from a count and nanoseconds: "1234.5 Melem/s".
 std::string format_rate(uint64_t elements, double ns);
 

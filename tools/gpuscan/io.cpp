@@ -1,9 +1,12 @@
 #include "io.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <system_error>
@@ -217,6 +220,122 @@ void write_values(const std::string& path, std::span<const std::byte> values, Da
                   FileFormat format) {
   if (format == FileFormat::text) return write_all(path, format_text(values, type));
   write_all(path, {reinterpret_cast<const char*>(values.data()), values.size()});
+}
+
+// --- Streaming binary files ---
+
+namespace {
+std::string describe_path(const std::string& path, bool input) {
+  return path == "-" ? (input ? "standard input" : "standard output") : "'" + path + "'";
+}
+}  // namespace
+
+BinaryReader::BinaryReader(const std::string& path, DataType type) : path_(path), type_(type) {
+  if (path == "-") {
+    file_ = stdin;
+  } else {
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_) io_failure("cannot open " + describe_path(path, true) + " for reading", errno);
+    owned_ = true;
+  }
+  std::error_code ec;
+  const std::filesystem::path p = path == "-" ? std::filesystem::path("/dev/stdin") : std::filesystem::path(path);
+  if (std::filesystem::is_regular_file(p, ec)) {
+    const uint64_t size = std::filesystem::file_size(p, ec);
+    if (!ec) {
+      size_ = size;
+      try {
+        check_binary_size(size, type, path == "-" ? "<stdin>" : path);
+      } catch (...) {
+        if (owned_) std::fclose(file_);
+        throw;
+      }
+    }
+  }
+}
+
+BinaryReader::~BinaryReader() {
+  if (owned_) std::fclose(file_);
+}
+
+size_t BinaryReader::read(std::span<std::byte> buffer) {
+  const size_t got = std::fread(buffer.data(), 1, buffer.size(), file_);
+  if (got == 0 && std::ferror(file_)) io_failure("cannot read " + describe_path(path_, true), errno ? errno : EIO);
+  total_ += got;
+  if (got == 0 && !buffer.empty()) check_binary_size(total_, type_, path_ == "-" ? "<stdin>" : path_);
+  return got;
+}
+
+BinaryWriter::~BinaryWriter() {
+  if (owned_) std::fclose(file_);
+}
+
+void BinaryWriter::open() {
+  if (file_) return;
+  if (path_ == "-") {
+    file_ = stdout;
+    return;
+  }
+  file_ = std::fopen(path_.c_str(), "wb");
+  if (!file_) io_failure("cannot open " + describe_path(path_, false) + " for writing", errno);
+  owned_ = true;
+}
+
+void BinaryWriter::write(std::span<const std::byte> bytes) {
+  open();
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    io_failure("cannot write " + describe_path(path_, false), errno ? errno : EIO);
+}
+
+void BinaryWriter::finish() {
+  open();
+  if (std::fflush(file_) != 0) io_failure("cannot write " + describe_path(path_, false), errno ? errno : EIO);
+  if (owned_) {
+    owned_ = false;
+    if (std::fclose(file_) != 0) io_failure("cannot write " + describe_path(path_, false), errno ? errno : EIO);
+  }
+}
+
+InputSource::InputSource(const std::string& path, DataType type, FileFormat format, bool whole) {
+  if (whole || format == FileFormat::text) values_ = read_values(path, type, format);
+  else file_.emplace(path, type);
+}
+
+size_t InputSource::read(std::span<std::byte> buffer) {
+  if (file_) return file_->read(buffer);
+  const size_t n = std::min(buffer.size(), values_.size() - at_);
+  if (n) std::memcpy(buffer.data(), values_.data() + at_, n);
+  at_ += n;
+  return n;
+}
+
+std::optional<uint64_t> InputSource::size() const {
+  return file_ ? file_->size() : std::optional<uint64_t>(values_.size());
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  if (a == "-" || b == "-") return false;
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  uint64_t value = 0;
+  if (digits == 0 || std::from_chars(text.data(), text.data() + digits, value).ec != std::errc()) return std::nullopt;
+  std::string suffix;
+  for (char c : text.substr(digits)) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int shift = 0;
+  if (!suffix.empty()) {
+    const std::string_view units = "KMGT";
+    const size_t unit = units.find(suffix[0]);
+    const std::string_view rest = std::string_view(suffix).substr(1);
+    if (unit != std::string_view::npos && (rest.empty() || rest == "B" || rest == "IB")) shift = 10 * static_cast<int>(unit + 1);
+    else if (suffix != "B") return std::nullopt;
+  }
+  if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
+  return value << shift;
 }
 
 }  // namespace gpuscan::cli

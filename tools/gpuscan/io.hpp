@@ -14,11 +14,14 @@
 
 #include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gpuscan/types.hpp"
@@ -54,6 +57,76 @@ std::string format_element(std::span<const std::byte> values, DataType type, siz
 std::vector<std::byte> read_values(const std::string& path, DataType type, FileFormat format);
 void write_values(const std::string& path, std::span<const std::byte> values, DataType type,
                   FileFormat format);
+
+// --- Streaming binary files, chunk by chunk (gpuscan::scan_stream's reader and writer). ---
+
+// Reads a binary file of `type` ("-": standard input) in pieces. Opening fails as read_values does; a
+// regular file's size is checked up front (check_binary_size), standard input's at its end.
+class BinaryReader {
+ public:
+  BinaryReader(const std::string& path, DataType type);
+  BinaryReader(const BinaryReader&) = delete;
+  BinaryReader& operator=(const BinaryReader&) = delete;
+  ~BinaryReader();
+  // Up to buffer.size() bytes into buffer; 0 at the end of the file.
+  size_t read(std::span<std::byte> buffer);
+  // A regular file's size, known before reading; nullopt for a pipe or a terminal.
+  std::optional<uint64_t> size() const { return size_; }
+
+ private:
+  std::FILE* file_ = nullptr;
+  bool owned_ = false;
+  std::string path_;
+  DataType type_;
+  uint64_t total_ = 0;
+  std::optional<uint64_t> size_;
+};
+
+// Writes a binary file ("-": standard output) in pieces. The file is created by the first write (or
+// by finish(), for no data at all), so a command that fails before producing results leaves none.
+class BinaryWriter {
+ public:
+  explicit BinaryWriter(std::string path) : path_(std::move(path)) {}
+  BinaryWriter(const BinaryWriter&) = delete;
+  BinaryWriter& operator=(const BinaryWriter&) = delete;
+  ~BinaryWriter();
+  void write(std::span<const std::byte> bytes);
+  // Creates the file if nothing was written, flushes and closes it; Errc::io_error on failure.
+  void finish();
+
+ private:
+  void open();
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  bool owned_ = false;
+};
+
+// A command's input: streamed from a binary file in pieces (BinaryReader), or, with `whole`, read at
+// once (read_values: the text format, and whatever must be in memory, such as input for --verify).
+class InputSource {
+ public:
+  InputSource(const std::string& path, DataType type, FileFormat format, bool whole);
+  // Up to buffer.size() bytes of values into buffer; 0 at the end (a gpuscan::StreamReader).
+  size_t read(std::span<std::byte> buffer);
+  // Its length in bytes where known before reading (in memory, or a regular file).
+  std::optional<uint64_t> size() const;
+  // The whole input (only with `whole`).
+  const std::vector<std::byte>& values() const { return values_; }
+
+ private:
+  std::vector<std::byte> values_;
+  size_t at_ = 0;
+  std::optional<BinaryReader> file_;
+};
+
+// Whether `a` and `b` name one existing file ("-" names none): then the input cannot be streamed
+// into the output, which opening it for writing would truncate.
+bool same_file(const std::string& a, const std::string& b);
+
+// A byte count as the CLI takes it: digits with an optional binary suffix K, M, G or T (case-insensitive,
+// optionally followed by "iB" or "B"): "4096", "64K", "16M", "1G", "2GiB". nullopt if malformed or
+// out of range.
+std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 // --- Typed views of byte arrays. ---
 

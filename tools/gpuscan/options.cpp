@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "gpuscan/stream.hpp"
+
 namespace gpuscan::cli {
 namespace {
 
@@ -76,6 +78,22 @@ CLI::Option* add_format_option(CLI::App& app, FileFormat& format) {
                              "binary, text"))
       ->type_name("FORMAT")
       ->default_str(std::string(to_string(format)));
+}
+
+CLI::Option* add_memory_budget_option(CLI::App& app, uint64_t& budget) {
+  return app
+      .add_option_function<std::string>(
+          "--device-memory-budget", [&budget](const std::string& text) { budget = *parse_byte_size(text); },
+          "memory the GPU buffers may take at once (staging, input, output, temp of the chunks in flight), e.g. "
+          "64K, 16M, 1G: binary input larger than that is streamed through the GPU in chunks, the running total "
+          "carried from chunk to chunk. Default " + std::to_string(default_stream_budget >> 20) + "M")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (parse_byte_size(text)) return {};
+            return "'" + text + "' is not a size (bytes, or a number with K, M, G or T: 64K, 16M, 1G)";
+          },
+          "", "size"))
+      ->type_name("SIZE");
 }
 
 // --- --algorithm and friends ----------------------------------------------------------------------

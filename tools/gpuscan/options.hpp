@@ -22,6 +22,10 @@ CLI::Option* add_type_option(CLI::App& app, DataType& type);         // --type
 CLI::Option* add_op_option(CLI::App& app, Op& op);                  // --op
 CLI::Option* add_format_option(CLI::App& app, FileFormat& format);  // --format
 
+// --device-memory-budget SIZE: how much memory a command's chunked stream may use (gpuscan/stream.hpp,
+// StreamOptions::device_memory_budget); 0 = the library's default.
+CLI::Option* add_memory_budget_option(CLI::App& app, uint64_t& budget);
+
 // What --algorithm names: the library's algorithms, plus `blelloch`, which is the multipass scan with
 // Blelloch workgroup scans (the algorithm gpuscan started with).
 enum class AlgorithmName : uint8_t { automatic, single_pass, reduce_then_scan, multipass, blelloch };

@@ -24,25 +24,31 @@ struct ReduceOptions {
   std::string out;  // "" = the result as text on stdout
   FileFormat format = FileFormat::binary;
   bool verify = false;
+  uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
 };
 
 int run_reduce(const ReduceOptions& options, Session& session) {
   if (session.api == Api::gl)
     throw Error(Errc::unsupported, "reduce runs on Vulkan only: the OpenGL backend has no reduction yet "
                                    "(use --api vulkan)");
-  const auto input = read_values(options.in, options.type, options.format);
+  // Binary input streams through the GPU in chunks that fit the budget; text and --verify read it whole.
+  InputSource input(options.in, options.type, options.format, options.verify);
   const Context ctx = session.open_context();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
-  const uint64_t n = input.size() / element_size(options.type);
+  const StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
+  plan_reduce_stream(ctx, config, stream);  // a bad tile shape or budget fails before any reading
+  StreamStats stats;
   const auto start = std::chrono::steady_clock::now();
-  const auto result = reduce_bytes(ctx, input, config);
+  const auto result =
+      reduce_stream(ctx, config, [&](std::span<std::byte> buffer) { return input.read(buffer); }, stream, &stats);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  const uint64_t n = stats.count;
 
   if (options.out.empty()) std::cout << format_text(result, options.type);
   else write_values(options.out, result, options.type, options.format);
   std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)
-            << " elements on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
-  return end_summary(std::cerr, options.verify, [&] { return verify_reduce(input, result, options.type, options.op); });
+            << " elements" << describe_chunks(stats) << " on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+  return end_summary(std::cerr, options.verify, [&] { return verify_reduce(input.values(), result, options.type, options.op); });
 }
 
 }  // namespace
@@ -57,6 +63,7 @@ Command add_reduce_command(CLI::App& app) {
                   "write the result to FILE in --format ('-' = standard output); default: print it as text")
       ->type_name("FILE");
   add_format_option(*sub, options->format);
+  add_memory_budget_option(*sub, options->budget);
   add_tile_shape_options(*sub, options->workgroup_size, options->vectors_per_lane, "Tiles hold W*K*4 elements");
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers and min/max, within rounding "

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "format.hpp"
@@ -23,35 +24,45 @@ struct ScanOptions {
   std::string out;
   FileFormat format = FileFormat::binary;
   bool verify = false;
+  uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
 };
 
 int run_scan(const ScanOptions& options, Session& session) {
-  // Read first: a bad file should fail before the (slower) device setup.
-  const auto input = read_values(options.in, options.type, options.format);
+  // Binary data streams from --in to --out in chunks that fit the budget, so neither the host nor the
+  // GPU holds all of it. Text, --verify and an --out that is the --in file keep it all in memory (the
+  // scan itself is chunked the same way). Open the input first: a bad file fails before device setup.
+  const bool whole = options.format == FileFormat::text || options.verify || same_file(options.in, options.out);
+  InputSource input(options.in, options.type, options.format, whole);
   const Backend ctx = session.open_backend();
   ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
   config.op = options.op;
   options.algorithm.apply(config);
-  const uint64_t n = input.size() / element_size(options.type);
-  // What will run (scan_bytes scans into a separate buffer, never in place); throws, before any work,
-  // when an explicitly requested algorithm cannot run on this device.
-  const Algorithm algorithm = ctx.resolve(config, n);
-  const std::string algorithm_text = describe_algorithm(ctx, config, algorithm);
+  StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
+  // What will run, on chunks of what size; throws before any work when an explicitly requested
+  // algorithm cannot run on this device or the budget cannot hold one tile.
+  const StreamPlan plan = ctx.plan_scan_stream(config, stream);
+  const std::string algorithm_text = describe_algorithm(ctx, config, plan.algorithm);
 
-  double gpu_ns = 0;
+  std::vector<std::byte> output;
+  BinaryWriter writer(options.out);
+  const StreamWriter write = [&](std::span<const std::byte> results) {
+    if (whole) output.insert(output.end(), results.begin(), results.end());
+    else writer.write(results);
+  };
   const auto start = std::chrono::steady_clock::now();
-  const auto output = ctx.scan_bytes(input, config, &gpu_ns);
+  const StreamStats stats =
+      ctx.scan_stream(config, [&](std::span<std::byte> buffer) { return input.read(buffer); }, write, stream);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
 
-  write_values(options.out, output, options.type, options.format);
+  if (whole) write_values(options.out, output, options.type, options.format);
+  else writer.finish();
 
   std::cerr << "gpuscan: " << to_string(config.kind) << (config.op == Op::add ? "" : " " + std::string(to_string(config.op)))
-            << " scan of " << n << ' ' << to_string(config.type)
-            << " elements (" << algorithm_text << ") on "
-            << ctx.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall "
-            << format_duration(wall_ns);
+            << " scan of " << stats.count << ' ' << to_string(config.type) << " elements (" << algorithm_text << ")"
+            << describe_chunks(stats) << " on " << ctx.describe_device() << ": GPU " << format_duration(stats.gpu_ns)
+            << ", wall " << format_duration(wall_ns);
   return end_summary(std::cerr, options.verify,
-                     [&] { return verify_scan(input, output, config.type, config.kind, config.op); });
+                     [&] { return verify_scan(input.values(), output, config.type, config.kind, config.op); });
 }
 
 }  // namespace
@@ -68,6 +79,7 @@ Command add_scan_command(CLI::App& app) {
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
   add_format_option(*sub, options->format);
+  add_memory_budget_option(*sub, options->budget);
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers and min/max, within rounding "
                 "tolerance for float add and mul); exit 1 if it differs");
@@ -78,7 +90,8 @@ Command add_scan_command(CLI::App& app) {
       "  seq 1 10 | gpuscan scan --type u32 --in - --out - --format text         0 1 3 6 ... 45\n"
       "  gpuscan scan --type f32 --in a.bin --out b.bin --algorithm reduce-then-scan --verify\n"
       "  gpuscan scan --type i64 --op min --inclusive --in a.txt --out - --format text   running minimum\n"
-      "  gpuscan scan --type u32 --in a.bin --out b.bin --api gl --verify       on OpenGL (EGL, headless)\n" +
+      "  gpuscan scan --type u32 --in a.bin --out b.bin --api gl --verify       on OpenGL (EGL, headless)\n"
+      "  gpuscan scan --type u64 --in big.bin --out b.bin --device-memory-budget 1G   in chunks of 1 GiB or less\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_scan(*options, session); }};
 }
