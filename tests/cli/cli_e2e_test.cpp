@@ -934,6 +934,68 @@ TEST_F(CliTest, ReduceCommand) {
   expect_failure(run("reduce --type u32"), 2, {"--in"});
 }
 
+// --- Data larger than the memory budget: streamed through the GPU in chunks -------------------------
+
+// A binary file about eight times the budget (128 KiB: chunks of ~5000 elements, two in flight),
+// streamed from file to file and from stdin to stdout, checked against the CPU reference computed here.
+TEST_F(CliTest, StreamsABinaryFileSeveralTimesLargerThanTheBudget) {
+  constexpr size_t n = 262'147;  // 1 MiB + 12 bytes of u32
+  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32})
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      const std::string type_name(gpuscan::to_string(type));
+      SCOPED_TRACE(type_name + " " + std::string(gpuscan::to_string(kind)));
+      const auto in = random_words(type, n, 101 + static_cast<uint64_t>(type) * 2 + static_cast<uint64_t>(kind));
+      write_file(path("big.bin"), to_file_content(in, type, false));
+      const std::string args = "scan --device-memory-budget 128K --type " + type_name +
+                               (kind == ScanKind::inclusive ? " --inclusive" : "");
+      RunResult r = run(args + " --in " + shell_quote(path("big.bin").string()) + " --out " +
+                        shell_quote(path("out.bin").string()));
+      ASSERT_EQ(r.exit_code, 0) << r;
+      EXPECT_NE(r.err.find(std::to_string(n) + " " + type_name + " elements ("), std::string::npos) << r;
+      EXPECT_NE(r.err.find(" chunks of "), std::string::npos) << "the summary says how the data was cut\n" << r;
+      expect_scan_of(in, from_file_content(read_file(path("out.bin")), type, false), type, kind);
+      r = run(args + " --in - --out -", path("big.bin").string());
+      ASSERT_EQ(r.exit_code, 0) << r;
+      expect_scan_of(in, from_file_content(r.out, type, false), type, kind);
+    }
+}
+
+// The same stream on OpenGL, a reduction in chunks, and --verify on a chunked scan.
+TEST_F(CliTest, StreamedGlScanReductionAndVerify) {
+  constexpr size_t n = 200'003;
+  const auto in = random_words(DataType::u32, n, 77);
+  write_file(path("big.bin"), to_file_content(in, DataType::u32, false));
+  const std::string big = shell_quote(path("big.bin").string());
+  RunResult r = run("scan --api gl --device-memory-budget 96K -t u32 --in " + big + " --out " +
+                    shell_quote(path("gl.bin").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.err.find(" chunks of "), std::string::npos) << r;
+  expect_scan_of(in, from_file_content(read_file(path("gl.bin")), DataType::u32, false), DataType::u32,
+                 ScanKind::exclusive);
+  r = run("scan --device-memory-budget 100K -t u32 --inclusive --verify --in " + big + " --out " +
+          shell_quote(path("v.bin").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.err.find(" chunks of "), std::string::npos) << r;
+  EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+  r = run("reduce --device-memory-budget 100K -t u32 --in " + big);
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, std::to_string(gpuscan::cpu::reduce<uint32_t>(in)) + "\n") << r;
+  EXPECT_NE(r.err.find(" chunks of "), std::string::npos) << r;
+}
+
+TEST_F(CliTest, MemoryBudgetMisuse) {
+  write_file(path("in.bin"), to_file_content(random_words(DataType::u32, 10, 1), DataType::u32, false));
+  const std::string in = shell_quote(path("in.bin").string());
+  // Two chunks in flight of one 4096-element tile each (staging, input, output) need 96 KiB.
+  expect_failure(run("scan -t u32 --device-memory-budget 64K --in " + in + " --out " +
+                     shell_quote(path("out.bin").string())),
+                 1, {"cannot hold one tile of a u32 scan", "98304 bytes"});
+  EXPECT_FALSE(fs::exists(path("out.bin"))) << "a scan that never ran leaves no output file";
+  expect_failure(run("reduce -t u32 --device-memory-budget 1K --in " + in), 1, {"cannot hold one tile"});
+  expect_failure(run("scan -t u32 --device-memory-budget 12Q --in " + in + " --out -"), 2, {"'12Q' is not a size"});
+  expect_failure(run("scan -t u32 --device-memory-budget -5 --in " + in + " --out -"), 2, {"is not a size"});
+}
+
 // --- --api gl: the OpenGL backend through a headless EGL context ---------------------------------
 // (with --validate a debug context: KHR_debug errors and warnings make the exit code 3)
 

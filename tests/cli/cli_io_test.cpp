@@ -326,5 +326,52 @@ TEST(CliNames, FormatsAndTypes) {
   EXPECT_EQ(data_type_names(), "u32, i32, f32, u64, i64, f64");
 }
 
+TEST(CliByteSize, ParsesBinarySuffixes) {
+  EXPECT_EQ(parse_byte_size("4096"), 4096u);
+  EXPECT_EQ(parse_byte_size("64K"), 64u << 10);
+  EXPECT_EQ(parse_byte_size("64k"), 64u << 10);
+  EXPECT_EQ(parse_byte_size("16M"), 16u << 20);
+  EXPECT_EQ(parse_byte_size("16MiB"), 16u << 20);
+  EXPECT_EQ(parse_byte_size("1G"), uint64_t{1} << 30);
+  EXPECT_EQ(parse_byte_size("2gb"), uint64_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("3T"), uint64_t{3} << 40);
+  EXPECT_EQ(parse_byte_size("100B"), 100u);
+  EXPECT_EQ(parse_byte_size("0"), 0u);
+  for (const char* bad : {"", "K", "-1", "1.5M", "12Q", "1KK", "1 K", "16Mi", "99999999999999999999", "17179869184G"})
+    EXPECT_FALSE(parse_byte_size(bad).has_value()) << bad;
+}
+
+// Streaming binary files in pieces: what the reader delivers is the file; the writer creates the
+// file only when asked to finish or write; a size that is not whole elements is refused up front.
+TEST_F(CliFiles, BinaryReaderAndWriterStream) {
+  std::string content;
+  for (int i = 0; i < 1000; ++i) content += static_cast<char>(i * 7);
+  write_file("in.bin", content);
+  BinaryReader reader(path("in.bin"), DataType::u64);
+  ASSERT_EQ(reader.size(), std::optional<uint64_t>(1000));
+  BinaryWriter writer(path("out.bin"));
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+  std::vector<std::byte> buffer(333);
+  size_t got = 0;
+  while ((got = reader.read(buffer)) > 0) writer.write(std::span(buffer).first(got));
+  writer.finish();
+  std::ifstream out(path("out.bin"), std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(out), {}), content);
+  BinaryWriter empty(path("empty.bin"));
+  empty.finish();
+  EXPECT_TRUE(fs::exists(path("empty.bin")));
+  EXPECT_TRUE(same_file(path("in.bin"), path("in.bin")));
+  EXPECT_FALSE(same_file(path("in.bin"), path("out.bin")));
+  EXPECT_FALSE(same_file("-", "-"));
+  write_file("odd.bin", "abcdefghij");
+  try {
+    BinaryReader odd(path("odd.bin"), DataType::u64);
+    ADD_FAILURE() << "a 10-byte file is no u64 file";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::parse_error);
+    EXPECT_NE(std::string(e.what()).find("not a multiple of 8"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gpuscan::cli
