@@ -88,7 +88,8 @@ struct StreamStats : StreamPlan {
 // scan_temp_requirements, plus Errc::invalid_argument when the budget cannot hold one tile per chunk
 // in flight, saying how much it would take).
 //   auto plan = gpuscan::plan_scan_stream(ctx, {}, {.device_memory_budget = 1 << 20});
-//   // plan.chunk_elements == 43690: 2 chunks in flight x (staging + input + output) x 4 bytes + temp
+//   // on lavapipe: plan.chunk_elements == 43682, as 2 chunks in flight x (3 x 43682 x 4 bytes of
+//   // staging, input and output + 96 bytes of single-pass temp) fit in 1 MiB
 StreamPlan plan_scan_stream(const Context& ctx, const ScanConfig& config, const StreamOptions& options = {});
 StreamPlan plan_reduce_stream(const Context& ctx, const ReduceConfig& config, const StreamOptions& options = {});
 
