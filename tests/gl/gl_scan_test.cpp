@@ -218,6 +218,67 @@ TEST_F(GlTest, ConvenienceScans) {
             (std::vector<int32_t>{-5, 2, 2, 9}));
 }
 
+// gl::scan_stream: chunks of a budget that is not a multiple of the tile, with and without the
+// caller's carry-in, sizes around one chunk and over many, both kinds; and a budget below one tile.
+TEST_F(GlTest, ChunkedStreams) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (const DataType type : {DataType::u32, DataType::f32})
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      ScanConfig config;
+      config.type = type;
+      config.kind = kind;
+      config.op = type == DataType::f32 ? Op::max : Op::add;
+      config.workgroup_size = 32;
+      config.vectors_per_lane = 1;
+      StreamOptions options;
+      options.device_memory_budget = 2 * 4 * 300 + 1024;  // input and output of ~300 elements, and temp
+      const StreamPlan plan = gl::plan_scan_stream(gl_context(), config, options);
+      ASSERT_LE(plan.memory_bytes, options.device_memory_budget);
+      ASSERT_NE(plan.chunk_elements % 128, 0u);
+      const uint64_t c = plan.chunk_elements;
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (const uint64_t n : {uint64_t{0}, uint64_t{1}, c - 1, c, c + 1, 9 * c + 5})
+          for (const bool carry : {false, true}) {
+            SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(kind)) + ", chunk " +
+                         std::to_string(c) + ", n = " + std::to_string(n) + (carry ? ", carry-in" : "") +
+                         ", seed " + std::to_string(seed));
+            const auto input = random_values<T>(n, rng);
+            const std::optional<T> initial = carry ? std::optional<T>(static_cast<T>(rng() % 1000)) : std::nullopt;
+            const auto bytes = std::as_bytes(std::span<const T>(input));
+            size_t at = 0;
+            std::vector<T> out;
+            const StreamStats stats = gl::scan_stream(
+                gl_context(), config,
+                [&](std::span<std::byte> buf) {
+                  const size_t k = std::min(buf.size(), bytes.size() - at);
+                  std::copy_n(bytes.begin() + at, k, buf.begin());
+                  at += k;
+                  return k;
+                },
+                [&](std::span<const std::byte> res) {
+                  const size_t old = out.size();
+                  out.resize(old + res.size() / sizeof(T));
+                  std::memcpy(out.data() + old, res.data(), res.size());
+                },
+                options, initial ? std::optional<uint64_t>(element_bits(*initial)) : std::nullopt);
+            EXPECT_EQ(stats.chunks, (n + c - 1) / c);
+            EXPECT_TRUE(matches_reference(input, out, kind, config.op, initial));
+          }
+      });
+    }
+  StreamOptions tiny;
+  tiny.device_memory_budget = 1024;
+  try {
+    gl::plan_scan_stream(gl_context(), {}, tiny);
+    ADD_FAILURE() << "a 1 KiB budget holds no tile";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("cannot hold one tile"), std::string::npos) << e.what();
+  }
+}
+
 
 }  // namespace
 }  // namespace gpuscan::test
