@@ -120,7 +120,8 @@ class Slot {
       abandoned_ = true;
       throw Error(Errc::timeout,
                   "the GPU did not finish a chunk of a stream within " +
-                      std::to_string(ctx_.impl().timeout_ns / 1'000'000) + " ms (a hang or a device lost); destroy this Context",
+                      std::to_string(ctx_.impl().timeout_ns / 1'000'000) +
+                      " ms (a hang or a device lost); destroy this Context",
                   waited);
     }
     vk::check(waited, "vkWaitForFences");

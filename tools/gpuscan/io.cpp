@@ -331,8 +331,10 @@ std::optional<uint64_t> parse_byte_size(std::string_view text) {
     const std::string_view units = "KMGT";
     const size_t unit = units.find(suffix[0]);
     const std::string_view rest = std::string_view(suffix).substr(1);
-    if (unit != std::string_view::npos && (rest.empty() || rest == "B" || rest == "IB")) shift = 10 * static_cast<int>(unit + 1);
-    else if (suffix != "B") return std::nullopt;
+    if (unit != std::string_view::npos && (rest.empty() || rest == "B" || rest == "IB"))
+      shift = 10 * static_cast<int>(unit + 1);
+    else if (suffix != "B")
+      return std::nullopt;
   }
   if (shift && value > (UINT64_MAX >> shift)) return std::nullopt;
   return value << shift;

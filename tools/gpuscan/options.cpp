@@ -86,7 +86,7 @@ CLI::Option* add_memory_budget_option(CLI::App& app, uint64_t& budget) {
           "--device-memory-budget", [&budget](const std::string& text) { budget = *parse_byte_size(text); },
           "memory the GPU buffers may take at once (staging, input, output, temp of the chunks in flight), e.g. "
           "64K, 16M, 1G: binary input larger than that is streamed through the GPU in chunks, the running total "
-          "carried from chunk to chunk. Default " + std::to_string(default_stream_budget >> 20) + "M")
+          "carried from chunk to chunk. Default (and 0): " + std::to_string(default_stream_budget >> 20) + "M")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             if (parse_byte_size(text)) return {};

@@ -47,8 +47,10 @@ int run_reduce(const ReduceOptions& options, Session& session) {
   if (options.out.empty()) std::cout << format_text(result, options.type);
   else write_values(options.out, result, options.type, options.format);
   std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)
-            << " elements" << describe_chunks(stats) << " on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
-  return end_summary(std::cerr, options.verify, [&] { return verify_reduce(input.values(), result, options.type, options.op); });
+            << " elements" << describe_chunks(stats) << " on " << describe_device(ctx.device_info()) << ": wall "
+            << format_duration(wall_ns);
+  return end_summary(std::cerr, options.verify,
+                     [&] { return verify_reduce(input.values(), result, options.type, options.op); });
 }
 
 }  // namespace

@@ -44,6 +44,7 @@ int run_scan(const ScanOptions& options, Session& session) {
   const std::string algorithm_text = describe_algorithm(ctx, config, plan.algorithm);
 
   std::vector<std::byte> output;
+  if (whole) output.reserve(input.values().size());
   BinaryWriter writer(options.out);
   const StreamWriter write = [&](std::span<const std::byte> results) {
     if (whole) output.insert(output.end(), results.begin(), results.end());
