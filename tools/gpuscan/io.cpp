@@ -259,10 +259,11 @@ BinaryReader::~BinaryReader() {
 }
 
 size_t BinaryReader::read(std::span<std::byte> buffer) {
+  if (buffer.empty()) return 0;  // an empty span may hold a null pointer, which fread must not get
   const size_t got = std::fread(buffer.data(), 1, buffer.size(), file_);
   if (got == 0 && std::ferror(file_)) io_failure("cannot read " + describe_path(path_, true), errno ? errno : EIO);
   total_ += got;
-  if (got == 0 && !buffer.empty()) check_binary_size(total_, type_, path_ == "-" ? "<stdin>" : path_);
+  if (got == 0) check_binary_size(total_, type_, path_ == "-" ? "<stdin>" : path_);
   return got;
 }
 
