@@ -87,6 +87,10 @@ function(gpuscan_embed_gl_sources target variants)
     if(explicit_target OR define_flags MATCHES "-DTYPE_(U64|I64|F64)")
       continue()
     endif()
+    # Segmented scans run on Vulkan only so far (docs/gl.md).
+    if(name MATCHES "^seg_")
+      continue()
+    endif()
     set(glsl "${gen_dir}/${ident}.glsl")
     set(out "${gen_dir}/${ident}.inc")
     add_custom_command(

@@ -25,7 +25,10 @@ foreach(type u32 i32 f32 u64 i64 f64)
       "reduce_tiles.${type}.${op}|reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
       "scan_tiles.${type}.${op}|scan_tiles.comp|TYPE_${TYPE},OP_${OP}"
       "window_carry.${type}.${op}|window_carry.comp|TYPE_${TYPE},OP_${OP}"
-      "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2")
+      "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2"
+      # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
+      "seg_reduce_tiles.${type}.${op}|seg_reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
+      "seg_scan_tiles.${type}.${op}|seg_scan_tiles.comp|TYPE_${TYPE},OP_${OP}")
   endforeach()
 endforeach()
 

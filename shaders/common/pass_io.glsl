@@ -22,6 +22,9 @@ PARAMS_BLOCK uniform PassParams {
   uint initial_hi;
   uint dynamic;     // 0: n, blocks and groups_x above hold; else 1 + the index in g_words of this
                     // dispatch's (n, blocks, groups_x), written on the GPU (indirect counts, core/indirect.hpp)
+#if defined(PASS_PARAMS_EXTRA)
+  PASS_PARAMS_EXTRA  // a kernel family's own words after these (segmented.glsl: heads_offset)
+#endif
 } pc;
 
 layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };

@@ -14,47 +14,47 @@
 #include "subgroup_totals.glsl"
 #include "tile_layout.glsl"
 
-VEC4 t_values[VECTORS_PER_LANE];
-T t_prefix[VECTORS_PER_LANE];
+SCAN_VECTOR t_values[VECTORS_PER_LANE];
+SCAN_ELEMENT t_prefix[VECTORS_PER_LANE];
 
 // Scans the rows of vectors this invocation loaded (one vector per row). With keep, leaves each
 // vector's values scanned inside the vector in t_values and the combination of all tile elements
 // before it in t_prefix. Returns the tile total. Call from uniform control flow (it uses barriers).
-T tile_scan_rows(VEC4 rows[VECTORS_PER_LANE], bool keep) {
-  T carry = op_identity();
+// Generic over the scanned element (scan_element.glsl): T here, (head, value) pairs in segmented.glsl.
+SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
+  SCAN_ELEMENT carry = scan_identity();
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    VEC4 v = rows[k];
-    v.y = op_combine(v.x, v.y);
-    v.z = op_combine(v.y, v.z);
-    v.w = op_combine(v.z, v.w);
-    T before_row = SUBGROUP_EXCLUSIVE(v.w);
+    const SCAN_VECTOR v = scan_vector_inclusive(rows[k]);
+    SCAN_ELEMENT before_row, row_total;
+    scan_subgroup(scan_vector_last(v), before_row, row_total);
     if (keep) {
       t_values[k] = v;
-      t_prefix[k] = op_combine(carry, before_row);
+      t_prefix[k] = scan_combine(carry, before_row);
     }
-    carry = op_combine(carry, SUBGROUP_REDUCE(v.w));
+    carry = scan_combine(carry, row_total);
   }
   if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = carry;
   subgroup_totals_exclusive_scan();
   if (keep) {
-    const T before_subgroup = sh_subgroup_prefix[gl_SubgroupID];
-    for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = op_combine(before_subgroup, t_prefix[k]);
+    const SCAN_ELEMENT before_subgroup = sh_subgroup_prefix[gl_SubgroupID];
+    for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = scan_combine(before_subgroup, t_prefix[k]);
   }
-  const T total = sh_total;
+  const SCAN_ELEMENT total = sh_total;
   barrier();  // sh_subgroup_prefix and sh_total are free for the next use
   return total;
 }
 
-void tile_load(uint tile, out VEC4 rows[VECTORS_PER_LANE]) {
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = load_vector(tile, k);
+void tile_load(uint tile, out SCAN_VECTOR rows[VECTORS_PER_LANE]) {
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = scan_load_vector(tile, k);
 }
 
-T tile_scan(uint tile, bool keep) {
-  VEC4 rows[VECTORS_PER_LANE];
+SCAN_ELEMENT tile_scan(uint tile, bool keep) {
+  SCAN_VECTOR rows[VECTORS_PER_LANE];
   tile_load(tile, rows);
   return tile_scan_rows(rows, keep);
 }
 
+#if defined(SCAN_ELEMENT_IS_T)
 // Writes the kept tile with `tile_prefix` (everything before the tile) combined in.
 void tile_store(uint tile, T tile_prefix) {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
@@ -70,5 +70,6 @@ void tile_store(uint tile, T tile_prefix) {
     store_vector(tile, k, out_v);
   }
 }
+#endif
 
 #endif

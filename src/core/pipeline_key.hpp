@@ -20,13 +20,14 @@ struct PipelineKey {
   uint32_t spin_limit = 64;       // 5
   uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
   bool withhold_first_tile = false;  // 7: WITHHOLD_FIRST_TILE (ContextCreateInfo::debug_withhold_first_tile)
+  uint32_t heads = 0;             // 8: HEADS, where segmented scans find segment starts (core::HeadSource)
   auto operator<=>(const PipelineKey&) const = default;
 
-  static constexpr uint32_t constant_count = 8;
+  static constexpr uint32_t constant_count = 9;
   // The value of constant id i at index i.
   std::array<uint32_t, constant_count> constants() const {
     return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate,
-            withhold_first_tile};
+            withhold_first_tile, heads};
   }
 };
 

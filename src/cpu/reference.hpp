@@ -90,6 +90,57 @@ std::vector<T> scan(std::span<const T> in, ScanKind kind, Op op = Op::add, std::
   return out;
 }
 
+// Segmented scan: `scan` restarted at every element i with starts[i] != 0 (element 0 always starts a
+// segment). Exclusive gives the first element of every segment the identity.
+template <class T>
+std::vector<T> segmented_scan(std::span<const T> in, std::span<const uint8_t> starts, ScanKind kind,
+                              Op op = Op::add) {
+  std::vector<T> out(in.size());
+  T running = identity<T>(op);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || starts[i]) running = identity<T>(op);
+    if (kind == ScanKind::exclusive) {
+      out[i] = running;
+      running = combine(op, running, in[i]);
+    } else {
+      running = (i == 0 || starts[i]) ? in[i] : combine(op, running, in[i]);
+      out[i] = running;
+    }
+  }
+  return out;
+}
+
+// Segment starts of `n` elements from u32 flags (non-zero starts one) or from keys (a change of key
+// starts one); element 0 always starts one.
+inline std::vector<uint8_t> starts_from_flags(std::span<const uint32_t> flags, size_t n) {
+  std::vector<uint8_t> s(n);
+  for (size_t i = 0; i < n; ++i) s[i] = i == 0 || flags[i] != 0;
+  return s;
+}
+template <class K>
+std::vector<uint8_t> starts_from_keys(std::span<const K> keys, size_t n) {
+  std::vector<uint8_t> s(n);
+  for (size_t i = 0; i < n; ++i) s[i] = i == 0 || keys[i] != keys[i - 1];
+  return s;
+}
+
+// float_tolerance for a segmented sum: the magnitude restarts with every segment.
+template <class T>
+std::vector<double> segmented_float_tolerance(std::span<const T> in, std::span<const uint8_t> starts, ScanKind kind) {
+  std::vector<double> tol(in.size());
+  double depth = 8;
+  for (size_t n = in.size(); n > 1; n >>= 1) depth += 2;
+  const double eps = std::numeric_limits<T>::epsilon();
+  double magnitude = 0;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || starts[i]) magnitude = 0;
+    if (kind == ScanKind::inclusive) magnitude += std::fabs(static_cast<double>(in[i]));
+    tol[i] = depth * eps * magnitude + 1e-300;
+    if (kind == ScanKind::exclusive) magnitude += std::fabs(static_cast<double>(in[i]));
+  }
+  return tol;
+}
+
 // The combination of all elements, left to right; the identity for none.
 template <class T>
 T reduce(std::span<const T> in, Op op = Op::add) {

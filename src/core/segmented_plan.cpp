@@ -1,0 +1,143 @@
+#include "core/segmented_plan.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <sstream>
+
+#include "gpuscan/error.hpp"
+
+namespace gpuscan::core {
+namespace {
+
+constexpr uint64_t array_alignment = 64;  // bytes: no two temp arrays share a 64-byte line
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+// The first byte past `bytes` bytes at `top`, rounded up to array_alignment. Counts below 2^32 keep this
+// far from overflow, but the check costs nothing.
+uint64_t after(uint64_t top, uint64_t bytes) {
+  if (bytes > UINT64_MAX - array_alignment - top)
+    throw Error(Errc::too_large, "the segmented scan's scratch would exceed 2^64 bytes");
+  return ceil_div(top + bytes, array_alignment) * array_alignment;
+}
+
+// Appends the passes that scan `values` (n elements, heads from `heads` as `source` says) into `out`,
+// using temp from byte `temp_top` on. Returns the first free temp byte after what this level and those
+// below it used.
+uint64_t append_level(SegmentedPlan& plan, const SegmentedRequest& req, uint32_t level, uint64_t n, SegRange values,
+                      SegRange heads, HeadSource source, SegRange out, bool inclusive, uint64_t temp_top) {
+  SegDispatch scan;
+  scan.kernel = SegKernel::seg_scan_tiles;
+  scan.level = level;
+  scan.n = n;
+  scan.blocks = ceil_div(n, req.tile_size);
+  grid_for(scan.blocks, req.limits, scan.groups_x, scan.groups_y);
+  scan.values = values;
+  scan.heads = heads;
+  scan.head_source = source;
+  scan.out = out;
+  scan.totals = out;      // unused unless offsets are read
+  scan.tile_heads = out;  // unused by the scan
+  scan.inclusive = inclusive;
+  if (scan.blocks == 1) {
+    plan.steps.emplace_back(scan);
+    return temp_top;
+  }
+  const uint64_t heads_top = after(temp_top, scan.blocks * req.element_size);
+  const SegRange totals{SegSlot::temp, temp_top / req.element_size, scan.blocks};
+  const SegRange tile_heads{SegSlot::temp, heads_top / 4, scan.blocks};
+  SegDispatch reduce = scan;
+  reduce.kernel = SegKernel::seg_reduce_tiles;
+  reduce.out = values;  // not written
+  reduce.totals = totals;
+  reduce.tile_heads = tile_heads;
+  reduce.inclusive = false;
+  plan.steps.emplace_back(reduce);
+  plan.steps.emplace_back(Barrier{});
+  const uint64_t top = append_level(plan, req, level + 1, scan.blocks, totals, tile_heads, HeadSource::flags, totals,
+                                    true, after(heads_top, scan.blocks * 4));
+  plan.steps.emplace_back(Barrier{});
+  scan.totals = totals;
+  scan.read_offsets = true;
+  plan.steps.emplace_back(scan);
+  return top;
+}
+
+}  // namespace
+
+uint32_t head_unit_bytes(HeadSource source) { return source == HeadSource::keys64 ? 8 : 4; }
+
+size_t SegmentedPlan::dispatch_count() const {
+  size_t count = 0;
+  for (const SegStep& s : steps) count += std::holds_alternative<SegDispatch>(s);
+  return count;
+}
+
+SegmentedPlan plan_segmented_scan(const SegmentedRequest& req) {
+  if (req.tile_size < 2 || !std::has_single_bit(req.tile_size))
+    throw Error(Errc::invalid_argument, "tile size " + std::to_string(req.tile_size) + " is not a power of two >= 2");
+  if (req.element_size != 4 && req.element_size != 8)
+    throw Error(Errc::invalid_argument, "element size " + std::to_string(req.element_size) + " is not 4 or 8");
+  SegmentedPlan plan;
+  if (req.n == 0) return plan;
+  const SegRange values{SegSlot::input, 0, req.n};
+  const SegRange heads{SegSlot::heads, 0, req.n};
+  const SegRange out{SegSlot::output, 0, req.n};
+  plan.temp_bytes = append_level(plan, req, 0, req.n, values, heads, req.heads, out, req.inclusive, 0);
+  for (const SegStep& s : plan.steps)
+    if (const auto* d = std::get_if<SegDispatch>(&s)) plan.levels = std::max(plan.levels, d->level + 1);
+  return plan;
+}
+
+SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool inclusive, HeadSource heads,
+                             const PlanLimits& limits) {
+  if (count > uint64_t{UINT32_MAX} - tile)
+    throw Error(Errc::too_large, "segmented scans of " + std::to_string(count) +
+                                     " elements are not supported yet: at most " +
+                                     std::to_string(uint64_t{UINT32_MAX} - tile) + " elements per scan");
+  SegmentedRequest req;
+  req.n = count;
+  req.tile_size = static_cast<uint32_t>(tile);
+  req.inclusive = inclusive;
+  req.element_size = element_size(type);
+  req.heads = heads;
+  req.limits = limits;
+  return plan_segmented_scan(req);
+}
+
+const char* seg_kernel_name(SegKernel kernel) {
+  return kernel == SegKernel::seg_reduce_tiles ? "seg_reduce_tiles" : "seg_scan_tiles";
+}
+
+std::string describe(const SegmentedPlan& plan) {
+  static const char* slot_names[] = {"input", "heads", "output", "temp"};
+  static const char* source_names[] = {"flags", "u32 keys", "u64 keys"};
+  auto range = [](const SegRange& r) {
+    std::ostringstream s;
+    s << slot_names[static_cast<int>(r.slot)] << "[" << r.offset << ", " << r.offset + r.count << ")";
+    return s.str();
+  };
+  std::ostringstream out;
+  out << "plan: " << plan.levels << " level(s), " << plan.dispatch_count() << " dispatch(es), " << plan.temp_bytes
+      << " temp byte(s)\n";
+  for (const SegStep& s : plan.steps) {
+    if (std::holds_alternative<Barrier>(s)) {
+      out << "  barrier\n";
+      continue;
+    }
+    const SegDispatch& d = std::get<SegDispatch>(s);
+    out << "  L" << d.level << " " << seg_kernel_name(d.kernel) << " n=" << d.n << " grid=" << d.groups_x << "x"
+        << d.groups_y << " " << range(d.values) << " heads " << source_names[static_cast<int>(d.head_source)] << " "
+        << range(d.heads);
+    if (d.kernel == SegKernel::seg_reduce_tiles) {
+      out << " totals " << range(d.totals) << " tile heads " << range(d.tile_heads);
+    } else {
+      out << " -> " << range(d.out) << (d.inclusive ? " inclusive" : " exclusive");
+      if (d.read_offsets) out << " offsets " << range(d.totals);
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace gpuscan::core

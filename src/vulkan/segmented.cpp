@@ -1,0 +1,260 @@
+// Segmented scans on Vulkan (include/gpuscan/segmented.hpp): checks the arguments, asks src/core for the
+// plan (core/segmented_plan.hpp) and records it; plus the convenience calls.
+//
+// Bindings (shaders/common/segmented.glsl): 0 values, 1 output -- or, for seg_reduce_tiles, which writes
+// no values, the tile heads --, 2 tile totals, 3 the values again (pass_io.glsl's carry binding, never
+// read by these kernels), 4 heads (flags or keys) at push-constant word 10 (segmented.glsl's heads_offset,
+// after PassParams' ten).
+#include <algorithm>
+#include <cstring>
+#include <variant>
+
+#include "core/scan_shape.hpp"
+#include "core/segmented_plan.hpp"
+#include "gpuscan/segmented.hpp"
+#include "vulkan/buffer_checks.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan {
+namespace {
+
+struct ResolvedSegmented {
+  uint32_t workgroup_size;
+  uint32_t vectors_per_lane;
+  core::SegmentedPlan plan;
+};
+
+core::HeadSource head_source(SegmentHeads heads) {
+  switch (heads) {
+    case SegmentHeads::flags: return core::HeadSource::flags;
+    case SegmentHeads::keys_u32: return core::HeadSource::keys32;
+    case SegmentHeads::keys_u64: return core::HeadSource::keys64;
+  }
+  throw Error(Errc::invalid_argument, "unknown SegmentHeads value " + std::to_string(static_cast<int>(heads)));
+}
+
+ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                    SegmentHeads heads) {
+  const core::HeadSource source = head_source(heads);
+  const DeviceInfo& info = ctx.device_info();
+  const core::TileShape shape =
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
+  core::check_op(config.op, config.type);
+  if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::reduce_then_scan)
+    throw Error(Errc::unsupported, "segmented scans run as reduce-then-scan over (head, value) pairs only, not " +
+                                       std::string(to_string(config.algorithm)) +
+                                       "; use Algorithm::automatic or reduce_then_scan");
+  const Context::Impl& impl = ctx.impl();
+  if (const std::string why = impl.type_obstacle(config.type, true); !why.empty())
+    throw Error(Errc::unsupported, "segmented scan: " + why);
+  constexpr VkSubgroupFeatureFlags needed =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+  if ((info.subgroup_operations & needed) != needed)
+    throw Error(Errc::unsupported, "segmented scans need subgroup shuffles (shuffle and shuffle_relative) in "
+                                   "compute shaders, which " + info.name + " lacks");
+  const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
+  return {shape.workgroup_size, shape.vectors_per_lane,
+          core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
+                               {impl.max_groups_x, info.max_workgroup_count[1]})};
+}
+
+void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
+  const uint32_t esize = element_size(args.config.type);
+  const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
+  Context::Impl& impl = ctx.impl();
+  auto view_of = [&](core::SegSlot slot) -> const BufferView& {
+    switch (slot) {
+      case core::SegSlot::input: return args.input;
+      case core::SegSlot::heads: return args.heads;
+      case core::SegSlot::output: return args.output;
+      default: return args.temp;
+    }
+  };
+  auto bind = [&](const core::SegRange& range, uint32_t unit) {
+    return vk::bind_elements(ctx, view_of(range.slot), range.offset, range.count, unit);
+  };
+  for (const core::SegStep& step : r.plan.steps) {
+    if (std::holds_alternative<core::Barrier>(step)) {
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      continue;
+    }
+    const core::SegDispatch& d = std::get<core::SegDispatch>(step);
+    const bool reduce = d.kernel == core::SegKernel::seg_reduce_tiles;
+    const vk::Binding values = bind(d.values, esize);
+    // seg_reduce_tiles writes tile heads (u32) where seg_scan_tiles writes its output.
+    const vk::Binding out = reduce ? bind(d.tile_heads, 4) : bind(d.out, esize);
+    const vk::Binding totals = bind(d.totals, esize);
+    const vk::Binding heads = bind(d.heads, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
+    PipelineKey key;
+    key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type)) +
+                  "." + std::string(to_string(args.config.op));
+    key.workgroup_size = r.workgroup_size;
+    key.vectors_per_lane = r.vectors_per_lane;
+    key.inclusive = d.inclusive;
+    key.use_aux = d.read_offsets;
+    key.heads = static_cast<uint32_t>(d.head_source);
+    key.vector_aligned = values.element_offset % 4 == 0 && (reduce || out.element_offset % 4 == 0);
+    const VkDescriptorBufferInfo infos[5] = {values.info, out.info, totals.info, values.info, heads.info};
+    // Words 6..9 (pass_io.glsl's carry-in and indirect count) stay zero: segmented scans take neither.
+    uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), values.element_offset, out.element_offset,
+                                            totals.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
+    params[10] = heads.element_offset;
+    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(SegmentHeads heads) noexcept {
+  switch (heads) {
+    case SegmentHeads::flags: return "flags";
+    case SegmentHeads::keys_u32: return "u32 keys";
+    case SegmentHeads::keys_u64: return "u64 keys";
+  }
+  return "?";
+}
+
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  TempRequirements req;
+  req.alignment = element_size(config.type);
+  req.size = resolve_segmented(ctx, count, config, SegmentHeads::flags).plan.temp_bytes;
+  return req;
+}
+
+std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads) {
+  const ResolvedSegmented r = resolve_segmented(ctx, count, config, heads);
+  return "segmented reduce-then-scan, heads from " + std::string(to_string(heads)) + ", W = " +
+         std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) + " vectors per lane\n" +
+         core::describe(r.plan);
+}
+
+void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const ResolvedSegmented r = resolve_segmented(ctx, args.count, args.config, args.heads_kind);
+  if (args.count == 0) return;
+  const uint64_t n = args.count;
+  const uint32_t esize = element_size(args.config.type);
+  const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
+  const uint64_t bytes = n * esize;
+  const uint64_t head_total = n * head_bytes;
+  vk::check_view("input", args.input, n, esize, "the segmented scan needs");
+  vk::check_view("heads", args.heads, n, head_bytes, "the segmented scan needs one flag or key per element:");
+  vk::check_view("output", args.output, n, esize, "the segmented scan needs");
+  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+  if (!in_place && vk::overlaps(args.input, bytes, args.output, bytes))
+    throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
+                                        "scan in place (output == input) or use disjoint ranges");
+  if (vk::overlaps(args.heads, head_total, args.output, bytes))
+    throw Error(Errc::invalid_argument, "heads and output ranges overlap: the scan reads heads after it "
+                                        "has written output");
+  if (r.plan.temp_bytes > 0) {
+    vk::check_view("temp", args.temp, r.plan.temp_bytes / esize, esize, "the segmented scan needs");
+    if (vk::overlaps(args.temp, r.plan.temp_bytes, args.input, bytes) ||
+        vk::overlaps(args.temp, r.plan.temp_bytes, args.output, bytes) ||
+        vk::overlaps(args.temp, r.plan.temp_bytes, args.heads, head_total))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input, heads or output range");
+  }
+  record_plan(ctx, cmd, r, args);
+}
+
+namespace {
+
+template <class T>
+std::vector<T> run_segmented(const Context& ctx, std::span<const std::byte> values, std::span<const std::byte> heads,
+                             SegmentHeads heads_kind, const ScanConfig& config) {
+  const uint32_t esize = element_size(config.type);
+  if (values.size() % esize != 0)
+    throw Error(Errc::invalid_argument, "values hold " + std::to_string(values.size()) +
+                                            " bytes, not a whole number of " + std::string(to_string(config.type)) +
+                                            " elements");
+  const uint64_t n = values.size() / esize;
+  const uint32_t head_bytes = core::head_unit_bytes(head_source(heads_kind));
+  if (heads.size() / head_bytes < n)
+    throw Error(Errc::invalid_argument, std::string(to_string(heads_kind)) + " hold " +
+                                            std::to_string(heads.size() / head_bytes) + " elements, fewer than the " +
+                                            std::to_string(n) + " values");
+  const TempRequirements temp_req = segmented_scan_temp_requirements(ctx, n, config);  // validates the config
+  std::vector<T> result(n);
+  if (n == 0) return result;
+  const VkPhysicalDevice physical = ctx.physical_device();
+  const VkDevice device = ctx.device();
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  vk::OwnedBuffer in(physical, device, n * esize, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer head_buffer(physical, device, n * head_bytes, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer out(physical, device, n * esize, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(temp_req.size, 4), usage | temp_req.usage,
+                       vk::MemoryKind::device_local);
+  std::memcpy(in.mapped(), values.data(), n * esize);
+  std::memcpy(head_buffer.mapped(), heads.data(), n * head_bytes);
+  SegmentedScanArgs args{config, heads_kind, n, in.view(), head_buffer.view(), out.view(), temp.view()};
+  try {
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_segmented_scan(ctx, cmd, args);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+  } catch (const Error& e) {
+    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
+      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      for (vk::OwnedBuffer* b : {&in, &head_buffer, &out, &temp}) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+    }
+    throw;
+  }
+  std::memcpy(result.data(), out.mapped(), n * esize);
+  return result;
+}
+
+}  // namespace
+
+std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
+                                            std::span<const std::byte> heads, SegmentHeads heads_kind,
+                                            const ScanConfig& config) {
+  // Elements of 4 or 8 bytes move as such; their type only matters to the shaders.
+  if (element_size(config.type) == 8) {
+    const auto out = run_segmented<uint64_t>(ctx, values, heads, heads_kind, config);
+    std::vector<std::byte> bytes(out.size() * 8);
+    if (!out.empty()) std::memcpy(bytes.data(), out.data(), bytes.size());
+    return bytes;
+  }
+  const auto out = run_segmented<uint32_t>(ctx, values, heads, heads_kind, config);
+  std::vector<std::byte> bytes(out.size() * 4);
+  if (!out.empty()) std::memcpy(bytes.data(), out.data(), bytes.size());
+  return bytes;
+}
+
+template <Element T>
+std::vector<T> segmented_scan(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              ScanConfig config) {
+  config.type = data_type_of<T>::value;
+  return run_segmented<T>(ctx, std::as_bytes(values), std::as_bytes(flags), SegmentHeads::flags, config);
+}
+
+template <Element T, class Key>
+std::vector<T> segmented_scan_by_key(const Context& ctx, std::span<const Key> keys, std::span<const T> values,
+                                     ScanConfig config) {
+  static_assert(std::is_same_v<Key, uint32_t> || std::is_same_v<Key, uint64_t>, "keys are uint32_t or uint64_t");
+  config.type = data_type_of<T>::value;
+  return run_segmented<T>(ctx, std::as_bytes(values), std::as_bytes(keys),
+                          sizeof(Key) == 8 ? SegmentHeads::keys_u64 : SegmentHeads::keys_u32, config);
+}
+
+#define GPUSCAN_SEGMENTED_INSTANTIATE(T)                                                                          \
+  template std::vector<T> segmented_scan(const Context&, std::span<const T>, std::span<const uint32_t>, ScanConfig); \
+  template std::vector<T> segmented_scan_by_key(const Context&, std::span<const uint32_t>, std::span<const T>,    \
+                                                ScanConfig);                                                      \
+  template std::vector<T> segmented_scan_by_key(const Context&, std::span<const uint64_t>, std::span<const T>,    \
+                                                ScanConfig);
+GPUSCAN_SEGMENTED_INSTANTIATE(uint32_t)
+GPUSCAN_SEGMENTED_INSTANTIATE(int32_t)
+GPUSCAN_SEGMENTED_INSTANTIATE(float)
+GPUSCAN_SEGMENTED_INSTANTIATE(uint64_t)
+GPUSCAN_SEGMENTED_INSTANTIATE(int64_t)
+GPUSCAN_SEGMENTED_INSTANTIATE(double)
+#undef GPUSCAN_SEGMENTED_INSTANTIATE
+
+}  // namespace gpuscan

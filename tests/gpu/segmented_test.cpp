@@ -1,0 +1,432 @@
+// Segmented scans (include/gpuscan/segmented.hpp) against the CPU reference (cpu::segmented_scan):
+// every type x operator, exclusive and inclusive, heads from flags, u32 keys and u64 keys, segments of
+// length 1, of random lengths and one segment, sizes around the tile and recursion boundaries, outputs
+// poisoned and guarded, fresh random data (GPUSCAN_SEED replays a run); bitwise-identical repeated float
+// runs; the convenience calls; and misuse.
+//
+// Sampling, as ops_test.cpp does, to keep lavapipe's pipeline compiles affordable: every (type, operator)
+// pair runs exclusive with flags and inclusive with keys (u32 and u64 alternating over the pairs) at
+// sizes 1, B-1, B+1 and one random size up to B^2 + B with small tiles (B = 128: W = 32, K = 1), the
+// segment pattern rotating over the sizes; the full boundary sweep (0 ... B^2+1, B^3+1) runs on u32 add,
+// f32 add and i64 max with every head source, kind and pattern.
+#include <numeric>
+
+#include "busy_device.hpp"
+#include "scan_check.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+enum class Pattern { singletons, random, one_segment };
+const char* name(Pattern p) {
+  return p == Pattern::singletons ? "segments of length 1" : p == Pattern::random ? "random segments" : "one segment";
+}
+
+// Which elements start a segment (element 0 always does).
+std::vector<uint8_t> make_starts(size_t n, Pattern pattern, std::mt19937_64& rng) {
+  std::vector<uint8_t> starts(n, 0);
+  if (n) starts[0] = 1;
+  if (pattern == Pattern::singletons) std::fill(starts.begin(), starts.end(), 1);
+  if (pattern == Pattern::random) {
+    // Mean lengths from 2 to beyond a tile, so segments both end inside tiles and span several.
+    const uint64_t mean = std::array<uint64_t, 4>{2, 19, 300, 5000}[rng() % 4];
+    for (size_t i = 1; i < n; ++i) starts[i] = rng() % mean == 0;
+  }
+  return starts;
+}
+
+// The heads buffer's bytes for `starts`: flags (random non-zero words at starts; element 0's flag random,
+// as it starts a segment anyway), u32 keys (random steps at starts), u64 keys (a start changes the high
+// word or the low word only, so both halves are compared).
+std::vector<std::byte> make_heads(const std::vector<uint8_t>& starts, SegmentHeads kind, std::mt19937_64& rng) {
+  const size_t n = starts.size();
+  std::vector<std::byte> bytes;
+  auto append = [&](auto v) {
+    const auto* p = reinterpret_cast<const std::byte*>(&v);
+    bytes.insert(bytes.end(), p, p + sizeof v);
+  };
+  uint64_t key = rng();
+  for (size_t i = 0; i < n; ++i) {
+    switch (kind) {
+      case SegmentHeads::flags:
+        append(static_cast<uint32_t>(starts[i] || (i == 0 && rng() % 2) ? (rng() | 1) : 0));
+        break;
+      case SegmentHeads::keys_u32:
+        if (i > 0 && starts[i]) key = static_cast<uint32_t>(key + 1 + rng() % 1000);
+        append(static_cast<uint32_t>(key));
+        break;
+      case SegmentHeads::keys_u64:
+        if (i > 0 && starts[i]) key += rng() % 2 ? (uint64_t{1} << 32) : 1;
+        append(key);
+        break;
+    }
+  }
+  return bytes;
+}
+
+// Exact except float sums, which are checked against a wider reference within a bound that restarts
+// with every segment (cpu::segmented_float_tolerance).
+template <class T>
+::testing::AssertionResult matches_segmented(const std::vector<T>& input, const std::vector<uint8_t>& starts,
+                                             const std::vector<T>& got, ScanKind kind, Op op) {
+  if (got.size() != input.size()) return ::testing::AssertionFailure() << "size " << got.size();
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      const std::vector<Wide> wide(input.begin(), input.end());
+      const auto expected = cpu::segmented_scan<Wide>(wide, starts, kind);
+      const auto tol = cpu::segmented_float_tolerance<T>(input, starts, kind);
+      for (size_t i = 0; i < got.size(); ++i)
+        if (!(std::fabs(static_cast<Wide>(got[i]) - expected[i]) <= tol[i]))
+          return ::testing::AssertionFailure() << "index " << i << " of " << got.size() << ": got " << got[i]
+                                               << ", expected " << static_cast<double>(expected[i]) << " +- " << tol[i];
+      return ::testing::AssertionSuccess();
+    }
+  }
+  const auto expected = cpu::segmented_scan<T>(input, starts, kind, op);
+  for (size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &expected[i], sizeof(T)) != 0)
+      return ::testing::AssertionFailure() << "index " << i << " of " << got.size() << " (starts a segment: "
+                                           << int(starts[i]) << "): got " << +got[i] << ", expected " << +expected[i];
+  return ::testing::AssertionSuccess();
+}
+
+struct Placement {
+  size_t in_offset = 0;     // elements
+  size_t heads_offset = 0;  // heads units
+  size_t guard = 36;        // output guard elements (36 keeps vectors aligned, 37 does not)
+  bool in_place = false;
+};
+
+// Records a segmented scan on poisoned, guarded buffers and returns the output (and whether the guards held).
+template <class T>
+RecordedScan<T> record_segmented(const Context& ctx, const std::vector<T>& input, const std::vector<std::byte>& heads,
+                                 SegmentHeads kind, ScanConfig config, Placement at = {}) {
+  config.type = data_type_of<T>::value;
+  const size_t n = input.size();
+  const size_t unit = kind == SegmentHeads::keys_u64 ? 8 : 4;
+  HostBuffer<T> in(ctx, (at.in_offset + n + 1) * sizeof(T));
+  HostBuffer<T> out(ctx, (n + 2 * at.guard) * sizeof(T));
+  HostBuffer<std::byte> head_buffer(ctx, at.heads_offset * unit + heads.size() + 4);
+  const TempRequirements req = segmented_scan_temp_requirements(ctx, n, config);
+  HostBuffer<std::byte> temp(ctx, req.size + 64);
+  if (n) std::memcpy(in.data() + at.in_offset, input.data(), n * sizeof(T));
+  if (!heads.empty()) std::memcpy(head_buffer.data() + at.heads_offset * unit, heads.data(), heads.size());
+  poison(out.data(), (n + 2 * at.guard) * sizeof(T));
+  poison(temp.data(), req.size + 64);
+  const std::vector<T> before(out.data(), out.data() + n + 2 * at.guard);
+  if (at.in_place && n) std::memcpy(out.data() + at.guard, input.data(), n * sizeof(T));
+
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    SegmentedScanArgs args;
+    args.config = config;
+    args.heads_kind = kind;
+    args.count = n;
+    args.output = out.view(at.guard * sizeof(T));
+    args.input = at.in_place ? args.output : in.view(at.in_offset * sizeof(T));
+    args.heads = head_buffer.view(at.heads_offset * unit);
+    args.temp = temp.view();
+    record_segmented_scan(ctx, cmd, args);
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  RecordedScan<T> r;
+  r.output.assign(out.data() + at.guard, out.data() + at.guard + n);
+  for (size_t i = 0; i < at.guard; ++i) {
+    const size_t j = at.guard + n + i;
+    if (std::memcmp(&out.data()[i], &before[i], sizeof(T)) || std::memcmp(&out.data()[j], &before[j], sizeof(T)))
+      r.guards_intact = false;
+  }
+  return r;
+}
+
+ScanConfig small_tiles(DataType type, Op op, ScanKind kind) {
+  ScanConfig c;
+  c.type = type;
+  c.op = op;
+  c.kind = kind;
+  c.workgroup_size = 32;
+  c.vectors_per_lane = 1;
+  return c;
+}
+constexpr size_t kSmallTile = 128;
+
+template <class T>
+void check_case(const ScanConfig& c, SegmentHeads kind, size_t n, Pattern pattern, std::mt19937_64& rng,
+                uint64_t seed, Placement at = {}) {
+  SCOPED_TRACE(std::string(to_string(c.type)) + " " + std::string(to_string(c.op)) + " " +
+               std::string(to_string(c.kind)) + ", heads from " + std::string(to_string(kind)) + ", " + name(pattern) +
+               ", n = " + std::to_string(n) + ", W = " + std::to_string(c.workgroup_size) + ", K = " +
+               std::to_string(c.vectors_per_lane) + (at.in_place ? ", in place" : "") + ", seed " + std::to_string(seed));
+  const auto input = random_op_values<T>(n, c.op, rng);
+  const auto starts = make_starts(n, pattern, rng);
+  const auto heads = make_heads(starts, kind, rng);
+  const auto r = record_segmented(shared_context(), input, heads, kind, c, at);
+  EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+  EXPECT_TRUE(matches_segmented(input, starts, r.output, c.kind, c.op));
+}
+
+class SegmentedTest : public GpuTest {};
+
+TEST_F(SegmentedTest, EveryTypeAndOperator) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = kSmallTile;
+  int pair = 0;
+  for (DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
+    for (Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+      if (!op_supports(op, type)) continue;
+      const SegmentHeads keys = pair++ % 2 ? SegmentHeads::keys_u64 : SegmentHeads::keys_u32;
+      const std::vector<size_t> sizes = {1, b - 1, b + 1, std::uniform_int_distribution<size_t>(2, b * b + b)(rng)};
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t i = 0; i < sizes.size(); ++i) {
+          const Pattern pattern = std::array{Pattern::random, Pattern::singletons, Pattern::one_segment,
+                                             Pattern::random}[(i + pair) % 4];
+          check_case<T>(small_tiles(type, op, ScanKind::exclusive), SegmentHeads::flags, sizes[i], pattern, rng, seed);
+          check_case<T>(small_tiles(type, op, ScanKind::inclusive), keys, sizes[i], pattern, rng, seed);
+        }
+      });
+    }
+}
+
+TEST_F(SegmentedTest, BoundarySizes) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = kSmallTile;
+  std::vector<size_t> sizes = {0, 1, 2, 3, 5, b - 1, b, b + 1, 2 * b + 3, b * b - 1, b * b, b * b + 1};
+  sizes.push_back(std::uniform_int_distribution<size_t>(b * b + 2, 3 * b * b)(rng));
+  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+    for (SegmentHeads heads : {SegmentHeads::flags, SegmentHeads::keys_u32, SegmentHeads::keys_u64})
+      for (Pattern pattern : {Pattern::singletons, Pattern::random, Pattern::one_segment})
+        for (size_t n : sizes) {
+          check_case<uint32_t>(small_tiles(DataType::u32, Op::add, kind), heads, n, pattern, rng, seed);
+          check_case<float>(small_tiles(DataType::f32, Op::add, kind), heads, n, pattern, rng, seed);
+          check_case<int64_t>(small_tiles(DataType::i64, Op::max, kind), heads, n, pattern, rng, seed);
+        }
+  // B^3 + 1: four levels.
+  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+    check_case<uint32_t>(small_tiles(DataType::u32, Op::add, kind), SegmentHeads::flags, b * b * b + 1,
+                         Pattern::random, rng, seed);
+}
+
+TEST_F(SegmentedTest, DefaultAndOtherTileShapes) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (auto [w, k] : {std::pair<uint32_t, uint32_t>{0, 0}, {64, 2}, {128, 16}}) {
+    const size_t b = size_t{w ? w : 256} * (k ? k : 4) * 4;
+    for (size_t n : {b - 1, b + 1, 3 * b + 17}) {
+      ScanConfig c;
+      c.type = DataType::i32;
+      c.kind = n % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+      c.workgroup_size = w;
+      c.vectors_per_lane = k;
+      check_case<int32_t>(c, SegmentHeads::flags, n, Pattern::random, rng, seed);
+      c.type = DataType::f64;
+      c.op = Op::min;
+      check_case<double>(c, SegmentHeads::keys_u64, n, Pattern::random, rng, seed);
+    }
+  }
+}
+
+TEST_F(SegmentedTest, UnalignedOffsetsAndInPlace) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = kSmallTile;
+  for (size_t n : {size_t{7}, b + 1, b * b + 3}) {
+    const Placement unaligned{3, 1, 37, false};
+    const Placement in_place{0, 2, 37, true};
+    for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      check_case<uint32_t>(small_tiles(DataType::u32, Op::add, kind), SegmentHeads::flags, n, Pattern::random, rng,
+                           seed, unaligned);
+      check_case<double>(small_tiles(DataType::f64, Op::add, kind), SegmentHeads::keys_u64, n, Pattern::random, rng,
+                         seed, unaligned);
+      check_case<int32_t>(small_tiles(DataType::i32, Op::bit_xor, kind), SegmentHeads::keys_u32, n, Pattern::random,
+                          rng, seed, in_place);
+      check_case<uint64_t>(small_tiles(DataType::u64, Op::mul, kind), SegmentHeads::flags, n, Pattern::random, rng,
+                           seed, in_place);
+    }
+  }
+}
+
+// The combining order depends only on n and the tile shape, so float results repeat bit for bit, also
+// while another Context keeps the device busy.
+TEST_F(SegmentedTest, FloatResultsAreBitwiseIdenticalRunToRun) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  BusyDevice busy;
+  const size_t n = 300'007;
+  const auto values = random_values<float>(n, rng);
+  const auto starts = make_starts(n, Pattern::random, rng);
+  const auto flags_bytes = make_heads(starts, SegmentHeads::flags, rng);
+  std::vector<uint32_t> flags(n);
+  std::memcpy(flags.data(), flags_bytes.data(), flags_bytes.size());
+  for (ScanKind kind : {ScanKind::inclusive, ScanKind::exclusive}) {
+    ScanConfig c;
+    c.kind = kind;
+    const auto first = segmented_scan(shared_context(), std::span<const float>(values), std::span<const uint32_t>(flags), c);
+    ASSERT_TRUE(matches_segmented(values, starts, first, kind, Op::add));
+    for (int run = 1; run < 20; ++run) {
+      const auto again =
+          segmented_scan(shared_context(), std::span<const float>(values), std::span<const uint32_t>(flags), c);
+      ASSERT_EQ(std::memcmp(again.data(), first.data(), n * sizeof(float)), 0)
+          << "run " << run << " differs from run 0 (" << to_string(kind) << ")";
+    }
+  }
+}
+
+TEST_F(SegmentedTest, ConvenienceCallsMatchTheDocumentedExamples) {
+  const Context& ctx = shared_context();
+  const std::vector<uint32_t> v = {3, 1, 7, 0, 4, 1, 6, 3};
+  const std::vector<uint32_t> flags = {1, 0, 0, 1, 0, 1, 0, 0};
+  ScanConfig c;
+  EXPECT_EQ(segmented_scan(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(flags), c),
+            (std::vector<uint32_t>{0, 3, 4, 0, 0, 0, 1, 7}));
+  c.kind = ScanKind::inclusive;
+  const std::vector<uint32_t> keys = {9, 9, 9, 4, 4, 9, 9, 9};
+  EXPECT_EQ(segmented_scan_by_key(ctx, std::span<const uint32_t>(keys), std::span<const uint32_t>(v), c),
+            (std::vector<uint32_t>{3, 4, 11, 0, 4, 1, 7, 10}));
+  // u64 keys that differ only in the high word still separate segments.
+  const std::vector<uint64_t> wide = {1, 1, 1, 1ull << 32 | 1, 1ull << 32 | 1, 1, 1, 1};
+  EXPECT_EQ(segmented_scan_by_key(ctx, std::span<const uint64_t>(wide), std::span<const uint32_t>(v), c),
+            (std::vector<uint32_t>{3, 4, 11, 0, 4, 1, 7, 10}));
+  c.op = Op::max;
+  const std::vector<int64_t> temps = {-40, 12, 7, -3, 25, 0};
+  const std::vector<uint32_t> days = {1, 1, 1, 2, 2, 2};
+  EXPECT_EQ(segmented_scan_by_key(ctx, std::span<const uint32_t>(days), std::span<const int64_t>(temps), c),
+            (std::vector<int64_t>{-40, 12, 12, -3, 25, 25}));
+  EXPECT_TRUE(segmented_scan(ctx, std::span<const float>(), std::span<const uint32_t>(), c).empty());
+}
+
+class SegmentedMisuseTest : public GpuTest {
+ protected:
+  const Context& ctx = shared_context();
+  HostBuffer<uint32_t> in{ctx, 4096};
+  HostBuffer<uint32_t> heads{ctx, 4096};
+  HostBuffer<uint32_t> out{ctx, 4096};
+  HostBuffer<uint32_t> temp{ctx, 4096};
+  SegmentedScanArgs args() const {
+    SegmentedScanArgs a;
+    a.config.workgroup_size = 32;
+    a.config.vectors_per_lane = 1;
+    a.count = 1000;
+    a.input = in.view();
+    a.heads = heads.view();
+    a.output = out.view();
+    a.temp = temp.view();
+    return a;
+  }
+  void expect_error(const SegmentedScanArgs& a, Errc code, const std::string& fragment, bool null_cmd = false) {
+    bool thrown = false;
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      try {
+        record_segmented_scan(ctx, null_cmd ? VK_NULL_HANDLE : cmd, a);
+      } catch (const Error& e) {
+        thrown = true;
+        EXPECT_EQ(e.code(), code) << e.what();
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+            << "message \"" << e.what() << "\" lacks \"" << fragment << "\"";
+      }
+    });
+    EXPECT_TRUE(thrown) << "no error for a case that must fail (" << fragment << ")";
+  }
+};
+
+TEST_F(SegmentedMisuseTest, TheArgumentsUsedHereAreValid) {
+  // The baseline the other cases break one thing of: it records without error or validation message.
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_segmented_scan(ctx, cmd, args()); });
+}
+
+TEST_F(SegmentedMisuseTest, HeadsShorterThanValues) {
+  auto a = args();
+  a.heads.buffer_size = 3996;  // 999 flags
+  expect_error(a, Errc::buffer_too_small, "heads buffer holds 999 elements");
+  a = args();
+  a.heads_kind = SegmentHeads::keys_u64;  // 4096 bytes hold 512 u64 keys
+  expect_error(a, Errc::buffer_too_small, "heads buffer holds 512 elements");
+}
+
+TEST_F(SegmentedMisuseTest, MissingUsageFlags) {
+  auto a = args();
+  a.heads.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  expect_error(a, Errc::missing_usage, "heads buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+  a = args();
+  a.output.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  expect_error(a, Errc::missing_usage, "output buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+  a = args();
+  a.temp.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  expect_error(a, Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_STORAGE_BUFFER_BIT");
+}
+
+TEST_F(SegmentedMisuseTest, NullHandles) {
+  auto a = args();
+  a.heads.buffer = VK_NULL_HANDLE;
+  expect_error(a, Errc::null_handle, "heads buffer is VK_NULL_HANDLE");
+  a = args();
+  a.input.buffer = VK_NULL_HANDLE;
+  expect_error(a, Errc::null_handle, "input buffer is VK_NULL_HANDLE");
+  a = args();
+  a.temp.buffer = VK_NULL_HANDLE;
+  expect_error(a, Errc::null_handle, "temp buffer is VK_NULL_HANDLE");
+  expect_error(args(), Errc::null_handle, "command buffer is VK_NULL_HANDLE", true);
+}
+
+TEST_F(SegmentedMisuseTest, OverlapsAndAlignment) {
+  auto a = args();
+  a.heads = a.output;
+  expect_error(a, Errc::invalid_argument, "heads and output ranges overlap");
+  a = args();
+  a.temp = a.heads;
+  expect_error(a, Errc::invalid_argument, "temp storage overlaps");
+  a = args();
+  a.output.offset = 4;
+  a.input = out.view();
+  a.count = 100;
+  expect_error(a, Errc::invalid_argument, "input and output ranges overlap");
+  a = args();
+  a.heads_kind = SegmentHeads::keys_u64;
+  a.count = 100;
+  a.heads.offset = 4;
+  expect_error(a, Errc::misaligned, "heads offset 4 is not a multiple of the element size (8 bytes)");
+  a = args();
+  a.temp.buffer_size = 16;
+  expect_error(a, Errc::buffer_too_small, "temp buffer holds 4 elements");
+}
+
+TEST_F(SegmentedMisuseTest, ConfigurationsItCannotRun) {
+  auto a = args();
+  a.config.algorithm = Algorithm::single_pass;
+  expect_error(a, Errc::unsupported, "segmented scans run as reduce-then-scan");
+  a.config.algorithm = Algorithm::multipass;
+  expect_error(a, Errc::unsupported, "segmented scans run as reduce-then-scan");
+  a = args();
+  a.config.type = DataType::f32;
+  a.config.op = Op::bit_and;
+  expect_error(a, Errc::invalid_argument, "defined on integer types only");
+  a = args();
+  a.heads_kind = static_cast<SegmentHeads>(7);
+  expect_error(a, Errc::invalid_argument, "unknown SegmentHeads value 7");
+  a = args();
+  a.config.workgroup_size = 48;
+  expect_error(a, Errc::invalid_argument, "workgroup size 48 is not a power of two");
+}
+
+TEST_F(SegmentedMisuseTest, ConvenienceCallsCheckTheHeadsLength) {
+  const std::vector<uint32_t> v(10, 1), short_flags(9, 0);
+  try {
+    segmented_scan(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(short_flags));
+    ADD_FAILURE() << "no error for 9 flags and 10 values";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("flags hold 9 elements, fewer than the 10 values"), std::string::npos)
+        << e.what();
+  }
+  const std::vector<uint64_t> short_keys(3, 0);
+  EXPECT_THROW(segmented_scan_by_key(ctx, std::span<const uint64_t>(short_keys), std::span<const uint32_t>(v)), Error);
+}
+
+}  // namespace
+}  // namespace gpuscan::test
