@@ -1,0 +1,354 @@
+// Unit tests for the segmented scan's plan (core::plan_segmented_scan), without a GPU: an interpreter
+// runs the plan's seg_reduce_tiles / seg_scan_tiles dispatches as the shaders define them -- dispatches
+// between barriers and the workgroups of each in reverse order -- on a non-commutative operator (affine
+// maps mod 2^64, so an offset combined on the wrong side or from the wrong tile shows), with temp
+// poisoned, and fails on reads of unwritten temp, on reads of what another dispatch wrote since the last
+// barrier, on a workgroup reading another's writes, and on ranges out of bounds. Results are compared
+// with a sequential segmented scan, for every head source and kind, segment lengths 1, random and one
+// segment, sizes around every tile and recursion boundary. Seeds are printed on failure;
+// GPUSCAN_TEST_SEED replays a run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/segmented_plan.hpp"
+#include "gpuscan/error.hpp"
+
+namespace {
+
+using namespace gpuscan::core;
+
+// x -> m·x + c, composed left first: (a ⊕ b)(x) = b(a(x)). Associative, not commutative.
+struct Affine {
+  uint64_t m = 1, c = 0;
+  friend bool operator==(const Affine&, const Affine&) = default;
+};
+Affine combine(Affine a, Affine b) { return {a.m * b.m, a.c * b.m + b.c}; }
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+uint64_t test_seed() {
+  if (const char* s = std::getenv("GPUSCAN_TEST_SEED")) return std::strtoull(s, nullptr, 0);
+  return std::random_device{}();
+}
+
+// The data of one run: values, heads as stored (flags or keys, one word each here), and the starts they mean.
+struct Data {
+  std::vector<Affine> values;
+  std::vector<uint64_t> heads;
+  std::vector<uint8_t> starts;
+};
+
+enum class Pattern { singletons, random, one_segment };
+
+Data make_data(uint64_t n, Pattern pattern, HeadSource source, std::mt19937_64& rng) {
+  Data d;
+  const uint64_t mean = std::array<uint64_t, 3>{2, 7, 90}[rng() % 3];
+  uint64_t key = rng();
+  for (uint64_t i = 0; i < n; ++i) {
+    d.values.push_back({rng() | 1, rng()});
+    const bool start = i == 0 || pattern == Pattern::singletons || (pattern == Pattern::random && rng() % mean == 0);
+    d.starts.push_back(start);
+    if (source == HeadSource::flags) {
+      d.heads.push_back(start && (i > 0 || rng() % 2) ? (rng() | 1) : 0);
+    } else {
+      if (i > 0 && start) key = source == HeadSource::keys32 ? static_cast<uint32_t>(key + 1 + rng() % 5) : key + (uint64_t{1} << 32);
+      d.heads.push_back(source == HeadSource::keys32 ? static_cast<uint32_t>(key) : key);
+    }
+  }
+  return d;
+}
+
+std::vector<Affine> reference(const Data& d, bool inclusive) {
+  std::vector<Affine> out(d.values.size());
+  Affine running;
+  for (size_t i = 0; i < d.values.size(); ++i) {
+    if (d.starts[i]) running = Affine{};
+    if (inclusive) {
+      running = combine(running, d.values[i]);
+      out[i] = running;
+    } else {
+      out[i] = running;
+      running = combine(running, d.values[i]);
+    }
+  }
+  return out;
+}
+
+// A cell of a buffer: its value, whether it was written, and by which dispatch / workgroup / phase.
+struct Cell {
+  Affine value;
+  uint32_t head = 0;
+  bool written = false;
+  int dispatch = -1;
+  uint64_t block = 0;
+  int phase = -1;
+};
+
+class Interpreter {
+ public:
+  Interpreter(const SegmentedPlan& plan, const SegmentedRequest& req, const Data& data)
+      : plan_(plan), req_(req), data_(data), output_(req.n), temp_(plan.temp_bytes) {}
+
+  std::vector<Affine> run() {
+    // Phases are the runs of dispatches between barriers; each runs its dispatches in reverse.
+    std::vector<std::vector<std::pair<int, const SegDispatch*>>> phases(1);
+    int index = 0;
+    for (const SegStep& step : plan_.steps) {
+      if (std::holds_alternative<Barrier>(step)) {
+        phases.emplace_back();
+        continue;
+      }
+      phases.back().emplace_back(index++, &std::get<SegDispatch>(step));
+    }
+    for (size_t p = 0; p < phases.size(); ++p) {
+      EXPECT_TRUE(p + 1 == phases.size() || !phases[p].empty()) << "two barriers in a row";
+      for (auto it = phases[p].rbegin(); it != phases[p].rend(); ++it) execute(*it->second, it->first, int(p));
+    }
+    std::vector<Affine> out;
+    for (uint64_t i = 0; i < req_.n; ++i) {
+      EXPECT_TRUE(output_[i].written) << "output[" << i << "] never written";
+      out.push_back(output_[i].value);
+    }
+    return out;
+  }
+
+ private:
+  // Byte address of element i of `r` (unit bytes each), checked against its slot.
+  Cell& cell(const SegRange& r, uint64_t i, uint32_t unit) {
+    EXPECT_LT(i, r.count);
+    if (r.slot == SegSlot::output) {
+      EXPECT_LE(r.offset + r.count, req_.n);
+      return output_.at(r.offset + i);
+    }
+    EXPECT_EQ(r.slot, SegSlot::temp) << "only output and temp hold cells";
+    const uint64_t byte = (r.offset + i) * unit;
+    EXPECT_LE((r.offset + r.count) * unit, plan_.temp_bytes) << "a temp range past temp_bytes";
+    return temp_.at(byte / 4);  // both units start cells on 4-byte words; 8-byte values own their first word
+  }
+
+  const Cell& read(const SegRange& r, uint64_t i, uint32_t unit, int dispatch, uint64_t block, int phase) {
+    const Cell& c = cell(r, i, unit);
+    EXPECT_TRUE(c.written) << "read of never-written scratch at element " << i;
+    if (c.written && c.phase == phase)
+      EXPECT_TRUE(c.dispatch == dispatch && c.block == block)
+          << "read of what another dispatch or workgroup wrote without a barrier in between";
+    return c;
+  }
+
+  void write(const SegRange& r, uint64_t i, uint32_t unit, int dispatch, uint64_t block, int phase, Affine value,
+             uint32_t head) {
+    Cell& c = cell(r, i, unit);
+    if (c.written && c.phase == phase)
+      EXPECT_TRUE(c.dispatch == dispatch && c.block == block) << "two writers of one element without a barrier";
+    c = {value, head, true, dispatch, block, phase};
+  }
+
+  Affine value_at(const SegDispatch& d, uint64_t i, int index, uint64_t block, int phase) {
+    EXPECT_LT(i, d.values.count);
+    if (d.values.slot == SegSlot::input) {
+      EXPECT_EQ(d.level, 0u);
+      EXPECT_LE(d.values.offset + d.values.count, req_.n);
+      return data_.values.at(d.values.offset + i);
+    }
+    return read(d.values, i, req_.element_size, index, block, phase).value;
+  }
+
+  bool head_at(const SegDispatch& d, uint64_t i, int index, uint64_t block, int phase) {
+    EXPECT_LT(i, d.heads.count);
+    if (d.heads.slot == SegSlot::heads) {
+      EXPECT_EQ(d.level, 0u);
+      EXPECT_EQ(d.head_source, req_.heads);
+      EXPECT_LE(d.heads.offset + d.heads.count, req_.n);
+      const uint64_t j = d.heads.offset + i;
+      if (d.head_source == HeadSource::flags) return data_.heads.at(j) != 0;
+      return i == 0 || data_.heads.at(j) != data_.heads.at(j - 1);
+    }
+    EXPECT_EQ(d.head_source, HeadSource::flags) << "levels above the data read tile heads as flags";
+    return read(d.heads, i, 4, index, block, phase).head != 0;
+  }
+
+  void execute(const SegDispatch& d, int index, int phase) {
+    const uint64_t b = req_.tile_size;
+    EXPECT_EQ(d.blocks, ceil_div(d.n, b));
+    EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, d.blocks);
+    EXPECT_LE(d.groups_x, req_.limits.max_groups_x);
+    EXPECT_LE(d.groups_y, req_.limits.max_groups_y);
+    EXPECT_EQ(d.values.count, d.n);
+    EXPECT_EQ(d.heads.count, d.n);
+    for (uint64_t t = d.blocks; t-- > 0;) {
+      const uint64_t first = t * b, last = std::min(d.n, first + b);
+      if (d.kernel == SegKernel::seg_reduce_tiles) {
+        EXPECT_EQ(d.totals.count, d.blocks);
+        EXPECT_EQ(d.tile_heads.count, d.blocks);
+        Affine total;
+        bool head = false;
+        for (uint64_t i = first; i < last; ++i) {
+          const bool h = head_at(d, i, index, t, phase);
+          total = h ? value_at(d, i, index, t, phase) : combine(total, value_at(d, i, index, t, phase));
+          head = head || h;
+        }
+        write(d.totals, t, req_.element_size, index, t, phase, total, 0);
+        write(d.tile_heads, t, 4, index, t, phase, {}, head ? 1 : 0);
+        continue;
+      }
+      EXPECT_EQ(d.out.count, d.n);
+      Affine running;
+      if (d.read_offsets && t > 0) running = read(d.totals, t - 1, req_.element_size, index, t, phase).value;
+      // Read the whole tile before writing it: an in-place scan's workgroup does.
+      std::vector<std::pair<bool, Affine>> tile;
+      for (uint64_t i = first; i < last; ++i) tile.emplace_back(head_at(d, i, index, t, phase), value_at(d, i, index, t, phase));
+      for (uint64_t i = first; i < last; ++i) {
+        const auto [h, v] = tile[i - first];
+        Affine out;
+        if (d.inclusive) {
+          running = h ? v : combine(running, v);
+          out = running;
+        } else {
+          out = h ? Affine{} : running;
+          running = h ? v : combine(running, v);
+        }
+        write(d.out, i, req_.element_size, index, t, phase, out, 0);
+      }
+    }
+  }
+
+  const SegmentedPlan& plan_;
+  const SegmentedRequest& req_;
+  const Data& data_;
+  std::vector<Cell> output_;
+  std::vector<Cell> temp_;  // one cell per 4-byte word of temp
+};
+
+SegmentedRequest request(uint64_t n, uint32_t tile, bool inclusive, HeadSource heads, uint32_t esize = 4,
+                         PlanLimits limits = {}) {
+  SegmentedRequest r;
+  r.n = n;
+  r.tile_size = tile;
+  r.inclusive = inclusive;
+  r.element_size = esize;
+  r.heads = heads;
+  r.limits = limits;
+  return r;
+}
+
+// Temp arrays: each at a multiple of 64 bytes, pairwise disjoint, temp_bytes no larger than their end
+// rounded up; and n <= B plans one dispatch without temp.
+void check_layout(const SegmentedPlan& plan, const SegmentedRequest& req) {
+  std::vector<std::pair<uint64_t, uint64_t>> arrays;
+  for (const SegStep& s : plan.steps)
+    if (const auto* d = std::get_if<SegDispatch>(&s); d && d->kernel == SegKernel::seg_reduce_tiles) {
+      arrays.emplace_back(d->totals.offset * req.element_size, (d->totals.offset + d->totals.count) * req.element_size);
+      arrays.emplace_back(d->tile_heads.offset * 4, (d->tile_heads.offset + d->tile_heads.count) * 4);
+    }
+  std::sort(arrays.begin(), arrays.end());
+  uint64_t end = 0;
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    EXPECT_EQ(arrays[i].first % 64, 0u) << "temp array at byte " << arrays[i].first;
+    if (i > 0) EXPECT_GE(arrays[i].first, arrays[i - 1].second) << "temp arrays overlap";
+    end = std::max(end, arrays[i].second);
+  }
+  EXPECT_EQ(plan.temp_bytes, ceil_div(end, 64) * 64);
+  if (req.n <= req.tile_size) {
+    EXPECT_EQ(plan.dispatch_count(), req.n ? 1u : 0u);
+    EXPECT_EQ(plan.temp_bytes, 0u);
+  }
+}
+
+std::vector<uint64_t> sizes_for(uint64_t b, std::mt19937_64& rng) {
+  std::set<uint64_t> s = {0, 1, 2, 3, b - 1, b, b + 1, 2 * b + 1, b * b - 1, b * b, b * b + 1, b * b * b + 1};
+  for (int i = 0; i < 6; ++i) s.insert(std::uniform_int_distribution<uint64_t>(1, std::min<uint64_t>(3 * b * b, 20000))(rng));
+  return {s.begin(), s.end()};
+}
+
+TEST(SegmentedPlan, InterpretedPlansMatchTheSequentialScan) {
+  const uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  for (uint32_t b : {2u, 4u, 128u})
+    for (uint64_t n : sizes_for(b, rng)) {
+      if (n > 300000) continue;
+      for (HeadSource source : {HeadSource::flags, HeadSource::keys32, HeadSource::keys64})
+        for (Pattern pattern : {Pattern::singletons, Pattern::random, Pattern::one_segment})
+          for (bool inclusive : {false, true}) {
+            const uint32_t esize = rng() % 2 ? 8 : 4;
+            const SegmentedRequest req = request(n, b, inclusive, source, esize);
+            SCOPED_TRACE("B = " + std::to_string(b) + ", n = " + std::to_string(n) + ", source " +
+                         std::to_string(int(source)) + ", pattern " + std::to_string(int(pattern)) +
+                         (inclusive ? ", inclusive" : ", exclusive") + ", esize " + std::to_string(esize) + ", seed " +
+                         std::to_string(seed));
+            const SegmentedPlan plan = plan_segmented_scan(req);
+            check_layout(plan, req);
+            const Data data = make_data(n, pattern, source, rng);
+            Interpreter interpreter(plan, req, data);
+            const auto got = interpreter.run();
+            ASSERT_EQ(got, reference(data, inclusive)) << describe(plan);
+            if (::testing::Test::HasFailure()) return;
+          }
+    }
+}
+
+TEST(SegmentedPlan, LevelsAndShape) {
+  // n = B^2 + 1 with B = 4: 17 elements, 5 tiles, 2 tile totals, 1: three levels.
+  const SegmentedPlan plan = plan_segmented_scan(request(17, 4, false, HeadSource::keys64));
+  EXPECT_EQ(plan.levels, 3u);
+  EXPECT_EQ(plan.dispatch_count(), 5u);
+  const auto& first = std::get<SegDispatch>(plan.steps.front());
+  EXPECT_EQ(first.kernel, SegKernel::seg_reduce_tiles);
+  EXPECT_EQ(first.head_source, HeadSource::keys64);
+  EXPECT_EQ(first.heads.slot, SegSlot::heads);
+  const auto& last = std::get<SegDispatch>(plan.steps.back());
+  EXPECT_EQ(last.kernel, SegKernel::seg_scan_tiles);
+  EXPECT_FALSE(last.inclusive) << "the caller's exclusive scan";
+  EXPECT_TRUE(last.read_offsets);
+  EXPECT_EQ(last.out.slot, SegSlot::output);
+  for (const SegStep& s : plan.steps)
+    if (const auto* d = std::get_if<SegDispatch>(&s); d && d->level > 0) {
+      EXPECT_EQ(d->head_source, HeadSource::flags);
+      if (d->kernel == SegKernel::seg_scan_tiles) EXPECT_TRUE(d->inclusive) << "inner levels scan inclusively";
+    }
+  const std::string text = describe(plan);
+  EXPECT_NE(text.find("plan: 3 level(s), 5 dispatch(es)"), std::string::npos) << text;
+  EXPECT_NE(text.find("L0 seg_reduce_tiles n=17 grid=5x1 input[0, 17) heads u64 keys heads[0, 17)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("-> output[0, 17) exclusive offsets temp[0, 5)"), std::string::npos) << text;
+}
+
+TEST(SegmentedPlan, GridsUnderSmallLimits) {
+  const SegmentedRequest req = request(1000, 2, true, HeadSource::flags, 4, {7, 100});
+  const SegmentedPlan plan = plan_segmented_scan(req);
+  const auto& d = std::get<SegDispatch>(plan.steps.front());
+  EXPECT_EQ(d.groups_x, 7u);
+  EXPECT_EQ(d.groups_y, 72u);  // 500 tiles in rows of at most 7, spread evenly
+  std::mt19937_64 rng(1);
+  const Data data = make_data(1000, Pattern::random, HeadSource::flags, rng);
+  Interpreter interpreter(plan, req, data);
+  EXPECT_EQ(interpreter.run(), reference(data, true));
+  EXPECT_THROW(plan_segmented_scan(request(1000, 2, true, HeadSource::flags, 4, {7, 10})), gpuscan::Error);
+}
+
+TEST(SegmentedPlan, Errors) {
+  auto code = [](auto f) -> std::error_code {
+    try {
+      f();
+    } catch (const gpuscan::Error& e) {
+      return e.code();
+    }
+    return {};  // nothing thrown
+  };
+  EXPECT_EQ(code([] { plan_segmented_scan(request(10, 6, false, HeadSource::flags)); }), gpuscan::Errc::invalid_argument);
+  EXPECT_EQ(code([] { plan_segmented_scan(request(10, 1, false, HeadSource::flags)); }), gpuscan::Errc::invalid_argument);
+  EXPECT_EQ(code([] { plan_segmented_scan(request(10, 4, false, HeadSource::flags, 2)); }), gpuscan::Errc::invalid_argument);
+  EXPECT_EQ(code([] { plan_segmented(uint64_t{1} << 32, 4096, gpuscan::DataType::u32, false, HeadSource::flags, {}); }),
+            gpuscan::Errc::too_large);
+  EXPECT_EQ(plan_segmented(0, 4096, gpuscan::DataType::f64, false, HeadSource::flags, {}).steps.size(), 0u);
+}
+
+}  // namespace
