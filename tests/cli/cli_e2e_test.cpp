@@ -1054,6 +1054,109 @@ TEST_F(CliTest, GlDemoAndTheSinglePassRefusal) {
   expect_failure(run("info", "", "GPUSCAN_API=metal"), 2, {"GPUSCAN_API"});
 }
 
+// --- Segmented scans: scan --segments FILE / --keys FILE -------------------------------------------
+
+TEST_F(CliTest, SegmentedScanByFlagsAndByKey) {
+  write_file(path("v.txt"), "3\n1\n7\n0\n4\n1\n6\n3\n");
+  write_file(path("f.txt"), "1\n0\n0\n1\n0\n1\n0\n0\n");
+  write_file(path("k.txt"), "9\n9\n9\n4\n4\n9\n9\n9\n");
+  const std::string v = " --in " + shell_quote(path("v.txt").string());
+  RunResult r = run("scan --type u32 --format text --verify --out -" + v + " --segments " +
+                    shell_quote(path("f.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "0\n3\n4\n0\n0\n0\n1\n7\n") << "exclusive: each segment starts at the identity";
+  EXPECT_NE(r.err.find("exclusive segmented scan of 8 u32 elements (segments from flags"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+  for (const char* key_type : {"u32", "u64"}) {
+    r = run("scan --type u32 --inclusive --format text --verify --out -" + v + " --keys " +
+            shell_quote(path("k.txt").string()) + " --key-type " + key_type);
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, "3\n4\n11\n0\n4\n1\n7\n10\n") << key_type;
+  }
+  write_file(path("t.txt"), "-40\n12\n7\n-3\n25\n0\n");
+  write_file(path("d.txt"), "1\n1\n1\n2\n2\n2\n");
+  r = run("scan --type i64 --op max --inclusive --format text --verify --out - --in " +
+          shell_quote(path("t.txt").string()) + " --keys " + shell_quote(path("d.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "-40\n12\n12\n-3\n25\n25\n");
+}
+
+// Every type, both kinds (exclusive add, inclusive max), flags or u64 keys alternating over the types, on
+// random binary data checked by --verify (and u32 against the CPU reference here too).
+TEST_F(CliTest, SegmentedScanEveryTypeVerifies) {
+  std::mt19937_64 rng(777);
+  const size_t n = 20011;
+  std::string flags, keys;
+  std::vector<uint8_t> starts(n);
+  uint64_t key = 5;
+  for (size_t i = 0; i < n; ++i) {
+    starts[i] = i == 0 || rng() % 37 == 0;
+    const uint32_t f = starts[i] ? static_cast<uint32_t>(rng() | 1) : 0;
+    if (i > 0 && starts[i]) key += uint64_t{1} << 32;
+    flags.append(reinterpret_cast<const char*>(&f), 4);
+    keys.append(reinterpret_cast<const char*>(&key), 8);
+  }
+  write_file(path("flags.bin"), flags);
+  write_file(path("keys.bin"), keys);
+  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      const char* op = kind == ScanKind::exclusive ? "add" : "max";
+      const bool by_key = static_cast<int>(type) % 2 == 1;
+      {
+          const std::string type_name(gpuscan::to_string(type));
+          SCOPED_TRACE(type_name + " " + op + " " + std::string(gpuscan::to_string(kind)) + (by_key ? " keys" : " flags"));
+          // 32-bit types: random_words; 64-bit integers: two random words each; f64: values in [-100, 100).
+          std::string in_bytes;
+          if (type == DataType::f64) {
+            for (size_t i = 0; i < n; ++i) {
+              const double d = std::uniform_real_distribution<double>(-100, 100)(rng);
+              in_bytes.append(reinterpret_cast<const char*>(&d), 8);
+            }
+          } else {
+            const size_t words = gpuscan::element_size(type) == 8 ? 2 * n : n;
+            in_bytes = to_file_content(random_words(type == DataType::u32 || type == DataType::f32 ? type : DataType::u32,
+                                                    words, rng()),
+                                       type, false);
+          }
+          write_file(path("in"), in_bytes);
+          const RunResult r = run("scan --type " + type_name + " --op " + op +
+                                  (kind == ScanKind::inclusive ? " --inclusive" : "") + " --verify --in " +
+                                  shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
+                                  (by_key ? " --keys " + shell_quote(path("keys.bin").string()) + " --key-type u64"
+                                          : " --segments " + shell_quote(path("flags.bin").string())));
+          ASSERT_EQ(r.exit_code, 0) << r;
+          if (type == DataType::u32) {
+            std::vector<uint32_t> values(n), got(n);
+            const std::string bytes = read_file(path("out"));
+            ASSERT_EQ(bytes.size(), n * 4);
+            std::memcpy(values.data(), in_bytes.data(), n * 4);
+            std::memcpy(got.data(), bytes.data(), n * 4);
+            EXPECT_EQ(got, gpuscan::cpu::segmented_scan<uint32_t>(values, starts, kind,
+                                                                  kind == ScanKind::exclusive ? gpuscan::Op::add
+                                                                                              : gpuscan::Op::max));
+          }
+        }
+}
+
+TEST_F(CliTest, SegmentedScanErrors) {
+  write_file(path("v.txt"), "3\n1\n7\n0\n");
+  write_file(path("f3.txt"), "1\n0\n0\n");
+  const std::string v = " --format text --out - --in " + shell_quote(path("v.txt").string());
+  expect_failure(run("scan --type u32" + v + " --segments " + shell_quote(path("f3.txt").string())), 1,
+                 {"segments file", "holds 3 flags, fewer than the 4 values"});
+  expect_failure(run("scan --type u32" + v + " --keys " + shell_quote(path("f3.txt").string()) + " --segments " +
+                     shell_quote(path("f3.txt").string())),
+                 2, {"usage error", "--segments excludes --keys"});
+  expect_failure(run("scan --type u32 --key-type u64" + v), 2, {"--key-type applies to --keys only"});
+  write_file(path("f.txt"), "1\n0\n0\n1\n");
+  expect_failure(run("scan --type u32 --algorithm single-pass" + v + " --segments " + shell_quote(path("f.txt").string())),
+                 1, {"segmented scans run as reduce-then-scan"});
+  expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
+                 {"integer types only"});
+  expect_failure(run("scan --api gl --type u32" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
+                 {"segmented scans (--segments, --keys) run on Vulkan only so far"});
+}
+
 }  // namespace compact_e2e
 
 TEST_F(CliTest, CompactEveryPredicateFormatAndPathMatchesCpuReference) {

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "format.hpp"
+#include "gpuscan/segmented.hpp"
 #include "io.hpp"
 #include "options.hpp"
 #include "verify.hpp"
@@ -25,9 +26,52 @@ struct ScanOptions {
   FileFormat format = FileFormat::binary;
   bool verify = false;
   uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
+  std::string segments;   // --segments: u32 head flags
+  std::string keys;       // --keys: keys whose changes start segments
+  std::string key_type = "u32";
 };
 
+// `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), Vulkan only.
+int run_segmented_scan(const ScanOptions& options, Session& session, const std::vector<std::byte>& input) {
+  const bool by_key = !options.keys.empty();
+  const std::string& heads_path = by_key ? options.keys : options.segments;
+  const DataType heads_type = by_key && options.key_type == "u64" ? DataType::u64 : DataType::u32;
+  const SegmentHeads kind = !by_key ? SegmentHeads::flags
+                            : heads_type == DataType::u64 ? SegmentHeads::keys_u64
+                                                          : SegmentHeads::keys_u32;
+  const auto heads = read_values(heads_path, heads_type, options.format);
+  const uint64_t n = input.size() / element_size(options.type);
+  const uint64_t heads_n = heads.size() / element_size(heads_type);
+  if (heads_n < n)
+    throw Error(Errc::invalid_argument, std::string(by_key ? "keys" : "segments") + " file '" + heads_path + "' holds " +
+                                            std::to_string(heads_n) + (by_key ? " keys" : " flags") + ", fewer than the " +
+                                            std::to_string(n) + " values of '" + options.in + "'");
+  const Backend backend = session.open_backend();
+  const Context* ctx = backend.vulkan();
+  if (!ctx)
+    throw Error(Errc::unsupported, "segmented scans (--segments, --keys) run on Vulkan only so far (docs/gl.md); "
+                                   "use --api vulkan");
+  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  config.op = options.op;
+  options.algorithm.apply(config);
+  const auto start = std::chrono::steady_clock::now();
+  const auto output = segmented_scan_bytes(*ctx, input, heads, kind, config);
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  write_values(options.out, output, options.type, options.format);
+  std::cerr << "gpuscan: " << to_string(config.kind) << " segmented"
+            << (config.op == Op::add ? "" : " " + std::string(to_string(config.op))) << " scan of " << n << ' '
+            << to_string(config.type) << " elements (segments from " << to_string(kind) << " '" << heads_path
+            << "', reduce-then-scan over (head, value) pairs) on " << backend.describe_device() << ": wall "
+            << format_duration(wall_ns);
+  return end_summary(std::cerr, options.verify, [&] {
+    const auto starts = segment_starts(heads, by_key ? element_size(heads_type) : 0, n);
+    return verify_scan(input, output, config.type, config.kind, config.op, starts);
+  });
+}
+
 int run_scan(const ScanOptions& options, Session& session) {
+  if (!options.segments.empty() || !options.keys.empty())  // segmented scans hold everything in memory
+    return run_segmented_scan(options, session, read_values(options.in, options.type, options.format));
   // Binary data streams from --in to --out in chunks that fit the budget, so neither the host nor the
   // GPU holds all of it. Text, --verify and an --out that is the --in file keep it all in memory (the
   // scan itself is chunked the same way). Open the input first: a bad file fails before device setup.
@@ -84,6 +128,22 @@ Command add_scan_command(CLI::App& app) {
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers and min/max, within rounding "
                 "tolerance for float add and mul); exit 1 if it differs");
+  sub->add_option("--segments", options->segments,
+                  "segmented scan: file of u32 head flags in --format, one per value (non-zero starts a segment; "
+                  "the scan restarts there, exclusive gives the segment's first element the identity)")
+      ->type_name("FILE");
+  sub->add_option("--keys", options->keys,
+                  "segmented scan by key: file of keys in --format, one per value; a segment starts where the "
+                  "key changes")
+      ->type_name("FILE")
+      ->excludes(sub->get_option("--segments"));
+  sub->add_option("--key-type", options->key_type, "type of the --keys file: u32 (default) or u64")
+      ->check(CLI::IsMember({"u32", "u64"}))
+      ->type_name("TYPE");
+  sub->callback([options] {
+    if (options->key_type != "u32" && options->keys.empty())
+      throw CLI::ValidationError("--key-type", "--key-type applies to --keys only");
+  });
   sub->footer(
       "Examples:\n"
       "  gpuscan scan --type u32 --in a.bin --out b.bin              raw little-endian binary in and out\n"
@@ -92,7 +152,9 @@ Command add_scan_command(CLI::App& app) {
       "  gpuscan scan --type f32 --in a.bin --out b.bin --algorithm reduce-then-scan --verify\n"
       "  gpuscan scan --type i64 --op min --inclusive --in a.txt --out - --format text   running minimum\n"
       "  gpuscan scan --type u32 --in a.bin --out b.bin --api gl --verify       on OpenGL (EGL, headless)\n"
-      "  gpuscan scan --type u64 --in big.bin --out b.bin --device-memory-budget 1G   in chunks of 1 GiB or less\n" +
+      "  gpuscan scan --type u64 --in big.bin --out b.bin --device-memory-budget 1G   in chunks of 1 GiB or less\n"
+      "  gpuscan scan --type f32 --in v.txt --segments f.txt --out - --format text   restart at non-zero flags\n"
+      "  gpuscan scan --type i64 --op max --inclusive --in v.txt --keys k.txt --key-type u64 --out - --format text\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_scan(*options, session); }};
 }

@@ -91,23 +91,30 @@ double product_tolerance(size_t n, long double want) {
 
 template <class T>
 std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span<const std::byte> output,
-                                     DataType type, ScanKind kind, Op op) {
+                                     DataType type, ScanKind kind, Op op, std::span<const uint8_t> starts) {
   const auto in = values_from_bytes<T>(input);
   const auto got = values_from_bytes<T>(output);
+  const bool segmented = !starts.empty();
+  // The reference in element type U: the plain scan, or the segmented one.
+  auto reference = [&](const auto& values, Op o) {
+    using U = typename std::decay_t<decltype(values)>::value_type;
+    return segmented ? cpu::segmented_scan<U>(values, starts, kind, o) : cpu::scan<U>(values, kind, o);
+  };
   if constexpr (std::is_floating_point_v<T>) {
     if (op == Op::add) {
       using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
       const std::vector<Wide> wide(in.begin(), in.end());
-      const auto want = cpu::scan<Wide>(wide, kind);
-      const auto tolerance = cpu::float_tolerance<T>(in, kind);
+      const auto want = reference(wide, Op::add);
+      const auto tolerance =
+          segmented ? cpu::segmented_float_tolerance<T>(in, starts, kind) : cpu::float_tolerance<T>(in, kind);
       return compare(output, got, want, type, [&](size_t i) { return tolerance[i]; });
     }
     if (op == Op::mul) {
-      const auto want = cpu::scan<T>(in, kind, op);
+      const auto want = reference(in, op);
       return compare(output, got, want, type, [&](size_t i) { return product_tolerance<T>(in.size(), want[i]); });
     }
   }
-  const auto want = cpu::scan<T>(in, kind, op);
+  const auto want = reference(in, op);
   return compare(output, got, want, type, [](size_t) { return 0.0; });
 }
 
@@ -136,8 +143,15 @@ std::optional<Mismatch> verify_reduce_typed(std::span<const std::byte> input, st
 }  // namespace
 
 std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
-                                    DataType type, ScanKind kind, Op op) {
-  return visit_type(type, [&](auto tag) { return verify_typed<decltype(tag)>(input, output, type, kind, op); });
+                                    DataType type, ScanKind kind, Op op, std::span<const uint8_t> starts) {
+  return visit_type(type,
+                    [&](auto tag) { return verify_typed<decltype(tag)>(input, output, type, kind, op, starts); });
+}
+
+std::vector<uint8_t> segment_starts(std::span<const std::byte> heads, uint32_t key_bytes, uint64_t n) {
+  if (key_bytes == 0) return cpu::starts_from_flags(values_from_bytes<uint32_t>(heads), n);
+  if (key_bytes == 8) return cpu::starts_from_keys<uint64_t>(values_from_bytes<uint64_t>(heads), n);
+  return cpu::starts_from_keys<uint32_t>(values_from_bytes<uint32_t>(heads), n);
 }
 
 std::optional<Mismatch> verify_reduce(std::span<const std::byte> input, std::span<const std::byte> result,

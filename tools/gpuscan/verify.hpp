@@ -12,6 +12,7 @@
 #include <ostream>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "gpuscan/types.hpp"
 
@@ -27,8 +28,16 @@ struct Mismatch {
 
 // nullopt when `output` is a correct `kind` scan of `input` under `op` (both arrays of `type`). An output
 // of the wrong length counts as a mismatch at the first missing or surplus element.
+// With `starts` (one entry per element, non-zero where a segment starts; segment_starts makes them), the
+// reference is the segmented scan, and float sums' tolerance restarts with every segment.
 std::optional<Mismatch> verify_scan(std::span<const std::byte> input, std::span<const std::byte> output,
-                                    DataType type, ScanKind kind, Op op = Op::add);
+                                    DataType type, ScanKind kind, Op op = Op::add,
+                                    std::span<const uint8_t> starts = {});
+
+// Segment starts of `n` elements from a heads file's bytes: u32 flags (key_bytes == 0; non-zero starts a
+// segment) or keys of `key_bytes` = 4 or 8 bytes (a change of key starts one). Element 0 always starts one.
+// `heads` must hold at least n flags or keys.
+std::vector<uint8_t> segment_starts(std::span<const std::byte> heads, uint32_t key_bytes, uint64_t n);
 
 // nullopt when `result` (one element of `type`) is the reduction of `input` under `op`, with the same
 // comparisons as verify_scan (float sums within the tolerance of the last inclusive partial sum).
