@@ -1102,40 +1102,39 @@ TEST_F(CliTest, SegmentedScanEveryTypeVerifies) {
     for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
       const char* op = kind == ScanKind::exclusive ? "add" : "max";
       const bool by_key = static_cast<int>(type) % 2 == 1;
-      {
-          const std::string type_name(gpuscan::to_string(type));
-          SCOPED_TRACE(type_name + " " + op + " " + std::string(gpuscan::to_string(kind)) + (by_key ? " keys" : " flags"));
-          // 32-bit types: random_words; 64-bit integers: two random words each; f64: values in [-100, 100).
-          std::string in_bytes;
-          if (type == DataType::f64) {
-            for (size_t i = 0; i < n; ++i) {
-              const double d = std::uniform_real_distribution<double>(-100, 100)(rng);
-              in_bytes.append(reinterpret_cast<const char*>(&d), 8);
-            }
-          } else {
-            const size_t words = gpuscan::element_size(type) == 8 ? 2 * n : n;
-            in_bytes = to_file_content(random_words(type == DataType::u32 || type == DataType::f32 ? type : DataType::u32,
-                                                    words, rng()),
-                                       type, false);
-          }
-          write_file(path("in"), in_bytes);
-          const RunResult r = run("scan --type " + type_name + " --op " + op +
-                                  (kind == ScanKind::inclusive ? " --inclusive" : "") + " --verify --in " +
-                                  shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
-                                  (by_key ? " --keys " + shell_quote(path("keys.bin").string()) + " --key-type u64"
-                                          : " --segments " + shell_quote(path("flags.bin").string())));
-          ASSERT_EQ(r.exit_code, 0) << r;
-          if (type == DataType::u32) {
-            std::vector<uint32_t> values(n), got(n);
-            const std::string bytes = read_file(path("out"));
-            ASSERT_EQ(bytes.size(), n * 4);
-            std::memcpy(values.data(), in_bytes.data(), n * 4);
-            std::memcpy(got.data(), bytes.data(), n * 4);
-            EXPECT_EQ(got, gpuscan::cpu::segmented_scan<uint32_t>(values, starts, kind,
-                                                                  kind == ScanKind::exclusive ? gpuscan::Op::add
-                                                                                              : gpuscan::Op::max));
-          }
+      const std::string type_name(gpuscan::to_string(type));
+      SCOPED_TRACE(type_name + " " + op + " " + std::string(gpuscan::to_string(kind)) + (by_key ? " keys" : " flags"));
+      // 32-bit types: random_words; 64-bit integers: two random words each; f64: values in [-100, 100).
+      std::string in_bytes;
+      if (type == DataType::f64) {
+        for (size_t i = 0; i < n; ++i) {
+          const double d = std::uniform_real_distribution<double>(-100, 100)(rng);
+          in_bytes.append(reinterpret_cast<const char*>(&d), 8);
         }
+      } else {
+        const size_t words = gpuscan::element_size(type) == 8 ? 2 * n : n;
+        in_bytes = to_file_content(random_words(type == DataType::u32 || type == DataType::f32 ? type : DataType::u32,
+                                                words, rng()),
+                                   type, false);
+      }
+      write_file(path("in"), in_bytes);
+      const RunResult r = run("scan --type " + type_name + " --op " + op +
+                              (kind == ScanKind::inclusive ? " --inclusive" : "") + " --verify --in " +
+                              shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
+                              (by_key ? " --keys " + shell_quote(path("keys.bin").string()) + " --key-type u64"
+                                      : " --segments " + shell_quote(path("flags.bin").string())));
+      ASSERT_EQ(r.exit_code, 0) << r;
+      if (type == DataType::u32) {
+        std::vector<uint32_t> values(n), got(n);
+        const std::string bytes = read_file(path("out"));
+        ASSERT_EQ(bytes.size(), n * 4);
+        std::memcpy(values.data(), in_bytes.data(), n * 4);
+        std::memcpy(got.data(), bytes.data(), n * 4);
+        EXPECT_EQ(got, gpuscan::cpu::segmented_scan<uint32_t>(values, starts, kind,
+                                                              kind == ScanKind::exclusive ? gpuscan::Op::add
+                                                                                          : gpuscan::Op::max));
+      }
+    }
 }
 
 TEST_F(CliTest, SegmentedScanErrors) {
