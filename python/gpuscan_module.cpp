@@ -26,6 +26,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -386,6 +387,63 @@ py::object compact(std::shared_ptr<State> state, const py::object& a, const py::
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Segmented scans
+
+// The segmented scan of `a` (include/gpuscan/segmented.hpp): heads from `flags` (a bool or integer mask
+// of len(a), a segment starting where it is non-zero) or from `keys` (an integer array of len(a), 4 or
+// 8 bytes per key, a segment starting where the key changes); exactly one of the two.
+template <class T>
+py::array segmented_typed(std::shared_ptr<State> state, const py::array& a, const py::object& flags,
+                          const py::object& keys, const gpuscan::ScanConfig& config) {
+  const auto input = contiguous<T>(a);
+  const py::ssize_t n = input.size();
+  py::array heads;
+  gpuscan::SegmentHeads kind = gpuscan::SegmentHeads::flags;
+  if (!flags.is_none()) {
+    heads = flags_from_mask(flags, n, "segmented_scan");
+  } else {
+    py::array k = py::array::ensure(keys);
+    const char dk = k ? k.dtype().kind() : '?';
+    if (!k || (dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
+      throw py::type_error("segmented_scan() takes keys as an array of 32- or 64-bit integers");
+    if (k.ndim() != 1 || k.shape(0) != n)
+      throw py::value_error("segmented_scan(): the keys have shape " + std::string(py::str(py::tuple(k.attr("shape")))) +
+                            "; they must be 1-D with one key per element (" + std::to_string(n) + ")");
+    if (k.dtype().itemsize() == 8) {
+      kind = gpuscan::SegmentHeads::keys_u64;
+      heads = contiguous<uint64_t>(k.attr("view")("uint64"));
+    } else {
+      kind = gpuscan::SegmentHeads::keys_u32;
+      heads = contiguous<uint32_t>(k.attr("view")("uint32"));
+    }
+  }
+  std::vector<T> out(static_cast<size_t>(n));
+  {
+    py::gil_scoped_release release;
+    const auto bytes = gpuscan::segmented_scan_bytes(
+        state->ctx, std::as_bytes(std::span<const T>(input.data(), static_cast<size_t>(n))),
+        std::span<const std::byte>(static_cast<const std::byte*>(heads.data()), static_cast<size_t>(heads.nbytes())),
+        kind, config);
+    if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+    state.reset();  // as in scan_typed
+  }
+  return to_numpy(std::move(out));
+}
+
+py::array segmented(std::shared_ptr<State> state, const py::object& a, const py::object& flags, const py::object& keys,
+                    const std::string& op, bool inclusive) {
+  if (flags.is_none() == keys.is_none())
+    throw py::value_error("segmented_scan() takes exactly one of flags= or keys=");
+  gpuscan::ScanConfig config = make_config(op, "auto");
+  config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
+  const py::array array = as_array(a, "segmented_scan");
+  config.type = checked_type(array, config.op, "segmented_scan");
+  return gpuscan::visit_type(config.type, [&](auto tag) {
+    return segmented_typed<decltype(tag)>(std::move(state), array, flags, keys, config);
+  });
+}
+
 // gpuscan.Context. All access to state_ happens with the GIL held.
 class ContextObject {
  public:
@@ -418,6 +476,10 @@ class ContextObject {
   py::object partition(const py::object& a, const py::object& pred, const std::string& path,
                        const std::string& algorithm) const {
     return ::compact(state(), a, pred, path, algorithm, true);
+  }
+  py::array segmented_scan(const py::object& a, const py::object& flags, const py::object& keys, const std::string& op,
+                           bool inclusive) const {
+    return segmented(state(), a, flags, keys, op, inclusive);
   }
   std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
     const gpuscan::ScanConfig config = make_config("add", algorithm);
@@ -549,6 +611,17 @@ with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "tim
       "(np.concatenate([a[m], a[~m]]) for a boolean mask m), and the number kept. Arguments as compact().\n"
       "    gpuscan.partition(np.array([5, 0, 7], dtype=np.int32), 'nonzero')   # (array([5, 7, 0], dtype=int32), 2)";
 
+  static const char* segmented_doc =
+      "Segmented scan: the scan restarts wherever a segment starts. Exactly one of flags= (a bool or\n"
+      "integer mask of len(a), a segment starting where it is non-zero) or keys= (32- or 64-bit integers\n"
+      "of len(a), a segment starting where the key changes); element 0 always starts one. Exclusive by\n"
+      "default (the first element of every segment gets the op's identity), inclusive=True for inclusive.\n"
+      "dtypes and ops as exclusive_scan(); floats bitwise the same on every run.\n"
+      "    a = np.array([3, 1, 7, 0, 4, 1, 6, 3], dtype=np.uint32)\n"
+      "    gpuscan.segmented_scan(a, flags=[1, 0, 0, 1, 0, 1, 0, 0])   # array([0, 3, 4, 0, 0, 0, 1, 7], dtype=uint32)\n"
+      "    gpuscan.segmented_scan(a, keys=np.array([9, 9, 9, 4, 4, 9, 9, 9]), inclusive=True)\n"
+      "    # array([ 3,  4, 11,  0,  4,  1,  7, 10], dtype=uint32)";
+
   py::class_<ContextObject>(m, "Context", R"(A gpuscan context: one Vulkan device and gpuscan's pipelines for it.
 
 Context(device=None, validation=False)
@@ -582,6 +655,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", compact_doc)
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
+      .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
+           py::arg("keys") = py::none(), py::arg("op") = "add", py::arg("inclusive") = false, segmented_doc)
       .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
            "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
            "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
@@ -646,6 +721,13 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         return default_context().cast<const ContextObject&>().partition(a, pred, path, algorithm);
       },
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
+  m.def(
+      "segmented_scan",
+      [](const py::object& a, const py::object& flags, const py::object& keys, const std::string& op, bool inclusive) {
+        return default_context().cast<const ContextObject&>().segmented_scan(a, flags, keys, op, inclusive);
+      },
+      py::arg("a"), py::arg("flags") = py::none(), py::arg("keys") = py::none(), py::arg("op") = "add",
+      py::arg("inclusive") = false, segmented_doc);
   m.def(
       "devices",
       [] {
