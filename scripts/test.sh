@@ -77,6 +77,6 @@ c++ -std=c++20 -O1 -shared -fPIC -o build-asan/keep_vulkan_modules.so tests/sani
   export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export GPUSCAN_STRESS_COUNT=50
-  ctest --test-dir build-asan --output-on-failure --timeout 900 -j 2 -E '^(gpu_subgroup_(4|16)|gl_llvmpipe_(128|512))$'
+  ctest --test-dir build-asan --output-on-failure --timeout 900 -j 2 -E '^(gpu_(segmented_)?subgroup_(4|16)|gl_llvmpipe_(128|512))$'
 )
 echo "sanitizer build and tests: $((SECONDS - asan_start)) s"
