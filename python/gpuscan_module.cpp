@@ -62,6 +62,7 @@ const char* errc_name(const std::error_code& code) {
     case gpuscan::Errc::parse_error: return "parse_error";
     case gpuscan::Errc::timeout: return "timeout";
     case gpuscan::Errc::gl_error: return "gl_error";
+    case gpuscan::Errc::compile_error: return "compile_error";
   }
   return "unknown";
 }
