@@ -3,7 +3,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,10 +33,10 @@ struct ScanOptions {
 
 std::string read_op_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  if (!file || !(text << file.rdbuf()))
-    throw Error(Errc::io_error, "cannot read the operator file '" + path + "'");
-  return text.str();
+  if (!file) throw Error(Errc::io_error, "cannot read the operator file '" + path + "'");
+  std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  if (file.bad()) throw Error(Errc::io_error, "cannot read the operator file '" + path + "'");
+  return text;
 }
 
 // With --op-file: the custom operator, compiled now for its element size, which must hold whole --type
