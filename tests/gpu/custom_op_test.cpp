@@ -6,6 +6,7 @@
 // 12-byte struct, whose bindings need offsets that are multiples of 12 as well as of the device's
 // alignment). Also: compile errors, the cache, and what custom operators refuse.
 #include <functional>
+#include <limits>
 
 #include "gpu_test_support.hpp"
 #include "scan_check.hpp"
@@ -111,6 +112,16 @@ void check_operator(const Operator<T>& op, Random random, const char* what) {
 }
 
 class CustomOpTest : public GpuTest {};
+
+// The code compile_custom_op throws for `glsl`, or 0.
+int compile_error_code(const std::string& glsl) {
+  try {
+    compile_custom_op(shared_context(), {glsl});
+  } catch (const Error& e) {
+    return e.code().value();
+  }
+  return 0;
+}
 
 // The element of largest magnitude, the earlier one on ties: associative, not commutative on ties.
 const Operator<float> largest_magnitude{R"(
@@ -267,6 +278,31 @@ TEST_F(CustomOpTest, FloatSumIsReproducible) {
     EXPECT_TRUE(same_bytes(custom_scan(shared_context(), std::span<const float>(input), config), first));
 }
 
+// 64-bit element types, with the #extension the snippet itself names: (u64 sum, f64 max) in a 16-byte struct.
+TEST_F(CustomOpTest, SixtyFourBitMembers) {
+  struct SumMax {
+    uint64_t sum;
+    double max;
+  };
+  const Operator<SumMax> op{R"(
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+struct SumMax { uint64_t sum; double max; };
+#define T SumMax
+T identity() { return SumMax(0ul, packDouble2x32(uvec2(0u, 0xfff00000u))); }  // -inf
+T combine(T a, T b) { return SumMax(a.sum + b.sum, max(a.max, b.max)); }
+)",
+                            {0, -std::numeric_limits<double>::infinity()}, [](const SumMax& a, const SumMax& b) {
+                              return SumMax{a.sum + b.sum, a.max < b.max ? b.max : a.max};
+                            }};
+  if (!shared_context().impl().int64_enabled || !shared_context().impl().float64_enabled) {
+    EXPECT_EQ(compile_error_code(op.glsl), static_cast<int>(Errc::unsupported));
+    GTEST_SKIP() << "the device lacks shaderInt64 or shaderFloat64";
+  }
+  check_operator(op, [](std::mt19937_64& rng) {
+    return SumMax{rng(), random_values<double>(1, rng)[0]};
+  }, "(u64 sum, f64 max)");
+}
+
 // A second scan with the same snippet compiles nothing and builds no pipeline.
 TEST_F(CustomOpTest, CompiledOncePerContext) {
   Context::Impl& impl = shared_context().impl();
@@ -349,6 +385,11 @@ TEST_F(CustomOpTest, RefusesWhatItCannotDo) {
     compile_custom_op(ctx, {"#define T vec3\nT identity() { return vec3(0.0); }\nT combine(T a, T b) { return a + b; }\n",
                             12});
   }, Errc::invalid_argument, {"16"});
+  // A capability gpuscan does not enable on its devices (16-bit floats): refused before any pipeline.
+  expect_error([&] {
+    compile_custom_op(ctx, {"#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+                            "#define T f16vec2\nT identity() { return T(0.0hf); }\nT combine(T a, T b) { return a + b; }\n"});
+  }, Errc::unsupported, {"needs", "does not have enabled"});
   // Input bytes that are not whole elements.
   const std::vector<std::byte> odd(12);
   expect_error([&] { scan_bytes(ctx, odd, config); }, Errc::invalid_argument, {"8-byte"});
