@@ -33,8 +33,10 @@ struct Context::Impl {
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
-  // Elements of `type` in one window of a scan or reduction longer than one binding (core/windows.hpp).
+  // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
+  // binding (core/windows.hpp).
   uint64_t window_elements(uint32_t element_bytes) const;
+  uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64

@@ -6,7 +6,9 @@
 //
 // shaderc is linked statically (CMakeLists.txt: Debian's libshaderc.so.1 does not load on its own), and is
 // optional: without it, custom operators throw Errc::unsupported.
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,29 +113,39 @@ std::vector<uint32_t> compile_kernel(const vk::RuntimeVariant& variant, const st
 
 #endif  // GPUSCAN_WITH_SHADERC
 
-// What a compiled kernel tells the host: the std430 stride of its runtime arrays (g_src, g_dst, g_aux:
-// all of T) and the capabilities it declares.
+// What a compiled kernel tells the host: the std430 stride of the arrays of T it binds (g_src, g_dst, g_aux
+// at bindings 0 to 2, those the kernel uses; binding 3 also aliases uint words) and its capabilities.
 struct ModuleFacts {
   std::vector<uint32_t> strides;
   std::vector<uint32_t> capabilities;
 };
 
 ModuleFacts inspect(const std::vector<uint32_t>& spirv) {
-  constexpr uint32_t op_capability = 17, op_type_runtime_array = 29, op_decorate = 71, array_stride = 6;
+  constexpr uint32_t op_capability = 17, op_type_runtime_array = 29, op_type_struct = 30, op_type_pointer = 32,
+                     op_variable = 59, op_decorate = 71, array_stride = 6, binding = 33;
   ModuleFacts facts;
+  std::map<uint32_t, uint32_t> stride_of, first_member, pointee, type_of_variable, binding_of;
   std::vector<uint32_t> runtime_arrays;
-  std::vector<std::pair<uint32_t, uint32_t>> stride_of;  // (id, stride)
   for (size_t i = 5; i < spirv.size();) {
     const uint32_t count = spirv[i] >> 16, opcode = spirv[i] & 0xffffu;
     if (count == 0 || i + count > spirv.size()) break;
-    if (opcode == op_capability && count >= 2) facts.capabilities.push_back(spirv[i + 1]);
-    if (opcode == op_type_runtime_array && count >= 3) runtime_arrays.push_back(spirv[i + 1]);
-    if (opcode == op_decorate && count >= 4 && spirv[i + 2] == array_stride) stride_of.emplace_back(spirv[i + 1], spirv[i + 3]);
+    const uint32_t* w = &spirv[i + 1];
+    if (opcode == op_capability && count >= 2) facts.capabilities.push_back(w[0]);
+    if (opcode == op_decorate && count >= 4 && w[1] == array_stride) stride_of[w[0]] = w[2];
+    if (opcode == op_decorate && count >= 4 && w[1] == binding) binding_of[w[0]] = w[2];
+    if (opcode == op_type_runtime_array && count >= 3) runtime_arrays.push_back(w[0]);
+    if (opcode == op_type_struct && count >= 3) first_member[w[0]] = w[1];
+    if (opcode == op_type_pointer && count >= 4) pointee[w[0]] = w[2];
+    if (opcode == op_variable && count >= 4) type_of_variable[w[1]] = w[0];
     i += count;
   }
-  for (uint32_t id : runtime_arrays)
-    for (const auto& [decorated, stride] : stride_of)
-      if (decorated == id) facts.strides.push_back(stride);
+  for (const auto& [variable, slot] : binding_of) {
+    if (slot > 2 || !type_of_variable.count(variable)) continue;
+    const uint32_t block = pointee[type_of_variable[variable]];
+    const uint32_t array = first_member.count(block) ? first_member[block] : 0;
+    if (std::find(runtime_arrays.begin(), runtime_arrays.end(), array) != runtime_arrays.end() && stride_of.count(array))
+      facts.strides.push_back(stride_of[array]);
+  }
   return facts;
 }
 

@@ -6,11 +6,14 @@
 // 12-byte struct, whose bindings need offsets that are multiples of 12 as well as of the device's
 // alignment). Also: compile errors, the cache, and what custom operators refuse.
 #include <functional>
+#include <optional>
+#include <type_traits>
 #include <limits>
 
 #include "gpu_test_support.hpp"
 #include "scan_check.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/runtime_shaders.hpp"
 
 namespace gpuscan::test {
 namespace {
@@ -47,14 +50,17 @@ template <class T>
 
 // Records a custom scan of `input` (from an input buffer, or in place in the output buffer) into an output
 // buffer after 37 guard elements, with poisoned output and temp, as record_and_run does for built-in types.
+// With `gpu_count`, the count comes from GPU memory (ScanArgs::count_from) and n is its bound.
 template <class T>
 RecordedScan<T> record_custom(const Context& ctx, const std::vector<T>& input, const ScanConfig& config,
-                              bool in_place = false) {
+                              bool in_place = false, std::optional<uint32_t> gpu_count = std::nullopt) {
   constexpr size_t guard = 37;
   const size_t n = input.size();
   HostBuffer<T> in(ctx, std::max<size_t>(n, 1) * sizeof(T));
   HostBuffer<T> out(ctx, (n + 2 * guard) * sizeof(T));
-  const TempRequirements req = scan_temp_requirements(ctx, n, config, in_place);
+  HostBuffer<uint32_t> count(ctx, 16);
+  if (gpu_count) count.data()[0] = *gpu_count;
+  const TempRequirements req = scan_temp_requirements(ctx, n, config, in_place, gpu_count.has_value());
   EXPECT_EQ(req.alignment % sizeof(T), 0u);
   HostBuffer<T> temp(ctx, req.size + 64, req.usage);
   poison(out.data(), (n + 2 * guard) * sizeof(T));
@@ -65,7 +71,9 @@ RecordedScan<T> record_custom(const Context& ctx, const std::vector<T>& input, c
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     const BufferView dst = out.view(guard * sizeof(T));
-    record_scan(ctx, cmd, {config, n, in_place ? dst : in.view(), dst, temp.view()});
+    ScanArgs args{config, n, in_place ? dst : in.view(), dst, temp.view()};
+    if (gpu_count) args.count_from = IndirectCount{count.view()};
+    record_scan(ctx, cmd, args);
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
   });
@@ -209,18 +217,21 @@ struct MinMaxSum {
   uint32_t lo, hi, sum;
 };
 
-// A 12-byte element: its ranges are bound at offsets that are multiples of 12 and of the device's
-// alignment (guards of 37 elements put the output off both).
-TEST_F(CustomOpTest, TwelveByteStruct) {
-  const Operator<MinMaxSum> op{R"(
+const char* min_max_sum_glsl = R"(
 struct MinMaxSum { uint lo; uint hi; uint sum; };
 #define T MinMaxSum
 T identity() { return MinMaxSum(0xffffffffu, 0u, 0u); }
 T combine(T a, T b) { return MinMaxSum(min(a.lo, b.lo), max(a.hi, b.hi), a.sum + b.sum); }
-)",
-                               {0xffffffffu, 0u, 0u}, [](const MinMaxSum& a, const MinMaxSum& b) {
-                                 return MinMaxSum{std::min(a.lo, b.lo), std::max(a.hi, b.hi), a.sum + b.sum};
-                               }};
+)";
+
+MinMaxSum min_max_sum(const MinMaxSum& a, const MinMaxSum& b) {
+  return MinMaxSum{std::min(a.lo, b.lo), std::max(a.hi, b.hi), a.sum + b.sum};
+}
+
+// A 12-byte element: its ranges are bound at offsets that are multiples of 12 and of the device's
+// alignment (guards of 37 elements put the output off both).
+TEST_F(CustomOpTest, TwelveByteStruct) {
+  const Operator<MinMaxSum> op{min_max_sum_glsl, {0xffffffffu, 0u, 0u}, min_max_sum};
   EXPECT_EQ(compile_custom_op(shared_context(), {op.glsl}), 12u);
   check_operator(op, [](std::mt19937_64& rng) {
     const uint32_t v = static_cast<uint32_t>(rng());
@@ -253,6 +264,72 @@ TEST_F(CustomOpTest, InPlaceAndConvenience) {
     EXPECT_TRUE(same_bytes(from_bytes, reference(input, kind, op)));
   }
   EXPECT_TRUE(custom_scan(shared_context(), std::span<const Affine>(), custom_config(op.glsl, ScanKind::inclusive)).empty());
+}
+
+// Scans longer than one binding run in windows chained by window_carry (a custom-operator kernel too):
+// a context binding at most 20000 bytes makes a few thousand elements span several windows, for an
+// 8-byte and a 12-byte element, out of place and in place.
+TEST_F(CustomOpTest, WindowsLongerThanOneBinding) {
+  static const Context windowed = [] {
+    ContextCreateInfo info;
+    info.debug_max_binding_bytes = 20000;
+    return make_validated_context(info);
+  }();
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Operator<Affine> affine{affine_glsl, {1u, 0u}, [](const Affine& f, const Affine& g) {
+                                  return Affine{g.a * f.a, g.a * f.b + g.b};
+                                }};
+  const Operator<MinMaxSum> triple{min_max_sum_glsl, {0xffffffffu, 0u, 0u}, min_max_sum};
+  auto check = [&](const auto& op, auto random) {
+    using T = typename std::decay_t<decltype(op.identity)>;
+    const size_t w = windowed.impl().window_elements(uint32_t{sizeof(T)});
+    for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+      for (size_t n : {w - 1, w, w + 1, 2 * w, 3 * w + 5})
+        for (bool in_place : {false, true}) {
+          SCOPED_TRACE(std::to_string(sizeof(T)) + "-byte, window " + std::to_string(w) + ", n = " + std::to_string(n) +
+                       " " + std::string(to_string(kind)) + (in_place ? " in place" : "") + ", seed " +
+                       std::to_string(seed));
+          std::vector<T> input(n);
+          for (T& x : input) x = random(rng);
+          const RecordedScan<T> r = record_custom(windowed, input, custom_config(op.glsl, kind), in_place);
+          EXPECT_TRUE(r.guards_intact);
+          EXPECT_TRUE(same_bytes(r.output, reference(input, kind, op)));
+        }
+  };
+  check(affine, [](std::mt19937_64& rng) { return Affine{static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng())}; });
+  check(triple, [](std::mt19937_64& rng) {
+    const uint32_t v = static_cast<uint32_t>(rng());
+    return MinMaxSum{v, v, v};
+  });
+}
+
+// The element count from GPU memory (ScanArgs::count_from): elements past it stay untouched.
+TEST_F(CustomOpTest, CountFromGpuMemory) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const Operator<Affine> op{affine_glsl, {1u, 0u}, [](const Affine& f, const Affine& g) {
+                              return Affine{g.a * f.a, g.a * f.b + g.b};
+                            }};
+  const size_t bound = small_b * small_b + 7;
+  std::vector<Affine> input(bound);
+  for (Affine& x : input) x = {static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng())};
+  for (uint32_t count : {0u, 1u, static_cast<uint32_t>(small_b + 1), static_cast<uint32_t>(bound - 3)}) {
+    SCOPED_TRACE("count " + std::to_string(count) + ", seed " + std::to_string(seed));
+    const RecordedScan<Affine> r =
+        record_custom(shared_context(), input, custom_config(op.glsl, ScanKind::inclusive), false, count);
+    EXPECT_TRUE(r.guards_intact);
+    const std::vector<Affine> prefix(input.begin(), input.begin() + count);
+    EXPECT_TRUE(same_bytes(std::vector<Affine>(r.output.begin(), r.output.begin() + count),
+                           reference(prefix, ScanKind::inclusive, op)));
+    std::vector<Affine> poisoned(1);
+    poison(poisoned.data(), sizeof(Affine));
+    for (size_t i = count; i < bound; ++i)
+      if (std::memcmp(&r.output[i], poisoned.data(), sizeof(Affine)) != 0) {
+        ADD_FAILURE() << "element " << i << " past the count was written";
+        break;
+      }
+  }
 }
 
 // The worked example of docs/scan.md ("Custom operators").
@@ -315,7 +392,7 @@ TEST_F(CustomOpTest, CompiledOncePerContext) {
   EXPECT_EQ(custom_scan(shared_context(), std::span<const uint32_t>(input), config),
             (std::vector<uint32_t>{1, 3, 7, 15, 12}));
   const uint64_t after_first = impl.custom_op_compilations;
-  EXPECT_EQ(after_first - before, 2u) << "scan_local and uniform_add compile once each";
+  EXPECT_EQ(after_first - before, vk::custom_op_variants().size()) << "each kernel compiles once";
   size_t pipelines = 0;
   {
     std::lock_guard lock(impl.pipelines_mutex);
