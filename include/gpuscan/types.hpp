@@ -114,8 +114,9 @@ std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view nam
 //
 // Custom operators run as the multipass scan with the Blelloch workgroup scan (the subgroup
 // intrinsics have no user operators): Algorithm::automatic and multipass, WorkgroupAlgorithm::automatic
-// and blelloch; the others, a carry-in and reductions throw Errc::unsupported. The order of combination
-// depends only on n and W, so results are the same on every run.
+// and blelloch, in place or not, in windows beyond one binding, with ScanArgs::count_from; the other
+// algorithms, a carry-in, reductions, compaction, gpuscan::mpi and OpenGL throw Errc::unsupported. The
+// order of combination depends only on n and W, so results are the same on every run.
 struct CustomOp {
   std::string glsl;
   uint32_t element_size = 0;  // bytes per element; 0 = the std430 array stride of the snippet's T

@@ -25,10 +25,10 @@
 namespace gpuscan {
 namespace {
 
+#if GPUSCAN_WITH_SHADERC
+
 // The file name the snippet has in compiler messages, and the name ops.glsl includes it by.
 constexpr const char* snippet_name = "custom_op.glsl";
-
-#if GPUSCAN_WITH_SHADERC
 
 // Resolves the shaders' #includes against the embedded sources as glslc -I shaders does: relative to the
 // including file first, then to shaders/; "custom_op.glsl" is the snippet.
@@ -111,8 +111,6 @@ std::vector<uint32_t> compile_kernel(const vk::RuntimeVariant& variant, const st
   return words;
 }
 
-#endif  // GPUSCAN_WITH_SHADERC
-
 // What a compiled kernel tells the host: the std430 stride of the arrays of T it binds (g_src, g_dst, g_aux
 // at bindings 0 to 2, those the kernel uses; binding 3 also aliases uint words) and its capabilities.
 struct ModuleFacts {
@@ -167,6 +165,8 @@ std::string capability_obstacle(const Context::Impl& impl, const std::vector<uin
   }
   return "";
 }
+
+#endif  // GPUSCAN_WITH_SHADERC
 
 }  // namespace
 
