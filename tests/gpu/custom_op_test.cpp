@@ -471,6 +471,11 @@ TEST_F(CustomOpTest, RefusesWhatItCannotDo) {
   const std::vector<std::byte> odd(12);
   expect_error([&] { scan_bytes(ctx, odd, config); }, Errc::invalid_argument, {"8-byte"});
 
+  // Streams of host data chain their chunks through carry-ins: refused too.
+  expect_error([&] {
+    scan_stream(ctx, config, [](std::span<std::byte>) -> size_t { return 0; }, [](std::span<const std::byte>) {});
+  }, Errc::unsupported, {"custom operator"});
+
   // No carry-in: gpuscan cannot make a T of bits.
   HostBuffer<Affine> in(ctx, 10 * sizeof(Affine)), out(ctx, 10 * sizeof(Affine));
   ScanArgs args{config, 10, in.view(), out.view(), {}};
