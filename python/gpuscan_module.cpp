@@ -63,6 +63,7 @@ const char* errc_name(const std::error_code& code) {
     case gpuscan::Errc::parse_error: return "parse_error";
     case gpuscan::Errc::timeout: return "timeout";
     case gpuscan::Errc::gl_error: return "gl_error";
+    case gpuscan::Errc::compile_error: return "compile_error";
   }
   return "unknown";
 }
@@ -290,6 +291,32 @@ py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanK
   });
 }
 
+// A scan with a custom operator (gpuscan::CustomOp): each element of `a` along its first axis is one T
+// (a structured dtype, or the rows of an (n, k) array), so the element size is the row's byte size.
+py::array custom_scan(std::shared_ptr<State> state, const py::object& a, const std::string& glsl, bool inclusive) {
+  const py::array input = py::array::ensure(a, py::array::c_style);
+  if (!input) throw py::type_error("custom_scan() needs a numpy array or an object numpy can convert");
+  if (input.ndim() < 1) throw py::value_error("custom_scan() needs at least one dimension: the elements");
+  const py::ssize_t n = input.shape(0);
+  py::ssize_t row_bytes = input.itemsize();
+  for (py::ssize_t d = 1; d < input.ndim(); ++d) row_bytes *= input.shape(d);
+  gpuscan::ScanConfig config;
+  config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
+  config.custom_op = gpuscan::CustomOp{glsl, static_cast<uint32_t>(row_bytes)};
+  const std::span<const std::byte> bytes(static_cast<const std::byte*>(input.data()),
+                                         static_cast<size_t>(n * row_bytes));
+  py::array out(input.dtype(), std::vector<py::ssize_t>(input.shape(), input.shape() + input.ndim()));
+  std::vector<std::byte> result;
+  {
+    py::gil_scoped_release release;
+    if (n == 0) gpuscan::compile_custom_op(state->ctx, *config.custom_op);  // still checks the snippet
+    else result = gpuscan::scan_bytes(state->ctx, bytes, config);
+    state.reset();  // as in scan_typed
+  }
+  if (!result.empty()) std::memcpy(out.mutable_data(), result.data(), result.size());
+  return out;
+}
+
 py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::string& op_name) {
   const gpuscan::Op op = parse_op(op_name);
   const py::array array = as_array(a, "reduce");
@@ -469,6 +496,9 @@ class ContextObject {
     return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, "inclusive_scan");
   }
   py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
+  py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
+    return ::custom_scan(state(), a, glsl, inclusive);
+  }
   py::object compact(const py::object& a, const py::object& pred, const std::string& path,
                      const std::string& algorithm) const {
     return ::compact(state(), a, pred, path, algorithm, false);
@@ -599,6 +629,15 @@ with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "tim
   for (size_t i = 0; i < std::size(algorithm_names); ++i) names[i] = algorithm_names[i];
   m.attr("algorithms") = names;
 
+  static const char* custom_scan_doc =
+      "Scan with a custom operator written in GLSL (docs/scan.md, Custom operators): `glsl` defines T,\n"
+      "identity() and combine(a, b) (associative, a the earlier element). Each element of `a` along its first\n"
+      "axis is one T: a structured dtype, or the rows of an (n, k) array, whose byte size must be T's in a\n"
+      "std430 array. The result has a's dtype and shape. Compile errors raise gpuscan.Error 'compile_error'.\n"
+      "  affine = ('struct A { uint a; uint b; };\\n#define T A\\nT identity() { return A(1u, 0u); }\\n'\n"
+      "            'T combine(T f, T g) { return A(g.a * f.a, g.a * f.b + g.b); }')\n"
+      "  gpuscan.custom_scan(np.array([[2, 1], [3, 0], [1, 5]], np.uint32), affine, inclusive=True)\n"
+      "  # array([[2, 1], [6, 3], [6, 8]], dtype=uint32)";
   static const char* compact_doc =
       "The elements of `a` that `pred` keeps, in order, as a new array: a[mask] for a mask, like numpy's\n"
       "boolean indexing. `a`: 1-D uint32, int32 or float32. `pred`: a predicate string, as gpuscan compact\n"
@@ -651,6 +690,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("reduce", &ContextObject::reduce, py::arg("a"), py::arg("op") = "add",
            "a[0] op a[1] op ... as a numpy scalar of a's dtype; the op's identity for an empty array.\n"
            "Same dtypes and ops as the scans; float results are bitwise the same on every run.")
+      .def("custom_scan", &ContextObject::custom_scan, py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false,
+           custom_scan_doc)
       .def("compact", &ContextObject::compact, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", compact_doc)
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
@@ -709,6 +750,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("op") = "add",
       "Reduction on default_context(): a[0] op a[1] op ..., a numpy scalar of a's dtype\n"
       "(gpuscan.reduce(np.array([3, 1, 7], np.uint32), op='max') == 7). op as for the scans.");
+  m.def(
+      "custom_scan",
+      [](const py::object& a, const std::string& glsl, bool inclusive) {
+        return default_context().cast<const ContextObject&>().custom_scan(a, glsl, inclusive);
+      },
+      py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false, custom_scan_doc);
   m.def(
       "compact",
       [](const py::object& a, const py::object& pred, const std::string& path, const std::string& algorithm) {

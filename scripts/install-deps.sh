@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
-  libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers
+  libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers libshaderc-dev
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri
   libgtest-dev libcli11-dev
   pybind11-dev python3-dev python3-numpy python3-pytest

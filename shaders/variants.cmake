@@ -58,3 +58,15 @@ foreach(type u32 i32 f32)
     "compact_partition.${type}.shared|compact_scatter.comp|${defines},COMPACT_SHARED,COMPACT_PARTITION"
     "compact_single_pass.${type}.ballot|compact_single_pass.comp|${defines},COMPACT_BALLOT|vulkan1.2")
 endforeach()
+
+# Custom operators (ScanConfig::custom_op): a caller's GLSL snippet is compiled at run time with shaderc
+# (src/vulkan/custom_op.cpp), as "name|entry file|defines" entries of the same form, with ops.glsl's
+# TYPE_CUSTOM/OP_CUSTOM taking T, identity() and combine() from the snippet (#included as
+# "custom_op.glsl"). A user operator has no subgroup intrinsic, so only the multipass kernels with the
+# Blelloch workgroup scan take it (and window_carry, which chains the windows of scans longer than one
+# binding). Their sources and every shaders/common file are embedded as text
+# (cmake/Shaders.cmake, gpuscan_embed_runtime_sources); nothing here is compiled at build time.
+set(GPUSCAN_CUSTOM_OP_VARIANTS
+  "scan_local|scan_local.comp|TYPE_CUSTOM,OP_CUSTOM,WORKGROUP_BLELLOCH"
+  "uniform_add|uniform_add.comp|TYPE_CUSTOM,OP_CUSTOM"
+  "window_carry|window_carry.comp|TYPE_CUSTOM,OP_CUSTOM")

@@ -33,6 +33,7 @@ enum class Errc {
   parse_error,            // malformed input data (CLI text input)
   timeout,                // the GPU did not finish a submission in time (a hang); the Context is unusable
   gl_error,               // an OpenGL call failed (a GL error, or a shader the driver would not compile or link)
+  compile_error,          // a custom operator's GLSL did not compile (ScanConfig::custom_op); the message quotes the compiler
 };
 
 const std::error_category& error_category() noexcept;

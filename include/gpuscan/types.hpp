@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace gpuscan {
@@ -84,6 +85,43 @@ std::optional<DataType> parse_data_type(std::string_view name) noexcept;
 std::optional<Op> parse_op(std::string_view name) noexcept;  // the names to_string(Op) gives
 std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view name) noexcept;
 
+// A caller's operator, written in GLSL and compiled at run time with shaderc (Vulkan only; docs/scan.md,
+// "Custom operators"). The snippet defines the element type as the macro T -- a scalar (float, uint,
+// int64_t, double), a vector or matrix (vec2, uvec4, mat2) or a struct declared in the snippet -- and
+//   T identity();          // combine(identity(), x) == combine(x, identity()) == x
+//   T combine(T a, T b);   // associative; a is the earlier element, so it need not be commutative
+// For example, the running maximum of absolute values of floats:
+//   gpuscan::CustomOp absmax{R"(
+//     #define T float
+//     T identity() { return 0.0; }
+//     T combine(T a, T b) { return max(abs(a), abs(b)); }
+//   )"};
+// and (sum, count) pairs, a struct of 8 bytes:
+//   struct SumCount { float sum; uint count; };
+//   #define T SumCount
+//   T identity() { return SumCount(0.0, 0u); }
+//   T combine(T a, T b) { return SumCount(a.sum + b.sum, a.count + b.count); }
+// The snippet is #included into gpuscan's kernels after `#version 450`: it may hold #extension lines
+// (GL_EXT_shader_explicit_arithmetic_types_int64 for int64_t), not #version; names starting with op_,
+// g_, sh_, pass_ or workgroup_ and macros other than T are gpuscan's. 64-bit types need the device's
+// shaderInt64 / shaderFloat64 (Errc::unsupported otherwise).
+//
+// The element's size is what T takes in a std430 array, which the compiled shader states: an `element_size`
+// of 0 takes that; any other value must equal it (Errc::invalid_argument otherwise, e.g. 12 for a vec3,
+// whose std430 stride is 16). A snippet that does not compile throws Errc::compile_error with the
+// compiler's message ("custom_op.glsl:3: error: ..."). Each Context compiles a snippet once and keeps
+// its pipelines (keyed by the text).
+//
+// Custom operators run as the multipass scan with the Blelloch workgroup scan (the subgroup
+// intrinsics have no user operators): Algorithm::automatic and multipass, WorkgroupAlgorithm::automatic
+// and blelloch, in place or not, in windows beyond one binding, with ScanArgs::count_from; the other
+// algorithms, a carry-in, reductions, compaction, gpuscan::mpi and OpenGL throw Errc::unsupported. The
+// order of combination depends only on n and W, so results are the same on every run.
+struct CustomOp {
+  std::string glsl;
+  uint32_t element_size = 0;  // bytes per element; 0 = the std430 array stride of the snippet's T
+};
+
 struct ScanConfig {
   DataType type = DataType::u32;
   ScanKind kind = ScanKind::exclusive;
@@ -107,6 +145,9 @@ struct ScanConfig {
   // an explicit Algorithm::single_pass throws Errc::invalid_argument unless this is false. The cost:
   // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile to 2^21 elements.
   bool deterministic = true;
+  // A caller's operator (CustomOp above) instead of `type` and `op`, which are then ignored.
+  //   config.custom_op = gpuscan::CustomOp{absmax_glsl};
+  std::optional<CustomOp> custom_op;
 };
 
 inline constexpr uint32_t default_workgroup_size = 256;

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <vulkan/vulkan_core.h>
@@ -271,10 +273,47 @@ std::vector<T> inclusive_scan(const Context& ctx, std::span<const T> input, Scan
 }
 
 // Untyped form, for callers that hold raw bytes (the CLI): input.size() must be a multiple of the
-// element size of config.type. `gpu_ns`, if given, receives the GPU time of the scan passes alone.
+// element size of config.type (of config.custom_op's T when it is set). `gpu_ns`, if given, receives the GPU time of the scan passes alone.
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input,
                                   const ScanConfig& config, double* gpu_ns = nullptr,
                                   std::optional<uint64_t> initial_bits = std::nullopt);
+
+// Custom operators (CustomOp in types.hpp). compile_custom_op compiles `op` for ctx's device, or finds it
+// compiled, and returns its element size in bytes (the std430 array stride of its T); the scans do the
+// same on first use. Throws Errc::compile_error with the compiler's message, Errc::invalid_argument when
+// op.element_size is neither 0 nor that size, Errc::unsupported where gpuscan was built without shaderc,
+// libshaderc.so.1 is missing, or the snippet needs a device feature that ctx lacks.
+//   uint32_t bytes = gpuscan::compile_custom_op(ctx, {"#define T vec2\n..."});   // 8
+uint32_t compile_custom_op(const Context& ctx, const CustomOp& op);
+
+// Scans elements of a trivially copyable T with config.custom_op (required), whose element size must
+// be sizeof(T) (0 there is taken as sizeof(T), then checked against the shader's). Byte-level form:
+// scan_bytes with config.custom_op set.
+//   struct Affine { uint32_t a, b; };  // x -> a*x + b; combine(f, g) = g after f
+//   ScanConfig config;
+//   config.kind = ScanKind::inclusive;
+//   config.custom_op = CustomOp{R"(
+//     struct Affine { uint a; uint b; };
+//     #define T Affine
+//     T identity() { return Affine(1u, 0u); }
+//     T combine(T f, T g) { return Affine(g.a * f.a, g.a * f.b + g.b); }
+//   )"};
+//   auto maps = gpuscan::custom_scan(ctx, std::span<const Affine>(steps), config);
+//   // maps[i] is steps[0], then steps[1], ..., then steps[i] applied in turn
+template <class T>
+  requires std::is_trivially_copyable_v<T>
+std::vector<T> custom_scan(const Context& ctx, std::span<const T> input, ScanConfig config) {
+  if (!config.custom_op) throw Error(Errc::invalid_argument, "custom_scan needs ScanConfig::custom_op");
+  if (config.custom_op->element_size == 0) config.custom_op->element_size = sizeof(T);
+  if (config.custom_op->element_size != sizeof(T))
+    throw Error(Errc::invalid_argument, "custom_scan of " + std::to_string(sizeof(T)) +
+                                            "-byte elements with CustomOp::element_size " +
+                                            std::to_string(config.custom_op->element_size));
+  const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config);
+  std::vector<T> out(input.size());
+  if (!bytes.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
 
 extern template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig);
 extern template std::vector<uint32_t> scan(const Context&, std::span<const uint32_t>, ScanConfig, uint32_t);

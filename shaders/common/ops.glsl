@@ -1,7 +1,11 @@
 // The element type T and the operator as a monoid: op_identity() and an associative op_combine(a, b)
 // (left operand first, so non-commutative operators keep their order), plus the subgroup scans that
 // implement the same operator. Selected by -D defines from shaders/variants.cmake: one TYPE_* and one
-// OP_* (include/gpuscan/types.hpp lists which operators each type has).
+// OP_* (include/gpuscan/types.hpp lists which operators each type has). TYPE_CUSTOM with OP_CUSTOM is a
+// caller's operator (include/gpuscan/types.hpp, CustomOp), compiled at run time by src/vulkan/custom_op.cpp,
+// which resolves "custom_op.glsl" to the caller's snippet: it defines T, identity() and combine(a, b).
+// It has no VEC4, T_WORDS or subgroup operations, so only kernels without them take it (scan_local with
+// WORKGROUP_BLELLOCH, uniform_add).
 #ifndef GPUSCAN_OPS_GLSL
 #define GPUSCAN_OPS_GLSL
 
@@ -58,13 +62,23 @@ T from_words(uvec2 w) { return T(packUint2x32(w)); }
 #define T_MIN packDouble2x32(uvec2(0u, 0xfff00000u))  // -inf
 uint to_word(T v, uint h) { return unpackDouble2x32(v)[h]; }
 T from_words(uvec2 w) { return packDouble2x32(w); }
+#elif defined(TYPE_CUSTOM)
+#include "custom_op.glsl"
+#if !defined(T)
+#error "a custom operator's GLSL must #define T, its element type (e.g. #define T vec2)"
+#endif
+// A custom operator takes no carry-in (the host refuses ScanArgs::initial_bits), so pass_io.glsl's
+// pass_initial() never converts words into a T: this only lets it compile.
+T from_words(uvec2 w) { return identity(); }
 #else
-#error "define one of TYPE_U32, TYPE_I32, TYPE_F32, TYPE_U64, TYPE_I64, TYPE_F64"
+#error "define one of TYPE_U32, TYPE_I32, TYPE_F32, TYPE_U64, TYPE_I64, TYPE_F64, TYPE_CUSTOM"
 #endif
 
+#if !defined(TYPE_CUSTOM)
 // A value held in one 32-bit word (the 32-bit types only: compaction's predicate constants).
 uint to_bits(T v) { return to_word(v, 0u); }
 T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
+#endif
 
 // Each operator names its identity, its combine and the suffix of its subgroup operations
 // (subgroupInclusive<Suffix>, subgroupExclusive<Suffix>, subgroup<Suffix>). min(a, b) is GLSL's
@@ -97,8 +111,11 @@ T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 #define OP_IDENTITY T(0)
 #define OP_COMBINE(a, b) ((a) ^ (b))
 #define OP_SUBGROUP Xor
+#elif defined(OP_CUSTOM)  // the snippet's; no subgroup operation implements it
+#define OP_IDENTITY identity()
+#define OP_COMBINE(a, b) combine(a, b)
 #else
-#error "define an operator: OP_ADD, OP_MUL, OP_MIN, OP_MAX, OP_AND, OP_OR or OP_XOR"
+#error "define an operator: OP_ADD, OP_MUL, OP_MIN, OP_MAX, OP_AND, OP_OR, OP_XOR or OP_CUSTOM"
 #endif
 
 T op_identity() { return OP_IDENTITY; }

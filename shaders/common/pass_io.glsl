@@ -69,9 +69,11 @@ T pass_initial() {
 }
 T with_initial(T v) { return pc.has_initial != 0u ? op_combine(pass_initial(), v) : v; }
 
-// Out-of-range lanes read the identity so they cannot change a scan or a block total.
+// Out-of-range lanes read the identity so they cannot change a scan or a block total. (Not `?:`: glslang
+// 11 and 12 emit an invalid store for it when T is a struct, the buffer's and the function's types differing.)
 T load_src_or_identity(uint i) {
-  return i < g_pass_n ? g_src[pc.src_offset + i] : op_identity();
+  if (i < g_pass_n) return g_src[pc.src_offset + i];
+  return op_identity();
 }
 
 void store_dst_guarded(uint i, T value) {

@@ -21,6 +21,7 @@ class Category final : public std::error_category {
       case Errc::parse_error: return "malformed input";
       case Errc::timeout: return "GPU work timed out";
       case Errc::gl_error: return "OpenGL call failed";
+      case Errc::compile_error: return "custom operator did not compile";
     }
     return "unknown gpuscan error";
   }

@@ -27,12 +27,20 @@ TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations) {
 }
 
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes) {
+  check_shared_memory(shape, element_size(type), max_shared_bytes);
+}
+
+void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes) {
   const uint32_t w = shape.workgroup_size;
-  const uint64_t shared_bytes = uint64_t{2} * w * element_size(type) + (w / 4 + 2) * 4;
+  const uint64_t shared_bytes = uint64_t{2} * w * element_bytes + (w / 4 + 2) * 4;
   if (shared_bytes > max_shared_bytes)
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
                                             std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
                                             std::to_string(max_shared_bytes));
+}
+
+uint32_t element_bytes(const ScanConfig& config) {
+  return config.custom_op ? config.custom_op->element_size : element_size(config.type);
 }
 
 namespace {
@@ -47,13 +55,13 @@ void check_count(uint64_t count, uint64_t block, const std::string& what) {
 }
 
 // The request for `count` elements in blocks of `block` (checked by check_count).
-ScanRequest scan_request(uint64_t count, uint64_t block, DataType type, const PlanLimits& limits,
+ScanRequest scan_request(uint64_t count, uint64_t block, uint32_t element_bytes, const PlanLimits& limits,
                          const std::string& what) {
   check_count(count, block, what);
   ScanRequest req;
   req.n = count;
   req.block_size = static_cast<uint32_t>(block);
-  req.element_size = element_size(type);
+  req.element_size = element_bytes;
   req.limits = limits;
   return req;
 }
@@ -67,7 +75,7 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
   const uint64_t block =
       algorithm == Algorithm::multipass ? uint64_t{2} * shape.workgroup_size : tile_elements(shape);
   auto plan_one = [&](uint64_t n, bool zeroed) {
-    ScanRequest req = scan_request(n, block, config.type, limits, "scan");
+    ScanRequest req = scan_request(n, block, element_bytes(config), limits, "scan");
     req.inclusive = config.kind == ScanKind::inclusive;
     req.temp_zeroed = zeroed;
     switch (algorithm) {
@@ -84,7 +92,7 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
 
 Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window) {
   auto plan_one = [&](uint64_t n) {
-    return plan_reduce(scan_request(n, tile_elements(shape), type, limits, "reduction"));
+    return plan_reduce(scan_request(n, tile_elements(shape), element_size(type), limits, "reduction"));
   };
   if (window == 0 || count <= window) return plan_one(count);
   return plan_windowed_reduce(count, window, plan_one);

@@ -23,6 +23,11 @@ void check_op(Op op, DataType type);
 
 TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_t max_invocations);
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
+void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
+
+// Bytes per element of a scan: the custom operator's element_size where there is one (filled in by the
+// backend once the snippet is compiled), element_size(config.type) otherwise.
+uint32_t element_bytes(const ScanConfig& config);
 
 // The plan of `algorithm` (not automatic) for `count` elements: multipass tiles of 2·W elements, the
 // tile kernels' W·K·4. More than `window` elements (window_elements: what one binding holds) run as

@@ -12,6 +12,10 @@ std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgo
   return name;
 }
 
+std::string custom_variant_name(Kernel kernel) {
+  return kernel == Kernel::carry_save || kernel == Kernel::carry_update ? "window_carry" : kernel_name(kernel);
+}
+
 std::string compact_variant_name(Kernel kernel, DataType type, bool ballot) {
   if (kernel == Kernel::compact_count || kernel == Kernel::compact_scatter || kernel == Kernel::compact_partition ||
       kernel == Kernel::compact_single_pass)

@@ -13,6 +13,10 @@ namespace gpuscan::core {
 // "scan_local.u32.add.blelloch", "scan_tiles.i64.max".
 std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup);
 
+// A custom operator's kernel, as GPUSCAN_CUSTOM_OP_VARIANTS in the manifest names it: "scan_local",
+// "uniform_add", "window_carry" (both carry kernels).
+std::string custom_variant_name(Kernel kernel);
+
 // A dispatch of a compaction plan: the compaction kernels as "<kernel>.<type>.<ballot|shared>", the
 // scan of the tile counts as the u32 scan kernels (Blelloch where the counts' plan is multipass).
 std::string compact_variant_name(Kernel kernel, DataType type, bool ballot);

@@ -355,6 +355,9 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested) const {
 }
 
 Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
+  if (config.custom_op)
+    throw Error(Errc::unsupported, "custom operators (ScanConfig::custom_op) run on Vulkan only: gpuscan compiles them "
+                                   "to SPIR-V with shaderc");
   core::check_op(config.op, config.type);
   if (element_size(config.type) != 4)
     throw Error(Errc::unsupported, "the OpenGL backend scans u32, i32 and f32 elements, not " +

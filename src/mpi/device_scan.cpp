@@ -38,6 +38,8 @@ bool same_range(const BufferView& a, const BufferView& b) { return a.buffer == b
 
 template <Element T>
 void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config) {
+  if (config.custom_op)  // as the host form (scan.cpp): no reductions or carry-ins for custom operators
+    throw Error(Errc::unsupported, "gpuscan::mpi::scan takes no custom operator (ScanConfig::custom_op)");
   config.type = data_type_of<T>::value;
   detail::distributed_scan<T>(
       comm, config, [&] { return local_total<T>(ctx, piece, config.op); },

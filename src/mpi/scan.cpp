@@ -10,6 +10,8 @@ namespace gpuscan::mpi {
 
 template <Element T>
 std::vector<T> scan(const Context& ctx, MPI_Comm comm, std::span<const T> piece, ScanConfig config) {
+  if (config.custom_op)  // the ranks chain through reductions and carry-ins, which custom operators lack
+    throw Error(Errc::unsupported, "gpuscan::mpi::scan takes no custom operator (ScanConfig::custom_op)");
   config.type = data_type_of<T>::value;
   std::vector<T> out;
   detail::distributed_scan<T>(

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <sstream>
 #include <string>
 
@@ -49,7 +50,10 @@ bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64
 Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first, uint64_t count, uint32_t esize) {
   const DeviceInfo& info = ctx.device_info();
   const uint64_t start = view.offset + first * esize;
-  const uint64_t align = info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1;
+  // A multiple of the element size too, so that the remainder is whole elements (custom operators' elements
+  // may be 12 or 24 bytes; for the built-in types this is the device's alignment).
+  const uint64_t align =
+      std::lcm(info.min_storage_buffer_offset_alignment ? info.min_storage_buffer_offset_alignment : 1, uint64_t{esize});
   const uint64_t bound = start - start % align;
   const uint64_t bytes = start + std::max<uint64_t>(count, 1) * esize - bound;
   if (bytes > info.max_storage_buffer_range)

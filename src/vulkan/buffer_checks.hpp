@@ -29,8 +29,8 @@ struct Binding {
   uint32_t element_offset;  // where element `first` sits inside the binding
 };
 
-// Binds `count` elements from element `first` of `view` at an offset rounded down to the device's
-// minStorageBufferOffsetAlignment; the shader adds element_offset back, so callers need only
+// Binds `count` elements from element `first` of `view` at an offset rounded down to a multiple of the device's
+// minStorageBufferOffsetAlignment and of esize; the shader adds element_offset back, so callers need only
 // element-size alignment. Throws Errc::too_large past maxStorageBufferRange.
 Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first, uint64_t count, uint32_t esize);
 

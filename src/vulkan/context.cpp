@@ -1,5 +1,6 @@
 // Context creation: gpuscan's own instance and device, or the application's adopted ones.
 #include <algorithm>
+#include <numeric>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -225,8 +226,10 @@ Context::Impl::~Impl() {
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 
-uint64_t Context::Impl::window_elements(DataType type) const {
-  return core::window_elements(max_binding_bytes, info.min_storage_buffer_offset_alignment, element_size(type));
+uint64_t Context::Impl::window_elements(uint32_t element_bytes) const {
+  // Bindings start at multiples of the alignment and of the element size (vk::bind_elements).
+  const uint64_t align = std::lcm<uint64_t>(std::max<uint64_t>(info.min_storage_buffer_offset_alignment, 1), element_bytes);
+  return core::window_elements(max_binding_bytes, align, element_bytes);
 }
 
 void Context::Impl::create_layouts() {
@@ -452,10 +455,24 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 // scan's 2N until the look-back stops costing more than the extra pass (bench/RESULTS.md).
 constexpr uint64_t single_pass_auto_limit = uint64_t{1} << 21;
 
+// Custom operators have no subgroup intrinsics: they run as multipass scans with Blelloch workgroup scans,
+// whatever the count or the offsets, so the order of combination never depends on scheduling.
+static Algorithm resolve_custom(const ScanConfig& config) {
+  if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::multipass)
+    throw Error(Errc::unsupported, "custom operators run only as the multipass scan (with Blelloch workgroup scans), not " +
+                                       std::string(to_string(config.algorithm)) +
+                                       ": the other algorithms combine with subgroup intrinsics; use multipass or automatic");
+  if (config.workgroup == WorkgroupAlgorithm::subgroup)
+    throw Error(Errc::unsupported, "custom operators use the blelloch workgroup scan: subgroup intrinsics have no "
+                                   "user-defined operators; use blelloch or automatic");
+  return Algorithm::multipass;
+}
+
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place, bool vector_aligned) const {
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
   const uint64_t tile = uint64_t{w} * k * 4;
+  if (config.custom_op) return resolve_custom(config);
   core::check_op(config.op, config.type);
   if (const std::string why = impl_->type_obstacle(config.type); !why.empty()) throw Error(Errc::unsupported, why);
   std::string obstacle = single_pass_obstacle(*impl_);
@@ -520,12 +537,15 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
         << " elements";
       break;
     default: {
-      const WorkgroupAlgorithm chosen = resolve(config.workgroup, config.type);
+      const WorkgroupAlgorithm chosen =
+          config.custom_op ? WorkgroupAlgorithm::blelloch : resolve(config.workgroup, config.type);
       s << ": scan blocks, scan block sums recursively, add offsets, 4N bytes moved, tiles of " << 2 * w
         << " elements, workgroup scan " << to_string(chosen);
     }
   }
-  if (config.algorithm == Algorithm::automatic) {
+  if (config.custom_op) {
+    if (config.algorithm == Algorithm::automatic) s << " (automatic: custom operators run only as multipass scans)";
+  } else if (config.algorithm == Algorithm::automatic) {
     std::string obstacle = single_pass_obstacle(*impl_);
     if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
     if (algorithm == Algorithm::single_pass)

@@ -1,6 +1,7 @@
 // What a Context holds. Internal to the library.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <span>
 #include <utility>
@@ -33,8 +34,10 @@ struct Context::Impl {
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
-  // Elements of `type` in one window of a scan or reduction longer than one binding (core/windows.hpp).
-  uint64_t window_elements(DataType type) const;
+  // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
+  // binding (core/windows.hpp).
+  uint64_t window_elements(uint32_t element_bytes) const;
+  uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64
@@ -61,6 +64,15 @@ struct Context::Impl {
   std::map<std::string, VkShaderModule> modules;
   std::map<PipelineKey, VkPipeline> pipelines;
 
+  // Custom operators (custom_op.cpp), compiled once per snippet text; also under pipelines_mutex.
+  struct CompiledCustomOp {
+    std::string prefix;         // of its kernels' names in `modules`: "custom3." + "scan_local"
+    uint32_t element_size = 0;  // the std430 array stride of its T
+  };
+  std::map<std::string, CompiledCustomOp> custom_ops;
+  uint32_t next_custom_op_id = 0;
+  std::atomic<uint64_t> custom_op_compilations{0};  // kernels compiled with shaderc, for the tests
+
   // Queue submissions of the convenience calls (vkQueueSubmit needs external synchronization).
   std::mutex queue_mutex;
 
@@ -78,6 +90,9 @@ struct Context::Impl {
   // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
   void create_layouts();
   VkPipeline pipeline(const PipelineKey& key);
+  // The compiled form of `op`: compiles it on first use (throws Errc::compile_error and the like, see
+  // compile_custom_op in gpuscan/vulkan.hpp) and checks op.element_size against it.
+  const CompiledCustomOp& custom_op(const CustomOp& op);
   // Binds the pipeline for `key`, pushes `buffers` as storage bindings 0.. and `params` as push
   // constants, and dispatches a (groups_x, groups_y) grid: what every gpuscan pass records. With
   // `indirect` (a buffer and the offset of a VkDispatchIndirectCommand in it) the grid comes from there.

@@ -177,11 +177,22 @@ uint64_t element_count(std::span<const std::byte> input, DataType type) {
   return input.size() / esize;
 }
 
+// The number of a custom operator's elements in `input` (the snippet compiled first, for its size).
+uint64_t custom_element_count(const Context& ctx, std::span<const std::byte> input, const CustomOp& op) {
+  const uint32_t esize = ctx.impl().custom_op(op).element_size;
+  if (input.size() % esize != 0)
+    throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
+                                            " bytes, not a whole number of the custom operator's " +
+                                            std::to_string(esize) + "-byte elements");
+  return input.size() / esize;
+}
+
 }  // namespace
 
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
                                   double* gpu_ns, std::optional<uint64_t> initial_bits) {
-  const uint64_t count = element_count(input, config.type);
+  const uint64_t count =
+      config.custom_op ? custom_element_count(ctx, input, *config.custom_op) : element_count(input, config.type);
   const TempRequirements temp_req = scan_temp_requirements(ctx, count, config);  // validates the config too
   if (gpu_ns) *gpu_ns = 0;
   if (count == 0) return {};
@@ -218,6 +229,8 @@ namespace {
 template <Element T>
 std::vector<T> scan_typed(const Context& ctx, std::span<const T> input, ScanConfig config,
                           std::optional<uint64_t> initial_bits) {
+  // A custom operator's elements must be T's size (checked there); with a carry-in, record_scan refuses it.
+  if (config.custom_op && !initial_bits) return custom_scan(ctx, input, config);
   config.type = data_type_of<T>::value;
   const std::vector<std::byte> bytes = scan_bytes(ctx, std::as_bytes(input), config, nullptr, initial_bits);
   std::vector<T> out(input.size());

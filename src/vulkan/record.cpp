@@ -27,6 +27,8 @@ struct Resolved {
   uint64_t bound = 0;             // ... the count's upper bound
   uint32_t block_size = 0;        // ... and the elements per workgroup at every level of the plan
   bool min_one_block = false;     // ... a reduction runs one workgroup per level even for no elements
+  ScanConfig config;              // the caller's, with a custom operator's element_size filled in
+  std::string custom_prefix;      // of a custom operator's kernels ("custom3."); empty for the built-in ones
 };
 
 // What is planned: a scan (config.algorithm decides how), or a reduction (always the tile kernels).
@@ -38,23 +40,33 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
-  core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
+  ScanConfig resolved_config = config;
+  std::string custom_prefix;
+  if (config.custom_op) {  // compiled (or found) first: its element size is needed from here on
+    const Context::Impl::CompiledCustomOp& custom = ctx.impl().custom_op(*config.custom_op);
+    resolved_config.custom_op->element_size = custom.element_size;
+    custom_prefix = custom.prefix;
+  }
+  core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
+  r.config = std::move(resolved_config);
+  r.custom_prefix = std::move(custom_prefix);
+  const uint32_t esize = core::element_bytes(r.config);
   const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
-  const uint64_t window = ctx.impl().window_elements(config.type);
+  const uint64_t window = ctx.impl().window_elements(esize);
   r.bound = count;
   r.block_size = shape.workgroup_size * shape.vectors_per_lane * 4;
   if (job == Job::reduce) {
     r.plan = core::plan_reduction(count, config.type, shape, limits, window);
     r.min_one_block = true;
-    if (indirect) r.plan = core::plan_indirect(r.plan, element_size(config.type), &r.indirect);
+    if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
     return r;
   }
   if (r.algorithm == Algorithm::multipass) r.block_size = 2 * shape.workgroup_size;
-  if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup, config.type);
-  r.plan = core::plan_scan(r.algorithm, count, config, shape, limits, temp_zeroed, window);
-  if (indirect) r.plan = core::plan_indirect(r.plan, element_size(config.type), &r.indirect);
+  if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
+  r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window);
+  if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }
 
@@ -103,10 +115,10 @@ void record_indirect_count(const Context& ctx, VkCommandBuffer cmd, const core::
 
 // Records the steps of `r.plan` with its slots bound to `views` (input, output, temp).
 // `initial`: the carry-in's bits, given to the plan's root dispatch.
-void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const ScanConfig& config,
-                  const BufferView* const views[3], std::optional<uint64_t> initial = std::nullopt,
-                  const IndirectCount* count_from = nullptr) {
-  const uint32_t esize = element_size(config.type);
+void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
+                  std::optional<uint64_t> initial = std::nullopt, const IndirectCount* count_from = nullptr) {
+  const ScanConfig& config = r.config;
+  const uint32_t esize = core::element_bytes(config);
   Context::Impl& impl = ctx.impl();
   auto view_of = [&](core::Slot slot) -> const BufferView& { return *views[static_cast<int>(slot)]; };
   // Plans contain fills only before their first dispatch, so a barrier after a fill orders
@@ -138,7 +150,8 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       continue;
     }
     PipelineKey key;
-    key.variant = core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup);
+    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup)
+                                          : r.custom_prefix + core::custom_variant_name(d.kernel);
     key.workgroup_size = r.workgroup_size;
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
@@ -212,11 +225,11 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   // `automatic` may choose differently once record_scan sees whether the offsets allow whole
   // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
-  req.alignment = element_size(config.type);
   for (bool aligned : {true, false}) {
     if (!aligned && config.algorithm != Algorithm::automatic) break;
     const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect);
-    req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * element_size(config.type));
+    req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
+    req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
     if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     if (single_pass_plan(r.plan)) {
       const TempRequirements need = vk::look_back_temp_needs(ctx);
@@ -240,15 +253,20 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
   // Offsets that are multiples of a 4-element vector (16 bytes, 32 for 64-bit types) stay
-  // vector-aligned inside any binding (binding offsets are rounded down to a power of two).
+  // vector-aligned inside any binding (binding offsets are rounded down to a power of two). Custom
+  // operators run multipass, which makes no vector accesses.
   const uint32_t vector_bytes = 4 * element_size(args.config.type);
-  const bool vector_aligned = args.input.offset % vector_bytes == 0 && args.output.offset % vector_bytes == 0;
+  const bool vector_aligned = args.config.custom_op ||
+                              (args.input.offset % vector_bytes == 0 && args.output.offset % vector_bytes == 0);
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned,
                                   args.temp_zeroed, Job::scan, count_from != nullptr);
+  if (args.config.custom_op && args.initial_bits)
+    throw Error(Errc::unsupported, "custom operators take no carry-in (ScanArgs::initial_bits): gpuscan cannot "
+                                   "convert bits into the snippet's T");
   if (args.count == 0 && !count_from) return;
 
-  const uint32_t esize = element_size(args.config.type);
+  const uint32_t esize = core::element_bytes(r.config);
   const uint64_t bytes = args.count * esize;
   vk::check_view("input", args.input, args.count, esize);
   vk::check_view("output", args.output, args.count, esize);
@@ -260,7 +278,7 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
     vk::check_temp_needs(args.temp, vk::look_back_temp_needs(ctx), "the single-pass scan");
   if (count_from) check_indirect_count(*count_from, args.temp, r.plan.temp_elements * esize, args.output, bytes);
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
-  record_steps(ctx, cmd, r, args.config, views, args.initial_bits, count_from);
+  record_steps(ctx, cmd, r, views, args.initial_bits, count_from);
 }
 
 TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
@@ -298,7 +316,7 @@ void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& ar
   check_temp(args.temp, r.plan, esize, args.input, bytes, args.output, esize);
   if (count_from) check_indirect_count(*count_from, args.temp, r.plan.temp_elements * esize, args.output, esize);
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
-  record_steps(ctx, cmd, r, config, views, std::nullopt, count_from);
+  record_steps(ctx, cmd, r, views, std::nullopt, count_from);
 }
 
 }  // namespace gpuscan

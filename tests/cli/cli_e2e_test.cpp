@@ -813,6 +813,66 @@ TEST_F(CliTest, DemoShowsProgressOnlyOnATerminal) {
   EXPECT_NE(tty.find("scans match the CPU reference"), std::string::npos) << tty;
 }
 
+
+// --- Custom operators (--op-file) ------------------------------------------------------------------
+
+// Affine maps x -> a*x + b on u32, composed f first: not commutative. Each element is two u32 values.
+const char* affine_op = R"(struct Affine { uint a; uint b; };
+#define T Affine
+T identity() { return Affine(1u, 0u); }
+T combine(T f, T g) { return Affine(g.a * f.a, g.a * f.b + g.b); }
+)";
+
+std::vector<uint32_t> affine_reference(const std::vector<uint32_t>& in, ScanKind kind) {
+  std::vector<uint32_t> out(in.size());
+  uint32_t a = 1, b = 0;
+  for (size_t i = 0; i + 1 < in.size(); i += 2) {
+    if (kind == ScanKind::exclusive) out[i] = a, out[i + 1] = b;
+    const uint32_t ga = in[i], gb = in[i + 1];
+    b = ga * b + gb;
+    a = ga * a;
+    if (kind == ScanKind::inclusive) out[i] = a, out[i + 1] = b;
+  }
+  return out;
+}
+
+TEST_F(CliTest, CustomOperatorFromAFile) {
+  write_file(path("affine.glsl"), affine_op);
+  const auto in = random_words(DataType::u32, 2 * 70001, 11);
+  write_file(path("in.bin"), to_file_content(in, DataType::u32, false));
+  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+    const RunResult r = run("scan --type u32 --op-file " + shell_quote(path("affine.glsl").string()) +
+                            " --element-size 8 -w 32" + (kind == ScanKind::inclusive ? " --inclusive" : "") + " -i " +
+                            shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.err.find("70001 8-byte elements (multipass (blelloch workgroup scan), W = 32"), std::string::npos) << r;
+    EXPECT_EQ(from_file_content(read_file(path("out.bin")), DataType::u32, false), affine_reference(in, kind));
+  }
+  // The example of docs/scan.md, in the text format: two values an element.
+  write_file(path("in.txt"), "2\n1\n3\n0\n1\n5\n");
+  const RunResult text = run("scan -t u32 -f text --inclusive --op-file " + shell_quote(path("affine.glsl").string()) +
+                             " -i " + shell_quote(path("in.txt").string()) + " -o -");
+  ASSERT_EQ(text.exit_code, 0) << text;
+  EXPECT_EQ(text.out, "2\n1\n6\n3\n6\n8\n");
+}
+
+TEST_F(CliTest, CustomOperatorErrors) {
+  write_file(path("bad.glsl"), "#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + oops; }\n");
+  write_file(path("affine.glsl"), affine_op);
+  write_file(path("in.bin"), std::string(12, '\0'));  // three u32 values: not whole affine maps
+  const std::string io = " -i " + shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string());
+  const std::string affine = " --op-file " + shell_quote(path("affine.glsl").string());
+  expect_failure(run("scan -t u32 --op-file " + shell_quote(path("bad.glsl").string()) + io), 1,
+                 {"gpuscan: error: ", "did not compile", "custom_op.glsl:3", "oops"});
+  expect_failure(run("scan -t u32" + affine + io), 1, {"holds 3 u32 values", "2 values (8 bytes)"});
+  expect_failure(run("scan -t u32 --element-size 12" + affine + io), 1, {"element_size is 12", "takes 8 bytes"});
+  expect_failure(run("scan -t u32 --verify" + affine + io), 1, {"--verify", "no CPU reference"});
+  expect_failure(run("scan -t u32 --op add" + affine + io), 2, {"--op"});
+  expect_failure(run("scan -t u32 --element-size 8" + io), 2, {"--op-file"});
+  expect_failure(run("scan -t u32 --op-file " + shell_quote(path("missing.glsl").string()) + io), 1,
+                 {"cannot read the operator file"});
+}
+
 }  // namespace
 
 // --- compact: predicates, flags, --partition, both paths, against a CPU reference --------------------

@@ -44,6 +44,16 @@ TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
   CompactConfig single;
   single.algorithm = CompactAlgorithm::single_pass;
   EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, single); }), Errc::unsupported);
+  // Custom operators are compiled to SPIR-V: Vulkan only.
+  ScanConfig custom;
+  custom.custom_op = CustomOp{"#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + b; }\n"};
+  EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, 100, custom); }), Errc::unsupported);
+  auto a = args();
+  a.config = custom;
+  EXPECT_EQ(error_of([&] { gl::record_scan(ctx, a); }), Errc::unsupported);
+  const std::vector<uint32_t> values = {1, 2, 3};
+  EXPECT_EQ(error_of([&] { gl::scan_bytes(ctx, std::as_bytes(std::span<const uint32_t>(values)), custom); }),
+            Errc::unsupported);
 }
 
 TEST_F(GlMisuseTest, Buffers) {

@@ -78,7 +78,10 @@ std::string describe_device(const DeviceInfo& device) {
 std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm) {
   std::string text(to_string(algorithm));
   if (algorithm == Algorithm::multipass)
-    text += " (" + std::string(to_string(ctx.resolve(config.workgroup, config.type))) + " workgroup scan)";
+    text += " (" +
+            std::string(to_string(config.custom_op ? WorkgroupAlgorithm::blelloch  // custom operators' only one
+                                                   : ctx.resolve(config.workgroup, config.type))) +
+            " workgroup scan)";
   text += ", W = " + std::to_string(effective_workgroup_size(config));
   if (algorithm != Algorithm::multipass) text += ", K = " + std::to_string(effective_vectors_per_lane(config));
   return text + ", tiles of " + std::to_string(tile_elements(config, algorithm)) + " elements";

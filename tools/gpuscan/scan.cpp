@@ -1,7 +1,9 @@
 // `gpuscan scan`: read a file of numbers, scan it on the GPU, write the result, optionally check it
 // against the CPU reference. One summary line goes to stderr; stdout carries data only for --out -.
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +31,8 @@ struct ScanOptions {
   std::string segments;   // --segments: u32 head flags
   std::string keys;       // --keys: keys whose changes start segments
   std::string key_type = "u32";
+  std::string op_file;        // a custom operator's GLSL (ScanConfig::custom_op)
+  uint32_t element_size = 0;  // its element size, checked; 0 = what the compiled snippet says
 };
 
 // `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), Vulkan only.
@@ -69,7 +73,62 @@ int run_segmented_scan(const ScanOptions& options, Session& session, const std::
   });
 }
 
+
+std::string read_op_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw Error(Errc::io_error, "cannot read the operator file '" + path + "'");
+  std::string text{std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  if (file.bad()) throw Error(Errc::io_error, "cannot read the operator file '" + path + "'");
+  return text;
+}
+
+// With --op-file: the custom operator, compiled now for its element size, which must hold whole --type
+// values; returns the number of elements in `input_bytes`.
+uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Backend& ctx, uint64_t input_bytes) {
+  if (options.verify)
+    throw Error(Errc::invalid_argument, "--verify has no CPU reference for a custom operator (--op-file)");
+  config.custom_op = CustomOp{read_op_file(options.op_file), options.element_size};
+  const Context* vulkan = ctx.vulkan();
+  if (!vulkan) throw Error(Errc::unsupported, "custom operators (--op-file) run on Vulkan only");
+  const uint32_t esize = compile_custom_op(*vulkan, *config.custom_op);
+  const uint32_t value = element_size(options.type);
+  if (esize % value != 0)
+    throw Error(Errc::invalid_argument, "the custom operator's elements take " + std::to_string(esize) +
+                                            " bytes, not a whole number of --type " +
+                                            std::string(to_string(options.type)) + " values");
+  if (input_bytes % esize != 0)
+    throw Error(Errc::invalid_argument, "'" + options.in + "' holds " + std::to_string(input_bytes / value) + " " +
+                                            std::string(to_string(options.type)) +
+                                            " values, not a whole number of elements of " +
+                                            std::to_string(esize / value) + " values (" + std::to_string(esize) +
+                                            " bytes) of the custom operator");
+  return input_bytes / esize;
+}
+
+// --op-file: the whole file in memory, scanned with scan_bytes (a custom operator takes no carry-in, so
+// it cannot be streamed in chunks).
+int run_custom_scan(const ScanOptions& options, Session& session) {
+  const auto input = read_values(options.in, options.type, options.format);
+  const Backend ctx = session.open_backend();
+  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  options.algorithm.apply(config);
+  const uint64_t n = set_custom_op(config, options, ctx, input.size());
+  const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n));
+  double gpu_ns = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto output = ctx.scan_bytes(input, config, &gpu_ns);
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  write_values(options.out, output, options.type, options.format);
+  std::cerr << "gpuscan: " << to_string(config.kind) << " custom (" << options.op_file << ") scan of " << n << ' '
+            << compile_custom_op(*ctx.vulkan(), *config.custom_op) << "-byte elements (" << algorithm_text << ") on "
+            << ctx.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall " << format_duration(wall_ns);
+  return end_summary(std::cerr, false, [] { return std::optional<Mismatch>(); });
+}
+
 int run_scan(const ScanOptions& options, Session& session) {
+  if (!options.op_file.empty() && (!options.segments.empty() || !options.keys.empty()))
+    throw Error(Errc::invalid_argument, "--op-file cannot be combined with --segments or --keys");
+  if (!options.op_file.empty()) return run_custom_scan(options, session);
   if (!options.segments.empty() || !options.keys.empty())  // segmented scans hold everything in memory
     return run_segmented_scan(options, session, read_values(options.in, options.type, options.format));
   // Binary data streams from --in to --out in chunks that fit the budget, so neither the host nor the
@@ -116,7 +175,19 @@ Command add_scan_command(CLI::App& app) {
   auto options = std::make_shared<ScanOptions>();
   CLI::App* sub = app.add_subcommand("scan", "Prefix-scan the numbers in a file on the GPU");
   add_type_option(*sub, options->type)->required()->default_str("");
-  add_op_option(*sub, options->op);
+  CLI::Option* op = add_op_option(*sub, options->op);
+  CLI::Option* op_file = sub->add_option("--op-file", options->op_file,
+                  "a custom operator instead of --op: a GLSL file that defines T, identity() and combine(a, b) "
+                  "(docs/scan.md, Custom operators); each element is read and written as its size / the size of "
+                  "--type values of --type (Vulkan only, no --verify)")
+      ->type_name("FILE")
+      ->excludes(op);
+  sub->add_option("--element-size", options->element_size,
+                  "with --op-file: the element size in bytes, checked against the compiled snippet's (its T in a "
+                  "std430 array); default: take that")
+      ->type_name("BYTES")
+      ->check(unsigned_integer())
+      ->needs(op_file);
   sub->add_flag("--inclusive", options->inclusive,
                 "inclusive scan: out[i] = in[0] + ... + in[i] (default exclusive: in[0] + ... + in[i-1], and "
                 "out[0] the operator's identity)");
@@ -154,7 +225,8 @@ Command add_scan_command(CLI::App& app) {
       "  gpuscan scan --type u32 --in a.bin --out b.bin --api gl --verify       on OpenGL (EGL, headless)\n"
       "  gpuscan scan --type u64 --in big.bin --out b.bin --device-memory-budget 1G   in chunks of 1 GiB or less\n"
       "  gpuscan scan --type f32 --in v.txt --segments f.txt --out - --format text   restart at non-zero flags\n"
-      "  gpuscan scan --type i64 --op max --inclusive --in v.txt --keys k.txt --key-type u64 --out - --format text\n" +
+      "  gpuscan scan --type i64 --op max --inclusive --in v.txt --keys k.txt --key-type u64 --out - --format text\n"
+      "  gpuscan scan --type u32 --op-file affine.glsl --inclusive --in maps.bin --out b.bin   custom operator\n" +
       std::string(exit_codes_help));
   return {sub, [options](Session& session) { return run_scan(*options, session); }};
 }
