@@ -23,7 +23,7 @@ struct ReduceConfig {
   DataType type = DataType::u32;
   Op op = Op::add;
   uint32_t workgroup_size = 0;    // W, as ScanConfig::workgroup_size (0 = 256)
-  uint32_t vectors_per_lane = 0;  // K, as ScanConfig::vectors_per_lane (0 = 4)
+  uint32_t vectors_per_lane = 0;  // K, as ScanConfig::vectors_per_lane (0 = 4, or 2 for 8-byte types)
 };
 
 // Temporary storage record_reduce needs for `count` elements: one total per tile at every level above

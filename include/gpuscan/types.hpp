@@ -131,7 +131,8 @@ struct ScanConfig {
   // maxComputeWorkGroupInvocations. Multipass tiles hold 2·W elements; single-pass and
   // reduce-then-scan tiles W · vectors_per_lane · 4.
   uint32_t workgroup_size = 0;
-  // Tile kernels: 4-element vectors each invocation owns. 0 = default (4); otherwise 1, 2, 4, 8 or 16.
+  // Tile kernels: 4-element vectors each invocation owns. 0 = default (4 for 4-byte types, 2 for 8-byte
+  // ones: default_vectors_per_lane_for); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
   // 0 = default (64). Tests set 1 to force the fallback path.
@@ -152,6 +153,12 @@ struct ScanConfig {
 
 inline constexpr uint32_t default_workgroup_size = 256;
 inline constexpr uint32_t default_vectors_per_lane = 4;
+// The default K for elements of `element_bytes` bytes. 8-byte types hold twice the registers per vector:
+// on the H200 their scans ran 1.5-1.8x faster with K = 2 than with 4 at 2^24-2^28 elements, while 4-byte
+// types are fastest at 4 (bench/RESULTS.md, session 4 shape sweep).
+constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
+  return element_bytes >= 8 ? 2 : default_vectors_per_lane;
+}
 inline constexpr uint32_t default_spin_limit = 64;
 
 }  // namespace gpuscan

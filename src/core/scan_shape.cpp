@@ -15,9 +15,9 @@ void check_op(Op op, DataType type) {
                                             std::string(to_string(type)));
 }
 
-TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations) {
+TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations, uint32_t element_bytes) {
   if (w == 0) w = default_workgroup_size;
-  if (k == 0) k = default_vectors_per_lane;
+  if (k == 0) k = default_vectors_per_lane_for(element_bytes);
   if (w < 32 || !std::has_single_bit(w) || w > max_invocations)
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
                                             std::to_string(max_invocations) + " (the device's maximum)");

@@ -15,13 +15,14 @@ struct TileShape {
   uint32_t vectors_per_lane;  // K
 };
 
-// W and K from a config (0 = the defaults). Throws Errc::invalid_argument unless W is a power of two
+// W and K from a config (0 = the defaults; K's depends on the element size). Throws Errc::invalid_argument unless W is a power of two
 // from 32 to `max_invocations` and K a power of two from 1 to 16, or when the multipass scan's shared
 // memory (2·W elements plus the subgroup totals) exceeds `max_shared_bytes`.
 // Throws Errc::invalid_argument unless `op` is defined on `type` (op_supports).
 void check_op(Op op, DataType type);
 
-TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_t max_invocations);
+TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_t max_invocations,
+                     uint32_t element_bytes = 4);
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
 

@@ -36,7 +36,8 @@ core::PlanLimits limits(const Context& ctx) {
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect = false) {
   const GlInfo& info = ctx.info();
   Resolved r;
-  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
+                             element_size(config.type));
   core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
   if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup);

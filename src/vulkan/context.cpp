@@ -470,7 +470,8 @@ static Algorithm resolve_custom(const ScanConfig& config) {
 
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place, bool vector_aligned) const {
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
-  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
+  const uint32_t k =
+      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t tile = uint64_t{w} * k * 4;
   if (config.custom_op) return resolve_custom(config);
   core::check_op(config.op, config.type);
@@ -525,7 +526,8 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   std::ostringstream s;
   const Algorithm algorithm = resolve(config, count);
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
-  const uint32_t k = config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane;
+  const uint32_t k =
+      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {
     case Algorithm::single_pass:

@@ -39,7 +39,8 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
                       bool indirect = false) {
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
+                       core::element_bytes(config));
   ScanConfig resolved_config = config;
   std::string custom_prefix;
   if (config.custom_op) {  // compiled (or found) first: its element size is needed from here on

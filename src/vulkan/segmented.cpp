@@ -40,7 +40,8 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
   const core::HeadSource source = head_source(heads);
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
+                       element_size(config.type));
   core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
   core::check_op(config.op, config.type);
   if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::reduce_then_scan)

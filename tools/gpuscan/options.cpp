@@ -210,7 +210,8 @@ uint32_t effective_workgroup_size(const ScanConfig& config) {
 }
 
 uint32_t effective_vectors_per_lane(const ScanConfig& config) {
-  return config.vectors_per_lane != 0 ? config.vectors_per_lane : default_vectors_per_lane;
+  return config.vectors_per_lane != 0 ? config.vectors_per_lane
+                                     : default_vectors_per_lane_for(element_size(config.type));
 }
 
 uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm) {
