@@ -24,16 +24,17 @@ LOCAL_SIZE_X_FROM(0);
 #endif
 
 void main() {
-  if (pc.n == 0u) {
+  compact_begin();
+  if (g_n == 0u) {
     if (gl_WorkGroupID.x == 0u && gl_WorkGroupID.y == 0u && gl_LocalInvocationID.x == 0u)
       g_count[pc.count_offset] = 0u;
     return;
   }
   const uint tile = linear_block_index();
-  if (tile >= pc.blocks) return;
+  if (tile >= g_blocks) return;
 #if defined(COMPACT_PARTITION)
   const uint tile_offset = tile == 0u ? 0u : g_aux[pc.aux_offset + tile - 1u];
-  const uint all_kept = g_aux[pc.aux_offset + pc.blocks - 1u];
+  const uint all_kept = g_aux[pc.aux_offset + g_blocks - 1u];
 #else
   const uint tile_offset = g_aux[pc.aux_offset + tile];
 #endif
@@ -53,7 +54,7 @@ void main() {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
     for (uint c = 0u; c < 4u; ++c) {
       const uint i = ballot_first(tile, k) + c;
-      if (i >= pc.n) continue;
+      if (i >= g_n) continue;
       const uint before = base + ranks[k][c];
       g_dst[pc.dst_offset + (keep[k][c] ? before : all_kept + (i - before))] = values[k][c];
     }
@@ -65,21 +66,21 @@ void main() {
   uint v;
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k;
-    if (i < pc.n && compact_keep(i, false, v)) ++kept;
+    if (i < g_n && compact_keep(i, false, v)) ++kept;
   }
   uint at = tile_offset + workgroup_exclusive_sum(kept, total);
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k;
 #if defined(COMPACT_PARTITION)
-    if (i >= pc.n) continue;
+    if (i >= g_n) continue;
     const bool p = compact_keep(i, false, v);
     v = g_src[pc.src_offset + i];
     if (p) g_dst[pc.dst_offset + at++] = v;
     else g_dst[pc.dst_offset + all_kept + (i - at)] = v;
 #else
-    if (i < pc.n && compact_keep(i, true, v)) g_dst[pc.dst_offset + at++] = v;
+    if (i < g_n && compact_keep(i, true, v)) g_dst[pc.dst_offset + at++] = v;
 #endif
   }
 #endif
-  if (tile == pc.blocks - 1u && gl_LocalInvocationID.x == 0u) g_count[pc.count_offset] = tile_offset + total;
+  if (tile == g_blocks - 1u && gl_LocalInvocationID.x == 0u) g_count[pc.count_offset] = tile_offset + total;
 }
