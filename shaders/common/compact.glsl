@@ -48,6 +48,13 @@ PARAMS_BLOCK uniform CompactParams {
   uint dynamic;       // 0: n, blocks and groups_x above hold; else 1 + the index in g_aux of this
                       // dispatch's (n, blocks, groups_x), written on the GPU (a count in GPU memory,
                       // core/indirect.hpp: the aux binding reaches the words, which follow the plan's temp)
+  // Windowed compaction (core::Dispatch::output_window; all 0 otherwise): tile t of this dispatch is tile
+  // tile_base + t of the whole input, whose all_tiles tile offsets g_aux holds from aux_offset; binding 1
+  // holds output elements [dst_base, dst_base + dst_count) from dst_offset, and store_out skips the rest.
+  uint tile_base;
+  uint all_tiles;     // 0: g_blocks
+  uint dst_base;
+  uint dst_count;     // 0: binding 1 holds the whole output from dst_offset
 } pc;
 
 layout(binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
@@ -93,6 +100,12 @@ void compact_begin() {
 }
 
 uint linear_block_index() { return gl_WorkGroupID.y * g_groups_x + gl_WorkGroupID.x; }
+
+// Writes output element d (an index into the whole output) where binding 1 holds it.
+void store_out(uint d, uint bits) {
+  if (pc.dst_count == 0u) g_dst[pc.dst_offset + d] = bits;
+  else if (d >= pc.dst_base && d - pc.dst_base < pc.dst_count) g_dst[pc.dst_offset + (d - pc.dst_base)] = bits;
+}
 
 // Whether the built-in predicate (PREDICATE > 0) keeps an element with these bits.
 bool predicate_holds(uint bits) {

@@ -77,9 +77,9 @@ struct Views {
 };
 
 // Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl) and indirect_count.comp's
-// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) eleven (word 10, their
-// count from GPU memory, stays 0 here).
-constexpr size_t param_words = 11;
+// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) fifteen (words 10..14,
+// a count from GPU memory and windows, stay 0 here: GL compacts within one binding).
+constexpr size_t param_words = 15;
 constexpr size_t scan_bindings = 4;
 constexpr size_t compact_bindings = 5;
 

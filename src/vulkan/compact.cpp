@@ -47,9 +47,15 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   if (r.path == CompactPath::ballot && !ballot)
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
                                    "CompactPath::shared_memory or automatic");
-  const bool single_pass_possible = ctx.single_pass_available() && r.path == CompactPath::ballot;
+  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
+  const uint64_t window = ctx.impl().window_elements(DataType::u32);
+  const bool windowed = core::compaction_windowed(count, shape, window);
+  const bool single_pass_possible = ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed;
   if (r.algorithm == CompactAlgorithm::automatic)
     r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
+  if (windowed && indirect)
+    throw Error(Errc::too_large, "a compaction with its count in GPU memory must fit one binding: its upper bound of " +
+                                     std::to_string(count) + " elements spans several windows");
   if (r.algorithm == CompactAlgorithm::single_pass) {
     if (partition)
       throw Error(Errc::unsupported, "partitions run three-pass only: a stable partition must know the total kept "
@@ -66,7 +72,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
                                  {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
-                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed);
+                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window);
   if (indirect) r.plan = core::plan_indirect(r.plan, 4, &r.indirect);
   return r;
 }
@@ -198,7 +204,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       key.variant = core::compact_variant_name(d.kernel, args.config.type, r.path == CompactPath::ballot);
       key.predicate = predicate;
       // select_if binds the input as its (unread) flags.
-      const vk::Binding flags = flagged && n > 0 ? vk::bind_elements(ctx, args.flags, 0, n, 4) : src;
+      const vk::Binding flags =
+          flagged && n > 0 ? vk::bind_elements(ctx, args.flags, d.src.offset, d.src.count, 4) : src;
       const vk::Binding count = vk::bind_elements(ctx, args.count_out, 0, 1, 4);
       infos[3] = flags.info;
       infos[4] = count.info;
@@ -210,6 +217,12 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       if (d.dynamic)
         params[10] = core::dynamic_param(static_cast<uint32_t>(aux.element_offset + r.indirect.first - d.aux.offset),
                                          d.level);
+      if (d.output_window) {  // counts < 2^32 (core::check_count)
+        params[11] = static_cast<uint32_t>(d.first_tile);
+        params[12] = static_cast<uint32_t>(d.all_tiles);
+        params[13] = static_cast<uint32_t>(d.dst.offset);
+        params[14] = static_cast<uint32_t>(d.dst.count);
+      }
       // The ballot path loads 16-byte vectors of values and flags where both start on a vector boundary.
       key.vector_aligned = src.element_offset % 4 == 0 && flags.element_offset % 4 == 0;
     } else {
@@ -226,7 +239,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       if (d.dynamic) params[9] = core::dynamic_param(words.element_offset, d.level);
     }
     impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
-                         std::span<const uint32_t>(params, compact ? 11 : 10), d.groups_x, d.groups_y, command);
+                         std::span<const uint32_t>(params, compact ? 15 : 10), d.groups_x, d.groups_y, command);
   }
 }
 
