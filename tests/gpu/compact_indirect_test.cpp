@@ -36,6 +36,10 @@ class CompactIndirectTest : public GpuTest, public ::testing::WithParamInterface
   // checks the output, the untouched tail, count_out and the status word.
   void check(size_t bound, uint64_t gpu_count, bool flagged, bool partition, std::mt19937_64& rng, uint64_t seed,
              bool as_64 = false) {
+    check_on(ctx, bound, gpu_count, flagged, partition, rng, seed, as_64);
+  }
+  void check_on(const Context& ctx, size_t bound, uint64_t gpu_count, bool flagged, bool partition,
+                std::mt19937_64& rng, uint64_t seed, bool as_64 = false) {
     SCOPED_TRACE("bound " + std::to_string(bound) + ", count " + std::to_string(gpu_count) + (as_64 ? " (u64)" : "") +
                  (flagged ? ", flagged" : ", if") + (partition ? " partition" : " select") + ", seed " +
                  std::to_string(seed));
@@ -114,6 +118,22 @@ TEST_P(CompactIndirectTest, CountAboveTheBoundIsClamped) {
   sweep(bound, {bound + 1, 0xFFFFFFFFu}, rng, seed);
   sweep(bound, {(uint64_t{1} << 32) + 3, 17, bound}, rng, seed, true);
   sweep(0, {5}, rng, seed);
+}
+
+// A grid capped at 3 workgroups per row: the grids computed on the GPU are two-dimensional too (131
+// tiles at the bound: 44 x 3), with workgroups past the end of the last row.
+TEST_P(CompactIndirectTest, TwoDimensionalGrids) {
+  ContextCreateInfo info;
+  info.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context(info);
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t bound = 130 * 128 + 1;
+  for (bool partition : {false, true}) {
+    if (partition && single_pass()) continue;
+    for (uint64_t count : {uint64_t{0}, uint64_t{5 * 128 + 3}, uint64_t{bound}, uint64_t{bound + 2}})
+      check_on(capped, bound, count, partition, partition, rng, seed);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CompactIndirectTest,
