@@ -16,8 +16,9 @@ LOCAL_SIZE_X_FROM(0);
 #include "common/compact_tile.glsl"
 
 void main() {
+  compact_begin();
   const uint tile = linear_block_index();
-  if (tile >= pc.blocks) return;
+  if (tile >= g_blocks) return;
   const uint kept = count_kept(tile);
   if (gl_LocalInvocationID.x == 0u) g_aux[pc.aux_offset + tile] = kept;
 }

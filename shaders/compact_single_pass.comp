@@ -28,10 +28,11 @@ T tile_scan(uint tile, bool keep) { return count_kept(tile); }
 shared uint sh_tile;
 
 void main() {
+  compact_begin();
   if (gl_LocalInvocationID.x == 0u) sh_tile = acquire_tile_index();
   barrier();
   const uint tile = sh_tile;
-  if (tile < pc.blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
+  if (tile < g_blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
     uint total;
     const uint in_tile = ballot_rank_kept(tile, total);
     if (gl_LocalInvocationID.x == 0u && !(WITHHOLD_FIRST_TILE && tile == 0u))
@@ -39,7 +40,7 @@ void main() {
     const uint before = lookback_exclusive_prefix(tile);
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, before + total);
     ballot_store_kept(before + in_tile);
-    if (tile == pc.blocks - 1u && gl_LocalInvocationID.x == 0u) g_count[pc.count_offset] = before + total;
+    if (tile == g_blocks - 1u && gl_LocalInvocationID.x == 0u) g_count[pc.count_offset] = before + total;
   }
-  lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, pc.blocks);
+  lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, g_blocks);
 }

@@ -5,8 +5,10 @@
 // constants hold for a count known on the host -- so that each later dispatch of the plan runs just
 // the workgroups the real count needs (vkCmdDispatchIndirect).
 //   words[6L .. 6L+2]: n_L, blocks_L, groups_x_L     words[6L+3 .. 6L+5]: the dispatch command
-// n_0 = min(count, bound); blocks_L = ceil(n_L / B) (at least 1 where MIN_ONE_BLOCK: a reduction writes
-// the identity even for no elements); n_(L+1) = blocks_L. The grid is laid out as core::grid_for does.
+// n_0 = min(count, bound); blocks_L = ceil(n_L / B_L) (at least 1 where MIN_ONE_BLOCK: a reduction writes
+// the identity, a compaction its count 0, even for no elements); n_(L+1) = blocks_L. B_L is block_size,
+// except B_0 = level0_block_size where that is set (a compaction: tiles of W·K·4, then its tile counts
+// scanned in blocks of 2·W by the multipass plan). The grid is laid out as core::grid_for does.
 #extension GL_GOOGLE_include_directive : require
 
 #include "common/backend.glsl"
@@ -23,6 +25,7 @@ PARAMS_BLOCK uniform IndirectParams {
   uint words_offset;   // word index of words[0] in binding 1
   uint status_offset;  // word index of the status word in binding 2
   uint has_status;     // 1: write the status (0 = the count fitted, 1 = it was clamped to the bound)
+  uint level0_block_size;  // B_0 where it differs from block_size; 0 = block_size
 } pc;
 
 layout(binding = 0, std430) readonly buffer CountBuffer { uint g_count[]; };
@@ -38,7 +41,8 @@ void main() {
   uint n = clamped ? pc.bound : lo;
   if (pc.has_status != 0u) g_status[pc.status_offset] = clamped ? 1u : 0u;
   for (uint level = 0u; level < pc.levels; ++level) {
-    uint blocks = div_up(n, pc.block_size);
+    const uint block_size = level == 0u && pc.level0_block_size != 0u ? pc.level0_block_size : pc.block_size;
+    uint blocks = div_up(n, block_size);
     if (MIN_ONE_BLOCK) blocks = max(blocks, 1u);
     const uint rows = blocks <= pc.max_groups_x ? 1u : div_up(blocks, pc.max_groups_x);
     const uint groups_x = rows == 1u ? blocks : div_up(blocks, rows);

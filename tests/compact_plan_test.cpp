@@ -87,6 +87,30 @@ class Interpreter {
       m_.count = before;
       return;
     }
+    if (d.output_window) {  // one input window's tiles, stores clipped to one output window
+      const uint64_t tile = req_.tile_size;
+      const bool partition = d.kernel == Kernel::compact_partition;
+      EXPECT_TRUE(partition || d.kernel == Kernel::compact_scatter);
+      EXPECT_EQ(d.src.offset, d.first_tile * tile);
+      EXPECT_LE(d.src.count, req_.window);
+      EXPECT_LE(d.dst.count, req_.window);
+      const uint32_t all_kept = partition ? read(d.aux, d.all_tiles - 1) : 0;
+      for (uint64_t t = 0; t < d.blocks; ++t) {
+        const uint64_t g = d.first_tile + t;
+        uint32_t at = partition ? (g == 0 ? 0 : read(d.aux, g - 1)) : read(d.aux, g);
+        for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
+          const uint32_t v = read(d.src, i);
+          const uint64_t whole = d.src.offset + i;
+          uint64_t to = 0;
+          if (m_.flags[whole]) to = at++;
+          else if (partition) to = all_kept + (whole - at);
+          else continue;
+          if (to >= d.dst.offset && to < d.dst.offset + d.dst.count) write(d.dst, to - d.dst.offset, v);
+        }
+        if (g + 1 == d.all_tiles) m_.count = at;
+      }
+      return;
+    }
     if (d.kernel == Kernel::compact_partition) {  // inclusive tile offsets; rejected after all kept, stable
       const uint64_t tile = req_.tile_size;
       const uint32_t all_kept = read(d.aux, d.blocks - 1);
@@ -115,7 +139,7 @@ class Interpreter {
         const uint32_t first = at;
         for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
           const uint32_t v = read(d.src, i);
-          if (!m_.flags[i]) continue;
+          if (!m_.flags[d.src.offset + i]) continue;
           if (d.kernel == Kernel::compact_scatter) write(d.dst, at, v);
           ++at;
         }
@@ -176,6 +200,27 @@ CompactRequest request(uint64_t n, uint32_t tile, bool multipass, uint32_t count
   return r;
 }
 
+// Runs `plan` on req.n random inputs, about a third of them flagged.
+Memory simulate(const Plan& plan, const CompactRequest& req, std::mt19937_64& rng) {
+  Memory m;
+  for (uint64_t i = 0; i < req.n; ++i) {
+    m.input.push_back(static_cast<uint32_t>(rng()));
+    m.flags.push_back(rng() % 3 == 0);
+  }
+  Interpreter(plan, req, m).run();
+  return m;
+}
+
+// What a plan run on `m` must write: the flagged inputs in order (`kept` of them), then with
+// `partition` the others in order.
+std::vector<uint32_t> expected(const Memory& m, bool partition, size_t& kept) {
+  std::vector<uint32_t> want, rejected;
+  for (size_t i = 0; i < m.input.size(); ++i) (m.flags[i] ? want : rejected).push_back(m.input[i]);
+  kept = want.size();
+  if (partition) want.insert(want.end(), rejected.begin(), rejected.end());
+  return want;
+}
+
 TEST(CompactPlan, EmptyInputOnlyWritesTheCount) {
   const Plan plan = gpuscan::core::plan_compact(request(0, 8, false, 8));
   ASSERT_EQ(plan.steps.size(), 1u);
@@ -231,6 +276,41 @@ TEST(CompactPlan, SimulatedExecutionMatchesCopyIf) {
       }
 }
 
+// Windows of whole tiles: counts per window, one scan, scatters per (input, output) window pair with
+// clipped stores, every range within one window; selections and partitions against the CPU.
+TEST(CompactPlan, SimulatedWindowsMatchCopyIfAndStablePartition) {
+  std::mt19937_64 rng(777);
+  for (bool partition : {false, true})
+    for (bool multipass : {false, true})
+      for (uint64_t window : {8ull, 24ull})
+        for (uint64_t n : {9ull, 16ull, 24ull, 25ull, 47ull, 48ull, 49ull, 100ull, 1000ull}) {
+          CompactRequest req = request(n, 8, multipass, multipass ? 4 : 8);
+          req.partition = partition;
+          req.window = window;
+          const Plan plan = gpuscan::core::plan_compact(req);
+          SCOPED_TRACE(gpuscan::core::describe(plan));
+          const uint64_t windows = (n + window - 1) / window;
+          size_t scatters = 0;
+          for (const Step& s : plan.steps)
+            if (const auto* d = std::get_if<Dispatch>(&s); d && d->output_window) ++scatters;
+          if (n <= window) EXPECT_EQ(scatters, 0u);  // one binding holds it all: the plain plan
+          else EXPECT_EQ(scatters, partition ? windows * windows : windows * (windows + 1) / 2);
+          const Memory m = simulate(plan, req, rng);
+          size_t kept = 0;
+          const std::vector<uint32_t> want = expected(m, partition, kept);
+          ASSERT_EQ(m.count, kept);
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
+          for (uint64_t i = want.size(); i < n; ++i) ASSERT_FALSE(m.output_written[i]) << i;
+          if (::testing::Test::HasFailure()) return;
+        }
+  CompactRequest bad = request(100, 8, false, 8);
+  bad.window = 12;  // not whole tiles
+  EXPECT_THROW(gpuscan::core::plan_compact(bad), gpuscan::Error);
+  bad.window = 16;
+  bad.single_pass = true;
+  EXPECT_THROW(gpuscan::core::plan_compact(bad), gpuscan::Error);
+}
+
 TEST(CompactPlan, PartitionScansInclusivelyAndEndsWithCompactPartition) {
   CompactRequest req = request(5, 8, false, 8);
   req.partition = true;
@@ -254,16 +334,10 @@ TEST(CompactPlan, SimulatedPartitionMatchesStablePartition) {
         req.partition = true;
         const Plan plan = gpuscan::core::plan_compact(req);
         SCOPED_TRACE(gpuscan::core::describe(plan));
-        Memory m;
-        for (uint64_t i = 0; i < n; ++i) {
-          m.input.push_back(static_cast<uint32_t>(rng()));
-          m.flags.push_back(rng() % 3 == 0);
-        }
-        Interpreter(plan, req, m).run();
-        std::vector<uint32_t> want, rejected;
-        for (uint64_t i = 0; i < n; ++i) (m.flags[i] ? want : rejected).push_back(m.input[i]);
-        ASSERT_EQ(m.count, want.size());
-        want.insert(want.end(), rejected.begin(), rejected.end());
+        const Memory m = simulate(plan, req, rng);
+        size_t kept = 0;
+        const std::vector<uint32_t> want = expected(m, true, kept);
+        ASSERT_EQ(m.count, kept);
         ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
         for (uint64_t i = 0; i < n; ++i) ASSERT_TRUE(m.output_written[i]) << i;
         if (::testing::Test::HasFailure()) return;

@@ -123,7 +123,10 @@ struct CompactConfig {
 // single-pass look-back state). size is never 0 for count > 0. Where the single-pass plan may run, usage
 // includes TRANSFER_DST (the state is cleared with a fill) and alignment is the device's storage-buffer
 // offset alignment (the state is bound from its first byte).
-TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
+// With `indirect` (SelectArgs::count_from), `count` is the upper bound, size covers the dispatch
+// parameters written on the GPU too, and usage includes INDIRECT_BUFFER.
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
+                                           bool indirect = false);
 
 // The passes a compaction of `count` elements would record (for `gpuscan info`-like listings).
 std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
@@ -142,6 +145,19 @@ struct SelectArgs {
   // and no transfer -> compute barrier are recorded. A three-pass compaction or a partition on the same
   // temp leaves it dirty. Ignored by the three-pass plan.
   bool temp_zeroed = false;
+  // Optional: take the count from GPU memory (IndirectCount, as ScanArgs::count_from): `count` is then
+  // its upper bound, which sizes temp (compact_temp_requirements(..., indirect = true)) and the buffers'
+  // checks. A count above the bound compacts the first `count` elements and sets the status word to 1
+  // (else 0); nothing is read or written past the bound. Every dispatch is issued with
+  // vkCmdDispatchIndirect sized for the real count, so compaction -> compaction and scan -> compaction
+  // chains (and compaction -> scan) need no readback. Barrier contract as for scans: the count's writes
+  // visible to COMPUTE_SHADER / SHADER_READ; temp needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT; the bound
+  // must fit one binding (no windows). count_out receives the number kept of the real count.
+  //   // count_buf holds 5 (written by an earlier pass); in = [3, 0, 7, 0, 4, 1, 6, 0]
+  //   record_select_if(ctx, cmd, {.count = 8, .input = in, .predicate = Predicate::nonzero(), .output = out,
+  //                               .count_out = kept, .temp = tmp, .count_from = IndirectCount{.buffer = count_buf}});
+  //   // out <-- [3, 7, 4], kept <-- 3, out[3..7] untouched
+  std::optional<IndirectCount> count_from;
 };
 
 // Record the compaction into `cmd`. Barrier contract as record_scan's: writes to input (and flags)

@@ -70,11 +70,11 @@ uint ballot_rank_kept(uint tile, out uint total) {
   return subgroup_counts_exclusive(kept, total);
 }
 
-// Writes the ranked kept elements, the subgroup's first at g_dst[dst_offset + base].
+// Writes the ranked kept elements, the subgroup's first at output element `base`.
 void ballot_store_kept(uint base) {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
     for (uint c = 0u; c < 4u; ++c)
-      if (b_ranks[k][c] != BALLOT_NONE) g_dst[pc.dst_offset + base + b_ranks[k][c]] = b_values[k][c];
+      if (b_ranks[k][c] != BALLOT_NONE) store_out(base + b_ranks[k][c], b_values[k][c]);
 }
 
 #endif

@@ -45,6 +45,16 @@ PARAMS_BLOCK uniform CompactParams {
   uint count_offset;
   uint a;             // predicate constants, bit patterns of E
   uint b;
+  uint dynamic;       // 0: n, blocks and groups_x above hold; else 1 + the index in g_aux of this
+                      // dispatch's (n, blocks, groups_x), written on the GPU (a count in GPU memory,
+                      // core/indirect.hpp: the aux binding reaches the words, which follow the plan's temp)
+  // Windowed compaction (core::Dispatch::output_window; all 0 otherwise): tile t of this dispatch is tile
+  // tile_base + t of the whole input, whose all_tiles tile offsets g_aux holds from aux_offset; binding 1
+  // holds output elements [dst_base, dst_base + dst_count) from dst_offset, and store_out skips the rest.
+  uint tile_base;
+  uint all_tiles;     // 0: g_blocks
+  uint dst_base;
+  uint dst_count;     // 0: binding 1 holds the whole output from dst_offset
 } pc;
 
 layout(binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
@@ -70,7 +80,32 @@ const uint PRED_IN_RANGE = 9u;
 const uint ITEMS = VECTORS_PER_LANE * 4u;
 uint tile_elements() { return gl_WorkGroupSize.x * ITEMS; }
 
-uint linear_block_index() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }
+// This dispatch's elements, tiles and grid width: the push constants', or with pc.dynamic those an
+// earlier dispatch computed from a count in GPU memory. compact_begin() sets them; every kernel calls it
+// first.
+uint g_n;
+uint g_blocks;
+uint g_groups_x;
+
+void compact_begin() {
+  if (pc.dynamic == 0u) {
+    g_n = pc.n;
+    g_blocks = pc.blocks;
+    g_groups_x = pc.groups_x;
+  } else {
+    g_n = g_aux[pc.dynamic - 1u];
+    g_blocks = g_aux[pc.dynamic];
+    g_groups_x = g_aux[pc.dynamic + 1u];
+  }
+}
+
+uint linear_block_index() { return gl_WorkGroupID.y * g_groups_x + gl_WorkGroupID.x; }
+
+// Writes output element d (an index into the whole output) where binding 1 holds it.
+void store_out(uint d, uint bits) {
+  if (pc.dst_count == 0u) g_dst[pc.dst_offset + d] = bits;
+  else if (d >= pc.dst_base && d - pc.dst_base < pc.dst_count) g_dst[pc.dst_offset + (d - pc.dst_base)] = bits;
+}
 
 // Whether the built-in predicate (PREDICATE > 0) keeps an element with these bits.
 bool predicate_holds(uint bits) {
@@ -90,7 +125,7 @@ bool predicate_holds(uint bits) {
   return false;
 }
 
-// Whether element i (< n) is kept; `value` receives its bits when the predicate reads it (always,
+// Whether element i (< g_n) is kept; `value` receives its bits when the predicate reads it (always,
 // except for the flags, where it is loaded only if `need_value`).
 bool compact_keep(uint i, bool need_value, out uint value) {
   if (PREDICATE == PRED_FLAGGED) {
@@ -112,7 +147,7 @@ const uint LOAD_ALL = 2u;   // all: partition
 // four are below n; element by element otherwise.
 bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
   values = uvec4(0u);
-  if (VECTOR_ALIGNED && e + 3u < pc.n) {
+  if (VECTOR_ALIGNED && e + 3u < g_n) {
     if (PREDICATE == PRED_FLAGGED) {
       const bvec4 kept = notEqual(g_flags4[(pc.flags_offset + e) / 4u], uvec4(0u));
       if (load == LOAD_ALL || (load == LOAD_KEPT && any(kept))) values = g_src4[(pc.src_offset + e) / 4u];
@@ -124,7 +159,7 @@ bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
   }
   bvec4 kept = bvec4(false);
   for (uint c = 0u; c < 4u; ++c) {
-    if (e + c >= pc.n) break;
+    if (e + c >= g_n) break;
     uint v;
     kept[c] = compact_keep(e + c, load != LOAD_NONE, v);
     if (load == LOAD_ALL && PREDICATE == PRED_FLAGGED) v = g_src[pc.src_offset + e + c];

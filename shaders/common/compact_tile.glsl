@@ -27,7 +27,7 @@ uint count_kept(uint tile) {
   const uint first = tile * tile_elements() + gl_LocalInvocationID.x * ITEMS;
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k;
-    if (i < pc.n && compact_keep(i, false, v)) ++kept;
+    if (i < g_n && compact_keep(i, false, v)) ++kept;
   }
   atomicAdd(sh_tile_count, kept);
 #endif

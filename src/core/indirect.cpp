@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <variant>
 
+#include <string>
+
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
@@ -38,6 +40,45 @@ Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* regi
   out.levels = plan.levels;
   if (region) *region = r;
   return out;
+}
+
+uint32_t dynamic_param(uint32_t words_offset, uint32_t level) {
+  return words_offset + indirect_words_per_level * level + 1;
+}
+
+uint64_t indirect_command_offset(const IndirectRegion& region, uint32_t element_size, uint32_t level) {
+  return region.first * element_size + (uint64_t{indirect_words_per_level} * level + indirect_command_word) * 4;
+}
+
+std::array<uint32_t, indirect_count_param_words> indirect_count_words(const IndirectCountParams& p) {
+  if (p.bound > UINT32_MAX)
+    throw Error(Errc::too_large, "a count in GPU memory is bounded by " + std::to_string(p.bound) +
+                                     " elements; at most 2^32 - 1 are supported (one binding)");
+  return {p.count_offset,
+          p.is_64bit ? 1u : 0u,
+          static_cast<uint32_t>(p.bound),
+          p.block_size,
+          p.levels,
+          p.max_groups_x,
+          p.words_offset,
+          p.status_offset.value_or(0),
+          p.status_offset ? 1u : 0u,
+          p.level0_block_size};
+}
+
+bool overlaps(const ByteRange& a, const ByteRange& b) {
+  return a.bytes > 0 && b.bytes > 0 && a.buffer == b.buffer && a.offset < b.offset + b.bytes &&
+         b.offset < a.offset + a.bytes;
+}
+
+void check_indirect_count(const ByteRange& count, const ByteRange& status, std::span<const ByteRange> written,
+                          const char* written_names) {
+  for (const ByteRange& w : written)
+    if (overlaps(count, w)) throw Error(Errc::invalid_argument, std::string("the count overlaps ") + written_names);
+  for (const ByteRange& w : written)
+    if (overlaps(status, w))
+      throw Error(Errc::invalid_argument, std::string("the status word overlaps ") + written_names);
+  if (overlaps(status, count)) throw Error(Errc::invalid_argument, "the status word overlaps the count");
 }
 
 }  // namespace gpuscan::core

@@ -7,7 +7,10 @@
 // glDispatchComputeIndirect, so only the workgroups the real count needs run.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
+#include <span>
 
 #include "core/plan.hpp"
 
@@ -29,5 +32,43 @@ struct IndirectRegion {
 // region appended to its temp. Throws Errc::too_large for a windowed plan (the bound must fit one
 // binding).
 Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* region = nullptr);
+
+// A dynamic dispatch of `level`: its `dynamic` parameter word (1 + the index of its level's words in a
+// binding whose word `words_offset` is the region's first word), and where its dispatch command sits, in
+// bytes from temp element 0 (elements of `element_size` bytes).
+uint32_t dynamic_param(uint32_t words_offset, uint32_t level);
+uint64_t indirect_command_offset(const IndirectRegion& region, uint32_t element_size, uint32_t level);
+
+// What indirect_count.comp is told (its IndirectParams), in the backends' bindings: binding 0 the count,
+// 1 the plan's words, 2 the status word.
+struct IndirectCountParams {
+  uint32_t count_offset = 0;   // word index of the count in binding 0
+  bool is_64bit = false;
+  uint64_t bound = 0;          // the upper bound the plan was made for (it fits one binding: < 2^32)
+  uint32_t block_size = 0;     // elements per workgroup at every level ...
+  uint32_t level0_block_size = 0;  // ... but level 0 where it differs (a compaction's tiles); 0 = block_size
+  uint32_t levels = 0;         // IndirectRegion::levels
+  uint32_t max_groups_x = 0;
+  uint32_t words_offset = 0;   // word index of the plan's words in binding 1
+  std::optional<uint32_t> status_offset;  // word index of the status word in binding 2; none = no status
+};
+inline constexpr uint32_t indirect_count_param_words = 10;
+// The push-constant words. Throws Errc::too_large for a bound of 2^32 or more.
+std::array<uint32_t, indirect_count_param_words> indirect_count_words(const IndirectCountParams& params);
+
+// A byte range of a backend's buffer (a VkBuffer's handle bits, a GL buffer name), for the checks that
+// both backends make alike.
+struct ByteRange {
+  uint64_t buffer = 0;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;  // 0: no range (overlaps nothing)
+};
+bool overlaps(const ByteRange& a, const ByteRange& b);
+
+// Throws Errc::invalid_argument when the count in GPU memory, or its status word (bytes 0 = none),
+// overlaps a range the call writes (`written`, named by `written_names` in the message: "the output or
+// temp range"), or the status word overlaps the count.
+void check_indirect_count(const ByteRange& count, const ByteRange& status, std::span<const ByteRange> written,
+                          const char* written_names);
 
 }  // namespace gpuscan::core

@@ -264,22 +264,41 @@ Plan plan_compact(const CompactRequest& req) {
     return plan;
   }
   const uint64_t tiles = ceil_div(req.n, req.tile_size);
+  const bool windowed = req.window != 0 && req.n > req.window;
   if (req.single_pass) {
     if (req.partition)
       throw Error(Errc::invalid_argument, "the single-pass compaction selects only: a stable partition needs the "
                                           "total kept before it places a rejected element");
+    if (windowed)
+      throw Error(Errc::too_large, "the single-pass compaction must fit one binding: " + std::to_string(req.n) +
+                                       " elements need windows (use the three-pass plan)");
     return plan_look_back(Kernel::compact_single_pass, req.n, req.tile_size, 4, false, req.temp_zeroed, req.limits);
   }
-  Dispatch count;
-  count.kernel = Kernel::compact_count;
-  count.n = req.n;
-  count.blocks = tiles;
-  grid_for(tiles, req.limits, count.groups_x, count.groups_y);
-  count.src = {Slot::input, 0, req.n};
-  count.dst = {Slot::output, 0, req.n};  // not written
-  count.aux = {Slot::temp, 0, tiles};
-  plan.steps.emplace_back(count);
-  plan.steps.emplace_back(Barrier{});
+  if (windowed && req.window % req.tile_size != 0)
+    throw Error(Errc::invalid_argument, "internal: a compaction window of " + std::to_string(req.window) +
+                                            " elements is not a multiple of the tile");
+  // Windows of whole tiles: window k's tile t is tile k·window/tile + t of the whole input.
+  const uint64_t window = windowed ? req.window : req.n;
+  const uint64_t windows = ceil_div(req.n, window);
+  auto window_range = [&](Slot slot, uint64_t k) {
+    return Range{slot, k * window, std::min(window, req.n - k * window)};
+  };
+  auto tile_dispatch = [&](Kernel kernel, uint64_t k) {
+    Dispatch d;
+    d.kernel = kernel;
+    d.src = window_range(Slot::input, k);
+    d.n = d.src.count;
+    d.blocks = ceil_div(d.n, req.tile_size);
+    grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
+    return d;
+  };
+  for (uint64_t k = 0; k < windows; ++k) {
+    Dispatch count = tile_dispatch(Kernel::compact_count, k);
+    count.dst = window_range(Slot::output, k);  // not written
+    count.aux = {Slot::temp, k * window / req.tile_size, count.blocks};
+    plan.steps.emplace_back(count);
+    plan.steps.emplace_back(Barrier{});  // windows' count ranges may share a binding-aligned block
+  }
 
   ScanRequest sub_req;
   sub_req.n = tiles;
@@ -301,16 +320,22 @@ Plan plan_compact(const CompactRequest& req) {
   }
   plan.steps.emplace_back(Barrier{});
 
-  if (req.partition) scatter.kernel = Kernel::compact_partition;
-  scatter.n = req.n;
-  scatter.blocks = tiles;
-  scatter.groups_x = count.groups_x;
-  scatter.groups_y = count.groups_y;
-  scatter.src = count.src;
-  scatter.dst = count.dst;
-  scatter.aux = count.aux;
-  scatter.read_offsets = true;
-  plan.steps.emplace_back(scatter);
+  // Window k's kept elements land in output[0, end of window k); a partition's rejected ones anywhere.
+  const Kernel last = req.partition ? Kernel::compact_partition : Kernel::compact_scatter;
+  for (uint64_t k = 0; k < windows; ++k)
+    for (uint64_t j = 0; j < (req.partition ? windows : k + 1); ++j) {
+      if (k + j > 0) plan.steps.emplace_back(Barrier{});  // output windows' bindings may share aligned blocks
+      scatter = tile_dispatch(last, k);
+      scatter.dst = window_range(Slot::output, windowed ? j : 0);
+      scatter.aux = {Slot::temp, 0, tiles};
+      scatter.read_offsets = true;
+      if (windowed) {
+        scatter.first_tile = k * window / req.tile_size;
+        scatter.all_tiles = tiles;
+        scatter.output_window = true;
+      }
+      plan.steps.emplace_back(scatter);
+    }
   plan.temp_elements = sub.temp_elements > 0 ? scratch + sub.temp_elements : tiles;
   count_levels(plan);
   return plan;

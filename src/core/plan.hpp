@@ -70,6 +70,13 @@ struct Dispatch {
   // Indirect counts: n, blocks and the grid come from the words the plan's indirect_count dispatch
   // wrote for this dispatch's level (n, blocks, groups_x above are the upper bound's).
   bool dynamic = false;
+  // Windowed compaction (CompactRequest::window), compact_scatter / compact_partition: this dispatch's
+  // tile t is tile first_tile + t of the whole input, whose tile offsets (all_tiles of them) aux holds;
+  // with output_window, dst holds just output elements [dst.offset, dst.offset + dst.count), and
+  // elements bound elsewhere are left to the dispatches that bind them.
+  uint64_t first_tile = 0;
+  uint64_t all_tiles = 0;
+  bool output_window = false;
 };
 
 // Everything written by earlier steps (dispatches and fills) is visible to later ones.
@@ -163,6 +170,13 @@ struct CompactRequest {
   bool partition = false;          // partition: an inclusive scan of the counts, compact_partition instead of compact_scatter
   bool single_pass = false;        // one compact_single_pass dispatch (throws Errc::invalid_argument with partition)
   bool temp_zeroed = false;        // single_pass: the state is known to be zero, so no Fill is planned
+  // More elements than one binding holds (a multiple of tile_size; 0 = no limit): the three-pass plan runs
+  // in windows of this many elements -- compact_count per window into one array of tile counts, the
+  // counts' scan over all of them, then compact_scatter / compact_partition per (input window k, output
+  // window j) pair that can receive elements (j <= k for a selection, every j for a partition), each
+  // writing only what falls in its output window; barriers between the dispatches. The single-pass plan
+  // throws Errc::too_large.
+  uint64_t window = 0;
   PlanLimits limits;
 };
 Plan plan_compact(const CompactRequest& request);

@@ -110,8 +110,25 @@ void check_flag_count(uint64_t flags, uint64_t values) {
                                             std::to_string(values) + " values");
 }
 
+namespace {
+
+// A compaction window: whole tiles, as many as one binding holds.
+uint64_t compaction_window(TileShape shape, uint64_t window) {
+  const uint64_t tile = tile_elements(shape);
+  if (window != 0 && window < tile)
+    throw Error(Errc::too_large, "a storage-buffer binding holds " + std::to_string(window) +
+                                     " elements, less than one compaction tile of " + std::to_string(tile));
+  return window - window % tile;
+}
+
+}  // namespace
+
+bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window) {
+  return window != 0 && count > compaction_window(shape, window);
+}
+
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,
-                     bool single_pass, bool temp_zeroed) {
+                     bool single_pass, bool temp_zeroed, uint64_t window) {
   const uint64_t tile = tile_elements(shape);
   check_count(count, tile, "compaction");
   CompactRequest req;
@@ -122,6 +139,7 @@ Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, boo
   req.partition = partition;
   req.single_pass = single_pass;
   req.temp_zeroed = temp_zeroed;
+  req.window = compaction_window(shape, window);
   req.limits = limits;
   return plan_compact(req);
 }

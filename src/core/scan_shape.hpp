@@ -46,8 +46,13 @@ void check_compaction_type(DataType type);
 void check_flag_count(uint64_t flags, uint64_t values);
 
 // The compaction plan: tiles of W·K·4 elements; the counts scanned by multipass (Blelloch, tiles of
-// 2·W) or by reduce-then-scan, or with `single_pass` the one-dispatch plan (CompactRequest).
+// 2·W) or by reduce-then-scan, or with `single_pass` the one-dispatch plan (CompactRequest). More than
+// `window` elements (window_elements: what one binding holds; 0 = no windows) run the three-pass plan
+// in windows of whole tiles (CompactRequest::window); Errc::too_large when a binding holds no tile.
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition,
-                     const PlanLimits& limits, bool single_pass = false, bool temp_zeroed = false);
+                     const PlanLimits& limits, bool single_pass = false, bool temp_zeroed = false,
+                     uint64_t window = 0);
+// Whether such a plan runs in windows.
+bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window);
 
 }  // namespace gpuscan::core

@@ -77,9 +77,10 @@ struct Views {
   }
 };
 
-// Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl), the compaction
-// kernels' CompactParams (shaders/common/compact.glsl), indirect_count.comp's: ten each.
-constexpr size_t param_words = 10;
+// Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl) and indirect_count.comp's
+// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) fifteen (words 10..14,
+// a count from GPU memory and windows, stay 0 here: GL compacts within one binding).
+constexpr size_t param_words = 15;
 constexpr size_t scan_bindings = 4;
 constexpr size_t compact_bindings = 5;
 
@@ -106,17 +107,17 @@ Pass indirect_count_pass(Context::Impl& impl, const core::Dispatch& d, const Ind
   p.bindings[2] = has_status ? bind_elements(impl, from.status, 0, 1, 4) : p.bindings[1];
   p.bindings[3] = p.bindings[1];
   p.binding_count = scan_bindings;
-  const uint32_t params[param_words] = {p.bindings[0].element_offset,
-                                        from.is_64bit ? 1u : 0u,
-                                        static_cast<uint32_t>(r.plan_bound),
-                                        r.block_size,
-                                        r.indirect.levels,
-                                        impl.max_groups_x,
-                                        static_cast<uint32_t>(p.bindings[1].element_offset * esize / 4),
-                                        has_status ? p.bindings[2].element_offset : 0u,
-                                        has_status ? 1u : 0u,
-                                        0};
-  std::copy(params, params + param_words, p.params);
+  core::IndirectCountParams shape;
+  shape.count_offset = p.bindings[0].element_offset;
+  shape.is_64bit = from.is_64bit;
+  shape.bound = r.plan_bound;
+  shape.block_size = r.block_size;
+  shape.levels = r.indirect.levels;
+  shape.max_groups_x = impl.max_groups_x;
+  shape.words_offset = static_cast<uint32_t>(p.bindings[1].element_offset * esize / 4);
+  if (has_status) shape.status_offset = p.bindings[2].element_offset;
+  const auto params = core::indirect_count_words(shape);
+  std::copy(params.begin(), params.end(), p.params);
   p.groups_x = 1;
   p.groups_y = 1;
   impl.program(p.key);
@@ -171,11 +172,10 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
                                           static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32), 0};
     std::copy(params, params + param_words, p.params);
     if (d.dynamic) {
-      const uint64_t level_word = uint64_t{core::indirect_words_per_level} * d.level;
-      p.params[9] = static_cast<uint32_t>(p.bindings[3].element_offset * esize / 4 + level_word) + 1;
+      p.params[9] = core::dynamic_param(p.bindings[3].element_offset * esize / 4, d.level);
       p.command = Context::Impl::IndirectCommand{
           views.temp.buffer,
-          views.temp.offset + indirect.resolved->indirect.first * esize + (level_word + core::indirect_command_word) * 4};
+          views.temp.offset + core::indirect_command_offset(indirect.resolved->indirect, esize, d.level)};
     }
     p.key = key_of(d);
     // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
@@ -316,17 +316,14 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
   }
   if (count_from) {
-    const uint64_t count_bytes = count_from->is_64bit ? 8 : 4;
     check_view(impl, "count", count_from->buffer, count_from->is_64bit ? 2 : 1, 4, "the count needs");
-    if (overlaps(count_from->buffer, count_bytes, args.output, bytes) ||
-        overlaps(count_from->buffer, count_bytes, args.temp, temp_bytes))
-      throw Error(Errc::invalid_argument, "the count overlaps the output or temp range");
-    if (count_from->status.buffer != 0) {
-      check_view(impl, "status", count_from->status, 1, 4, "the status word needs");
-      if (overlaps(count_from->status, 4, args.output, bytes) || overlaps(count_from->status, 4, args.temp, temp_bytes) ||
-          overlaps(count_from->status, 4, count_from->buffer, count_bytes))
-        throw Error(Errc::invalid_argument, "the status word overlaps the count, output or temp range");
-    }
+    const bool has_status = count_from->status.buffer != 0;
+    if (has_status) check_view(impl, "status", count_from->status, 1, 4, "the status word needs");
+    auto range = [](const BufferView& v, uint64_t b) { return core::ByteRange{v.buffer, v.offset, b}; };
+    const core::ByteRange written[] = {range(args.output, bytes), range(args.temp, temp_bytes)};
+    core::check_indirect_count(range(count_from->buffer, count_from->is_64bit ? 8 : 4),
+                               has_status ? range(count_from->status, 4) : core::ByteRange{}, written,
+                               "the output or temp range");
   }
   auto key_of = [&](const core::Dispatch& d) {
     PipelineKey key;

@@ -58,8 +58,7 @@ Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first
   const uint64_t bytes = start + std::max<uint64_t>(count, 1) * esize - bound;
   if (bytes > info.max_storage_buffer_range)
     throw Error(Errc::too_large, "a pass would bind " + std::to_string(bytes) + " bytes, more than the device's " +
-                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range) +
-                                     "; compaction of buffers beyond one binding is not supported yet");
+                                     "maxStorageBufferRange of " + std::to_string(info.max_storage_buffer_range));
   return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / esize)};
 }
 

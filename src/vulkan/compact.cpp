@@ -11,12 +11,14 @@
 #include <sstream>
 #include <variant>
 
+#include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
 #include "gpuscan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
 
@@ -30,23 +32,30 @@ struct ResolvedCompact {
   uint32_t vectors_per_lane;
   bool counts_multipass;  // the tile counts are scanned by the multipass (Blelloch) plan
   core::Plan plan;
+  core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
 };
 
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                bool partition = false, bool temp_zeroed = false) {
+                                bool partition = false, bool temp_zeroed = false, bool indirect = false) {
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
   core::check_compaction_type(config.type);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-  ResolvedCompact r{config.path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}};
+  ResolvedCompact r{config.path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}, {}};
   if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
   if (r.path == CompactPath::ballot && !ballot)
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
                                    "CompactPath::shared_memory or automatic");
-  const bool single_pass_possible = ctx.single_pass_available() && r.path == CompactPath::ballot;
+  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
+  const uint64_t window = ctx.impl().window_elements(DataType::u32);
+  const bool windowed = core::compaction_windowed(count, shape, window);
+  const bool single_pass_possible = ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed;
   if (r.algorithm == CompactAlgorithm::automatic)
     r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
+  if (windowed && indirect)
+    throw Error(Errc::too_large, "a compaction with its count in GPU memory must fit one binding: its upper bound of " +
+                                     std::to_string(count) + " elements spans several windows");
   if (r.algorithm == CompactAlgorithm::single_pass) {
     if (partition)
       throw Error(Errc::unsupported, "partitions run three-pass only: a stable partition must know the total kept "
@@ -63,8 +72,21 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
                                  {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
-                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed);
+                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window);
+  if (indirect) r.plan = core::plan_indirect(r.plan, 4, &r.indirect);
   return r;
+}
+
+// indirect_count.comp's view of the plan: tiles of W·K·4 elements at level 0, then the tile counts'
+// scan in its own blocks.
+core::IndirectCountParams indirect_shape(const ResolvedCompact& r, uint64_t bound) {
+  core::IndirectCountParams shape;
+  shape.bound = bound;
+  const uint32_t tile = r.workgroup_size * r.vectors_per_lane * 4;
+  shape.level0_block_size = tile;
+  shape.block_size = r.counts_multipass ? 2 * r.workgroup_size : tile;
+  shape.levels = r.indirect.levels;
+  return shape;
 }
 
 bool single_pass_plan(const core::Plan& plan) {
@@ -74,23 +96,28 @@ bool single_pass_plan(const core::Plan& plan) {
   return false;
 }
 
-// What temp must offer for `plan`: the single-pass look-back state as the single-pass scan's.
-TempRequirements temp_needs(const Context& ctx, const core::Plan& plan) {
+// What temp must offer for `plan`: the single-pass look-back state as the single-pass scan's, and with a
+// count in GPU memory room for dispatch commands.
+TempRequirements temp_needs(const Context& ctx, const core::Plan& plan, bool indirect = false) {
   TempRequirements need = single_pass_plan(plan) ? vk::look_back_temp_needs(ctx) : TempRequirements{};
   need.size = plan.temp_elements * 4;
+  if (indirect) need.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   return need;
 }
 
 void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const ResolvedCompact r = resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed);
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const ResolvedCompact r =
+      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
   if (!flagged && args.predicate.kind > PredicateKind::in_range)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
 
   vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
-  const uint64_t n = args.count;
+  const uint64_t n = args.count;  // with count_from: the upper bound
   const uint64_t bytes = n * 4;
+  const uint64_t temp_bytes = r.plan.temp_elements * 4;
   if (n > 0) {
     vk::check_view("input", args.input, n, 4, "the compaction needs");
     if (partition) vk::check_view("output", args.output, n, 4, "the partition writes every element:");
@@ -103,21 +130,33 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     if (vk::overlaps(args.count_out, 4, args.output, bytes) || vk::overlaps(args.count_out, 4, args.input, bytes) ||
         (flagged && vk::overlaps(args.count_out, 4, args.flags, bytes)))
       throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
-    const uint64_t temp_bytes = r.plan.temp_elements * 4;
+  }
+  if (temp_bytes > 0) {  // n > 0, or a count in GPU memory (the plan's words)
     vk::check_view("temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
     if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes) ||
         vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, bytes)))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
     vk::check_temp_needs(args.temp, temp_needs(ctx, r.plan), "the single-pass compaction");
   }
+  if (count_from) {
+    const core::ByteRange written[] = {vk::byte_range(args.output, bytes), vk::byte_range(args.temp, temp_bytes),
+                                       vk::byte_range(args.count_out, 4)};
+    vk::check_indirect_count(*count_from, args.temp, written, "the output, temp or count (count_out) range",
+                             "a compaction");
+  }
 
   Context::Impl& impl = ctx.impl();
   auto view_of = [&](core::Slot slot) -> const BufferView& {
+    if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
     return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
   };
   // Only the single-pass plan fills (its look-back state, before its one dispatch), so a barrier after a
-  // fill orders transfer -> compute and every other barrier compute -> compute.
+  // fill orders transfer -> compute and every other barrier compute -> compute. Dispatches whose grid
+  // comes from temp words also read those words as indirect commands.
+  const VkPipelineStageFlags compute_dst =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (count_from ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : 0);
+  const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
   bool after_fill = false;
   for (const core::Step& step : r.plan.steps) {
     if (const auto* fill = std::get_if<core::Fill>(&step)) {
@@ -127,16 +166,17 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       continue;
     }
     if (std::holds_alternative<core::Barrier>(step)) {
-      if (after_fill)
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      else
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      vk::memory_barrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
       after_fill = false;
       continue;
     }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
+    if (d.kernel == core::Kernel::indirect_count) {
+      vk::record_indirect_count(ctx, cmd, d, *count_from, args.temp, 4, indirect_shape(r, n), true);
+      continue;
+    }
     const bool compact = d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
                          d.kernel == core::Kernel::compact_partition || d.kernel == core::Kernel::compact_single_pass;
     PipelineKey key;
@@ -146,18 +186,26 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);
     const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, 4);
-    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, 4);
+    // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.
+    const uint64_t aux_count =
+        compact && d.dynamic ? r.indirect.first + r.indirect.elements - d.aux.offset : d.aux.count;
+    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, aux_count, 4);
     if (d.kernel == core::Kernel::compact_single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass compaction's state");
     VkDescriptorBufferInfo infos[5] = {src.info, dst.info, aux.info, {}, {}};
     uint32_t bindings = 3;
     uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
                                             aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
+    std::optional<Context::Impl::IndirectCommand> command;
+    if (d.dynamic)
+      command = Context::Impl::IndirectCommand{args.temp.buffer,
+                                               args.temp.offset + core::indirect_command_offset(r.indirect, 4, d.level)};
     if (compact) {
       key.variant = core::compact_variant_name(d.kernel, args.config.type, r.path == CompactPath::ballot);
       key.predicate = predicate;
       // select_if binds the input as its (unread) flags.
-      const vk::Binding flags = flagged && n > 0 ? vk::bind_elements(ctx, args.flags, 0, n, 4) : src;
+      const vk::Binding flags =
+          flagged && n > 0 ? vk::bind_elements(ctx, args.flags, d.src.offset, d.src.count, 4) : src;
       const vk::Binding count = vk::bind_elements(ctx, args.count_out, 0, 1, 4);
       infos[3] = flags.info;
       infos[4] = count.info;
@@ -166,6 +214,15 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       params[7] = count.element_offset;
       params[8] = args.predicate.a;
       params[9] = args.predicate.b;
+      if (d.dynamic)
+        params[10] = core::dynamic_param(static_cast<uint32_t>(aux.element_offset + r.indirect.first - d.aux.offset),
+                                         d.level);
+      if (d.output_window) {  // counts < 2^32 (core::check_count)
+        params[11] = static_cast<uint32_t>(d.first_tile);
+        params[12] = static_cast<uint32_t>(d.all_tiles);
+        params[13] = static_cast<uint32_t>(d.dst.offset);
+        params[14] = static_cast<uint32_t>(d.dst.count);
+      }
       // The ballot path loads 16-byte vectors of values and flags where both start on a vector boundary.
       key.vector_aligned = src.element_offset % 4 == 0 && flags.element_offset % 4 == 0;
     } else {
@@ -173,12 +230,16 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
       key.inclusive = d.inclusive;
       key.use_aux = d.write_block_sums || d.read_offsets;
       key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
-      infos[3] = src.info;  // the scan kernels' carry binding, unread: no carry-in inside a compaction
+      // The scan kernels' binding 3: the words of a dynamic dispatch, else (unread) the source again: no
+      // carry-in inside a compaction (words 6..8 stay zero).
+      const vk::Binding words =
+          d.dynamic ? vk::bind_elements(ctx, args.temp, r.indirect.first, r.indirect.elements, 4) : src;
+      infos[3] = words.info;
       bindings = 4;
+      if (d.dynamic) params[9] = core::dynamic_param(words.element_offset, d.level);
     }
-    // Scan kernels read nine words (pass_io.glsl); words 6..8 stay zero: no carry-in inside a compaction.
     impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
-                         std::span<const uint32_t>(params, compact ? 10 : 6), d.groups_x, d.groups_y);
+                         std::span<const uint32_t>(params, compact ? 15 : 10), d.groups_x, d.groups_y, command);
   }
 }
 
@@ -271,12 +332,14 @@ std::string_view to_string(CompactPath path) noexcept {
   return "?";
 }
 
-TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
+                                           bool indirect) {
   // The partition's plan (an inclusive scan of the counts; three-pass even where a selection runs
   // single-pass) is covered too: one allocation serves both.
-  TempRequirements req = temp_needs(ctx, resolve_compact(ctx, count, config).plan);
+  TempRequirements req = temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect).plan, indirect);
   if (config.algorithm != CompactAlgorithm::single_pass) {
-    const TempRequirements part = temp_needs(ctx, resolve_compact(ctx, count, config, true).plan);
+    const TempRequirements part =
+        temp_needs(ctx, resolve_compact(ctx, count, config, true, false, indirect).plan, indirect);
     req.size = std::max(req.size, part.size);
   }
   return req;

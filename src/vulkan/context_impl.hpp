@@ -18,8 +18,9 @@ namespace gpuscan {
 
 // The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
 inline constexpr uint32_t descriptor_bindings = 5;
-// 11: PassParams' ten (shaders/common/pass_io.glsl) and the segmented scans' heads_offset.
-inline constexpr uint32_t push_constant_words = 11;
+// 15: PassParams' ten (shaders/common/pass_io.glsl) and the segmented scans' heads_offset, or the
+// compaction kernels' CompactParams (shaders/common/compact.glsl).
+inline constexpr uint32_t push_constant_words = 15;
 
 struct Context::Impl {
   bool owns_device = false;  // created by gpuscan (destroy at the end) or adopted (leave alone)

@@ -13,6 +13,7 @@
 #include "gpuscan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/indirect.hpp"
 
 namespace gpuscan {
 namespace {
@@ -89,31 +90,6 @@ ScanConfig as_scan(const ReduceConfig& config) {
   return c;
 }
 
-// The plan's first dispatch with a count in GPU memory: shaders/indirect_count.comp turns it into every
-// level's parameters and dispatch commands in temp (core/indirect.hpp).
-void record_indirect_count(const Context& ctx, VkCommandBuffer cmd, const core::Dispatch& d, const Resolved& r,
-                           const IndirectCount& count_from, const BufferView& temp, uint32_t esize) {
-  Context::Impl& impl = ctx.impl();
-  PipelineKey key;
-  key.variant = "indirect_count";
-  const vk::Binding count = vk::bind_elements(ctx, count_from.buffer, 0, count_from.is_64bit ? 2 : 1, 4);
-  const vk::Binding words = vk::bind_elements(ctx, temp, d.aux.offset, d.aux.count, esize);
-  const bool has_status = count_from.status.buffer != VK_NULL_HANDLE;
-  const vk::Binding status = has_status ? vk::bind_elements(ctx, count_from.status, 0, 1, 4) : words;
-  const VkDescriptorBufferInfo infos[3] = {count.info, words.info, status.info};
-  key.use_aux = r.min_one_block;
-  const uint32_t params[9] = {count.element_offset,
-                              count_from.is_64bit ? 1u : 0u,
-                              static_cast<uint32_t>(r.bound),  // < 2^32: the plan fits one window
-                              r.block_size,
-                              r.indirect.levels,
-                              impl.max_groups_x,
-                              static_cast<uint32_t>(words.element_offset * esize / 4),
-                              has_status ? status.element_offset : 0u,
-                              has_status ? 1u : 0u};
-  impl.record_dispatch(cmd, key, infos, params, 1, 1);
-}
-
 // Records the steps of `r.plan` with its slots bound to `views` (input, output, temp).
 // `initial`: the carry-in's bits, given to the plan's root dispatch.
 void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
@@ -147,7 +123,11 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     }
     const core::Dispatch& d = std::get<core::Dispatch>(step);
     if (d.kernel == core::Kernel::indirect_count) {
-      record_indirect_count(ctx, cmd, d, r, *count_from, view_of(core::Slot::temp), esize);
+      core::IndirectCountParams shape;
+      shape.bound = r.bound;
+      shape.block_size = r.block_size;
+      shape.levels = r.indirect.levels;
+      vk::record_indirect_count(ctx, cmd, d, *count_from, view_of(core::Slot::temp), esize, shape, r.min_one_block);
       continue;
     }
     PipelineKey key;
@@ -182,10 +162,9 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
                                 static_cast<uint32_t>(bits >> 32), 0};
     std::optional<Context::Impl::IndirectCommand> command;
     if (d.dynamic) {
-      const uint64_t level_word = uint64_t{core::indirect_words_per_level} * d.level;
-      params[9] = static_cast<uint32_t>(carry.element_offset * esize / 4 + level_word) + 1;
-      command = Context::Impl::IndirectCommand{
-          temp.buffer, temp.offset + r.indirect.first * esize + (level_word + core::indirect_command_word) * 4};
+      params[9] = core::dynamic_param(carry.element_offset * esize / 4, d.level);
+      command = Context::Impl::IndirectCommand{temp.buffer,
+                                               temp.offset + core::indirect_command_offset(r.indirect, esize, d.level)};
     }
     impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y, command);
   }
@@ -201,22 +180,12 @@ void check_temp(const BufferView& temp, const core::Plan& plan, uint32_t esize, 
     throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
 }
 
-// Throws unless a count in GPU memory (and its status word) can be read (written) apart from what the
-// scan writes, and temp can hold indirect commands.
+// Throws unless a count in GPU memory (and its status word) can be read (written) apart from the output
+// and temp, and temp can hold indirect commands.
 void check_indirect_count(const IndirectCount& c, const BufferView& temp, uint64_t temp_bytes,
                           const BufferView& output, uint64_t output_bytes) {
-  const uint64_t count_bytes = c.is_64bit ? 8 : 4;
-  vk::check_view("count", c.buffer, c.is_64bit ? 2 : 1, 4, "the count needs");
-  if (!(temp.usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT))
-    throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, which a scan with "
-                                     "its count in GPU memory needs for its dispatch commands (TempRequirements::usage)");
-  if (vk::overlaps(c.buffer, count_bytes, output, output_bytes) || vk::overlaps(c.buffer, count_bytes, temp, temp_bytes))
-    throw Error(Errc::invalid_argument, "the count overlaps the output or temp range");
-  if (c.status.buffer == VK_NULL_HANDLE) return;
-  vk::check_view("status", c.status, 1, 4, "the status word needs");
-  if (vk::overlaps(c.status, 4, output, output_bytes) || vk::overlaps(c.status, 4, temp, temp_bytes) ||
-      vk::overlaps(c.status, 4, c.buffer, count_bytes))
-    throw Error(Errc::invalid_argument, "the status word overlaps the count, output or temp range");
+  const core::ByteRange written[] = {vk::byte_range(output, output_bytes), vk::byte_range(temp, temp_bytes)};
+  vk::check_indirect_count(c, temp, written, "the output or temp range", "a scan");
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ struct Param {
   CompactAlgorithm algorithm = CompactAlgorithm::three_pass;
 };
 
-std::string param_name(const ::testing::TestParamInfo<Param>& info) {
+inline std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   return std::string(to_string(info.param.type)) + "_" + (info.param.path == CompactPath::ballot ? "ballot" : "shared") +
          (info.param.algorithm == CompactAlgorithm::single_pass ? "_single_pass" : "_three_pass");
 }

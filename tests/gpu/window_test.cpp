@@ -1,10 +1,11 @@
-// Scans and reductions longer than one storage-buffer binding (issue 6): they run as consecutive
-// windows chained on the GPU (src/core/windows.hpp). A context that binds at most a few KiB
+// Scans, reductions and three-pass compactions longer than one storage-buffer binding (issue 6): they
+// run as consecutive windows chained on the GPU (src/core/windows.hpp, core::CompactRequest::window). A context that binds at most a few KiB
 // (ContextCreateInfo::debug_max_binding_bytes) makes small inputs span many windows, with window
 // boundaries inside tiles; one test crosses lavapipe's real 128 MiB maxStorageBufferRange.
 #include <algorithm>
 #include <map>
 
+#include "compact_check.hpp"
 #include "cpu/reference.hpp"
 #include "scan_check.hpp"
 #include "vulkan/context_impl.hpp"
@@ -150,6 +151,128 @@ TEST_F(WindowReduceTest, BeyondTheDevicesBindingLimit) {
   EXPECT_TRUE(matches_reference<uint32_t>(input, r.output, ScanKind::inclusive)) << "seed " << seed;
   EXPECT_EQ(reduce<uint32_t>(ctx, input), cpu::reduce<uint32_t>(input, Op::add));
 }
+
+// Compaction past one binding: windows of whole tiles. With 20000-byte bindings, W = 32, K = 1 (tiles
+// of 128) gives windows of 4992 elements (39 tiles), the default W = 256, K = 4 (tiles of 4096) windows
+// of one tile; the kept elements of a window land across output-window boundaries anywhere inside a
+// tile's output range. Every function, both paths, densities from none to all kept.
+class CompactWindowTest : public CompactChecks<Context, GpuTest> {
+ protected:
+  CompactWindowTest() : CompactChecks(windowed_context(small_binding)) {}
+  void SetUp() override {
+    if (GetParam().path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot())
+      GTEST_SKIP() << "no subgroup ballots";
+  }
+  template <class T>
+  void sweep(const CompactConfig& cfg, size_t w) {
+    for (size_t n : window_sizes(w, rng))
+      for (double d : densities) {
+        check_select_if<T>(Predicate::greater<T>(T(0)), n, d, cfg);
+        check_select_flagged<T>(n, d, cfg);
+        check_partition_if<T>(Predicate::bits_set(2), n, d, cfg);
+        check_partition_flagged<T>(n, d, cfg);
+      }
+  }
+};
+
+TEST_P(CompactWindowTest, EveryFunctionAcrossWindows) {
+  sweep<uint32_t>(config(), 4992);
+  sweep<float>(config(0, 0), 4096);
+}
+
+// The single-pass plan fits one binding: automatic falls back to three-pass past it; asking for it is
+// Errc::too_large; so is a count in GPU memory whose bound spans windows.
+TEST_P(CompactWindowTest, SinglePassAndIndirectCountsRefused) {
+  const size_t n = 3 * 4992 + 7;
+  std::vector<uint32_t> v(n, 1);
+  CompactConfig c = config();
+  c.algorithm = CompactAlgorithm::automatic;
+  const std::string plan = describe_compact_plan(ctx, n, c);
+  EXPECT_NE(plan.find("three-pass"), std::string::npos);
+  size_t scatters = 0;
+  for (size_t at = plan.find("compact_scatter"); at != std::string::npos; at = plan.find("compact_scatter", at + 1))
+    ++scatters;
+  EXPECT_EQ(scatters, 10u) << plan;  // 4 input windows: (k, j) pairs with j <= k
+  EXPECT_EQ(select_if(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), c).size(), n);
+  c.algorithm = CompactAlgorithm::single_pass;
+  if (c.path == CompactPath::ballot && ctx.single_pass_available()) {
+    try {
+      select_if(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), c);
+      ADD_FAILURE() << "a windowed single-pass compaction did not throw";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::too_large) << e.what();
+    }
+  }
+  c.algorithm = CompactAlgorithm::three_pass;
+  try {
+    compact_temp_requirements(ctx, n, c, true);
+    ADD_FAILURE() << "a windowed indirect compaction did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::too_large) << e.what();
+    EXPECT_NE(std::string(e.what()).find("one binding"), std::string::npos) << e.what();
+  }
+}
+
+// The recording API across windows: output past the kept elements untouched, count at its offset.
+TEST_P(CompactWindowTest, RecordedSelectionLeavesTheTailAlone) {
+  for (size_t n : {size_t{4992 * 2 + 3}, size_t{4992 * 5}}) {
+    const CompactConfig cfg = config();
+    const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+    HostBuffer<uint32_t> in(ctx, n * 4), out(ctx, (n + 4) * 4), count(ctx, 16);
+    const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
+    HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+    std::copy(values.begin(), values.end(), in.data());
+    poison(out.data(), (n + 4) * 4);
+    poison(count.data(), 16);
+    const Predicate odd = Predicate::bits_set(1);
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_select_if(ctx, cmd, {cfg, n, in.view(), {}, odd, out.view(16), count.view(4), temp.view()});
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<uint32_t> want;
+    std::copy_if(values.begin(), values.end(), std::back_inserter(want), odd);
+    EXPECT_EQ(count.data()[1], want.size()) << "n = " << n << ", seed " << seed;
+    EXPECT_EQ(count.data()[0], 0xA5A5A5A5u);
+    EXPECT_EQ(count.data()[2], 0xA5A5A5A5u);
+    expect_same(std::vector<uint32_t>(out.data() + 4, out.data() + 4 + want.size()), want, "recorded selection");
+    size_t touched = 0;
+    for (size_t i = 0; i < n + 4; ++i) touched += (i < 4 || i >= 4 + want.size()) && out.data()[i] != 0xA5A5A5A5u;
+    EXPECT_EQ(touched, 0u) << "n = " << n;
+  }
+}
+
+// Past lavapipe's real maxStorageBufferRange (128 MiB): 40 M u32 (160 MB), a selection and a partition
+// by flags through the convenience calls, which run the three-pass plan in two windows.
+TEST_P(CompactWindowTest, BeyondTheDevicesBindingLimit) {
+  const Context& real = shared_context();
+  const size_t n = 40'000'000;
+  if (real.device_info().max_storage_buffer_range >= n * 4) GTEST_SKIP() << "one binding holds 160 MB here";
+  const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
+  CompactConfig cfg = config(0, 0);
+  cfg.algorithm = CompactAlgorithm::automatic;
+  const Predicate p = Predicate::less<uint32_t>(0x60000000u);
+  std::vector<uint32_t> want;
+  std::copy_if(values.begin(), values.end(), std::back_inserter(want), p);
+  expect_same(select_if(real, std::span<const uint32_t>(values), p, cfg), want, "select_if of 40 M, seed " +
+                                                                                  std::to_string(seed));
+  if (GetParam().path == CompactPath::shared_memory) return;  // one partition is enough for the time it takes
+  std::vector<uint32_t> flags(n);
+  for (auto& f : flags) f = static_cast<uint32_t>(rng() % 3 == 0);
+  std::vector<uint32_t> parted, rejected;
+  for (size_t i = 0; i < n; ++i) (flags[i] ? parted : rejected).push_back(values[i]);
+  const size_t kept = parted.size();
+  parted.insert(parted.end(), rejected.begin(), rejected.end());
+  const PartitionResult<uint32_t> got =
+      partition_flagged(real, std::span<const uint32_t>(values), std::span<const uint32_t>(flags), cfg);
+  EXPECT_EQ(got.kept, kept);
+  expect_same(got.values, parted, "partition_flagged of 40 M, seed " + std::to_string(seed));
+}
+
+INSTANTIATE_TEST_SUITE_P(All, CompactWindowTest,
+                         ::testing::Values(Param{DataType::u32, CompactPath::ballot},
+                                           Param{DataType::u32, CompactPath::shared_memory}),
+                         param_name);
 
 }  // namespace
 }  // namespace gpuscan::test
