@@ -117,10 +117,30 @@ struct DevicePiece {
   uint64_t count = 0;  // this rank's elements; 0 is allowed (an empty piece)
 };
 
+// Where the time of one call on pieces in GPU buffers went, in milliseconds of host steady_clock, for
+// finding per-call overhead (gpuscan_mpi_bench --breakdown). Pass a pointer as the call's last argument
+// to have it filled; timing adds two GPU timestamps to each submission and nothing else.
+struct SubmitTimes {
+  double record = 0;  // recording the command buffer (pipelines are looked up, or built on first use, here)
+  double submit = 0;  // vkQueueSubmit, with the queue lock
+  double wait = 0;    // from the submit's return until the fence signalled (2 ms polling, then blocking)
+  double gpu = 0;     // between timestamps at the start and end of the command buffer; 0 without timestamps
+};
+struct StepTimes {
+  double check = 0;    // MPI_Allgather: every rank made the same call
+  double scratch = 0;  // taking the Context's scratch buffers (a lock; an allocation when they grow)
+  SubmitTimes reduce;  // the local reduce and its one-element readback
+  double agree = 0;    // MPI_Allreduce after each local step (does any rank report an error?)
+  double carry = 0;    // MPI_Exscan / MPI_Allreduce (or the ordered gather) of the ranks' totals
+  SubmitTimes scan;    // the local scan with the carry-in (scan only)
+  double total = 0;    // the whole call
+};
+
 // Scan of the distributed array in GPU buffers, as the host-span scan: on return piece.output holds this
 // rank's part of the scan of the whole array. Blocks until the GPU is done (two submissions to ctx's
 // queue, one fence wait each). Temp memory (the reduce's tile totals, the scan's temp, one readback
-// element) is allocated inside each call and freed before it returns.
+// element) is the Context's scratch, allocated when a call needs more than earlier calls did and kept;
+// command pools and fences are the Context's too, so repeated calls allocate nothing.
 //
 // Barrier contract. Before the call: the writes to piece.input, and any use of piece.output, were
 // either submitted earlier to ctx.queue() or finished (waited on with a fence) if they ran on another
@@ -136,16 +156,19 @@ struct DevicePiece {
 //   gpuscan::mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, {.input = in, .output = out, .count = n});
 //   // rank 0: out = [0, 3]             rank 1: nothing   rank 2: out = [4, 11, 11]
 template <Element T>
-void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {});
+void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {},
+          StepTimes* times = nullptr);
 template <Element T>
-void exclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {}) {
+void exclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {},
+                    StepTimes* times = nullptr) {
   config.kind = ScanKind::exclusive;
-  scan<T>(ctx, comm, piece, config);
+  scan<T>(ctx, comm, piece, config, times);
 }
 template <Element T>
-void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {}) {
+void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {},
+                    StepTimes* times = nullptr) {
   config.kind = ScanKind::inclusive;
-  scan<T>(ctx, comm, piece, config);
+  scan<T>(ctx, comm, piece, config, times);
 }
 
 // The combination of the distributed array in GPU buffers (piece.input, piece.count; piece.output is not
@@ -154,13 +177,14 @@ void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece,
 //   // pieces [3, 1] | (empty) | [7, 0, 4] on the ranks' GPUs
 //   gpuscan::mpi::reduce<uint32_t>(ctx, MPI_COMM_WORLD, {.input = in, .count = n}, gpuscan::Op::max)  // 7
 template <Element T>
-T reduce(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, Op op = Op::add);
+T reduce(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, Op op = Op::add, StepTimes* times = nullptr);
 
 // A piece in GPU buffers to compact (select_if / select_flagged below); views as record_select_if's.
 struct DeviceSelectPiece {
   BufferView input;      // count elements from input.offset
   BufferView flags;      // select_flagged: count u32 flags (kept where non-zero); unused by select_if
-  BufferView output;     // room for count elements; [0, kept) is written, the rest left as it was
+  BufferView output;     // room for count elements (Rebalance::equal: for this rank's share); [0, kept) is
+                         // written, the rest left as it was
   BufferView count_out;  // optional (buffer VK_NULL_HANDLE = none): one u32, this rank's kept count, left on
                          // the GPU (for ScanArgs::count_from, say); needs VK_BUFFER_USAGE_TRANSFER_DST_BIT
   uint64_t count = 0;    // this rank's elements; 0 is allowed (views may then be empty)
@@ -173,31 +197,41 @@ struct DeviceSelection {
   uint64_t global_count = 0;   // elements kept on all ranks together
 };
 
-// Stream compaction of the distributed array in GPU buffers, as the host-span select_if / select_flagged
-// with Rebalance::none (rebalancing GPU buffers is not offered): each rank compacts its piece on its GPU
-// (record_select_if / record_select_flagged into its output), reads back its kept count (one u32), and
-// MPI_Exscan / MPI_Allreduce of the counts give its global offset and the global count. Blocks until the
-// GPU is done; temp memory is allocated per call. Barrier contract as scan's on DevicePiece: earlier
-// submissions on ctx's queue need no barrier before the call, and afterwards output and count_out are
-// visible to every later command on the queue and to the host.
+// Stream compaction of the distributed array in GPU buffers, as the host-span select_if / select_flagged:
+// each rank compacts its piece on its GPU (record_select_if / record_select_flagged into its output),
+// reads back its kept count (one u32), and MPI_Exscan / MPI_Allreduce of the counts give its global offset
+// and the global count. Blocks until the GPU is done; temp memory is the Context's reusable scratch.
+// Barrier contract as scan's on DevicePiece: earlier submissions on ctx's queue need no barrier before
+// the call, and afterwards output and count_out are visible to every later command on the queue and to
+// the host.
+//
+// Rebalance::equal: afterwards output[0, kept) holds this rank's equal share of the whole result (as the
+// host-span form: global elements [r·K/P, (r+1)·K/P)) and count_out its size. The elements travel
+// through host memory: each rank copies its kept elements into a host-visible buffer allocated for the
+// call, MPI_Alltoallv moves them, and each rank copies its share back (two PCIe copies of the kept
+// elements, three submissions). The output buffer then needs TRANSFER_SRC and TRANSFER_DST usage and
+// room for the share, which may exceed count (an empty piece can receive elements); a rank without room
+// throws Errc::buffer_too_small on every rank before anything moves. At most 2^31 - 1 elements per rank
+// (Errc::too_large on every rank).
 //
 //   // rank 0: in = [5, 1, 7]   rank 1: count 0   rank 2: in = [9, 2]
 //   auto r = gpuscan::mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD,
 //                                              {.input = in, .output = out, .count = n},
 //                                              gpuscan::Predicate::greater(4u));
 //   // rank 0: out[0, 2) = [5, 7], r = {2, 0, 3}   rank 1: {0, 2, 3}   rank 2: out[0, 1) = [9], {1, 2, 3}
+//   // with Rebalance::equal: rank 0: out[0, 1) = [5], {1, 0, 3}   rank 1: [7], {1, 1, 3}   rank 2: [9], {1, 2, 3}
 template <Element T>
 DeviceSelection select_if(const Context& ctx, MPI_Comm comm, const DeviceSelectPiece& piece, Predicate predicate,
-                          CompactConfig config = {});
+                          CompactConfig config = {}, Rebalance rebalance = Rebalance::none);
 template <Element T>
 DeviceSelection select_flagged(const Context& ctx, MPI_Comm comm, const DeviceSelectPiece& piece,
-                               CompactConfig config = {});
+                               CompactConfig config = {}, Rebalance rebalance = Rebalance::none);
 
 #define GPUSCAN_MPI_DECLARE(T)                                                                   \
   extern template std::vector<T> scan(const Context&, MPI_Comm, std::span<const T>, ScanConfig); \
   extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);                    \
-  extern template void scan<T>(const Context&, MPI_Comm, const DevicePiece&, ScanConfig);       \
-  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op);
+  extern template void scan<T>(const Context&, MPI_Comm, const DevicePiece&, ScanConfig, StepTimes*); \
+  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op, StepTimes*);
 GPUSCAN_MPI_DECLARE(uint32_t)
 GPUSCAN_MPI_DECLARE(int32_t)
 GPUSCAN_MPI_DECLARE(float)
@@ -220,8 +254,9 @@ extern template Selection<float> select_flagged(const Context&, MPI_Comm, std::s
                                                 std::span<const uint32_t>, CompactConfig, Rebalance);
 #define GPUSCAN_MPI_DECLARE(T)                                                                                    \
   extern template DeviceSelection select_if<T>(const Context&, MPI_Comm, const DeviceSelectPiece&, Predicate,     \
-                                               CompactConfig);                                                    \
-  extern template DeviceSelection select_flagged<T>(const Context&, MPI_Comm, const DeviceSelectPiece&, CompactConfig);
+                                               CompactConfig, Rebalance);                                         \
+  extern template DeviceSelection select_flagged<T>(const Context&, MPI_Comm, const DeviceSelectPiece&,           \
+                                                    CompactConfig, Rebalance);
 GPUSCAN_MPI_DECLARE(uint32_t)
 GPUSCAN_MPI_DECLARE(int32_t)
 GPUSCAN_MPI_DECLARE(float)

@@ -1,9 +1,8 @@
 // Distributed stream compaction: local compaction on each rank's GPU, then the ranks' counts combined
 // with MPI (offsets by MPI_Exscan, the total by MPI_Allreduce), optionally rebalanced (MPI_Alltoallv).
-#include <climits>
-
 #include "gpuscan/mpi.hpp"
 #include "mpi/collective.hpp"
+#include "mpi/rebalance.hpp"
 #include "mpi/select_steps.hpp"
 
 namespace gpuscan::mpi {
@@ -22,53 +21,6 @@ std::string describe(const detail::CallSignature& s) {
   return name;
 }
 
-// First global index of rank r's share when `total` elements are split evenly over `ranks`.
-uint64_t share_start(uint64_t total, int r, int ranks) {
-  // floor(total · r / ranks) without overflow: total = q · ranks + rem.
-  const uint64_t p = static_cast<uint64_t>(ranks), q = total / p, rem = total % p;
-  return q * static_cast<uint64_t>(r) + rem * static_cast<uint64_t>(r) / p;
-}
-
-uint64_t overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) {
-  const uint64_t lo = std::max(a0, b0), hi = std::min(a1, b1);
-  return hi > lo ? hi - lo : 0;
-}
-
-// Moves the kept elements so that rank r holds [share_start(r), share_start(r + 1)) of the result.
-template <Element T>
-std::vector<T> rebalance_equal(MPI_Comm comm, const std::vector<T>& local, uint64_t total) {
-  const int ranks = detail::size_of(comm);
-  const int me = detail::rank_of(comm);
-  std::vector<uint64_t> counts(static_cast<size_t>(ranks));
-  const uint64_t mine = local.size();
-  detail::check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, comm), "MPI_Allgather");
-  std::vector<uint64_t> offsets(static_cast<size_t>(ranks) + 1, 0);
-  for (int r = 0; r < ranks; ++r) offsets[r + 1] = offsets[r] + counts[r];
-
-  // Every rank computes every count from the same data, so all agree on whether they fit in an int.
-  std::vector<int> send(ranks), send_at(ranks), recv(ranks), recv_at(ranks);
-  const uint64_t my0 = share_start(total, me, ranks), my1 = share_start(total, me + 1, ranks);
-  for (int r = 0; r < ranks; ++r) {
-    const uint64_t s = overlap(offsets[me], offsets[me + 1], share_start(total, r, ranks), share_start(total, r + 1, ranks));
-    const uint64_t g = overlap(offsets[r], offsets[r + 1], my0, my1);
-    if (std::max(offsets[me + 1], my1) > static_cast<uint64_t>(INT_MAX))
-      throw Error(Errc::too_large, "Rebalance::equal moves at most 2^31 - 1 elements per rank (MPI int counts)");
-    send[r] = static_cast<int>(s);
-    recv[r] = static_cast<int>(g);
-    send_at[r] = static_cast<int>(s ? std::max(offsets[me], share_start(total, r, ranks)) - offsets[me] : 0);
-    recv_at[r] = static_cast<int>(g ? std::max(offsets[r], my0) - my0 : 0);
-  }
-  MPI_Datatype element;
-  detail::check_mpi(MPI_Type_contiguous(sizeof(T), MPI_BYTE, &element), "MPI_Type_contiguous");
-  MPI_Type_commit(&element);
-  std::vector<T> out(my1 - my0);
-  const int rc = MPI_Alltoallv(local.data(), send.data(), send_at.data(), element, out.data(), recv.data(),
-                               recv_at.data(), element, comm);
-  MPI_Type_free(&element);
-  detail::check_mpi(rc, "MPI_Alltoallv");
-  return out;
-}
-
 template <Element T>
 Selection<T> select(const Context& ctx, MPI_Comm comm, std::span<const T> piece, const std::span<const uint32_t>* flags,
                     Predicate predicate, CompactConfig config, Rebalance rebalance) {
@@ -83,8 +35,12 @@ Selection<T> select(const Context& ctx, MPI_Comm comm, std::span<const T> piece,
   result.global_offset = placed.global_offset;
   result.global_count = placed.global_count;
   if (rebalance == Rebalance::equal) {
-    result.values = rebalance_equal(comm, result.values, result.global_count);
-    result.global_offset = share_start(result.global_count, detail::rank_of(comm), detail::size_of(comm));
+    const int rank = detail::rank_of(comm), ranks = detail::size_of(comm);
+    std::vector<T> share(detail::share_size(result.global_count, rank, ranks));
+    detail::rebalance_equal(comm, result.values.data(), result.values.size(), share.data(), sizeof(T),
+                            result.global_count);
+    result.values = std::move(share);
+    result.global_offset = detail::share_start(result.global_count, rank, ranks);
   }
   return result;
 }

@@ -8,7 +8,8 @@
 namespace gpuscan::mpi::detail {
 
 void submit_between_barriers(const Context& ctx, std::initializer_list<vk::OwnedBuffer*> owned,
-                             const std::function<void(VkCommandBuffer)>& record) {
+                             const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times) {
+  vk::SubmitTimes vk_times;
   try {
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       // Everything earlier on the queue (its writes made available) before gpuscan's compute shaders and
@@ -23,7 +24,8 @@ void submit_between_barriers(const Context& ctx, std::initializer_list<vk::Owned
                          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
-    });
+    }, times ? &vk_times : nullptr);
+    if (times) *times = {vk_times.record, vk_times.submit, vk_times.wait, vk_times.gpu};
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {
       std::lock_guard lock(ctx.impl().abandoned_mutex);

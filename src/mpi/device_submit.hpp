@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <mutex>
 
+#include "gpuscan/mpi.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
 
@@ -16,8 +17,9 @@ namespace gpuscan::mpi::detail {
 // and before one from compute writes to all later commands and the host; submits and waits. After a
 // timeout `owned` go to the Context's abandoned list (the GPU may still use them), as the convenience
 // calls do.
+// With `times`, fills it (vk::submit_and_wait's SubmitTimes).
 void submit_between_barriers(const Context& ctx, std::initializer_list<vk::OwnedBuffer*> owned,
-                             const std::function<void(VkCommandBuffer)>& record);
+                             const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times = nullptr);
 
 // A device-local buffer of req.size bytes with req.usage, or none (no handle) when req.size is 0.
 vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req);

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "cpu/reference.hpp"
+#include "gpuscan/mpi.hpp"
 #include "gpuscan/types.hpp"
 #include "mpi/collective.hpp"
 
@@ -108,27 +110,69 @@ inline CallSignature scan_signature(ScanPrimitive p, DataType type, Op op, uint3
   return s;
 }
 
+// Adds the host time of its lifetime to *slot (nothing when slot is null): StepTimes' fields.
+class AddElapsed {
+ public:
+  explicit AddElapsed(double* slot) : slot_(slot) {}
+  AddElapsed(const AddElapsed&) = delete;
+  AddElapsed& operator=(const AddElapsed&) = delete;
+  ~AddElapsed() {
+    if (slot_) *slot_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+ private:
+  double* slot_;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+// run_agreed, adding the time of its agreement (all of it but the step's) to *agree when that is set.
+inline void run_agreed_timed(MPI_Comm comm, const char* what, const std::function<void()>& step, double* agree) {
+  if (!agree) return run_agreed(comm, what, step);
+  double inner = 0, outer = 0;
+  {
+    AddElapsed whole(&outer);
+    run_agreed(comm, what, [&] {
+      AddElapsed t(&inner);
+      step();
+    });
+  }
+  *agree += outer - inner;
+}
+
 // The distributed scan, given this rank's two local steps: `local_total` reduces the piece, `local_scan`
 // scans it with the carry-in (nullopt on rank 0). Each runs agreed: a failure on one rank throws on all.
 template <class T>
 void distributed_scan(MPI_Comm comm, const ScanConfig& config, const std::function<T()>& local_total,
-                      const std::function<void(std::optional<T>)>& local_scan) {
-  require_same_call(comm,
-                    scan_signature(primitive_scan, data_type_of<T>::value, config.op,
-                                   config.kind == ScanKind::inclusive),
-                    describe_scan_call);
+                      const std::function<void(std::optional<T>)>& local_scan, StepTimes* times = nullptr) {
+  {
+    AddElapsed t(times ? &times->check : nullptr);
+    require_same_call(comm,
+                      scan_signature(primitive_scan, data_type_of<T>::value, config.op,
+                                     config.kind == ScanKind::inclusive),
+                      describe_scan_call);
+  }
+  double* agree = times ? &times->agree : nullptr;
   T total{};
-  run_agreed(comm, "gpuscan::mpi::scan (local reduce)", [&] { total = local_total(); });
-  const std::optional<T> before = carry_in<T>(comm, config.op, total);
-  run_agreed(comm, "gpuscan::mpi::scan (local scan)", [&] { local_scan(before); });
+  run_agreed_timed(comm, "gpuscan::mpi::scan (local reduce)", [&] { total = local_total(); }, agree);
+  std::optional<T> before;
+  {
+    AddElapsed t(times ? &times->carry : nullptr);
+    before = carry_in<T>(comm, config.op, total);
+  }
+  run_agreed_timed(comm, "gpuscan::mpi::scan (local scan)", [&] { local_scan(before); }, agree);
 }
 
 // The distributed reduction, given this rank's local reduction.
 template <class T>
-T distributed_reduce(MPI_Comm comm, Op op, const std::function<T()>& local_total) {
-  require_same_call(comm, scan_signature(primitive_reduce, data_type_of<T>::value, op, 0), describe_scan_call);
+T distributed_reduce(MPI_Comm comm, Op op, const std::function<T()>& local_total, StepTimes* times = nullptr) {
+  {
+    AddElapsed t(times ? &times->check : nullptr);
+    require_same_call(comm, scan_signature(primitive_reduce, data_type_of<T>::value, op, 0), describe_scan_call);
+  }
   T total{};
-  run_agreed(comm, "gpuscan::mpi::reduce (local reduce)", [&] { total = local_total(); });
+  run_agreed_timed(comm, "gpuscan::mpi::reduce (local reduce)", [&] { total = local_total(); },
+                   times ? &times->agree : nullptr);
+  AddElapsed t(times ? &times->carry : nullptr);
   return combine_all<T>(comm, op, total);
 }
 

@@ -380,10 +380,13 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
 
 // Compaction of pieces in GPU buffers (mpi::DeviceSelectPiece) against std::copy_if of the whole array:
 // the kept elements, gathered in rank order, the offsets and counts, the count left in count_out (when
-// one is given), and the output past the kept elements left poisoned.
+// one is given), and the output past the kept elements left poisoned. With Rebalance::equal each rank's
+// output has room for the whole array (an empty piece may receive elements), every rank must hold its
+// equal share, and the output is poisoned past both the piece and the share.
 template <class T>
 void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng, double keep_fraction,
-                         bool with_count_buffer) {
+                         bool with_count_buffer, mpi::Rebalance rebalance = mpi::Rebalance::none) {
+  const bool equal = rebalance == mpi::Rebalance::equal;
   Context& ctx = mpi_context();
   for (size_t n : kSizes) {
     std::vector<T> whole;
@@ -401,28 +404,30 @@ void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng
     const size_t count = piece.size();
     const vk::OwnedBuffer in = device_buffer(ctx, count * sizeof(T), piece, 0);
     const vk::OwnedBuffer flag_buffer = device_buffer(ctx, count * sizeof(uint32_t), flags, 0);
-    const vk::OwnedBuffer out = device_buffer(ctx, (count + 3) * sizeof(T), std::vector<T>{}, 0);
+    const size_t room = equal ? n : count;
+    const vk::OwnedBuffer out = device_buffer(ctx, (room + 3) * sizeof(T), std::vector<T>{}, 0);
     const vk::OwnedBuffer kept_count = device_buffer(ctx, 4, std::vector<uint32_t>{}, 0);
     mpi::DeviceSelectPiece dp;
     dp.count = count;
     if (count) {
       dp.input = in.view();
       dp.flags = flag_buffer.view();
-      dp.output = out.view();
     }
+    if (room) dp.output = out.view();
     if (with_count_buffer) dp.count_out = kept_count.view();
-    const mpi::DeviceSelection got = flagged ? mpi::select_flagged<T>(ctx, MPI_COMM_WORLD, dp)
-                                             : mpi::select_if<T>(ctx, MPI_COMM_WORLD, dp, predicate);
-    const std::vector<T> around = download<T>(ctx, out, count + 3, 0);
+    const mpi::DeviceSelection got = flagged ? mpi::select_flagged<T>(ctx, MPI_COMM_WORLD, dp, {}, rebalance)
+                                             : mpi::select_if<T>(ctx, MPI_COMM_WORLD, dp, predicate, {}, rebalance);
+    const std::vector<T> around = download<T>(ctx, out, room + 3, 0);
     const std::vector<uint32_t> counted = download<uint32_t>(ctx, kept_count, 1, 0);
     const std::string where = "n=" + std::to_string(n) + " ranks=" + std::to_string(ranks()) + " rank " +
                               std::to_string(rank());
-    EXPECT_LE(got.kept, count) << where;
+    EXPECT_LE(got.kept, room) << where;
     if (with_count_buffer) EXPECT_EQ(counted[0], got.kept) << where << ": count_out";
-    const size_t kept = std::min<size_t>(got.kept, count);
+    const size_t kept = std::min<size_t>(got.kept, room);
     std::vector<T> poisoned(1);
     poison(poisoned.data(), sizeof(T));
-    for (size_t i = kept; i < around.size(); ++i)
+    // Rebalance::equal may leave this rank's own kept elements in [share, count) behind.
+    for (size_t i = equal ? std::max(kept, count) : kept; i < around.size(); ++i)
       if (std::memcmp(&around[i], &poisoned[0], sizeof(T)) != 0) {
         ADD_FAILURE() << where << ": output element " << i << " past the kept ones was written";
         break;
@@ -446,6 +451,9 @@ void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng
     for (int r = 0; r < ranks(); ++r) {
       EXPECT_EQ(totals[r], expected.size()) << where << " from rank " << r;
       EXPECT_EQ(offsets[r], running) << where << " from rank " << r;
+      if (equal)  // rank r's share: [r·K/P, (r+1)·K/P)
+        EXPECT_EQ(counts[r], expected.size() * (r + 1) / ranks() - expected.size() * r / ranks())
+            << where << " from rank " << r;
       running += counts[r];
     }
   }
@@ -457,6 +465,37 @@ TEST_F(MpiTest, DeviceSelectionsMatchCopyIf) {
   check_device_select<int32_t>(false, Predicate::less(-1000), rng, 0, false);
   check_device_select<float>(true, {}, rng, 0.3, true);
   check_device_select<uint32_t>(true, {}, rng, 1.0, false);
+}
+
+TEST_F(MpiTest, DeviceSelectionsRebalanceIntoEqualShares) {
+  std::mt19937_64 rng(shared_seed());
+  check_device_select<uint32_t>(false, Predicate::greater(0x40000000u), rng, 0, true, mpi::Rebalance::equal);
+  check_device_select<float>(true, {}, rng, 0.1, false, mpi::Rebalance::equal);
+  check_device_select<int32_t>(true, {}, rng, 1.0, true, mpi::Rebalance::equal);
+}
+
+// Rebalance::equal where one rank's output has no room for its share (its own piece is empty, so the
+// local compaction passes): every rank throws Errc::buffer_too_small before anything moves.
+TEST_F(MpiTest, ARebalanceWithoutRoomThrowsOnEveryRank) {
+  if (ranks() < 2) GTEST_SKIP() << "needs two ranks";
+  Context& ctx = mpi_context();
+  const int bad = ranks() - 1;
+  const std::vector<uint32_t> values{5, 6, 7, 8};
+  const vk::OwnedBuffer in = device_buffer(ctx, 16, values, 0);
+  const vk::OwnedBuffer out = device_buffer(ctx, 16, std::vector<uint32_t>{}, 0);
+  mpi::DeviceSelectPiece dp{in.view(), {}, out.view(), {}, 4};
+  if (rank() == bad) {
+    dp.count = 0;
+    dp.output.buffer_size = 4;  // room for one element; its share of the 4 (P - 1) kept is at least 2
+  }
+  try {
+    mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, dp, Predicate::greater(0u), {}, mpi::Rebalance::equal);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::buffer_too_small)) << e.what();
+    if (rank() != bad)
+      EXPECT_NE(std::string(e.what()).find("failed on rank " + std::to_string(bad)), std::string::npos) << e.what();
+  }
 }
 
 // A device piece whose output is too small on one rank, then a count buffer without TRANSFER_DST on
