@@ -98,14 +98,14 @@ void print_devices(const Context& ctx, const mpi::Placement& placed, int rank, i
 
 // The breakdown's columns: mpi::StepTimes of the distributed scan, then vk::SubmitTimes of the local scan alone.
 constexpr const char* kBreakdownColumns =
-    "total,check,scratch,reduce_record,reduce_submit,reduce_wait,reduce_gpu,agree,carry,scan_record,scan_submit,"
-    "scan_wait,scan_gpu,local_record,local_submit,local_wait,local_gpu";
-constexpr size_t kBreakdownFields = 17;
+    "total,scratch,reduce_record,reduce_submit,reduce_wait,reduce_gpu,exchange,scan_record,scan_submit,scan_wait,"
+    "scan_gpu,agree,local_record,local_submit,local_wait,local_gpu";
+constexpr size_t kBreakdownFields = 16;
 
 std::vector<double> breakdown_row(const mpi::StepTimes& s, const vk::SubmitTimes& l) {
-  return {s.total,       s.check,      s.scratch,   s.reduce.record, s.reduce.submit, s.reduce.wait,
-          s.reduce.gpu,  s.agree,      s.carry,     s.scan.record,   s.scan.submit,   s.scan.wait,
-          s.scan.gpu,    l.record,     l.submit,    l.wait,          l.gpu};
+  return {s.total,        s.scratch,     s.reduce.record, s.reduce.submit, s.reduce.wait, s.reduce.gpu,
+          s.exchange,     s.scan.record, s.scan.submit,   s.scan.wait,     s.scan.gpu,    s.agree,
+          l.record,       l.submit,      l.wait,          l.gpu};
 }
 
 // Rank 0 prints each rank's median of every breakdown column over the timed runs (rows: runs x fields).

@@ -63,8 +63,9 @@ struct Selection {
 };
 
 // Stream compaction of the distributed array: each rank compacts its piece on its GPU (select_if /
-// select_flagged of gpuscan/compact.hpp), MPI_Exscan of the local counts gives each rank's global
-// offset and MPI_Allreduce the global count. The result is stable: kept elements stay in global order.
+// select_flagged of gpuscan/compact.hpp), then one MPI_Allgather of the local counts (with the same-call
+// check and the error agreement) gives each rank's global offset and the global count. The result is
+// stable: kept elements stay in global order.
 //
 //   pieces {5, 1, 7} | {} | {9, 2}, Predicate::greater(4u), Rebalance::equal
 //   -> rank 0 {5}, offset 0 | rank 1 {7}, offset 1 | rank 2 {9}, offset 2; global_count 3
@@ -80,10 +81,11 @@ Selection<T> select_flagged(const Context& ctx, MPI_Comm comm, std::span<const T
 
 // Scan of the distributed array with config.op (exclusive or inclusive as config.kind says): the
 // result on each rank is its piece of the scan of the whole array. Each rank reduces its piece on its
-// GPU; the ranks' totals before rank r are combined (MPI_Exscan with MPI's own operator wherever that
-// is exact: all integer operators, float min and max; for float add and mul, a gather of the totals and
-// a combine in rank order, so the result does not change from run to run); rank r then scans its piece
-// with that combination as the scan's carry-in (ScanArgs::initial_bits), applied inside the shader.
+// GPU; one MPI_Allgather carries every rank's total (with the same-call check and the error agreement,
+// so it is the call's only collective before the scan), and rank r combines the totals of ranks 0..r-1
+// in rank order (the same order on every run, so float results repeat); it then scans its piece with
+// that combination as the scan's carry-in (ScanArgs::initial_bits), applied inside the shader. One
+// MPI_Allreduce after the local scan makes a failure there throw on every rank.
 // Each element is read three times on its rank (reduce, then the scan's two reads); floats are
 // combined in an order that depends on how the array is split.
 //
@@ -102,7 +104,7 @@ std::vector<T> inclusive_scan(const Context& ctx, MPI_Comm comm, std::span<const
 }
 
 // The combination of the whole distributed array with `op`, returned on every rank: local reduce on
-// each GPU, then MPI_Allreduce (or, for float add and mul, a gather and a combine in rank order).
+// each GPU, then one MPI_Allgather of the totals, combined in rank order on every rank.
 //   pieces {3, 1} | {} | {7, 0, 4}, Op::max -> 7 on every rank
 template <Element T>
 T reduce(const Context& ctx, MPI_Comm comm, std::span<const T> piece, Op op = Op::add);
@@ -127,13 +129,13 @@ struct SubmitTimes {
   double gpu = 0;     // between timestamps at the start and end of the command buffer; 0 without timestamps
 };
 struct StepTimes {
-  double check = 0;    // MPI_Allgather: every rank made the same call
-  double scratch = 0;  // taking the Context's scratch buffers (a lock; an allocation when they grow)
-  SubmitTimes reduce;  // the local reduce and its one-element readback
-  double agree = 0;    // MPI_Allreduce after each local step (does any rank report an error?)
-  double carry = 0;    // MPI_Exscan / MPI_Allreduce (or the ordered gather) of the ranks' totals
-  SubmitTimes scan;    // the local scan with the carry-in (scan only)
-  double total = 0;    // the whole call
+  double scratch = 0;   // taking the Context's scratch buffers (a lock; an allocation when they grow)
+  SubmitTimes reduce;   // the local reduce and its one-element readback
+  double exchange = 0;  // the one MPI_Allgather after it: same call everywhere, errors, every rank's total
+                        // (includes waiting for the slowest rank to get there)
+  SubmitTimes scan;     // the local scan with the carry-in (scan only)
+  double agree = 0;     // the MPI_Allreduce after the local scan: did any rank's scan fail? (scan only)
+  double total = 0;     // the whole call
 };
 
 // Scan of the distributed array in GPU buffers, as the host-span scan: on return piece.output holds this
@@ -199,8 +201,8 @@ struct DeviceSelection {
 
 // Stream compaction of the distributed array in GPU buffers, as the host-span select_if / select_flagged:
 // each rank compacts its piece on its GPU (record_select_if / record_select_flagged into its output),
-// reads back its kept count (one u32), and MPI_Exscan / MPI_Allreduce of the counts give its global offset
-// and the global count. Blocks until the GPU is done; temp memory is the Context's reusable scratch.
+// reads back its kept count (one u32), and one MPI_Allgather of the counts gives its global offset and
+// the global count. Blocks until the GPU is done; temp memory is the Context's reusable scratch.
 // Barrier contract as scan's on DevicePiece: earlier submissions on ctx's queue need no barrier before
 // the call, and afterwards output and count_out are visible to every later command on the queue and to
 // the host.

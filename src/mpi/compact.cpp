@@ -1,5 +1,5 @@
-// Distributed stream compaction: local compaction on each rank's GPU, then the ranks' counts combined
-// with MPI (offsets by MPI_Exscan, the total by MPI_Allreduce), optionally rebalanced (MPI_Alltoallv).
+// Distributed stream compaction: local compaction on each rank's GPU, then the ranks' counts exchanged
+// in one MPI_Allgather (offsets and the total follow on every rank), optionally rebalanced (MPI_Alltoallv).
 #include "gpuscan/mpi.hpp"
 #include "mpi/collective.hpp"
 #include "mpi/rebalance.hpp"
@@ -8,18 +8,6 @@
 namespace gpuscan::mpi {
 
 namespace {
-
-enum Primitive : uint32_t { primitive_select_if = 1, primitive_select_flagged = 2 };
-
-std::string describe(const detail::CallSignature& s) {
-  std::string name = s.primitive == primitive_select_if       ? "select_if"
-                     : s.primitive == primitive_select_flagged ? "select_flagged"
-                                                               : "primitive " + std::to_string(s.primitive);
-  name += "<" + std::string(to_string(static_cast<DataType>(s.type))) + ">";
-  if (s.primitive == primitive_select_if) name += " with predicate " + std::string(to_string(static_cast<PredicateKind>(s.op)));
-  name += s.variant == static_cast<uint32_t>(Rebalance::equal) ? ", Rebalance::equal" : ", Rebalance::none";
-  return name;
-}
 
 template <Element T>
 Selection<T> select(const Context& ctx, MPI_Comm comm, std::span<const T> piece, const std::span<const uint32_t>* flags,
@@ -56,14 +44,16 @@ KeptPlacement distributed_select(MPI_Comm comm, bool flagged, DataType type, con
   call.type = static_cast<uint32_t>(type);
   call.op = flagged ? 0 : static_cast<uint32_t>(predicate.kind);
   call.variant = static_cast<uint32_t>(rebalance);
-  require_same_call(comm, call, describe);
-
+  // One collective: the same-call check, the error agreement and every rank's kept count.
+  const std::vector<uint64_t> counts = gather_after_step(
+      comm, call, flagged ? "gpuscan::mpi::select_flagged" : "gpuscan::mpi::select_if", local_select);
+  const size_t me = static_cast<size_t>(rank_of(comm));
   KeptPlacement placed;
-  run_agreed(comm, flagged ? "gpuscan::mpi::select_flagged" : "gpuscan::mpi::select_if",
-             [&] { placed.kept = local_select(); });
-  check_mpi(MPI_Exscan(&placed.kept, &placed.global_offset, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Exscan");
-  if (rank_of(comm) == 0) placed.global_offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-  check_mpi(MPI_Allreduce(&placed.kept, &placed.global_count, 1, MPI_UINT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  placed.kept = counts[me];
+  for (size_t r = 0; r < counts.size(); ++r) {
+    if (r < me) placed.global_offset += counts[r];
+    placed.global_count += counts[r];
+  }
   return placed;
 }
 

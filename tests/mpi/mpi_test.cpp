@@ -567,6 +567,16 @@ TEST_F(MpiTest, MismatchedCallsThrowOnEveryRank) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("rank 1 called scan<u32, max>"), std::string::npos) << e.what();
   }
+  try {  // different primitives: each opens with the same exchange, so both ranks meet there and throw
+    if (rank() == 1)
+      mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, std::span<const uint32_t>(u));
+    else
+      mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u));
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument));
+    EXPECT_NE(std::string(e.what()).find("rank 1 called scan<u32, add> exclusive"), std::string::npos) << e.what();
+  }
   try {  // same primitive and type, different rebalancing
     mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u), {},
                              rank() == 0 ? mpi::Rebalance::equal : mpi::Rebalance::none);
