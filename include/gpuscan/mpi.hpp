@@ -117,7 +117,14 @@ struct DevicePiece {
   BufferView input;    // count elements from input.offset (STORAGE_BUFFER usage); may be empty if count == 0
   BufferView output;   // count elements from output.offset; may be exactly the input (in place)
   uint64_t count = 0;  // this rank's elements; 0 is allowed (an empty piece)
+  BufferView temp;     // optional (buffer VK_NULL_HANDLE: the Context's scratch): temp memory of the caller's
+                       // for the local reduce and scan, mpi::temp_requirements<T> bytes from temp.offset
 };
+
+// What DevicePiece::temp must hold for scan<T> (and reduce<T>) of `piece` with `config`: the larger of
+// the local reduce's and the local scan's temp, and the usages both need. Size 0: no temp needed.
+template <Element T>
+TempRequirements temp_requirements(const Context& ctx, const DevicePiece& piece, ScanConfig config = {});
 
 // Where the time of one call on pieces in GPU buffers went, in milliseconds of host steady_clock, for
 // finding per-call overhead (gpuscan_mpi_bench --breakdown). Pass a pointer as the call's last argument
@@ -141,7 +148,8 @@ struct StepTimes {
 // Scan of the distributed array in GPU buffers, as the host-span scan: on return piece.output holds this
 // rank's part of the scan of the whole array. Blocks until the GPU is done (two submissions to ctx's
 // queue, one fence wait each). Temp memory (the reduce's tile totals, the scan's temp, one readback
-// element) is the Context's scratch, allocated when a call needs more than earlier calls did and kept;
+// element) is DevicePiece::temp when the caller gives one, else the Context's scratch, allocated when a
+// call needs more than earlier calls did and kept; the readback element is always the Context's, and
 // command pools and fences are the Context's too, so repeated calls allocate nothing.
 //
 // Barrier contract. Before the call: the writes to piece.input, and any use of piece.output, were
@@ -233,7 +241,8 @@ DeviceSelection select_flagged(const Context& ctx, MPI_Comm comm, const DeviceSe
   extern template std::vector<T> scan(const Context&, MPI_Comm, std::span<const T>, ScanConfig); \
   extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);                    \
   extern template void scan<T>(const Context&, MPI_Comm, const DevicePiece&, ScanConfig, StepTimes*); \
-  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op, StepTimes*);
+  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op, StepTimes*);          \
+  extern template TempRequirements temp_requirements<T>(const Context&, const DevicePiece&, ScanConfig);
 GPUSCAN_MPI_DECLARE(uint32_t)
 GPUSCAN_MPI_DECLARE(int32_t)
 GPUSCAN_MPI_DECLARE(float)

@@ -29,15 +29,11 @@ void submit_between_barriers(const Context& ctx, std::initializer_list<vk::Owned
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {
       std::lock_guard lock(ctx.impl().abandoned_mutex);
-      for (vk::OwnedBuffer* b : owned) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+      for (vk::OwnedBuffer* b : owned)
+        if (b) ctx.impl().abandoned_buffers.push_back(std::move(*b));
     }
     throw;
   }
-}
-
-vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req) {
-  if (req.size == 0) return {};
-  return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), req.size, req.usage, vk::MemoryKind::device_local);
 }
 
 std::unique_lock<std::mutex> scratch_lock(const Context& ctx) { return std::unique_lock(ctx.impl().scratch_mutex); }
@@ -52,7 +48,5 @@ vk::OwnedBuffer& scratch(const Context& ctx, VkDeviceSize bytes, bool host_visib
                         host_visible ? vk::MemoryKind::host_visible : vk::MemoryKind::device_local);
   return b;
 }
-
-BufferView view_or_empty(const vk::OwnedBuffer& b) { return b.handle() ? b.view() : BufferView{}; }
 
 }  // namespace gpuscan::mpi::detail

@@ -312,10 +312,12 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
                               {DataType::f32, Op::add, ScanKind::inclusive, true},
                               {DataType::i32, Op::min, ScanKind::inclusive, false},
                               {DataType::f64, Op::mul, ScanKind::exclusive, false}};
+  size_t round = 0;
   for (const DeviceCase& c : cases)
     visit_type(c.type, [&](auto tag) {
       using T = decltype(tag);
       for (size_t n : kSizes) {
+        const bool caller_temp = round++ % 2 == 1;  // every other run brings its own (poisoned) temp
         std::vector<T> whole;
         std::vector<int> sizes(static_cast<size_t>(ranks()));
         if (rank() == 0) {
@@ -339,6 +341,11 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
         ScanConfig config;
         config.op = c.op;
         config.kind = c.kind;
+        const VkDeviceSize temp_at = 256;
+        const TempRequirements temp_req = mpi::temp_requirements<T>(ctx, dp, config);
+        const vk::OwnedBuffer temp =
+            caller_temp ? device_buffer(ctx, temp_at + temp_req.size, std::vector<T>{}, 0) : vk::OwnedBuffer{};
+        if (caller_temp) dp.temp = temp.view(temp_at);
         mpi::scan<T>(ctx, MPI_COMM_WORLD, dp, config);
         std::vector<T> got, after;
         if (c.in_place) {
@@ -360,7 +367,8 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
                                   " n=" + std::to_string(n) + " ranks=" + std::to_string(ranks());
         // Reduce of the input pieces on the GPU against the CPU reduce of the whole array.
         const vk::OwnedBuffer again = device_buffer(ctx, count * sizeof(T), piece, 0);
-        const T reduced = mpi::reduce<T>(ctx, MPI_COMM_WORLD, {count ? again.view() : BufferView{}, {}, count}, c.op);
+        const T reduced =
+            mpi::reduce<T>(ctx, MPI_COMM_WORLD, {count ? again.view() : BufferView{}, {}, count, dp.temp}, c.op);
         T expected_total = rank() == 0 ? cpu::reduce<T>(whole, c.op) : T{};
         MPI_Bcast(&expected_total, sizeof(T), MPI_BYTE, 0, MPI_COMM_WORLD);
         EXPECT_EQ(std::memcmp(&reduced, &expected_total, sizeof(T)), 0) << where << ": reduce on rank " << rank();
@@ -520,6 +528,20 @@ TEST_F(MpiTest, ABadDevicePieceThrowsOnEveryRank) {
   const std::vector<uint32_t> got = download<uint32_t>(ctx, out, 4, 0);
   const uint32_t before = 26u * static_cast<uint32_t>(rank());
   EXPECT_EQ(got, (std::vector<uint32_t>{before + 5, before + 11, before + 18, before + 26}));
+
+  // A caller's temp too small on one rank (a piece of 2^17 needs temp with every algorithm).
+  const size_t big = size_t{1} << 17;
+  const vk::OwnedBuffer big_in = device_buffer(ctx, big * 4, std::vector<uint32_t>(big, 1), 0);
+  const vk::OwnedBuffer temp = device_buffer(ctx, 64, std::vector<uint32_t>{}, 0);
+  mpi::DevicePiece with_temp{big_in.view(), big_in.view(), big};
+  if (rank() == bad) with_temp.temp = temp.view();
+  try {
+    mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, with_temp);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::buffer_too_small)) << e.what();
+    if (rank() == bad) EXPECT_NE(std::string(e.what()).find("DevicePiece::temp"), std::string::npos) << e.what();
+  }
 
   // A compaction whose count buffer cannot be copied into (no TRANSFER_DST) on one rank.
   const vk::OwnedBuffer count = device_buffer(ctx, 4, std::vector<uint32_t>{}, 0);
