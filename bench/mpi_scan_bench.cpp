@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,21 @@ std::vector<double> breakdown_row(const mpi::StepTimes& s, const vk::SubmitTimes
           l.record,       l.submit,      l.wait,          l.gpu};
 }
 
+// Every timed run of this rank: the run's slowest-rank wall times (distributed call, local scan alone),
+// then this rank's breakdown columns.
+void write_runs(const std::string& path, const std::vector<std::vector<double>>& rows,
+                const std::vector<double>& distributed, const std::vector<double>& local) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  std::fprintf(f, "run,slowest_ms,local_slowest_ms,%s\n", kBreakdownColumns);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::fprintf(f, "%zu,%.4f,%.4f", i, distributed[i], local[i]);
+    for (double v : rows[i]) std::fprintf(f, ",%.4f", v);
+    std::fprintf(f, "\n");
+  }
+  std::fclose(f);
+}
+
 // Rank 0 prints each rank's median of every breakdown column over the timed runs (rows: runs x fields).
 void print_breakdown(const std::vector<std::vector<double>>& rows, int rank, int ranks) {
   std::vector<double> medians(kBreakdownFields);
@@ -138,7 +154,10 @@ int run(int argc, char** argv) {
   app.add_option("--warmup", warmup, "untimed runs first (default 5)");
   app.add_option("--seed", seed, "random data seed (rank r draws with seed + r)");
   bool breakdown = false;
+  std::string breakdown_out;
   app.add_flag("--breakdown", breakdown, "also print each rank's median time per step (mpi::StepTimes)");
+  app.add_option("--breakdown-out", breakdown_out,
+                 "with --breakdown: each rank also writes every timed run's steps to PREFIX.rank<r>.csv");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -234,6 +253,7 @@ int run(int argc, char** argv) {
     std::vector<std::vector<double>> rows;  // the timed runs only (both loops ran warmup + runs calls)
     for (size_t i = warmup; i < steps.size(); ++i) rows.push_back(breakdown_row(steps[i], local_steps[i]));
     print_breakdown(rows, rank, ranks);
+    if (!breakdown_out.empty()) write_runs(breakdown_out + ".rank" + std::to_string(rank) + ".csv", rows, distributed, local);
   }
   return all_mismatches ? 1 : 0;
 }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "cpu/reference.hpp"
 #include "gpuscan/reduce.hpp"
@@ -143,8 +144,10 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
     // wake-up latency on some drivers, as much as a short scan takes on the GPU.
     VkResult waited = VK_NOT_READY;
     const auto poll_end = std::chrono::steady_clock::now() + fence_poll();
-    while ((waited = vkGetFenceStatus(device, slot.fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end) {
-    }
+    // Yielding between polls gives the core to any thread of the driver's that shares it (an MPI rank
+    // is often bound to one core).
+    while ((waited = vkGetFenceStatus(device, slot.fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end)
+      std::this_thread::yield();
     if (waited == VK_NOT_READY) waited = vkWaitForFences(device, 1, &slot.fence, VK_TRUE, impl.timeout_ns);
     if (times) times->wait = ms_since(t0);
     if (waited == VK_TIMEOUT) {

@@ -4,7 +4,8 @@
 # with the fence polled 0 ms / until done (GPUSCAN_FENCE_POLL_US) and with --bind-to none.
 # Carry .gl, .mpi (Debian 12's Open MPI runtime debs, as run.sh) and $B (default .h200/x2), a folder holding
 # gpuscan_mpi_bench built here with -DGPUSCAN_BUILD_MPI=ON -DGPUSCAN_BUILD_BENCH=ON. Raw output per case
-# under $OUT; stdout has each case's CSV row and per-rank breakdown rows (about 7 KB).
+# under $OUT (NAME.txt, and NAME.rank<r>.csv with every timed run's steps); stdout has each case's CSV
+# row and per-rank breakdown medians (about 7 KB).
 . bench/scripts/h200_env.sh > /dev/null
 for f in .mpi/*.deb; do dpkg -x "$f" /; done; ldconfig
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=false
@@ -23,7 +24,7 @@ first=1
 case_run() {
   local name=$1 np=$2; shift 2
   echo "== $name ($(date +%T))"
-  timeout 60 env "$@" mpirun -np $np $B/gpuscan_mpi_bench $ARGS > $OUT/$name.txt 2> $OUT/$name.err
+  timeout 60 env "$@" mpirun -np $np $B/gpuscan_mpi_bench $ARGS --breakdown-out $OUT/$name > $OUT/$name.txt 2> $OUT/$name.err
   echo "rc $?"
   case $name in np2_two_gpus|np2_one_gpu|np1_gpu1) grep '^# rank' $OUT/$name.txt | sed 's/(OMPI_COMM_WORLD_LOCAL_RANK=[0-9]*), //' ;; esac
   if [ $first = 1 ]; then grep -m1 '^ranks,' $OUT/$name.txt; grep -m1 '^rank,' $OUT/$name.txt; first=0; fi
