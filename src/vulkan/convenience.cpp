@@ -60,7 +60,7 @@ void destroy_slot(VkDevice device, const Slot& slot) {
   if (slot.timestamps) vkDestroyQueryPool(device, slot.timestamps, nullptr);
 }
 
-// An idle slot of the Context's, or a new one; reset, its command buffer begun.
+// An idle slot of the Context's (reset), or a new one; with `timed`, with its timestamp query pool.
 Slot take_slot(const Context& ctx, bool timed) {
   Context::Impl& impl = ctx.impl();
   const VkDevice device = ctx.device();
@@ -106,7 +106,6 @@ Slot take_slot(const Context& ctx, bool timed) {
   }
   return slot;
 }
-
 
 }  // namespace
 
