@@ -175,7 +175,7 @@ int run(int argc, char** argv) {
   vk::OwnedBuffer out(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
   vk::OwnedBuffer staging(ctx.physical_device(), ctx.device(), bytes,
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          vk::MemoryKind::host_visible);
+                          vk::MemoryKind::host_readback);  // the check reads 4n bytes back
 
   // Random data, uploaded once; its host sum gives this rank's expected carry-in.
   std::vector<uint32_t> data(n);

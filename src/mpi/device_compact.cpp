@@ -86,7 +86,7 @@ DeviceSelection rebalance(const Context& ctx, MPI_Comm comm, const DeviceSelectP
                                               std::to_string(room / sizeof(T)) + " from its offset");
     staging = vk::OwnedBuffer(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(kept_bytes + share_bytes, 4),
                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                              vk::MemoryKind::host_visible);
+                              vk::MemoryKind::host_readback);  // MPI reads it: cached where offered
     if (placed.kept)
       detail::submit_between_barriers(ctx, {&staging}, [&](VkCommandBuffer cmd) {
         const VkBufferCopy region{piece.output.offset, 0, kept_bytes};
