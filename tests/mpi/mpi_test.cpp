@@ -506,6 +506,34 @@ TEST_F(MpiTest, ARebalanceWithoutRoomThrowsOnEveryRank) {
   }
 }
 
+// mpi::StepTimes of a device-piece scan: the steps fit inside the whole call, both submissions of a
+// non-empty piece were recorded, submitted and (with timestamps) timed on the GPU, and an empty piece
+// (rank 1) submits nothing. Ones in, so rank r's last inclusive sum counts the non-empty pieces up to it.
+TEST_F(MpiTest, StepTimesAddUpToTheCall) {
+  Context& ctx = mpi_context();
+  const size_t count = rank() == 1 ? 0 : 50000;
+  const vk::OwnedBuffer in = device_buffer(ctx, count * 4, std::vector<uint32_t>(count, 1), 0);
+  mpi::DevicePiece dp{count ? in.view() : BufferView{}, count ? in.view() : BufferView{}, count};
+  mpi::StepTimes t;
+  t.total = -1;  // the call resets every field first
+  mpi::inclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, dp, {}, &t);
+  const double parts = t.scratch + t.reduce.record + t.reduce.submit + t.reduce.wait + t.exchange + t.scan.record +
+                       t.scan.submit + t.scan.wait + t.agree;
+  EXPECT_GT(t.total, 0);
+  EXPECT_LE(parts, t.total * 1.001 + 1e-3);
+  if (count == 0) {
+    EXPECT_EQ(t.reduce.submit + t.reduce.wait + t.scan.submit + t.scan.wait, 0);
+    return;
+  }
+  for (const mpi::SubmitTimes* s : {&t.reduce, &t.scan}) {
+    EXPECT_GT(s->record, 0);
+    EXPECT_GT(s->submit + s->wait, 0);
+    if (ctx.device_info().timestamp_period_ns > 0) EXPECT_GT(s->gpu, 0);
+  }
+  const std::vector<uint32_t> got = download<uint32_t>(ctx, in, count, 0);  // and the scan still ran
+  EXPECT_EQ(got.back(), static_cast<uint32_t>(count * (rank() == 0 ? 1 : rank())));
+}
+
 // A device piece whose output is too small on one rank, then a count buffer without TRANSFER_DST on
 // one rank: every rank throws, none hangs, and the communicator stays usable.
 TEST_F(MpiTest, ABadDevicePieceThrowsOnEveryRank) {
