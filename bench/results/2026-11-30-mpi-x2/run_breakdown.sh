@@ -45,4 +45,4 @@ case_run np2_bind_none 2 OMPI_MCA_hwloc_base_binding_policy=none
 case_run np1_again 1
 case_run np2_again 2
 kill $SAMPLER
-echo "== GPU samples (index, util %, SM MHz) at the np2_two_gpus run: see $OUT/gpu_samples.csv"
+echo "== GPU samples (timestamp, index, util %, SM MHz, W) every 100 ms through the call: $OUT/gpu_samples.csv"
