@@ -2,15 +2,21 @@
 // device-local, so time(np 1) / time(np 2) is the weak-scaling efficiency. Prints one CSV row on rank 0:
 // the distributed exclusive scan's median and minimum wall time (the slowest rank's, per run), then the
 // same for record_scan of the same n alone (no reduce, no MPI), so the distributed step's overhead shows.
-//   mpirun -np 2 build/bench/gpuscan_mpi_bench --n 268435456 --runs 20
+// Every rank's device (name, PCI bus, UUID) is printed as comment lines first, so a run shows which GPU
+// each rank took. --breakdown adds a table of per-step medians for each rank (mpi::StepTimes: host time
+// of every MPI step, recording, submit and fence wait of both submissions, their GPU timestamp time).
+//   mpirun -np 2 build/bench/gpuscan_mpi_bench --n 268435456 --runs 20 --breakdown
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gpuscan/mpi.hpp"
@@ -47,6 +53,97 @@ double median(std::vector<double> v) {
 
 double minimum(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
 
+// "name, PCI 0000:1b:00.0, UUID 0123..." of ctx's physical device (PCI where VK_EXT_pci_bus_info is there).
+std::string device_identity(const Context& ctx) {
+  const VkPhysicalDevice physical = ctx.physical_device();
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  const bool has_pci = std::any_of(extensions.begin(), extensions.end(), [](const VkExtensionProperties& e) {
+    return std::strcmp(e.extensionName, VK_EXT_PCI_BUS_INFO_EXTENSION_NAME) == 0;
+  });
+  VkPhysicalDevicePCIBusInfoPropertiesEXT pci{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PCI_BUS_INFO_PROPERTIES_EXT};
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  if (has_pci) id.pNext = &pci;
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
+  vkGetPhysicalDeviceProperties2(physical, &props);
+  char text[160];
+  std::string out = ctx.device_info().name + " (device index " + std::to_string(ctx.device_info().index) + ")";
+  if (has_pci) {
+    std::snprintf(text, sizeof text, ", PCI %04x:%02x:%02x.%x", pci.pciDomain, pci.pciBus, pci.pciDevice,
+                  pci.pciFunction);
+    out += text;
+  }
+  out += ", UUID ";
+  for (uint8_t b : id.deviceUUID) {
+    std::snprintf(text, sizeof text, "%02x", b);
+    out += text;
+  }
+  return out;
+}
+
+// Rank 0 prints one comment line per rank: its placement and device.
+void print_devices(const Context& ctx, const mpi::Placement& placed, int rank, int ranks) {
+  const char* env_local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  const char* env_device = std::getenv("GPUSCAN_DEVICE");
+  char line[512];
+  std::snprintf(line, sizeof line, "# rank %d: local rank %d of %d (OMPI_COMM_WORLD_LOCAL_RANK=%s), placed on device %u, GPUSCAN_DEVICE=%s; runs on %s",
+                rank, placed.local_rank, placed.local_size, env_local ? env_local : "unset", placed.device_index,
+                env_device ? env_device : "unset", device_identity(ctx).c_str());
+  std::vector<char> all(rank == 0 ? sizeof line * static_cast<size_t>(ranks) : 1);
+  MPI_Gather(line, sizeof line, MPI_CHAR, all.data(), sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    for (int r = 0; r < ranks; ++r) std::printf("%s\n", all.data() + sizeof line * static_cast<size_t>(r));
+}
+
+// The breakdown's columns: mpi::StepTimes of the distributed scan, then vk::SubmitTimes of the local scan alone.
+constexpr const char* kBreakdownColumns =
+    "total,scratch,reduce_record,reduce_submit,reduce_wait,reduce_gpu,exchange,scan_record,scan_submit,scan_wait,"
+    "scan_gpu,agree,local_record,local_submit,local_wait,local_gpu";
+constexpr size_t kBreakdownFields = 16;
+
+std::vector<double> breakdown_row(const mpi::StepTimes& s, const vk::SubmitTimes& l) {
+  return {s.total,        s.scratch,     s.reduce.record, s.reduce.submit, s.reduce.wait, s.reduce.gpu,
+          s.exchange,     s.scan.record, s.scan.submit,   s.scan.wait,     s.scan.gpu,    s.agree,
+          l.record,       l.submit,      l.wait,          l.gpu};
+}
+
+// Every timed run of this rank: the run's slowest-rank wall times (distributed call, local scan alone),
+// then this rank's breakdown columns.
+void write_runs(const std::string& path, const std::vector<std::vector<double>>& rows,
+                const std::vector<double>& distributed, const std::vector<double>& local) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write " + path);
+  std::fprintf(f, "run,slowest_ms,local_slowest_ms,%s\n", kBreakdownColumns);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    std::fprintf(f, "%zu,%.4f,%.4f", i, distributed[i], local[i]);
+    for (double v : rows[i]) std::fprintf(f, ",%.4f", v);
+    std::fprintf(f, "\n");
+  }
+  std::fclose(f);
+}
+
+// Rank 0 prints each rank's median of every breakdown column over the timed runs (rows: runs x fields).
+void print_breakdown(const std::vector<std::vector<double>>& rows, int rank, int ranks) {
+  std::vector<double> medians(kBreakdownFields);
+  for (size_t f = 0; f < kBreakdownFields; ++f) {
+    std::vector<double> column;
+    for (const auto& row : rows) column.push_back(row[f]);
+    medians[f] = median(column);
+  }
+  std::vector<double> all(rank == 0 ? kBreakdownFields * static_cast<size_t>(ranks) : 1);
+  MPI_Gather(medians.data(), kBreakdownFields, MPI_DOUBLE, all.data(), kBreakdownFields, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  if (rank != 0) return;
+  std::printf("# breakdown: each rank's median per step over the timed runs, ms (docs/mpi.md)\nrank,%s\n",
+              kBreakdownColumns);
+  for (int r = 0; r < ranks; ++r) {
+    std::printf("%d", r);
+    for (size_t f = 0; f < kBreakdownFields; ++f) std::printf(",%.4f", all[static_cast<size_t>(r) * kBreakdownFields + f]);
+    std::printf("\n");
+  }
+}
+
 int run(int argc, char** argv) {
   uint64_t n = uint64_t{1} << 28;
   uint32_t runs = 20, warmup = 5;
@@ -56,6 +153,11 @@ int run(int argc, char** argv) {
   app.add_option("--runs", runs, "timed runs (default 20)")->check(CLI::PositiveNumber);
   app.add_option("--warmup", warmup, "untimed runs first (default 5)");
   app.add_option("--seed", seed, "random data seed (rank r draws with seed + r)");
+  bool breakdown = false;
+  std::string breakdown_out;
+  app.add_flag("--breakdown", breakdown, "also print each rank's median time per step (mpi::StepTimes)");
+  app.add_option("--breakdown-out", breakdown_out,
+                 "with --breakdown: each rank also writes every timed run's steps to PREFIX.rank<r>.csv");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -65,13 +167,15 @@ int run(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 
+  const mpi::Placement placed = mpi::place(MPI_COMM_WORLD);
   const Context ctx = mpi::create_context(MPI_COMM_WORLD);
+  print_devices(ctx, placed, rank, ranks);
   const uint64_t bytes = n * sizeof(uint32_t);
   vk::OwnedBuffer in(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
   vk::OwnedBuffer out(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
   vk::OwnedBuffer staging(ctx.physical_device(), ctx.device(), bytes,
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          vk::MemoryKind::host_visible);
+                          vk::MemoryKind::host_readback);  // the check reads 4n bytes back
 
   // Random data, uploaded once; its host sum gives this rank's expected carry-in.
   std::vector<uint32_t> data(n);
@@ -110,21 +214,31 @@ int run(int argc, char** argv) {
   uint64_t all_mismatches = 0;
   MPI_Allreduce(&mismatches, &all_mismatches, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 
-  const std::vector<double> distributed =
-      time_slowest(warmup, runs, [&] { mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, piece); });
+  std::vector<mpi::StepTimes> steps;
+  const std::vector<double> distributed = time_slowest(warmup, runs, [&] {
+    mpi::StepTimes t;
+    mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, piece, {}, breakdown ? &t : nullptr);
+    steps.push_back(t);
+  });
 
   // The local scan alone: record_scan of the same n, temp allocated once, no reduce and no MPI.
   const ScanConfig config;
   const TempRequirements req = scan_temp_requirements(ctx, n, config);
   vk::OwnedBuffer temp(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(req.size, 4), req.usage,
                        vk::MemoryKind::device_local);
+  std::vector<vk::SubmitTimes> local_steps;
   const std::vector<double> local = time_slowest(warmup, runs, [&] {
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
-      record_scan(ctx, cmd, {config, n, in.view(), out.view(), req.size ? temp.view() : BufferView{}});
-    });
+    vk::SubmitTimes t;
+    vk::submit_and_wait(
+        ctx,
+        [&](VkCommandBuffer cmd) {
+          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+          record_scan(ctx, cmd, {config, n, in.view(), out.view(), req.size ? temp.view() : BufferView{}});
+        },
+        breakdown ? &t : nullptr);
+    local_steps.push_back(t);
   });
 
   if (rank == 0) {
@@ -134,6 +248,12 @@ int run(int argc, char** argv) {
     std::printf("%d,%llu,%.4f,%.4f,%.4f,%.4f,%u,%llu\n", ranks, static_cast<unsigned long long>(n),
                 median(distributed), minimum(distributed), median(local), minimum(local), runs,
                 static_cast<unsigned long long>(all_mismatches));
+  }
+  if (breakdown) {
+    std::vector<std::vector<double>> rows;  // the timed runs only (both loops ran warmup + runs calls)
+    for (size_t i = warmup; i < steps.size(); ++i) rows.push_back(breakdown_row(steps[i], local_steps[i]));
+    print_breakdown(rows, rank, ranks);
+    if (!breakdown_out.empty()) write_runs(breakdown_out + ".rank" + std::to_string(rank) + ".csv", rows, distributed, local);
   }
   return all_mismatches ? 1 : 0;
 }

@@ -63,8 +63,9 @@ struct Selection {
 };
 
 // Stream compaction of the distributed array: each rank compacts its piece on its GPU (select_if /
-// select_flagged of gpuscan/compact.hpp), MPI_Exscan of the local counts gives each rank's global
-// offset and MPI_Allreduce the global count. The result is stable: kept elements stay in global order.
+// select_flagged of gpuscan/compact.hpp), then one MPI_Allgather of the local counts (with the same-call
+// check and the error agreement) gives each rank's global offset and the global count. The result is
+// stable: kept elements stay in global order.
 //
 //   pieces {5, 1, 7} | {} | {9, 2}, Predicate::greater(4u), Rebalance::equal
 //   -> rank 0 {5}, offset 0 | rank 1 {7}, offset 1 | rank 2 {9}, offset 2; global_count 3
@@ -80,10 +81,11 @@ Selection<T> select_flagged(const Context& ctx, MPI_Comm comm, std::span<const T
 
 // Scan of the distributed array with config.op (exclusive or inclusive as config.kind says): the
 // result on each rank is its piece of the scan of the whole array. Each rank reduces its piece on its
-// GPU; the ranks' totals before rank r are combined (MPI_Exscan with MPI's own operator wherever that
-// is exact: all integer operators, float min and max; for float add and mul, a gather of the totals and
-// a combine in rank order, so the result does not change from run to run); rank r then scans its piece
-// with that combination as the scan's carry-in (ScanArgs::initial_bits), applied inside the shader.
+// GPU; one MPI_Allgather carries every rank's total (with the same-call check and the error agreement,
+// so it is the call's only collective before the scan), and rank r combines the totals of ranks 0..r-1
+// in rank order (the same order on every run, so float results repeat); it then scans its piece with
+// that combination as the scan's carry-in (ScanArgs::initial_bits), applied inside the shader. One
+// MPI_Allreduce after the local scan makes a failure there throw on every rank.
 // Each element is read three times on its rank (reduce, then the scan's two reads); floats are
 // combined in an order that depends on how the array is split.
 //
@@ -102,7 +104,7 @@ std::vector<T> inclusive_scan(const Context& ctx, MPI_Comm comm, std::span<const
 }
 
 // The combination of the whole distributed array with `op`, returned on every rank: local reduce on
-// each GPU, then MPI_Allreduce (or, for float add and mul, a gather and a combine in rank order).
+// each GPU, then one MPI_Allgather of the totals, combined in rank order on every rank.
 //   pieces {3, 1} | {} | {7, 0, 4}, Op::max -> 7 on every rank
 template <Element T>
 T reduce(const Context& ctx, MPI_Comm comm, std::span<const T> piece, Op op = Op::add);
@@ -115,12 +117,40 @@ struct DevicePiece {
   BufferView input;    // count elements from input.offset (STORAGE_BUFFER usage); may be empty if count == 0
   BufferView output;   // count elements from output.offset; may be exactly the input (in place)
   uint64_t count = 0;  // this rank's elements; 0 is allowed (an empty piece)
+  BufferView temp;     // optional (buffer VK_NULL_HANDLE: the Context's scratch): temp memory of the caller's
+                       // for the local reduce and scan, mpi::temp_requirements<T> bytes from temp.offset
+};
+
+// What DevicePiece::temp must hold for scan<T> (and reduce<T>) of `piece` with `config`: the larger of
+// the local reduce's and the local scan's temp, and the usages both need. Size 0: no temp needed.
+template <Element T>
+TempRequirements temp_requirements(const Context& ctx, const DevicePiece& piece, ScanConfig config = {});
+
+// Where the time of one call on pieces in GPU buffers went, in milliseconds of host steady_clock, for
+// finding per-call overhead (gpuscan_mpi_bench --breakdown). Pass a pointer as the call's last argument
+// to have it filled; timing adds two GPU timestamps to each submission and nothing else.
+struct SubmitTimes {
+  double record = 0;  // recording the command buffer (pipelines are looked up, or built on first use, here)
+  double submit = 0;  // vkQueueSubmit, with the queue lock
+  double wait = 0;    // from the submit's return until the fence signalled (2 ms polling, then blocking)
+  double gpu = 0;     // between timestamps at the start and end of the command buffer; 0 without timestamps
+};
+struct StepTimes {
+  double scratch = 0;   // taking the Context's scratch buffers (a lock; an allocation when they grow)
+  SubmitTimes reduce;   // the local reduce and its one-element readback
+  double exchange = 0;  // the one MPI_Allgather after it: same call everywhere, errors, every rank's total
+                        // (includes waiting for the slowest rank to get there)
+  SubmitTimes scan;     // the local scan with the carry-in (scan only)
+  double agree = 0;     // the MPI_Allreduce after the local scan: did any rank's scan fail? (scan only)
+  double total = 0;     // the whole call
 };
 
 // Scan of the distributed array in GPU buffers, as the host-span scan: on return piece.output holds this
 // rank's part of the scan of the whole array. Blocks until the GPU is done (two submissions to ctx's
 // queue, one fence wait each). Temp memory (the reduce's tile totals, the scan's temp, one readback
-// element) is allocated inside each call and freed before it returns.
+// element) is DevicePiece::temp when the caller gives one, else the Context's scratch, allocated when a
+// call needs more than earlier calls did and kept; the readback element is always the Context's, and
+// command pools and fences are the Context's too, so repeated calls allocate nothing.
 //
 // Barrier contract. Before the call: the writes to piece.input, and any use of piece.output, were
 // either submitted earlier to ctx.queue() or finished (waited on with a fence) if they ran on another
@@ -136,16 +166,19 @@ struct DevicePiece {
 //   gpuscan::mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, {.input = in, .output = out, .count = n});
 //   // rank 0: out = [0, 3]             rank 1: nothing   rank 2: out = [4, 11, 11]
 template <Element T>
-void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {});
+void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {},
+          StepTimes* times = nullptr);
 template <Element T>
-void exclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {}) {
+void exclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {},
+                    StepTimes* times = nullptr) {
   config.kind = ScanKind::exclusive;
-  scan<T>(ctx, comm, piece, config);
+  scan<T>(ctx, comm, piece, config, times);
 }
 template <Element T>
-void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {}) {
+void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfig config = {},
+                    StepTimes* times = nullptr) {
   config.kind = ScanKind::inclusive;
-  scan<T>(ctx, comm, piece, config);
+  scan<T>(ctx, comm, piece, config, times);
 }
 
 // The combination of the distributed array in GPU buffers (piece.input, piece.count; piece.output is not
@@ -154,13 +187,14 @@ void inclusive_scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece,
 //   // pieces [3, 1] | (empty) | [7, 0, 4] on the ranks' GPUs
 //   gpuscan::mpi::reduce<uint32_t>(ctx, MPI_COMM_WORLD, {.input = in, .count = n}, gpuscan::Op::max)  // 7
 template <Element T>
-T reduce(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, Op op = Op::add);
+T reduce(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, Op op = Op::add, StepTimes* times = nullptr);
 
 // A piece in GPU buffers to compact (select_if / select_flagged below); views as record_select_if's.
 struct DeviceSelectPiece {
   BufferView input;      // count elements from input.offset
   BufferView flags;      // select_flagged: count u32 flags (kept where non-zero); unused by select_if
-  BufferView output;     // room for count elements; [0, kept) is written, the rest left as it was
+  BufferView output;     // room for count elements (Rebalance::equal: for this rank's share); [0, kept) is
+                         // written, the rest left as it was
   BufferView count_out;  // optional (buffer VK_NULL_HANDLE = none): one u32, this rank's kept count, left on
                          // the GPU (for ScanArgs::count_from, say); needs VK_BUFFER_USAGE_TRANSFER_DST_BIT
   uint64_t count = 0;    // this rank's elements; 0 is allowed (views may then be empty)
@@ -173,31 +207,42 @@ struct DeviceSelection {
   uint64_t global_count = 0;   // elements kept on all ranks together
 };
 
-// Stream compaction of the distributed array in GPU buffers, as the host-span select_if / select_flagged
-// with Rebalance::none (rebalancing GPU buffers is not offered): each rank compacts its piece on its GPU
-// (record_select_if / record_select_flagged into its output), reads back its kept count (one u32), and
-// MPI_Exscan / MPI_Allreduce of the counts give its global offset and the global count. Blocks until the
-// GPU is done; temp memory is allocated per call. Barrier contract as scan's on DevicePiece: earlier
-// submissions on ctx's queue need no barrier before the call, and afterwards output and count_out are
-// visible to every later command on the queue and to the host.
+// Stream compaction of the distributed array in GPU buffers, as the host-span select_if / select_flagged:
+// each rank compacts its piece on its GPU (record_select_if / record_select_flagged into its output),
+// reads back its kept count (one u32), and one MPI_Allgather of the counts gives its global offset and
+// the global count. Blocks until the GPU is done; temp memory is the Context's reusable scratch.
+// Barrier contract as scan's on DevicePiece: earlier submissions on ctx's queue need no barrier before
+// the call, and afterwards output and count_out are visible to every later command on the queue and to
+// the host.
+//
+// Rebalance::equal: afterwards output[0, kept) holds this rank's equal share of the whole result (as the
+// host-span form: global elements [r·K/P, (r+1)·K/P)) and count_out its size. The elements travel
+// through host memory: each rank copies its kept elements into a host-visible buffer allocated for the
+// call, MPI_Alltoallv moves them, and each rank copies its share back (two PCIe copies of the kept
+// elements, three submissions). The output buffer then needs TRANSFER_SRC and TRANSFER_DST usage and
+// room for the share, which may exceed count (an empty piece can receive elements); a rank without room
+// throws Errc::buffer_too_small on every rank before anything moves. At most 2^31 - 1 elements per rank
+// (Errc::too_large on every rank).
 //
 //   // rank 0: in = [5, 1, 7]   rank 1: count 0   rank 2: in = [9, 2]
 //   auto r = gpuscan::mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD,
 //                                              {.input = in, .output = out, .count = n},
 //                                              gpuscan::Predicate::greater(4u));
 //   // rank 0: out[0, 2) = [5, 7], r = {2, 0, 3}   rank 1: {0, 2, 3}   rank 2: out[0, 1) = [9], {1, 2, 3}
+//   // with Rebalance::equal: rank 0: out[0, 1) = [5], {1, 0, 3}   rank 1: [7], {1, 1, 3}   rank 2: [9], {1, 2, 3}
 template <Element T>
 DeviceSelection select_if(const Context& ctx, MPI_Comm comm, const DeviceSelectPiece& piece, Predicate predicate,
-                          CompactConfig config = {});
+                          CompactConfig config = {}, Rebalance rebalance = Rebalance::none);
 template <Element T>
 DeviceSelection select_flagged(const Context& ctx, MPI_Comm comm, const DeviceSelectPiece& piece,
-                               CompactConfig config = {});
+                               CompactConfig config = {}, Rebalance rebalance = Rebalance::none);
 
 #define GPUSCAN_MPI_DECLARE(T)                                                                   \
   extern template std::vector<T> scan(const Context&, MPI_Comm, std::span<const T>, ScanConfig); \
   extern template T reduce(const Context&, MPI_Comm, std::span<const T>, Op);                    \
-  extern template void scan<T>(const Context&, MPI_Comm, const DevicePiece&, ScanConfig);       \
-  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op);
+  extern template void scan<T>(const Context&, MPI_Comm, const DevicePiece&, ScanConfig, StepTimes*); \
+  extern template T reduce<T>(const Context&, MPI_Comm, const DevicePiece&, Op, StepTimes*);          \
+  extern template TempRequirements temp_requirements<T>(const Context&, const DevicePiece&, ScanConfig);
 GPUSCAN_MPI_DECLARE(uint32_t)
 GPUSCAN_MPI_DECLARE(int32_t)
 GPUSCAN_MPI_DECLARE(float)
@@ -220,8 +265,9 @@ extern template Selection<float> select_flagged(const Context&, MPI_Comm, std::s
                                                 std::span<const uint32_t>, CompactConfig, Rebalance);
 #define GPUSCAN_MPI_DECLARE(T)                                                                                    \
   extern template DeviceSelection select_if<T>(const Context&, MPI_Comm, const DeviceSelectPiece&, Predicate,     \
-                                               CompactConfig);                                                    \
-  extern template DeviceSelection select_flagged<T>(const Context&, MPI_Comm, const DeviceSelectPiece&, CompactConfig);
+                                               CompactConfig, Rebalance);                                         \
+  extern template DeviceSelection select_flagged<T>(const Context&, MPI_Comm, const DeviceSelectPiece&,           \
+                                                    CompactConfig, Rebalance);
 GPUSCAN_MPI_DECLARE(uint32_t)
 GPUSCAN_MPI_DECLARE(int32_t)
 GPUSCAN_MPI_DECLARE(float)

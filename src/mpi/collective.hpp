@@ -8,8 +8,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace gpuscan::mpi::detail {
+
+// The primitives, as CallSignature::primitive.
+enum Primitive : uint32_t { primitive_select_if = 1, primitive_select_flagged = 2, primitive_scan = 3, primitive_reduce = 4 };
 
 // What a rank is about to do, as plain integers so it can travel through MPI_Allgather.
 struct CallSignature {
@@ -19,10 +23,15 @@ struct CallSignature {
   uint32_t variant = 0;    // exclusive/inclusive, rebalance, ...
 };
 
-// Throws Error(Errc::invalid_argument) on every rank unless all ranks passed equal signatures;
-// `describe` names a signature for the message ("select_if<u32>").
-void require_same_call(MPI_Comm comm, const CallSignature& mine,
-                       const std::function<std::string(const CallSignature&)>& describe);
+// Runs `step` (this rank's local work, returning up to 8 bytes of result: its total, its kept count),
+// then ONE MPI_Allgather of every rank's signature, whether its step threw, and that result. Throws on
+// every rank if the signatures differ (Errc::invalid_argument, naming both calls: "rank 1 called
+// select_if<f32> with predicate greater, Rebalance::none") or if a step threw anywhere (as run_agreed); otherwise returns the ranks'
+// results in rank order. Every gpuscan::mpi primitive opens with this exchange, so ranks that entered
+// different calls meet in the same collective and all throw, and one collective does the work of the
+// call check, the error agreement and the exchange of totals or counts.
+std::vector<uint64_t> gather_after_step(MPI_Comm comm, const CallSignature& mine, const char* what,
+                                        const std::function<uint64_t()>& step);
 
 // Runs `step` on this rank, then agrees with the others: if it threw anywhere, every rank throws
 // (the rank that failed rethrows its own error; the others an Error naming the first failed rank).

@@ -8,7 +8,8 @@
 namespace gpuscan::mpi::detail {
 
 void submit_between_barriers(const Context& ctx, std::initializer_list<vk::OwnedBuffer*> owned,
-                             const std::function<void(VkCommandBuffer)>& record) {
+                             const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times) {
+  vk::SubmitTimes vk_times;
   try {
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       // Everything earlier on the queue (its writes made available) before gpuscan's compute shaders and
@@ -23,19 +24,16 @@ void submit_between_barriers(const Context& ctx, std::initializer_list<vk::Owned
                          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
-    });
+    }, times ? &vk_times : nullptr);
+    if (times) *times = {vk_times.record, vk_times.submit, vk_times.wait, vk_times.gpu};
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {
       std::lock_guard lock(ctx.impl().abandoned_mutex);
-      for (vk::OwnedBuffer* b : owned) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+      for (vk::OwnedBuffer* b : owned)
+        if (b) ctx.impl().abandoned_buffers.push_back(std::move(*b));
     }
     throw;
   }
-}
-
-vk::OwnedBuffer temp_buffer(const Context& ctx, const TempRequirements& req) {
-  if (req.size == 0) return {};
-  return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), req.size, req.usage, vk::MemoryKind::device_local);
 }
 
 std::unique_lock<std::mutex> scratch_lock(const Context& ctx) { return std::unique_lock(ctx.impl().scratch_mutex); }
@@ -50,7 +48,5 @@ vk::OwnedBuffer& scratch(const Context& ctx, VkDeviceSize bytes, bool host_visib
                         host_visible ? vk::MemoryKind::host_visible : vk::MemoryKind::device_local);
   return b;
 }
-
-BufferView view_or_empty(const vk::OwnedBuffer& b) { return b.handle() ? b.view() : BufferView{}; }
 
 }  // namespace gpuscan::mpi::detail

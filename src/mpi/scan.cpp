@@ -1,7 +1,6 @@
-// Distributed scan and reduce: each rank reduces its piece on its GPU, the ranks' totals are combined
-// in rank order (MPI_Exscan / MPI_Allreduce with MPI's own operators where they are exact, a gather and
-// an ordered combine where they are not), and each rank scans its piece with the combination of the
-// totals before it as the scan's carry-in (ScanArgs::initial_bits), inside the shader.
+// Distributed scan and reduce: each rank reduces its piece on its GPU, the ranks' totals are gathered
+// and combined in rank order (mpi/scan_steps.hpp), and each rank scans its piece with the combination of
+// the totals before it as the scan's carry-in (ScanArgs::initial_bits), inside the shader.
 #include "gpuscan/mpi.hpp"
 #include "gpuscan/reduce.hpp"
 #include "mpi/scan_steps.hpp"

@@ -1,105 +1,27 @@
-// What the host-span and GPU-buffer forms of the distributed scan and reduce share: the check that every
-// rank makes the same call, the agreed local steps, and the combination of the ranks' totals in rank order
-// (MPI_Exscan / MPI_Allreduce with MPI's own operators where they are exact, a gather and an ordered
-// combine where they are not). The two forms differ only in how they reduce and scan their own piece.
+// What the host-span and GPU-buffer forms of the distributed scan and reduce share: the local reduce,
+// then one exchange (gather_after_step: the same-call check, the error agreement and every rank's
+// total in one MPI_Allgather), the totals combined in rank order on every rank, and, for the scan, the
+// local scan with the combination of the totals before this rank as its carry-in and an agreement
+// after it. The two forms differ only in how they reduce and scan their own piece.
 #pragma once
 
 #include <mpi.h>
 
+#include <chrono>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "cpu/reference.hpp"
+#include "gpuscan/mpi.hpp"
 #include "gpuscan/types.hpp"
 #include "mpi/collective.hpp"
 
 namespace gpuscan::mpi::detail {
 
-enum ScanPrimitive : uint32_t { primitive_scan = 3, primitive_reduce = 4 };
-
-inline std::string describe_scan_call(const CallSignature& s) {
-  std::string name = s.primitive == primitive_scan ? "scan" : s.primitive == primitive_reduce ? "reduce" : "?";
-  name += "<" + std::string(to_string(static_cast<DataType>(s.type))) + ", " +
-          std::string(to_string(static_cast<Op>(s.op))) + ">";
-  if (s.primitive == primitive_scan) name += s.variant ? " inclusive" : " exclusive";
-  return name;
-}
-
-template <class T>
-MPI_Datatype mpi_type() {
-  if constexpr (std::is_same_v<T, uint32_t>) return MPI_UINT32_T;
-  else if constexpr (std::is_same_v<T, int32_t>) return MPI_INT32_T;
-  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  else if constexpr (std::is_same_v<T, uint64_t>) return MPI_UINT64_T;
-  else if constexpr (std::is_same_v<T, int64_t>) return MPI_INT64_T;
-  else return MPI_DOUBLE;
-}
-
-// MPI's predefined operator for `op` on T where its result cannot depend on how MPI associates the
-// ranks' values: every operator on integers (wrapping add and mul are associative), min and max on
-// floats. Float add and mul are not associative, so they go through ordered_totals instead, and the
-// result is the same on every run (as gpuscan's deterministic floats are).
-template <class T>
-bool predefined_op(Op op, MPI_Op& out) {
-  const bool exact = std::is_integral_v<T> || op == Op::min || op == Op::max;
-  if (!exact) return false;
-  switch (op) {
-    case Op::add: out = MPI_SUM; break;
-    case Op::mul: out = MPI_PROD; break;
-    case Op::min: out = MPI_MIN; break;
-    case Op::max: out = MPI_MAX; break;
-    case Op::bit_and: out = MPI_BAND; break;
-    case Op::bit_or: out = MPI_BOR; break;
-    case Op::bit_xor: out = MPI_BXOR; break;
-  }
-  return true;
-}
-
-// Every rank's total, in rank order.
-template <class T>
-std::vector<T> ordered_totals(MPI_Comm comm, T mine) {
-  std::vector<T> all(static_cast<size_t>(size_of(comm)));
-  check_mpi(MPI_Allgather(&mine, 1, mpi_type<T>(), all.data(), 1, mpi_type<T>(), comm), "MPI_Allgather");
-  return all;
-}
-
-// The combination of the totals of the ranks before this one (nullopt on rank 0: nothing before it).
-template <class T>
-std::optional<T> carry_in(MPI_Comm comm, Op op, T mine) {
-  const int rank = rank_of(comm);
-  MPI_Op mpi_op;
-  if (predefined_op<T>(op, mpi_op)) {
-    T before{};
-    check_mpi(MPI_Exscan(&mine, &before, 1, mpi_type<T>(), mpi_op, comm), "MPI_Exscan");
-    if (rank == 0) return std::nullopt;  // MPI_Exscan leaves rank 0's result undefined
-    return before;
-  }
-  const std::vector<T> all = ordered_totals(comm, mine);
-  if (rank == 0) return std::nullopt;
-  T before = all[0];
-  for (int r = 1; r < rank; ++r) before = cpu::combine(op, before, all[r]);
-  return before;
-}
-
-// The combination of every rank's total, on every rank.
-template <class T>
-T combine_all(MPI_Comm comm, Op op, T mine) {
-  MPI_Op mpi_op;
-  if (predefined_op<T>(op, mpi_op)) {
-    T total{};
-    check_mpi(MPI_Allreduce(&mine, &total, 1, mpi_type<T>(), mpi_op, comm), "MPI_Allreduce");
-    return total;
-  }
-  const std::vector<T> all = ordered_totals(comm, mine);
-  T total = all[0];
-  for (size_t r = 1; r < all.size(); ++r) total = cpu::combine(op, total, all[r]);
-  return total;
-}
-
-inline CallSignature scan_signature(ScanPrimitive p, DataType type, Op op, uint32_t variant) {
+inline CallSignature scan_signature(Primitive p, DataType type, Op op, uint32_t variant) {
   CallSignature s;
   s.primitive = p;
   s.type = static_cast<uint32_t>(type);
@@ -108,28 +30,100 @@ inline CallSignature scan_signature(ScanPrimitive p, DataType type, Op op, uint3
   return s;
 }
 
-// The distributed scan, given this rank's two local steps: `local_total` reduces the piece, `local_scan`
-// scans it with the carry-in (nullopt on rank 0). Each runs agreed: a failure on one rank throws on all.
+// The value whose element_bits are `bits`.
 template <class T>
-void distributed_scan(MPI_Comm comm, const ScanConfig& config, const std::function<T()>& local_total,
-                      const std::function<void(std::optional<T>)>& local_scan) {
-  require_same_call(comm,
-                    scan_signature(primitive_scan, data_type_of<T>::value, config.op,
-                                   config.kind == ScanKind::inclusive),
-                    describe_scan_call);
-  T total{};
-  run_agreed(comm, "gpuscan::mpi::scan (local reduce)", [&] { total = local_total(); });
-  const std::optional<T> before = carry_in<T>(comm, config.op, total);
-  run_agreed(comm, "gpuscan::mpi::scan (local scan)", [&] { local_scan(before); });
+T from_bits(uint64_t bits) {
+  T value;
+  if constexpr (sizeof(T) == 4) {
+    const uint32_t low = static_cast<uint32_t>(bits);
+    std::memcpy(&value, &low, sizeof value);
+  } else {
+    std::memcpy(&value, &bits, sizeof value);
+  }
+  return value;
 }
 
-// The distributed reduction, given this rank's local reduction.
+// The combination of ranks [0, end)'s totals in rank order (nullopt if end is 0). The same order on every
+// rank and every run, so float results repeat bitwise; integer operators are exact in any order, and
+// min and max too, so this equals what MPI_Exscan / MPI_Allreduce would give.
 template <class T>
-T distributed_reduce(MPI_Comm comm, Op op, const std::function<T()>& local_total) {
-  require_same_call(comm, scan_signature(primitive_reduce, data_type_of<T>::value, op, 0), describe_scan_call);
-  T total{};
-  run_agreed(comm, "gpuscan::mpi::reduce (local reduce)", [&] { total = local_total(); });
-  return combine_all<T>(comm, op, total);
+std::optional<T> combine_in_order(const std::vector<uint64_t>& totals, Op op, size_t end) {
+  if (end == 0) return std::nullopt;
+  T combined = from_bits<T>(totals[0]);
+  for (size_t r = 1; r < end; ++r) combined = cpu::combine(op, combined, from_bits<T>(totals[r]));
+  return combined;
+}
+
+// Adds the host time of its lifetime to *slot (nothing when slot is null): StepTimes' fields.
+class AddElapsed {
+ public:
+  explicit AddElapsed(double* slot) : slot_(slot) {}
+  AddElapsed(const AddElapsed&) = delete;
+  AddElapsed& operator=(const AddElapsed&) = delete;
+  ~AddElapsed() {
+    if (slot_) *slot_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
+
+ private:
+  double* slot_;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+// `run(step)` (gather_after_step or run_agreed around a step), adding the time of all of it but the
+// step's to *rest when that is set: the MPI part of a local step and its exchange.
+template <class R, class Run, class Step>
+R time_around(double* rest, Run&& run, Step&& step) {
+  if (!rest) return run(step);
+  double inner = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto timed_step = [&] {
+    AddElapsed t(&inner);
+    return step();
+  };
+  if constexpr (std::is_void_v<R>) {
+    run(timed_step);
+    *rest += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() - inner;
+  } else {
+    R result = run(timed_step);
+    *rest += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() - inner;
+    return result;
+  }
+}
+
+// This rank's total and every rank's, after the opening exchange (one collective).
+template <class T>
+std::vector<uint64_t> exchange_totals(MPI_Comm comm, const CallSignature& call, const char* what,
+                                      const std::function<T()>& local_total, double* exchange_time) {
+  return time_around<std::vector<uint64_t>>(
+      exchange_time,
+      [&](auto&& step) { return gather_after_step(comm, call, what, step); },
+      [&] { return element_bits(local_total()); });
+}
+
+// The distributed scan, given this rank's two local steps: `local_total` reduces the piece, `local_scan`
+// scans it with the carry-in (nullopt on rank 0). Two collectives: the exchange after the reduce and
+// the agreement after the scan, so a failure on one rank throws on all.
+template <class T>
+void distributed_scan(MPI_Comm comm, const ScanConfig& config, const std::function<T()>& local_total,
+                      const std::function<void(std::optional<T>)>& local_scan, StepTimes* times = nullptr) {
+  const CallSignature call =
+      scan_signature(primitive_scan, data_type_of<T>::value, config.op, config.kind == ScanKind::inclusive);
+  const std::vector<uint64_t> totals = exchange_totals<T>(comm, call, "gpuscan::mpi::scan (local reduce)",
+                                                          local_total, times ? &times->exchange : nullptr);
+  const std::optional<T> before = combine_in_order<T>(totals, config.op, static_cast<size_t>(rank_of(comm)));
+  time_around<void>(
+      times ? &times->agree : nullptr,
+      [&](auto&& step) { run_agreed(comm, "gpuscan::mpi::scan (local scan)", step); },
+      [&] { local_scan(before); });
+}
+
+// The distributed reduction, given this rank's local reduction: one collective.
+template <class T>
+T distributed_reduce(MPI_Comm comm, Op op, const std::function<T()>& local_total, StepTimes* times = nullptr) {
+  const std::vector<uint64_t> totals =
+      exchange_totals<T>(comm, scan_signature(primitive_reduce, data_type_of<T>::value, op, 0),
+                         "gpuscan::mpi::reduce (local reduce)", local_total, times ? &times->exchange : nullptr);
+  return *combine_in_order<T>(totals, op, totals.size());
 }
 
 }  // namespace gpuscan::mpi::detail

@@ -1,6 +1,6 @@
 // What the host-span and GPU-buffer forms of the distributed compaction share: the check that every rank
 // makes the same call, the agreed local compaction, and the ranks' kept counts combined into each rank's
-// global offset (MPI_Exscan) and the global count (MPI_Allreduce).
+// global offset and the global count: all from one MPI_Allgather after the local compaction.
 #pragma once
 
 #include <mpi.h>

@@ -211,6 +211,11 @@ Context::Impl::~Impl() {
     for (VkQueryPool q : abandoned_queries) vkDestroyQueryPool(device, q, nullptr);
   }
   if (device) {
+    for (const SubmitSlot& s : submit_slots) {  // idle: their last submissions were waited for
+      vkDestroyFence(device, s.fence, nullptr);
+      vkDestroyCommandPool(device, s.pool, nullptr);
+      if (s.timestamps) vkDestroyQueryPool(device, s.timestamps, nullptr);
+    }
     for (auto& [key, p] : pipelines) vkDestroyPipeline(device, p, nullptr);
     for (auto& [name, m] : modules) vkDestroyShaderModule(device, m, nullptr);
     if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);

@@ -55,6 +55,16 @@ struct Context::Impl {
   std::mutex scratch_mutex;
   vk::OwnedBuffer scratch_device, scratch_host;
   std::vector<VkQueryPool> abandoned_queries;
+  // What vk::submit_and_wait submits with, kept between calls (creating a pool and a fence per call
+  // showed up in gpuscan::mpi's per-call overhead); idle ones here, one per concurrent call.
+  struct SubmitSlot {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool timestamps = VK_NULL_HANDLE;  // two queries, created the first time a call is timed
+  };
+  std::mutex submit_slots_mutex;
+  std::vector<SubmitSlot> submit_slots;
   PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;

@@ -4,9 +4,11 @@
 // Context's pipeline cache and queue lock.
 #include <chrono>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "cpu/reference.hpp"
 #include "gpuscan/reduce.hpp"
@@ -34,64 +36,146 @@ void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDevice
   memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, dst_stage, dst_access);
 }
 
-void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record) {
+namespace {
+
+using Slot = Context::Impl::SubmitSlot;
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// How long submit_and_wait polls its fence before a blocking wait: 2 ms, or GPUSCAN_FENCE_POLL_US
+// microseconds (read once; 0 blocks at once), for measuring what the polling buys (docs/mpi.md).
+std::chrono::microseconds fence_poll() {
+  static const std::chrono::microseconds poll = [] {
+    const char* env = std::getenv("GPUSCAN_FENCE_POLL_US");
+    return std::chrono::microseconds(env && *env ? std::strtoll(env, nullptr, 10) : 2000);
+  }();
+  return poll;
+}
+
+void destroy_slot(VkDevice device, const Slot& slot) {
+  if (slot.fence) vkDestroyFence(device, slot.fence, nullptr);
+  if (slot.pool) vkDestroyCommandPool(device, slot.pool, nullptr);
+  if (slot.timestamps) vkDestroyQueryPool(device, slot.timestamps, nullptr);
+}
+
+// An idle slot of the Context's (reset), or a new one; with `timed`, with its timestamp query pool.
+Slot take_slot(const Context& ctx, bool timed) {
+  Context::Impl& impl = ctx.impl();
   const VkDevice device = ctx.device();
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = ctx.queue_family_index();
-  VkCommandPool pool = VK_NULL_HANDLE;
-  check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
-  VkFence fence = VK_NULL_HANDLE;
-  try {
+  Slot slot;
+  {
+    std::lock_guard lock(impl.submit_slots_mutex);
+    if (!impl.submit_slots.empty()) {
+      slot = impl.submit_slots.back();
+      impl.submit_slots.pop_back();
+    }
+  }
+  if (slot.pool) {
+    try {
+      check(vkResetCommandPool(device, slot.pool, 0), "vkResetCommandPool");
+      check(vkResetFences(device, 1, &slot.fence), "vkResetFences");
+    } catch (...) {
+      destroy_slot(device, slot);
+      throw;
+    }
+  } else {
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = ctx.queue_family_index();
+    check(vkCreateCommandPool(device, &pool_info, nullptr, &slot.pool), "vkCreateCommandPool");
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = pool;
+    alloc.commandPool = slot.pool;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    check(vkAllocateCommandBuffers(device, &alloc, &cmd), "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    try {
+      check(vkAllocateCommandBuffers(device, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
+      check(vkCreateFence(device, &fence_info, nullptr, &slot.fence), "vkCreateFence");
+    } catch (...) {
+      destroy_slot(device, slot);
+      throw;
+    }
+  }
+  if (timed && !slot.timestamps) {
+    VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    q.queryCount = 2;
+    if (vkCreateQueryPool(device, &q, nullptr, &slot.timestamps) != VK_SUCCESS) slot.timestamps = VK_NULL_HANDLE;
+  }
+  return slot;
+}
+
+}  // namespace
+
+void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times) {
+  const VkDevice device = ctx.device();
+  Context::Impl& impl = ctx.impl();
+  const bool timed = times && ctx.device_info().timestamp_period_ns > 0;
+  auto t0 = std::chrono::steady_clock::now();
+  Slot slot = take_slot(ctx, timed);
+  const bool stamped = timed && slot.timestamps;
+  try {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vkBeginCommandBuffer(cmd, &begin), "vkBeginCommandBuffer");
-    record(cmd);
-    check(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    check(vkBeginCommandBuffer(slot.cmd, &begin), "vkBeginCommandBuffer");
+    if (stamped) {
+      vkCmdResetQueryPool(slot.cmd, slot.timestamps, 0, 2);
+      vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot.timestamps, 0);
+    }
+    record(slot.cmd);
+    if (stamped) vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.timestamps, 1);
+    check(vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer");
+    if (times) times->record = ms_since(t0);
 
-    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    check(vkCreateFence(device, &fence_info, nullptr, &fence), "vkCreateFence");
+    t0 = std::chrono::steady_clock::now();
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &cmd;
+    submit.pCommandBuffers = &slot.cmd;
     {
-      std::lock_guard lock(ctx.impl().queue_mutex);
-      check(vkQueueSubmit(ctx.queue(), 1, &submit, fence), "vkQueueSubmit");
+      std::lock_guard lock(impl.queue_mutex);
+      check(vkQueueSubmit(ctx.queue(), 1, &submit, slot.fence), "vkQueueSubmit");
     }
-    // Poll for up to 2 ms before blocking: a blocking wait can add about a millisecond of wake-up
-    // latency on some drivers, as much as a short scan takes on the GPU.
+    if (times) times->submit = ms_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    // Poll for up to 2 ms (fence_poll()) before blocking: a blocking wait can add about a millisecond of
+    // wake-up latency on some drivers, as much as a short scan takes on the GPU.
     VkResult waited = VK_NOT_READY;
-    const auto poll_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
-    while ((waited = vkGetFenceStatus(device, fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end) {
-    }
-    if (waited == VK_NOT_READY) waited = vkWaitForFences(device, 1, &fence, VK_TRUE, ctx.impl().timeout_ns);
+    const auto poll_end = std::chrono::steady_clock::now() + fence_poll();
+    // Yielding between polls gives the core to any thread of the driver's that shares it (an MPI rank
+    // is often bound to one core).
+    while ((waited = vkGetFenceStatus(device, slot.fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end)
+      std::this_thread::yield();
+    if (waited == VK_NOT_READY) waited = vkWaitForFences(device, 1, &slot.fence, VK_TRUE, impl.timeout_ns);
+    if (times) times->wait = ms_since(t0);
     if (waited == VK_TIMEOUT) {
       // The GPU may still be running this submission: its fence and pool live until the Context goes.
       {
-        std::lock_guard lock(ctx.impl().abandoned_mutex);
-        ctx.impl().abandoned.emplace_back(pool, fence);
+        std::lock_guard lock(impl.abandoned_mutex);
+        impl.abandoned.emplace_back(slot.pool, slot.fence);
+        if (slot.timestamps) impl.abandoned_queries.push_back(slot.timestamps);
       }
-      pool = VK_NULL_HANDLE;
-      fence = VK_NULL_HANDLE;
+      slot = {};
       throw Error(Errc::timeout,
-                  "the GPU did not finish a submission within " + std::to_string(ctx.impl().timeout_ns / 1'000'000) +
+                  "the GPU did not finish a submission within " + std::to_string(impl.timeout_ns / 1'000'000) +
                       " ms (a hang or a device lost); destroy this Context",
                   waited);
     }
     check(waited, "vkWaitForFences");
+    if (stamped) {
+      uint64_t stamps[2] = {0, 0};
+      check(vkGetQueryPoolResults(device, slot.timestamps, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+            "vkGetQueryPoolResults");
+      times->gpu = static_cast<double>(stamps[1] - stamps[0]) * ctx.device_info().timestamp_period_ns * 1e-6;
+    }
   } catch (...) {
-    if (fence) vkDestroyFence(device, fence, nullptr);
-    if (pool) vkDestroyCommandPool(device, pool, nullptr);
+    destroy_slot(device, slot);  // a failed slot is not reused (its command buffer may be mid-recording)
     throw;
   }
-  vkDestroyFence(device, fence, nullptr);
-  vkDestroyCommandPool(device, pool, nullptr);
+  std::lock_guard lock(impl.submit_slots_mutex);
+  impl.submit_slots.push_back(slot);
 }
 
 }  // namespace vk

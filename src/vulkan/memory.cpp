@@ -11,10 +11,13 @@ namespace {
 uint32_t find_memory_type(VkPhysicalDevice physical, uint32_t allowed, MemoryKind kind) {
   VkPhysicalDeviceMemoryProperties props;
   vkGetPhysicalDeviceMemoryProperties(physical, &props);
-  const VkMemoryPropertyFlags want =
-      kind == MemoryKind::host_visible
-          ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-          : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  constexpr VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  if (kind == MemoryKind::host_readback)
+    for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+      if ((allowed & (1u << i)) && (props.memoryTypes[i].propertyFlags & (host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) ==
+                                       (host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT))
+        return i;
+  const VkMemoryPropertyFlags want = kind == MemoryKind::device_local ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : host;
   for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
     if ((allowed & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
   if (kind == MemoryKind::device_local)  // e.g. a CPU device without a DEVICE_LOCAL type: any will do
@@ -41,7 +44,7 @@ OwnedBuffer::OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSiz
     alloc.memoryTypeIndex = find_memory_type(physical, req.memoryTypeBits, kind);
     check(vkAllocateMemory(device, &alloc, nullptr, &memory_), "vkAllocateMemory");
     check(vkBindBufferMemory(device, buffer_, memory_, 0), "vkBindBufferMemory");
-    if (kind == MemoryKind::host_visible)
+    if (kind != MemoryKind::device_local)
       check(vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
   } catch (...) {
     reset();

@@ -10,13 +10,15 @@
 
 namespace gpuscan::vk {
 
-enum class MemoryKind { device_local, host_visible };
+// host_readback: host-visible and coherent like host_visible, preferring a HOST_CACHED type (falling back
+// to any host-visible one), for data the CPU reads back in bulk: uncached memory reads slowly.
+enum class MemoryKind { device_local, host_visible, host_readback };
 
 class OwnedBuffer {
  public:
   OwnedBuffer() = default;
-  // Creates a buffer of `size` bytes (at least 4) with `usage`; host_visible buffers are mapped and
-  // coherent. Throws Errc::vulkan_error (e.g. VK_ERROR_OUT_OF_DEVICE_MEMORY).
+  // Creates a buffer of `size` bytes (at least 4) with `usage`; host_visible and host_readback buffers
+  // are mapped and coherent. Throws Errc::vulkan_error (e.g. VK_ERROR_OUT_OF_DEVICE_MEMORY).
   OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
               MemoryKind kind);
   OwnedBuffer(OwnedBuffer&& other) noexcept { *this = std::move(other); }

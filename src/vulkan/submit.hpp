@@ -8,7 +8,18 @@
 
 namespace gpuscan::vk {
 
-void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record);
+// Where one submit_and_wait's time went, in milliseconds: host steady_clock around the recording, the
+// vkQueueSubmit (queue lock included) and the wait for the fence; gpu is between timestamps written at
+// the start and the end of the command buffer (0 where the queue has no timestamps).
+struct SubmitTimes {
+  double record = 0, submit = 0, wait = 0, gpu = 0;
+};
+
+// The command pool, command buffer and fence (and, once timed, a query pool) come from the Context's
+// idle set (Context::Impl::submit_slots) and go back to it, so repeated calls create nothing. With
+// `times`, fills it (and records two timestamps around `record`'s commands).
+void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record,
+                     SubmitTimes* times = nullptr);
 
 // Buffer-to-buffer copy followed by a barrier that orders it before `dst_stage` / `dst_access`.
 void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,

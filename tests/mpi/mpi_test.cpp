@@ -312,10 +312,12 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
                               {DataType::f32, Op::add, ScanKind::inclusive, true},
                               {DataType::i32, Op::min, ScanKind::inclusive, false},
                               {DataType::f64, Op::mul, ScanKind::exclusive, false}};
+  size_t round = 0;
   for (const DeviceCase& c : cases)
     visit_type(c.type, [&](auto tag) {
       using T = decltype(tag);
       for (size_t n : kSizes) {
+        const bool caller_temp = round++ % 2 == 1;  // every other run brings its own (poisoned) temp
         std::vector<T> whole;
         std::vector<int> sizes(static_cast<size_t>(ranks()));
         if (rank() == 0) {
@@ -339,6 +341,11 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
         ScanConfig config;
         config.op = c.op;
         config.kind = c.kind;
+        const VkDeviceSize temp_at = 256;
+        const TempRequirements temp_req = mpi::temp_requirements<T>(ctx, dp, config);
+        const vk::OwnedBuffer temp =
+            caller_temp ? device_buffer(ctx, temp_at + temp_req.size, std::vector<T>{}, 0) : vk::OwnedBuffer{};
+        if (caller_temp) dp.temp = temp.view(temp_at);
         mpi::scan<T>(ctx, MPI_COMM_WORLD, dp, config);
         std::vector<T> got, after;
         if (c.in_place) {
@@ -360,7 +367,8 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
                                   " n=" + std::to_string(n) + " ranks=" + std::to_string(ranks());
         // Reduce of the input pieces on the GPU against the CPU reduce of the whole array.
         const vk::OwnedBuffer again = device_buffer(ctx, count * sizeof(T), piece, 0);
-        const T reduced = mpi::reduce<T>(ctx, MPI_COMM_WORLD, {count ? again.view() : BufferView{}, {}, count}, c.op);
+        const T reduced =
+            mpi::reduce<T>(ctx, MPI_COMM_WORLD, {count ? again.view() : BufferView{}, {}, count, dp.temp}, c.op);
         T expected_total = rank() == 0 ? cpu::reduce<T>(whole, c.op) : T{};
         MPI_Bcast(&expected_total, sizeof(T), MPI_BYTE, 0, MPI_COMM_WORLD);
         EXPECT_EQ(std::memcmp(&reduced, &expected_total, sizeof(T)), 0) << where << ": reduce on rank " << rank();
@@ -380,10 +388,13 @@ TEST_F(MpiTest, DevicePiecesMatchTheWholeArray) {
 
 // Compaction of pieces in GPU buffers (mpi::DeviceSelectPiece) against std::copy_if of the whole array:
 // the kept elements, gathered in rank order, the offsets and counts, the count left in count_out (when
-// one is given), and the output past the kept elements left poisoned.
+// one is given), and the output past the kept elements left poisoned. With Rebalance::equal each rank's
+// output has room for the whole array (an empty piece may receive elements), every rank must hold its
+// equal share, and the output is poisoned past both the piece and the share.
 template <class T>
 void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng, double keep_fraction,
-                         bool with_count_buffer) {
+                         bool with_count_buffer, mpi::Rebalance rebalance = mpi::Rebalance::none) {
+  const bool equal = rebalance == mpi::Rebalance::equal;
   Context& ctx = mpi_context();
   for (size_t n : kSizes) {
     std::vector<T> whole;
@@ -401,28 +412,30 @@ void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng
     const size_t count = piece.size();
     const vk::OwnedBuffer in = device_buffer(ctx, count * sizeof(T), piece, 0);
     const vk::OwnedBuffer flag_buffer = device_buffer(ctx, count * sizeof(uint32_t), flags, 0);
-    const vk::OwnedBuffer out = device_buffer(ctx, (count + 3) * sizeof(T), std::vector<T>{}, 0);
+    const size_t room = equal ? n : count;
+    const vk::OwnedBuffer out = device_buffer(ctx, (room + 3) * sizeof(T), std::vector<T>{}, 0);
     const vk::OwnedBuffer kept_count = device_buffer(ctx, 4, std::vector<uint32_t>{}, 0);
     mpi::DeviceSelectPiece dp;
     dp.count = count;
     if (count) {
       dp.input = in.view();
       dp.flags = flag_buffer.view();
-      dp.output = out.view();
     }
+    if (room) dp.output = out.view();
     if (with_count_buffer) dp.count_out = kept_count.view();
-    const mpi::DeviceSelection got = flagged ? mpi::select_flagged<T>(ctx, MPI_COMM_WORLD, dp)
-                                             : mpi::select_if<T>(ctx, MPI_COMM_WORLD, dp, predicate);
-    const std::vector<T> around = download<T>(ctx, out, count + 3, 0);
+    const mpi::DeviceSelection got = flagged ? mpi::select_flagged<T>(ctx, MPI_COMM_WORLD, dp, {}, rebalance)
+                                             : mpi::select_if<T>(ctx, MPI_COMM_WORLD, dp, predicate, {}, rebalance);
+    const std::vector<T> around = download<T>(ctx, out, room + 3, 0);
     const std::vector<uint32_t> counted = download<uint32_t>(ctx, kept_count, 1, 0);
     const std::string where = "n=" + std::to_string(n) + " ranks=" + std::to_string(ranks()) + " rank " +
                               std::to_string(rank());
-    EXPECT_LE(got.kept, count) << where;
+    EXPECT_LE(got.kept, room) << where;
     if (with_count_buffer) EXPECT_EQ(counted[0], got.kept) << where << ": count_out";
-    const size_t kept = std::min<size_t>(got.kept, count);
+    const size_t kept = std::min<size_t>(got.kept, room);
     std::vector<T> poisoned(1);
     poison(poisoned.data(), sizeof(T));
-    for (size_t i = kept; i < around.size(); ++i)
+    // Rebalance::equal may leave this rank's own kept elements in [share, count) behind.
+    for (size_t i = equal ? std::max(kept, count) : kept; i < around.size(); ++i)
       if (std::memcmp(&around[i], &poisoned[0], sizeof(T)) != 0) {
         ADD_FAILURE() << where << ": output element " << i << " past the kept ones was written";
         break;
@@ -446,6 +459,9 @@ void check_device_select(bool flagged, Predicate predicate, std::mt19937_64& rng
     for (int r = 0; r < ranks(); ++r) {
       EXPECT_EQ(totals[r], expected.size()) << where << " from rank " << r;
       EXPECT_EQ(offsets[r], running) << where << " from rank " << r;
+      if (equal)  // rank r's share: [r·K/P, (r+1)·K/P)
+        EXPECT_EQ(counts[r], expected.size() * (r + 1) / ranks() - expected.size() * r / ranks())
+            << where << " from rank " << r;
       running += counts[r];
     }
   }
@@ -457,6 +473,65 @@ TEST_F(MpiTest, DeviceSelectionsMatchCopyIf) {
   check_device_select<int32_t>(false, Predicate::less(-1000), rng, 0, false);
   check_device_select<float>(true, {}, rng, 0.3, true);
   check_device_select<uint32_t>(true, {}, rng, 1.0, false);
+}
+
+TEST_F(MpiTest, DeviceSelectionsRebalanceIntoEqualShares) {
+  std::mt19937_64 rng(shared_seed());
+  check_device_select<uint32_t>(false, Predicate::greater(0x40000000u), rng, 0, true, mpi::Rebalance::equal);
+  check_device_select<float>(true, {}, rng, 0.1, false, mpi::Rebalance::equal);
+  check_device_select<int32_t>(true, {}, rng, 1.0, true, mpi::Rebalance::equal);
+}
+
+// Rebalance::equal where one rank's output has no room for its share (its own piece is empty, so the
+// local compaction passes): every rank throws Errc::buffer_too_small before anything moves.
+TEST_F(MpiTest, ARebalanceWithoutRoomThrowsOnEveryRank) {
+  if (ranks() < 2) GTEST_SKIP() << "needs two ranks";
+  Context& ctx = mpi_context();
+  const int bad = ranks() - 1;
+  const std::vector<uint32_t> values{5, 6, 7, 8};
+  const vk::OwnedBuffer in = device_buffer(ctx, 16, values, 0);
+  const vk::OwnedBuffer out = device_buffer(ctx, 16, std::vector<uint32_t>{}, 0);
+  mpi::DeviceSelectPiece dp{in.view(), {}, out.view(), {}, 4};
+  if (rank() == bad) {
+    dp.count = 0;
+    dp.output.buffer_size = 4;  // room for one element; its share of the 4 (P - 1) kept is at least 2
+  }
+  try {
+    mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, dp, Predicate::greater(0u), {}, mpi::Rebalance::equal);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::buffer_too_small)) << e.what();
+    if (rank() != bad)
+      EXPECT_NE(std::string(e.what()).find("failed on rank " + std::to_string(bad)), std::string::npos) << e.what();
+  }
+}
+
+// mpi::StepTimes of a device-piece scan: the steps fit inside the whole call, both submissions of a
+// non-empty piece were recorded, submitted and (with timestamps) timed on the GPU, and an empty piece
+// (rank 1) submits nothing. Ones in, so rank r's last inclusive sum counts the non-empty pieces up to it.
+TEST_F(MpiTest, StepTimesAddUpToTheCall) {
+  Context& ctx = mpi_context();
+  const size_t count = rank() == 1 ? 0 : 50000;
+  const vk::OwnedBuffer in = device_buffer(ctx, count * 4, std::vector<uint32_t>(count, 1), 0);
+  mpi::DevicePiece dp{count ? in.view() : BufferView{}, count ? in.view() : BufferView{}, count};
+  mpi::StepTimes t;
+  t.total = -1;  // the call resets every field first
+  mpi::inclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, dp, {}, &t);
+  const double parts = t.scratch + t.reduce.record + t.reduce.submit + t.reduce.wait + t.exchange + t.scan.record +
+                       t.scan.submit + t.scan.wait + t.agree;
+  EXPECT_GT(t.total, 0);
+  EXPECT_LE(parts, t.total * 1.001 + 1e-3);
+  if (count == 0) {
+    EXPECT_EQ(t.reduce.submit + t.reduce.wait + t.scan.submit + t.scan.wait, 0);
+    return;
+  }
+  for (const mpi::SubmitTimes* s : {&t.reduce, &t.scan}) {
+    EXPECT_GT(s->record, 0);
+    EXPECT_GT(s->submit + s->wait, 0);
+    if (ctx.device_info().timestamp_period_ns > 0) EXPECT_GT(s->gpu, 0);
+  }
+  const std::vector<uint32_t> got = download<uint32_t>(ctx, in, count, 0);  // and the scan still ran
+  EXPECT_EQ(got.back(), static_cast<uint32_t>(count * (rank() == 0 ? 1 : rank())));
 }
 
 // A device piece whose output is too small on one rank, then a count buffer without TRANSFER_DST on
@@ -481,6 +556,20 @@ TEST_F(MpiTest, ABadDevicePieceThrowsOnEveryRank) {
   const std::vector<uint32_t> got = download<uint32_t>(ctx, out, 4, 0);
   const uint32_t before = 26u * static_cast<uint32_t>(rank());
   EXPECT_EQ(got, (std::vector<uint32_t>{before + 5, before + 11, before + 18, before + 26}));
+
+  // A caller's temp too small on one rank (a piece of 2^17 needs temp with every algorithm).
+  const size_t big = size_t{1} << 17;
+  const vk::OwnedBuffer big_in = device_buffer(ctx, big * 4, std::vector<uint32_t>(big, 1), 0);
+  const vk::OwnedBuffer temp = device_buffer(ctx, 64, std::vector<uint32_t>{}, 0);
+  mpi::DevicePiece with_temp{big_in.view(), big_in.view(), big};
+  if (rank() == bad) with_temp.temp = temp.view();
+  try {
+    mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, with_temp);
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::buffer_too_small)) << e.what();
+    if (rank() == bad) EXPECT_NE(std::string(e.what()).find("DevicePiece::temp"), std::string::npos) << e.what();
+  }
 
   // A compaction whose count buffer cannot be copied into (no TRANSFER_DST) on one rank.
   const vk::OwnedBuffer count = device_buffer(ctx, 4, std::vector<uint32_t>{}, 0);
@@ -527,6 +616,16 @@ TEST_F(MpiTest, MismatchedCallsThrowOnEveryRank) {
     ADD_FAILURE() << "no error on rank " << rank();
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("rank 1 called scan<u32, max>"), std::string::npos) << e.what();
+  }
+  try {  // different primitives: each opens with the same exchange, so both ranks meet there and throw
+    if (rank() == 1)
+      mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, std::span<const uint32_t>(u));
+    else
+      mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u));
+    ADD_FAILURE() << "no error on rank " << rank();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument));
+    EXPECT_NE(std::string(e.what()).find("rank 1 called scan<u32, add> exclusive"), std::string::npos) << e.what();
   }
   try {  // same primitive and type, different rebalancing
     mpi::select_if<uint32_t>(ctx, MPI_COMM_WORLD, u, Predicate::greater(1u), {},
