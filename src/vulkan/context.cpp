@@ -196,6 +196,16 @@ uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::
   return preferred.front();
 }
 
+// The addressing a Context runs with: `requested`, unless device addresses were asked for and the device
+// cannot use them.
+Addressing checked_addressing(Addressing requested, bool enabled, bool device_has) {
+  if (requested != Addressing::device_address || enabled) return requested;
+  throw Error(Errc::unsupported,
+              !device_has ? "Addressing::device_address: the device lacks Vulkan 1.2's bufferDeviceAddress feature"
+                          : "Addressing::device_address: the adopted device was not created with bufferDeviceAddress "
+                            "enabled (AdoptInfo::buffer_device_address_enabled)");
+}
+
 }  // namespace
 
 Context::Impl::~Impl() {
@@ -226,7 +236,11 @@ Context::Impl::~Impl() {
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 
-uint64_t Context::Impl::window_elements(uint32_t element_bytes) const {
+uint64_t Context::Impl::window_elements(uint32_t element_bytes, bool device_address) const {
+  // Device addresses: no binding, so only the 32-bit indices (or the debugging cap) limit a window.
+  if (device_address)
+    return core::window_elements(debug_max_window_bytes ? debug_max_window_bytes : (uint64_t{1} << 31) * element_bytes,
+                                 element_bytes, element_bytes);
   // Bindings start at multiples of the alignment and of the element size (vk::bind_elements).
   const uint64_t align = std::lcm<uint64_t>(std::max<uint64_t>(info.min_storage_buffer_offset_alignment, 1), element_bytes);
   return core::window_elements(max_binding_bytes, align, element_bytes);
@@ -335,6 +349,12 @@ Context Context::create(const ContextCreateInfo& create_info) {
     f12.shaderBufferInt64Atomics = VK_TRUE;
     impl->single_pass_enabled = true;
   }
+  if (impl->info.buffer_device_address) {
+    f12.bufferDeviceAddress = VK_TRUE;
+    impl->device_address_enabled = true;
+  }
+  impl->addressing = checked_addressing(create_info.addressing, impl->device_address_enabled,
+                                        impl->info.buffer_device_address);
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -351,6 +371,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->withhold_first_tile = create_info.debug_withhold_first_tile;
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
+  impl->debug_max_window_bytes = create_info.debug_max_binding_bytes;
   if (create_info.debug_max_binding_bytes != 0)
     impl->max_binding_bytes = std::min(impl->max_binding_bytes, create_info.debug_max_binding_bytes);
   if (create_info.max_workgroup_count_x != 0)
@@ -394,6 +415,9 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   impl->int64_enabled = adopt_info.shader_int64_enabled && impl->info.shader_int64;
   impl->float64_enabled = adopt_info.shader_float64_enabled && impl->info.shader_float64;
   impl->extended_types_enabled = adopt_info.subgroup_extended_types_enabled && impl->info.subgroup_extended_types;
+  impl->device_address_enabled = adopt_info.buffer_device_address_enabled && impl->info.buffer_device_address;
+  impl->addressing = checked_addressing(adopt_info.addressing, impl->device_address_enabled,
+                                        impl->info.buffer_device_address);
   impl->create_layouts();
   return Context(std::move(impl));
 }
@@ -439,6 +463,8 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
 }
 
 bool Context::single_pass_available() const noexcept { return impl_->single_pass_enabled; }
+Addressing Context::addressing() const noexcept { return impl_->addressing; }
+bool Context::device_address_available() const noexcept { return impl_->device_address_enabled; }
 
 // Why the single-pass scan cannot run on this context, or "" if it can.
 static std::string single_pass_obstacle(const Context::Impl& impl) {
