@@ -180,6 +180,9 @@ class Context {
   // explicitly requested algorithm cannot run so, saying why.
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
+  // A sentence on how a scan of `count` elements of `type` reaches its buffers (Addressing) and in
+  // windows of how many elements (for `gpuscan info`).
+  std::string describe_addressing(DataType type, uint64_t count) const;
   // A sentence on what runs for `count` elements and why (for `gpuscan info`).
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
 

@@ -464,6 +464,26 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
 
 bool Context::single_pass_available() const noexcept { return impl_->single_pass_enabled; }
 Addressing Context::addressing() const noexcept { return impl_->addressing; }
+
+std::string Context::describe_addressing(DataType type, uint64_t count) const {
+  const Impl& i = *impl_;
+  const uint64_t bound = i.window_elements(element_size(type));
+  const uint64_t addressed = i.device_address_enabled ? i.window_elements(element_size(type), true) : 0;
+  const std::string bindings = "bindings (windows of " + std::to_string(bound) + " elements)";
+  const std::string addresses = "device addresses (windows of " + std::to_string(addressed) + " elements)";
+  const std::string why_not = i.info.buffer_device_address
+                                  ? "bufferDeviceAddress not enabled on the adopted device"
+                                  : "no bufferDeviceAddress on this device";
+  switch (i.addressing) {
+    case Addressing::bindings: return "bindings (as asked), windows of " + std::to_string(bound) + " elements";
+    case Addressing::device_address: return addresses + " (as asked)";
+    default: break;
+  }
+  if (!i.device_address_enabled) return bindings + " (" + why_not + ")";
+  if (count <= bound) return bindings + ": " + std::to_string(count) + " elements fit one binding";
+  return addresses + " if the input and output buffers have VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, otherwise " +
+         bindings;
+}
 bool Context::device_address_available() const noexcept { return impl_->device_address_enabled; }
 
 // Why the single-pass scan cannot run on this context, or "" if it can.
