@@ -12,21 +12,6 @@
 namespace gpuscan::test {
 namespace {
 
-constexpr VkBufferUsageFlags addressable = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-
-const Context& context_with(Addressing addressing) {
-  static std::map<Addressing, Context> contexts;
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  auto it = contexts.find(addressing);
-  if (it == contexts.end()) {
-    ContextCreateInfo info;
-    info.addressing = addressing;
-    it = contexts.emplace(addressing, make_validated_context(info)).first;
-  }
-  return it->second;
-}
-
 class DeviceAddressTest : public GpuTest {
  protected:
   void SetUp() override {
