@@ -73,8 +73,10 @@ using MessageCallback = std::function<void(MessageSeverity, std::string_view mes
 //                   both buffers have that usage bit; bindings otherwise.
 // A property of the Context (ContextCreateInfo / AdoptInfo), not of ScanConfig: it depends on a
 // device feature chosen when the device is created, and ScanConfig is shared with the OpenGL backend,
-// which has bindings only. Custom operators (ScanConfig::custom_op) and segmented scans always use
-// bindings; `device_address` makes them throw Errc::unsupported.
+// which has bindings only. Custom operators (ScanConfig::custom_op) use bindings only: with
+// `device_address` their scans throw Errc::unsupported. Segmented scans and compaction use bindings
+// whatever the setting. gpuscan's own buffers (convenience and streaming calls) have the usage bit
+// whenever the context can use device addresses.
 enum class Addressing { automatic, bindings, device_address };
 std::string_view to_string(Addressing addressing) noexcept;  // "automatic", "bindings", "device_address"
 

@@ -44,6 +44,10 @@ struct Context::Impl {
   uint64_t window_elements(uint32_t element_bytes, bool device_address = false) const;
   uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
   bool device_address_enabled = false;  // bufferDeviceAddress enabled on the device
+  // What gpuscan's own buffers for scans add to their usage, so that any Addressing can reach them.
+  VkBufferUsageFlags address_usage() const {
+    return device_address_enabled ? VkBufferUsageFlags{VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT} : 0u;
+  }
   Addressing addressing = Addressing::automatic;
   uint64_t debug_max_window_bytes = 0;  // ContextCreateInfo::debug_max_binding_bytes (0 = none)
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled

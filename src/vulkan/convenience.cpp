@@ -108,10 +108,8 @@ std::vector<std::byte> run_on_device(const Context& ctx, std::span<const std::by
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();
   const VkDeviceSize bytes = input.size();
-  // Device addresses where the context can use them, so that Addressing::automatic may pick them.
-  const VkBufferUsageFlags storage =
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-      (ctx.device_address_available() ? VkBufferUsageFlags{VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT} : 0u);
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT | ctx.impl().address_usage();
   vk::OwnedBuffer staging(physical, device, std::max(bytes, result_bytes),
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                           vk::MemoryKind::host_visible);

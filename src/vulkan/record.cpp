@@ -207,10 +207,13 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     // one element, so no binding limit applies. Passes over temp keep their bindings.
     const bool caller = d.src.slot != core::Slot::temp || d.dst.slot != core::Slot::temp;
     const bool by_address = r.device_address && caller && has_address_variant(d.kernel);
+    if (by_address && (d.src.slot == core::Slot::temp || d.dst.slot == core::Slot::temp))
+      throw Error(Errc::invalid_argument,
+                  "internal: a pass over the caller's array and temp cannot use device addresses");
     auto bind = [&](const core::Range& range) {
       const bool one = by_address && range.slot != core::Slot::temp;
-      return vk::bind_elements(ctx, view_of(range.slot), range.offset, one ? std::min<uint64_t>(range.count, 1) : range.count,
-                               esize);
+      const uint64_t count = one ? std::min<uint64_t>(range.count, 1) : range.count;
+      return vk::bind_elements(ctx, view_of(range.slot), range.offset, count, esize);
     };
     const vk::Binding src = bind(d.src);
     const vk::Binding dst = bind(d.dst);
@@ -218,8 +221,6 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     uint64_t addresses[2] = {0, 0};
     if (by_address) {
       key.variant += ".bda";
-      if (d.src.slot == core::Slot::temp || d.dst.slot == core::Slot::temp)
-        throw Error(Errc::invalid_argument, "internal: a pass over the caller's array and temp cannot run with device addresses");
       addresses[0] = vk::element_address(ctx, view_of(d.src.slot), d.src.offset, esize);
       addresses[1] = vk::element_address(ctx, view_of(d.dst.slot), d.dst.offset, esize);
       // Whole vectors only where both addresses are multiples of a vector's size.
@@ -294,17 +295,19 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   // `automatic` may choose differently once record_scan sees whether the offsets allow whole
   // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
-  for (bool aligned : {true, false})
-  for (bool by_address : possible_device_address(ctx, count, config)) {
+  // Likewise for the addressing, which depends on the caller's buffers under Addressing::automatic.
+  for (bool aligned : {true, false}) {
     if (!aligned && config.algorithm != Algorithm::automatic) break;
-    const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect, by_address);
-    req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
-    req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
-    if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-    if (single_pass_plan(r.plan)) {
-      const TempRequirements need = vk::look_back_temp_needs(ctx);
-      req.usage |= need.usage;
-      req.alignment = std::max(req.alignment, need.alignment);
+    for (bool by_address : possible_device_address(ctx, count, config)) {
+      const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect, by_address);
+      req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
+      req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
+      if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+      if (single_pass_plan(r.plan)) {
+        const TempRequirements need = vk::look_back_temp_needs(ctx);
+        req.usage |= need.usage;
+        req.alignment = std::max(req.alignment, need.alignment);
+      }
     }
   }
   return req;
