@@ -257,7 +257,7 @@ void Context::Impl::create_layouts() {
   set_info.pBindings = bindings;
   vk::check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
 
-  // PassParams (6 words) for scans, CompactParams (10) for compaction; 128 bytes are guaranteed.
+  // PassParams (with the .bda variants' addresses) and CompactParams: push_constant_words; 128 bytes are guaranteed.
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_words * sizeof(uint32_t)};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 1;
