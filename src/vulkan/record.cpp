@@ -320,7 +320,7 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
   if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
   text += ", W = " + std::to_string(r.workgroup_size);
   if (r.algorithm != Algorithm::multipass) text += ", " + std::to_string(r.vectors_per_lane) + " vectors per lane";
-  text += by_address ? ", device addresses" : ", bindings";
+  if (by_address) text += ", device addresses";  // bindings otherwise
   return text + "\n" + core::describe(r.plan);
 }
 
@@ -374,7 +374,7 @@ std::string describe_reduce_plan(const Context& ctx, uint64_t count, const Reduc
   const bool by_address = possible_device_address(ctx, count, as_scan(config)).front();
   const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce, false, by_address);
   return "reduce, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
-         " vectors per lane, " + (by_address ? "device addresses" : "bindings") + "\n" + core::describe(r.plan);
+         " vectors per lane" + (by_address ? ", device addresses" : "") + "\n" + core::describe(r.plan);
 }
 
 void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
