@@ -18,6 +18,6 @@ void main() {
   const T offset = g_aux[pc.aux_offset + block];
   for (uint k = 0u; k < 2u; ++k) {
     uint i = base + k * W + gl_LocalInvocationID.x;
-    if (i < g_pass_n) g_dst[pc.dst_offset + i] = op_combine(offset, g_dst[pc.dst_offset + i]);
+    if (i < g_pass_n) dst_put(i, op_combine(offset, dst_at(i)));
   }
 }

@@ -15,17 +15,28 @@ foreach(type u32 i32 f32 u64 i64 f64)
   endif()
   foreach(op IN LISTS ops)
     string(TOUPPER "${op}" OP)
+    # The kernels that touch a scan's or reduction's caller buffers, once with bindings and once with
+    # ".bda": src and dst through buffer device addresses (ADDRESS_DEVICE, common/pass_io.glsl; Vulkan 1.2).
+    set(kernels "")
     foreach(wg blelloch subgroup)
       string(TOUPPER "${wg}" WG)
-      list(APPEND GPUSCAN_SHADER_VARIANTS
-        "scan_local.${type}.${op}.${wg}|scan_local.comp|TYPE_${TYPE},OP_${OP},WORKGROUP_${WG}")
+      list(APPEND kernels "scan_local.${type}.${op}.${wg}|scan_local.comp|TYPE_${TYPE},OP_${OP},WORKGROUP_${WG}")
     endforeach()
-    list(APPEND GPUSCAN_SHADER_VARIANTS
+    list(APPEND kernels
       "uniform_add.${type}.${op}|uniform_add.comp|TYPE_${TYPE},OP_${OP}"
       "reduce_tiles.${type}.${op}|reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
-      "scan_tiles.${type}.${op}|scan_tiles.comp|TYPE_${TYPE},OP_${OP}"
-      "window_carry.${type}.${op}|window_carry.comp|TYPE_${TYPE},OP_${OP}"
+      "scan_tiles.${type}.${op}|scan_tiles.comp|TYPE_${TYPE},OP_${OP}")
+    foreach(entry IN LISTS kernels)
+      string(FIND "${entry}" "|" bar)
+      string(SUBSTRING "${entry}" 0 ${bar} name)
+      string(SUBSTRING "${entry}" ${bar} -1 rest)
+      list(APPEND GPUSCAN_SHADER_VARIANTS "${entry}" "${name}.bda${rest},ADDRESS_DEVICE|vulkan1.2")
+    endforeach()
+    list(APPEND GPUSCAN_SHADER_VARIANTS
       "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2"
+      "single_pass.${type}.${op}.bda|single_pass.comp|TYPE_${TYPE},OP_${OP},ADDRESS_DEVICE|vulkan1.2"
+      # Chains the windows of a scan longer than one pass: one element at each end, always bound.
+      "window_carry.${type}.${op}|window_carry.comp|TYPE_${TYPE},OP_${OP}"
       # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
       "seg_reduce_tiles.${type}.${op}|seg_reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
       "seg_scan_tiles.${type}.${op}|seg_scan_tiles.comp|TYPE_${TYPE},OP_${OP}")

@@ -16,7 +16,7 @@ SPEC_CONSTANT(2, bool, SAVE, false);
 void main() {
   pass_begin();
   if (gl_GlobalInvocationID.x != 0u || gl_GlobalInvocationID.y != 0u) return;
-  const T last = g_src[pc.src_offset];
+  const T last = src_at(0u);
   if (SAVE) g_aux[pc.aux_offset + 1u] = last;
   else g_aux[pc.aux_offset] = INCLUSIVE ? last : op_combine(last, g_aux[pc.aux_offset + 1u]);
 }

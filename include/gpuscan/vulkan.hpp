@@ -38,6 +38,10 @@ struct DeviceInfo {
   bool shader_int64 = false;
   bool shader_float64 = false;
   bool subgroup_extended_types = false;
+  // Vulkan 1.2's bufferDeviceAddress feature: scans and reductions can then read and write the caller's
+  // buffers through 64-bit device addresses (Addressing::device_address). gpuscan enables it on the
+  // devices it creates.
+  bool buffer_device_address = false;
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint64_t max_storage_buffer_range = 0;
@@ -56,6 +60,25 @@ std::string_view to_string(VkPhysicalDeviceType type) noexcept;  // "discrete GP
 enum class MessageSeverity { verbose, info, warning, error };
 // Receives validation-layer messages (only when validation is enabled). Called from Vulkan's threads.
 using MessageCallback = std::function<void(MessageSeverity, std::string_view message)>;
+
+// How scans and reductions reach the caller's input and output (docs/scan.md, "Buffers larger than one
+// binding"):
+//   bindings:       storage-buffer bindings of at most maxStorageBufferRange bytes each (128 MiB on
+//                   lavapipe, 4 GiB - 1 on an H200); longer arrays run as windows of one binding each.
+//   device_address: 64-bit buffer device addresses (Vulkan 1.2 bufferDeviceAddress): no binding limit,
+//                   so a window holds up to 2^31 elements (32-bit indices inside a window). The input
+//                   and output buffers must have VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT (and their
+//                   memory VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT); Errc::missing_usage otherwise.
+//   automatic:      device_address when the device has it, the array needs more than one binding and
+//                   both buffers have that usage bit; bindings otherwise.
+// A property of the Context (ContextCreateInfo / AdoptInfo), not of ScanConfig: it depends on a
+// device feature chosen when the device is created, and ScanConfig is shared with the OpenGL backend,
+// which has bindings only. Custom operators (ScanConfig::custom_op) use bindings only: with
+// `device_address` their scans throw Errc::unsupported. Segmented scans and compaction use bindings
+// whatever the setting. gpuscan's own buffers (convenience and streaming calls) have the usage bit
+// whenever the context can use device addresses.
+enum class Addressing { automatic, bindings, device_address };
+std::string_view to_string(Addressing addressing) noexcept;  // "automatic", "bindings", "device_address"
 
 struct ContextCreateInfo {
   // Which physical device: "" = the GPUSCAN_DEVICE environment variable if set, otherwise the first
@@ -76,7 +99,11 @@ struct ContextCreateInfo {
   // Debugging aid: bind at most this many bytes of a buffer per binding (0 = the device's
   // maxStorageBufferRange), so that scans longer than one binding -- which run as consecutive windows
   // chained on the GPU -- can be exercised on small inputs.
+  // With device addresses (addressing below) it caps the bytes one window covers the same way.
   uint64_t debug_max_binding_bytes = 0;
+  // How scans and reductions reach the caller's buffers. Errc::unsupported for device_address on a
+  // device without bufferDeviceAddress (DeviceInfo::buffer_device_address).
+  Addressing addressing = Addressing::automatic;
   // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = default (60 s,
   // or the GPUSCAN_TIMEOUT_MS environment variable). After a timeout, destroy the Context: it waits for
   // the device to go idle and then frees what the timed-out submission used.
@@ -102,6 +129,10 @@ struct AdoptInfo {
   bool shader_int64_enabled = false;
   bool subgroup_extended_types_enabled = false;
   bool shader_float64_enabled = false;
+  // Set if the device was created with Vulkan 1.2's bufferDeviceAddress enabled; without it scans use
+  // bindings only, and addressing = device_address throws Errc::unsupported.
+  bool buffer_device_address_enabled = false;
+  Addressing addressing = Addressing::automatic;  // as ContextCreateInfo::addressing
 };
 
 // A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
@@ -139,6 +170,9 @@ class Context {
 
   // Whether this context can run the single-pass scan (device support and features enabled).
   bool single_pass_available() const noexcept;
+  // The addressing policy it was created with, and whether device addresses can be used at all.
+  Addressing addressing() const noexcept;
+  bool device_address_available() const noexcept;
   // The workgroup algorithm `automatic` resolves to on this device for elements of `type` (multipass
   // scans).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;
@@ -148,6 +182,9 @@ class Context {
   // explicitly requested algorithm cannot run so, saying why.
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
+  // A sentence on how a scan of `count` elements of `type` reaches its buffers (Addressing) and in
+  // windows of how many elements (for `gpuscan info`).
+  std::string describe_addressing(DataType type, uint64_t count) const;
   // A sentence on what runs for `count` elements and why (for `gpuscan info`).
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
 

@@ -4,6 +4,14 @@
 // Buffers are bound at an offset rounded down to minStorageBufferOffsetAlignment; the element offsets
 // below point at the caller's exact byte offset inside that binding, so callers need only
 // element-size alignment. src and dst may be the same buffer (in-place), hence no `restrict`.
+//
+// Kernels reach src and dst only through the accessors below (src_at, dst_at, dst_put; the vector ones
+// in tile_layout.glsl). With ADDRESS_DEVICE (the ".bda" variants of shaders/variants.cmake) they go
+// through GL_EXT_buffer_reference instead of bindings 0 and 1: the host passes 64-bit base addresses
+// (vkGetBufferDeviceAddress of the caller's buffer + the byte offset of this pass's array, summed in
+// 64 bits on the host) and the shader indexes from there with 32-bit element indices, so one pass still
+// covers at most 2^31 elements but is no longer limited by maxStorageBufferRange. aux and binding 3
+// (temporaries, never larger than a binding) stay bindings in both variants.
 #ifndef GPUSCAN_PASS_IO_GLSL
 #define GPUSCAN_PASS_IO_GLSL
 
@@ -25,10 +33,37 @@ PARAMS_BLOCK uniform PassParams {
 #if defined(PASS_PARAMS_EXTRA)
   PASS_PARAMS_EXTRA  // a kernel family's own words after these (segmented.glsl: heads_offset)
 #endif
+#if defined(ADDRESS_DEVICE)
+  // Words 12-15 (src/vulkan/context_impl.hpp, push_constant_words): low word first.
+  layout(offset = 48) uvec2 src_address;
+  uvec2 dst_address;
+#endif
 } pc;
 
+#if defined(ADDRESS_DEVICE)
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+// src_offset and dst_offset are 0 here: the addresses point at element 0 of the pass's arrays, which
+// are element-aligned (and vector-aligned where VECTOR_ALIGNED says so, tile_layout.glsl).
+#if defined(TYPE_U64) || defined(TYPE_I64) || defined(TYPE_F64)
+#define BDA_ELEMENT_ALIGN 8
+#define BDA_VECTOR_ALIGN 32
+#else
+#define BDA_ELEMENT_ALIGN 4
+#define BDA_VECTOR_ALIGN 16
+#endif
+layout(buffer_reference, std430, buffer_reference_align = BDA_ELEMENT_ALIGN) readonly buffer SrcElements { T v[]; };
+layout(buffer_reference, std430, buffer_reference_align = BDA_ELEMENT_ALIGN) buffer DstElements { T v[]; };
+T src_at(uint i) { return SrcElements(pc.src_address).v[i]; }
+T dst_at(uint i) { return DstElements(pc.dst_address).v[i]; }
+void dst_put(uint i, T value) { DstElements(pc.dst_address).v[i] = value; }
+#else
 layout(binding = 0, std430) readonly buffer SrcBuffer { T g_src[]; };
 layout(binding = 1, std430) buffer DstBuffer { T g_dst[]; };
+T src_at(uint i) { return g_src[pc.src_offset + i]; }
+T dst_at(uint i) { return g_dst[pc.dst_offset + i]; }
+void dst_put(uint i, T value) { g_dst[pc.dst_offset + i] = value; }
+#endif
 layout(binding = 2, std430) buffer AuxBuffer { T g_aux[]; };
 // Binding 3: a windowed scan's running total, or an indirect scan's per-level parameters; every scan
 // dispatch binds something here (the source when unused).
@@ -72,12 +107,12 @@ T with_initial(T v) { return pc.has_initial != 0u ? op_combine(pass_initial(), v
 // Out-of-range lanes read the identity so they cannot change a scan or a block total. (Not `?:`: glslang
 // 11 and 12 emit an invalid store for it when T is a struct, the buffer's and the function's types differing.)
 T load_src_or_identity(uint i) {
-  if (i < g_pass_n) return g_src[pc.src_offset + i];
+  if (i < g_pass_n) return src_at(i);
   return op_identity();
 }
 
 void store_dst_guarded(uint i, T value) {
-  if (i < g_pass_n) g_dst[pc.dst_offset + i] = value;
+  if (i < g_pass_n) dst_put(i, value);
 }
 
 #endif

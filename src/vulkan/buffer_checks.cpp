@@ -43,6 +43,22 @@ void check_view(const char* what, const BufferView& view, uint64_t count, uint32
   }
 }
 
+bool has_device_address(const BufferView& view) {
+  return (view.usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0;
+}
+
+void check_device_address(const char* what, const BufferView& view) {
+  if (!has_device_address(view))
+    throw Error(Errc::missing_usage, std::string(what) +
+                                         " buffer lacks VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, which "
+                                         "Addressing::device_address needs (or use Addressing::automatic)");
+}
+
+uint64_t element_address(const Context& ctx, const BufferView& view, uint64_t first, uint32_t esize) {
+  const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr, view.buffer};
+  return vkGetBufferDeviceAddress(ctx.device(), &info) + view.offset + first * esize;
+}
+
 bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {
   return a.buffer == b.buffer && a.offset < b.offset + b_bytes && b.offset < a.offset + a_bytes;
 }

@@ -21,6 +21,15 @@ TempRequirements look_back_temp_needs(const Context& ctx);
 // need.alignment; `who` names the operation that clears the state ("the single-pass scan").
 void check_temp_needs(const BufferView& temp, const TempRequirements& need, const char* who);
 
+// Whether `view`'s buffer can be reached through its device address (SHADER_DEVICE_ADDRESS usage), and a
+// check that throws Errc::missing_usage, naming `what`, unless it can.
+bool has_device_address(const BufferView& view);
+void check_device_address(const char* what, const BufferView& view);
+
+// The device address of element `first` of `view`: vkGetBufferDeviceAddress + view.offset + first·esize,
+// in 64 bits.
+uint64_t element_address(const Context& ctx, const BufferView& view, uint64_t first, uint32_t esize);
+
 // Whether two byte ranges of the same buffer overlap.
 bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes);
 

@@ -196,6 +196,16 @@ uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::
   return preferred.front();
 }
 
+// The addressing a Context runs with: `requested`, unless device addresses were asked for and the device
+// cannot use them.
+Addressing checked_addressing(Addressing requested, bool enabled, bool device_has) {
+  if (requested != Addressing::device_address || enabled) return requested;
+  throw Error(Errc::unsupported,
+              !device_has ? "Addressing::device_address: the device lacks Vulkan 1.2's bufferDeviceAddress feature"
+                          : "Addressing::device_address: the adopted device was not created with bufferDeviceAddress "
+                            "enabled (AdoptInfo::buffer_device_address_enabled)");
+}
+
 }  // namespace
 
 Context::Impl::~Impl() {
@@ -231,7 +241,11 @@ Context::Impl::~Impl() {
   if (instance) vkDestroyInstance(instance, nullptr);
 }
 
-uint64_t Context::Impl::window_elements(uint32_t element_bytes) const {
+uint64_t Context::Impl::window_elements(uint32_t element_bytes, bool device_address) const {
+  // Device addresses: no binding, so only the 32-bit indices (or the debugging cap) limit a window.
+  if (device_address)
+    return core::window_elements(debug_max_window_bytes ? debug_max_window_bytes : (uint64_t{1} << 31) * element_bytes,
+                                 element_bytes, element_bytes);
   // Bindings start at multiples of the alignment and of the element size (vk::bind_elements).
   const uint64_t align = std::lcm<uint64_t>(std::max<uint64_t>(info.min_storage_buffer_offset_alignment, 1), element_bytes);
   return core::window_elements(max_binding_bytes, align, element_bytes);
@@ -248,7 +262,8 @@ void Context::Impl::create_layouts() {
   set_info.pBindings = bindings;
   vk::check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
 
-  // push_constant_words (context_impl.hpp) for every kernel; 128 bytes are guaranteed.
+  // push_constant_words (context_impl.hpp) for every kernel: PassParams (with the .bda variants' addresses)
+  // or CompactParams; 128 bytes are guaranteed.
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_constant_words * sizeof(uint32_t)};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 1;
@@ -340,6 +355,12 @@ Context Context::create(const ContextCreateInfo& create_info) {
     f12.shaderBufferInt64Atomics = VK_TRUE;
     impl->single_pass_enabled = true;
   }
+  if (impl->info.buffer_device_address) {
+    f12.bufferDeviceAddress = VK_TRUE;
+    impl->device_address_enabled = true;
+  }
+  impl->addressing = checked_addressing(create_info.addressing, impl->device_address_enabled,
+                                        impl->info.buffer_device_address);
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -356,6 +377,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->withhold_first_tile = create_info.debug_withhold_first_tile;
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
+  impl->debug_max_window_bytes = create_info.debug_max_binding_bytes;
   if (create_info.debug_max_binding_bytes != 0)
     impl->max_binding_bytes = std::min(impl->max_binding_bytes, create_info.debug_max_binding_bytes);
   if (create_info.max_workgroup_count_x != 0)
@@ -399,6 +421,9 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   impl->int64_enabled = adopt_info.shader_int64_enabled && impl->info.shader_int64;
   impl->float64_enabled = adopt_info.shader_float64_enabled && impl->info.shader_float64;
   impl->extended_types_enabled = adopt_info.subgroup_extended_types_enabled && impl->info.subgroup_extended_types;
+  impl->device_address_enabled = adopt_info.buffer_device_address_enabled && impl->info.buffer_device_address;
+  impl->addressing = checked_addressing(adopt_info.addressing, impl->device_address_enabled,
+                                        impl->info.buffer_device_address);
   impl->create_layouts();
   return Context(std::move(impl));
 }
@@ -444,6 +469,28 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
 }
 
 bool Context::single_pass_available() const noexcept { return impl_->single_pass_enabled; }
+Addressing Context::addressing() const noexcept { return impl_->addressing; }
+
+std::string Context::describe_addressing(DataType type, uint64_t count) const {
+  const Impl& i = *impl_;
+  const uint64_t bound = i.window_elements(element_size(type));
+  const uint64_t addressed = i.device_address_enabled ? i.window_elements(element_size(type), true) : 0;
+  const std::string bindings = "bindings (windows of " + std::to_string(bound) + " elements)";
+  const std::string addresses = "device addresses (windows of " + std::to_string(addressed) + " elements)";
+  const std::string why_not = i.info.buffer_device_address
+                                  ? "bufferDeviceAddress not enabled on the adopted device"
+                                  : "no bufferDeviceAddress on this device";
+  switch (i.addressing) {
+    case Addressing::bindings: return "bindings (as asked), windows of " + std::to_string(bound) + " elements";
+    case Addressing::device_address: return addresses + " (as asked)";
+    default: break;
+  }
+  if (!i.device_address_enabled) return bindings + " (" + why_not + ")";
+  if (count <= bound) return bindings + ": " + std::to_string(count) + " elements fit one binding";
+  return addresses + " if the input and output buffers have VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, otherwise " +
+         bindings;
+}
+bool Context::device_address_available() const noexcept { return impl_->device_address_enabled; }
 
 // Why the single-pass scan cannot run on this context, or "" if it can.
 static std::string single_pass_obstacle(const Context::Impl& impl) {

@@ -18,9 +18,11 @@ namespace gpuscan {
 
 // The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
 inline constexpr uint32_t descriptor_bindings = 5;
-// 15: PassParams' ten (shaders/common/pass_io.glsl) and the segmented scans' heads_offset, or the
-// compaction kernels' CompactParams (shaders/common/compact.glsl).
-inline constexpr uint32_t push_constant_words = 15;
+// 16: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset, one unused word
+// and, from word 12 (8-byte aligned), the ".bda" variants' src and dst addresses; or the compaction
+// kernels' CompactParams (15 words, shaders/common/compact.glsl). 64 of the 128 bytes every device offers.
+inline constexpr uint32_t push_constant_words = 16;
+inline constexpr uint32_t address_push_word = 12;
 
 struct Context::Impl {
   bool owns_device = false;  // created by gpuscan (destroy at the end) or adopted (leave alone)
@@ -37,8 +39,17 @@ struct Context::Impl {
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
   // binding (core/windows.hpp).
-  uint64_t window_elements(uint32_t element_bytes) const;
+  // With `device_address`, those of a window through device addresses (no binding limit: 2^31, or
+  // debug_max_binding_bytes).
+  uint64_t window_elements(uint32_t element_bytes, bool device_address = false) const;
   uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
+  bool device_address_enabled = false;  // bufferDeviceAddress enabled on the device
+  // What gpuscan's own buffers for scans add to their usage, so that any Addressing can reach them.
+  VkBufferUsageFlags address_usage() const {
+    return device_address_enabled ? VkBufferUsageFlags{VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT} : 0u;
+  }
+  Addressing addressing = Addressing::automatic;
+  uint64_t debug_max_window_bytes = 0;  // ContextCreateInfo::debug_max_binding_bytes (0 = none)
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64

@@ -192,8 +192,8 @@ std::vector<std::byte> run_on_device(const Context& ctx, std::span<const std::by
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();
   const VkDeviceSize bytes = input.size();
-  constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT | ctx.impl().address_usage();
   vk::OwnedBuffer staging(physical, device, std::max(bytes, result_bytes),
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                           vk::MemoryKind::host_visible);

@@ -15,6 +15,14 @@ std::string_view to_string(VkPhysicalDeviceType type) noexcept {
   }
 }
 
+std::string_view to_string(Addressing addressing) noexcept {
+  switch (addressing) {
+    case Addressing::bindings: return "bindings";
+    case Addressing::device_address: return "device_address";
+    default: return "automatic";
+  }
+}
+
 namespace vk {
 
 uint32_t find_compute_queue_family(VkPhysicalDevice physical) {
@@ -70,6 +78,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     info.single_pass_capable = f.features.shaderInt64 && f12.shaderBufferInt64Atomics &&
                                info.has_subgroup_arithmetic() && info.has_subgroup_ballot();
     info.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
+    info.buffer_device_address = f12.bufferDeviceAddress;
   }
 
   uint32_t count = 0;

@@ -42,6 +42,10 @@ OwnedBuffer::OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSiz
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
     alloc.memoryTypeIndex = find_memory_type(physical, req.memoryTypeBits, kind);
+    // A buffer reached through its device address needs memory allocated for that (bufferDeviceAddress).
+    VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) alloc.pNext = &flags;
     check(vkAllocateMemory(device, &alloc, nullptr, &memory_), "vkAllocateMemory");
     check(vkBindBufferMemory(device, buffer_, memory_, 0), "vkBindBufferMemory");
     if (kind != MemoryKind::device_local)

@@ -18,7 +18,8 @@ class OwnedBuffer {
  public:
   OwnedBuffer() = default;
   // Creates a buffer of `size` bytes (at least 4) with `usage`; host_visible and host_readback buffers
-  // are mapped and coherent. Throws Errc::vulkan_error (e.g. VK_ERROR_OUT_OF_DEVICE_MEMORY).
+  // are mapped and coherent. With SHADER_DEVICE_ADDRESS usage its memory is allocated with
+  // DEVICE_ADDRESS. Throws Errc::vulkan_error (e.g. VK_ERROR_OUT_OF_DEVICE_MEMORY).
   OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
               MemoryKind kind);
   OwnedBuffer(OwnedBuffer&& other) noexcept { *this = std::move(other); }

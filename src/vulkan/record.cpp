@@ -30,6 +30,7 @@ struct Resolved {
   bool min_one_block = false;     // ... a reduction runs one workgroup per level even for no elements
   ScanConfig config;              // the caller's, with a custom operator's element_size filled in
   std::string custom_prefix;      // of a custom operator's kernels ("custom3."); empty for the built-in ones
+  bool device_address = false;    // the caller's buffers through device addresses (".bda" kernels)
 };
 
 // What is planned: a scan (config.algorithm decides how), or a reduction (always the tile kernels).
@@ -37,7 +38,7 @@ enum class Job { scan, reduce };
 
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
                       bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan,
-                      bool indirect = false) {
+                      bool indirect = false, bool device_address = false) {
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
@@ -56,7 +57,8 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.custom_prefix = std::move(custom_prefix);
   const uint32_t esize = core::element_bytes(r.config);
   const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
-  const uint64_t window = ctx.impl().window_elements(esize);
+  const uint64_t window = ctx.impl().window_elements(esize, device_address);
+  r.device_address = device_address;
   r.bound = count;
   r.block_size = shape.workgroup_size * shape.vectors_per_lane * 4;
   if (job == Job::reduce) {
@@ -70,6 +72,47 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window);
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
+}
+
+// Whether a scan or reduction of `count` elements reaches the caller's buffers through device addresses
+// (Addressing, gpuscan/vulkan.hpp). `output` is null for a reduction, whose one output element is always
+// bound. Throws Errc::unsupported / missing_usage where device addresses are forced but cannot be used.
+bool use_device_address(const Context& ctx, uint64_t count, const ScanConfig& config, const BufferView& input,
+                        const BufferView* output) {
+  const Context::Impl& impl = ctx.impl();
+  if (impl.addressing == Addressing::bindings || count == 0) return false;
+  if (impl.addressing == Addressing::device_address) {
+    if (config.custom_op)
+      throw Error(Errc::unsupported, "custom operators run with bindings only, not Addressing::device_address");
+    vk::check_device_address("input", input);
+    if (output) vk::check_device_address("output", *output);
+    return true;
+  }
+  return impl.device_address_enabled && !config.custom_op && count > impl.window_elements(config.type) &&
+         vk::has_device_address(input) && (!output || vk::has_device_address(*output));
+}
+
+// The addressings a call of `count` elements may end up with once its buffers are known, for the
+// temp requirements (which must cover each) and `gpuscan info` (the first: device addresses where they
+// would be used with buffers that allow them).
+std::vector<bool> possible_device_address(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  const Context::Impl& impl = ctx.impl();
+  if (impl.addressing == Addressing::bindings || config.custom_op || count == 0) return {false};
+  if (impl.addressing == Addressing::device_address) return {true};
+  if (impl.device_address_enabled && count > impl.window_elements(config.type)) return {true, false};
+  return {false};
+}
+
+// The kernels with a ".bda" variant (shaders/variants.cmake): those that read or write the caller's arrays.
+bool has_address_variant(core::Kernel kernel) {
+  switch (kernel) {
+    case core::Kernel::scan_local:
+    case core::Kernel::uniform_add:
+    case core::Kernel::reduce_tiles:
+    case core::Kernel::scan_tiles:
+    case core::Kernel::single_pass: return true;
+    default: return false;
+  }
 }
 
 bool single_pass_plan(const core::Plan& plan) {
@@ -140,11 +183,33 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
 
-    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize);
-    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize);
-    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, d.aux.count, esize);
-    // Whole vectors only where both ranges start on a vector boundary of their bindings.
-    key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
+    // With device addresses, the passes over the caller's arrays take src and dst from the addresses in
+    // the push constants; their bindings 0 and 1 (unread) and any binding of a caller's range then cover
+    // one element, so no binding limit applies. Passes over temp keep their bindings.
+    const bool caller = d.src.slot != core::Slot::temp || d.dst.slot != core::Slot::temp;
+    const bool by_address = r.device_address && caller && has_address_variant(d.kernel);
+    if (by_address && (d.src.slot == core::Slot::temp || d.dst.slot == core::Slot::temp))
+      throw Error(Errc::invalid_argument,
+                  "internal: a pass over the caller's array and temp cannot use device addresses");
+    auto bind = [&](const core::Range& range) {
+      const bool one = by_address && range.slot != core::Slot::temp;
+      const uint64_t count = one ? std::min<uint64_t>(range.count, 1) : range.count;
+      return vk::bind_elements(ctx, view_of(range.slot), range.offset, count, esize);
+    };
+    const vk::Binding src = bind(d.src);
+    const vk::Binding dst = bind(d.dst);
+    const vk::Binding aux = bind(d.aux);
+    uint64_t addresses[2] = {0, 0};
+    if (by_address) {
+      key.variant += ".bda";
+      addresses[0] = vk::element_address(ctx, view_of(d.src.slot), d.src.offset, esize);
+      addresses[1] = vk::element_address(ctx, view_of(d.dst.slot), d.dst.offset, esize);
+      // Whole vectors only where both addresses are multiples of a vector's size.
+      key.vector_aligned = addresses[0] % (4 * esize) == 0 && addresses[1] % (4 * esize) == 0;
+    } else {
+      // Whole vectors only where both ranges start on a vector boundary of their bindings.
+      key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
+    }
     if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
     // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source again.
@@ -156,10 +221,15 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     const VkDescriptorBufferInfo infos[4] = {src.info, dst.info, aux.info, carry.info};
     const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
     const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? carry.element_offset : 0;
-    uint32_t params[10] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
-                                aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks),
-                                d.carry_from_temp ? 2u : carry_in ? 1u : 0u, static_cast<uint32_t>(bits),
-                                static_cast<uint32_t>(bits >> 32), 0};
+    uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), by_address ? 0 : src.element_offset,
+                                            by_address ? 0 : dst.element_offset, aux.element_offset, d.groups_x,
+                                            static_cast<uint32_t>(d.blocks),
+                                            d.carry_from_temp ? 2u : carry_in ? 1u : 0u, static_cast<uint32_t>(bits),
+                                            static_cast<uint32_t>(bits >> 32), 0};
+    for (int i = 0; i < 2; ++i) {
+      params[address_push_word + 2 * i] = static_cast<uint32_t>(addresses[i]);
+      params[address_push_word + 2 * i + 1] = static_cast<uint32_t>(addresses[i] >> 32);
+    }
     std::optional<Context::Impl::IndirectCommand> command;
     if (d.dynamic) {
       params[9] = core::dynamic_param(carry.element_offset * esize / 4, d.level);
@@ -195,27 +265,32 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   // `automatic` may choose differently once record_scan sees whether the offsets allow whole
   // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
+  // Likewise for the addressing, which depends on the caller's buffers under Addressing::automatic.
   for (bool aligned : {true, false}) {
     if (!aligned && config.algorithm != Algorithm::automatic) break;
-    const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect);
-    req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
-    req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
-    if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-    if (single_pass_plan(r.plan)) {
-      const TempRequirements need = vk::look_back_temp_needs(ctx);
-      req.usage |= need.usage;
-      req.alignment = std::max(req.alignment, need.alignment);
+    for (bool by_address : possible_device_address(ctx, count, config)) {
+      const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect, by_address);
+      req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
+      req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
+      if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+      if (single_pass_plan(r.plan)) {
+        const TempRequirements need = vk::look_back_temp_needs(ctx);
+        req.usage |= need.usage;
+        req.alignment = std::max(req.alignment, need.alignment);
+      }
     }
   }
   return req;
 }
 
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
-  const Resolved r = resolve_scan(ctx, count, config, in_place);
+  const bool by_address = possible_device_address(ctx, count, config).front();
+  const Resolved r = resolve_scan(ctx, count, config, in_place, true, false, Job::scan, false, by_address);
   std::string text = std::string(to_string(r.algorithm));
   if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
   text += ", W = " + std::to_string(r.workgroup_size);
   if (r.algorithm != Algorithm::multipass) text += ", " + std::to_string(r.vectors_per_lane) + " vectors per lane";
+  if (by_address) text += ", device addresses";  // bindings otherwise
   return text + "\n" + core::describe(r.plan);
 }
 
@@ -229,8 +304,9 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   const bool vector_aligned = args.config.custom_op ||
                               (args.input.offset % vector_bytes == 0 && args.output.offset % vector_bytes == 0);
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const bool by_address = use_device_address(ctx, args.count, args.config, args.input, &args.output);
   const Resolved r = resolve_scan(ctx, args.count, args.config, in_place && args.count > 0, vector_aligned,
-                                  args.temp_zeroed, Job::scan, count_from != nullptr);
+                                  args.temp_zeroed, Job::scan, count_from != nullptr, by_address);
   if (args.config.custom_op && args.initial_bits)
     throw Error(Errc::unsupported, "custom operators take no carry-in (ScanArgs::initial_bits): gpuscan cannot "
                                    "convert bits into the snippet's T");
@@ -254,18 +330,21 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
 TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
                                           bool indirect) {
   const ScanConfig c = as_scan(config);
-  const Resolved r = resolve_scan(ctx, count, c, false, true, false, Job::reduce, indirect);
   TempRequirements req;
   req.alignment = element_size(config.type);
-  req.size = r.plan.temp_elements * element_size(config.type);
+  for (bool by_address : possible_device_address(ctx, count, c)) {
+    const Resolved r = resolve_scan(ctx, count, c, false, true, false, Job::reduce, indirect, by_address);
+    req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * element_size(config.type));
+  }
   if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   return req;
 }
 
 std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce);
+  const bool by_address = possible_device_address(ctx, count, as_scan(config)).front();
+  const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce, false, by_address);
   return "reduce, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
-         " vectors per lane\n" + core::describe(r.plan);
+         " vectors per lane" + (by_address ? ", device addresses" : "") + "\n" + core::describe(r.plan);
 }
 
 void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
@@ -274,8 +353,9 @@ void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& ar
   const uint32_t esize = element_size(config.type);
   const bool vector_aligned = args.input.offset % (4 * esize) == 0;
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
-  const Resolved r =
-      resolve_scan(ctx, args.count, config, false, vector_aligned, false, Job::reduce, count_from != nullptr);
+  const bool by_address = use_device_address(ctx, args.count, config, args.input, nullptr);
+  const Resolved r = resolve_scan(ctx, args.count, config, false, vector_aligned, false, Job::reduce,
+                                  count_from != nullptr, by_address);
   const uint64_t bytes = args.count * esize;
   vk::check_view("output", args.output, 1, esize, "the reduction writes");
   if (args.count > 0) {

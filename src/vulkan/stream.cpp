@@ -35,7 +35,7 @@ class Slot {
     const VkPhysicalDevice physical = ctx.physical_device();
     const VkDevice device = ctx.device();
     constexpr VkBufferUsageFlags transfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | transfer;
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | transfer | ctx.impl().address_usage();
     staging = vk::OwnedBuffer(physical, device, chunk_bytes, transfer, vk::MemoryKind::host_visible);
     data = vk::OwnedBuffer(physical, device, chunk_bytes, storage, vk::MemoryKind::device_local);
     result = vk::OwnedBuffer(physical, device, result_bytes, storage, vk::MemoryKind::device_local);

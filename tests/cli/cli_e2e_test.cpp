@@ -599,6 +599,7 @@ TEST_F(CliTest, InfoPrintsThePlanForN) {
   EXPECT_NE(r.out.find("plan for n = 100000 (f32, inclusive, tiles of 128 elements; temp buffer "), std::string::npos)
       << r;
   EXPECT_NE(r.out.find("multipass (blelloch workgroup scan), W = 64\n"), std::string::npos) << r;
+  EXPECT_NE(r.out.find("addressing: bindings"), std::string::npos) << r;  // one binding holds 100000 f32
   EXPECT_NE(r.out.find("scan_local"), std::string::npos) << r;
   EXPECT_NE(r.out.find("uniform_add"), std::string::npos) << r;
   EXPECT_TRUE(r.err.empty()) << r;

@@ -1,6 +1,7 @@
 #include "gpu_test_support.hpp"
 
 #include <cstdlib>
+#include <map>
 #include <optional>
 
 namespace gpuscan::test {
@@ -36,6 +37,19 @@ Context make_validated_context(ContextCreateInfo info) {
 Context& shared_context() {
   if (!g_context) g_context.emplace(make_validated_context());
   return *g_context;
+}
+
+const Context& context_with(Addressing addressing) {
+  static std::map<Addressing, Context> contexts;
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  auto it = contexts.find(addressing);
+  if (it == contexts.end()) {
+    ContextCreateInfo info;
+    info.addressing = addressing;
+    it = contexts.emplace(addressing, make_validated_context(info)).first;
+  }
+  return it->second;
 }
 
 uint64_t fresh_seed() {

@@ -41,6 +41,11 @@ MessageLog& message_log();
 Context make_validated_context(ContextCreateInfo info = {});
 // The process-wide validated Context (created on first use, destroyed by the test environment).
 Context& shared_context();
+// A validated Context with `addressing` (one per value, created on first use, kept for the process).
+const Context& context_with(Addressing addressing);
+// What the caller's buffers need for Addressing::device_address.
+inline constexpr VkBufferUsageFlags addressable =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
 
 class GpuTest : public ::testing::Test {
  protected:

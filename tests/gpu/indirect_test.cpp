@@ -22,19 +22,22 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
     return c;
   }
   size_t tile() const { return GetParam().algorithm == Algorithm::multipass ? 64 : 128; }
+  // The context and the usage of the input and output buffers (device addresses need their own).
+  const Context* ctx_ = &shared_context();
+  VkBufferUsageFlags usage_ = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
   // Scans with `bound` as ScanArgs::count and `gpu_count` (u32, or u64 `high` << 32 | gpu_count) in GPU
   // memory; checks the scanned prefix, the untouched tail and the status word.
   template <class T>
   void check(const ScanConfig& c, size_t bound, uint64_t gpu_count, std::mt19937_64& rng, uint64_t seed,
              bool as_64 = false, std::optional<T> initial = std::nullopt) {
-    const Context& ctx = shared_context();
+    const Context& ctx = *ctx_;
     if (c.algorithm == Algorithm::single_pass && !ctx.single_pass_available()) return;
     SCOPED_TRACE("bound " + std::to_string(bound) + ", count " + std::to_string(gpu_count) +
                  (as_64 ? " (u64)" : "") + ", " + std::string(to_string(c.type)) + ", seed " + std::to_string(seed));
     const auto input = random_op_values<T>(bound, c.op, rng);
-    HostBuffer<T> in(ctx, std::max<size_t>(bound, 1) * sizeof(T));
-    HostBuffer<T> out(ctx, std::max<size_t>(bound, 1) * sizeof(T));
+    HostBuffer<T> in(ctx, std::max<size_t>(bound, 1) * sizeof(T), usage_);
+    HostBuffer<T> out(ctx, std::max<size_t>(bound, 1) * sizeof(T), usage_);
     HostBuffer<uint32_t> count(ctx, 16);
     const TempRequirements req = scan_temp_requirements(ctx, bound, c, false, true);
     HostBuffer<uint32_t> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
@@ -66,6 +69,23 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
     EXPECT_EQ(touched, 0u) << "elements past the count were written";
   }
 };
+
+// The same through device addresses (Addressing::device_address), 32- and 64-bit, with a carry-in.
+TEST_P(IndirectTest, CountsThroughDeviceAddresses) {
+  if (!shared_context().device_address_available()) GTEST_SKIP() << "no bufferDeviceAddress on this device";
+  ctx_ = &context_with(Addressing::device_address);
+  usage_ = addressable;
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t b = tile();
+  for (size_t bound : {b + 1, b * b + 3}) {
+    const size_t any = std::uniform_int_distribution<size_t>(0, bound)(rng);
+    for (uint64_t count : {size_t{0}, size_t{1}, b, any, bound, bound + 5}) {
+      check<uint32_t>(config(DataType::u32), bound, count, rng, seed, false, static_cast<uint32_t>(rng()));
+      check<uint64_t>(config(DataType::u64), bound, count, rng, seed, true);
+    }
+  }
+}
 
 TEST_P(IndirectTest, CountsUpToTheBound) {
   const uint64_t seed = fresh_seed();

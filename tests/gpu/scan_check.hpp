@@ -36,12 +36,13 @@ struct RecordedScan {
 template <class T>
 RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, ScanConfig config,
                                size_t in_offset = 0, std::vector<uint32_t>* temp_out = nullptr,
-                               std::optional<T> initial = std::nullopt) {
+                               std::optional<T> initial = std::nullopt,
+                               VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
   config.type = data_type_of<T>::value;
   const size_t n = input.size();
   const size_t guard_elements = guard_elements_for(config);
-  HostBuffer<T> in(ctx, (in_offset + n) * sizeof(T));
-  HostBuffer<T> out(ctx, (n + 2 * guard_elements) * sizeof(T));
+  HostBuffer<T> in(ctx, (in_offset + n) * sizeof(T), usage);
+  HostBuffer<T> out(ctx, (n + 2 * guard_elements) * sizeof(T), usage);
   const TempRequirements req = scan_temp_requirements(ctx, n, config);
   HostBuffer<T> temp(ctx, req.size + 64, req.usage);
   if (n) std::memcpy(in.data() + in_offset, input.data(), n * sizeof(T));

@@ -52,6 +52,9 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
   row("max workgroup count") << d.max_workgroup_count[0] << " x " << d.max_workgroup_count[1] << " x "
                              << d.max_workgroup_count[2] << '\n';
   row("max storage buffer range") << format_bytes(d.max_storage_buffer_range) << '\n';
+  row("buffer device address") << (d.buffer_device_address ? "yes (scans past one binding without its limit)"
+                                                           : "no (Vulkan 1.2 bufferDeviceAddress; bindings only)")
+                               << '\n';
   row("min storage offset align") << format_bytes(d.min_storage_buffer_offset_alignment) << '\n';
   row("shared memory") << format_bytes(d.max_shared_memory_bytes) << '\n';
   row("timestamp period");
@@ -98,6 +101,7 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   for (const uint32_t count : d.max_workgroup_count) json.value(count);
   json.end_array();
   json.key("max_storage_buffer_range").value(d.max_storage_buffer_range);
+  json.key("buffer_device_address").value(d.buffer_device_address);
   json.key("min_storage_buffer_offset_alignment").value(d.min_storage_buffer_offset_alignment);
   json.key("max_shared_memory_bytes").value(d.max_shared_memory_bytes);
   json.key("timestamp_period_ns");  // null: the compute queue has no timestamps
@@ -161,6 +165,8 @@ int run_info_json(const InfoOptions& options, Session& session) {
     else
       json.key("selected_by").value("default").key("order").value("discrete GPU, integrated, virtual, CPU");
     json.key("single_pass_available").value(ctx->single_pass_available());
+    json.key("addressing").value(to_string(ctx->addressing()));
+    json.key("device_address_available").value(ctx->device_address_available());
     json.end_object();
   } else {
     json.null();
@@ -182,6 +188,7 @@ int run_info_json(const InfoOptions& options, Session& session) {
     json.key("tile_elements").value(tile_elements(config, choice->algorithm));
     json.key("temp_bytes").value(choice->temp_bytes);
     json.key("description").value(choice->description);
+    json.key("addressing").value(ctx->describe_addressing(config.type, n));
     if (options.n) {
       json.key("plan").begin_array();
       for (const std::string& line : choice->plan) json.value(line);
@@ -304,6 +311,7 @@ int run_info(const InfoOptions& options, Session& session) {
   options.algorithm.apply(config);
   const uint64_t n = options.n.value_or(default_choice_count);
   out << "\nalgorithm: " << ctx->describe_choice(config, n) << '\n';
+  out << "addressing: " << ctx->describe_addressing(config.type, n) << '\n';
 
   if (options.n) {
     // describe_scan_plan's first line names the algorithm and W (and K); the passes follow.
