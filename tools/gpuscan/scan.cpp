@@ -88,9 +88,7 @@ uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Bac
   if (options.verify)
     throw Error(Errc::invalid_argument, "--verify has no CPU reference for a custom operator (--op-file)");
   config.custom_op = CustomOp{read_op_file(options.op_file), options.element_size};
-  const Context* vulkan = ctx.vulkan();
-  if (!vulkan) throw Error(Errc::unsupported, "custom operators (--op-file) run on Vulkan only");
-  const uint32_t esize = compile_custom_op(*vulkan, *config.custom_op);
+  const uint32_t esize = ctx.compile_custom_op(*config.custom_op);
   const uint32_t value = element_size(options.type);
   if (esize % value != 0)
     throw Error(Errc::invalid_argument, "the custom operator's elements take " + std::to_string(esize) +
@@ -120,7 +118,7 @@ int run_custom_scan(const ScanOptions& options, Session& session) {
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: " << to_string(config.kind) << " custom (" << options.op_file << ") scan of " << n << ' '
-            << compile_custom_op(*ctx.vulkan(), *config.custom_op) << "-byte elements (" << algorithm_text << ") on "
+            << ctx.compile_custom_op(*config.custom_op) << "-byte elements (" << algorithm_text << ") on "
             << ctx.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall " << format_duration(wall_ns);
   return end_summary(std::cerr, false, [] { return std::optional<Mismatch>(); });
 }
