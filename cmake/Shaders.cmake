@@ -75,7 +75,8 @@ endfunction()
 # shaders/common/backend.glsl says. The result is embedded as a string; src/gl/programs.cpp adds the
 # constants' values after #version at run time. No SPIR-V is involved (docs/gl.md says why).
 #   - The kernels of GPUSCAN_GL_NO_SUBGROUP_KERNELS are built a second time with -DGPUSCAN_NO_SUBGROUPS as
-#     "<name>.no_subgroups", for drivers without GL_KHR_shader_subgroup (common/subgroup_basic.glsl).
+#     "<name>.no_subgroups", for drivers without GL_KHR_shader_subgroup (common/subgroup_basic.glsl);
+#     the segmented ones (seg_*) only in that form.
 #   - The 64-bit types get only the kernels matching GPUSCAN_GL_SUBGROUP_FREE and the .no_subgroups ones:
 #     GL's GLSL has no subgroup arithmetic on 64-bit integers.
 #   - `custom_variants` (GPUSCAN_CUSTOM_OP_VARIANTS) become "custom.<name>": "custom_op.glsl" resolves to
@@ -89,8 +90,7 @@ function(gpuscan_embed_gl_sources target variants custom_variants)
   set(entries "")
   foreach(variant IN LISTS variants)
     _gpuscan_parse_variant("${variant}")
-    # Segmented scans run on Vulkan only so far (docs/gl.md).
-    if(explicit_target OR name MATCHES "^seg_")
+    if(explicit_target)
       continue()
     endif()
     string(REGEX MATCH "^[^.]+" kernel "${name}")
@@ -99,7 +99,8 @@ function(gpuscan_embed_gl_sources target variants custom_variants)
       set(wide TRUE)
     endif()
     string(REPLACE ";" "," flags "${define_flags}")  # entries are "name|source|flag,flag,..."
-    if(NOT wide OR name MATCHES "${GPUSCAN_GL_SUBGROUP_FREE}")
+    # The segmented kernels only without subgroups (GPUSCAN_GL_NO_SUBGROUP_KERNELS).
+    if((NOT wide OR name MATCHES "${GPUSCAN_GL_SUBGROUP_FREE}") AND NOT name MATCHES "^seg_")
       list(APPEND entries "${name}|${source}|${flags}")
     endif()
     if(kernel IN_LIST GPUSCAN_GL_NO_SUBGROUP_KERNELS)

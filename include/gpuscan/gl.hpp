@@ -22,6 +22,7 @@
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
 #include "gpuscan/reduce.hpp"  // ReduceConfig
+#include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
 #include "gpuscan/vulkan.hpp"   // MessageSeverity, MessageCallback
@@ -256,6 +257,41 @@ T reduce(const Context& ctx, std::span<const T> input, Op op = Op::add);
 // `gpu_ns`, if given, receives the GPU time of the dispatches.
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config,
                                     double* gpu_ns = nullptr);
+
+// Segmented scans, as gpuscan/segmented.hpp (flags or u32/u64 keys, every type and operator,
+// reduce-then-scan over (head, value) pairs, the same core plan). On GL they always run the
+// .no_subgroups builds of the segmented tile kernels (every invocation a subgroup of its own), so they
+// need no GL_KHR_shader_subgroup. No windows, carry-in or count_from (as on Vulkan).
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads = SegmentHeads::flags);
+
+struct SegmentedScanArgs {
+  ScanConfig config;
+  SegmentHeads heads_kind = SegmentHeads::flags;
+  uint64_t count = 0;  // 0 issues nothing
+  BufferView input;    // count elements
+  BufferView heads;    // count u32 flags or count keys; must not overlap output
+  BufferView output;   // count elements; may be exactly the input (in place)
+  BufferView temp;     // segmented_scan_temp_requirements(ctx, count, config).size bytes
+};
+
+// Barrier contract as record_scan's (binds SSBOs 0-4 and uniform buffer 0).
+//   // in = [3, 1, 7, 0, 4, 1, 6, 3], heads = u32 flags [1, 0, 0, 1, 0, 1, 0, 0]
+//   gpuscan::gl::record_segmented_scan(ctx, {.count = 8, .input = {a}, .heads = {f}, .output = {b}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // b <-- [0, 3, 4, 0, 0, 0, 1, 7]
+void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args);
+
+// Convenience (blocks); Errc::invalid_argument when there are fewer flags or keys than values.
+template <GlElement T>
+std::vector<T> segmented_scan(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              ScanConfig config = {});
+template <GlElement T, class Key>  // Key is uint32_t or uint64_t
+std::vector<T> segmented_scan_by_key(const Context& ctx, std::span<const Key> keys, std::span<const T> values,
+                                     ScanConfig config = {});
+std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
+                                            std::span<const std::byte> heads, SegmentHeads heads_kind,
+                                            const ScanConfig& config);
 
 // Stream compaction, as in gpuscan/compact.hpp.
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);

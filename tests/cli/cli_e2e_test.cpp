@@ -1153,29 +1153,33 @@ TEST_F(CliTest, GlReduceWideTypesAndCustomOperators) {
 
 // --- Segmented scans: scan --segments FILE / --keys FILE -------------------------------------------
 
+// On both APIs (GL: the subgroup-free segmented kernels).
 TEST_F(CliTest, SegmentedScanByFlagsAndByKey) {
   write_file(path("v.txt"), "3\n1\n7\n0\n4\n1\n6\n3\n");
   write_file(path("f.txt"), "1\n0\n0\n1\n0\n1\n0\n0\n");
   write_file(path("k.txt"), "9\n9\n9\n4\n4\n9\n9\n9\n");
-  const std::string v = " --in " + shell_quote(path("v.txt").string());
-  RunResult r = run("scan --type u32 --format text --verify --out -" + v + " --segments " +
-                    shell_quote(path("f.txt").string()));
-  ASSERT_EQ(r.exit_code, 0) << r;
-  EXPECT_EQ(r.out, "0\n3\n4\n0\n0\n0\n1\n7\n") << "exclusive: each segment starts at the identity";
-  EXPECT_NE(r.err.find("exclusive segmented scan of 8 u32 elements (segments from flags"), std::string::npos) << r;
-  EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
-  for (const char* key_type : {"u32", "u64"}) {
-    r = run("scan --type u32 --inclusive --format text --verify --out -" + v + " --keys " +
-            shell_quote(path("k.txt").string()) + " --key-type " + key_type);
-    ASSERT_EQ(r.exit_code, 0) << r;
-    EXPECT_EQ(r.out, "3\n4\n11\n0\n4\n1\n7\n10\n") << key_type;
-  }
   write_file(path("t.txt"), "-40\n12\n7\n-3\n25\n0\n");
   write_file(path("d.txt"), "1\n1\n1\n2\n2\n2\n");
-  r = run("scan --type i64 --op max --inclusive --format text --verify --out - --in " +
-          shell_quote(path("t.txt").string()) + " --keys " + shell_quote(path("d.txt").string()));
-  ASSERT_EQ(r.exit_code, 0) << r;
-  EXPECT_EQ(r.out, "-40\n12\n12\n-3\n25\n25\n");
+  const std::string v = " --in " + shell_quote(path("v.txt").string());
+  for (const std::string api : {"", " --api gl"}) {
+    SCOPED_TRACE("api:" + api);
+    RunResult r = run("scan --type u32 --format text --verify --out -" + api + v + " --segments " +
+                      shell_quote(path("f.txt").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, "0\n3\n4\n0\n0\n0\n1\n7\n") << "exclusive: each segment starts at the identity";
+    EXPECT_NE(r.err.find("exclusive segmented scan of 8 u32 elements (segments from flags"), std::string::npos) << r;
+    EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+    for (const char* key_type : {"u32", "u64"}) {
+      r = run("scan --type u32 --inclusive --format text --verify --out -" + api + v + " --keys " +
+              shell_quote(path("k.txt").string()) + " --key-type " + key_type);
+      ASSERT_EQ(r.exit_code, 0) << r;
+      EXPECT_EQ(r.out, "3\n4\n11\n0\n4\n1\n7\n10\n") << key_type;
+    }
+    r = run("scan --type i64 --op max --inclusive --format text --verify --out -" + api + " --in " +
+            shell_quote(path("t.txt").string()) + " --keys " + shell_quote(path("d.txt").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, "-40\n12\n12\n-3\n25\n25\n");
+  }
 }
 
 // Every type once -- exclusive add with flags or inclusive max with u64 keys, alternating over the types --
@@ -1249,8 +1253,9 @@ TEST_F(CliTest, SegmentedScanErrors) {
                  1, {"segmented scans run as reduce-then-scan"});
   expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
                  {"integer types only"});
-  expect_failure(run("scan --api gl --type u32" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
-                 {"segmented scans (--segments, --keys) run on Vulkan only so far"});
+  expect_failure(run("scan --api gl --type u32 --algorithm multipass" + v + " --segments " +
+                     shell_quote(path("f.txt").string())),
+                 1, {"segmented scans run as reduce-then-scan"});
 }
 
 }  // namespace compact_e2e

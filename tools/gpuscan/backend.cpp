@@ -83,6 +83,16 @@ bool Backend::subgroup_arithmetic() const {
   });
 }
 
+std::vector<std::byte> Backend::segmented_scan_bytes(std::span<const std::byte> values, std::span<const std::byte> heads,
+                                                     SegmentHeads heads_kind, const ScanConfig& config) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return gpuscan::segmented_scan_bytes(c, values, heads, heads_kind, config); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return gpuscan::gl::segmented_scan_bytes(c, values, heads, heads_kind, config); },
+#endif
+  });
+}
+
 uint32_t Backend::compile_custom_op(const CustomOp& op) const {
   return visit(Overloaded{
       [&](const Context& c) { return gpuscan::compile_custom_op(c, op); },

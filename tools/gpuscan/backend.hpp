@@ -45,6 +45,8 @@ class Backend {
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm workgroup, DataType type = DataType::u32) const;
   std::vector<std::byte> scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
                                     double* gpu_ns = nullptr) const;
+  std::vector<std::byte> segmented_scan_bytes(std::span<const std::byte> values, std::span<const std::byte> heads,
+                                              SegmentHeads heads_kind, const ScanConfig& config) const;
   // The custom operator's element size (compile_custom_op of either API).
   uint32_t compile_custom_op(const CustomOp& op) const;
   // Chunked streams (gpuscan/stream.hpp) on either API.

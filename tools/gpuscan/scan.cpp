@@ -35,7 +35,7 @@ struct ScanOptions {
   uint32_t element_size = 0;  // its element size, checked; 0 = what the compiled snippet says
 };
 
-// `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), Vulkan only.
+// `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), either API.
 int run_segmented_scan(const ScanOptions& options, Session& session, const std::vector<std::byte>& input) {
   const bool by_key = !options.keys.empty();
   const std::string& heads_path = by_key ? options.keys : options.segments;
@@ -51,15 +51,11 @@ int run_segmented_scan(const ScanOptions& options, Session& session, const std::
                                             std::to_string(heads_n) + (by_key ? " keys" : " flags") + ", fewer than the " +
                                             std::to_string(n) + " values of '" + options.in + "'");
   const Backend backend = session.open_backend();
-  const Context* ctx = backend.vulkan();
-  if (!ctx)
-    throw Error(Errc::unsupported, "segmented scans (--segments, --keys) run on Vulkan only so far (docs/gl.md); "
-                                   "use --api vulkan");
   ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
   config.op = options.op;
   options.algorithm.apply(config);
   const auto start = std::chrono::steady_clock::now();
-  const auto output = segmented_scan_bytes(*ctx, input, heads, kind, config);
+  const auto output = backend.segmented_scan_bytes(input, heads, kind, config);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: " << to_string(config.kind) << " segmented"
