@@ -69,35 +69,66 @@ ${table_entries}  };
 endfunction()
 
 # The OpenGL backend (src/gl) compiles the same GLSL from source in the GL driver: every variant of the
-# manifest of a 32-bit type that needs no particular Vulkan target (those that do, the single-pass scan,
-# rely on Vulkan's memory model) is run through glslc's preprocessor with -DGPUSCAN_GL, which resolves
-# the #includes and the type and operator defines and turns specialization and push constants into what
+# manifest that needs no particular Vulkan target (those that do, the single-pass scan, rely on Vulkan's
+# memory model) is run through glslc's preprocessor with -DGPUSCAN_GL, which resolves the #includes and
+# the type and operator defines and turns specialization and push constants into what
 # shaders/common/backend.glsl says. The result is embedded as a string; src/gl/programs.cpp adds the
 # constants' values after #version at run time. No SPIR-V is involved (docs/gl.md says why).
-function(gpuscan_embed_gl_sources target variants)
+#   - The kernels of GPUSCAN_GL_NO_SUBGROUP_KERNELS are built a second time with -DGPUSCAN_NO_SUBGROUPS as
+#     "<name>.no_subgroups", for drivers without GL_KHR_shader_subgroup (common/subgroup_basic.glsl);
+#     the segmented ones (seg_*) only in that form.
+#   - The 64-bit types get only the kernels matching GPUSCAN_GL_SUBGROUP_FREE and the .no_subgroups ones:
+#     GL's GLSL has no subgroup arithmetic on 64-bit integers.
+#   - `custom_variants` (GPUSCAN_CUSTOM_OP_VARIANTS) become "custom.<name>": "custom_op.glsl" resolves to
+#     a placeholder that keeps T as a token and leaves the line `void gpuscan_custom_op_snippet();`
+#     where src/gl/custom_op.cpp puts the caller's snippet at run time.
+function(gpuscan_embed_gl_sources target variants custom_variants)
   set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/gl_shaders")
-  file(MAKE_DIRECTORY "${gen_dir}")
+  set(placeholder_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/gl_custom_op")
+  file(MAKE_DIRECTORY "${gen_dir}" "${placeholder_dir}")
+  file(WRITE "${placeholder_dir}/custom_op.glsl" "#define T T\nvoid gpuscan_custom_op_snippet();\n")
+  set(entries "")
+  foreach(variant IN LISTS variants)
+    _gpuscan_parse_variant("${variant}")
+    if(explicit_target)
+      continue()
+    endif()
+    string(REGEX MATCH "^[^.]+" kernel "${name}")
+    set(wide FALSE)
+    if(define_flags MATCHES "-DTYPE_(U64|I64|F64)")
+      set(wide TRUE)
+    endif()
+    string(REPLACE ";" "," flags "${define_flags}")  # entries are "name|source|flag,flag,..."
+    # The segmented kernels only without subgroups (GPUSCAN_GL_NO_SUBGROUP_KERNELS).
+    if((NOT wide OR name MATCHES "${GPUSCAN_GL_SUBGROUP_FREE}") AND NOT name MATCHES "^seg_")
+      list(APPEND entries "${name}|${source}|${flags}")
+    endif()
+    if(kernel IN_LIST GPUSCAN_GL_NO_SUBGROUP_KERNELS)
+      list(APPEND entries "${name}.no_subgroups|${source}|${flags},-DGPUSCAN_NO_SUBGROUPS")
+    endif()
+  endforeach()
+  foreach(variant IN LISTS custom_variants)
+    _gpuscan_parse_variant("${variant}")
+    string(REPLACE ";" "," flags "${define_flags}")
+    list(APPEND entries "custom.${name}|${source}|${flags},-I,${placeholder_dir}")
+  endforeach()
   set(sources "")
   set(includes "")
   set(table_entries "")
-  foreach(variant IN LISTS variants)
-    _gpuscan_parse_variant("${variant}")
-    # The 64-bit types are not offered on OpenGL: their GLSL names Vulkan-only extensions
-    # (GL_EXT_shader_explicit_arithmetic_types_int64, subgroup extended types); docs/gl.md.
-    if(explicit_target OR define_flags MATCHES "-DTYPE_(U64|I64|F64)")
-      continue()
-    endif()
-    # Segmented scans run on Vulkan only so far (docs/gl.md).
-    if(name MATCHES "^seg_")
-      continue()
-    endif()
+  foreach(entry IN LISTS entries)
+    string(REPLACE "|" ";" parts "${entry}")
+    list(GET parts 0 name)
+    list(GET parts 1 source)
+    list(GET parts 2 flags)
+    string(REPLACE "," ";" flags "${flags}")
+    string(MAKE_C_IDENTIFIER "${name}" ident)
     set(glsl "${gen_dir}/${ident}.glsl")
     set(out "${gen_dir}/${ident}.inc")
     add_custom_command(
       OUTPUT "${out}"
       BYPRODUCTS "${glsl}"
       COMMAND ${GLSLC} -E -fshader-stage=compute -DGPUSCAN_GL -I "${CMAKE_CURRENT_SOURCE_DIR}/shaders"
-              ${define_flags} -MD -MF "${out}.d" -MT "${out}" -o "${glsl}"
+              ${flags} -MD -MF "${out}.d" -MT "${out}" -o "${glsl}"
               "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}"
       COMMAND ${CMAKE_COMMAND} -DIN=${glsl} -DOUT=${out} -P "${CMAKE_CURRENT_SOURCE_DIR}/cmake/EmbedText.cmake"
       DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}" "${CMAKE_CURRENT_SOURCE_DIR}/cmake/EmbedText.cmake"

@@ -21,6 +21,8 @@
 
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
+#include "gpuscan/reduce.hpp"  // ReduceConfig
+#include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
 #include "gpuscan/vulkan.hpp"   // MessageSeverity, MessageCallback
@@ -41,6 +43,10 @@ struct GlInfo {
   bool subgroup_ballot = false;
   uint32_t subgroup_size = 0;     // GL_SUBGROUP_SIZE_KHR, 0 without the extension
   bool arb_shader_ballot = false;  // reported for `gpuscan info` only
+  // 64-bit element types: u64 and i64 need GL_ARB_gpu_shader_int64; f64 needs GL_ARB_gpu_shader_fp64,
+  // core since OpenGL 4.0 (so always true on the 4.5 contexts gpuscan runs on).
+  bool gpu_shader_int64 = false;
+  bool gpu_shader_fp64 = false;
   bool khr_debug = false;          // GL_KHR_debug (core in 4.3)
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
@@ -58,7 +64,8 @@ enum class Platform : uint8_t {
 struct ContextCreateInfo {
   Platform platform = Platform::automatic;
   // Create a debug context with KHR_debug output on, synchronous, routed to on_message: GL errors and
-  // undefined behaviour as MessageSeverity::error, performance and portability warnings as warning.
+  // undefined behaviour as MessageSeverity::error, performance and portability warnings as warning, the
+  // shader compiler's messages as info (a failed compile throws with the same log).
   bool debug = false;
   MessageCallback on_message;  // optional; called on the thread that made the failing GL call
   // Debugging aid, as in the Vulkan ContextCreateInfo: cap the grid width (0 = no cap).
@@ -90,9 +97,12 @@ class Context {
 
   // As gpuscan::Context::resolve: what `automatic` picks, or why an explicit choice cannot run here.
   // The single-pass scan is refused (Errc::unsupported): GL has no memory model that makes its
-  // look-back between workgroups sound (docs/gl.md). So are the 64-bit types (Errc::unsupported), and a
-  // bitwise operator on f32 (Errc::invalid_argument, as on Vulkan).
-  WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested) const;
+  // look-back between workgroups sound (docs/gl.md). So are u64 and i64 without GL_ARB_gpu_shader_int64
+  // (Errc::unsupported), and a bitwise operator on a float type (Errc::invalid_argument, as on Vulkan).
+  // The 64-bit types run the subgroup-free kernels only (GL's GLSL has no subgroup arithmetic on 64-bit
+  // integers): multipass with Blelloch workgroup scans; reduce-then-scan and the subgroup workgroup
+  // scan are refused for them.
+  WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;
   Algorithm resolve(const ScanConfig& config, uint64_t count) const;
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
   // What `automatic` picks for compaction: ballot with GL_KHR_shader_subgroup ballot, else shared_memory.
@@ -166,11 +176,20 @@ struct ScanArgs {
 //   // b <-- [0, 3, 4, 11, 11, 15, 16, 22]
 void record_scan(const Context& ctx, const ScanArgs& args);
 
-// The element types the OpenGL backend scans: the 32-bit ones (u32, i32, f32), with every operator
-// their type has (ScanConfig::op). The 64-bit types run on Vulkan only; a ScanConfig naming one is
-// refused with Errc::unsupported.
+// The element types the OpenGL backend scans and reduces: all of types.hpp's, with every operator their
+// type has (ScanConfig::op). u64 and i64 need GL_ARB_gpu_shader_int64 (Errc::unsupported without it;
+// GlInfo::gpu_shader_int64 says), and the 64-bit types run the subgroup-free kernels (Context::resolve).
 template <class T>
-concept GlElement = Element<T> && sizeof(T) == 4;
+concept GlElement = Element<T>;
+
+// Custom operators (CustomOp in types.hpp), as on Vulkan: multipass with Blelloch workgroup scans, no
+// carry-in, windows and count_from as for the built-in types. The GL driver compiles the snippet into
+// the kernels' source (no shaderc); it is GLSL 4.50 for GL (int64_t needs
+// "#extension GL_ARB_gpu_shader_int64 : require"). compile_custom_op compiles it now (or finds it
+// compiled in this Context) and returns its element size (the std430 stride of T); a snippet that
+// does not compile throws Errc::compile_error with the driver's info log, whose line numbers are the
+// snippet's own (it is source string 1; Mesa names string 1 for syntax errors, 0 for some others).
+uint32_t compile_custom_op(const Context& ctx, const CustomOp& op);
 
 // Convenience: upload, scan, download (blocks until done). With `initial`, a carry-in as
 // ScanArgs::initial_bits:  gpuscan::gl::scan<uint32_t>(ctx, in, {}, 100u)  // {3, 1, 7} -> {100, 103, 104}
@@ -202,6 +221,77 @@ StreamPlan plan_scan_stream(const Context& ctx, const ScanConfig& config, const 
 StreamStats scan_stream(const Context& ctx, const ScanConfig& config, const StreamReader& read,
                         const StreamWriter& write, const StreamOptions& options = {},
                         std::optional<uint64_t> initial_bits = std::nullopt);
+
+// Device-wide reduction, as gpuscan/reduce.hpp: the same plan of reduce_tiles passes (a tile of W·K·4
+// elements per workgroup, the tile totals reduced again until one tile is left; windows past one
+// binding), so the result depends only on n, W and K (bitwise, for floats, on one driver). Where GL has
+// no GL_KHR_shader_subgroup arithmetic (llvmpipe), and for the 64-bit types everywhere, the tiles are
+// reduced without subgroups: every invocation combines its K·4 elements, then the workgroup combines
+// the W partial totals in shared memory (log2 W steps). Every type and operator of types.hpp.
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
+                                          bool indirect = false);
+std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config);
+
+struct ReduceArgs {
+  ReduceConfig config;
+  uint64_t count = 0;  // elements to reduce; 0 writes the identity (input may then be empty: buffer 0)
+  BufferView input;    // count elements
+  BufferView output;   // one element receives the result; must not overlap input
+  BufferView temp;     // reduce_temp_requirements(ctx, count, config).size bytes; unused when that is 0
+  // Optional: the count from GPU memory, as ScanArgs::count_from (`count` is its upper bound); a count
+  // of 0 writes the identity, one above the bound reduces the bound's elements and sets the status word.
+  std::optional<IndirectCount> count_from;
+};
+
+// Barrier contract as record_scan's; output[0] is written by a shader storage store.
+//   gpuscan::gl::record_reduce(ctx, {.config = {.op = gpuscan::Op::max}, .count = 8, .input = {a},
+//                                    .output = {b}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // b[0] <-- the largest of a[0, 8)
+void record_reduce(const Context& ctx, const ReduceArgs& args);
+
+// Convenience: upload, reduce, download (blocks). An empty input gives the operator's identity.
+//   gpuscan::gl::reduce(ctx, std::span<const int32_t>(in), gpuscan::Op::min)
+template <GlElement T>
+T reduce(const Context& ctx, std::span<const T> input, Op op = Op::add);
+// Untyped form (the CLI): input.size() a multiple of the element size; returns the result's bytes.
+// `gpu_ns`, if given, receives the GPU time of the dispatches.
+std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config,
+                                    double* gpu_ns = nullptr);
+
+// Segmented scans, as gpuscan/segmented.hpp (flags or u32/u64 keys, every type and operator,
+// reduce-then-scan over (head, value) pairs, the same core plan). On GL they always run the
+// .no_subgroups builds of the segmented tile kernels (every invocation a subgroup of its own), so they
+// need no GL_KHR_shader_subgroup. No windows, carry-in or count_from (as on Vulkan).
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads = SegmentHeads::flags);
+
+struct SegmentedScanArgs {
+  ScanConfig config;
+  SegmentHeads heads_kind = SegmentHeads::flags;
+  uint64_t count = 0;  // 0 issues nothing
+  BufferView input;    // count elements
+  BufferView heads;    // count u32 flags or count keys; must not overlap output
+  BufferView output;   // count elements; may be exactly the input (in place)
+  BufferView temp;     // segmented_scan_temp_requirements(ctx, count, config).size bytes
+};
+
+// Barrier contract as record_scan's (binds SSBOs 0-4 and uniform buffer 0).
+//   // in = [3, 1, 7, 0, 4, 1, 6, 3], heads = u32 flags [1, 0, 0, 1, 0, 1, 0, 0]
+//   gpuscan::gl::record_segmented_scan(ctx, {.count = 8, .input = {a}, .heads = {f}, .output = {b}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // b <-- [0, 3, 4, 0, 0, 0, 1, 7]
+void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args);
+
+// Convenience (blocks); Errc::invalid_argument when there are fewer flags or keys than values.
+template <GlElement T>
+std::vector<T> segmented_scan(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              ScanConfig config = {});
+template <GlElement T, class Key>  // Key is uint32_t or uint64_t
+std::vector<T> segmented_scan_by_key(const Context& ctx, std::span<const Key> keys, std::span<const T> values,
+                                     ScanConfig config = {});
+std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
+                                            std::span<const std::byte> heads, SegmentHeads heads_kind,
+                                            const ScanConfig& config);
 
 // Stream compaction, as in gpuscan/compact.hpp.
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);

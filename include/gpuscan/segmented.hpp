@@ -20,7 +20,7 @@
 // heads (N more heads for keys); the order of combination depends only on n, the tile shape and the
 // subgroup size, never on scheduling, so float results are bitwise reproducible. It needs subgroup
 // shuffles (shuffle and shuffle_relative) in compute shaders, and for u64/i64 shaderSubgroupExtendedTypes;
-// Errc::unsupported says what is missing. Vulkan only for now: gpuscan::gl has no segmented scans.
+// Errc::unsupported says what is missing. gpuscan::gl has the same calls (gl.hpp), run without subgroups.
 #pragma once
 
 #include <cstdint>

@@ -115,7 +115,8 @@ std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view nam
 // Custom operators run as the multipass scan with the Blelloch workgroup scan (the subgroup
 // intrinsics have no user operators): Algorithm::automatic and multipass, WorkgroupAlgorithm::automatic
 // and blelloch, in place or not, in windows beyond one binding, with ScanArgs::count_from; the other
-// algorithms, a carry-in, reductions, compaction, gpuscan::mpi and OpenGL throw Errc::unsupported. The
+// algorithms, a carry-in, reductions, compaction and gpuscan::mpi throw Errc::unsupported. On OpenGL the
+// GL driver compiles the snippet (gl::compile_custom_op, docs/gl.md): GLSL for GL, no shaderc. The
 // order of combination depends only on n and W, so results are the same on every run.
 struct CustomOp {
   std::string glsl;

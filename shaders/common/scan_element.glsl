@@ -22,8 +22,13 @@
 #define scan_load_vector load_vector
 
 void scan_subgroup(T x, out T before, out T total) {
+#if defined(GPUSCAN_NO_SUBGROUPS)  // a subgroup of one invocation (subgroup_basic.glsl)
+  before = op_identity();
+  total = x;
+#else
   before = SUBGROUP_EXCLUSIVE(x);
   total = SUBGROUP_REDUCE(x);
+#endif
 }
 
 VEC4 scan_vector_inclusive(VEC4 v) {

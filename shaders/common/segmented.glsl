@@ -11,7 +11,8 @@
 // says: HEADS_FLAGS, one u32 per element (non-zero starts a segment; also the tile heads the levels
 // above the data keep in temp), or the keys, u32 or u64 (a segment starts where the key differs from
 // the previous element's key). Element 0 always starts a segment. The subgroup scan of pairs is a
-// Hillis-Steele scan with subgroupShuffleUp: no subgroup arithmetic exists for pairs. Its combining
+// Hillis-Steele scan with subgroupShuffleUp: no subgroup arithmetic exists for pairs (with
+// GPUSCAN_NO_SUBGROUPS, OpenGL without subgroups, it is trivial: subgroups of one invocation). Its combining
 // order, like the rest of the tile's, depends only on the tile shape and the subgroup size, so float
 // results are reproducible run to run.
 //
@@ -26,10 +27,11 @@
 #define PASS_PARAMS_EXTRA uint heads_offset;  // element offset of the heads inside binding 4
 #include "pass_io.glsl"
 
+#include "tile_layout.glsl"
+#if !defined(GPUSCAN_NO_SUBGROUPS)
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
-
-#include "tile_layout.glsl"
+#endif
 
 const uint HEADS_FLAGS = 0u;
 const uint HEADS_KEYS32 = 1u;
@@ -56,6 +58,13 @@ Pair pair_combine(Pair a, Pair b) { return Pair(a.head | b.head, b.head != 0u ? 
 // The value of `before` followed by an element (or range) whose pair is (head, value).
 T value_after(Pair before, uint head, T value) { return head != 0u ? value : op_combine(before.value, value); }
 
+#if defined(GPUSCAN_NO_SUBGROUPS)
+// A subgroup of one invocation (subgroup_basic.glsl): nothing before it, itself the total.
+void pair_scan_subgroup(Pair x, out Pair before, out Pair total) {
+  before = pair_identity();
+  total = x;
+}
+#else
 Pair pair_shuffle_up(Pair x, uint delta) {
   return Pair(subgroupShuffleUp(x.head, delta), subgroupShuffleUp(x.value, delta));
 }
@@ -72,6 +81,7 @@ void pair_scan_subgroup(Pair x, out Pair before, out Pair total) {
   const uint last = min(gl_SubgroupSize, gl_WorkGroupSize.x) - 1u;
   total = Pair(subgroupShuffle(inclusive.head, last), subgroupShuffle(inclusive.value, last));
 }
+#endif
 
 PairVector pair_vector_inclusive(PairVector v) {
   v.values.y = value_after(Pair(v.heads.x, v.values.x), v.heads.y, v.values.y);

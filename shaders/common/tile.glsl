@@ -33,10 +33,10 @@ SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
     }
     carry = scan_combine(carry, row_total);
   }
-  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = carry;
+  if (SUBGROUP_ELECT()) sh_subgroup_prefix[SUBGROUP_ID] = carry;
   subgroup_totals_exclusive_scan();
   if (keep) {
-    const SCAN_ELEMENT before_subgroup = sh_subgroup_prefix[gl_SubgroupID];
+    const SCAN_ELEMENT before_subgroup = sh_subgroup_prefix[SUBGROUP_ID];
     for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = scan_combine(before_subgroup, t_prefix[k]);
   }
   const SCAN_ELEMENT total = sh_total;

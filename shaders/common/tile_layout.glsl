@@ -6,8 +6,7 @@
 #define GPUSCAN_TILE_LAYOUT_GLSL
 
 #include "backend.glsl"
-
-#extension GL_KHR_shader_subgroup_basic : require
+#include "subgroup_basic.glsl"
 
 SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
 // src and dst element offsets are multiples of 4, so whole vectors can be accessed at once.
@@ -31,7 +30,7 @@ uint tile_elements() { return gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u; }
 
 // Index of this invocation's k-th vector inside the tile.
 uint tile_vector(uint k) {
-  return (gl_SubgroupID * VECTORS_PER_LANE + k) * gl_SubgroupSize + gl_SubgroupInvocationID;
+  return (SUBGROUP_ID * VECTORS_PER_LANE + k) * SUBGROUP_SIZE + SUBGROUP_LANE;
 }
 
 VEC4 load_vector(uint tile, uint k) {

@@ -39,6 +39,14 @@ void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_s
                                             std::to_string(max_shared_bytes));
 }
 
+void check_custom_element_size(const CustomOp& op, uint32_t compiled) {
+  if (op.element_size != 0 && op.element_size != compiled)
+    throw Error(Errc::invalid_argument,
+                "CustomOp::element_size is " + std::to_string(op.element_size) + " bytes, but the snippet's T takes " +
+                    std::to_string(compiled) +
+                    " bytes in a std430 array (its layout on the GPU; a vec3 takes 16, for instance)");
+}
+
 uint32_t element_bytes(const ScanConfig& config) {
   return config.custom_op ? config.custom_op->element_size : element_size(config.type);
 }

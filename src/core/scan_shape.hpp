@@ -26,6 +26,10 @@ TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
 
+// Throws Errc::invalid_argument when op.element_size is set and is not `compiled`, the std430 array
+// stride of the snippet's T that a backend read from the compiled shader.
+void check_custom_element_size(const CustomOp& op, uint32_t compiled);
+
 // Bytes per element of a scan: the custom operator's element_size where there is one (filled in by the
 // backend once the snippet is compiled), element_size(config.type) otherwise.
 uint32_t element_bytes(const ScanConfig& config);

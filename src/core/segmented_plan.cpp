@@ -1,4 +1,6 @@
 #include "core/segmented_plan.hpp"
+#include "core/segmented_checks.hpp"
+#include "core/scan_shape.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -138,6 +140,29 @@ std::string describe(const SegmentedPlan& plan) {
     out << "\n";
   }
   return out.str();
+}
+
+void check_segmented_config(const ScanConfig& config) {
+  check_op(config.op, config.type);
+  if (config.custom_op)
+    throw Error(Errc::unsupported, "segmented scans take the built-in operators only, not a custom operator");
+  if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::reduce_then_scan)
+    throw Error(Errc::unsupported, "segmented scans run as reduce-then-scan over (head, value) pairs only, not " +
+                                       std::string(to_string(config.algorithm)) +
+                                       "; use Algorithm::automatic or reduce_then_scan");
+}
+
+uint64_t segmented_value_count(uint64_t value_bytes, DataType type, uint64_t head_bytes, uint32_t head_unit,
+                               const std::string& heads_name) {
+  const uint32_t esize = element_size(type);
+  if (value_bytes % esize != 0)
+    throw Error(Errc::invalid_argument, "values hold " + std::to_string(value_bytes) + " bytes, not a whole number of " +
+                                            std::string(to_string(type)) + " elements");
+  const uint64_t n = value_bytes / esize;
+  if (head_bytes / head_unit < n)
+    throw Error(Errc::invalid_argument, heads_name + " hold " + std::to_string(head_bytes / head_unit) +
+                                            " elements, fewer than the " + std::to_string(n) + " values");
+  return n;
 }
 
 }  // namespace gpuscan::core

@@ -40,7 +40,7 @@ bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64
 Binding bind_elements(const Context::Impl& impl, const BufferView& view, uint64_t first, uint64_t count,
                       uint32_t esize) {
   const uint64_t start = view.offset + first * esize;
-  const uint64_t align = std::max<uint64_t>(16, impl.info.shader_storage_offset_alignment);
+  const uint64_t align = impl.binding_alignment(esize);
   const uint64_t bound = start - start % align;
   const uint64_t bytes = start + std::max<uint64_t>(count, 1) * esize - bound;
   if (bytes > impl.max_binding_bytes)

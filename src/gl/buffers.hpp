@@ -2,6 +2,7 @@
 // src/vulkan/buffer_checks.hpp, with the buffer's size asked from GL instead of stated by the caller.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "gl/context_impl.hpp"
@@ -18,10 +19,32 @@ void check_view(const Context::Impl& impl, const char* what, const BufferView& v
 bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes);
 
 // Binds `count` elements from element `first` of `view` at an offset rounded down to
-// GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (16 bytes at least, so the shaders' 16-byte vectors stay
-// aligned); the shader adds element_offset back. Throws Errc::too_large past
+// Context::Impl::binding_alignment (GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, 16 bytes at least so the
+// shaders' 16-byte vectors stay aligned, and a multiple of the element size); the shader adds
+// element_offset back. Throws Errc::too_large past
 // GL_MAX_SHADER_STORAGE_BLOCK_SIZE.
 Binding bind_elements(const Context::Impl& impl, const BufferView& view, uint64_t first, uint64_t count,
                       uint32_t esize);
+
+// A buffer object with immutable storage, deleted with its owner.
+class OwnedBuffer {
+ public:
+  OwnedBuffer(const Functions& gl, uint64_t bytes, const void* data = nullptr) : gl_(gl) {
+    gl.CreateBuffers(1, &name_);
+    // Zero-sized storage is an error in GL; scratch of 0 bytes is simply never bound.
+    gl.NamedBufferStorage(name_, static_cast<GLsizeiptr>(std::max<uint64_t>(bytes, 4)), bytes ? data : nullptr, 0);
+  }
+  OwnedBuffer(const OwnedBuffer&) = delete;
+  OwnedBuffer& operator=(const OwnedBuffer&) = delete;
+  ~OwnedBuffer() { gl_.DeleteBuffers(1, &name_); }
+  BufferView view() const { return {name_, 0}; }
+  void read(void* out, uint64_t bytes) const {
+    if (bytes) gl_.GetNamedBufferSubData(name_, 0, static_cast<GLsizeiptr>(bytes), out);
+  }
+
+ private:
+  const Functions& gl_;
+  GLuint name_ = 0;
+};
 
 }  // namespace gpuscan::gl

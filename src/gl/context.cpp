@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -123,12 +124,15 @@ EGLDisplay open_display(Platform platform, std::string& platform_name) {
   return e.GetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
 }
 
-void APIENTRY debug_message(GLenum, GLenum type, GLuint, GLenum severity, GLsizei, const GLchar* message,
+void APIENTRY debug_message(GLenum source, GLenum type, GLuint, GLenum severity, GLsizei, const GLchar* message,
                             const void* user) {
   const auto* impl = static_cast<const Context::Impl*>(user);
   if (!impl->on_message) return;
   MessageSeverity s = MessageSeverity::info;
-  if (type == GL_DEBUG_TYPE_ERROR || type == GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR) s = MessageSeverity::error;
+  // The shader compiler's messages stay info: a failed compile throws (Errc::compile_error for a custom
+  // operator's snippet) with the same log, and is no misuse of GL.
+  if (source == GL_DEBUG_SOURCE_SHADER_COMPILER) s = MessageSeverity::info;
+  else if (type == GL_DEBUG_TYPE_ERROR || type == GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR) s = MessageSeverity::error;
   else if (type == GL_DEBUG_TYPE_PERFORMANCE || type == GL_DEBUG_TYPE_PORTABILITY ||
            type == GL_DEBUG_TYPE_DEPRECATED_BEHAVIOR || severity == GL_DEBUG_SEVERITY_HIGH)
     s = MessageSeverity::warning;
@@ -196,7 +200,9 @@ GlInfo query_info(const Functions& gl) {
     khr_subgroup |= name == "GL_KHR_shader_subgroup";
     info.arb_shader_ballot |= name == "GL_ARB_shader_ballot";
     info.khr_debug |= name == "GL_KHR_debug";
+    info.gpu_shader_int64 |= name == "GL_ARB_gpu_shader_int64";
   }
+  info.gpu_shader_fp64 = true;  // core since 4.0; query_info refuses anything below 4.5
   if (khr_subgroup) {
     GLint stages = 0, features = 0, size = 0;
     gl.GetIntegerv(subgroup_supported_stages_khr, &stages);
@@ -239,6 +245,10 @@ Context::Impl::~Impl() {
     e.ReleaseThread();
     release_display(display);
   }
+}
+
+uint64_t Context::Impl::binding_alignment(uint32_t esize) const {
+  return std::lcm<uint64_t>(std::max<uint64_t>(16, info.shader_storage_offset_alignment), esize);
 }
 
 void Context::Impl::check_current() const {
@@ -345,25 +355,44 @@ void Context::make_current() const {
     throw Error(Errc::invalid_argument, egl_error_text("eglMakeCurrent") + " (is it current on another thread?)");
 }
 
-WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested) const {
-  const bool has = impl_->info.subgroup_arithmetic;
+namespace {
+
+bool wide(DataType type) { return element_size(type) == 8; }
+
+// Throws unless GL has the shader types `type` needs (the 64-bit ones need extensions or GL 4.0).
+void check_type(const GlInfo& info, DataType type) {
+  const bool integer64 = type == DataType::u64 || type == DataType::i64;
+  if (integer64 && !info.gpu_shader_int64)
+    throw Error(Errc::unsupported, info.renderer + " lacks GL_ARB_gpu_shader_int64, which " +
+                                       std::string(to_string(type)) + " elements need on OpenGL");
+  if (type == DataType::f64 && !info.gpu_shader_fp64)
+    throw Error(Errc::unsupported, info.renderer + " lacks GL_ARB_gpu_shader_fp64, which f64 elements need");
+}
+
+}  // namespace
+
+WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type) const {
+  const bool has = impl_->info.subgroup_arithmetic && !wide(type);
   if (requested == WorkgroupAlgorithm::automatic) return has ? WorkgroupAlgorithm::subgroup : WorkgroupAlgorithm::blelloch;
   if (requested == WorkgroupAlgorithm::subgroup && !has)
-    throw Error(Errc::unsupported, impl_->info.renderer + " has no GL_KHR_shader_subgroup arithmetic in compute "
-                                                          "shaders; use the blelloch workgroup algorithm (or automatic)");
+    throw Error(Errc::unsupported,
+                wide(type) ? "the subgroup workgroup scan is not offered for " + std::string(to_string(type)) +
+                                 " on OpenGL (GL's GLSL has no subgroup arithmetic on 64-bit types); use blelloch"
+                           : impl_->info.renderer + " has no GL_KHR_shader_subgroup arithmetic in compute shaders; use "
+                                                    "the blelloch workgroup algorithm (or automatic)");
   return requested;
 }
 
 Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
-  if (config.custom_op)
-    throw Error(Errc::unsupported, "custom operators (ScanConfig::custom_op) run on Vulkan only: gpuscan compiles them "
-                                   "to SPIR-V with shaderc");
+  if (config.custom_op) {
+    if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::multipass)
+      throw Error(Errc::unsupported, "custom operators run the multipass scan with Blelloch workgroup scans only (no "
+                                     "subgroup operation implements them); use multipass or automatic");
+    return Algorithm::multipass;
+  }
   core::check_op(config.op, config.type);
-  if (element_size(config.type) != 4)
-    throw Error(Errc::unsupported, "the OpenGL backend scans u32, i32 and f32 elements, not " +
-                                       std::string(to_string(config.type)) +
-                                       " (the 64-bit types run on Vulkan; docs/gl.md)");
-  const bool subgroups = impl_->info.subgroup_arithmetic;
+  check_type(impl_->info, config.type);
+  const bool subgroups = impl_->info.subgroup_arithmetic && !wide(config.type);
   switch (config.algorithm) {
     case Algorithm::automatic: return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
@@ -372,6 +401,10 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
                   "atomics and 64-bit buffer atomics, and GL's GLSL has no memory model that guarantees them; use "
                   "reduce-then-scan or multipass (or automatic)");
     case Algorithm::reduce_then_scan:
+      if (wide(config.type))
+        throw Error(Errc::unsupported, "reduce-then-scan is not offered for " + std::string(to_string(config.type)) +
+                                           " on OpenGL (GL's GLSL has no subgroup arithmetic on 64-bit types); use "
+                                           "multipass");
       if (!subgroups)
         throw Error(Errc::unsupported, "reduce-then-scan: " + impl_->info.renderer +
                                            " has no GL_KHR_shader_subgroup arithmetic in compute shaders; use multipass");
@@ -379,6 +412,11 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
     case Algorithm::multipass: return Algorithm::multipass;
   }
   return Algorithm::multipass;
+}
+
+bool Context::Impl::reduce_without_subgroups(DataType type) const {
+  check_type(info, type);
+  return !info.subgroup_arithmetic || wide(type);
 }
 
 CompactPath Context::resolve(CompactPath requested) const {
@@ -402,7 +440,8 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
       << " elements";
   else
     s << ": scan blocks, scan block sums recursively, add offsets, 4N bytes moved, tiles of " << 2 * w
-      << " elements, workgroup scan " << to_string(resolve(config.workgroup));
+      << " elements, workgroup scan "
+      << (config.custom_op ? "blelloch (custom operator)" : to_string(resolve(config.workgroup, config.type)));
   if (config.algorithm == Algorithm::automatic)
     s << (impl_->info.subgroup_arithmetic
               ? " (automatic: GL_KHR_shader_subgroup arithmetic is there; single-pass is not offered on GL)"

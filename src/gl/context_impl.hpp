@@ -34,6 +34,15 @@ struct Context::Impl {
 
   // Programs are compiled on first use and kept; the key's constants become GPUSCAN_SPEC_<id>.
   std::map<PipelineKey, GLuint> programs;
+  // Custom operators (src/gl/custom_op.cpp): by snippet text, the prefix of their programs' variant
+  // names ("custom3.") and the element's std430 stride; by prefix, the snippet.
+  struct CompiledCustomOp {
+    std::string prefix;
+    uint32_t element_size = 0;
+  };
+  std::map<std::string, CompiledCustomOp> custom_ops;
+  std::map<std::string, std::string> custom_snippets;
+  uint32_t next_custom_op_id = 0;
   GLuint params_buffer = 0;  // the uniform block the shaders read their parameters from
 
   Impl() = default;
@@ -45,6 +54,12 @@ struct Context::Impl {
   // EGL can tell: contexts gpuscan created or adopted from EGL).
   void check_current() const;
   GLuint program(const PipelineKey& key);
+  // Compiles `op` into its kernels' first program (or finds it compiled): Errc::compile_error with the
+  // driver's info log, Errc::invalid_argument for an element_size that is not the snippet's.
+  const CompiledCustomOp& custom_op(const CustomOp& op);
+  // Where bindings of elements of `esize` bytes start: a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT,
+  // of 16 (the shaders' vectors) and of the element size (a custom operator's may be 12 bytes).
+  uint64_t binding_alignment(uint32_t esize) const;
   // Binds `buffers` to SSBO bindings 0.., uploads `params` as the parameter block and dispatches a
   // (groups_x, groups_y) grid: what every gpuscan pass issues. With `indirect` the grid is the
   // command at that offset of that buffer (glDispatchComputeIndirect).
@@ -54,6 +69,9 @@ struct Context::Impl {
   };
   void dispatch(const PipelineKey& key, std::span<const Binding> buffers, std::span<const uint32_t> params,
                 uint32_t groups_x, uint32_t groups_y, std::optional<IndirectCommand> indirect = std::nullopt);
+  // Whether reductions of `type` run the .no_subgroups tile kernels (no GL_KHR_shader_subgroup
+  // arithmetic, or a 64-bit type); throws Errc::unsupported when GL lacks the type.
+  bool reduce_without_subgroups(DataType type) const;
   // Throws Errc::gl_error naming `what` if GL reports an error (the error is consumed).
   void check_error(const char* what) const;
 };

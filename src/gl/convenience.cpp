@@ -4,32 +4,12 @@
 #include <vector>
 
 #include "core/scan_shape.hpp"
+#include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/record.hpp"
 
 namespace gpuscan::gl {
 namespace {
-
-// A buffer object with immutable storage, deleted with its owner.
-class OwnedBuffer {
- public:
-  OwnedBuffer(const Functions& gl, uint64_t bytes, const void* data = nullptr) : gl_(gl) {
-    gl.CreateBuffers(1, &name_);
-    // Zero-sized storage is an error in GL; scratch of 0 bytes is simply never bound.
-    gl.NamedBufferStorage(name_, static_cast<GLsizeiptr>(std::max<uint64_t>(bytes, 4)), bytes ? data : nullptr, 0);
-  }
-  OwnedBuffer(const OwnedBuffer&) = delete;
-  OwnedBuffer& operator=(const OwnedBuffer&) = delete;
-  ~OwnedBuffer() { gl_.DeleteBuffers(1, &name_); }
-  BufferView view() const { return {name_, 0}; }
-  void read(void* out, uint64_t bytes) const {
-    if (bytes) gl_.GetNamedBufferSubData(name_, 0, static_cast<GLsizeiptr>(bytes), out);
-  }
-
- private:
-  const Functions& gl_;
-  GLuint name_ = 0;
-};
 
 template <class T>
 PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
@@ -69,10 +49,14 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
                                   double* gpu_ns, std::optional<uint64_t> initial_bits) {
   Context::Impl& impl = ctx.impl();
   impl.check_current();
-  const uint32_t esize = element_size(config.type);
+  // A custom operator's elements are its T's (the snippet compiled first, for its size).
+  const uint32_t esize = config.custom_op ? impl.custom_op(*config.custom_op).element_size : element_size(config.type);
   if (input.size() % esize != 0)
     throw Error(Errc::invalid_argument, "input of " + std::to_string(input.size()) + " bytes is not a whole number of " +
-                                            std::string(to_string(config.type)) + " elements");
+                                            (config.custom_op ? "the custom operator's " + std::to_string(esize) +
+                                                                    "-byte"
+                                                              : std::string(to_string(config.type))) +
+                                            " elements");
   const uint64_t n = input.size() / esize;
   const TempRequirements temp_req = scan_temp_requirements(ctx, n, config);  // validates the config
   if (gpu_ns) *gpu_ns = 0;
@@ -85,6 +69,35 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   std::vector<std::byte> result(input.size());
   out.read(result.data(), result.size());
   impl.check_error("scan");
+  return result;
+}
+
+std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config,
+                                    double* gpu_ns) {
+  Context::Impl& impl = ctx.impl();
+  impl.check_current();
+  const uint32_t esize = element_size(config.type);
+  if (input.size() % esize != 0)
+    throw Error(Errc::invalid_argument, "input of " + std::to_string(input.size()) + " bytes is not a whole number of " +
+                                            std::string(to_string(config.type)) + " elements");
+  const uint64_t n = input.size() / esize;
+  const TempRequirements temp_req = reduce_temp_requirements(ctx, n, config);  // validates the config
+  OwnedBuffer in(impl.gl, input.size(), input.data());
+  OwnedBuffer out(impl.gl, esize);
+  OwnedBuffer temp(impl.gl, temp_req.size);
+  record_reduce_timed(ctx, {config, n, in.view(), out.view(), temp.view()}, gpu_ns);
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<std::byte> result(esize);
+  out.read(result.data(), esize);
+  impl.check_error("reduction");
+  return result;
+}
+
+template <GlElement T>
+T reduce(const Context& ctx, std::span<const T> input, Op op) {
+  const std::vector<std::byte> bytes = reduce_bytes(ctx, std::as_bytes(input), {data_type_of<T>::value, op});
+  T result;
+  std::memcpy(&result, bytes.data(), sizeof(T));
   return result;
 }
 
@@ -138,9 +151,20 @@ PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> valu
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, true);
 }
 
-#define GPUSCAN_GL_INSTANTIATE(T)                                                                              \
+#define GPUSCAN_GL_INSTANTIATE_SCAN(T)                                                                         \
   template std::vector<T> scan(const Context&, std::span<const T>, ScanConfig);                               \
   template std::vector<T> scan(const Context&, std::span<const T>, ScanConfig, T);                            \
+  template T reduce(const Context&, std::span<const T>, Op);
+GPUSCAN_GL_INSTANTIATE_SCAN(uint32_t)
+GPUSCAN_GL_INSTANTIATE_SCAN(int32_t)
+GPUSCAN_GL_INSTANTIATE_SCAN(float)
+GPUSCAN_GL_INSTANTIATE_SCAN(uint64_t)
+GPUSCAN_GL_INSTANTIATE_SCAN(int64_t)
+GPUSCAN_GL_INSTANTIATE_SCAN(double)
+#undef GPUSCAN_GL_INSTANTIATE_SCAN
+
+// Compaction: the instantiations for the types it has kernels for (the 4-byte ones, as on Vulkan).
+#define GPUSCAN_GL_INSTANTIATE(T)                                                                              \
   template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);            \
   template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>,       \
                                          CompactConfig);                                                       \

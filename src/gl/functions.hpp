@@ -27,6 +27,9 @@ namespace gpuscan::gl {
   X(PFNGLGETPROGRAMIVPROC, GetProgramiv)                                                              \
   X(PFNGLGETPROGRAMINFOLOGPROC, GetProgramInfoLog)                                                    \
   X(PFNGLDELETEPROGRAMPROC, DeleteProgram)                                                            \
+  X(PFNGLGETPROGRAMINTERFACEIVPROC, GetProgramInterfaceiv)                                            \
+  X(PFNGLGETPROGRAMRESOURCENAMEPROC, GetProgramResourceName)                                          \
+  X(PFNGLGETPROGRAMRESOURCEIVPROC, GetProgramResourceiv)                                              \
   X(PFNGLUSEPROGRAMPROC, UseProgram)                                                                  \
   X(PFNGLBINDBUFFERRANGEPROC, BindBufferRange)                                                        \
   X(PFNGLDISPATCHCOMPUTEPROC, DispatchCompute)                                                        \

@@ -2,6 +2,7 @@
 // as #defines after #version, and kept for the Context's lifetime: one program per key, per GL context.
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "gl/context_impl.hpp"
 #include "gl/shader_sources.hpp"
@@ -47,16 +48,38 @@ std::string info_log(const Functions& gl, GLuint object, bool program) {
   return log;
 }
 
+// The line the "custom.<kernel>" sources keep where the caller's snippet goes (cmake/Shaders.cmake).
+constexpr std::string_view snippet_marker = "void gpuscan_custom_op_snippet();";
+
+// `text` with the snippet in place of the marker, numbered as source string 1 so that the driver's
+// messages give the snippet's own line numbers ("1:3(12): error: ...").
+std::string with_snippet(const char* text, const std::string& snippet) {
+  std::string source(text);
+  const size_t at = source.find(snippet_marker);
+  if (at == std::string::npos) throw Error(Errc::unsupported, "internal: a custom operator kernel without its marker");
+  const auto line = std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1;
+  source.replace(at, snippet_marker.size(), "\n#line 1 1\n" + snippet + "\n#line " + std::to_string(line) + " 0\n");
+  return source;
+}
+
 }  // namespace
 
 GLuint Context::Impl::program(const PipelineKey& key) {
   if (auto it = programs.find(key); it != programs.end()) return it->second;
+  // A custom operator's kernel: "custom<id>.<kernel>" is the source "custom.<kernel>" with snippet <id>.
+  std::string name = key.variant;
+  const std::string* snippet = nullptr;
+  if (const size_t dot = name.find('.'); name.rfind("custom", 0) == 0 && dot != std::string::npos)
+    if (auto it = custom_snippets.find(name.substr(0, dot + 1)); it != custom_snippets.end()) {
+      snippet = &it->second;
+      name = "custom" + name.substr(dot);
+    }
   const auto& table = shader_sources();
-  auto found = std::find_if(table.begin(), table.end(), [&](const ShaderSource& s) { return key.variant == s.name; });
+  auto found = std::find_if(table.begin(), table.end(), [&](const ShaderSource& s) { return name == s.name; });
   if (found == table.end())
     throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan's OpenGL backend");
 
-  const std::string source = with_constants(found->text, key);
+  const std::string source = with_constants(snippet ? with_snippet(found->text, *snippet).c_str() : found->text, key);
   const char* text = source.c_str();
   const GLuint shader = gl.CreateShader(GL_COMPUTE_SHADER);
   gl.ShaderSource(shader, 1, &text, nullptr);
@@ -66,6 +89,9 @@ GLuint Context::Impl::program(const PipelineKey& key) {
   if (!ok) {
     const std::string log = info_log(gl, shader, false);
     gl.DeleteShader(shader);
+    if (snippet)
+      throw Error(Errc::compile_error, "the custom operator's GLSL did not compile (into the " + name.substr(7) +
+                                           " kernel; the snippet is source string 1): " + log);
     throw Error(Errc::gl_error, "the GL driver did not compile " + key.variant + " (W = " +
                                     std::to_string(key.workgroup_size) + "): " + log);
   }
@@ -77,7 +103,7 @@ GLuint Context::Impl::program(const PipelineKey& key) {
   if (!ok) {
     const std::string log = info_log(gl, program, true);
     gl.DeleteProgram(program);
-    throw Error(Errc::gl_error, "the GL driver did not link " + key.variant + ": " + log);
+    throw Error(snippet ? Errc::compile_error : Errc::gl_error, "the GL driver did not link " + key.variant + ": " + log);
   }
   programs.emplace(key, program);
   return program;

@@ -27,6 +27,9 @@ struct Resolved {
   core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
   uint32_t block_size = 0;        // elements per workgroup at every level
   uint64_t plan_bound = 0;        // the count the plan is made for (an indirect count's upper bound)
+  bool min_one_block = false;     // a reduction runs one workgroup per level even for no elements
+  ScanConfig config;              // a scan's, with a custom operator's element_size filled in
+  std::string custom_prefix;      // of a custom operator's programs ("custom3."); empty for the built-in ones
 };
 
 core::PlanLimits limits(const Context& ctx) {
@@ -36,19 +39,45 @@ core::PlanLimits limits(const Context& ctx) {
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect = false) {
   const GlInfo& info = ctx.info();
   Resolved r;
-  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
-                             element_size(config.type));
-  core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
+  r.config = config;
+  if (config.custom_op) {  // compiled (or found) first: its element size is needed from here on
+    const Context::Impl::CompiledCustomOp& custom = ctx.impl().custom_op(*config.custom_op);
+    r.config.custom_op->element_size = custom.element_size;
+    r.custom_prefix = custom.prefix;
+  }
+  const uint32_t esize = core::element_bytes(r.config);
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations, esize);
+  core::check_shared_memory(r.shape, esize, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
-  if (r.algorithm == Algorithm::multipass) r.workgroup = ctx.resolve(config.workgroup);
-  const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes,
-                                                std::max<uint64_t>(16, info.shader_storage_offset_alignment),
-                                                element_size(config.type));
-  r.plan = core::plan_scan(r.algorithm, count, config, r.shape, limits(ctx), false, window);
+  if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
+  if (config.custom_op && config.workgroup == WorkgroupAlgorithm::subgroup)
+    throw Error(Errc::unsupported, "custom operators run the Blelloch workgroup scan (no subgroup operation "
+                                   "implements them); use WorkgroupAlgorithm::blelloch or automatic");
+  const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes, ctx.impl().binding_alignment(esize), esize);
+  r.plan = core::plan_scan(r.algorithm, count, r.config, r.shape, limits(ctx), false, window);
   r.plan_bound = count;
   r.block_size = r.algorithm == Algorithm::multipass ? 2 * r.shape.workgroup_size
                                                      : r.shape.workgroup_size * r.shape.vectors_per_lane * 4;
-  if (indirect) r.plan = core::plan_indirect(r.plan, element_size(config.type), &r.indirect);
+  if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
+  return r;
+}
+
+// A reduction: core's plan of reduce_tiles passes (windowed past one binding), as on Vulkan.
+Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& config, bool indirect = false) {
+  const GlInfo& info = ctx.info();
+  Resolved r;
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_op(config.op, config.type);
+  ctx.impl().reduce_without_subgroups(config.type);  // refuses the types GL lacks
+  core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
+  const uint32_t esize = element_size(config.type);
+  const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes, ctx.impl().binding_alignment(esize), esize);
+  r.algorithm = Algorithm::reduce_then_scan;  // its tile kernels
+  r.plan = core::plan_reduction(count, config.type, r.shape, limits(ctx), window);
+  r.plan_bound = count;
+  r.block_size = r.shape.workgroup_size * r.shape.vectors_per_lane * 4;
+  r.min_one_block = true;
+  if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }
 
@@ -101,6 +130,7 @@ Pass indirect_count_pass(Context::Impl& impl, const core::Dispatch& d, const Ind
                          const BufferView& temp, uint32_t esize) {
   Pass p{};
   p.key.variant = "indirect_count";
+  p.key.use_aux = r.min_one_block;  // MIN_ONE_BLOCK
   p.bindings[0] = bind_elements(impl, from.buffer, 0, from.is_64bit ? 2 : 1, 4);
   p.bindings[1] = bind_elements(impl, temp, d.aux.offset, d.aux.count, esize);
   const bool has_status = from.status.buffer != 0;
@@ -212,6 +242,20 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
   }
 }
 
+// A count in GPU memory (and its status word) must exist and stay clear of what the call writes
+// (core::check_indirect_count, shared with the Vulkan backend).
+void check_count_from(const Context::Impl& impl, const IndirectCount& from, const BufferView& output,
+                      uint64_t output_bytes, const BufferView& temp, uint64_t temp_bytes) {
+  check_view(impl, "count", from.buffer, from.is_64bit ? 2 : 1, 4, "the count needs");
+  const bool has_status = from.status.buffer != 0;
+  if (has_status) check_view(impl, "status", from.status, 1, 4, "the status word needs");
+  auto range = [](const BufferView& v, uint64_t b) { return core::ByteRange{v.buffer, v.offset, b}; };
+  const core::ByteRange written[] = {range(output, output_bytes), range(temp, temp_bytes)};
+  core::check_indirect_count(range(from.buffer, from.is_64bit ? 8 : 4),
+                             has_status ? range(from.status, 4) : core::ByteRange{}, written,
+                             "the output or temp range");
+}
+
 void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bool partition) {
   Context::Impl& impl = ctx.impl();
   impl.check_current();
@@ -278,9 +322,10 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
 }  // namespace
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
+  const Resolved r = resolve_scan(ctx, count, config, indirect);
   TempRequirements req;
-  req.alignment = element_size(config.type);
-  req.size = resolve_scan(ctx, count, config, indirect).plan.temp_elements * element_size(config.type);
+  req.alignment = core::element_bytes(r.config);
+  req.size = r.plan.temp_elements * req.alignment;
   return req;
 }
 
@@ -300,9 +345,12 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
   impl.check_current();
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const Resolved r = resolve_scan(ctx, args.count, args.config, count_from != nullptr);
+  if (args.config.custom_op && args.initial_bits)
+    throw Error(Errc::unsupported, "custom operators take no carry-in (ScanArgs::initial_bits): gpuscan cannot "
+                                   "convert bits into the snippet's T");
   if (args.count == 0 && !count_from) return;
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
-  const uint32_t esize = element_size(args.config.type);
+  const uint32_t esize = core::element_bytes(r.config);
   const uint64_t bytes = args.count * esize;
   check_view(impl, "input", args.input, args.count, esize);
   check_view(impl, "output", args.output, args.count, esize);
@@ -315,19 +363,11 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
     if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
   }
-  if (count_from) {
-    check_view(impl, "count", count_from->buffer, count_from->is_64bit ? 2 : 1, 4, "the count needs");
-    const bool has_status = count_from->status.buffer != 0;
-    if (has_status) check_view(impl, "status", count_from->status, 1, 4, "the status word needs");
-    auto range = [](const BufferView& v, uint64_t b) { return core::ByteRange{v.buffer, v.offset, b}; };
-    const core::ByteRange written[] = {range(args.output, bytes), range(args.temp, temp_bytes)};
-    core::check_indirect_count(range(count_from->buffer, count_from->is_64bit ? 8 : 4),
-                               has_status ? range(count_from->status, 4) : core::ByteRange{}, written,
-                               "the output or temp range");
-  }
+  if (count_from) check_count_from(impl, *count_from, args.output, bytes, args.temp, temp_bytes);
   auto key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
-    key.variant = core::scan_variant_name(d.kernel, args.config.type, args.config.op, r.workgroup);
+    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, args.config.type, args.config.op, r.workgroup)
+                                          : r.custom_prefix + core::custom_variant_name(d.kernel);
     key.workgroup_size = r.shape.workgroup_size;
     key.vectors_per_lane = r.shape.vectors_per_lane;
     key.inclusive = d.inclusive;
@@ -353,6 +393,60 @@ std::string describe_compact_plan(const Context& ctx, uint64_t count, const Comp
          ", " + std::to_string(r.shape.vectors_per_lane) + " vectors per lane, counts scanned by " +
          (r.algorithm == Algorithm::multipass ? "multipass (blelloch)" : "reduce-then-scan") + "\n" +
          core::describe(r.plan);
+}
+
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
+                                          bool indirect) {
+  TempRequirements req;
+  req.alignment = element_size(config.type);
+  req.size = resolve_reduce(ctx, count, config, indirect).plan.temp_elements * element_size(config.type);
+  return req;
+}
+
+std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  const Resolved r = resolve_reduce(ctx, count, config);
+  return "reduce, W = " + std::to_string(r.shape.workgroup_size) + ", " + std::to_string(r.shape.vectors_per_lane) +
+         " vectors per lane" +
+         (ctx.impl().reduce_without_subgroups(config.type) ? ", without subgroups" : ", subgroup arithmetic") + "\n" +
+         core::describe(r.plan);
+}
+
+void record_reduce(const Context& ctx, const ReduceArgs& args) { record_reduce_timed(ctx, args, nullptr); }
+
+void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu_ns) {
+  Context::Impl& impl = ctx.impl();
+  impl.check_current();
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const Resolved r = resolve_reduce(ctx, args.count, args.config, count_from != nullptr);
+  const uint32_t esize = element_size(args.config.type);
+  const uint64_t bytes = args.count * esize;
+  check_view(impl, "output", args.output, 1, esize, "the reduction writes");
+  if (args.count > 0) {
+    check_view(impl, "input", args.input, args.count, esize, "the reduction needs");
+    if (overlaps(args.input, bytes, args.output, esize))
+      throw Error(Errc::invalid_argument, "the output element overlaps the input range");
+  }
+  const uint64_t temp_bytes = r.plan.temp_elements * esize;
+  if (temp_bytes > 0) {
+    check_view(impl, "temp", args.temp, r.plan.temp_elements, esize, "the reduction needs");
+    if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, esize))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input or output");
+  }
+  if (count_from) check_count_from(impl, *count_from, args.output, esize, args.temp, temp_bytes);
+  const std::string suffix = impl.reduce_without_subgroups(args.config.type) ? ".no_subgroups" : "";
+  auto key_of = [&](const core::Dispatch& d) {
+    PipelineKey key;
+    key.variant = core::scan_variant_name(d.kernel, args.config.type, args.config.op, WorkgroupAlgorithm::automatic) +
+                  suffix;
+    key.workgroup_size = r.shape.workgroup_size;
+    key.vectors_per_lane = r.shape.vectors_per_lane;
+    return key;
+  };
+  // No input (count 0): the plan's one dispatch reads nothing; bind the output in its place.
+  const Views views{args.count > 0 ? args.input : args.output, args.output, args.temp};
+  execute(impl, r.plan, views, esize, key_of,
+          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_bindings; }, gpu_ns, std::nullopt,
+          IndirectSource{count_from, &r});
 }
 
 void record_select_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, false); }

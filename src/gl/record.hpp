@@ -9,5 +9,6 @@ namespace gpuscan::gl {
 // after the programs are built (not GL_TIME_ELAPSED: llvmpipe answers 1 ns for that). Waits for the
 // result when timing.
 void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns);
+void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu_ns);
 
 }  // namespace gpuscan::gl

@@ -17,6 +17,8 @@ struct GlStreamPlan {
 };
 
 GlStreamPlan plan_scan(const Context& ctx, const ScanConfig& config, const StreamOptions& options) {
+  if (config.custom_op)  // chunks chain through carry-ins, which custom operators do not take
+    throw Error(Errc::unsupported, "streamed scans take no custom operator (ScanConfig::custom_op); use scan_bytes");
   scan_temp_requirements(ctx, 1, config);  // validates the type, operator, tile shape and algorithm
   const uint64_t esize = element_size(config.type);
   const uint64_t cap = std::min<uint64_t>(ctx.info().max_shader_storage_block_size / esize, uint64_t{1} << 31);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/scan_shape.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/runtime_shaders.hpp"
@@ -212,11 +213,7 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
 #endif
   }
   const CompiledCustomOp& compiled = found->second;
-  if (op.element_size != 0 && op.element_size != compiled.element_size)
-    throw Error(Errc::invalid_argument,
-                "CustomOp::element_size is " + std::to_string(op.element_size) + " bytes, but the snippet's T takes " +
-                    std::to_string(compiled.element_size) +
-                    " bytes in a std430 array (its layout on the GPU; a vec3 takes 16, for instance)");
+  core::check_custom_element_size(op, compiled.element_size);
   return compiled;
 }
 

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "core/scan_shape.hpp"
+#include "core/segmented_checks.hpp"
 #include "core/segmented_plan.hpp"
 #include "gpuscan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
@@ -43,11 +44,7 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
                        element_size(config.type));
   core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
-  core::check_op(config.op, config.type);
-  if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::reduce_then_scan)
-    throw Error(Errc::unsupported, "segmented scans run as reduce-then-scan over (head, value) pairs only, not " +
-                                       std::string(to_string(config.algorithm)) +
-                                       "; use Algorithm::automatic or reduce_then_scan");
+  core::check_segmented_config(config);
   const Context::Impl& impl = ctx.impl();
   if (const std::string why = impl.type_obstacle(config.type, true); !why.empty())
     throw Error(Errc::unsupported, "segmented scan: " + why);
@@ -138,28 +135,9 @@ void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const Segmen
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const ResolvedSegmented r = resolve_segmented(ctx, args.count, args.config, args.heads_kind);
   if (args.count == 0) return;
-  const uint64_t n = args.count;
-  const uint32_t esize = element_size(args.config.type);
-  const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
-  const uint64_t bytes = n * esize;
-  const uint64_t head_total = n * head_bytes;
-  vk::check_view("input", args.input, n, esize, "the segmented scan needs");
-  vk::check_view("heads", args.heads, n, head_bytes, "the segmented scan needs one flag or key per element:");
-  vk::check_view("output", args.output, n, esize, "the segmented scan needs");
-  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
-  if (!in_place && vk::overlaps(args.input, bytes, args.output, bytes))
-    throw Error(Errc::invalid_argument, "input and output ranges overlap without being identical; "
-                                        "scan in place (output == input) or use disjoint ranges");
-  if (vk::overlaps(args.heads, head_total, args.output, bytes))
-    throw Error(Errc::invalid_argument, "heads and output ranges overlap: the scan reads heads after it "
-                                        "has written output");
-  if (r.plan.temp_bytes > 0) {
-    vk::check_view("temp", args.temp, r.plan.temp_bytes / esize, esize, "the segmented scan needs");
-    if (vk::overlaps(args.temp, r.plan.temp_bytes, args.input, bytes) ||
-        vk::overlaps(args.temp, r.plan.temp_bytes, args.output, bytes) ||
-        vk::overlaps(args.temp, r.plan.temp_bytes, args.heads, head_total))
-      throw Error(Errc::invalid_argument, "temp storage overlaps the input, heads or output range");
-  }
+  core::check_segmented_buffers(args.input, args.heads, args.output, args.temp, args.count,
+                                element_size(args.config.type), core::head_unit_bytes(head_source(args.heads_kind)),
+                                r.plan.temp_bytes, vk::check_view, vk::overlaps);
   record_plan(ctx, cmd, r, args);
 }
 
@@ -169,16 +147,9 @@ template <class T>
 std::vector<T> run_segmented(const Context& ctx, std::span<const std::byte> values, std::span<const std::byte> heads,
                              SegmentHeads heads_kind, const ScanConfig& config) {
   const uint32_t esize = element_size(config.type);
-  if (values.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "values hold " + std::to_string(values.size()) +
-                                            " bytes, not a whole number of " + std::string(to_string(config.type)) +
-                                            " elements");
-  const uint64_t n = values.size() / esize;
   const uint32_t head_bytes = core::head_unit_bytes(head_source(heads_kind));
-  if (heads.size() / head_bytes < n)
-    throw Error(Errc::invalid_argument, std::string(to_string(heads_kind)) + " hold " +
-                                            std::to_string(heads.size() / head_bytes) + " elements, fewer than the " +
-                                            std::to_string(n) + " values");
+  const uint64_t n = core::segmented_value_count(values.size(), config.type, heads.size(), head_bytes,
+                                                 std::string(to_string(heads_kind)));
   const TempRequirements temp_req = segmented_scan_temp_requirements(ctx, n, config);  // validates the config
   std::vector<T> result(n);
   if (n == 0) return result;

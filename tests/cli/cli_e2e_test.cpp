@@ -1102,44 +1102,85 @@ TEST_F(CliTest, GlDemoAndTheSinglePassRefusal) {
   expect_failure(run("scan --api gl --algorithm single-pass --type u32 --in " + shell_quote(path("in").string()) +
                      " --out " + shell_quote(path("o").string())),
                  1, {"not offered on OpenGL"});
-  expect_failure(run("reduce --api gl --type u32 --in " + shell_quote(path("in").string())), 1,
-                 {"Vulkan only", "--api vulkan"});
   write_file(path("t.txt"), "3\n-1\n7\n");
   const RunResult op = run("scan --api gl --type i32 --op max --inclusive --format text --verify --in " +
                            shell_quote(path("t.txt").string()) + " --out -");
   ASSERT_EQ(op.exit_code, 0) << op;
   EXPECT_EQ(op.out, "3\n3\n7\n") << op;
-  expect_failure(run("scan --api gl --type i64 --format text --in " + shell_quote(path("t.txt").string()) + " --out -"),
-                 1, {"u32, i32 and f32"});
   expect_failure(run("--api metal info"), 2, {"--api"});
   expect_failure(run("info", "", "GPUSCAN_API=metal"), 2, {"GPUSCAN_API"});
 }
 
+// Reductions, the 64-bit types and custom operators on GL, checked by --verify or against known results.
+TEST_F(CliTest, GlReduceWideTypesAndCustomOperators) {
+  const RunResult info = run("--api gl info");
+  ASSERT_EQ(info.exit_code, 0) << info;
+  EXPECT_NE(info.out.find("  64-bit types  "), std::string::npos) << info;
+  EXPECT_NE(info.out.find("  reductions  "), std::string::npos) << info;
+  for (const DataType type : {DataType::u32, DataType::i64}) {  // i64: pairs of random words
+    const std::string type_name(gpuscan::to_string(type));
+    write_file(path("in"), to_file_content(random_words(type, 70002, 5), type, false));
+    for (const char* op : {"add", "max"}) {
+      const RunResult r = run("reduce --api gl --verify --type " + type_name + " --op " + op + " --in " +
+                              shell_quote(path("in").string()));
+      ASSERT_EQ(r.exit_code, 0) << type_name << " " << op << "\n" << r;
+      EXPECT_NE(r.err.find("[OpenGL "), std::string::npos) << r;
+    }
+  }
+  write_file(path("t.txt"), "3\n-1\n7\n");
+  const RunResult sum = run("reduce --api gl --type i64 --format text --in " + shell_quote(path("t.txt").string()));
+  ASSERT_EQ(sum.exit_code, 0) << sum;
+  EXPECT_EQ(sum.out, "9\n") << sum;
+  write_file(path("d.txt"), "1.5\n-2.25\n8\n");
+  const RunResult dsum = run("reduce --api gl --verify --type f64 --format text --in " + shell_quote(path("d.txt").string()));
+  ASSERT_EQ(dsum.exit_code, 0) << dsum;
+  EXPECT_EQ(dsum.out, "7.25\n") << dsum;
+  const RunResult wide = run("scan --api gl --type i64 --format text --verify --in " +
+                             shell_quote(path("t.txt").string()) + " --out -");
+  ASSERT_EQ(wide.exit_code, 0) << wide;
+  EXPECT_EQ(wide.out, "0\n3\n2\n") << wide;
+  write_file(path("affine.glsl"), affine_op);
+  write_file(path("maps.txt"), "2\n1\n3\n0\n1\n5\n");
+  const RunResult custom = run("scan --api gl -t u32 -f text --inclusive --op-file " +
+                               shell_quote(path("affine.glsl").string()) + " -i " + shell_quote(path("maps.txt").string()) +
+                               " -o -");
+  ASSERT_EQ(custom.exit_code, 0) << custom;
+  EXPECT_EQ(custom.out, "2\n1\n6\n3\n6\n8\n") << custom;
+  write_file(path("bad.glsl"), "#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + oops; }\n");
+  expect_failure(run("scan --api gl -t u32 --op-file " + shell_quote(path("bad.glsl").string()) + " -i " +
+                     shell_quote(path("maps.txt").string()) + " -f text -o -"),
+                 1, {"did not compile", "source string 1", ":3(", "oops"});
+}
+
 // --- Segmented scans: scan --segments FILE / --keys FILE -------------------------------------------
 
+// On both APIs (GL: the subgroup-free segmented kernels).
 TEST_F(CliTest, SegmentedScanByFlagsAndByKey) {
   write_file(path("v.txt"), "3\n1\n7\n0\n4\n1\n6\n3\n");
   write_file(path("f.txt"), "1\n0\n0\n1\n0\n1\n0\n0\n");
   write_file(path("k.txt"), "9\n9\n9\n4\n4\n9\n9\n9\n");
-  const std::string v = " --in " + shell_quote(path("v.txt").string());
-  RunResult r = run("scan --type u32 --format text --verify --out -" + v + " --segments " +
-                    shell_quote(path("f.txt").string()));
-  ASSERT_EQ(r.exit_code, 0) << r;
-  EXPECT_EQ(r.out, "0\n3\n4\n0\n0\n0\n1\n7\n") << "exclusive: each segment starts at the identity";
-  EXPECT_NE(r.err.find("exclusive segmented scan of 8 u32 elements (segments from flags"), std::string::npos) << r;
-  EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
-  for (const char* key_type : {"u32", "u64"}) {
-    r = run("scan --type u32 --inclusive --format text --verify --out -" + v + " --keys " +
-            shell_quote(path("k.txt").string()) + " --key-type " + key_type);
-    ASSERT_EQ(r.exit_code, 0) << r;
-    EXPECT_EQ(r.out, "3\n4\n11\n0\n4\n1\n7\n10\n") << key_type;
-  }
   write_file(path("t.txt"), "-40\n12\n7\n-3\n25\n0\n");
   write_file(path("d.txt"), "1\n1\n1\n2\n2\n2\n");
-  r = run("scan --type i64 --op max --inclusive --format text --verify --out - --in " +
-          shell_quote(path("t.txt").string()) + " --keys " + shell_quote(path("d.txt").string()));
-  ASSERT_EQ(r.exit_code, 0) << r;
-  EXPECT_EQ(r.out, "-40\n12\n12\n-3\n25\n25\n");
+  const std::string v = " --in " + shell_quote(path("v.txt").string());
+  for (const std::string api : {"", " --api gl"}) {
+    SCOPED_TRACE("api:" + api);
+    RunResult r = run("scan --type u32 --format text --verify --out -" + api + v + " --segments " +
+                      shell_quote(path("f.txt").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, "0\n3\n4\n0\n0\n0\n1\n7\n") << "exclusive: each segment starts at the identity";
+    EXPECT_NE(r.err.find("exclusive segmented scan of 8 u32 elements (segments from flags"), std::string::npos) << r;
+    EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+    for (const char* key_type : {"u32", "u64"}) {
+      r = run("scan --type u32 --inclusive --format text --verify --out -" + api + v + " --keys " +
+              shell_quote(path("k.txt").string()) + " --key-type " + key_type);
+      ASSERT_EQ(r.exit_code, 0) << r;
+      EXPECT_EQ(r.out, "3\n4\n11\n0\n4\n1\n7\n10\n") << key_type;
+    }
+    r = run("scan --type i64 --op max --inclusive --format text --verify --out -" + api + " --in " +
+            shell_quote(path("t.txt").string()) + " --keys " + shell_quote(path("d.txt").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, "-40\n12\n12\n-3\n25\n25\n");
+  }
 }
 
 // Every type once -- exclusive add with flags or inclusive max with u64 keys, alternating over the types --
@@ -1213,8 +1254,9 @@ TEST_F(CliTest, SegmentedScanErrors) {
                  1, {"segmented scans run as reduce-then-scan"});
   expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
                  {"integer types only"});
-  expect_failure(run("scan --api gl --type u32" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
-                 {"segmented scans (--segments, --keys) run on Vulkan only so far"});
+  expect_failure(run("scan --api gl --type u32 --algorithm multipass" + v + " --segments " +
+                     shell_quote(path("f.txt").string())),
+                 1, {"segmented scans run as reduce-then-scan"});
 }
 
 }  // namespace compact_e2e

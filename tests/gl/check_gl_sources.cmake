@@ -16,7 +16,10 @@ foreach(source IN LISTS sources)
   string(SUBSTRING "${text}" 0 ${first_newline} version_line)
   math(EXPR rest_start "${first_newline} + 1")
   string(SUBSTRING "${text}" ${rest_start} -1 rest)
-  foreach(constants "256;1u;1u;4u;0u;64u;3u" "32;0u;0u;1u;1u;64u;0u")
+  # A custom operator's kernel (custom.*) gets a sample snippet where src/gl/custom_op.cpp puts the caller's.
+  string(REPLACE "void gpuscan_custom_op_snippet();"
+         "#define T uvec2\nT identity() { return T(0u); }\nT combine(T a, T b) { return a + b; }" rest "${rest}")
+  foreach(constants "256;1u;1u;4u;0u;64u;3u;0u;1u" "32;0u;0u;1u;1u;64u;0u;0u;2u")
     set(defines "")
     set(id 0)
     foreach(value IN LISTS constants)

@@ -125,11 +125,7 @@ TEST_P(GlScanTest, OperatorsAndCarryIn) {
 // context binds at most 20000 bytes for this test (ContextCreateInfo::debug_max_binding_bytes, set on the
 // shared context here), so a few thousand elements span several windows, with a carry-in and in place.
 TEST_P(GlScanTest, WindowsBeyondOneBinding) {
-  struct BindingCap {
-    uint64_t saved = gl_context().impl().max_binding_bytes;
-    BindingCap() { gl_context().impl().max_binding_bytes = 20000; }
-    ~BindingCap() { gl_context().impl().max_binding_bytes = saved; }
-  } cap;
+  const BindingCap cap;
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const ScanConfig c = config(64, 2);
@@ -165,12 +161,11 @@ TEST_P(GlScanTest, CountFromGpuMemory) {
     GlBuffer in(bound * 4, input.data());
     const auto poisoned = poison_bytes(bound * 4);
     GlBuffer out(bound * 4, poisoned.data());
-    const uint32_t words[3] = {static_cast<uint32_t>(count), 0, 0xA5A5A5A5u};  // count, (unused), status
-    GlBuffer count_buf(sizeof words, words);
+    const GlCount gpu_count(count);
     const gl::TempRequirements req = gl::scan_temp_requirements(gl_context(), bound, c, true);
     GlBuffer temp(req.size);
     gl::ScanArgs a{c, bound, in.view(), out.view(), temp.view()};
-    a.count_from = gl::IndirectCount{count_buf.view(), false, count_buf.view(8)};
+    a.count_from = gpu_count.indirect();
     gl::record_scan(gl_context(), a);
     buffer_update_barrier();
     const size_t n = static_cast<size_t>(std::min<uint64_t>(count, bound));
@@ -178,7 +173,7 @@ TEST_P(GlScanTest, CountFromGpuMemory) {
     EXPECT_TRUE(matches_reference(std::vector<uint32_t>(input.begin(), input.begin() + n),
                                   std::vector<uint32_t>(got.begin(), got.begin() + n), c.kind));
     EXPECT_EQ(std::memcmp(got.data() + n, poisoned.data(), (bound - n) * 4), 0) << "written past the count";
-    EXPECT_EQ(count_buf.read<uint32_t>(2, 1)[0], count > bound ? 1u : 0u) << "status word";
+    EXPECT_EQ(gpu_count.status(), count > bound ? 1u : 0u) << "status word";
   }
 }
 
@@ -216,6 +211,62 @@ TEST_F(GlTest, ConvenienceScans) {
   max_config.kind = ScanKind::inclusive;
   EXPECT_EQ(gl::scan<int32_t>(gl_context(), std::span<const int32_t>(std::vector<int32_t>{-5, 2, -1, 9}), max_config),
             (std::vector<int32_t>{-5, 2, 2, 9}));
+}
+
+// The 64-bit types (GL_ARB_gpu_shader_int64 for u64/i64, fp64 core): multipass with Blelloch workgroup
+// scans, what `automatic` picks for them; every operator, both kinds, sizes around the tile and
+// recursion boundaries (W = 32: B = 64), with and without a carry-in; the subgroup paths refused.
+TEST_F(GlTest, WideTypesEveryOperator) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const gl::GlInfo& info = gl_context().info();
+  constexpr size_t b = 64;
+  for (const DataType type : {DataType::u64, DataType::i64, DataType::f64}) {
+    ScanConfig c;
+    c.type = type;
+    c.workgroup_size = 32;
+    if ((type != DataType::f64 && !info.gpu_shader_int64) || (type == DataType::f64 && !info.gpu_shader_fp64)) {
+      EXPECT_THROW(gl::scan_temp_requirements(gl_context(), 10, c), Error) << to_string(type);
+      continue;
+    }
+    EXPECT_EQ(gl_context().resolve(c, 1000), Algorithm::multipass);
+    EXPECT_EQ(gl_context().resolve(WorkgroupAlgorithm::automatic, type), WorkgroupAlgorithm::blelloch);
+    for (const Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+      if (!op_supports(op, type)) continue;
+      c.op = op;
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+          for (size_t n : {size_t{0}, size_t{1}, b - 1, b, b + 1, b * b - 1, b * b + 1, b * b * b + 1})
+            for (const bool carry : {false, true}) {
+              if (carry && (n != b * b + 1 || (is_float(type) && op == Op::add))) continue;
+              c.kind = kind;
+              SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + " " +
+                           std::string(to_string(kind)) + ", n = " + std::to_string(n) + (carry ? ", carry-in" : "") +
+                           ", seed " + std::to_string(seed));
+              const auto input = random_op_values<T>(n, op, rng);
+              const std::optional<T> initial =
+                  carry ? std::optional<T>(random_op_values<T>(1, op, rng)[0]) : std::nullopt;
+              const auto r = gl_record_and_run(input, c, 1, initial);
+              EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
+              EXPECT_TRUE(matches_reference(input, r.output, kind, op, initial));
+            }
+      });
+    }
+    c.op = Op::add;
+    c.algorithm = Algorithm::reduce_then_scan;
+    EXPECT_THROW(gl::scan_temp_requirements(gl_context(), 10, c), Error) << to_string(type);
+    c.algorithm = Algorithm::multipass;
+    c.workgroup = WorkgroupAlgorithm::subgroup;
+    EXPECT_THROW(gl::scan_temp_requirements(gl_context(), 10, c), Error) << to_string(type);
+  }
+  if (info.gpu_shader_int64) {
+    const std::vector<int64_t> v = {int64_t{1} << 40, -7, 3};
+    EXPECT_EQ(gl::inclusive_scan(gl_context(), std::span<const int64_t>(v)),
+              (std::vector<int64_t>{int64_t{1} << 40, (int64_t{1} << 40) - 7, (int64_t{1} << 40) - 4}));
+  }
+  const std::vector<double> d = {0.5, -2.0, 8.0};
+  EXPECT_EQ(gl::exclusive_scan(gl_context(), std::span<const double>(d)), (std::vector<double>{0.0, 0.5, -1.5}));
 }
 
 // gl::scan_stream: chunks of a budget that is not a multiple of the tile, with and without the

@@ -52,6 +52,45 @@ class GlBuffer {
   GLuint name_ = 0;
 };
 
+// The gpuscan::Error that `f` throws (a test failure if none), which must leave no GL error pending.
+template <class F>
+Error thrown_by(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(gl_functions().GetError(), static_cast<GLenum>(GL_NO_ERROR)) << e.what();
+    return e;
+  }
+  ADD_FAILURE() << "no gpuscan::Error";
+  return Error(Errc{}, "none");
+}
+template <class F>
+Errc error_of(F&& f) {
+  return static_cast<Errc>(thrown_by(std::forward<F>(f)).code().value());
+}
+
+// While it lives, the shared context binds at most 20000 bytes per SSBO binding (as
+// ContextCreateInfo::debug_max_binding_bytes would), so a few thousand elements span several windows.
+struct BindingCap {
+  uint64_t saved = gl_context().impl().max_binding_bytes;
+  BindingCap() { gl_context().impl().max_binding_bytes = 20000; }
+  BindingCap(const BindingCap&) = delete;
+  BindingCap& operator=(const BindingCap&) = delete;
+  ~BindingCap() { gl_context().impl().max_binding_bytes = saved; }
+};
+
+// A count in GPU memory for count_from: the words {count, unused, status}, the status poisoned.
+class GlCount {
+ public:
+  explicit GlCount(uint64_t count) : words_{static_cast<uint32_t>(count), 0, 0xA5A5A5A5u}, buffer_(sizeof words_, words_) {}
+  gl::IndirectCount indirect() const { return {buffer_.view(), false, buffer_.view(8)}; }
+  uint32_t status() const { return buffer_.read<uint32_t>(2, 1)[0]; }
+
+ private:
+  uint32_t words_[3];
+  GlBuffer buffer_;
+};
+
 // Everything after a recorded call: make its shader writes visible to glGetBufferSubData.
 inline void buffer_update_barrier() { gl_functions().MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT); }
 

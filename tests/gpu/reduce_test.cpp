@@ -3,32 +3,13 @@
 // three levels), around the level boundaries, with the result element between poisoned guards; the
 // identity for n = 0; refusals; and the convenience call with the defaults on large inputs.
 //
-// Float sums are compared within the bound of cpu::float_tolerance (the tree adds in another order
-// than a loop; each partial sum is off by at most depth · eps · the sum of magnitudes); every other
-// result is compared bit for bit (float products are exact for random_op_values' powers of two).
+// Results are compared with reduces_to (scan_check.hpp).
 #include "scan_check.hpp"
 
 namespace gpuscan::test {
 namespace {
 
 class ReduceTest : public GpuTest {};
-
-template <class T>
-::testing::AssertionResult reduces_to(const std::vector<T>& input, T got, Op op) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (op == Op::add) {
-      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
-      const std::vector<Wide> wide(input.begin(), input.end());
-      const Wide want = cpu::reduce<Wide>(wide);
-      const double tol = input.empty() ? 0 : cpu::float_tolerance<T>(input, ScanKind::inclusive).back();
-      if (std::fabs(static_cast<Wide>(got) - want) <= tol) return ::testing::AssertionSuccess();
-      return ::testing::AssertionFailure() << "got " << got << ", expected " << static_cast<double>(want) << " +- " << tol;
-    }
-  }
-  const T want = cpu::reduce<T>(input, op);
-  if (std::memcmp(&got, &want, sizeof(T)) == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "got " << +got << ", expected " << +want << " (" << to_string(op) << ")";
-}
 
 // Reduces `input` (from element `in_offset` of its buffer) through record_reduce into one element
 // between guards; temp and output poisoned first.
@@ -60,24 +41,9 @@ T record_reduce_and_run(const Context& ctx, const std::vector<T>& input, const R
 }
 
 TEST_F(ReduceTest, EveryTypeAndOperatorAroundLevelBoundaries) {
-  const uint64_t seed = fresh_seed();
-  std::mt19937_64 rng(seed);
-  constexpr size_t b = 128;
-  for (DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
-    for (Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
-      if (!op_supports(op, type)) continue;
-      const ReduceConfig config{type, op, 32, 1};
-      const size_t any = std::uniform_int_distribution<size_t>(2, b * b * 2)(rng);
-      visit_type(type, [&](auto tag) {
-        using T = decltype(tag);
-        for (size_t n : {size_t{0}, size_t{1}, b - 1, b + 1, b * b + 1, any}) {
-          SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + ", n = " + std::to_string(n) +
-                       ", seed " + std::to_string(seed));
-          const auto input = random_op_values<T>(n, op, rng);
-          EXPECT_TRUE(reduces_to(input, record_reduce_and_run(shared_context(), input, config), op));
-        }
-      });
-    }
+  check_every_reduction([](const auto& input, const ReduceConfig& config) {
+    return record_reduce_and_run(shared_context(), input, config);
+  }, [](DataType) { return true; });
 }
 
 // Every tile shape the library accepts, and input offsets off vector alignment (the scalar path).

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cpu/reference.hpp"
+#include "gpuscan/reduce.hpp"
 #include "gpu_test_support.hpp"
 
 namespace gpuscan::test {
@@ -102,6 +103,55 @@ template <class T>
       return ::testing::AssertionFailure() << "index " << i << " of " << got.size() << ": got " << +got[i]
                                            << ", expected " << +expected[i] << " (" << to_string(op) << ")";
   return ::testing::AssertionSuccess();
+}
+
+// A reduction's result against cpu::reduce. Float sums are compared within the bound of
+// cpu::float_tolerance (the tree adds in another order than a loop; each partial sum is off by at most
+// depth · eps · the sum of magnitudes); every other result bit for bit (float products are exact for
+// random_op_values' powers of two).
+template <class T>
+::testing::AssertionResult reduces_to(const std::vector<T>& input, T got, Op op) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (op == Op::add) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+      const std::vector<Wide> wide(input.begin(), input.end());
+      const Wide want = cpu::reduce<Wide>(wide);
+      const double tol = input.empty() ? 0 : cpu::float_tolerance<T>(input, ScanKind::inclusive).back();
+      if (std::fabs(static_cast<Wide>(got) - want) <= tol) return ::testing::AssertionSuccess();
+      return ::testing::AssertionFailure() << "got " << got << ", expected " << static_cast<double>(want) << " +- " << tol;
+    }
+  }
+  const T want = cpu::reduce<T>(input, op);
+  if (std::memcmp(&got, &want, sizeof(T)) == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "got " << +got << ", expected " << +want << " (" << to_string(op) << ")";
+}
+
+// Every type x operator reduced by `run(input, config)` (which returns the result, a T) with W = 32, K = 1
+// (B = 128, so B^2 + 1 runs three levels), at sizes around the level boundaries and one at random;
+// `has(type)` is false for the types the backend lacks, which are skipped (their refusal is the
+// caller's to check). Failures name the type, operator, size and seed.
+template <class Run, class Has>
+void check_every_reduction(Run run, Has has) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  constexpr size_t b = 128;
+  for (DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64}) {
+    if (!has(type)) continue;
+    for (Op op : {Op::add, Op::min, Op::max, Op::mul, Op::bit_and, Op::bit_or, Op::bit_xor}) {
+      if (!op_supports(op, type)) continue;
+      const ReduceConfig config{type, op, 32, 1};
+      const size_t any = std::uniform_int_distribution<size_t>(2, b * b * 2)(rng);
+      visit_type(type, [&](auto tag) {
+        using T = decltype(tag);
+        for (size_t n : {size_t{0}, size_t{1}, b - 1, b, b + 1, b * b - 1, b * b + 1, any}) {
+          SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + ", n = " + std::to_string(n) +
+                       ", seed " + std::to_string(seed));
+          const auto input = random_op_values<T>(n, op, rng);
+          EXPECT_TRUE(reduces_to(input, static_cast<T>(run(input, config)), op));
+        }
+      });
+    }
+  }
 }
 
 // An algorithm and a kind, for suites over every tile-or-multipass algorithm (windows, indirect counts).

@@ -35,7 +35,7 @@ WorkgroupAlgorithm Backend::resolve(WorkgroupAlgorithm workgroup, DataType type)
   return visit(Overloaded{
       [&](const Context& c) { return c.resolve(workgroup, type); },
 #if GPUSCAN_WITH_GL
-      [&](const gl::Context& c) { return c.resolve(workgroup); },
+      [&](const gl::Context& c) { return c.resolve(workgroup, type); },
 #endif
   });
 }
@@ -79,6 +79,25 @@ bool Backend::subgroup_arithmetic() const {
       [](const Context& c) { return c.device_info().has_subgroup_arithmetic(); },
 #if GPUSCAN_WITH_GL
       [](const gl::Context& c) { return c.info().subgroup_arithmetic; },
+#endif
+  });
+}
+
+std::vector<std::byte> Backend::segmented_scan_bytes(std::span<const std::byte> values, std::span<const std::byte> heads,
+                                                     SegmentHeads heads_kind, const ScanConfig& config) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return gpuscan::segmented_scan_bytes(c, values, heads, heads_kind, config); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return gpuscan::gl::segmented_scan_bytes(c, values, heads, heads_kind, config); },
+#endif
+  });
+}
+
+uint32_t Backend::compile_custom_op(const CustomOp& op) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return gpuscan::compile_custom_op(c, op); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context& c) { return gpuscan::gl::compile_custom_op(c, op); },
 #endif
   });
 }

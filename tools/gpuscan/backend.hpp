@@ -41,10 +41,14 @@ class Backend {
   // "llvmpipe (LLVM 15.0.6, 256 bits) [device 0, CPU]" or "llvmpipe (...) [OpenGL 4.5, EGL surfaceless]".
   std::string describe_device() const;
   Algorithm resolve(const ScanConfig& config, uint64_t count) const;
-  // Multipass's workgroup algorithm for scans of `type` (Vulkan's may depend on it; GL has 32-bit types only).
+  // Multipass's workgroup algorithm for scans of `type` (it may depend on it: 64-bit types take Blelloch on GL).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm workgroup, DataType type = DataType::u32) const;
   std::vector<std::byte> scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
                                     double* gpu_ns = nullptr) const;
+  std::vector<std::byte> segmented_scan_bytes(std::span<const std::byte> values, std::span<const std::byte> heads,
+                                              SegmentHeads heads_kind, const ScanConfig& config) const;
+  // The custom operator's element size (compile_custom_op of either API).
+  uint32_t compile_custom_op(const CustomOp& op) const;
   // Chunked streams (gpuscan/stream.hpp) on either API.
   StreamPlan plan_scan_stream(const ScanConfig& config, const StreamOptions& options) const;
   StreamStats scan_stream(const ScanConfig& config, const StreamReader& read, const StreamWriter& write,

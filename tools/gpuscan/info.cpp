@@ -238,6 +238,8 @@ int run_info_gl(const InfoOptions& options, Session& session) {
     json.key("subgroup_arithmetic").value(info.subgroup_arithmetic);
     json.key("subgroup_ballot").value(info.subgroup_ballot);
     json.key("arb_shader_ballot").value(info.arb_shader_ballot);
+    json.key("gpu_shader_int64").value(info.gpu_shader_int64);
+    json.key("gpu_shader_fp64").value(info.gpu_shader_fp64);
     json.key("max_workgroup_invocations").value(info.max_workgroup_invocations);
     json.key("max_shader_storage_block_size").value(info.max_shader_storage_block_size);
     json.key("shader_storage_offset_alignment").value(info.shader_storage_offset_alignment);
@@ -263,6 +265,12 @@ int run_info_gl(const InfoOptions& options, Session& session) {
     out << ": size " << info.subgroup_size << ", arithmetic " << (info.subgroup_arithmetic ? "yes" : "no")
         << ", ballot " << (info.subgroup_ballot ? "yes" : "no");
   out << (info.arb_shader_ballot ? " (GL_ARB_shader_ballot: yes, unused)" : "") << '\n'
+      << "  64-bit types                u64/i64 " << (info.gpu_shader_int64 ? "yes" : "no")
+      << " (GL_ARB_gpu_shader_int64), f64 " << (info.gpu_shader_fp64 ? "yes" : "no")
+      << " (GL_ARB_gpu_shader_fp64, core in 4.0)\n"
+      << "  reductions                  "
+      << (info.subgroup_arithmetic ? "subgroup arithmetic (32-bit types), " : "") << "without subgroups"
+      << (info.subgroup_arithmetic ? " (64-bit types)" : " (no GL_KHR_shader_subgroup)") << '\n'
       << "  single-pass                 no: not offered on OpenGL (no memory model for its look-back)\n"
       << "  max workgroup invocations   " << info.max_workgroup_invocations << '\n'
       << "  max SSBO binding            " << format_bytes(info.max_shader_storage_block_size) << '\n'

@@ -27,10 +27,31 @@ struct ReduceOptions {
   uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
 };
 
+#if GPUSCAN_WITH_GL
+// On OpenGL the whole input is reduced in one call (gl::reduce_bytes; GL has no streamed reduction).
+int run_gl_reduce(const ReduceOptions& options, Session& session) {
+  InputSource input(options.in, options.type, options.format, true);
+  const Backend backend = session.open_backend();
+  const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
+  const uint64_t n = input.values().size() / element_size(options.type);
+  double gpu_ns = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = gl::reduce_bytes(*backend.gl(), input.values(), config, &gpu_ns);
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  if (options.out.empty()) std::cout << format_text(result, options.type);
+  else write_values(options.out, result, options.type, options.format);
+  std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)
+            << " elements on " << backend.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall "
+            << format_duration(wall_ns);
+  return end_summary(std::cerr, options.verify,
+                     [&] { return verify_reduce(input.values(), result, options.type, options.op); });
+}
+#endif
+
 int run_reduce(const ReduceOptions& options, Session& session) {
-  if (session.api == Api::gl)
-    throw Error(Errc::unsupported, "reduce runs on Vulkan only: the OpenGL backend has no reduction yet "
-                                   "(use --api vulkan)");
+#if GPUSCAN_WITH_GL
+  if (session.api == Api::gl) return run_gl_reduce(options, session);
+#endif
   // Binary input streams through the GPU in chunks that fit the budget; text and --verify read it whole.
   InputSource input(options.in, options.type, options.format, options.verify);
   const Context ctx = session.open_context();

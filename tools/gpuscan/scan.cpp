@@ -35,7 +35,7 @@ struct ScanOptions {
   uint32_t element_size = 0;  // its element size, checked; 0 = what the compiled snippet says
 };
 
-// `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), Vulkan only.
+// `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), either API.
 int run_segmented_scan(const ScanOptions& options, Session& session, const std::vector<std::byte>& input) {
   const bool by_key = !options.keys.empty();
   const std::string& heads_path = by_key ? options.keys : options.segments;
@@ -51,15 +51,11 @@ int run_segmented_scan(const ScanOptions& options, Session& session, const std::
                                             std::to_string(heads_n) + (by_key ? " keys" : " flags") + ", fewer than the " +
                                             std::to_string(n) + " values of '" + options.in + "'");
   const Backend backend = session.open_backend();
-  const Context* ctx = backend.vulkan();
-  if (!ctx)
-    throw Error(Errc::unsupported, "segmented scans (--segments, --keys) run on Vulkan only so far (docs/gl.md); "
-                                   "use --api vulkan");
   ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
   config.op = options.op;
   options.algorithm.apply(config);
   const auto start = std::chrono::steady_clock::now();
-  const auto output = segmented_scan_bytes(*ctx, input, heads, kind, config);
+  const auto output = backend.segmented_scan_bytes(input, heads, kind, config);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: " << to_string(config.kind) << " segmented"
@@ -88,9 +84,7 @@ uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Bac
   if (options.verify)
     throw Error(Errc::invalid_argument, "--verify has no CPU reference for a custom operator (--op-file)");
   config.custom_op = CustomOp{read_op_file(options.op_file), options.element_size};
-  const Context* vulkan = ctx.vulkan();
-  if (!vulkan) throw Error(Errc::unsupported, "custom operators (--op-file) run on Vulkan only");
-  const uint32_t esize = compile_custom_op(*vulkan, *config.custom_op);
+  const uint32_t esize = ctx.compile_custom_op(*config.custom_op);
   const uint32_t value = element_size(options.type);
   if (esize % value != 0)
     throw Error(Errc::invalid_argument, "the custom operator's elements take " + std::to_string(esize) +
@@ -120,7 +114,7 @@ int run_custom_scan(const ScanOptions& options, Session& session) {
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: " << to_string(config.kind) << " custom (" << options.op_file << ") scan of " << n << ' '
-            << compile_custom_op(*ctx.vulkan(), *config.custom_op) << "-byte elements (" << algorithm_text << ") on "
+            << ctx.compile_custom_op(*config.custom_op) << "-byte elements (" << algorithm_text << ") on "
             << ctx.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall " << format_duration(wall_ns);
   return end_summary(std::cerr, false, [] { return std::optional<Mismatch>(); });
 }

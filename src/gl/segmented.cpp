@@ -1,0 +1,199 @@
+// Segmented scans on OpenGL (gl.hpp, as include/gpuscan/segmented.hpp): the plan of src/core
+// (core/segmented_plan.hpp) issued with the .no_subgroups builds of seg_reduce_tiles and seg_scan_tiles
+// (every invocation a subgroup of its own: common/subgroup_basic.glsl), so it runs on any GL 4.5 driver.
+// Bindings as on Vulkan (src/vulkan/segmented.cpp): 0 values, 1 output (seg_reduce_tiles: the tile
+// heads), 2 tile totals, 3 the values again (unread), 4 heads at parameter word 10 (heads_offset).
+#include <cstring>
+#include <variant>
+
+#include "core/scan_shape.hpp"
+#include "core/segmented_checks.hpp"
+#include "core/segmented_plan.hpp"
+#include "gl/buffers.hpp"
+#include "gl/context_impl.hpp"
+
+namespace gpuscan::gl {
+namespace {
+
+struct ResolvedSegmented {
+  core::TileShape shape;
+  core::SegmentedPlan plan;
+};
+
+core::HeadSource head_source(SegmentHeads heads) {
+  if (heads > SegmentHeads::keys_u64)
+    throw Error(Errc::invalid_argument, "unknown SegmentHeads value " + std::to_string(static_cast<int>(heads)));
+  return static_cast<core::HeadSource>(heads);  // the same values: flags, u32 keys, u64 keys
+}
+
+ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const ScanConfig& config, SegmentHeads heads) {
+  const core::HeadSource source = head_source(heads);
+  const GlInfo& info = ctx.info();
+  const core::TileShape shape =
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
+  core::check_segmented_config(config);
+  ctx.impl().reduce_without_subgroups(config.type);  // refuses the types GL lacks
+  const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
+  return {shape, core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
+                                      {ctx.impl().max_groups_x, info.max_workgroup_count[1]})};
+}
+
+constexpr size_t segmented_param_words = 11;  // PassParams' ten, then segmented.glsl's heads_offset
+
+struct SegPass {
+  PipelineKey key;
+  Binding bindings[5];
+  uint32_t params[segmented_param_words];
+  uint32_t groups_x, groups_y;
+  bool barrier;
+};
+
+void issue_plan(Context::Impl& impl, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
+  const uint32_t esize = element_size(args.config.type);
+  const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
+  auto view_of = [&](core::SegSlot slot) -> const BufferView& {
+    switch (slot) {
+      case core::SegSlot::input: return args.input;
+      case core::SegSlot::heads: return args.heads;
+      case core::SegSlot::output: return args.output;
+      default: return args.temp;
+    }
+  };
+  auto bind = [&](const core::SegRange& range, uint32_t unit) {
+    return bind_elements(impl, view_of(range.slot), range.offset, range.count, unit);
+  };
+  // Everything bound and every program built before the first dispatch, as record.cpp's execute.
+  std::vector<SegPass> passes;
+  for (const core::SegStep& step : r.plan.steps) {
+    SegPass p{};
+    if (std::holds_alternative<core::Barrier>(step)) {
+      p.barrier = true;
+      passes.push_back(p);
+      continue;
+    }
+    const core::SegDispatch& d = std::get<core::SegDispatch>(step);
+    const bool reduce = d.kernel == core::SegKernel::seg_reduce_tiles;
+    p.bindings[0] = bind(d.values, esize);
+    p.bindings[1] = reduce ? bind(d.tile_heads, 4) : bind(d.out, esize);  // seg_reduce_tiles writes tile heads
+    p.bindings[2] = bind(d.totals, esize);
+    p.bindings[3] = p.bindings[0];
+    p.bindings[4] = bind(d.heads, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
+    p.key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type)) +
+                    "." + std::string(to_string(args.config.op)) + ".no_subgroups";
+    p.key.workgroup_size = r.shape.workgroup_size;
+    p.key.vectors_per_lane = r.shape.vectors_per_lane;
+    p.key.inclusive = d.inclusive;
+    p.key.use_aux = d.read_offsets;
+    p.key.heads = static_cast<uint32_t>(d.head_source);
+    p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && (reduce || p.bindings[1].element_offset % 4 == 0);
+    // Words 6..9 (carry-in, indirect count) stay zero: segmented scans take neither.
+    const uint32_t params[segmented_param_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
+                                                    p.bindings[1].element_offset, p.bindings[2].element_offset,
+                                                    d.groups_x, static_cast<uint32_t>(d.blocks), 0, 0, 0, 0,
+                                                    p.bindings[4].element_offset};
+    std::copy(params, params + segmented_param_words, p.params);
+    p.groups_x = d.groups_x;
+    p.groups_y = d.groups_y;
+    impl.program(p.key);
+    passes.push_back(p);
+  }
+  for (const SegPass& p : passes) {
+    if (p.barrier) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    else
+      impl.dispatch(p.key, std::span<const Binding>(p.bindings, 5),
+                    std::span<const uint32_t>(p.params, segmented_param_words), p.groups_x, p.groups_y);
+  }
+}
+
+}  // namespace
+
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  TempRequirements req;
+  req.alignment = element_size(config.type);
+  req.size = resolve_segmented(ctx, count, config, SegmentHeads::flags).plan.temp_bytes;
+  return req;
+}
+
+std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads) {
+  const ResolvedSegmented r = resolve_segmented(ctx, count, config, heads);
+  return "segmented reduce-then-scan without subgroups, heads from " + std::string(to_string(heads)) + ", W = " +
+         std::to_string(r.shape.workgroup_size) + ", " + std::to_string(r.shape.vectors_per_lane) +
+         " vectors per lane\n" + core::describe(r.plan);
+}
+
+void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
+  Context::Impl& impl = ctx.impl();
+  impl.check_current();
+  const ResolvedSegmented r = resolve_segmented(ctx, args.count, args.config, args.heads_kind);
+  if (args.count == 0) return;
+  core::check_segmented_buffers(
+      args.input, args.heads, args.output, args.temp, args.count, element_size(args.config.type),
+      core::head_unit_bytes(head_source(args.heads_kind)), r.plan.temp_bytes,
+      [&](const char* what, const BufferView& view, uint64_t count, uint32_t unit, const char* need) {
+        check_view(impl, what, view, count, unit, need);
+      },
+      overlaps);
+  issue_plan(impl, r, args);
+}
+
+std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
+                                            std::span<const std::byte> heads, SegmentHeads heads_kind,
+                                            const ScanConfig& config) {
+  Context::Impl& impl = ctx.impl();
+  impl.check_current();
+  const uint32_t head_bytes = core::head_unit_bytes(head_source(heads_kind));
+  const uint64_t n = core::segmented_value_count(values.size(), config.type, heads.size(), head_bytes,
+                                                 std::string(to_string(heads_kind)));
+  const TempRequirements temp_req = segmented_scan_temp_requirements(ctx, n, config);  // validates the config
+  std::vector<std::byte> result(values.size());
+  if (n == 0) return result;
+  OwnedBuffer in(impl.gl, values.size(), values.data());
+  OwnedBuffer head_buffer(impl.gl, n * head_bytes, heads.data());
+  OwnedBuffer out(impl.gl, values.size());
+  OwnedBuffer temp(impl.gl, temp_req.size);
+  record_segmented_scan(ctx, {config, heads_kind, n, in.view(), head_buffer.view(), out.view(), temp.view()});
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  out.read(result.data(), result.size());
+  impl.check_error("segmented scan");
+  return result;
+}
+
+template <GlElement T>
+std::vector<T> segmented_scan(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              ScanConfig config) {
+  config.type = data_type_of<T>::value;
+  const auto bytes = segmented_scan_bytes(ctx, std::as_bytes(values), std::as_bytes(flags), SegmentHeads::flags, config);
+  std::vector<T> out(values.size());
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+template <GlElement T, class Key>
+std::vector<T> segmented_scan_by_key(const Context& ctx, std::span<const Key> keys, std::span<const T> values,
+                                     ScanConfig config) {
+  static_assert(std::is_same_v<Key, uint32_t> || std::is_same_v<Key, uint64_t>, "keys are uint32_t or uint64_t");
+  config.type = data_type_of<T>::value;
+  const auto bytes = segmented_scan_bytes(ctx, std::as_bytes(values), std::as_bytes(keys),
+                                          sizeof(Key) == 8 ? SegmentHeads::keys_u64 : SegmentHeads::keys_u32, config);
+  std::vector<T> out(values.size());
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+#define GPUSCAN_GL_SEGMENTED_INSTANTIATE(T)                                                                        \
+  template std::vector<T> segmented_scan(const Context&, std::span<const T>, std::span<const uint32_t>, ScanConfig); \
+  template std::vector<T> segmented_scan_by_key(const Context&, std::span<const uint32_t>, std::span<const T>,    \
+                                                ScanConfig);                                                      \
+  template std::vector<T> segmented_scan_by_key(const Context&, std::span<const uint64_t>, std::span<const T>,    \
+                                                ScanConfig);
+GPUSCAN_GL_SEGMENTED_INSTANTIATE(uint32_t)
+GPUSCAN_GL_SEGMENTED_INSTANTIATE(int32_t)
+GPUSCAN_GL_SEGMENTED_INSTANTIATE(float)
+GPUSCAN_GL_SEGMENTED_INSTANTIATE(uint64_t)
+GPUSCAN_GL_SEGMENTED_INSTANTIATE(int64_t)
+GPUSCAN_GL_SEGMENTED_INSTANTIATE(double)
+#undef GPUSCAN_GL_SEGMENTED_INSTANTIATE
+
+}  // namespace gpuscan::gl
