@@ -3,6 +3,8 @@
 // input is generated and the result checked on the GPU (shaders/bench_pattern.comp: out[0] == 0 and
 // out[i] + x[i] == out[i + 1] everywhere), so nothing of that size crosses to the host. Each algorithm is
 // timed beside the GLSL copy of the same bytes, in one process: medians of --runs runs after warm-up.
+// With --addressing device_address the scans reach the buffers through buffer device addresses (windows
+// of 2^31 elements instead of one binding; docs/scan.md).
 //   gpuscan_huge_bench --log2 31,33 --runs 10 > huge.csv
 #include <CLI/CLI.hpp>
 
@@ -60,19 +62,23 @@ int main(int argc, char** argv) {
   std::vector<int> log2s = {31, 33};
   std::vector<std::string> algorithms = {"auto", "reduce-then-scan", "single-pass", "multipass"};
   uint32_t runs = 10, warmup = 2;
-  std::string device;
+  std::string device, addressing = "bindings";
   app.add_option("--log2", log2s, "sizes as powers of two")->delimiter(',');
   app.add_option("--algorithms", algorithms, "auto, single-pass, reduce-then-scan, multipass")->delimiter(',');
   app.add_option("--runs", runs, "timed runs per case (median reported)");
   app.add_option("--warmup", warmup, "untimed runs before them");
   app.add_option("--device", device, "device selector (index or name substring)");
+  app.add_option("--addressing", addressing, "how the scans reach the buffers: bindings or device_address")
+      ->check(CLI::IsMember({"bindings", "device_address"}));
   CLI11_PARSE(app, argc, argv);
   try {
     gs::ContextCreateInfo info;
     info.device_selector = device;
+    const bool by_address = addressing == "device_address";
+    info.addressing = by_address ? gs::Addressing::device_address : gs::Addressing::bindings;
     const gs::Context ctx = gs::Context::create(info);
     std::cout << "# device: " << ctx.device_info().name << ", maxStorageBufferRange "
-              << ctx.device_info().max_storage_buffer_range << " bytes\n"
+              << ctx.device_info().max_storage_buffer_range << " bytes, addressing " << addressing << "\n"
               << "n,algorithm,median_ms,gbps,copy_ms,ratio_to_copy,windows,mismatches\n";
     int failures = 0;
     for (int e : log2s) {
@@ -83,7 +89,8 @@ int main(int argc, char** argv) {
         c.algorithm = *gs::parse_algorithm(a);
         temp_bytes = std::max(temp_bytes, gs::scan_temp_requirements(ctx, n, c).size);
       }
-      constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+      const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                       (by_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
       auto device_buffer = [&](VkDeviceSize bytes) {
         return gs::vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, gs::vk::MemoryKind::device_local);
       };
@@ -96,7 +103,8 @@ int main(int argc, char** argv) {
       auto* slots = static_cast<uint32_t*>(counter.mapped());
       gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_pattern(ctx, cmd, b, counter.handle(), n, false); });
       const Stats copy = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, 256, 4); }));
-      const uint64_t windows = (n + ctx.impl().window_elements(gs::DataType::u32) - 1) / ctx.impl().window_elements(gs::DataType::u32);
+      const uint64_t scan_window = ctx.impl().window_elements(4, by_address);
+      const uint64_t windows = (n + scan_window - 1) / scan_window;
       // The check itself must be able to fail: on the poisoned output it finds (nearly) every element wrong.
       auto check = [&](const gs::ScanArgs* args) {
         std::fill(slots, slots + max_windows, 0u);
