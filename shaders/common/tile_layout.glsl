@@ -17,8 +17,8 @@ SPEC_CONSTANT(4, bool, VECTOR_ALIGNED, true);
 // The host sets VECTOR_ALIGNED only where both addresses are multiples of a vector's size.
 layout(buffer_reference, std430, buffer_reference_align = BDA_VECTOR_ALIGN) readonly buffer SrcVectors { VEC4 v[]; };
 layout(buffer_reference, std430, buffer_reference_align = BDA_VECTOR_ALIGN) buffer DstVectors { VEC4 v[]; };
-VEC4 src_vector_at(uint v) { return SrcVectors(pc.src_address).v[v]; }
-void dst_vector_put(uint v, VEC4 value) { DstVectors(pc.dst_address).v[v] = value; }
+VEC4 src_vector_at(uint v) { return SrcVectors(bda_address(pc.src_address, v, BDA_VECTOR_ALIGN)).v[0]; }
+void dst_vector_put(uint v, VEC4 value) { DstVectors(bda_address(pc.dst_address, v, BDA_VECTOR_ALIGN)).v[0] = value; }
 #else
 layout(binding = 0, std430) readonly buffer SrcVectors { VEC4 g_src4[]; };
 layout(binding = 1, std430) buffer DstVectors { VEC4 g_dst4[]; };

@@ -30,7 +30,9 @@ TEST_F(DeviceAddressTest, BeyondTheBindingLimitThroughBothPaths) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const auto input = random_values<uint32_t>(n, rng);
-  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass}) {
+  // The single-pass scan is not offered through device addresses (it failed on the H200; resolve_scan in
+  // src/vulkan/record.cpp): the window tests check that it is refused.
+  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan}) {
     ScanConfig c;
     c.algorithm = a;
     c.kind = a == Algorithm::reduce_then_scan ? ScanKind::inclusive : ScanKind::exclusive;
@@ -57,7 +59,7 @@ TEST_F(DeviceAddressTest, TileBoundaries) {
   const Context& ctx = context_with(Addressing::device_address);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
-  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass})
+  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan})
     for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
       ScanConfig c;
       c.algorithm = a;
@@ -65,7 +67,7 @@ TEST_F(DeviceAddressTest, TileBoundaries) {
       c.workgroup_size = 32;
       c.vectors_per_lane = 1;
       const size_t b = a == Algorithm::multipass ? 64 : 128;
-      const size_t offset = a == Algorithm::single_pass ? 0 : 1;  // the single-pass scan needs whole vectors
+      const size_t offset = 1;  // off vector alignment: the scalar loads
       for (size_t n : boundary_sizes(b, rng)) {
         SCOPED_TRACE(std::string(to_string(a)) + " " + std::string(to_string(kind)) + ", n = " + std::to_string(n) +
                      ", seed " + std::to_string(seed));
