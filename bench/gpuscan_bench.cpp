@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> types = {"u32", "f32"};
   std::vector<std::string> kinds = {"exclusive"};
   std::vector<std::string> operators = {"add"};
-  std::vector<uint32_t> workgroup_sizes = {256}, vectors = {4}, spins = {0};
+  std::vector<uint32_t> workgroup_sizes = {256}, vectors = {0}, spins = {0};  // K 0: gpuscan's default per type
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
   std::vector<std::string> ops = {"scan"};
   CompactOptions compact;
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   app.add_option("--kinds", kinds, "exclusive, inclusive")->delimiter(',');
   app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep")->delimiter(',');
-  app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep")->delimiter(',');
+  app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep (0 = gpuscan's default: 4, or 2 for 8-byte types)")->delimiter(',');
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
   app.add_option("--copy-workgroup-sizes", copy_workgroup_sizes, "copy roofline: W values")->delimiter(',');
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
