@@ -248,6 +248,44 @@ void fill(Slot& slot, core::ChunkFiller& filler, uint64_t chunk_bytes, DataType 
   if (slot.count) slot.last_input = core::element_bits_at(slot.staging_bytes(), type, slot.count - 1);
 }
 
+// Runs every chunk of `filler` through submit -> finish -> drain in one slot, or in two (slot(0), slot(1)),
+// reading the next chunk while the GPU works on this one. A `chained` chunk (a scan's: its carry-in is the
+// previous chunk's result) is submitted only after the previous one finished; an unchained one (a
+// reduction's) at once, so two run on the GPU together. drain() runs while the next chunk is on the GPU.
+template <class SlotOf, class Submit, class Finish, class Drain>
+void drive_chunks(core::ChunkFiller& filler, uint32_t chunks_in_flight, bool chained, uint64_t chunk_bytes,
+                  DataType type, SlotOf slot, Submit submit, Finish finish, Drain drain) {
+  if (chunks_in_flight == 1) {
+    Slot& s = slot(0);
+    while (!filler.ended()) {
+      fill(s, filler, chunk_bytes, type);
+      if (!s.count) break;
+      submit(s);
+      finish(s);
+      drain(s);
+    }
+    return;
+  }
+  size_t cur = 0;
+  fill(slot(cur), filler, chunk_bytes, type);
+  if (!slot(cur).count) return;
+  submit(slot(cur));
+  while (true) {
+    Slot* next = nullptr;
+    if (!filler.ended()) {
+      next = &slot(1 - cur);
+      fill(*next, filler, chunk_bytes, type);
+      if (!next->count) next = nullptr;
+      else if (!chained) submit(*next);
+    }
+    finish(slot(cur));
+    if (next && chained) submit(*next);  // its carry is known now; the GPU is busy again ...
+    drain(slot(cur));                     // ... while the host writes this chunk's results
+    if (!next) break;
+    cur = 1 - cur;
+  }
+}
+
 }  // namespace
 
 StreamPlan plan_scan_stream(const Context& ctx, const ScanConfig& config, const StreamOptions& options) {
@@ -291,34 +329,7 @@ StreamStats scan_stream(const Context& ctx, const ScanConfig& config, const Stre
     ++stats.chunks;
   };
 
-  if (p.plan.chunks_in_flight == 1) {
-    Slot& s = slot(0);
-    while (!filler.ended()) {
-      fill(s, filler, chunk_bytes, type);
-      if (!s.count) break;
-      submit(s);
-      finish(s);
-      drain(s);
-    }
-    return stats;
-  }
-  size_t cur = 0;
-  fill(slot(cur), filler, chunk_bytes, type);
-  if (!slots[cur]->count) return stats;
-  submit(*slots[cur]);
-  while (true) {
-    Slot* next = nullptr;
-    if (!filler.ended()) {  // read the next chunk while the GPU scans this one
-      next = &slot(1 - cur);
-      fill(*next, filler, chunk_bytes, type);
-      if (!next->count) next = nullptr;
-    }
-    finish(*slots[cur]);
-    if (next) submit(*next);  // its carry is known now; the GPU is busy again ...
-    drain(*slots[cur]);       // ... while the host writes this chunk's results
-    if (!next) break;
-    cur = 1 - cur;
-  }
+  drive_chunks(filler, p.plan.chunks_in_flight, true, chunk_bytes, type, slot, submit, finish, drain);
   return stats;
 }
 
@@ -350,33 +361,7 @@ std::vector<std::byte> reduce_stream(const Context& ctx, const ReduceConfig& con
     ++stats.chunks;
   };
 
-  if (p.plan.chunks_in_flight == 1) {
-    Slot& s = slot(0);
-    while (!filler.ended()) {
-      fill(s, filler, chunk_bytes, type);
-      if (!s.count) break;
-      submit(s);
-      finish(s);
-    }
-  } else {
-    size_t cur = 0;
-    fill(slot(cur), filler, chunk_bytes, type);
-    if (slots[cur]->count) {
-      submit(*slots[cur]);
-      while (true) {
-        Slot* next = nullptr;
-        if (!filler.ended()) {  // no carry between reductions: both chunks run at once
-          next = &slot(1 - cur);
-          fill(*next, filler, chunk_bytes, type);
-          if (next->count) submit(*next);
-          else next = nullptr;
-        }
-        finish(*slots[cur]);
-        if (!next) break;
-        cur = 1 - cur;
-      }
-    }
-  }
+  drive_chunks(filler, p.plan.chunks_in_flight, false, chunk_bytes, type, slot, submit, finish, [](Slot&) {});
   if (stats_out) *stats_out = stats;
   std::vector<std::byte> out(esize);
   if (!total)  // nothing streamed: the operator's identity
