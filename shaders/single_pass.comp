@@ -32,6 +32,10 @@ void main() {
 
     const T before = tile == 0u ? pass_initial() : lookback_exclusive_prefix(tile);
     if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
+    // In place, the tile's input is gone once its output is stored: its PREFIX must be visible first,
+    // so that a successor's fallback can tell (common/lookback.glsl, "In place").
+    memoryBarrierBuffer();
+    barrier();
     tile_store(tile, before);
   }
   lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, g_pass_blocks);

@@ -25,10 +25,10 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 
 // How a scan of a whole buffer is organised.
 //   single_pass       one dispatch, chained scan with decoupled look-back and fallback: 2N bytes moved.
-//                     Needs 64-bit buffer atomics; not in place.
+//                     Needs 64-bit buffer atomics. Runs in place too.
 //   reduce_then_scan  reduce tiles, scan the tile totals, scan tiles again with their offsets: 3N.
 //   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
-//   automatic         single_pass where the device can, the scan is not in place and it spans more
+//   automatic         single_pass where the device can and the scan spans more
 //                     than one tile but at most 2^21 elements (where it measured fastest, see
 //                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.

@@ -96,6 +96,12 @@ struct ContextCreateInfo {
   // look-back state, so every other tile must compute tile 0's prefix itself in the fallback (with the
   // carry-in, if any). Results stay correct, only slower; the tests use it to force that path.
   bool debug_withhold_first_tile = false;
+  // Debugging aid: in the single-pass scan and compaction, a workgroup about to compute a predecessor's
+  // total in the fallback first waits (boundedly) for that predecessor to publish its inclusive prefix,
+  // so that in place the input it reads has most likely been overwritten already; the fallback must
+  // notice and drop its total (shaders/common/lookback.glsl, "In place"). Results stay correct, only
+  // slower; the tests use it with a spin limit of 1.
+  bool debug_late_fallback = false;
   // Debugging aid: bind at most this many bytes of a buffer per binding (0 = the device's
   // maxStorageBufferRange), so that scans longer than one binding -- which run as consecutive windows
   // chained on the GPU -- can be exercised on small inputs.

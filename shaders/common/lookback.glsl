@@ -32,8 +32,20 @@
 // compare-and-swap from 0 on each word, which can only fill a still-empty word with the half its owner
 // would store (for tile 0 as a PREFIX: nothing lies before it, and an AGGREGATE there would send later
 // windows past tile 0). The look-back ends at a PREFIX, which tile 0 stores at once and every tile
-// stores before writing its output; the fallback re-reads predecessors' input, so src and dst must
-// not alias.
+// stores before writing its output.
+//
+// In place (src == dst). The fallback reads a predecessor's input, which its owner overwrites with
+// output once it has published its PREFIX. So a fallback's total counts only if the predecessor's state
+// is still untouched (every word 0) after the fallback's loads have returned; otherwise it is dropped
+// and the look-back polls that predecessor again (its state is no longer 0, so the next round reads
+// AGGREGATE or PREFIX from it, or another workgroup's offer). Why this suffices: the owner stores its
+// PREFIX, then memoryBarrierBuffer() and barrier() before any invocation stores output
+// (single_pass.comp), so every store of output follows the owner's state store in every observer's
+// order; the fallback's loads have all returned before its memoryBarrierBuffer() and barrier(), and only
+// then is the state read again. If any load had seen output, that later read sees a non-zero state
+// (the read side of a seqlock; stale input from a cache is old input, which is what the fallback
+// wants). Out of place the check costs one atomic load per fallback and drops a total only when the
+// owner published in the meantime.
 #ifndef GPUSCAN_LOOKBACK_GLSL
 #define GPUSCAN_LOOKBACK_GLSL
 
@@ -49,6 +61,12 @@ SPEC_CONSTANT(5, uint, SPIN_LIMIT, 64u);
 // Debugging aid (ContextCreateInfo::debug_withhold_first_tile): tile 0's owner publishes nothing, so
 // every successor computes tile 0's prefix in the fallback. Entry shaders check it where they publish.
 SPEC_CONSTANT(7, bool, WITHHOLD_FIRST_TILE, false);
+// Debugging aid (ContextCreateInfo::debug_late_fallback): the first time a look-back finds its nearest
+// predecessor's PREFIX, it computes that predecessor's total from its input anyway, as if it had been
+// stuck -- in place, that input has most likely been overwritten by then: the case the fallback's
+// second look at the state must catch. (Not done by waiting in a loop: lavapipe ends every loop of an
+// invocation after 65535 iterations in all, LP_MAX_TGSI_LOOP_ITERATIONS, and so cuts long waits short.)
+SPEC_CONSTANT(9, bool, LATE_FALLBACK, false);
 
 layout(binding = 2, std430) coherent buffer Lookback {
   uint g_tile_counter;  // next tile to hand out
@@ -91,6 +109,15 @@ void publish_state(uint tile, uint flag, T value) {
                 gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
+// True while no word of `tile`'s state has been written (by its owner or by another's offer).
+bool state_untouched(uint tile) {
+  bool untouched = true;
+  for (uint h = 0u; h < T_WORDS; ++h)
+    untouched = untouched && atomicLoad(g_tile_state[tile * T_WORDS + h], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                        gl_SemanticsRelaxed) == uint64_t(0);
+  return untouched;
+}
+
 // Fills the words of `tile` that are still 0 (the fallback's offer; see the top of this file).
 void offer_state(uint tile, uint flag, T value) {
   for (uint h = 0u; h < T_WORDS; ++h)
@@ -115,6 +142,7 @@ shared T sh_segment_value[gl_WorkGroupSize.x / 4u + 1u];
 shared uint sh_lookback_action;
 shared uint sh_lookback_next;      // newest predecessor not folded yet
 shared uint sh_fallback_tile;
+shared bool sh_late_fallback_done;
 shared T sh_lookback_exclusive;    // everything folded so far: the tiles after sh_lookback_next
 
 // The combination of all elements before `tile`. One round inspects a window of one predecessor per
@@ -134,6 +162,7 @@ T lookback_exclusive_prefix(uint tile) {
   if (gl_LocalInvocationID.x == 0u) {
     sh_lookback_next = tile - 1u;
     sh_lookback_exclusive = op_identity();
+    sh_late_fallback_done = !LATE_FALLBACK;
   }
   barrier();
   for (;;) {
@@ -169,9 +198,15 @@ T lookback_exclusive_prefix(uint tile) {
       uint action = LOOKBACK_CONTINUE;
       uint resume = next - gl_NumSubgroups * gl_SubgroupSize;  // next round's newest predecessor
       for (uint seg = 0u; seg < gl_NumSubgroups && action == LOOKBACK_CONTINUE; ++seg) {
-        exclusive = op_combine(sh_segment_value[seg], exclusive);  // older segments go to the left
         const uint p = sh_segment_first_prefix[seg];
         const uint w = sh_segment_first_waiting[seg];
+        if (seg == 0u && p == 0u && !sh_late_fallback_done) {  // debugging aid: see LATE_FALLBACK
+          action = LOOKBACK_FALLBACK;
+          sh_fallback_tile = next;
+          sh_late_fallback_done = true;
+          continue;  // `next` is not folded: the fallback computes it
+        }
+        exclusive = op_combine(sh_segment_value[seg], exclusive);  // older segments go to the left
         if (p < w) {
           action = LOOKBACK_DONE;
         } else if (w < gl_SubgroupSize) {
@@ -196,15 +231,24 @@ T lookback_exclusive_prefix(uint tile) {
     if (action == LOOKBACK_FALLBACK) {
       const uint stuck = sh_fallback_tile;
       const T total = tile_scan(stuck, false);
+      // Every load of the stuck tile has returned (its values are in `total`) before invocation 0
+      // looks at the tile's state again; see "In place" at the top of this file.
+      memoryBarrierBuffer();
+      barrier();
       if (gl_LocalInvocationID.x == 0u) {
-        // Tile 0's total (with the carry-in, if any) is its inclusive prefix; marking it AGGREGATE
-        // would let a later window run past tile 0 looking for a PREFIX.
-        const uint flag = stuck == 0u ? FLAG_PREFIX : FLAG_AGGREGATE;
-        const T value = stuck == 0u ? LOOKBACK_TILE0_PREFIX(total) : total;
-        offer_state(stuck, flag, value);
-        sh_lookback_exclusive = op_combine(value, sh_lookback_exclusive);
-        sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
-        sh_lookback_next = stuck - 1u;
+        if (state_untouched(stuck)) {
+          // Tile 0's total (with the carry-in, if any) is its inclusive prefix; marking it AGGREGATE
+          // would let a later window run past tile 0 looking for a PREFIX.
+          const uint flag = stuck == 0u ? FLAG_PREFIX : FLAG_AGGREGATE;
+          const T value = stuck == 0u ? LOOKBACK_TILE0_PREFIX(total) : total;
+          offer_state(stuck, flag, value);
+          sh_lookback_exclusive = op_combine(value, sh_lookback_exclusive);
+          sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
+          sh_lookback_next = stuck - 1u;
+        } else {  // it published meanwhile (and may have overwritten its input): use what it published
+          sh_lookback_action = LOOKBACK_CONTINUE;
+          sh_lookback_next = stuck;
+        }
       }
       barrier();
       if (sh_lookback_action == LOOKBACK_DONE) break;

@@ -21,13 +21,14 @@ struct PipelineKey {
   uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
   bool withhold_first_tile = false;  // 7: WITHHOLD_FIRST_TILE (ContextCreateInfo::debug_withhold_first_tile)
   uint32_t heads = 0;             // 8: HEADS, where segmented scans find segment starts (core::HeadSource)
+  bool late_fallback = false;    // 9: LATE_FALLBACK (ContextCreateInfo::debug_late_fallback)
   auto operator<=>(const PipelineKey&) const = default;
 
-  static constexpr uint32_t constant_count = 9;
+  static constexpr uint32_t constant_count = 10;
   // The value of constant id i at index i.
   std::array<uint32_t, constant_count> constants() const {
     return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate,
-            withhold_first_tile, heads};
+            withhold_first_tile, heads, late_fallback};
   }
 };
 

@@ -184,6 +184,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = args.config.spin_limit ? args.config.spin_limit : default_spin_limit;
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
+    key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);
     const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, 4);
     // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.

@@ -376,6 +376,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   }
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->withhold_first_tile = create_info.debug_withhold_first_tile;
+  impl->late_fallback = create_info.debug_late_fallback;
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
   impl->debug_max_window_bytes = create_info.debug_max_binding_bytes;
   if (create_info.debug_max_binding_bytes != 0)
@@ -520,7 +521,8 @@ static Algorithm resolve_custom(const ScanConfig& config) {
   return Algorithm::multipass;
 }
 
-Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_place, bool vector_aligned) const {
+// Every algorithm runs in place (the single-pass scan's fallback checks that its input was still there).
+Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_place*/, bool vector_aligned) const {
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
@@ -537,7 +539,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
     case Algorithm::automatic:
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
       // holds the input, the single-pass scan up to about 2^21 elements, reduce-then-scan beyond.
-      if (obstacle.empty() && !order_fixed && !in_place && vector_aligned && count > tile &&
+      if (obstacle.empty() && !order_fixed && vector_aligned && count > tile &&
           count <= single_pass_auto_limit)
         return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
@@ -549,10 +551,6 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool in_pla
                         " values in an order that depends on scheduling, so its results may differ in the last "
                         "bits from run to run; set ScanConfig::deterministic = false to allow it (or use "
                         "automatic or reduce-then-scan)");
-      if (in_place)
-        throw Error(Errc::invalid_argument,
-                    "the single-pass scan cannot run in place: its fallback re-reads predecessors' input; "
-                    "use reduce-then-scan (or automatic) for in-place scans");
       if (!vector_aligned)
         throw Error(Errc::misaligned,
                     "the single-pass scan needs input and output offsets that are multiples of 4 elements (16 "

@@ -36,6 +36,7 @@ struct Context::Impl {
   DeviceInfo info;
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
+  bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
   // binding (core/windows.hpp).

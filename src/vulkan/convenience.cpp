@@ -1,6 +1,5 @@
 // Convenience calls on host data: upload through a staging buffer, scan (or reduce) into a second
-// device buffer (not in place, so `automatic` may pick the single-pass scan), download. Blocks until
-// done. Each call allocates its own buffers, so calls on several threads share nothing but the
+// device buffer, download. Blocks until done. Each call allocates its own buffers, so calls on several threads share nothing but the
 // Context's pipeline cache and queue lock.
 #include <chrono>
 #include <algorithm>

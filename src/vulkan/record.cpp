@@ -64,6 +64,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     fallback.algorithm = Algorithm::reduce_then_scan;
     r.algorithm = ctx.resolve(fallback, count, in_place, vector_aligned);
   }
+  if (in_place && r.algorithm == Algorithm::single_pass && ctx.impl().withhold_first_tile)
+    throw Error(Errc::invalid_argument,
+                "ContextCreateInfo::debug_withhold_first_tile does not apply to single-pass scans in place: tile 0 "
+                "would overwrite its input without publishing, so no fallback could recompute it");
   r.config = std::move(resolved_config);
   r.custom_prefix = std::move(custom_prefix);
   const uint32_t esize = core::element_bytes(r.config);
@@ -193,6 +197,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
+    key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
 
     // With device addresses, the passes over the caller's arrays take src and dst from the addresses in
     // the push constants; their bindings 0 and 1 (unread) and any binding of a caller's range then cover

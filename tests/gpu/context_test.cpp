@@ -24,7 +24,7 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_TRUE(d.single_pass_capable);
   EXPECT_TRUE(shared_context().single_pass_available());
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
-  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::reduce_then_scan);
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 24), Algorithm::reduce_then_scan);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),

@@ -62,6 +62,18 @@ INSTANTIATE_TEST_SUITE_P(
 
 class ScanLayoutTest : public GpuTest {};
 
+// Scans `data` in place, from host writes to host reads.
+void scan_in_place(const Context& ctx, const ScanConfig& config, uint64_t n, const BufferView& data,
+                   const BufferView& temp) {
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    record_scan(ctx, cmd, {config, n, data, data, temp});
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+}
+
 // Offsets that are multiples of the element size but not of minStorageBufferOffsetAlignment.
 TEST_F(ScanLayoutTest, UnalignedOffsets) {
   const uint64_t seed = fresh_seed();
@@ -92,15 +104,61 @@ TEST_F(ScanLayoutTest, InPlace) {
     const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
     HostBuffer<int32_t> temp(ctx, req.size, req.usage);
     std::memcpy(data.data(), input.data(), n * 4);
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      record_scan(ctx, cmd, {config, n, data.view(), data.view(), temp.view()});
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
+    scan_in_place(ctx, config, n, data.view(), temp.view());
     std::vector<int32_t> got(data.data(), data.data() + n);
     EXPECT_TRUE(matches_reference(input, got, config.kind)) << "n = " << n << ", seed " << seed;
+  }
+}
+
+// The single-pass scan in place: a waiting workgroup's fallback reads a predecessor's input, which the
+// predecessor overwrites once it has published; the fallback must notice and use the published state.
+// Small tiles (W = 32, K = 1) give many tiles and, with a spin limit of 1, fallbacks at nearly every
+// wait; 32- and 64-bit states (the latter published in two words). Also with
+// ContextCreateInfo::debug_late_fallback, where every tile computes its nearest predecessor's total
+// from its input after that predecessor has published (and so has most likely overwritten it).
+TEST_F(ScanLayoutTest, SinglePassInPlace) {
+  if (!shared_context().single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
+  ContextCreateInfo info;
+  info.debug_late_fallback = true;
+  const Context late = make_validated_context(info);
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Context* contexts[] = {&shared_context(), &late};
+  for (const Context* context : contexts) {
+    const Context& ctx = *context;
+    auto run = [&](auto tag, Op op, size_t n, uint32_t spin_limit, ScanKind kind) {
+      using T = decltype(tag);
+      ScanConfig config;
+      config.algorithm = Algorithm::single_pass;
+      config.type = data_type_of<T>::value;
+      config.op = op;
+      config.kind = kind;
+      config.workgroup_size = 32;
+      config.vectors_per_lane = 1;
+      config.spin_limit = spin_limit;
+      const auto input = random_op_values<T>(n, op, rng);
+      HostBuffer<T> data(ctx, n * sizeof(T));
+      std::memcpy(data.data(), input.data(), n * sizeof(T));
+      const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
+      HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+      scan_in_place(ctx, config, n, data.view(), temp.view());
+      const std::vector<T> got(data.data(), data.data() + n);
+      EXPECT_TRUE(matches_reference(input, got, kind, op))
+          << to_string(config.type) << " " << to_string(op) << " n = " << n << " spin limit " << spin_limit
+          << (context == &late ? " (late fallbacks)" : "");
+    };
+    constexpr size_t tile = 32 * 4;
+    std::vector<size_t> sizes = {tile + 1, 2 * tile, 2 * tile + 1, 100 * tile - 1, tile * tile + 3};
+    for (int i = 0; i < 4; ++i) sizes.push_back(tile + 1 + rng() % 400'000);
+    for (size_t n : sizes) {
+      for (uint32_t spin : {1u, 64u}) {
+        const ScanKind kind = rng() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+        run(uint32_t{}, Op::add, n, spin, kind);
+        run(int32_t{}, Op::max, n, spin, kind);
+        if (ctx.device_info().shader_int64) run(uint64_t{}, Op::add, n, spin, kind);
+      }
+    }
   }
 }
 
