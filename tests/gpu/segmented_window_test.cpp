@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/scan_shape.hpp"
 #include "core/segmented_plan.hpp"
 #include "scan_check.hpp"
 #include "segmented_check.hpp"
@@ -43,7 +44,9 @@ core::HeadSource source_of(SegmentHeads heads) {
 // The window the library picks (src/vulkan/segmented.cpp): whole tiles of what one binding holds of the
 // values and the heads, less the key before it.
 size_t window_of(const Context& ctx, const ScanConfig& c, SegmentHeads heads) {
-  const uint64_t tile = uint64_t{c.workgroup_size ? c.workgroup_size : 256} * (c.vectors_per_lane ? c.vectors_per_lane : 4) * 4;
+  const core::TileShape shape = core::tile_shape(c.workgroup_size, c.vectors_per_lane,
+                                                 ctx.device_info().max_workgroup_invocations, element_size(c.type));
+  const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
   const core::HeadSource source = source_of(heads);
   const uint32_t unit = std::max(element_size(c.type), core::head_unit_bytes(source));
   return core::segmented_window(ctx.impl().window_elements(unit), tile, source);
