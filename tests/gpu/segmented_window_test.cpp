@@ -216,7 +216,7 @@ class SegmentedIndirectTest : public GpuTest {
 };
 
 // Counts 0, 1, around a tile, any, the bound, and above it (clamped, status 1), u32 and u64 counts
-// (a u64 count above the bound in its high word only), over one to three levels.
+// (a u64 count above the bound in its high word only), over one to three levels; a bound of 0.
 TEST_F(SegmentedIndirectTest, CountsUpToAndPastTheBound) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -235,6 +235,10 @@ TEST_F(SegmentedIndirectTest, CountsUpToAndPastTheBound) {
     check<uint32_t>(small_tiles(DataType::u32, Op::add, ScanKind::inclusive), SegmentHeads::keys_u32, bound,
                     bound / 2, true, rng, seed);
   }
+  // A bound of 0: nothing scanned, the status still written.
+  check<uint32_t>(small_tiles(DataType::u32, Op::add, ScanKind::exclusive), SegmentHeads::flags, 0, 0, false, rng, seed);
+  check<uint32_t>(small_tiles(DataType::u32, Op::add, ScanKind::inclusive), SegmentHeads::keys_u32, 0, 3, false, rng,
+                  seed);
   check<double>(small_tiles(DataType::f64, Op::min, ScanKind::inclusive), SegmentHeads::keys_u64, b * b + 3, b + 2,
                 false, rng, seed);
   check<int32_t>(small_tiles(DataType::i32, Op::max, ScanKind::exclusive), SegmentHeads::flags, b * b + 3, b * 7,
