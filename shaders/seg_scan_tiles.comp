@@ -2,7 +2,8 @@
 // Segmented scan, pass 3 (and the whole scan when one tile holds everything): scans every tile of src
 // into dst, restarting at segment heads (common/segmented.glsl). With READ_OFFSETS the tile starts from
 // g_aux[aux_offset + tile - 1], the INCLUSIVE segmented scan of the tile totals before it (its head
-// does not matter: a tile's own heads decide where the incoming value stops counting).
+// does not matter: a tile's own heads decide where the incoming value stops counting). Tile 0 starts
+// from the carry-in, if any: a windowed scan's running value (pass_io.glsl's pass_initial).
 // Exclusive output gives the first element of every segment the identity.
 #extension GL_GOOGLE_include_directive : require
 
@@ -21,7 +22,8 @@ void main() {
   PairVector rows[VECTORS_PER_LANE];
   tile_load(tile, rows);
   tile_scan_rows(rows, true);
-  const Pair carry = Pair(0u, READ_OFFSETS && tile > 0u ? g_aux[pc.aux_offset + tile - 1u] : op_identity());
+  const Pair carry =
+      Pair(0u, tile == 0u ? pass_initial() : READ_OFFSETS ? g_aux[pc.aux_offset + tile - 1u] : op_identity());
   const T identity = op_identity();
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     const Pair before = pair_combine(carry, t_prefix[k]);  // everything in front of this vector

@@ -5,8 +5,9 @@
 // poisoned, and fails on reads of unwritten temp, on reads of what another dispatch wrote since the last
 // barrier, on a workgroup reading another's writes, and on ranges out of bounds. Results are compared
 // with a sequential segmented scan, for every head source and kind, segment lengths 1, random and one
-// segment, sizes around every tile and recursion boundary. Seeds are printed on failure;
-// GPUSCAN_TEST_SEED replays a run.
+// segment, sizes around every tile and recursion boundary. Windowed plans (SegmentedRequest::window)
+// run the same way, with the carry dispatches between windows (core/windows.hpp) as window_carry.comp
+// defines them. Seeds are printed on failure; GPUSCAN_TEST_SEED replays a run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,13 +50,15 @@ struct Data {
 
 enum class Pattern { singletons, random, one_segment };
 
-Data make_data(uint64_t n, Pattern pattern, HeadSource source, std::mt19937_64& rng) {
+// start_every > 0: segments also start at every multiple of it (at every window boundary, say).
+Data make_data(uint64_t n, Pattern pattern, HeadSource source, std::mt19937_64& rng, uint64_t start_every = 0) {
   Data d;
   const uint64_t mean = std::array<uint64_t, 3>{2, 7, 90}[rng() % 3];
   uint64_t key = rng();
   for (uint64_t i = 0; i < n; ++i) {
     d.values.push_back({rng() | 1, rng()});
-    const bool start = i == 0 || pattern == Pattern::singletons || (pattern == Pattern::random && rng() % mean == 0);
+    const bool start = i == 0 || pattern == Pattern::singletons || (pattern == Pattern::random && rng() % mean == 0) ||
+                       (start_every && i % start_every == 0);
     d.starts.push_back(start);
     if (source == HeadSource::flags) {
       d.heads.push_back(start && (i > 0 || rng() % 2) ? (rng() | 1) : 0);
@@ -100,18 +103,21 @@ class Interpreter {
 
   std::vector<Affine> run() {
     // Phases are the runs of dispatches between barriers; each runs its dispatches in reverse.
-    std::vector<std::vector<std::pair<int, const SegDispatch*>>> phases(1);
+    std::vector<std::vector<std::pair<int, const SegStep*>>> phases(1);
     int index = 0;
     for (const SegStep& step : plan_.steps) {
       if (std::holds_alternative<Barrier>(step)) {
         phases.emplace_back();
         continue;
       }
-      phases.back().emplace_back(index++, &std::get<SegDispatch>(step));
+      phases.back().emplace_back(index++, &step);
     }
     for (size_t p = 0; p < phases.size(); ++p) {
       EXPECT_TRUE(p + 1 == phases.size() || !phases[p].empty()) << "two barriers in a row";
-      for (auto it = phases[p].rbegin(); it != phases[p].rend(); ++it) execute(*it->second, it->first, int(p));
+      for (auto it = phases[p].rbegin(); it != phases[p].rend(); ++it) {
+        if (const auto* d = std::get_if<SegDispatch>(it->second)) execute(*d, it->first, int(p));
+        else execute_carry(std::get<Dispatch>(*it->second), it->first, int(p));
+      }
     }
     std::vector<Affine> out;
     for (uint64_t i = 0; i < req_.n; ++i) {
@@ -170,7 +176,8 @@ class Interpreter {
       EXPECT_LE(d.heads.offset + d.heads.count, req_.n);
       const uint64_t j = d.heads.offset + i;
       if (d.head_source == HeadSource::flags) return data_.heads.at(j) != 0;
-      return i == 0 || data_.heads.at(j) != data_.heads.at(j - 1);
+      if (d.heads_before) EXPECT_GT(d.heads.offset, 0u) << "no key before the range";
+      return (i == 0 && !d.heads_before) || data_.heads.at(j) != data_.heads.at(j - 1);
     }
     EXPECT_EQ(d.head_source, HeadSource::flags) << "levels above the data read tile heads as flags";
     return read(d.heads, i, 4, index, block, phase).head != 0;
@@ -184,6 +191,8 @@ class Interpreter {
     EXPECT_LE(d.groups_y, req_.limits.max_groups_y);
     EXPECT_EQ(d.values.count, d.n);
     EXPECT_EQ(d.heads.count, d.n);
+    EXPECT_TRUE(!d.heads_before || (d.level == 0 && d.head_source != HeadSource::flags));
+    EXPECT_TRUE(!d.carry_from_temp || d.kernel == SegKernel::seg_scan_tiles);
     for (uint64_t t = d.blocks; t-- > 0;) {
       const uint64_t first = t * b, last = std::min(d.n, first + b);
       if (d.kernel == SegKernel::seg_reduce_tiles) {
@@ -203,6 +212,7 @@ class Interpreter {
       EXPECT_EQ(d.out.count, d.n);
       Affine running;
       if (d.read_offsets && t > 0) running = read(d.totals, t - 1, req_.element_size, index, t, phase).value;
+      if (d.carry_from_temp && t == 0) running = read(d.carry, 0, req_.element_size, index, t, phase).value;
       // Read the whole tile before writing it: an in-place scan's workgroup does.
       std::vector<std::pair<bool, Affine>> tile;
       for (uint64_t i = first; i < last; ++i) tile.emplace_back(head_at(d, i, index, t, phase), value_at(d, i, index, t, phase));
@@ -221,6 +231,24 @@ class Interpreter {
     }
   }
 
+  // window_carry.comp: carry_save copies the window's last input to aux[1]; carry_update writes the
+  // running value to aux[0]: the last output, combined (exclusive) with the saved input.
+  void execute_carry(const Dispatch& d, int index, int phase) {
+    const SegRange src = as_seg(d.src), aux = as_seg(d.aux);
+    EXPECT_EQ(src.count, 1u);
+    EXPECT_EQ(aux.slot, SegSlot::temp);
+    const uint32_t e = req_.element_size;
+    if (d.kernel == Kernel::carry_save) {
+      EXPECT_EQ(src.slot, SegSlot::input);
+      write(aux, 1, e, index, 0, phase, data_.values.at(src.offset), 0);
+      return;
+    }
+    ASSERT_EQ(d.kernel, Kernel::carry_update);
+    EXPECT_EQ(src.slot, SegSlot::output);
+    const Affine last = read(src, 0, e, index, 0, phase).value;
+    write(aux, 0, e, index, 0, phase, d.inclusive ? last : combine(last, read(aux, 1, e, index, 0, phase).value), 0);
+  }
+
   const SegmentedPlan& plan_;
   const SegmentedRequest& req_;
   const Data& data_;
@@ -229,7 +257,7 @@ class Interpreter {
 };
 
 SegmentedRequest request(uint64_t n, uint32_t tile, bool inclusive, HeadSource heads, uint32_t esize = 4,
-                         PlanLimits limits = {}) {
+                         PlanLimits limits = {}, uint64_t window = 0) {
   SegmentedRequest r;
   r.n = n;
   r.tile_size = tile;
@@ -237,27 +265,36 @@ SegmentedRequest request(uint64_t n, uint32_t tile, bool inclusive, HeadSource h
   r.element_size = esize;
   r.heads = heads;
   r.limits = limits;
+  r.window = window;
   return r;
 }
 
 // Temp arrays: each at a multiple of 64 bytes, pairwise disjoint, temp_bytes no larger than their end
 // rounded up; and n <= B plans one dispatch without temp.
 void check_layout(const SegmentedPlan& plan, const SegmentedRequest& req) {
-  std::vector<std::pair<uint64_t, uint64_t>> arrays;
-  for (const SegStep& s : plan.steps)
+  // Per window (the steps between carry dispatches): windows reuse one scratch, each laid out anew.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> windows(1);
+  for (const SegStep& s : plan.steps) {
+    if (std::holds_alternative<Dispatch>(s) && !windows.back().empty()) windows.emplace_back();
     if (const auto* d = std::get_if<SegDispatch>(&s); d && d->kernel == SegKernel::seg_reduce_tiles) {
-      arrays.emplace_back(d->totals.offset * req.element_size, (d->totals.offset + d->totals.count) * req.element_size);
-      arrays.emplace_back(d->tile_heads.offset * 4, (d->tile_heads.offset + d->tile_heads.count) * 4);
+      windows.back().emplace_back(d->totals.offset * req.element_size,
+                                  (d->totals.offset + d->totals.count) * req.element_size);
+      windows.back().emplace_back(d->tile_heads.offset * 4, (d->tile_heads.offset + d->tile_heads.count) * 4);
     }
-  std::sort(arrays.begin(), arrays.end());
-  uint64_t end = 0;
-  for (size_t i = 0; i < arrays.size(); ++i) {
-    EXPECT_EQ(arrays[i].first % 64, 0u) << "temp array at byte " << arrays[i].first;
-    if (i > 0) EXPECT_GE(arrays[i].first, arrays[i - 1].second) << "temp arrays overlap";
-    end = std::max(end, arrays[i].second);
   }
-  EXPECT_EQ(plan.temp_bytes, ceil_div(end, 64) * 64);
-  if (req.n <= req.tile_size) {
+  uint64_t end = 0;
+  for (auto& arrays : windows) {
+    std::sort(arrays.begin(), arrays.end());
+    for (size_t i = 0; i < arrays.size(); ++i) {
+      EXPECT_EQ(arrays[i].first % 64, 0u) << "temp array at byte " << arrays[i].first;
+      if (i > 0) EXPECT_GE(arrays[i].first, arrays[i - 1].second) << "temp arrays overlap";
+      end = std::max(end, arrays[i].second);
+    }
+  }
+  // Windows share the scratch, then two elements for the carry.
+  const bool windowed = req.window && req.n > req.window;
+  EXPECT_EQ(plan.temp_bytes, ceil_div(end, 64) * 64 + (windowed ? 2 * req.element_size : 0));
+  if (req.n <= req.tile_size && !windowed) {
     EXPECT_EQ(plan.dispatch_count(), req.n ? 1u : 0u);
     EXPECT_EQ(plan.temp_bytes, 0u);
   }
@@ -334,6 +371,118 @@ TEST(SegmentedPlan, GridsUnderSmallLimits) {
   EXPECT_THROW(plan_segmented_scan(request(1000, 2, true, HeadSource::flags, 4, {7, 10})), gpuscan::Error);
 }
 
+// Windowed plans (core/windows.hpp's chain): sizes around the window boundaries, windows of whole tiles
+// and windows smaller than one tile, segments spanning boundaries, starting exactly at every boundary,
+// one segment across everything, and keys equal across boundaries (a later window's first key is
+// compared with the previous window's last).
+TEST(SegmentedPlan, WindowedPlansMatchTheSequentialScan) {
+  const uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  struct Shape {
+    uint32_t tile;
+    uint64_t window;
+  };
+  for (const Shape shape : {Shape{4, 64}, Shape{2, 48}, Shape{128, 16}, Shape{16, 80}}) {
+    const uint64_t w = shape.window;
+    for (uint64_t n : {w - 1, w, w + 1, 2 * w, 2 * w + 1, 3 * w + 5,
+                       std::uniform_int_distribution<uint64_t>(w + 2, 6 * w)(rng)})
+      for (HeadSource source : {HeadSource::flags, HeadSource::keys32, HeadSource::keys64})
+        for (Pattern pattern : {Pattern::singletons, Pattern::random, Pattern::one_segment})
+          for (bool inclusive : {false, true})
+            for (bool at_boundaries : {false, true}) {
+              if (at_boundaries && pattern == Pattern::singletons) continue;
+              const uint32_t esize = rng() % 2 ? 8 : 4;
+              const SegmentedRequest req = request(n, shape.tile, inclusive, source, esize, {}, w);
+              SCOPED_TRACE("B = " + std::to_string(shape.tile) + ", window " + std::to_string(w) + ", n = " +
+                           std::to_string(n) + ", source " + std::to_string(int(source)) + ", pattern " +
+                           std::to_string(int(pattern)) + (at_boundaries ? " + starts at window boundaries" : "") +
+                           (inclusive ? ", inclusive" : ", exclusive") + ", esize " + std::to_string(esize) +
+                           ", seed " + std::to_string(seed));
+              const SegmentedPlan plan = plan_segmented_scan(req);
+              check_layout(plan, req);
+              const Data data = make_data(n, pattern, source, rng, at_boundaries ? w : 0);
+              Interpreter interpreter(plan, req, data);
+              ASSERT_EQ(interpreter.run(), reference(data, inclusive)) << describe(plan);
+              if (::testing::Test::HasFailure()) return;
+            }
+  }
+}
+
+TEST(SegmentedPlan, WindowLayout) {
+  // 40 elements in windows of 16, tiles of 4, u32 keys: windows [0, 16), [16, 32), [32, 40).
+  const SegmentedPlan plan = plan_segmented_scan(request(40, 4, false, HeadSource::keys32, 4, {}, 16));
+  const uint64_t carry = plan.temp_bytes / 4 - 2;
+  int saves = 0, updates = 0;
+  for (const SegStep& s : plan.steps) {
+    if (const auto* c = std::get_if<Dispatch>(&s)) {
+      saves += c->kernel == Kernel::carry_save;
+      updates += c->kernel == Kernel::carry_update;
+      EXPECT_EQ(c->aux, (Range{Slot::temp, carry, 2}));
+      continue;
+    }
+    const auto* d = std::get_if<SegDispatch>(&s);
+    if (!d) continue;
+    const bool later = d->level == 0 ? d->values.offset >= 16 : false;
+    if (d->level == 0) EXPECT_EQ(d->heads_before, later) << describe(plan);
+    else EXPECT_FALSE(d->heads_before);
+    if (d->kernel == SegKernel::seg_reduce_tiles) EXPECT_FALSE(d->carry_from_temp);
+    if (d->carry_from_temp) EXPECT_EQ(d->carry, (SegRange{SegSlot::temp, carry, 1}));
+  }
+  EXPECT_EQ(saves, 2) << "exclusive: each window but the last saves its last input";
+  EXPECT_EQ(updates, 2);
+  const std::string text = describe(plan);
+  EXPECT_NE(text.find("carry_update output[15, 16) -> temp["), std::string::npos) << text;
+  EXPECT_NE(text.find("L0 seg_reduce_tiles n=16 grid=4x1 input[16, 32) heads u32 keys heads[16, 32)"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("(+ the key before)"), std::string::npos) << text;
+  // Inclusive: no saves; the first window's dispatches take no carry-in.
+  const SegmentedPlan inclusive = plan_segmented_scan(request(40, 4, true, HeadSource::flags, 8, {}, 16));
+  for (const SegStep& s : inclusive.steps) {
+    if (const auto* c = std::get_if<Dispatch>(&s)) EXPECT_EQ(c->kernel, Kernel::carry_update);
+    if (const auto* d = std::get_if<SegDispatch>(&s)) {
+      EXPECT_FALSE(d->heads_before) << "flags need no key before";
+      if (d->level == 0 && d->values.offset == 0) EXPECT_FALSE(d->carry_from_temp);
+    }
+  }
+  // One window when it holds everything: no carry steps.
+  EXPECT_EQ(plan_segmented_scan(request(16, 4, false, HeadSource::keys32, 4, {}, 16)).temp_bytes,
+            plan_segmented_scan(request(16, 4, false, HeadSource::keys32)).temp_bytes);
+}
+
+TEST(SegmentedPlan, WindowSizes) {
+  EXPECT_EQ(segmented_window(33554416, 4096, HeadSource::flags), 33550336u);  // lavapipe, u32: 8191 tiles
+  EXPECT_EQ(segmented_window(33554416, 4096, HeadSource::keys32), 33550336u);
+  EXPECT_EQ(segmented_window(4096, 4096, HeadSource::flags), 4096u);
+  EXPECT_EQ(segmented_window(4096, 4096, HeadSource::keys64), 4080u) << "one less for the key before: no whole tile";
+  EXPECT_EQ(segmented_window(8192, 4096, HeadSource::keys32), 4096u);
+  EXPECT_EQ(segmented_window(16, 4096, HeadSource::flags), 16u);
+  EXPECT_THROW(segmented_window(16, 4096, HeadSource::keys32), gpuscan::Error);
+}
+
+TEST(SegmentedPlan, CountInGpuMemory) {
+  const SegmentedPlan base = plan_segmented_scan(request(17, 4, true, HeadSource::flags));
+  IndirectRegion region;
+  const SegmentedPlan plan = plan_segmented_indirect(base, 8, &region);
+  ASSERT_EQ(plan.steps.size(), base.steps.size() + 2);
+  ASSERT_TRUE(std::holds_alternative<Dispatch>(plan.steps[0]));
+  EXPECT_EQ(std::get<Dispatch>(plan.steps[0]).kernel, Kernel::indirect_count);
+  EXPECT_TRUE(std::holds_alternative<Barrier>(plan.steps[1]));
+  for (const SegStep& s : plan.steps)
+    if (const auto* d = std::get_if<SegDispatch>(&s)) EXPECT_TRUE(d->dynamic);
+  EXPECT_EQ(region.levels, 3u);
+  EXPECT_GE(region.first * 8, base.temp_bytes) << "the words after the scratch";
+  EXPECT_GE(region.elements * 8, 3u * indirect_words_per_level * 4);
+  EXPECT_EQ(plan.temp_bytes, (region.first + region.elements) * 8);
+  EXPECT_EQ(plan.levels, 3u);
+  // The bound must fit one window.
+  try {
+    plan_segmented_indirect(plan_segmented_scan(request(40, 4, false, HeadSource::flags, 4, {}, 16)), 4, nullptr);
+    ADD_FAILURE() << "a windowed plan took a count in GPU memory";
+  } catch (const gpuscan::Error& e) {
+    EXPECT_EQ(e.code(), gpuscan::Errc::too_large);
+  }
+}
+
 TEST(SegmentedPlan, Errors) {
   auto code = [](auto f) -> std::error_code {
     try {
@@ -349,6 +498,9 @@ TEST(SegmentedPlan, Errors) {
   EXPECT_EQ(code([] { plan_segmented(uint64_t{1} << 32, 4096, gpuscan::DataType::u32, false, HeadSource::flags, {}); }),
             gpuscan::Errc::too_large);
   EXPECT_EQ(plan_segmented(0, 4096, gpuscan::DataType::f64, false, HeadSource::flags, {}).steps.size(), 0u);
+  // Windows lift the 32-bit limit: 2^32 elements in 4096 windows.
+  EXPECT_EQ(plan_segmented(uint64_t{1} << 32, 4096, gpuscan::DataType::u32, false, HeadSource::flags, {}, 1u << 20).levels,
+            2u);
 }
 
 }  // namespace

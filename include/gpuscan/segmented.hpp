@@ -18,12 +18,17 @@
 // is associative for every associative (+) (docs/scan.md#segmented-scans). Heads are read straight from
 // the flags or keys in every pass (no pass writes flags for the data). It moves about 3N values and 2N
 // heads (N more heads for keys); the order of combination depends only on n, the tile shape and the
-// subgroup size, never on scheduling, so float results are bitwise reproducible. It needs subgroup
+// subgroup size, never on scheduling, so float results are bitwise reproducible. Ranges longer than one
+// storage-buffer binding (maxStorageBufferRange; heads count too: u64 keys halve the window) run as
+// consecutive windows of whole tiles, the value of the segment open at a window's end carried into the
+// next on the GPU (a key is compared with the previous window's last key), so any count runs whose
+// buffers fit in memory (docs/scan.md#segmented-scans). It needs subgroup
 // shuffles (shuffle and shuffle_relative) in compute shaders, and for u64/i64 shaderSubgroupExtendedTypes;
 // Errc::unsupported says what is missing. gpuscan::gl has the same calls (gl.hpp), run without subgroups.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,8 +53,12 @@ std::string_view to_string(SegmentHeads heads) noexcept;  // "flags", "u32 keys"
 // deterministic).
 
 // Temporary storage record_segmented_scan needs for `count` elements (each level's tile totals and tile
-// heads). size is 0 when one tile holds everything: leave SegmentedScanArgs::temp empty then.
-TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
+// heads; with more than one window, also the running value carried between them), for any kind of heads.
+// size is 0 when one tile holds everything: leave SegmentedScanArgs::temp empty then. `indirect`: the
+// scan will take its count from GPU memory (SegmentedScanArgs::count_from; `count` is then the upper
+// bound), which adds a few words and VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT.
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                                  bool indirect = false);
 
 // The passes a segmented scan of `count` elements would record, one line each (for `gpuscan info`-like use).
 std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
@@ -58,11 +67,22 @@ std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, con
 struct SegmentedScanArgs {
   ScanConfig config;
   SegmentHeads heads_kind = SegmentHeads::flags;
-  uint64_t count = 0;   // elements to scan; 0 records nothing
+  // Elements to scan; 0 records nothing. With count_from: the upper bound of the count in GPU memory.
+  uint64_t count = 0;
   BufferView input;     // count elements of config.type
   BufferView heads;     // count u32 flags or count keys (u32 or u64, per heads_kind); must not overlap output
   BufferView output;    // count elements; may be exactly the input (in place)
   BufferView temp;      // segmented_scan_temp_requirements(ctx, count, config).size bytes
+  // Optional: take the count from GPU memory, as ScanArgs::count_from does (gpuscan/vulkan.hpp): the
+  // count is clamped to `count` (the status word, if given, says whether it was), every dispatch is issued
+  // with vkCmdDispatchIndirect sized for the real count, and output past it is left untouched. temp
+  // needs segmented_scan_temp_requirements(ctx, count, config, true) (VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  // the upper bound must fit one binding (one window: Errc::too_large otherwise).
+  //   // count_buf holds 5; in = [3, 1, 7, 0, 4, 1, 6, 3], flags [1, 0, 0, 1, 0, 1, 0, 0]
+  //   gpuscan::record_segmented_scan(ctx, cmd, {.count = 8, .input = in, .heads = flags, .output = out,
+  //                                             .temp = tmp, .count_from = gpuscan::IndirectCount{.buffer = count_buf}});
+  //   // out <-- [0, 3, 4, 0, 0], out[5..7] untouched
+  std::optional<IndirectCount> count_from;
 };
 
 // Records the segmented scan into `cmd`, with record_scan's barrier contract: writes to input and heads
@@ -76,7 +96,8 @@ struct SegmentedScanArgs {
 //   // out <-- [0, 3, 4, 0, 0, 0, 1, 7]
 // Errors (before anything is recorded): Errc::null_handle, missing_usage, misaligned and buffer_too_small
 // for the views (heads too short for `count` is buffer_too_small), Errc::invalid_argument for overlaps
-// and an unknown heads_kind, and what the config asks that the device cannot do.
+// (the count or its status word with the output or temp too) and an unknown heads_kind, Errc::too_large
+// for a count_from bound past one window, and what the config asks that the device cannot do.
 void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args);
 
 // Convenience: upload, scan, download; blocks until done. Errc::invalid_argument when there are fewer

@@ -31,7 +31,7 @@ PARAMS_BLOCK uniform PassParams {
   uint dynamic;     // 0: n, blocks and groups_x above hold; else 1 + the index in g_words of this
                     // dispatch's (n, blocks, groups_x), written on the GPU (indirect counts, core/indirect.hpp)
 #if defined(PASS_PARAMS_EXTRA)
-  PASS_PARAMS_EXTRA  // a kernel family's own words after these (segmented.glsl: heads_offset)
+  PASS_PARAMS_EXTRA  // a kernel family's own words after these (segmented.glsl: heads_offset, heads_before)
 #endif
 #if defined(ADDRESS_DEVICE)
   // Words 12-15 (src/vulkan/context_impl.hpp, push_constant_words): low word first.

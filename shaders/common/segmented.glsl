@@ -6,11 +6,11 @@
 // totals work as in reduce-then-scan. A pair's head says whether a segment starts in what it covers;
 // its value is the combination of its elements from the last segment start on (all of them if none).
 //
-// Heads come from binding 4 at element offset pc.heads_offset (a word this file adds to pass_io.glsl's
+// Heads come from binding 4 at element offset pc.heads_offset (words this file adds to pass_io.glsl's
 // PassParams, after all of its own), as HEADS (specialization constant 8)
 // says: HEADS_FLAGS, one u32 per element (non-zero starts a segment; also the tile heads the levels
 // above the data keep in temp), or the keys, u32 or u64 (a segment starts where the key differs from
-// the previous element's key). Element 0 always starts a segment. The subgroup scan of pairs is a
+// the previous element's key). Element 0 always starts a segment, except after a window (heads_before). The subgroup scan of pairs is a
 // Hillis-Steele scan with subgroupShuffleUp: no subgroup arithmetic exists for pairs (with
 // GPUSCAN_NO_SUBGROUPS, OpenGL without subgroups, it is trivial: subgroups of one invocation). Its combining
 // order, like the rest of the tile's, depends only on the tile shape and the subgroup size, so float
@@ -24,7 +24,10 @@
 #if defined(GPUSCAN_PASS_IO_GLSL)
 #error "include segmented.glsl instead of pass_io.glsl: it adds heads_offset to the parameters"
 #endif
-#define PASS_PARAMS_EXTRA uint heads_offset;  // element offset of the heads inside binding 4
+// heads_before: 1 where the key before element 0 (at heads_offset - 1) belongs to the array -- a window
+// after the first of a scan longer than one binding (core/segmented_plan.hpp) -- so that element 0
+// starts a segment only where its key differs from it.
+#define PASS_PARAMS_EXTRA uint heads_offset; uint heads_before;
 #include "pass_io.glsl"
 
 #include "tile_layout.glsl"
@@ -100,7 +103,7 @@ uint head_at(uint i) {
   if (i >= g_pass_n) return 0u;
   const uint j = pc.heads_offset + i;
   if (HEADS == HEADS_FLAGS) return g_heads[j] != 0u ? 1u : 0u;
-  if (i == 0u) return 1u;
+  if (i == 0u && pc.heads_before == 0u) return 1u;
   if (HEADS == HEADS_KEYS32) return g_heads[j] != g_heads[j - 1u] ? 1u : 0u;
   return g_heads[2u * j] != g_heads[2u * j - 2u] || g_heads[2u * j + 1u] != g_heads[2u * j - 1u] ? 1u : 0u;
 }

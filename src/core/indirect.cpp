@@ -9,23 +9,31 @@
 
 namespace gpuscan::core {
 
-Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* region) {
+IndirectRegion indirect_region(uint64_t temp_elements, uint32_t levels, uint32_t element_size) {
   IndirectRegion r;
-  r.levels = plan.levels;
-  r.first = (plan.temp_elements + temp_level_alignment - 1) / temp_level_alignment * temp_level_alignment;
-  const uint64_t words = uint64_t{indirect_words_per_level} * std::max<uint32_t>(r.levels, 1);
+  r.levels = levels;
+  r.first = (temp_elements + temp_level_alignment - 1) / temp_level_alignment * temp_level_alignment;
+  const uint64_t words = uint64_t{indirect_words_per_level} * std::max<uint32_t>(levels, 1);
   r.elements = (words * 4 + element_size - 1) / element_size;
+  return r;
+}
 
-  Plan out;
+Dispatch indirect_count_dispatch(const IndirectRegion& region) {
   Dispatch prepare;
   prepare.kernel = Kernel::indirect_count;
   prepare.blocks = 1;
   prepare.groups_x = 1;
   prepare.groups_y = 1;
-  prepare.aux = {Slot::temp, r.first, r.elements};
+  prepare.aux = {Slot::temp, region.first, region.elements};
   prepare.src = prepare.aux;
   prepare.dst = prepare.aux;
-  out.steps.emplace_back(prepare);
+  return prepare;
+}
+
+Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* region) {
+  const IndirectRegion r = indirect_region(plan.temp_elements, plan.levels, element_size);
+  Plan out;
+  out.steps.emplace_back(indirect_count_dispatch(r));
   out.steps.emplace_back(Barrier{});
   for (Step s : plan.steps) {
     if (auto* d = std::get_if<Dispatch>(&s)) {

@@ -27,6 +27,11 @@ struct IndirectRegion {
   uint32_t levels = 0;
 };
 
+// The region for `levels` levels' words, after `temp_elements` elements of scratch (elements of
+// `element_size` bytes), and the indirect_count dispatch that writes it (aux = src = dst = the region).
+IndirectRegion indirect_region(uint64_t temp_elements, uint32_t levels, uint32_t element_size);
+Dispatch indirect_count_dispatch(const IndirectRegion& region);
+
 // `plan` (made for the upper bound, with every level's tiles of `block_size` elements) with an
 // indirect_count dispatch and a barrier in front, its other dispatches marked dynamic, and the word
 // region appended to its temp. Throws Errc::too_large for a windowed plan (the bound must fit one

@@ -1,6 +1,7 @@
 #include "core/segmented_plan.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/scan_shape.hpp"
+#include "core/windows.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -67,6 +68,11 @@ uint64_t append_level(SegmentedPlan& plan, const SegmentedRequest& req, uint32_t
 
 }  // namespace
 
+SegRange as_seg(const Range& r) {
+  const SegSlot slot = r.slot == Slot::input ? SegSlot::input : r.slot == Slot::output ? SegSlot::output : SegSlot::temp;
+  return {slot, r.offset, r.count};
+}
+
 uint32_t head_unit_bytes(HeadSource source) { return source == HeadSource::keys64 ? 8 : 4; }
 
 size_t SegmentedPlan::dispatch_count() const {
@@ -82,21 +88,49 @@ SegmentedPlan plan_segmented_scan(const SegmentedRequest& req) {
     throw Error(Errc::invalid_argument, "element size " + std::to_string(req.element_size) + " is not 4 or 8");
   SegmentedPlan plan;
   if (req.n == 0) return plan;
-  const SegRange values{SegSlot::input, 0, req.n};
-  const SegRange heads{SegSlot::heads, 0, req.n};
-  const SegRange out{SegSlot::output, 0, req.n};
-  plan.temp_bytes = append_level(plan, req, 0, req.n, values, heads, req.heads, out, req.inclusive, 0);
+  auto append_window = [&](uint64_t start, uint64_t len) {
+    const SegRange values{SegSlot::input, start, len};
+    const SegRange heads{SegSlot::heads, start, len};
+    const SegRange out{SegSlot::output, start, len};
+    return append_level(plan, req, 0, len, values, heads, req.heads, out, req.inclusive, 0);
+  };
+  if (req.window == 0 || req.n <= req.window) {
+    plan.temp_bytes = append_window(0, req.n);
+  } else {
+    // The windows share the scratch (they run one after another; the first is the largest), then the carry.
+    const uint64_t scratch = plan_segmented_scan({req.window, req.tile_size, req.inclusive, req.element_size,
+                                                  req.heads, req.limits, 0}).temp_bytes;
+    const uint64_t carry = after(scratch, 0) / req.element_size;
+    auto scan_window = [&](const WindowSpan& w) {
+      const size_t first = plan.steps.size();
+      append_window(w.start, w.len);
+      if (w.index == 0) return;
+      for (size_t i = first; i < plan.steps.size(); ++i) {
+        auto* d = std::get_if<SegDispatch>(&plan.steps[i]);
+        if (!d) continue;
+        d->heads_before = d->level == 0 && req.heads != HeadSource::flags;
+        if (d->kernel == SegKernel::seg_scan_tiles) {
+          d->carry_from_temp = true;
+          d->carry = {SegSlot::temp, carry, 1};
+        }
+      }
+    };
+    chain_windows(req.n, req.window, req.inclusive, carry, scan_window,
+                  [&](const CarryStep& s) { std::visit([&](const auto& step) { plan.steps.emplace_back(step); }, s); });
+    plan.temp_bytes = (carry + 2) * req.element_size;
+  }
   for (const SegStep& s : plan.steps)
     if (const auto* d = std::get_if<SegDispatch>(&s)) plan.levels = std::max(plan.levels, d->level + 1);
   return plan;
 }
 
 SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool inclusive, HeadSource heads,
-                             const PlanLimits& limits) {
-  if (count > uint64_t{UINT32_MAX} - tile)
+                             const PlanLimits& limits, uint64_t window) {
+  const uint64_t one_window = window == 0 ? count : std::min(count, window);
+  if (one_window > uint64_t{UINT32_MAX} - tile)
     throw Error(Errc::too_large, "segmented scans of " + std::to_string(count) +
-                                     " elements are not supported yet: at most " +
-                                     std::to_string(uint64_t{UINT32_MAX} - tile) + " elements per scan");
+                                     " elements in one window are not supported: at most " +
+                                     std::to_string(uint64_t{UINT32_MAX} - tile) + " elements per window");
   SegmentedRequest req;
   req.n = count;
   req.tile_size = static_cast<uint32_t>(tile);
@@ -104,7 +138,37 @@ SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool 
   req.element_size = element_size(type);
   req.heads = heads;
   req.limits = limits;
+  req.window = window;
   return plan_segmented_scan(req);
+}
+
+uint64_t segmented_window(uint64_t fit, uint64_t tile, HeadSource heads) {
+  const uint64_t room = fit - (heads != HeadSource::flags && fit > 0);
+  const uint64_t window = room >= tile ? room / tile * tile : room / 16 * 16;
+  if (window == 0)
+    throw Error(Errc::too_large, "a storage-buffer binding holds " + std::to_string(fit) +
+                                     " elements, too few for a window of a segmented scan");
+  return window;
+}
+
+SegmentedPlan plan_segmented_indirect(const SegmentedPlan& plan, uint32_t element_size, IndirectRegion* region) {
+  const IndirectRegion r = indirect_region(ceil_div(plan.temp_bytes, element_size), plan.levels, element_size);
+  SegmentedPlan out;
+  out.steps.emplace_back(indirect_count_dispatch(r));
+  out.steps.emplace_back(Barrier{});
+  for (SegStep s : plan.steps) {
+    if (auto* d = std::get_if<SegDispatch>(&s)) {
+      if (d->carry_from_temp)
+        throw Error(Errc::too_large, "a segmented scan with its count in GPU memory must fit one binding: its "
+                                     "upper bound spans several windows");
+      d->dynamic = true;
+    }
+    out.steps.push_back(s);
+  }
+  out.temp_bytes = (r.first + r.elements) * element_size;
+  out.levels = plan.levels;
+  if (region) *region = r;
+  return out;
 }
 
 const char* seg_kernel_name(SegKernel kernel) {
@@ -127,6 +191,10 @@ std::string describe(const SegmentedPlan& plan) {
       out << "  barrier\n";
       continue;
     }
+    if (const auto* c = std::get_if<Dispatch>(&s)) {  // carry_save, carry_update or indirect_count
+      out << "  " << kernel_name(c->kernel) << " " << range(as_seg(c->src)) << " -> " << range(as_seg(c->aux)) << "\n";
+      continue;
+    }
     const SegDispatch& d = std::get<SegDispatch>(s);
     out << "  L" << d.level << " " << seg_kernel_name(d.kernel) << " n=" << d.n << " grid=" << d.groups_x << "x"
         << d.groups_y << " " << range(d.values) << " heads " << source_names[static_cast<int>(d.head_source)] << " "
@@ -136,7 +204,10 @@ std::string describe(const SegmentedPlan& plan) {
     } else {
       out << " -> " << range(d.out) << (d.inclusive ? " inclusive" : " exclusive");
       if (d.read_offsets) out << " offsets " << range(d.totals);
+      if (d.carry_from_temp) out << " carry-in " << range(d.carry);
     }
+    if (d.heads_before) out << " (+ the key before)";
+    if (d.dynamic) out << " dynamic";
     out << "\n";
   }
   return out.str();

@@ -11,6 +11,17 @@
 // segment. The tree of combinations depends only on n and B (and the subgroup size), never on
 // scheduling, so float results are reproducible.
 //
+// Longer than one binding (SegmentedRequest::window): consecutive windows as core/windows.hpp chains an
+// ordinary scan's, each window the plan above over its range, the windows' scratch shared. What carries
+// from one window to the next is the value of the segment still open at its end: the window_carry
+// kernels' running total (exclusive: last output (+) last input, which is the last input alone where the
+// last element starts a segment, its output being the identity; inclusive: the last output). Every
+// seg_scan_tiles of a later window starts its tile 0 from it (carry_from_temp: the levels' other tiles
+// get it through their offsets), so it counts up to the window's first head and not past it. A
+// window's first element starts a segment where its flag says so, or, for keys, where its key differs
+// from the previous window's last one: level-0 dispatches of later windows bind that key too
+// (heads_before).
+//
 // Units: a range counts elements of its array -- T for values, totals and output, the head unit for
 // the caller's heads (4 bytes for flags and u32 keys, 8 for u64 keys), u32 for tile heads. Temp holds
 // each level's totals and then its tile heads, every array starting at a multiple of 64 bytes.
@@ -21,6 +32,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "gpuscan/types.hpp"
 
@@ -64,9 +76,24 @@ struct SegDispatch {
   SegRange tile_heads;      // seg_reduce_tiles writes the tile totals' heads (u32); unused by seg_scan_tiles
   bool inclusive = false;   // seg_scan_tiles: inclusive (always below level 0), or exclusive restarting at heads
   bool read_offsets = false;  // seg_scan_tiles: start tile t from totals[t - 1]
+  // Keys (level 0 of a window after the first): the key before `heads` (at heads.offset - 1) belongs
+  // to the array; element 0 starts a segment only where its key differs from that one.
+  bool heads_before = false;
+  // seg_scan_tiles of a window after the first: tile 0 starts from the running value in temp element
+  // carry.offset (elements of the scanned type), written by the carry_update before it.
+  bool carry_from_temp = false;
+  SegRange carry;
+  // Count in GPU memory: n, blocks and the grid come from the indirect words of this level.
+  bool dynamic = false;
 };
 
-using SegStep = std::variant<SegDispatch, Barrier>;
+// Besides its own dispatches a segmented plan holds core::Dispatch steps of the scans' machinery:
+// carry_save / carry_update between windows (core/windows.hpp) and indirect_count (core/indirect.hpp),
+// whose Slot::input / output / temp are the segmented scan's input, output and temp.
+using SegStep = std::variant<SegDispatch, Barrier, Dispatch>;
+
+// A core::Range of a step of the scans' machinery as the segmented plan's range (the same slot).
+SegRange as_seg(const Range& r);
 
 struct SegmentedRequest {
   uint64_t n = 0;
@@ -75,6 +102,7 @@ struct SegmentedRequest {
   uint32_t element_size = 4;  // bytes per value
   HeadSource heads = HeadSource::flags;
   PlanLimits limits;
+  uint64_t window = 0;  // elements per window (segmented_window); 0 = everything in one
 };
 
 struct SegmentedPlan {
@@ -89,10 +117,21 @@ struct SegmentedPlan {
 // is not 4 or 8, Errc::too_large when a level needs more workgroups than the grid allows.
 SegmentedPlan plan_segmented_scan(const SegmentedRequest& request);
 
-// The plan for `count` values in tiles of `tile` elements, refusing (Errc::too_large) counts past the
-// shaders' 32-bit indices as the other scans do.
+// The plan for `count` values in tiles of `tile` elements, in windows of `window` elements (0 = one
+// window), refusing (Errc::too_large) a single window past the shaders' 32-bit indices.
 SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool inclusive, HeadSource heads,
-                             const PlanLimits& limits);
+                             const PlanLimits& limits, uint64_t window = 0);
+
+// Elements per window when one binding holds `fit` elements of the larger of the value and head units
+// (core::window_elements): whole tiles where a tile fits, less one element for keys, which bind the key
+// before the window too. Throws Errc::too_large when not even 16 elements remain.
+//   segmented_window(33554416, 4096, HeadSource::keys32) == 33550336   // 8191 tiles
+uint64_t segmented_window(uint64_t fit, uint64_t tile, HeadSource heads);
+
+// `plan` (made for the upper bound of a count in GPU memory) with the indirect_count dispatch and a
+// barrier in front, its dispatches marked dynamic, and the words after its temp (core::plan_indirect's
+// counterpart). Every level's tiles are the same size. Throws Errc::too_large for a windowed plan.
+SegmentedPlan plan_segmented_indirect(const SegmentedPlan& plan, uint32_t element_size, IndirectRegion* region);
 
 const char* seg_kernel_name(SegKernel kernel);  // "seg_reduce_tiles", "seg_scan_tiles"
 

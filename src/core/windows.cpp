@@ -78,35 +78,44 @@ uint64_t window_elements(uint64_t max_binding_bytes, uint64_t offset_alignment, 
   return elements;
 }
 
-Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner) {
+void chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
+                   const std::function<void(const WindowSpan&)>& scan_window,
+                   const std::function<void(const CarryStep&)>& emit) {
   const uint64_t windows = window_count(n, window);
-  // Every window's plan uses the same scratch (the windows run one after another); the first is the largest.
-  const uint64_t scratch = planner(std::min(n, window), true).temp_elements;
-  const uint64_t carry = align_up(scratch, window_multiple);
-  Plan plan;
   for (uint64_t k = 0; k < windows; ++k) {
     const uint64_t start = k * window;
     const uint64_t len = std::min(window, n - start);
     const bool last = k + 1 == windows;
     if (!last && !inclusive) {
-      plan.steps.emplace_back(carry_dispatch(Kernel::carry_save, {Slot::input, start + len - 1, 1}, carry, false));
-      plan.steps.emplace_back(Barrier{});
+      emit(carry_dispatch(Kernel::carry_save, {Slot::input, start + len - 1, 1}, carry, false));
+      emit(Barrier{});
     }
-    const SlotMap m{{Slot::input, start, len}, {Slot::output, start, len}, 0};
-    const size_t root = append_mapped(plan, planner(len, k == 0), m);
+    scan_window({k, start, len});
+    if (!last) {
+      emit(Barrier{});
+      emit(carry_dispatch(Kernel::carry_update, {Slot::output, start + len - 1, 1}, carry, inclusive));
+      emit(Barrier{});
+    }
+  }
+}
+
+Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner) {
+  // Every window's plan uses the same scratch (the windows run one after another); the first is the largest.
+  const uint64_t scratch = planner(std::min(n, window), true).temp_elements;
+  const uint64_t carry = align_up(scratch, window_multiple);
+  Plan plan;
+  auto scan_window = [&](const WindowSpan& w) {
+    const SlotMap m{{Slot::input, w.start, w.len}, {Slot::output, w.start, w.len}, 0};
+    const size_t root = append_mapped(plan, planner(w.len, w.index == 0), m);
     if (root == SIZE_MAX) throw Error(Errc::invalid_argument, "internal: a window's plan has no root dispatch");
-    if (k > 0) {
+    if (w.index > 0) {
       Dispatch& d = std::get<Dispatch>(plan.steps[root]);
       d.carry_from_temp = true;
       d.carry = {Slot::temp, carry, 1};
     }
-    if (!last) {
-      plan.steps.emplace_back(Barrier{});
-      plan.steps.emplace_back(
-          carry_dispatch(Kernel::carry_update, {Slot::output, start + len - 1, 1}, carry, inclusive));
-      plan.steps.emplace_back(Barrier{});
-    }
-  }
+  };
+  chain_windows(n, window, inclusive, carry, scan_window,
+                [&](const CarryStep& s) { std::visit([&](const auto& step) { plan.steps.emplace_back(step); }, s); });
   plan.temp_elements = carry + 2;
   return plan;
 }

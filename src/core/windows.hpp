@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <variant>
 
 #include "core/plan.hpp"
 
@@ -34,6 +35,23 @@ using WindowReducePlanner = std::function<Plan(uint64_t n)>;
 //   inclusive: carry_update: temp[C] = output[last].
 // Each is one invocation, separated by barriers. C follows the windows' shared scratch (16-aligned).
 Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner);
+
+// One window of a chain: elements [start, start + len) of the whole array, the index-th window.
+struct WindowSpan {
+  uint64_t index = 0;
+  uint64_t start = 0;
+  uint64_t len = 0;
+};
+
+// The chain both windowed scans share (plan_windowed_scan, and the segmented scans' plan in
+// core/segmented_plan.hpp, whose steps are of another type): for each window in order, `scan_window`
+// appends the window's scan, which from the second window on takes its carry-in from temp element
+// `carry` (elements of the scanned type); the carry_save / carry_update dispatches and barriers between
+// windows (as plan_windowed_scan describes) go to `emit`. Temp elements carry and carry + 1 hold them.
+using CarryStep = std::variant<Dispatch, Barrier>;
+void chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
+                   const std::function<void(const WindowSpan&)>& scan_window,
+                   const std::function<void(const CarryStep&)>& emit);
 
 // A reduction of n > window elements: each window reduced (planner's plan) into temp partial k, then
 // the partials reduced into output[0]. The combining tree depends on n, the window and the tile size

@@ -39,7 +39,8 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
                                       {ctx.impl().max_groups_x, info.max_workgroup_count[1]})};
 }
 
-constexpr size_t segmented_param_words = 11;  // PassParams' ten, then segmented.glsl's heads_offset
+// PassParams' ten, then segmented.glsl's heads_offset and heads_before (0: OpenGL plans run in one window).
+constexpr size_t segmented_param_words = 12;
 
 struct SegPass {
   PipelineKey key;
@@ -87,11 +88,12 @@ void issue_plan(Context::Impl& impl, const ResolvedSegmented& r, const Segmented
     p.key.use_aux = d.read_offsets;
     p.key.heads = static_cast<uint32_t>(d.head_source);
     p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && (reduce || p.bindings[1].element_offset % 4 == 0);
-    // Words 6..9 (carry-in, indirect count) stay zero: segmented scans take neither.
+    // Words 6..9 (carry-in, indirect count) stay zero: OpenGL's segmented scans take neither (one window,
+    // so the plan holds no core::Dispatch steps either).
     const uint32_t params[segmented_param_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
                                                     p.bindings[1].element_offset, p.bindings[2].element_offset,
                                                     d.groups_x, static_cast<uint32_t>(d.blocks), 0, 0, 0, 0,
-                                                    p.bindings[4].element_offset};
+                                                    p.bindings[4].element_offset, 0};
     std::copy(params, params + segmented_param_words, p.params);
     p.groups_x = d.groups_x;
     p.groups_y = d.groups_y;

@@ -18,7 +18,7 @@ namespace gpuscan {
 
 // The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
 inline constexpr uint32_t descriptor_bindings = 5;
-// 16: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset, one unused word
+// 16: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset and heads_before,
 // and, from word 12 (8-byte aligned), the ".bda" variants' src and dst addresses; or the compaction
 // kernels' CompactParams (15 words, shaders/common/compact.glsl). 64 of the 128 bytes every device offers.
 inline constexpr uint32_t push_constant_words = 16;

@@ -2,11 +2,14 @@
 // plan (core/segmented_plan.hpp) and records it; plus the convenience calls.
 //
 // Bindings (shaders/common/segmented.glsl): 0 values, 1 output -- or, for seg_reduce_tiles, which writes
-// no values, the tile heads --, 2 tile totals, 3 the values again (pass_io.glsl's carry binding, never
-// read by these kernels), 4 heads (flags or keys) at push-constant word 10 (segmented.glsl's heads_offset,
-// after PassParams' ten).
+// no values, the tile heads --, 2 tile totals, 3 pass_io.glsl's carry binding (a window's running value
+// in temp, the indirect words of a count in GPU memory, or unread: the values again), 4 heads (flags or
+// keys) at push-constant word 10 (segmented.glsl's heads_offset, after PassParams' ten; word 11 is
+// heads_before). The carry dispatches between windows are the scans' own (vk::record_scan_dispatch), the
+// indirect_count dispatch the one scans and compactions share (vk::record_indirect_count).
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <variant>
 
 #include "core/scan_shape.hpp"
@@ -15,7 +18,9 @@
 #include "gpuscan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
+#include "vulkan/record.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan {
@@ -25,6 +30,7 @@ struct ResolvedSegmented {
   uint32_t workgroup_size;
   uint32_t vectors_per_lane;
   core::SegmentedPlan plan;
+  core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
 };
 
 core::HeadSource head_source(SegmentHeads heads) {
@@ -37,7 +43,7 @@ core::HeadSource head_source(SegmentHeads heads) {
 }
 
 ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                    SegmentHeads heads) {
+                                    SegmentHeads heads, bool indirect = false) {
   const core::HeadSource source = head_source(heads);
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
@@ -54,9 +60,14 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
     throw Error(Errc::unsupported, "segmented scans need subgroup shuffles (shuffle and shuffle_relative) in "
                                    "compute shaders, which " + info.name + " lacks");
   const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
-  return {shape.workgroup_size, shape.vectors_per_lane,
-          core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
-                               {impl.max_groups_x, info.max_workgroup_count[1]})};
+  // Windows that one binding holds, of values and of heads alike (bindings only: no device addresses).
+  const uint32_t unit = std::max(element_size(config.type), core::head_unit_bytes(source));
+  const uint64_t window = core::segmented_window(impl.window_elements(unit), tile, source);
+  ResolvedSegmented r{shape.workgroup_size, shape.vectors_per_lane,
+                      core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
+                                           {impl.max_groups_x, info.max_workgroup_count[1]}, window), {}};
+  if (indirect) r.plan = core::plan_segmented_indirect(r.plan, element_size(config.type), &r.indirect);
+  return r;
 }
 
 void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
@@ -74,10 +85,28 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
   auto bind = [&](const core::SegRange& range, uint32_t unit) {
     return vk::bind_elements(ctx, view_of(range.slot), range.offset, range.count, unit);
   };
+  const BufferView* const scan_views[3] = {&args.input, &args.output, &args.temp};  // core::Slot's order
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  // Dispatches whose grid comes from temp words also read those words as indirect commands.
+  const VkPipelineStageFlags compute_dst =
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (count_from ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : 0);
+  const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
   for (const core::SegStep& step : r.plan.steps) {
     if (std::holds_alternative<core::Barrier>(step)) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
+      continue;
+    }
+    if (const auto* c = std::get_if<core::Dispatch>(&step)) {
+      if (c->kernel == core::Kernel::indirect_count) {
+        core::IndirectCountParams shape;
+        shape.bound = args.count;
+        shape.block_size = r.workgroup_size * r.vectors_per_lane * 4;
+        shape.levels = r.indirect.levels;
+        vk::record_indirect_count(ctx, cmd, *c, *count_from, args.temp, esize, shape, false);
+      } else {
+        vk::record_scan_dispatch(ctx, cmd, *c, args.config, r.workgroup_size, r.vectors_per_lane, scan_views);
+      }
       continue;
     }
     const core::SegDispatch& d = std::get<core::SegDispatch>(step);
@@ -86,7 +115,15 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
     // seg_reduce_tiles writes tile heads (u32) where seg_scan_tiles writes its output.
     const vk::Binding out = reduce ? bind(d.tile_heads, 4) : bind(d.out, esize);
     const vk::Binding totals = bind(d.totals, esize);
-    const vk::Binding heads = bind(d.heads, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
+    // With heads_before, the key before the range is bound too; the shader's element 0 stays the range's.
+    const uint32_t before = d.heads_before ? 1 : 0;
+    const core::SegRange head_range{d.heads.slot, d.heads.offset - before, d.heads.count + before};
+    const vk::Binding heads = bind(head_range, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
+    // Binding 3: the running value of the windows before, the indirect words, or (unread) the values.
+    const vk::Binding carry = d.carry_from_temp ? bind(d.carry, esize)
+                              : d.dynamic       ? vk::bind_elements(ctx, args.temp, r.indirect.first,
+                                                                    r.indirect.elements, esize)
+                                                : values;
     PipelineKey key;
     key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type)) +
                   "." + std::string(to_string(args.config.op));
@@ -96,12 +133,19 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
     key.use_aux = d.read_offsets;
     key.heads = static_cast<uint32_t>(d.head_source);
     key.vector_aligned = values.element_offset % 4 == 0 && (reduce || out.element_offset % 4 == 0);
-    const VkDescriptorBufferInfo infos[5] = {values.info, out.info, totals.info, values.info, heads.info};
-    // Words 6..9 (pass_io.glsl's carry-in and indirect count) stay zero: segmented scans take neither.
+    const VkDescriptorBufferInfo infos[5] = {values.info, out.info, totals.info, carry.info, heads.info};
     uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), values.element_offset, out.element_offset,
-                                            totals.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
-    params[10] = heads.element_offset;
-    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y);
+                                            totals.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks),
+                                            d.carry_from_temp ? 2u : 0u, d.carry_from_temp ? carry.element_offset : 0u};
+    params[10] = heads.element_offset + before;
+    params[11] = before;
+    std::optional<Context::Impl::IndirectCommand> command;
+    if (d.dynamic) {
+      params[9] = core::dynamic_param(carry.element_offset * esize / 4, d.level);
+      command = Context::Impl::IndirectCommand{
+          args.temp.buffer, args.temp.offset + core::indirect_command_offset(r.indirect, esize, d.level)};
+    }
+    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y, command);
   }
 }
 
@@ -116,10 +160,14 @@ std::string_view to_string(SegmentHeads heads) noexcept {
   return "?";
 }
 
-TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                                   bool indirect) {
   TempRequirements req;
   req.alignment = element_size(config.type);
-  req.size = resolve_segmented(ctx, count, config, SegmentHeads::flags).plan.temp_bytes;
+  // The heads' unit sizes the windows, so the storage covers every kind of heads.
+  for (SegmentHeads heads : {SegmentHeads::flags, SegmentHeads::keys_u32, SegmentHeads::keys_u64})
+    req.size = std::max<VkDeviceSize>(req.size, resolve_segmented(ctx, count, config, heads, indirect).plan.temp_bytes);
+  if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   return req;
 }
 
@@ -133,11 +181,18 @@ std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, con
 
 void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const ResolvedSegmented r = resolve_segmented(ctx, args.count, args.config, args.heads_kind);
-  if (args.count == 0) return;
-  core::check_segmented_buffers(args.input, args.heads, args.output, args.temp, args.count,
-                                element_size(args.config.type), core::head_unit_bytes(head_source(args.heads_kind)),
-                                r.plan.temp_bytes, vk::check_view, vk::overlaps);
+  const ResolvedSegmented r =
+      resolve_segmented(ctx, args.count, args.config, args.heads_kind, args.count_from.has_value());
+  if (args.count == 0 && !args.count_from) return;
+  const uint32_t esize = element_size(args.config.type);
+  core::check_segmented_buffers(args.input, args.heads, args.output, args.temp, args.count, esize,
+                                core::head_unit_bytes(head_source(args.heads_kind)), r.plan.temp_bytes, vk::check_view,
+                                vk::overlaps);
+  if (args.count_from) {
+    const core::ByteRange written[] = {vk::byte_range(args.output, args.count * esize),
+                                       vk::byte_range(args.temp, r.plan.temp_bytes)};
+    vk::check_indirect_count(*args.count_from, args.temp, written, "the output or temp range", "a segmented scan");
+  }
   record_plan(ctx, cmd, r, args);
 }
 

@@ -57,4 +57,20 @@ uint64_t fresh_seed() {
   return (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
 }
 
+void expect_recording_error(const Context& ctx, const std::function<void(VkCommandBuffer)>& record, Errc code,
+                            const std::string& fragment) {
+  bool thrown = false;
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    try {
+      record(cmd);
+    } catch (const Error& e) {
+      thrown = true;
+      EXPECT_EQ(e.code(), code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
+          << "message \"" << e.what() << "\" lacks \"" << fragment << "\"";
+    }
+  });
+  EXPECT_TRUE(thrown) << "no error for a case that must fail (" << fragment << ")";
+}
+
 }  // namespace gpuscan::test

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -46,6 +47,11 @@ const Context& context_with(Addressing addressing);
 // What the caller's buffers need for Addressing::device_address.
 inline constexpr VkBufferUsageFlags addressable =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+
+// Runs `record` on a real command buffer and expects it to throw gpuscan::Error `code` with `fragment` in
+// its message (the misuse tests).
+void expect_recording_error(const Context& ctx, const std::function<void(VkCommandBuffer)>& record, Errc code,
+                            const std::string& fragment);
 
 class GpuTest : public ::testing::Test {
  protected:

@@ -14,60 +14,10 @@
 #include "busy_device.hpp"
 #include "scan_check.hpp"
 #include "segmented_check.hpp"
+#include "segmented_record.hpp"
 
 namespace gpuscan::test {
 namespace {
-
-struct Placement {
-  size_t in_offset = 0;     // elements
-  size_t heads_offset = 0;  // heads units
-  size_t guard = 36;        // output guard elements (36 keeps vectors aligned, 37 does not)
-  bool in_place = false;
-};
-
-// Records a segmented scan on poisoned, guarded buffers and returns the output (and whether the guards held).
-template <class T>
-RecordedScan<T> record_segmented(const Context& ctx, const std::vector<T>& input, const std::vector<std::byte>& heads,
-                                 SegmentHeads kind, ScanConfig config, Placement at = {}) {
-  config.type = data_type_of<T>::value;
-  const size_t n = input.size();
-  const size_t unit = kind == SegmentHeads::keys_u64 ? 8 : 4;
-  HostBuffer<T> in(ctx, (at.in_offset + n + 1) * sizeof(T));
-  HostBuffer<T> out(ctx, (n + 2 * at.guard) * sizeof(T));
-  HostBuffer<std::byte> head_buffer(ctx, at.heads_offset * unit + heads.size() + 4);
-  const TempRequirements req = segmented_scan_temp_requirements(ctx, n, config);
-  HostBuffer<std::byte> temp(ctx, req.size + 64);
-  if (n) std::memcpy(in.data() + at.in_offset, input.data(), n * sizeof(T));
-  if (!heads.empty()) std::memcpy(head_buffer.data() + at.heads_offset * unit, heads.data(), heads.size());
-  poison(out.data(), (n + 2 * at.guard) * sizeof(T));
-  poison(temp.data(), req.size + 64);
-  const std::vector<T> before(out.data(), out.data() + n + 2 * at.guard);
-  if (at.in_place && n) std::memcpy(out.data() + at.guard, input.data(), n * sizeof(T));
-
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    SegmentedScanArgs args;
-    args.config = config;
-    args.heads_kind = kind;
-    args.count = n;
-    args.output = out.view(at.guard * sizeof(T));
-    args.input = at.in_place ? args.output : in.view(at.in_offset * sizeof(T));
-    args.heads = head_buffer.view(at.heads_offset * unit);
-    args.temp = temp.view();
-    record_segmented_scan(ctx, cmd, args);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
-  RecordedScan<T> r;
-  r.output.assign(out.data() + at.guard, out.data() + at.guard + n);
-  for (size_t i = 0; i < at.guard; ++i) {
-    const size_t j = at.guard + n + i;
-    if (std::memcmp(&out.data()[i], &before[i], sizeof(T)) || std::memcmp(&out.data()[j], &before[j], sizeof(T)))
-      r.guards_intact = false;
-  }
-  return r;
-}
 
 constexpr size_t kSmallTile = 128;
 
@@ -240,18 +190,7 @@ class SegmentedMisuseTest : public GpuTest {
     return a;
   }
   void expect_error(const SegmentedScanArgs& a, Errc code, const std::string& fragment, bool null_cmd = false) {
-    bool thrown = false;
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      try {
-        record_segmented_scan(ctx, null_cmd ? VK_NULL_HANDLE : cmd, a);
-      } catch (const Error& e) {
-        thrown = true;
-        EXPECT_EQ(e.code(), code) << e.what();
-        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos)
-            << "message \"" << e.what() << "\" lacks \"" << fragment << "\"";
-      }
-    });
-    EXPECT_TRUE(thrown) << "no error for a case that must fail (" << fragment << ")";
+    expect_segmented_error(ctx, a, code, fragment, null_cmd);
   }
 };
 
