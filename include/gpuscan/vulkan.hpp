@@ -199,6 +199,7 @@ class Context {
   Addressing addressing() const noexcept;
   bool device_address_available() const noexcept;
   // The reconvergence guarantee its kernels declare.
+  //   gpuscan::to_string(ctx.reconvergence());   // "none" on lavapipe, "maximal" where the driver offers it
   Reconvergence reconvergence() const noexcept;
   // The workgroup algorithm `automatic` resolves to on this device for elements of `type` (multipass
   // scans).
