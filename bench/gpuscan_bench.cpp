@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   compact.densities = {1, 50, 99};
   compact.algorithms = {"three-pass", "single-pass"};
   std::string csv_path, json_path, device;
-  bool verify = true;
+  bool verify = true, reconvergence = true;
   app.add_option("--min-log2", min_log2, "smallest size 2^k (default 10)");
   app.add_option("--max-log2", max_log2, "largest size 2^k (default 28)");
   app.add_option("--step", step, "exponent step (default 2)");
@@ -102,11 +102,15 @@ int main(int argc, char** argv) {
   app.add_option("--json", json_path, "also write the rows as JSON here (docs/bench.md)");
   app.add_option("--device", device, "device index or name substring");
   app.add_flag("!--no-verify", verify, "skip the CPU check of each case");
+  app.add_flag("!--no-reconvergence", reconvergence,
+               "declare no reconvergence guarantee in the kernels, even where the device offers one "
+               "(ContextCreateInfo::use_reconvergence_guarantee)");
   CLI11_PARSE(app, argc, argv);
 
   try {
     gs::ContextCreateInfo info;
     info.device_selector = device;
+    info.use_reconvergence_guarantee = reconvergence;
     const gs::Context ctx = gs::Context::create(info);
     const gs::DeviceInfo& d = ctx.device_info();
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
@@ -131,6 +135,7 @@ int main(int argc, char** argv) {
                                 std::to_string(VK_API_VERSION_MINOR(d.api_version)) + "." +
                                 std::to_string(VK_API_VERSION_PATCH(d.api_version)));
     sink.metadata("subgroup size", std::to_string(d.subgroup_size));
+    sink.metadata("reconvergence", std::string(gs::to_string(ctx.reconvergence())));
     sink.metadata("gpuscan", std::string(gs::version));
     std::ostringstream timing;
     timing << "Vulkan timestamps around each run, median of " << runs << " after at least " << warmup

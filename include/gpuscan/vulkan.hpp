@@ -42,6 +42,11 @@ struct DeviceInfo {
   // buffers through 64-bit device addresses (Addressing::device_address). gpuscan enables it on the
   // devices it creates.
   bool buffer_device_address = false;
+  // Reconvergence guarantees for subgroup operations (Reconvergence below): VK_KHR_shader_subgroup_uniform_control_flow
+  // with shaderSubgroupUniformControlFlow, and VK_KHR_shader_maximal_reconvergence with shaderMaximalReconvergence
+  // (which needs the former extension too).
+  bool subgroup_uniform_control_flow = false;
+  bool maximal_reconvergence = false;
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint64_t max_storage_buffer_range = 0;
@@ -80,6 +85,16 @@ using MessageCallback = std::function<void(MessageSeverity, std::string_view mes
 enum class Addressing { automatic, bindings, device_address };
 std::string_view to_string(Addressing addressing) noexcept;  // "automatic", "bindings", "device_address"
 
+// Which guarantee every gpuscan kernel declares that the invocations of a subgroup that diverged are together
+// again at its subgroup operations (docs/design.md, "Reconvergence"). Core Vulkan promises neither:
+//   maximal:          MaximallyReconvergesKHR (VK_KHR_shader_maximal_reconvergence), the stronger one;
+//   subgroup_uniform: SubgroupUniformControlFlowKHR (VK_KHR_shader_subgroup_uniform_control_flow);
+//   none:             the device offers neither (lavapipe), or it was turned off or not enabled.
+// Contexts gpuscan creates take the strongest the device offers (ContextCreateInfo::use_reconvergence_guarantee);
+// adopted ones what AdoptInfo says the device was created with.
+enum class Reconvergence { none, subgroup_uniform, maximal };
+std::string_view to_string(Reconvergence guarantee) noexcept;  // "none", "subgroup-uniform", "maximal"
+
 struct ContextCreateInfo {
   // Which physical device: "" = the GPUSCAN_DEVICE environment variable if set, otherwise the first
   // discrete GPU, then integrated, then virtual, then CPU. Otherwise an index into the device list or
@@ -114,6 +129,11 @@ struct ContextCreateInfo {
   // or the GPUSCAN_TIMEOUT_MS environment variable). After a timeout, destroy the Context: it waits for
   // the device to go idle and then frees what the timed-out submission used.
   uint32_t timeout_ms = 0;
+  // Enable the strongest reconvergence guarantee the device offers (maximal, else subgroup-uniform) and declare
+  // it in every kernel (Reconvergence); with enable_validation and a validation layer older than 1.3.280, which
+  // does not know maximal reconvergence, at most subgroup-uniform. false = declare none, leaving reconvergence
+  // to the driver (for A/B comparisons: gpuscan_bench --no-reconvergence).
+  bool use_reconvergence_guarantee = true;
 };
 
 // An application's own Vulkan objects for Context::adopt. gpuscan does not destroy them. The device
@@ -139,6 +159,11 @@ struct AdoptInfo {
   // bindings only, and addressing = device_address throws Errc::unsupported.
   bool buffer_device_address_enabled = false;
   Addressing addressing = Addressing::automatic;  // as ContextCreateInfo::addressing
+  // Set if the device was created with VK_KHR_shader_maximal_reconvergence and shaderMaximalReconvergence
+  // enabled, or with VK_KHR_shader_subgroup_uniform_control_flow and shaderSubgroupUniformControlFlow: the
+  // kernels then declare that guarantee (the stronger one if both). Unset: they declare none (Reconvergence).
+  bool maximal_reconvergence_enabled = false;
+  bool subgroup_uniform_control_flow_enabled = false;
 };
 
 // A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
@@ -179,6 +204,9 @@ class Context {
   // The addressing policy it was created with, and whether device addresses can be used at all.
   Addressing addressing() const noexcept;
   bool device_address_available() const noexcept;
+  // The reconvergence guarantee its kernels declare.
+  //   gpuscan::to_string(ctx.reconvergence());   // "none" on lavapipe, "maximal" where the driver offers it
+  Reconvergence reconvergence() const noexcept;
   // The workgroup algorithm `automatic` resolves to on this device for elements of `type` (multipass
   // scans).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;

@@ -11,6 +11,7 @@
 #include "core/windows.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/reconvergence.hpp"
 
 namespace gpuscan {
 namespace {
@@ -24,6 +25,17 @@ bool instance_has_layer(const char* name) {
   vkEnumerateInstanceLayerProperties(&count, layers.data());
   return std::any_of(layers.begin(), layers.end(),
                      [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+}
+
+// The spec version of an instance layer, 0 if it is not installed.
+uint32_t layer_spec_version(const char* name) {
+  uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (const VkLayerProperties& l : layers)
+    if (std::strcmp(l.layerName, name) == 0) return l.specVersion;
+  return 0;
 }
 
 bool instance_has_extension(const char* name) {
@@ -336,7 +348,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   queue_info.queueFamilyIndex = impl->queue_family;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
-  const auto extensions = required_device_extensions();
+  auto extensions = required_device_extensions();
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   // The single-pass scan's features and the 64-bit types', where the device has them.
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -361,6 +373,28 @@ Context Context::create(const ContextCreateInfo& create_info) {
   }
   impl->addressing = checked_addressing(create_info.addressing, impl->device_address_enabled,
                                         impl->info.buffer_device_address);
+  // The strongest reconvergence guarantee the device offers (vulkan/reconvergence.hpp); maximal
+  // reconvergence needs the subgroup-uniform extension enabled too.
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR uniform_control_flow{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR};
+  vk::MaximalReconvergenceFeatures maximal_reconvergence;
+  if (create_info.use_reconvergence_guarantee) {
+    const bool layer_allows_maximal = !create_info.enable_validation ||
+                                      vk::layer_knows_maximal_reconvergence(layer_spec_version(validation_layer));
+    impl->reconvergence = vk::strongest_reconvergence(impl->info, layer_allows_maximal, true);
+  }
+  if (impl->reconvergence != Reconvergence::none) {
+    extensions.push_back(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
+    uniform_control_flow.shaderSubgroupUniformControlFlow = impl->info.subgroup_uniform_control_flow;
+    uniform_control_flow.pNext = features.pNext;
+    features.pNext = &uniform_control_flow;
+  }
+  if (impl->reconvergence == Reconvergence::maximal) {
+    extensions.push_back(vk::maximal_reconvergence_extension);
+    maximal_reconvergence.shaderMaximalReconvergence = VK_TRUE;
+    maximal_reconvergence.pNext = features.pNext;
+    features.pNext = &maximal_reconvergence;
+  }
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -425,6 +459,8 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   impl->device_address_enabled = adopt_info.buffer_device_address_enabled && impl->info.buffer_device_address;
   impl->addressing = checked_addressing(adopt_info.addressing, impl->device_address_enabled,
                                         impl->info.buffer_device_address);
+  impl->reconvergence = vk::strongest_reconvergence(impl->info, adopt_info.maximal_reconvergence_enabled,
+                                                    adopt_info.subgroup_uniform_control_flow_enabled);
   impl->create_layouts();
   return Context(std::move(impl));
 }
@@ -492,6 +528,7 @@ std::string Context::describe_addressing(DataType type, uint64_t count) const {
          bindings;
 }
 bool Context::device_address_available() const noexcept { return impl_->device_address_enabled; }
+Reconvergence Context::reconvergence() const noexcept { return impl_->reconvergence; }
 
 // Why the single-pass scan cannot run on this context, or "" if it can.
 static std::string single_pass_obstacle(const Context::Impl& impl) {

@@ -55,6 +55,7 @@ struct Context::Impl {
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64
   bool extended_types_enabled = false;  // shaderSubgroupExtendedTypes
+  Reconvergence reconvergence = Reconvergence::none;  // what every module declares (create_module)
   uint64_t timeout_ns = 60'000'000'000;  // convenience calls' wait for the GPU
   // Pools and fences of submissions that timed out: the GPU may still use them, so they are destroyed
   // only with the Context, after the device is idle.
@@ -113,6 +114,9 @@ struct Context::Impl {
   // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
   void create_layouts();
   VkPipeline pipeline(const PipelineKey& key);
+  // A shader module of `spirv` declaring `reconvergence` (vulkan/reconvergence.hpp); the caller destroys it
+  // (those in `modules` go with the Context).
+  VkShaderModule create_module(std::span<const uint32_t> spirv) const;
   // The compiled form of `op`: compiles it on first use (throws Errc::compile_error and the like, see
   // compile_custom_op in gpuscan/vulkan.hpp) and checks op.element_size against it.
   const CompiledCustomOp& custom_op(const CustomOp& op);

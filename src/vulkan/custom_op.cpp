@@ -198,14 +198,8 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
     }
     if (compiled.element_size == 0)
       throw Error(Errc::unsupported, "the custom operator's element size could not be read from its compiled shader");
-    for (auto& [name, spirv] : kernels) {
-      VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      info.codeSize = spirv.size() * 4;
-      info.pCode = spirv.data();
-      VkShaderModule module = VK_NULL_HANDLE;
-      vk::check(vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
-      modules[name] = module;  // destroyed with the Context's other modules
-    }
+    for (auto& [name, spirv] : kernels)
+      modules[name] = create_module(spirv);  // destroyed with the Context's other modules
     found = custom_ops.emplace(op.glsl, std::move(compiled)).first;
 #else
     throw Error(Errc::unsupported, "this gpuscan was built without shaderc (libshaderc-dev), which custom operators "

@@ -1,7 +1,9 @@
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "vulkan/context_impl.hpp"
+#include "vulkan/reconvergence.hpp"
 
 namespace gpuscan {
 
@@ -85,8 +87,25 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
   vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
-  for (const auto& e : extensions)
-    if (std::strcmp(e.extensionName, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME) == 0) info.push_descriptors = true;
+  const auto has = [&](const char* name) {
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+  };
+  info.push_descriptors = has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  // The reconvergence guarantees (reconvergence.hpp): each needs its extension and its feature; maximal
+  // reconvergence also the subgroup-uniform extension, which it depends on.
+  if (has(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME) && info.api_version >= VK_API_VERSION_1_1) {
+    VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR uniform{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR};
+    MaximalReconvergenceFeatures maximal;
+    const bool has_maximal = has(maximal_reconvergence_extension);
+    if (has_maximal) uniform.pNext = &maximal;
+    VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f.pNext = &uniform;
+    vkGetPhysicalDeviceFeatures2(physical, &f);
+    info.subgroup_uniform_control_flow = uniform.shaderSubgroupUniformControlFlow;
+    info.maximal_reconvergence = has_maximal && maximal.shaderMaximalReconvergence;
+  }
 
   const uint32_t family = find_compute_queue_family(physical);
   if (family != UINT32_MAX) {

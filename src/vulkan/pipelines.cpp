@@ -1,33 +1,35 @@
-// Pipelines are built on first use from the embedded SPIR-V and kept for the Context's lifetime.
+// Pipelines are built on first use from the embedded SPIR-V and kept for the Context's lifetime. Every module
+// declares the Context's reconvergence guarantee (vulkan/reconvergence.hpp).
 #include <algorithm>
 
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/reconvergence.hpp"
 #include "vulkan/shader_table.hpp"
 
 namespace gpuscan {
+
+VkShaderModule Context::Impl::create_module(std::span<const uint32_t> spirv) const {
+  const std::vector<uint32_t> code = vk::with_reconvergence(spirv, reconvergence);
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = code.size() * sizeof(uint32_t);
+  info.pCode = code.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  vk::check(vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
+  return module;
+}
 
 VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   std::lock_guard lock(pipelines_mutex);
   if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
 
-  VkShaderModule& module = modules[key.variant];
-  if (!module) {
+  auto module = modules.find(key.variant);
+  if (module == modules.end()) {
     const auto& table = vk::embedded_shaders();
     auto found = std::find_if(table.begin(), table.end(),
                               [&](const vk::EmbeddedShader& s) { return key.variant == s.name; });
-    if (found == table.end()) {
-      modules.erase(key.variant);
-      throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan");
-    }
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = found->size_bytes;
-    info.pCode = found->words;
-    VkResult r = vkCreateShaderModule(device, &info, nullptr, &module);
-    if (r != VK_SUCCESS) {
-      modules.erase(key.variant);
-      vk::check(r, "vkCreateShaderModule");
-    }
+    if (found == table.end()) throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan");
+    module = modules.emplace(key.variant, create_module({found->words, found->size_bytes / 4})).first;
   }
 
   // constant_id i takes values[i]; ids a shader does not declare are ignored by Vulkan.
@@ -39,7 +41,7 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = module;
+  info.stage.module = module->second;
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &spec;
   info.layout = pipeline_layout;

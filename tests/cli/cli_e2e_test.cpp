@@ -584,8 +584,13 @@ TEST_F(CliTest, InfoListsAndMarksADevice) {
   EXPECT_NE(r.out.find("* ["), std::string::npos) << "no device marked as picked\n" << r;
   for (const char* field : {"subgroup operations", "push descriptors", "single-pass capable",
                             "max workgroup invocations", "max storage buffer range", "timestamp period",
-                            "gpuscan picks:", "\nalgorithm: "})
+                            "gpuscan picks:", "\nalgorithm: ", "\nreconvergence: "})
     EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r;
+  // One of the three guarantees, and on a device that offers neither (lavapipe) why none.
+  const size_t at = r.out.find("\nreconvergence: ");
+  const std::string guarantee = r.out.substr(at + 16, r.out.find(' ', at + 16) - at - 16);
+  EXPECT_TRUE(guarantee == "maximal" || guarantee == "subgroup-uniform" || guarantee == "none") << guarantee << '\n' << r;
+  if (guarantee == "none") EXPECT_NE(r.out.find("reconvergence: none (the device offers"), std::string::npos) << r;
   // Without --n the choice is described for 2^24 elements; no plan is printed.
   EXPECT_NE(r.out.find(" for 16777216 elements"), std::string::npos) << r;
   EXPECT_EQ(r.out.find("plan for n"), std::string::npos) << r;
@@ -735,6 +740,8 @@ TEST_F(CliTest, InfoJsonIsValidJson) {
       "assert picked[0]['name'] == d['picked']['name']\n"
       "assert isinstance(picked[0]['subgroup_operations'], list)\n"
       "assert len(picked[0]['max_workgroup_count']) == 3\n"
+      "assert d['picked']['reconvergence'] in ('maximal', 'subgroup-uniform', 'none'), d['picked']\n"
+      "assert isinstance(picked[0]['maximal_reconvergence'], bool)\n"
       "c = d['choice']\n"
       "assert c['n'] == 16777216 and c['type'] == 'u32' and c['kind'] == 'exclusive', c\n"
       "assert c['algorithm'] in ('single-pass', 'reduce-then-scan', 'multipass'), c\n"

@@ -4,6 +4,7 @@
 
 #include "cpu/reference.hpp"
 #include "gpu_test_support.hpp"
+#include "vulkan/reconvergence.hpp"
 
 namespace gpuscan::test {
 namespace {
@@ -45,6 +46,34 @@ TEST_F(ContextTest, SelectsByIndexAndByName) {
   EXPECT_EQ(make_validated_context(info).device_info().name, devices[0].name);
 }
 
+// The spec version of the validation layer the test contexts load.
+uint32_t validation_layer_version() {
+  uint32_t count = 0;
+  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  std::vector<VkLayerProperties> layers(count);
+  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  for (const VkLayerProperties& l : layers)
+    if (std::string_view(l.layerName) == "VK_LAYER_KHRONOS_validation") return l.specVersion;
+  return 0;
+}
+
+// gpuscan's own contexts declare the strongest reconvergence guarantee the device offers (none on lavapipe) that
+// the validation layer knows, and none when told not to; either way scans run.
+TEST_F(ContextTest, DeclaresTheStrongestReconvergenceGuarantee) {
+  const DeviceInfo& d = shared_context().device_info();
+  const bool layer_knows_maximal = vk::layer_knows_maximal_reconvergence(validation_layer_version());
+  const Reconvergence strongest = d.maximal_reconvergence && layer_knows_maximal ? Reconvergence::maximal
+                                  : d.subgroup_uniform_control_flow             ? Reconvergence::subgroup_uniform
+                                                                                : Reconvergence::none;
+  EXPECT_EQ(to_string(shared_context().reconvergence()), to_string(strongest));
+  ContextCreateInfo info;
+  info.use_reconvergence_guarantee = false;
+  const Context off = make_validated_context(info);
+  EXPECT_EQ(to_string(off.reconvergence()), "none");
+  const std::vector<uint32_t> in = {3, 1, 4, 1, 5};
+  EXPECT_EQ(exclusive_scan(off, std::span<const uint32_t>(in)), (std::vector<uint32_t>{0, 3, 4, 8, 9}));
+}
+
 // An application creates its own instance and device; gpuscan adopts them and destroys nothing.
 TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -77,6 +106,7 @@ TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
   vkGetDeviceQueue(device, 0, 0, &queue);
   {
     Context ctx = Context::adopt({instance, physical, device, queue, 0});
+    EXPECT_EQ(to_string(ctx.reconvergence()), "none");  // not enabled by the application
     std::vector<int32_t> in = {5, -3, 2, 7, -1};
     EXPECT_EQ(inclusive_scan(ctx, std::span<const int32_t>(in)), (std::vector<int32_t>{5, 2, 4, 11, 10}));
     // Created without shaderInt64 / shaderFloat64: the 64-bit types are refused, saying why.
@@ -92,6 +122,13 @@ TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
         EXPECT_NE(std::string(e.what()).find("AdoptInfo::shader_"), std::string::npos) << e.what();
       }
     }
+  }
+  // A guarantee the application says it enabled but the device lacks is not declared (lavapipe has neither).
+  if (!shared_context().device_info().maximal_reconvergence &&
+      !shared_context().device_info().subgroup_uniform_control_flow) {
+    AdoptInfo claims{instance, physical, device, queue, 0};
+    claims.maximal_reconvergence_enabled = claims.subgroup_uniform_control_flow_enabled = true;
+    EXPECT_EQ(to_string(Context::adopt(claims).reconvergence()), "none");
   }
   // Still ours and still working after the Context is gone.
   EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);

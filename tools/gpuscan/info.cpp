@@ -64,6 +64,20 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
     out << "none (the compute queue has no timestamps; GPU times are not measured)\n";
 }
 
+// "maximal | subgroup-uniform | none", and what it means on this device.
+std::string describe_reconvergence(const Context& ctx) {
+  const Reconvergence r = ctx.reconvergence();
+  const std::string name(to_string(r));
+  if (r == Reconvergence::maximal)
+    return name + " (VK_KHR_shader_maximal_reconvergence: every kernel declares MaximallyReconvergesKHR)";
+  if (r == Reconvergence::subgroup_uniform)
+    return name + " (VK_KHR_shader_subgroup_uniform_control_flow: every kernel declares SubgroupUniformControlFlowKHR)";
+  const DeviceInfo& d = ctx.device_info();
+  if (d.maximal_reconvergence || d.subgroup_uniform_control_flow) return name + " (the device offers one, not enabled)";
+  return name + " (the device offers neither VK_KHR_shader_maximal_reconvergence nor "
+                "VK_KHR_shader_subgroup_uniform_control_flow)";
+}
+
 std::string selection_reason(const Session& session) {
   if (!session.device_selector.empty()) return "chosen by --device '" + session.device_selector + "'";
   if (const char* env = std::getenv("GPUSCAN_DEVICE"); env && *env)
@@ -102,6 +116,8 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.end_array();
   json.key("max_storage_buffer_range").value(d.max_storage_buffer_range);
   json.key("buffer_device_address").value(d.buffer_device_address);
+  json.key("subgroup_uniform_control_flow").value(d.subgroup_uniform_control_flow);
+  json.key("maximal_reconvergence").value(d.maximal_reconvergence);
   json.key("min_storage_buffer_offset_alignment").value(d.min_storage_buffer_offset_alignment);
   json.key("max_shared_memory_bytes").value(d.max_shared_memory_bytes);
   json.key("timestamp_period_ns");  // null: the compute queue has no timestamps
@@ -167,6 +183,7 @@ int run_info_json(const InfoOptions& options, Session& session) {
     json.key("single_pass_available").value(ctx->single_pass_available());
     json.key("addressing").value(to_string(ctx->addressing()));
     json.key("device_address_available").value(ctx->device_address_available());
+    json.key("reconvergence").value(to_string(ctx->reconvergence()));
     json.end_object();
   } else {
     json.null();
@@ -320,6 +337,7 @@ int run_info(const InfoOptions& options, Session& session) {
   const uint64_t n = options.n.value_or(default_choice_count);
   out << "\nalgorithm: " << ctx->describe_choice(config, n) << '\n';
   out << "addressing: " << ctx->describe_addressing(config.type, n) << '\n';
+  out << "reconvergence: " << describe_reconvergence(*ctx) << '\n';
 
   if (options.n) {
     // describe_scan_plan's first line names the algorithm and W (and K); the passes follow.
