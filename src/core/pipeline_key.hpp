@@ -22,13 +22,14 @@ struct PipelineKey {
   bool withhold_first_tile = false;  // 7: WITHHOLD_FIRST_TILE (ContextCreateInfo::debug_withhold_first_tile)
   uint32_t heads = 0;             // 8: HEADS, where segmented scans find segment starts (core::HeadSource)
   bool late_fallback = false;    // 9: LATE_FALLBACK (ContextCreateInfo::debug_late_fallback)
+  bool in_place = false;          // 10: IN_PLACE, the single-pass scan's output is its input
   auto operator<=>(const PipelineKey&) const = default;
 
-  static constexpr uint32_t constant_count = 10;
+  static constexpr uint32_t constant_count = 11;
   // The value of constant id i at index i.
   std::array<uint32_t, constant_count> constants() const {
     return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate,
-            withhold_first_tile, heads, late_fallback};
+            withhold_first_tile, heads, late_fallback, in_place};
   }
 };
 

@@ -32,6 +32,7 @@ struct Resolved {
   ScanConfig config;              // the caller's, with a custom operator's element_size filled in
   std::string custom_prefix;      // of a custom operator's kernels ("custom3."); empty for the built-in ones
   bool device_address = false;    // the caller's buffers through device addresses (".bda" kernels)
+  bool in_place = false;          // output == input (the single-pass kernel then orders its PREFIX before its stores)
 };
 
 // What is planned: a scan (config.algorithm decides how), or a reduction (always the tile kernels).
@@ -71,6 +72,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
                 "would overwrite its input without publishing, so no fallback could recompute it");
   r.config = std::move(resolved_config);
   r.custom_prefix = std::move(custom_prefix);
+  r.in_place = in_place;
   const uint32_t esize = core::element_bytes(r.config);
   const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
   const uint64_t window = ctx.impl().window_elements(esize, device_address);
@@ -199,6 +201,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
+    key.in_place = r.in_place && d.kernel == core::Kernel::single_pass;
 
     // With device addresses, the passes over the caller's arrays take src and dst from the addresses in
     // the push constants; their bindings 0 and 1 (unread) and any binding of a caller's range then cover
