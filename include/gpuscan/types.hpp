@@ -136,7 +136,9 @@ struct ScanConfig {
   // ones: default_vectors_per_lane_for); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
-  // 0 = default (64). Tests set 1 to force the fallback path.
+  // 0 = default (64). Tests set 1 to force the fallback path. On lavapipe it is capped at
+  // lavapipe_max_spin_limit: lavapipe ends every loop of a shader invocation after 65535 iterations in
+  // all, which long polling would reach (a look-back cut short gives wrong results).
   uint32_t spin_limit = 0;
   // The operator: add (a prefix sum) unless set. See Op for the operators each type has.
   //   ScanConfig c;  c.type = DataType::i64;  c.op = Op::max;   // running maximum of int64_t values
@@ -161,5 +163,6 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
   return element_bytes >= 8 ? 2 : default_vectors_per_lane;
 }
 inline constexpr uint32_t default_spin_limit = 64;
+inline constexpr uint32_t lavapipe_max_spin_limit = 256;
 
 }  // namespace gpuscan

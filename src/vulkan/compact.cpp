@@ -182,7 +182,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = args.config.spin_limit ? args.config.spin_limit : default_spin_limit;
+    key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);

@@ -37,6 +37,12 @@ struct Context::Impl {
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
   bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
+  // The most look-back polls per round a kernel may make (ScanConfig::spin_limit is capped to it).
+  // lavapipe ends all loops of an invocation after 65535 iterations in all (docs/design.md), so long
+  // polling there would silently cut a look-back short.
+  uint32_t max_spin_limit() const {
+    return info.name.starts_with("llvmpipe") ? lavapipe_max_spin_limit : UINT32_MAX;
+  }
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
   // binding (core/windows.hpp).

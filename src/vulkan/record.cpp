@@ -198,7 +198,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = config.spin_limit ? config.spin_limit : default_spin_limit;
+    key.spin_limit = std::min(config.spin_limit ? config.spin_limit : default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
     key.in_place = r.in_place && d.kernel == core::Kernel::single_pass;

@@ -162,6 +162,31 @@ TEST_F(ScanLayoutTest, SinglePassInPlace) {
   }
 }
 
+// A spin limit far beyond the default, with tile 0 withheld so that every look-back polls it the full
+// limit before computing it: lavapipe stops every loop of an invocation after 65535 iterations in all,
+// so the library caps the limit there (lavapipe_max_spin_limit); uncapped, the look-backs were cut short
+// and tiles got wrong prefixes on lavapipe. On other devices the polls just take longer.
+TEST_F(ScanLayoutTest, SinglePassWithAHugeSpinLimit) {
+  ContextCreateInfo info;
+  info.debug_withhold_first_tile = true;
+  const Context ctx = make_validated_context(info);
+  if (!ctx.single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+    ScanConfig config;
+    config.algorithm = Algorithm::single_pass;
+    config.kind = kind;
+    config.workgroup_size = 256;
+    config.vectors_per_lane = 1;
+    config.spin_limit = 1u << 20;
+    const auto input = random_values<uint32_t>(50 * 1024 + 5, rng);
+    const auto r = record_and_run(ctx, input, config);
+    EXPECT_TRUE(r.guards_intact);
+    EXPECT_TRUE(matches_reference(input, r.output, kind)) << "seed " << seed;
+  }
+}
+
 // More blocks than maxComputeWorkGroupCount[0]: the plan folds the grid into two dimensions. First
 // with the grid width capped at 7 (cheap), then for real past the device's own limit.
 TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
