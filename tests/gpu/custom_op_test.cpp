@@ -241,11 +241,11 @@ TEST_F(CustomOpTest, InPlaceAndConvenience) {
 // a context binding at most 20000 bytes makes a few thousand elements span several windows, for an
 // 8-byte and a 12-byte element, out of place and in place.
 TEST_F(CustomOpTest, WindowsLongerThanOneBinding) {
-  static const Context windowed = [] {
+  const Context& windowed = cached_context("window 20000", [] {
     ContextCreateInfo info;
     info.debug_max_binding_bytes = 20000;
     return make_validated_context(info);
-  }();
+  });
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const Operator<Affine> affine{affine_glsl, {1u, 0u}, [](const Affine& f, const Affine& g) {

@@ -8,12 +8,18 @@ namespace gpuscan::test {
 namespace {
 
 std::optional<Context> g_context;
+std::map<std::string, Context> g_cached;  // cached_context
+std::mutex g_cached_mutex;
 
 // Creates the shared context before the tests and checks, after destroying it, that shutdown raised
 // no validation message either (objects left alive would).
 class ContextEnvironment : public ::testing::Environment {
  public:
   void TearDown() override {
+    {
+      std::lock_guard lock(g_cached_mutex);
+      g_cached.clear();
+    }
     g_context.reset();
     for (const std::string& m : message_log().take()) ADD_FAILURE() << "validation at shutdown: " << m;
   }
@@ -39,17 +45,19 @@ Context& shared_context() {
   return *g_context;
 }
 
+const Context& cached_context(const std::string& key, const std::function<Context()>& make) {
+  std::lock_guard lock(g_cached_mutex);
+  auto it = g_cached.find(key);
+  if (it == g_cached.end()) it = g_cached.emplace(key, make()).first;
+  return it->second;
+}
+
 const Context& context_with(Addressing addressing) {
-  static std::map<Addressing, Context> contexts;
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  auto it = contexts.find(addressing);
-  if (it == contexts.end()) {
+  return cached_context("addressing " + std::string(to_string(addressing)), [&] {
     ContextCreateInfo info;
     info.addressing = addressing;
-    it = contexts.emplace(addressing, make_validated_context(info)).first;
-  }
-  return it->second;
+    return make_validated_context(info);
+  });
 }
 
 uint64_t fresh_seed() {

@@ -42,6 +42,11 @@ MessageLog& message_log();
 Context make_validated_context(ContextCreateInfo info = {});
 // The process-wide validated Context (created on first use, destroyed by the test environment).
 Context& shared_context();
+// The Context cached under `key`, made by `make` on first use and destroyed by the test environment's
+// teardown (recreated if tests run again). Contexts kept in statics instead are destroyed during static
+// destruction, which can outlive the validation layer's own state and crash the process at exit
+// (seen with Debian's 1.3.239 layer).
+const Context& cached_context(const std::string& key, const std::function<Context()>& make);
 // A validated Context with `addressing` (one per value, created on first use, kept for the process).
 const Context& context_with(Addressing addressing);
 // What the caller's buffers need for Addressing::device_address.

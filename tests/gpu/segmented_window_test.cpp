@@ -24,15 +24,11 @@ namespace {
 constexpr uint64_t small_binding = 20000;
 
 const Context& small_binding_context() {
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  static ContextCreateInfo info = [] {
-    ContextCreateInfo i;
-    i.debug_max_binding_bytes = small_binding;
-    return i;
-  }();
-  static Context ctx = make_validated_context(info);
-  return ctx;
+  return cached_context("window " + std::to_string(small_binding), [] {
+    ContextCreateInfo info;
+    info.debug_max_binding_bytes = small_binding;
+    return make_validated_context(info);
+  });
 }
 
 core::HeadSource source_of(SegmentHeads heads) {

@@ -17,17 +17,12 @@ namespace {
 
 // Binds (or with device addresses, addresses) at most `bytes` per window.
 const Context& windowed_context(uint64_t bytes, Addressing addressing = Addressing::bindings) {
-  static std::map<std::pair<uint64_t, Addressing>, Context> contexts;
-  static std::mutex mutex;
-  std::lock_guard lock(mutex);
-  auto it = contexts.find({bytes, addressing});
-  if (it == contexts.end()) {
+  return cached_context("window " + std::to_string(bytes) + " " + std::string(to_string(addressing)), [&] {
     ContextCreateInfo info;
     info.debug_max_binding_bytes = bytes;
     info.addressing = addressing;
-    it = contexts.emplace(std::pair{bytes, addressing}, make_validated_context(info)).first;
-  }
-  return it->second;
+    return make_validated_context(info);
+  });
 }
 
 // The usage the caller's buffers need for `addressing`.
