@@ -162,7 +162,7 @@ T lookback_exclusive_prefix(uint tile) {
   if (gl_LocalInvocationID.x == 0u) {
     sh_lookback_next = tile - 1u;
     sh_lookback_exclusive = op_identity();
-    sh_late_fallback_done = !LATE_FALLBACK;
+    sh_late_fallback_done = false;
   }
   barrier();
   for (;;) {
@@ -200,7 +200,7 @@ T lookback_exclusive_prefix(uint tile) {
       for (uint seg = 0u; seg < gl_NumSubgroups && action == LOOKBACK_CONTINUE; ++seg) {
         const uint p = sh_segment_first_prefix[seg];
         const uint w = sh_segment_first_waiting[seg];
-        if (seg == 0u && p == 0u && !sh_late_fallback_done) {  // debugging aid: see LATE_FALLBACK
+        if (LATE_FALLBACK && seg == 0u && p == 0u && !sh_late_fallback_done) {  // debugging aid
           action = LOOKBACK_FALLBACK;
           sh_fallback_tile = next;
           sh_late_fallback_done = true;
