@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> kinds = {"exclusive"};
   std::vector<std::string> operators = {"add"};
   std::vector<uint32_t> workgroup_sizes = {256}, vectors = {0}, spins = {0};  // K 0: gpuscan's default per type
+  std::vector<uint32_t> tiles_per_wg = {0};  // 0: gpuscan's default
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
   std::vector<std::string> ops = {"scan"};
   CompactOptions compact;
@@ -87,6 +88,8 @@ int main(int argc, char** argv) {
   app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep")->delimiter(',');
   app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep (0 = gpuscan's default: 4, or 2 for 8-byte types)")->delimiter(',');
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
+  app.add_option("--tiles-per-workgroup", tiles_per_wg, "single-pass: tiles per workgroup to sweep (0 = default)")
+      ->delimiter(',');
   app.add_option("--copy-workgroup-sizes", copy_workgroup_sizes, "copy roofline: W values")->delimiter(',');
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
   app.add_option("--ops", ops,
@@ -232,7 +235,8 @@ int main(int argc, char** argv) {
           for (const auto& alg : algorithms) {
             for (auto w : workgroup_sizes)
               for (auto k : vectors)
-                for (auto spin : spins) {
+                for (auto spin : spins)
+                for (auto m : tiles_per_wg) {
                   gs::ScanConfig c;
                   c.type = type;
                   c.op = op;
@@ -240,6 +244,7 @@ int main(int argc, char** argv) {
                   c.workgroup_size = w;
                   c.vectors_per_lane = k;
                   c.spin_limit = spin;
+                  c.tiles_per_workgroup = m;
                   c.deterministic = false;  // time every algorithm as asked, f32 on single-pass too
                   const bool with_fill = alg == "single-pass-fill";
                   if (alg == "single-pass" || with_fill) c.algorithm = gs::Algorithm::single_pass;
@@ -249,7 +254,8 @@ int main(int argc, char** argv) {
                   else throw gs::Error(gs::Errc::invalid_argument, "unknown algorithm " + alg);
                   const bool tiles = c.algorithm != gs::Algorithm::multipass;
                   if (!tiles && (k != vectors.front() || spin != spins.front())) continue;  // K, spins: tile kernels only
-                  if (c.algorithm != gs::Algorithm::single_pass && spin != spins.front()) continue;
+                  if (c.algorithm != gs::Algorithm::single_pass && (spin != spins.front() || m != tiles_per_wg.front()))
+                    continue;
                   gs::ScanArgs args{c, n, b.in.view(), b.out.view(), b.temp.view()};
                   if (c.algorithm == gs::Algorithm::single_pass && !with_fill) {
                     // Zero the temp once; every single-pass scan leaves it zeroed (ScanArgs::temp_zeroed),
@@ -258,9 +264,10 @@ int main(int argc, char** argv) {
                     args.temp_zeroed = true;
                   }
                   std::string label = alg;
-                  if (workgroup_sizes.size() > 1 || vectors.size() > 1 || spins.size() > 1)
+                  if (workgroup_sizes.size() > 1 || vectors.size() > 1 || spins.size() > 1 || tiles_per_wg.size() > 1)
                     label += "-w" + std::to_string(w) + (tiles ? "-k" + std::to_string(k) : "") +
-                             (c.algorithm == gs::Algorithm::single_pass && spins.size() > 1 ? "-s" + std::to_string(spin) : "");
+                             (c.algorithm == gs::Algorithm::single_pass && spins.size() > 1 ? "-s" + std::to_string(spin) : "") +
+                             (c.algorithm == gs::Algorithm::single_pass && tiles_per_wg.size() > 1 ? "-m" + std::to_string(m) : "");
                   if (verify) {
                     poison(ctx, b.out.handle(), n * esize);
                     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); });

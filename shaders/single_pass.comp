@@ -2,8 +2,9 @@
 // The single-pass chained scan: one dispatch reads every element once and writes it once (2N). A
 // workgroup takes the next tile from an atomic counter, scans it, publishes its total, looks back over
 // its predecessors for everything before it (common/lookback.glsl), publishes its inclusive prefix
-// and writes the tile. g_aux is the look-back state: zero when the dispatch starts (cleared by the
-// plan's fill, or left zero by the previous single-pass scan), and zero again when it ends.
+// and writes the tile, for several tiles in turn (common/tile_loop.glsl). g_aux is the look-back state:
+// zero when the dispatch starts (cleared by the plan's fill, or left zero by the previous single-pass
+// scan), and zero again when it ends.
 #extension GL_GOOGLE_include_directive : require
 
 #include "common/backend.glsl"
@@ -20,28 +21,34 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 #define LOOKBACK_TILE0_PREFIX(total) with_initial(total)
 #include "common/lookback.glsl"
 
-shared uint sh_tile;
+// The held tile's scanned values (tile_loop.glsl), while t_values / t_prefix take the next tile's.
+VEC4 held_values[VECTORS_PER_LANE];
+T held_prefix[VECTORS_PER_LANE];
+
+T loop_scan(uint tile) { return tile_scan(tile, true); }
+
+void loop_hold() {
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    held_values[k] = t_values[k];
+    held_prefix[k] = t_prefix[k];
+  }
+}
+
+void loop_store_held(uint tile, T before, T total) {
+  // In place, the tile's input is gone once its output is stored: its PREFIX must be visible first,
+  // so that a successor's fallback can tell (common/lookback.glsl, "In place").
+  if (IN_PLACE) {
+    memoryBarrierBuffer();
+    barrier();
+  }
+  tile_store_kept(tile, before, held_values, held_prefix);
+}
+
+#define LOOP_TILE0_BEFORE pass_initial()
+#include "common/tile_loop.glsl"
 
 void main() {
   pass_begin();
-  if (gl_LocalInvocationID.x == 0u) sh_tile = acquire_tile_index();
-  barrier();
-  const uint tile = sh_tile;
-  if (tile < g_pass_blocks) {  // uniform: every invocation read the same index; the grid may be rounded up
-    const T aggregate = tile_scan(tile, true);
-    if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_AGGREGATE, aggregate);
-    if (gl_LocalInvocationID.x == 0u && tile == 0u && !WITHHOLD_FIRST_TILE)
-      publish_state(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(aggregate));
-
-    const T before = tile == 0u ? pass_initial() : lookback_exclusive_prefix(tile);
-    if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, aggregate));
-    // In place, the tile's input is gone once its output is stored: its PREFIX must be visible first,
-    // so that a successor's fallback can tell (common/lookback.glsl, "In place").
-    if (IN_PLACE) {
-      memoryBarrierBuffer();
-      barrier();
-    }
-    tile_store(tile, before);
-  }
+  tile_loop(g_pass_blocks);
   lookback_finish(gl_NumWorkGroups.x * gl_NumWorkGroups.y, g_pass_blocks);
 }

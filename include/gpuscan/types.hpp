@@ -29,7 +29,7 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   reduce_then_scan  reduce tiles, scan the tile totals, scan tiles again with their offsets: 3N.
 //   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
 //   automatic         single_pass where the device can and the scan spans more
-//                     than one tile but at most 2^21 elements (where it measured fastest, see
+//                     than one tile but at most 2^25 elements (where it measured fastest, see
 //                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
 enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass };
@@ -140,6 +140,12 @@ struct ScanConfig {
   // lavapipe_max_spin_limit: lavapipe ends every loop of a shader invocation after 65535 iterations in
   // all, which long polling would reach (a look-back cut short gives wrong results).
   uint32_t spin_limit = 0;
+  // Single-pass: tiles one workgroup scans in turn. With more than one, a workgroup loads and scans its
+  // next tile, and publishes that tile's total, before it looks back for the tile it holds, so it does
+  // not sit idle in the look-back (docs/scan.md, "Several tiles per workgroup"). 0 = default
+  // (default_tiles_per_workgroup above several_tiles_min_tiles tiles, else 1); 1 = one tile per workgroup. On lavapipe capped at
+  // lavapipe_max_tiles_per_workgroup (its loop-iteration limit, as for spin_limit).
+  uint32_t tiles_per_workgroup = 0;
   // The operator: add (a prefix sum) unless set. See Op for the operators each type has.
   //   ScanConfig c;  c.type = DataType::i64;  c.op = Op::max;   // running maximum of int64_t values
   Op op = Op::add;
@@ -147,7 +153,7 @@ struct ScanConfig {
   // the same device gives bitwise the same output on every run. The single-pass scan's look-back
   // folds predecessors in an order that depends on scheduling, so `automatic` does not pick it, and
   // an explicit Algorithm::single_pass throws Errc::invalid_argument unless this is false. The cost:
-  // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile to 2^21 elements.
+  // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile to 2^25 elements.
   bool deterministic = true;
   // A caller's operator (CustomOp above) instead of `type` and `op`, which are then ignored.
   //   config.custom_op = gpuscan::CustomOp{absmax_glsl};
@@ -164,5 +170,11 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
 }
 inline constexpr uint32_t default_spin_limit = 64;
 inline constexpr uint32_t lavapipe_max_spin_limit = 256;
+// 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.
+// The default takes one tile per workgroup up to several_tiles_min_tiles tiles: so few that every tile gets
+// a workgroup of its own at once, a further index only delays the held tile (2^20: 2-4 % slower with 4).
+inline constexpr uint32_t default_tiles_per_workgroup = 4;
+inline constexpr uint64_t several_tiles_min_tiles = 512;
+inline constexpr uint32_t lavapipe_max_tiles_per_workgroup = 4;
 
 }  // namespace gpuscan

@@ -55,11 +55,12 @@ SCAN_ELEMENT tile_scan(uint tile, bool keep) {
 }
 
 #if defined(SCAN_ELEMENT_IS_T)
-// Writes the kept tile with `tile_prefix` (everything before the tile) combined in.
-void tile_store(uint tile, T tile_prefix) {
+// Writes a kept tile (values and prefixes as tile_scan leaves them in t_values / t_prefix, or a copy
+// of them) with `tile_prefix` (everything before the tile) combined in.
+void tile_store_kept(uint tile, T tile_prefix, VEC4 values[VECTORS_PER_LANE], T prefixes[VECTORS_PER_LANE]) {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    const T before = op_combine(tile_prefix, t_prefix[k]);
-    const VEC4 v = t_values[k];
+    const T before = op_combine(tile_prefix, prefixes[k]);
+    const VEC4 v = values[k];
     VEC4 out_v;
     if (INCLUSIVE) {
       out_v = VEC4(op_combine(before, v.x), op_combine(before, v.y), op_combine(before, v.z),
@@ -70,6 +71,8 @@ void tile_store(uint tile, T tile_prefix) {
     store_vector(tile, k, out_v);
   }
 }
+
+void tile_store(uint tile, T tile_prefix) { tile_store_kept(tile, tile_prefix, t_values, t_prefix); }
 #endif
 
 #endif

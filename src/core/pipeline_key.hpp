@@ -23,13 +23,14 @@ struct PipelineKey {
   uint32_t heads = 0;             // 8: HEADS, where segmented scans find segment starts (core::HeadSource)
   bool late_fallback = false;    // 9: LATE_FALLBACK (ContextCreateInfo::debug_late_fallback)
   bool in_place = false;          // 10: IN_PLACE, the single-pass scan's output is its input
+  uint32_t tiles_per_workgroup = 1;  // 11: TILES_PER_WORKGROUP, tiles a single-pass workgroup takes in turn
   auto operator<=>(const PipelineKey&) const = default;
 
-  static constexpr uint32_t constant_count = 11;
+  static constexpr uint32_t constant_count = 12;
   // The value of constant id i at index i.
   std::array<uint32_t, constant_count> constants() const {
     return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate,
-            withhold_first_tile, heads, late_fallback, in_place};
+            withhold_first_tile, heads, late_fallback, in_place, tiles_per_workgroup};
   }
 };
 

@@ -542,8 +542,9 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 }
 
 // Above this many elements `automatic` prefers reduce-then-scan: its 3N bytes beat the single-pass
-// scan's 2N until the look-back stops costing more than the extra pass (bench/RESULTS.md).
-constexpr uint64_t single_pass_auto_limit = uint64_t{1} << 21;
+// scan's 2N until the look-back stops costing more than the extra pass. H200, u32, default shapes
+// (bench/RESULTS.md, session 6): single-pass 5 % faster at 2^24, reduce-then-scan 4 % faster at 2^26.
+constexpr uint64_t single_pass_auto_limit = uint64_t{1} << 25;
 
 // Custom operators have no subgroup intrinsics: they run as multipass scans with Blelloch workgroup scans,
 // whatever the count or the offsets, so the order of combination never depends on scheduling.
@@ -575,7 +576,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   switch (config.algorithm) {
     case Algorithm::automatic:
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
-      // holds the input, the single-pass scan up to about 2^21 elements, reduce-then-scan beyond.
+      // holds the input, the single-pass scan up to about 2^25 elements, reduce-then-scan beyond.
       if (obstacle.empty() && !order_fixed && vector_aligned && count > tile &&
           count <= single_pass_auto_limit)
         return Algorithm::single_pass;
@@ -639,7 +640,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
     if (algorithm == Algorithm::single_pass)
       s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
-           "single-pass measured fastest from one tile up to 2^21 elements)";
+           "single-pass measured fastest from one tile up to 2^25 elements)";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
     else if (is_float(config.type) && config.deterministic && count > uint64_t{w} * k * 4 &&
@@ -650,7 +651,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
     else
-      s << " (automatic: above 2^21 elements reduce-then-scan measured faster than single-pass on the H200)";
+      s << " (automatic: above 2^25 elements reduce-then-scan measured faster than single-pass on the H200)";
   }
   return s.str();
 }

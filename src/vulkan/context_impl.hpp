@@ -1,6 +1,7 @@
 // What a Context holds. Internal to the library.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <span>
@@ -42,6 +43,16 @@ struct Context::Impl {
   // polling there would silently cut a look-back short.
   uint32_t max_spin_limit() const {
     return info.name.starts_with("llvmpipe") ? lavapipe_max_spin_limit : UINT32_MAX;
+  }
+  // The most tiles a single-pass workgroup takes in turn (ScanConfig::tiles_per_workgroup), for the same
+  // reason: each tile adds its look-back's polls to the invocation's loop iterations.
+  uint32_t max_tiles_per_workgroup() const {
+    return info.name.starts_with("llvmpipe") ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
+  }
+  // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
+  uint32_t tiles_per_workgroup(uint32_t requested, uint64_t tiles) const {
+    const uint32_t chosen = requested ? requested : tiles > several_tiles_min_tiles ? default_tiles_per_workgroup : 1;
+    return std::min(chosen, max_tiles_per_workgroup());
   }
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one

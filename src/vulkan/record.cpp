@@ -202,6 +202,8 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
     key.in_place = r.in_place && d.kernel == core::Kernel::single_pass;
+    if (d.kernel == core::Kernel::single_pass)
+      key.tiles_per_workgroup = impl.tiles_per_workgroup(config.tiles_per_workgroup, d.blocks);
 
     // With device addresses, the passes over the caller's arrays take src and dst from the addresses in
     // the push constants; their bindings 0 and 1 (unread) and any binding of a caller's range then cover

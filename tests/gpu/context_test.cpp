@@ -27,11 +27,12 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
-  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 24), Algorithm::reduce_then_scan);
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 25), Algorithm::single_pass);
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, (1u << 25) + 1), Algorithm::reduce_then_scan);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);
-  EXPECT_NE(shared_context().describe_choice({}, 1u << 24).find("reduce-then-scan"), std::string::npos);
+  EXPECT_NE(shared_context().describe_choice({}, 1u << 26).find("reduce-then-scan"), std::string::npos);
   ScanConfig multipass;
   multipass.algorithm = Algorithm::multipass;
   EXPECT_NE(shared_context().describe_choice(multipass).find("workgroup scan subgroup"), std::string::npos);

@@ -1,6 +1,6 @@
 // Deterministic floats (ScanConfig::deterministic, the default): the same f32/f64 input gives bitwise
 // the same scan and reduction on every run, while another Context keeps the device busy so that
-// workgroups are scheduled differently from run to run. Sizes lie between one tile and 2^21 elements,
+// workgroups are scheduled differently from run to run. Sizes lie between one tile and 2^25 elements,
 // where `automatic` would otherwise pick the single-pass scan, whose look-back folds predecessors in an
 // order that depends on scheduling. And the opt-out: deterministic = false allows the single-pass scan.
 #include <cstdlib>

@@ -110,13 +110,22 @@ TEST_F(ScanLayoutTest, InPlace) {
   }
 }
 
-// The single-pass scan in place: a waiting workgroup's fallback reads a predecessor's input, which the
-// predecessor overwrites once it has published; the fallback must notice and use the published state.
-// Small tiles (W = 32, K = 1) give many tiles and, with a spin limit of 1, fallbacks at nearly every
-// wait; 32- and 64-bit states (the latter published in two words). Also with
-// ContextCreateInfo::debug_late_fallback, where every tile computes its nearest predecessor's total
-// from its input after that predecessor has published (and so has most likely overwritten it).
-TEST_F(ScanLayoutTest, SinglePassInPlace) {
+// Scans a copy of `input` in place and returns it.
+template <class T>
+std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, const std::vector<T>& input) {
+  const size_t n = input.size();
+  HostBuffer<T> data(ctx, n * sizeof(T));
+  std::memcpy(data.data(), input.data(), n * sizeof(T));
+  const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
+  HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+  scan_in_place(ctx, config, n, data.view(), temp.view());
+  return {data.data(), data.data() + n};
+}
+
+// Runs `body(ctx, rng, late)` on the shared context and on one with ContextCreateInfo::debug_late_fallback
+// (late = true), where every look-back recomputes its already-published nearest predecessor from its input.
+template <class Body>
+void on_both_single_pass_contexts(Body&& body) {
   if (!shared_context().single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
   ContextCreateInfo info;
   info.debug_late_fallback = true;
@@ -124,9 +133,18 @@ TEST_F(ScanLayoutTest, SinglePassInPlace) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const Context* contexts[] = {&shared_context(), &late};
-  for (const Context* context : contexts) {
-    const Context& ctx = *context;
+  body(shared_context(), rng, false);
+  body(late, rng, true);
+}
+
+// The single-pass scan in place: a waiting workgroup's fallback reads a predecessor's input, which the
+// predecessor overwrites once it has published; the fallback must notice and use the published state.
+// Small tiles (W = 32, K = 1) give many tiles and, with a spin limit of 1, fallbacks at nearly every
+// wait; 32- and 64-bit states (the latter published in two words). Also with
+// ContextCreateInfo::debug_late_fallback, where every tile computes its nearest predecessor's total
+// from its input after that predecessor has published (and so has most likely overwritten it).
+TEST_F(ScanLayoutTest, SinglePassInPlace) {
+  on_both_single_pass_contexts([](const Context& ctx, std::mt19937_64& rng, bool late) {
     auto run = [&](auto tag, Op op, size_t n, uint32_t spin_limit, ScanKind kind) {
       using T = decltype(tag);
       ScanConfig config;
@@ -138,15 +156,9 @@ TEST_F(ScanLayoutTest, SinglePassInPlace) {
       config.vectors_per_lane = 1;
       config.spin_limit = spin_limit;
       const auto input = random_op_values<T>(n, op, rng);
-      HostBuffer<T> data(ctx, n * sizeof(T));
-      std::memcpy(data.data(), input.data(), n * sizeof(T));
-      const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
-      HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
-      scan_in_place(ctx, config, n, data.view(), temp.view());
-      const std::vector<T> got(data.data(), data.data() + n);
-      EXPECT_TRUE(matches_reference(input, got, kind, op))
+      EXPECT_TRUE(matches_reference(input, scanned_in_place(ctx, config, input), kind, op))
           << to_string(config.type) << " " << to_string(op) << " n = " << n << " spin limit " << spin_limit
-          << (context == &late ? " (late fallbacks)" : "");
+          << (late ? " (late fallbacks)" : "");
     };
     constexpr size_t tile = 32 * 4;
     std::vector<size_t> sizes = {tile + 1, 2 * tile, 2 * tile + 1, 100 * tile - 1, tile * tile + 3};
@@ -159,7 +171,58 @@ TEST_F(ScanLayoutTest, SinglePassInPlace) {
         if (ctx.device_info().shader_int64) run(uint64_t{}, Op::add, n, spin, kind);
       }
     }
-  }
+  });
+}
+
+// Several tiles per workgroup (ScanConfig::tiles_per_workgroup): a workgroup holds one scanned tile while it
+// scans the next, so both tiles' values live at once and the held one is stored after the next one's total
+// is published. 1 (the one-tile path), 2, 3 and the default, around multiples of the tile and of the tiles a
+// workgroup takes; 5 and 9 are capped to 4 on lavapipe and run as asked elsewhere. W = 32 and 64 (one
+// and two subgroups on 32-wide devices), in place and out of place, spin limits 1 (fallbacks at nearly
+// every wait) and 64, also with late fallbacks, 32- and 64-bit states.
+TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
+  on_both_single_pass_contexts([](const Context& ctx, std::mt19937_64& rng, bool late) {
+    auto run = [&](auto tag, Op op, size_t n, uint32_t w, uint32_t tiles, uint32_t spin_limit, bool in_place) {
+      using T = decltype(tag);
+      ScanConfig config;
+      config.algorithm = Algorithm::single_pass;
+      config.type = data_type_of<T>::value;
+      config.op = op;
+      config.kind = rng() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+      config.workgroup_size = w;
+      config.vectors_per_lane = 1;
+      config.spin_limit = spin_limit;
+      config.tiles_per_workgroup = tiles;
+      const auto input = random_op_values<T>(n, op, rng);
+      std::vector<T> got;
+      if (in_place) {
+        got = scanned_in_place(ctx, config, input);
+      } else {
+        const auto r = record_and_run(ctx, input, config);
+        EXPECT_TRUE(r.guards_intact);
+        got = r.output;
+      }
+      EXPECT_TRUE(matches_reference(input, got, config.kind, op))
+          << to_string(config.type) << " " << to_string(op) << " " << to_string(config.kind) << " n = " << n
+          << ", W = " << w << ", " << tiles << " tiles per workgroup, spin limit " << spin_limit
+          << (in_place ? ", in place" : "") << (late ? " (late fallbacks)" : "");
+    };
+    for (uint32_t w : {32u, 64u}) {  // one subgroup per workgroup on NVIDIA and AMD, and two
+      const size_t tile = w * 4;
+      for (uint32_t tiles : {1u, 2u, 3u, 0u, 5u, 9u}) {
+        std::vector<size_t> sizes = {1, tile - 1, tile, tile + 1, 2 * tile + 1, 3 * tile, 4 * tile - 1, 4 * tile + 1,
+                                     9 * tile + 5, 1000 * tile + 3};
+        sizes.push_back(1 + rng() % 300'000);
+        for (size_t n : sizes) {
+          const uint32_t spin = rng() % 2 ? 1u : 64u;
+          const bool in_place = rng() % 2;
+          run(uint32_t{}, Op::add, n, w, tiles, spin, in_place);
+          run(int32_t{}, Op::max, n, w, tiles, spin, !in_place);
+          if (ctx.device_info().shader_int64 && n % 3 == 0) run(uint64_t{}, Op::add, n, w, tiles, spin, in_place);
+        }
+      }
+    }
+  });
 }
 
 // A spin limit far beyond the default, with tile 0 withheld so that every look-back polls it the full
