@@ -143,7 +143,8 @@ struct ScanConfig {
   // Single-pass: tiles one workgroup scans in turn. With more than one, a workgroup loads and scans its
   // next tile, and publishes that tile's total, before it looks back for the tile it holds, so it does
   // not sit idle in the look-back (docs/scan.md, "Several tiles per workgroup"). 0 = default
-  // (default_tiles_per_workgroup above several_tiles_min_tiles tiles, else 1); 1 = one tile per workgroup. On lavapipe capped at
+  // (default_tiles_per_workgroup above several_tiles_min_tiles tiles, else 1; always 1 on lavapipe, a CPU
+  // with no memory latency to hide); 1 = one tile per workgroup. On lavapipe capped at
   // lavapipe_max_tiles_per_workgroup (its loop-iteration limit, as for spin_limit).
   uint32_t tiles_per_workgroup = 0;
   // The operator: add (a prefix sum) unless set. See Op for the operators each type has.

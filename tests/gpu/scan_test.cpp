@@ -177,7 +177,7 @@ TEST_F(ScanLayoutTest, SinglePassInPlace) {
 // Several tiles per workgroup (ScanConfig::tiles_per_workgroup): a workgroup holds one scanned tile while it
 // scans the next, so both tiles' values live at once and the held one is stored after the next one's total
 // is published. 1 (the one-tile path), 2, 3 and the default, around multiples of the tile and of the tiles a
-// workgroup takes; 5 and 9 are capped to 4 on lavapipe and run as asked elsewhere. W = 32 and 64 (one
+// workgroup takes (the default is 1 on lavapipe); 5 and 9 are capped to 4 there. W = 32 and 64 (one
 // and two subgroups on 32-wide devices), in place and out of place, spin limits 1 (fallbacks at nearly
 // every wait) and 64, also with late fallbacks, 32- and 64-bit states.
 TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
