@@ -421,7 +421,8 @@ def test_devices():
         assert re.fullmatch(r"\d+\.\d+\.\d+", d["api_version"])
         assert isinstance(d["subgroup_size"], int) and d["subgroup_size"] >= 1
         for key in ("single_pass_capable", "subgroup_arithmetic", "subgroup_ballot", "push_descriptors",
-                    "shader_int64", "shader_float64", "subgroup_extended_types"):
+                    "shader_int64", "shader_float64", "subgroup_extended_types", "buffer_device_address",
+                    "subgroup_uniform_control_flow", "maximal_reconvergence"):
             assert isinstance(d[key], bool), key
         assert len(d["max_workgroup_count"]) == 3
         assert d["max_workgroup_invocations"] >= 1 and d["max_storage_buffer_range"] >= 1
