@@ -38,22 +38,24 @@ struct Context::Impl {
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
   bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
+  // Mesa's lavapipe (Vulkan on the CPU), whose limits and defaults differ below.
+  bool on_lavapipe() const { return info.name.starts_with("llvmpipe"); }
   // The most look-back polls per round a kernel may make (ScanConfig::spin_limit is capped to it).
   // lavapipe ends all loops of an invocation after 65535 iterations in all (docs/design.md), so long
   // polling there would silently cut a look-back short.
   uint32_t max_spin_limit() const {
-    return info.name.starts_with("llvmpipe") ? lavapipe_max_spin_limit : UINT32_MAX;
+    return on_lavapipe() ? lavapipe_max_spin_limit : UINT32_MAX;
   }
   // The most tiles a single-pass workgroup takes in turn (ScanConfig::tiles_per_workgroup), for the same
   // reason: each tile adds its look-back's polls to the invocation's loop iterations.
   uint32_t max_tiles_per_workgroup() const {
-    return info.name.starts_with("llvmpipe") ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
+    return on_lavapipe() ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
   }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
   // 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms); explicit counts still run (the tests use them).
   uint32_t tiles_per_workgroup(uint32_t requested, uint64_t tiles) const {
-    const bool several = tiles > several_tiles_min_tiles && !info.name.starts_with("llvmpipe");
+    const bool several = tiles > several_tiles_min_tiles && !on_lavapipe();
     const uint32_t chosen = requested ? requested : several ? default_tiles_per_workgroup : 1;
     return std::min(chosen, max_tiles_per_workgroup());
   }

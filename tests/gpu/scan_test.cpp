@@ -89,6 +89,18 @@ TEST_F(ScanLayoutTest, UnalignedOffsets) {
   }
 }
 
+// Scans a copy of `input` in place and returns it.
+template <class T>
+std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, const std::vector<T>& input) {
+  const size_t n = input.size();
+  HostBuffer<T> data(ctx, n * sizeof(T));
+  std::memcpy(data.data(), input.data(), n * sizeof(T));
+  const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
+  HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+  scan_in_place(ctx, config, n, data.view(), temp.view());
+  return {data.data(), data.data() + n};
+}
+
 // In place: output is exactly the input range.
 TEST_F(ScanLayoutTest, InPlace) {
   const uint64_t seed = fresh_seed();
@@ -100,26 +112,9 @@ TEST_F(ScanLayoutTest, InPlace) {
     config.type = DataType::i32;
     config.kind = ScanKind::inclusive;
     config.workgroup_size = 32;
-    HostBuffer<int32_t> data(ctx, n * 4);
-    const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
-    HostBuffer<int32_t> temp(ctx, req.size, req.usage);
-    std::memcpy(data.data(), input.data(), n * 4);
-    scan_in_place(ctx, config, n, data.view(), temp.view());
-    std::vector<int32_t> got(data.data(), data.data() + n);
-    EXPECT_TRUE(matches_reference(input, got, config.kind)) << "n = " << n << ", seed " << seed;
+    EXPECT_TRUE(matches_reference(input, scanned_in_place(ctx, config, input), config.kind))
+        << "n = " << n << ", seed " << seed;
   }
-}
-
-// Scans a copy of `input` in place and returns it.
-template <class T>
-std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, const std::vector<T>& input) {
-  const size_t n = input.size();
-  HostBuffer<T> data(ctx, n * sizeof(T));
-  std::memcpy(data.data(), input.data(), n * sizeof(T));
-  const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
-  HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
-  scan_in_place(ctx, config, n, data.view(), temp.view());
-  return {data.data(), data.data() + n};
 }
 
 // Runs `body(ctx, rng, late)` on the shared context and on one with ContextCreateInfo::debug_late_fallback
