@@ -47,6 +47,9 @@ struct DeviceInfo {
   // (which needs the former extension too).
   bool subgroup_uniform_control_flow = false;
   bool maximal_reconvergence = false;
+  // VK_KHR_pipeline_executable_properties: the driver reports its compiler's statistics per pipeline
+  // (gpuscan prints them when GPUSCAN_PIPELINE_STATS is set; docs/bench.md).
+  bool pipeline_executable_properties = false;
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint64_t max_storage_buffer_range = 0;

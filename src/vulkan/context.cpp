@@ -395,6 +395,15 @@ Context Context::create(const ContextCreateInfo& create_info) {
     maximal_reconvergence.pNext = features.pNext;
     features.pNext = &maximal_reconvergence;
   }
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  if (std::getenv("GPUSCAN_PIPELINE_STATS") && impl->info.pipeline_executable_properties) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executable_info.pipelineExecutableInfo = VK_TRUE;
+    executable_info.pNext = features.pNext;
+    features.pNext = &executable_info;
+    impl->pipeline_stats = true;
+  }
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());

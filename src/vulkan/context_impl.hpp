@@ -38,6 +38,10 @@ struct Context::Impl {
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
   bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
+  // GPUSCAN_PIPELINE_STATS set and VK_KHR_pipeline_executable_properties present: each pipeline's
+  // compiler statistics (registers, shared memory, ...) go to stderr as it is built (docs/bench.md).
+  bool pipeline_stats = false;
+  void print_pipeline_stats(VkPipeline pipeline, const PipelineKey& key) const;
   // Mesa's lavapipe (Vulkan on the CPU), whose limits and defaults differ below.
   bool on_lavapipe() const { return info.name.starts_with("llvmpipe"); }
   // The most look-back polls per round a kernel may make (ScanConfig::spin_limit is capped to it).

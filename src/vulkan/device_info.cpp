@@ -92,6 +92,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
                        [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
   };
   info.push_descriptors = has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  info.pipeline_executable_properties = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   // The reconvergence guarantees (reconvergence.hpp): each needs its extension and its feature; maximal
   // reconvergence also the subgroup-uniform extension, which it depends on.
   if (has(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME) && info.api_version >= VK_API_VERSION_1_1) {

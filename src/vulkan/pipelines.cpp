@@ -1,6 +1,8 @@
 // Pipelines are built on first use from the embedded SPIR-V and kept for the Context's lifetime. Every module
 // declares the Context's reconvergence guarantee (vulkan/reconvergence.hpp).
 #include <algorithm>
+#include <cstdio>
+#include <vector>
 
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
@@ -45,11 +47,51 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &spec;
   info.layout = pipeline_layout;
+  if (pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
   vk::check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
             "vkCreateComputePipelines");
+  if (pipeline_stats) print_pipeline_stats(pipeline, key);
   pipelines.emplace(key, pipeline);
   return pipeline;
+}
+
+// One line per pipeline executable: the variant, its constants, then the driver's statistics as name=value.
+void Context::Impl::print_pipeline_stats(VkPipeline pipeline, const PipelineKey& key) const {
+  auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+  auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!properties || !statistics) return;
+  VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  pipeline_info.pipeline = pipeline;
+  uint32_t count = 0;
+  if (properties(device, &pipeline_info, &count, nullptr) != VK_SUCCESS) return;
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  if (properties(device, &pipeline_info, &count, executables.data()) != VK_SUCCESS) return;
+  for (uint32_t e = 0; e < count; ++e) {
+    VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    executable.pipeline = pipeline;
+    executable.executableIndex = e;
+    uint32_t n = 0;
+    if (statistics(device, &executable, &n, nullptr) != VK_SUCCESS) continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    if (statistics(device, &executable, &n, stats.data()) != VK_SUCCESS) continue;
+    std::fprintf(stderr, "gpuscan pipeline %s", key.variant.c_str());
+    const auto constants = key.constants();
+    for (uint32_t i = 0; i < PipelineKey::constant_count; ++i) std::fprintf(stderr, "%c%u", i ? ',' : ' ', constants[i]);
+    std::fprintf(stderr, " [%s]", executables[e].name);
+    for (const auto& s : stats) {
+      switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: std::fprintf(stderr, " %s=%u", s.name, s.value.b32); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: std::fprintf(stderr, " %s=%lld", s.name, static_cast<long long>(s.value.i64)); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: std::fprintf(stderr, " %s=%llu", s.name, static_cast<unsigned long long>(s.value.u64)); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: std::fprintf(stderr, " %s=%g", s.name, s.value.f64); break;
+        default: break;
+      }
+    }
+    std::fprintf(stderr, "\n");
+  }
 }
 
 void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
