@@ -21,7 +21,7 @@ LOCAL_SIZE_X_FROM(0);
 
 // The look-back's fallback asks for a stuck predecessor's total "from its input": here its number of
 // kept elements, counted again (exact, so any workgroup finds the same value as the owner).
-T tile_scan(uint tile, bool keep) { return count_kept(tile); }
+T tile_total(uint tile) { return count_kept(tile); }
 
 #include "common/lookback.glsl"
 

@@ -18,4 +18,12 @@
 #define PARAMS_BLOCK layout(push_constant)
 #endif
 
+// A loop the compiler should not unroll (a hint; OpenGL drivers need not know the attribute).
+#if defined(GPUSCAN_GL)
+#define DONT_UNROLL
+#else
+#extension GL_EXT_control_flow_attributes : require
+#define DONT_UNROLL [[dont_unroll]]
+#endif
+
 #endif

@@ -12,12 +12,12 @@
 // tile counts as not ready (flag 0), and the reader polls again or falls back.
 //
 // Why it is correct. Each (tile, flag) pair has exactly one possible value, bit for bit: a tile's
-// AGGREGATE is its total from tile_scan(tile, false), whose arithmetic is the same whichever
-// workgroup runs it (the owner, or a waiting successor's fallback); its PREFIX is stored by its owner
-// alone (tile 0's, also by a fallback, is tile 0's total). Every word is written whole by one atomic,
-// so a word that carries flag F carries its half of the value of (tile, F), and words that all carry F
-// together make up that value -- whichever stores they came from and in whatever order they became
-// visible. (Words with different flags, e.g. one already PREFIX and one still AGGREGATE, are simply
+// AGGREGATE is its tile total, computed with the same arithmetic by tile_scan (the owner) and tile_total
+// (a fallback; tile.glsl), so it has the same bits whichever workgroup computes it; its PREFIX is
+// stored by its owner alone (tile 0's, also by a fallback, is tile 0's total). Every word is written
+// whole by one atomic, so a word that carries flag F carries its half of the value of (tile, F), and
+// words that all carry F together make up that value -- whichever stores they came from and in
+// whatever order they became visible. (Words with different flags, e.g. one already PREFIX and one still AGGREGATE, are simply
 // not ready yet.) Nothing else is communicated between workgroups, so relaxed device-scope atomics
 // suffice: atomics on one location are coherent, and each tile's words are written only by its owner,
 // except the fallback's compare-and-swap from 0 below. No release/acquire ordering with other memory
@@ -27,7 +27,7 @@
 // with the look-back removed; not pursued.)
 // Tile indices come from an atomic counter, so a predecessor's tile was taken before ours. A
 // waiting workgroup never trusts that a predecessor will run on: after SPIN_LIMIT polls it reduces the
-// predecessor's input itself (tile_scan(tile, false): the same arithmetic as the owner's) and goes on
+// predecessor's input itself (tile_total(tile): the same arithmetic as the owner's) and goes on
 // looking further back, so no schedule can deadlock. It then offers that total to others with a
 // compare-and-swap from 0 on each word, which can only fill a still-empty word with the half its owner
 // would store (for tile 0 as a PREFIX: nothing lies before it, and an AGGREGATE there would send later
@@ -230,7 +230,7 @@ T lookback_exclusive_prefix(uint tile) {
     if (action == LOOKBACK_DONE) break;
     if (action == LOOKBACK_FALLBACK) {
       const uint stuck = sh_fallback_tile;
-      const T total = tile_scan(stuck, false);
+      const T total = tile_total(stuck);
       // Every load of the stuck tile has returned (its values are in `total`) before invocation 0
       // looks at the tile's state again; see "In place" at the top of this file.
       memoryBarrierBuffer();

@@ -17,22 +17,23 @@
 SCAN_VECTOR t_values[VECTORS_PER_LANE];
 SCAN_ELEMENT t_prefix[VECTORS_PER_LANE];
 
-// Scans the rows of vectors this invocation loaded (one vector per row). With keep, leaves each
-// vector's values scanned inside the vector in t_values and the combination of all tile elements
-// before it in t_prefix. Returns the tile total. Call from uniform control flow (it uses barriers).
-// Generic over the scanned element (scan_element.glsl): T here, (head, value) pairs in segmented.glsl.
-SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
-  SCAN_ELEMENT carry = scan_identity();
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    const SCAN_VECTOR v = scan_vector_inclusive(rows[k]);
-    SCAN_ELEMENT before_row, row_total;
-    scan_subgroup(scan_vector_last(v), before_row, row_total);
-    if (keep) {
-      t_values[k] = v;
-      t_prefix[k] = scan_combine(carry, before_row);
-    }
-    carry = scan_combine(carry, row_total);
+// Row k of the tile scan: scans `row` inside the vector and across the subgroup and returns `carry`
+// (everything before the row in this subgroup's rows) with the row's total combined in. With keep,
+// leaves the row's scanned values in t_values[k] and what comes before them in the subgroup in t_prefix[k].
+SCAN_ELEMENT tile_scan_row(SCAN_ELEMENT carry, SCAN_VECTOR row, uint k, bool keep) {
+  const SCAN_VECTOR v = scan_vector_inclusive(row);
+  SCAN_ELEMENT before_row, row_total;
+  scan_subgroup(scan_vector_last(v), before_row, row_total);
+  if (keep) {
+    t_values[k] = v;
+    t_prefix[k] = scan_combine(carry, before_row);
   }
+  return scan_combine(carry, row_total);
+}
+
+// After the rows: combines the subgroups' carries across the workgroup; with keep, adds what lies before
+// each subgroup to its t_prefix. Returns the tile total. Call from uniform control flow (barriers).
+SCAN_ELEMENT tile_scan_subgroups(SCAN_ELEMENT carry, bool keep) {
   if (SUBGROUP_ELECT()) sh_subgroup_prefix[SUBGROUP_ID] = carry;
   subgroup_totals_exclusive_scan();
   if (keep) {
@@ -44,6 +45,16 @@ SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
   return total;
 }
 
+// Scans the rows of vectors this invocation loaded (one vector per row). With keep, leaves each
+// vector's values scanned inside the vector in t_values and the combination of all tile elements
+// before it in t_prefix. Returns the tile total. Call from uniform control flow (it uses barriers).
+// Generic over the scanned element (scan_element.glsl): T here, (head, value) pairs in segmented.glsl.
+SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
+  SCAN_ELEMENT carry = scan_identity();
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) carry = tile_scan_row(carry, rows[k], k, keep);
+  return tile_scan_subgroups(carry, keep);
+}
+
 void tile_load(uint tile, out SCAN_VECTOR rows[VECTORS_PER_LANE]) {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = scan_load_vector(tile, k);
 }
@@ -52,6 +63,17 @@ SCAN_ELEMENT tile_scan(uint tile, bool keep) {
   SCAN_VECTOR rows[VECTORS_PER_LANE];
   tile_load(tile, rows);
   return tile_scan_rows(rows, keep);
+}
+
+// The tile total of tile_scan(tile, false), with the very same arithmetic, but with one row in registers
+// at a time (a loop the compiler is asked not to unroll). The look-back's fallback uses it: it runs while
+// the single-pass workgroup holds scanned tiles in registers, and loading a whole tile there set the
+// kernel's register count, so its occupancy (K = 8, W = 256 u32 on the H200: 122 registers instead of
+// 80; bench/RESULTS.md, session 7). The fallback is rare, so its row-by-row loads cost little.
+SCAN_ELEMENT tile_total(uint tile) {
+  SCAN_ELEMENT carry = scan_identity();
+  DONT_UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) carry = tile_scan_row(carry, scan_load_vector(tile, k), k, false);
+  return tile_scan_subgroups(carry, false);
 }
 
 #if defined(SCAN_ELEMENT_IS_T)
