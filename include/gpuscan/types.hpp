@@ -29,7 +29,8 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   reduce_then_scan  reduce tiles, scan the tile totals, scan tiles again with their offsets: 3N.
 //   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
 //   automatic         single_pass where the device can and the scan spans more
-//                     than one tile but at most 2^25 elements (where it measured fastest, see
+//                     than one tile but at most 2^28 elements for exclusive scans of 4-byte types,
+//                     2^25 for the rest, 2^21 on lavapipe (where it measured fastest, see
 //                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
 enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass };
@@ -133,7 +134,8 @@ struct ScanConfig {
   // reduce-then-scan tiles W · vectors_per_lane · 4.
   uint32_t workgroup_size = 0;
   // Tile kernels: 4-element vectors each invocation owns. 0 = default (4 for 4-byte types, 2 for 8-byte
-  // ones: default_vectors_per_lane_for); otherwise 1, 2, 4, 8 or 16.
+  // ones: default_vectors_per_lane_for; exclusive single-pass scans of 4-byte types take
+  // large_tile_vectors_per_lane above large_tile_min_elements elements); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
   // 0 = default (64). Tests set 1 to force the fallback path. On lavapipe it is capped at
@@ -154,7 +156,8 @@ struct ScanConfig {
   // the same device gives bitwise the same output on every run. The single-pass scan's look-back
   // folds predecessors in an order that depends on scheduling, so `automatic` does not pick it, and
   // an explicit Algorithm::single_pass throws Errc::invalid_argument unless this is false. The cost:
-  // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile to 2^25 elements.
+  // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile up to automatic's
+  // single-pass limit (Algorithm above).
   bool deterministic = true;
   // A caller's operator (CustomOp above) instead of `type` and `op`, which are then ignored.
   //   config.custom_op = gpuscan::CustomOp{absmax_glsl};
@@ -169,6 +172,12 @@ inline constexpr uint32_t default_vectors_per_lane = 4;
 constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
   return element_bytes >= 8 ? 2 : default_vectors_per_lane;
 }
+// The single-pass scan's default K for exclusive scans of 4-byte types above large_tile_min_elements
+// elements (not on lavapipe). With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each
+// with a 32 KiB tile in flight: 2^24-2^28 u32 7-12 % faster than K = 4 (bench/RESULTS.md, session 7);
+// 2^22 was 4 % slower. Inclusive scans need 117 registers at K = 8 and stay at the default.
+inline constexpr uint32_t large_tile_vectors_per_lane = 8;
+inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
 inline constexpr uint32_t default_spin_limit = 64;
 inline constexpr uint32_t lavapipe_max_spin_limit = 256;
 // 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.

@@ -1,5 +1,6 @@
 // Context creation: gpuscan's own instance and device, or the application's adopted ones.
 #include <algorithm>
+#include <bit>
 #include <numeric>
 #include <cctype>
 #include <cstdlib>
@@ -551,9 +552,18 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 }
 
 // Above this many elements `automatic` prefers reduce-then-scan: its 3N bytes beat the single-pass
-// scan's 2N until the look-back stops costing more than the extra pass. H200, u32, default shapes
-// (bench/RESULTS.md, session 6): single-pass 5 % faster at 2^24, reduce-then-scan 4 % faster at 2^26.
-constexpr uint64_t single_pass_auto_limit = uint64_t{1} << 25;
+// scan's 2N once the look-back costs more than the extra pass. H200, default shapes (bench/RESULTS.md):
+// exclusive scans of 4-byte types, with their large single-pass tiles, ran faster single-pass up to
+// 2^29 (session 7; 2^28 is the limit: larger scans of them may need windows); inclusive ones and 8-byte
+// types were faster single-pass at 2^24 and reduce-then-scan from 2^26 (sessions 6, 7). On lavapipe, a
+// CPU where the look-back's waits hide nothing, reduce-then-scan was faster already at 2^22 (12.5 vs
+// 22.9 ms, session 6).
+static uint64_t single_pass_auto_limit(const Context::Impl& impl, uint32_t element_bytes, ScanKind kind) {
+  if (impl.on_lavapipe()) return uint64_t{1} << 21;
+  return element_bytes == 4 && kind == ScanKind::exclusive ? uint64_t{1} << 28 : uint64_t{1} << 25;
+}
+
+static std::string power_of_two(uint64_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
 
 // Custom operators have no subgroup intrinsics: they run as multipass scans with Blelloch workgroup scans,
 // whatever the count or the offsets, so the order of combination never depends on scheduling.
@@ -585,9 +595,9 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   switch (config.algorithm) {
     case Algorithm::automatic:
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
-      // holds the input, the single-pass scan up to about 2^25 elements, reduce-then-scan beyond.
+      // holds the input, the single-pass scan up to single_pass_auto_limit, reduce-then-scan beyond.
       if (obstacle.empty() && !order_fixed && vector_aligned && count > tile &&
-          count <= single_pass_auto_limit)
+          count <= single_pass_auto_limit(*impl_, core::element_bytes(config), config.kind))
         return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
@@ -625,11 +635,14 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
+  const uint32_t esize = config.custom_op ? 0 : core::element_bytes(config);
+  const uint64_t limit = single_pass_auto_limit(*impl_, esize, config.kind);
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {
     case Algorithm::single_pass:
       s << ": one dispatch, chained scan with decoupled look-back and fallback, 2N bytes moved, tiles of "
-        << w * k * 4 << " elements";
+        << w * impl_->single_pass_vectors_per_lane(config.vectors_per_lane, esize, config.kind, count) * 4
+        << " elements";
       break;
     case Algorithm::reduce_then_scan:
       s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of " << w * k * 4
@@ -649,18 +662,21 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
     if (algorithm == Algorithm::single_pass)
       s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
-           "single-pass measured fastest from one tile up to 2^25 elements)";
+           "single-pass measured fastest from one tile up to "
+        << power_of_two(limit) << " elements)";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
     else if (is_float(config.type) && config.deterministic && count > uint64_t{w} * k * 4 &&
-             count <= single_pass_auto_limit)
+             count <= limit)
       s << " (automatic: deterministic " << to_string(config.type)
         << " results need a combination order that does not depend on scheduling, which the single-pass "
            "look-back's does; ScanConfig::deterministic = false allows it)";
     else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
     else
-      s << " (automatic: above 2^25 elements reduce-then-scan measured faster than single-pass on the H200)";
+      s << " (automatic: above " << power_of_two(limit) << " elements (" << esize << "-byte, "
+        << to_string(config.kind) << ") reduce-then-scan measured faster than single-pass "
+        << (impl_->on_lavapipe() ? "on lavapipe" : "on the H200") << ")";
   }
   return s.str();
 }

@@ -55,6 +55,16 @@ struct Context::Impl {
   uint32_t max_tiles_per_workgroup() const {
     return on_lavapipe() ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
   }
+  // The single-pass scan's K for a requested one (0 = default) and `count` elements of `element_bytes`.
+  // Inclusive scans keep the default: their kernel needs more registers at K = 8 (117 against 80 on the
+  // H200), and K = 4 was as fast or faster there (bench/RESULTS.md, session 7).
+  uint32_t single_pass_vectors_per_lane(uint32_t requested, uint32_t element_bytes, ScanKind kind,
+                                        uint64_t count) const {
+    if (requested) return requested;
+    const bool large = element_bytes == 4 && kind == ScanKind::exclusive && count > large_tile_min_elements &&
+                       !on_lavapipe();
+    return large ? large_tile_vectors_per_lane : default_vectors_per_lane_for(element_bytes);
+  }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
   // 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms); explicit counts still run (the tests use them).

@@ -42,7 +42,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
                       bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan,
                       bool indirect = false, bool device_address = false) {
   const DeviceInfo& info = ctx.device_info();
-  const core::TileShape shape =
+  core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
                        core::element_bytes(config));
   ScanConfig resolved_config = config;
@@ -70,6 +70,13 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     throw Error(Errc::invalid_argument,
                 "ContextCreateInfo::debug_withhold_first_tile does not apply to single-pass scans in place: tile 0 "
                 "would overwrite its input without publishing, so no fallback could recompute it");
+  // The single-pass scan's default K grows with the count (Context::Impl::single_pass_vectors_per_lane).
+  const core::TileShape default_shape = shape;
+  if (job == Job::scan && r.algorithm == Algorithm::single_pass) {
+    shape.vectors_per_lane = ctx.impl().single_pass_vectors_per_lane(
+        config.vectors_per_lane, core::element_bytes(resolved_config), config.kind, count);
+    r.vectors_per_lane = shape.vectors_per_lane;
+  }
   r.config = std::move(resolved_config);
   r.custom_prefix = std::move(custom_prefix);
   r.in_place = in_place;
@@ -88,6 +95,12 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   if (r.algorithm == Algorithm::multipass) r.block_size = 2 * shape.workgroup_size;
   if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
   r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window);
+  if (shape.vectors_per_lane > default_shape.vectors_per_lane) {
+    // Temp sized for this count must also do for any smaller one, which may take the default's smaller
+    // tiles, and so more tiles' look-back state.
+    const core::Plan smaller = core::plan_scan(r.algorithm, count, r.config, default_shape, limits, temp_zeroed, window);
+    r.plan.temp_elements = std::max(r.plan.temp_elements, smaller.temp_elements);
+  }
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }

@@ -336,4 +336,22 @@ TEST_F(ScanLayoutTest, ConvenienceCalls) {
 }
 
 }  // namespace
+// Just above large_tile_min_elements, where exclusive single-pass scans of 4-byte types take larger
+// tiles by default, and inclusive ones keep theirs (on lavapipe both keep the default tiles).
+TEST_F(ScanLayoutTest, SinglePassDefaultsAboveLargeTileSize) {
+  const uint64_t seed = fresh_seed();
+  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+    ScanConfig c;
+    c.algorithm = Algorithm::single_pass;
+    c.kind = kind;
+    c.deterministic = false;
+    const auto run = [](const auto& input, const ScanConfig& config) {
+      return record_and_run(shared_context(), input, config);
+    };
+    check_sizes<uint32_t>(c, {large_tile_min_elements + 8192 + 5}, seed, run);
+    c.type = DataType::f32;
+    check_sizes<float>(c, {large_tile_min_elements + 1}, seed + 1, run);
+  }
+}
+
 }  // namespace gpuscan::test
