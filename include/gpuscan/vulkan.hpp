@@ -219,6 +219,10 @@ class Context {
   // explicitly requested algorithm cannot run so, saying why.
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
+  // The vectors per lane (K) a scan of `count` elements runs with: config.vectors_per_lane if set,
+  // else the default for its algorithm, element size, kind and count (larger for big exclusive
+  // single-pass scans of 4-byte types: large_tile_vectors_per_lane).
+  uint32_t vectors_per_lane(const ScanConfig& config, uint64_t count) const;
   // A sentence on how a scan of `count` elements of `type` reaches its buffers (Addressing) and in
   // windows of how many elements (for `gpuscan info`).
   std::string describe_addressing(DataType type, uint64_t count) const;

@@ -629,6 +629,13 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   return Algorithm::multipass;
 }
 
+uint32_t Context::vectors_per_lane(const ScanConfig& config, uint64_t count) const {
+  const uint32_t esize = config.custom_op ? 0 : core::element_bytes(config);
+  if (!config.custom_op && resolve(config, count) == Algorithm::single_pass)
+    return impl_->single_pass_vectors_per_lane(config.vectors_per_lane, esize, config.kind, count);
+  return config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(esize);
+}
+
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
   std::ostringstream s;
   const Algorithm algorithm = resolve(config, count);
@@ -641,8 +648,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   switch (algorithm) {
     case Algorithm::single_pass:
       s << ": one dispatch, chained scan with decoupled look-back and fallback, 2N bytes moved, tiles of "
-        << w * impl_->single_pass_vectors_per_lane(config.vectors_per_lane, esize, config.kind, count) * 4
-        << " elements";
+        << w * vectors_per_lane(config, count) * 4 << " elements";
       break;
     case Algorithm::reduce_then_scan:
       s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of " << w * k * 4

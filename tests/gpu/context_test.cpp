@@ -47,6 +47,16 @@ TEST_F(ContextTest, ReportsTheDevice) {
   }
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
+  // The vectors per lane a scan runs with: 8 for large exclusive single-pass scans of 4-byte types (not
+  // on lavapipe), else the default or the caller's.
+  const uint64_t large = large_tile_min_elements + 1;
+  EXPECT_EQ(shared_context().vectors_per_lane({}, 1u << 20), default_vectors_per_lane);
+  EXPECT_EQ(shared_context().vectors_per_lane({}, large), lavapipe ? default_vectors_per_lane : large_tile_vectors_per_lane);
+  EXPECT_EQ(shared_context().vectors_per_lane(inclusive, large), default_vectors_per_lane);
+  EXPECT_EQ(shared_context().vectors_per_lane(u64, large), default_vectors_per_lane_for(8));
+  ScanConfig explicit_k;
+  explicit_k.vectors_per_lane = 2;
+  EXPECT_EQ(shared_context().vectors_per_lane(explicit_k, large), 2u);
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);
   EXPECT_NE(shared_context().describe_choice({}, limit32 + 1).find("reduce-then-scan"), std::string::npos);
   ScanConfig multipass;

@@ -1,6 +1,7 @@
 #include "backend.hpp"
 
 #include "format.hpp"
+#include "options.hpp"
 
 namespace gpuscan::cli {
 namespace {
@@ -29,6 +30,15 @@ std::string Backend::describe_device() const {
 
 Algorithm Backend::resolve(const ScanConfig& config, uint64_t count) const {
   return visit([&](const auto& c) { return c.resolve(config, count); });
+}
+
+uint32_t Backend::vectors_per_lane(const ScanConfig& config, uint64_t count) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return c.vectors_per_lane(config, count); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context&) { return effective_vectors_per_lane(config); },
+#endif
+  });
 }
 
 WorkgroupAlgorithm Backend::resolve(WorkgroupAlgorithm workgroup, DataType type) const {

@@ -75,7 +75,8 @@ std::string describe_device(const DeviceInfo& device) {
          "]";
 }
 
-std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm) {
+// `n`: the elements of one scan (a chunk's, when streamed); the default K may depend on it.
+std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm, uint64_t n) {
   std::string text(to_string(algorithm));
   if (algorithm == Algorithm::multipass)
     text += " (" +
@@ -83,8 +84,9 @@ std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Alg
                                                    : ctx.resolve(config.workgroup, config.type))) +
             " workgroup scan)";
   text += ", W = " + std::to_string(effective_workgroup_size(config));
-  if (algorithm != Algorithm::multipass) text += ", K = " + std::to_string(effective_vectors_per_lane(config));
-  return text + ", tiles of " + std::to_string(tile_elements(config, algorithm)) + " elements";
+  const uint32_t k = ctx.vectors_per_lane(config, n);
+  if (algorithm != Algorithm::multipass) text += ", K = " + std::to_string(k);
+  return text + ", tiles of " + std::to_string(tile_elements(config, algorithm, k)) + " elements";
 }
 
 std::string format_rate(uint64_t elements, double ns) {

@@ -21,7 +21,7 @@ std::string describe_device(const DeviceInfo& device);
 // The algorithm a scan runs (`algorithm`, as Context::resolve returned it for `config`) with its tile
 // size: "single-pass, W = 256, K = 4, tiles of 4096 elements",
 // "multipass (subgroup workgroup scan), W = 256, tiles of 512 elements".
-std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm);
+std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Algorithm algorithm, uint64_t n);
 // How a stream was cut: "" for one chunk or none, else
 // " in 12 chunks of 43690 elements, 1048400 bytes (1024 KiB) of buffers".
 std::string describe_chunks(const StreamStats& stats);

@@ -200,9 +200,9 @@ int run_info_json(const InfoOptions& options, Session& session) {
     if (choice->algorithm == Algorithm::multipass)
       json.key("workgroup_algorithm").value(to_string(ctx->resolve(config.workgroup, config.type)));
     json.key("workgroup_size").value(effective_workgroup_size(config));
-    if (choice->algorithm != Algorithm::multipass)
-      json.key("vectors_per_lane").value(effective_vectors_per_lane(config));
-    json.key("tile_elements").value(tile_elements(config, choice->algorithm));
+    const uint32_t k = ctx->vectors_per_lane(config, n);
+    if (choice->algorithm != Algorithm::multipass) json.key("vectors_per_lane").value(k);
+    json.key("tile_elements").value(tile_elements(config, choice->algorithm, k));
     json.key("temp_bytes").value(choice->temp_bytes);
     json.key("description").value(choice->description);
     json.key("addressing").value(ctx->describe_addressing(config.type, n));
@@ -344,7 +344,8 @@ int run_info(const InfoOptions& options, Session& session) {
     const Algorithm algorithm = ctx->resolve(config, n);
     const std::string listing = describe_scan_plan(*ctx, n, config);
     out << "\nplan for n = " << n << " (" << to_string(config.type) << ", " << to_string(config.kind)
-        << ", tiles of " << tile_elements(config, algorithm) << " elements; temp buffer "
+        << ", tiles of " << tile_elements(config, algorithm, ctx->vectors_per_lane(config, n))
+        << " elements; temp buffer "
         << format_bytes(scan_temp_requirements(*ctx, n, config).size) << "):\n"
         << listing;
     if (!listing.empty() && !listing.ends_with('\n')) out << '\n';

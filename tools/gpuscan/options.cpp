@@ -214,9 +214,9 @@ uint32_t effective_vectors_per_lane(const ScanConfig& config) {
                                      : default_vectors_per_lane_for(element_size(config.type));
 }
 
-uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm) {
+uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm, uint32_t k) {
   const uint64_t w = effective_workgroup_size(config);
-  return algorithm == Algorithm::multipass ? 2 * w : w * effective_vectors_per_lane(config) * 4;
+  return algorithm == Algorithm::multipass ? 2 * w : w * (k ? k : effective_vectors_per_lane(config)) * 4;
 }
 
 }  // namespace gpuscan::cli

@@ -107,7 +107,7 @@ int run_custom_scan(const ScanOptions& options, Session& session) {
   ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
   options.algorithm.apply(config);
   const uint64_t n = set_custom_op(config, options, ctx, input.size());
-  const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n));
+  const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n), n);
   double gpu_ns = 0;
   const auto start = std::chrono::steady_clock::now();
   const auto output = ctx.scan_bytes(input, config, &gpu_ns);
@@ -138,7 +138,7 @@ int run_scan(const ScanOptions& options, Session& session) {
   // What will run, on chunks of what size; throws before any work when an explicitly requested
   // algorithm cannot run on this device or the budget cannot hold one tile.
   const StreamPlan plan = ctx.plan_scan_stream(config, stream);
-  const std::string algorithm_text = describe_algorithm(ctx, config, plan.algorithm);
+  const std::string algorithm_text = describe_algorithm(ctx, config, plan.algorithm, plan.chunk_elements);
 
   std::vector<std::byte> output;
   if (whole) output.reserve(input.values().size());
