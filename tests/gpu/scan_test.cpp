@@ -177,7 +177,8 @@ TEST_F(ScanLayoutTest, SinglePassInPlace) {
 // every wait) and 64, also with late fallbacks, 32- and 64-bit states.
 TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
   on_both_single_pass_contexts([](const Context& ctx, std::mt19937_64& rng, bool late) {
-    auto run = [&](auto tag, Op op, size_t n, uint32_t w, uint32_t tiles, uint32_t spin_limit, bool in_place) {
+    auto run = [&](auto tag, Op op, size_t n, uint32_t w, uint32_t tiles, uint32_t spin_limit, bool in_place,
+                   uint32_t k = 1) {
       using T = decltype(tag);
       ScanConfig config;
       config.algorithm = Algorithm::single_pass;
@@ -185,7 +186,8 @@ TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
       config.op = op;
       config.kind = rng() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
       config.workgroup_size = w;
-      config.vectors_per_lane = 1;
+      config.vectors_per_lane = k;
+      config.deterministic = false;  // f32 on the single-pass scan
       config.spin_limit = spin_limit;
       config.tiles_per_workgroup = tiles;
       const auto input = random_op_values<T>(n, op, rng);
@@ -199,7 +201,7 @@ TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
       }
       EXPECT_TRUE(matches_reference(input, got, config.kind, op))
           << to_string(config.type) << " " << to_string(op) << " " << to_string(config.kind) << " n = " << n
-          << ", W = " << w << ", " << tiles << " tiles per workgroup, spin limit " << spin_limit
+          << ", W = " << w << ", K = " << k << ", " << tiles << " tiles per workgroup, spin limit " << spin_limit
           << (in_place ? ", in place" : "") << (late ? " (late fallbacks)" : "");
     };
     for (uint32_t w : {32u, 64u}) {  // one subgroup per workgroup on NVIDIA and AMD, and two
@@ -215,6 +217,16 @@ TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
           run(int32_t{}, Op::max, n, w, tiles, spin, !in_place);
           if (ctx.device_info().shader_int64 && n % 3 == 0) run(uint64_t{}, Op::add, n, w, tiles, spin, in_place);
         }
+      }
+    }
+    // Large tiles (K = 8, the default of large exclusive scans of 4-byte types), whose fallback reduces
+    // a predecessor row by row (tile_total) while two scanned tiles are held.
+    const size_t tile = 64 * 8 * 4;
+    for (uint32_t tiles : {1u, 4u}) {
+      for (size_t n : {tile + 1, 9 * tile + 5, 300 * tile + 3, 1 + rng() % 600'000}) {
+        const uint32_t spin = rng() % 2 ? 1u : 64u;
+        run(uint32_t{}, Op::add, n, 64, tiles, spin, rng() % 2 != 0, 8);
+        run(float{}, Op::add, n, 64, tiles, spin, false, 8);
       }
     }
   });
