@@ -12,17 +12,17 @@
 // tile counts as not ready (flag 0), and the reader polls again or falls back.
 //
 // Why it is correct. Each (tile, flag) pair has exactly one possible value, bit for bit: a tile's
-// AGGREGATE is its tile total, computed with the same arithmetic by tile_scan (the owner) and tile_total
-// (a fallback; tile.glsl), so it has the same bits whichever workgroup computes it; its PREFIX is
-// stored by its owner alone (tile 0's, also by a fallback, is tile 0's total). Every word is written
-// whole by one atomic, so a word that carries flag F carries its half of the value of (tile, F), and
-// words that all carry F together make up that value -- whichever stores they came from and in
-// whatever order they became visible. (Words with different flags, e.g. one already PREFIX and one still AGGREGATE, are simply
-// not ready yet.) Nothing else is communicated between workgroups, so relaxed device-scope atomics
-// suffice: atomics on one location are coherent, and each tile's words are written only by its owner,
-// except the fallback's compare-and-swap from 0 below. No release/acquire ordering with other memory
-// is needed, hence no Vulkan memory model either; for 64-bit values this replaces "write the value,
-// then publish a flag with release semantics", which would need it. (With
+// AGGREGATE is its tile total, computed with the same arithmetic by tile_scan (the owner) and
+// tile_total (a fallback; tile.glsl), so it has the same bits whichever workgroup computes it; its
+// PREFIX is stored by its owner alone (tile 0's, also by a fallback, is tile 0's total). Every word is
+// written whole by one atomic, so a word that carries flag F carries its half of the value of (tile,
+// F), and words that all carry F together make up that value -- whichever stores they came from and in
+// whatever order they became visible. (Words with different flags, e.g. one already PREFIX and one
+// still AGGREGATE, are simply not ready yet.) Nothing else is communicated between workgroups, so
+// relaxed device-scope atomics suffice: atomics on one location are coherent, and each tile's words are
+// written only by its owner, except the fallback's compare-and-swap from 0 below. No release/acquire
+// ordering with other memory is needed, hence no Vulkan memory model either; for 64-bit values this
+// replaces "write the value, then publish a flag with release semantics", which would need it. (With
 // `#pragma use_vulkan_memory_model`, Mesa 22.3's lavapipe lost the output stores of subgroup 0 even
 // with the look-back removed; not pursued.)
 // Tile indices come from an atomic counter, so a predecessor's tile was taken before ours. A

@@ -19,7 +19,8 @@ SCAN_ELEMENT t_prefix[VECTORS_PER_LANE];
 
 // Row k of the tile scan: scans `row` inside the vector and across the subgroup and returns `carry`
 // (everything before the row in this subgroup's rows) with the row's total combined in. With keep,
-// leaves the row's scanned values in t_values[k] and what comes before them in the subgroup in t_prefix[k].
+// leaves the row's scanned values in t_values[k] and what comes before them in the subgroup in
+// t_prefix[k].
 SCAN_ELEMENT tile_scan_row(SCAN_ELEMENT carry, SCAN_VECTOR row, uint k, bool keep) {
   const SCAN_VECTOR v = scan_vector_inclusive(row);
   SCAN_ELEMENT before_row, row_total;
@@ -72,7 +73,8 @@ SCAN_ELEMENT tile_scan(uint tile, bool keep) {
 // 80; bench/RESULTS.md, session 7). The fallback is rare, so its row-by-row loads cost little.
 SCAN_ELEMENT tile_total(uint tile) {
   SCAN_ELEMENT carry = scan_identity();
-  DONT_UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) carry = tile_scan_row(carry, scan_load_vector(tile, k), k, false);
+  DONT_UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
+    carry = tile_scan_row(carry, scan_load_vector(tile, k), k, false);
   return tile_scan_subgroups(carry, false);
 }
 
