@@ -110,12 +110,26 @@ int run_demo(const DemoOptions& options, Session& session) {
   options.algorithm.apply(base);
   const uint32_t w = effective_workgroup_size(base);
   const uint32_t k = effective_vectors_per_lane(base);
+  // Large exclusive single-pass scans may take larger tiles than the default (Context::vectors_per_lane).
+  std::string large_tiles;
+  if (ctx.single_pass_available()) {
+    ScanConfig single_pass = base;
+    single_pass.algorithm = Algorithm::single_pass;
+    single_pass.deterministic = false;
+    try {
+      const uint32_t k_single_pass = ctx.vectors_per_lane(single_pass, options.n);
+      if (k_single_pass != k)
+        large_tiles = "; exclusive single-pass: K = " + std::to_string(k_single_pass) + ", tiles of " +
+                      std::to_string(tile_elements(base, Algorithm::single_pass, k_single_pass));
+    } catch (const Error&) {  // this type cannot run single-pass here; its row says so
+    }
+  }
   out << "device: " << ctx.describe_device() << ", subgroup size " << ctx.subgroup_size()
       << ", subgroup arithmetic " << (ctx.subgroup_arithmetic() ? "yes" : "no") << ", single-pass "
       << (ctx.single_pass_available() ? "yes" : "no") << '\n'
       << "input: " << format_bytes(input.size()) << "; W = " << w << ", K = " << k << ": tiles of "
       << tile_elements(base, Algorithm::single_pass) << " elements (single-pass, reduce-then-scan), "
-      << tile_elements(base, Algorithm::multipass) << " (multipass)\n"
+      << tile_elements(base, Algorithm::multipass) << " (multipass)" << large_tiles << "\n"
       << "Each algorithm first scans a few tiles untimed, so pipeline creation is not timed. GPU time covers "
          "the scan passes;\nwall time adds upload, download and allocation."
       << (ctx.has_gpu_timer() ? "" : " (This queue has no timestamps: throughput uses wall time.)")
@@ -157,6 +171,9 @@ int run_demo(const DemoOptions& options, Session& session) {
       config.algorithm = variant.algorithm;
       config.workgroup = variant.workgroup;
       config.deterministic = false;  // every variant runs as named, f32 on single-pass too
+      // The K this size runs with, pinned so that the warm-up's few tiles build the same pipelines (large
+      // exclusive single-pass scans take larger tiles than small ones: Context::vectors_per_lane).
+      config.vectors_per_lane = ctx.vectors_per_lane(config, options.n);
       // Untimed warm-up with the same config: creates (and on software drivers compiles) the pipelines.
       // A few tiles take every kernel of a multi-tile scan; exclusive runs first, so its warm-up also
       // covers the exclusive kernels that the deeper levels of a large inclusive scan use.
