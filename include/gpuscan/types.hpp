@@ -174,7 +174,7 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
 }
 // The single-pass scan's default K for exclusive scans of 4-byte types above large_tile_min_elements
 // elements (not on lavapipe). With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each
-// with a 32 KiB tile in flight: 2^24-2^28 u32 7-12 % faster than K = 4 (bench/RESULTS.md, session 7);
+// with a 32 KiB tile in flight: 2^24-2^28 u32 7-16 % faster than K = 4 (bench/RESULTS.md, session 7);
 // 2^22 was 4 % slower. Inclusive scans need 117 registers at K = 8 and stay at the default.
 inline constexpr uint32_t large_tile_vectors_per_lane = 8;
 inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
