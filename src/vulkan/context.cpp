@@ -560,7 +560,7 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 // 22.9 ms, session 6).
 static uint64_t single_pass_auto_limit(const Context::Impl& impl, uint32_t element_bytes, ScanKind kind) {
   if (impl.on_lavapipe()) return uint64_t{1} << 21;
-  return element_bytes == 4 && kind == ScanKind::exclusive ? uint64_t{1} << 28 : uint64_t{1} << 25;
+  return impl.large_single_pass_tiles(element_bytes, kind) ? uint64_t{1} << 28 : uint64_t{1} << 25;
 }
 
 static std::string power_of_two(uint64_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }

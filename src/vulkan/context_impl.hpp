@@ -61,9 +61,13 @@ struct Context::Impl {
   uint32_t single_pass_vectors_per_lane(uint32_t requested, uint32_t element_bytes, ScanKind kind,
                                         uint64_t count) const {
     if (requested) return requested;
-    const bool large = element_bytes == 4 && kind == ScanKind::exclusive && count > large_tile_min_elements &&
-                       !on_lavapipe();
+    const bool large = large_single_pass_tiles(element_bytes, kind) && count > large_tile_min_elements;
     return large ? large_tile_vectors_per_lane : default_vectors_per_lane_for(element_bytes);
+  }
+  // Whether large single-pass scans of these elements take large_tile_vectors_per_lane by default (and so
+  // stay faster than reduce-then-scan to larger sizes: context.cpp's single_pass_auto_limit).
+  bool large_single_pass_tiles(uint32_t element_bytes, ScanKind kind) const {
+    return element_bytes == 4 && kind == ScanKind::exclusive && !on_lavapipe();
   }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
