@@ -13,11 +13,12 @@ bool flagged_op(const std::string& op) { return op == "select-flagged"; }
 
 // "single-pass" runs with SelectArgs::temp_zeroed (the state zeroed once, then left zeroed by every
 // run, as the scan's "single-pass"); "single-pass-fill" clears it with a fill inside every run.
-CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k) {
+CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k, uint32_t m = 0) {
   CompactConfig c;
   c.type = DataType::u32;
   c.workgroup_size = w;
   c.vectors_per_lane = k;
+  c.tiles_per_workgroup = m;
   c.algorithm = algorithm == "three-pass" ? CompactAlgorithm::three_pass : CompactAlgorithm::single_pass;
   return c;
 }
@@ -92,9 +93,11 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
       const std::string kind = op + "-" + std::to_string(density) + "%";
       for (const auto& alg : o.algorithms)
         for (auto w : o.workgroup_sizes)
-          for (auto k : o.vectors) {
+          for (auto k : o.vectors)
+          for (auto m : o.tiles_per_workgroup) {
+            if (alg == "three-pass" && m != o.tiles_per_workgroup.front()) continue;  // M is single-pass only
             SelectArgs args;
-            args.config = config_for(alg, w, k);
+            args.config = config_for(alg, w, k, m);
             args.count = n;
             args.input = b.in.view();
             args.flags = b.flags.view();
@@ -113,6 +116,7 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
             std::string label = alg;
             if (o.workgroup_sizes.size() > 1 || o.vectors.size() > 1)
               label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
+            if (o.tiles_per_workgroup.size() > 1 && alg != "three-pass") label += "-m" + std::to_string(m);
             const std::string what = label + " " + kind + " n=" + std::to_string(n);
             if (o.verify) {
               poison(ctx, b.out.handle(), n * 4);

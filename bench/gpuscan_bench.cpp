@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
     }
     compact.workgroup_sizes = workgroup_sizes;
     compact.vectors = vectors;
+    compact.tiles_per_workgroup = tiles_per_wg;
     compact.warmup = warmup;
     compact.runs = runs;
     compact.verify = verify;

@@ -116,6 +116,10 @@ struct CompactConfig {
   // single_pass: polls of a predecessor's state before counting its kept elements itself (0 = 64, as
   // ScanConfig::spin_limit). Tests set 1 to force the fallback.
   uint32_t spin_limit = 0;
+  // single_pass: tiles one workgroup takes in turn, as ScanConfig::tiles_per_workgroup (0 = the same
+  // default: 4 above several_tiles_min_tiles tiles, else 1; 1 on lavapipe, and at most
+  // lavapipe_max_tiles_per_workgroup there).
+  uint32_t tiles_per_workgroup = 0;
 };
 
 // Temporary storage record_select_if / record_select_flagged / record_partition_if /

@@ -135,6 +135,11 @@ bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window) {
   return window != 0 && count > compaction_window(shape, window);
 }
 
+uint64_t compact_single_pass_shared_bytes(TileShape shape) {
+  const uint64_t subgroups = shape.workgroup_size / 4 + 1;  // subgroups have at least 4 invocations
+  return tile_elements(shape) * 4 + subgroups * 4 * 4 + 64;
+}
+
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,
                      bool single_pass, bool temp_zeroed, uint64_t window) {
   const uint64_t tile = tile_elements(shape);

@@ -50,7 +50,11 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
   const uint64_t window = ctx.impl().window_elements(DataType::u32);
   const bool windowed = core::compaction_windowed(count, shape, window);
-  const bool single_pass_possible = ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed;
+  // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
+  const uint64_t stage_bytes = core::compact_single_pass_shared_bytes(shape);
+  const bool stage_fits = stage_bytes <= info.max_shared_memory_bytes;
+  const bool single_pass_possible =
+      ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed && stage_fits;
   if (r.algorithm == CompactAlgorithm::automatic)
     r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
   if (windowed && indirect)
@@ -67,6 +71,13 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
       throw Error(Errc::unsupported, "single-pass compaction: the context cannot run the single-pass scan's "
                                      "look-back (Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, "
                                      "subgroup arithmetic and ballot); use CompactAlgorithm::three_pass");
+    if (!stage_fits)
+      throw Error(Errc::invalid_argument,
+                  "the single-pass compaction stages a tile of W·K·4 elements in shared memory: W = " +
+                      std::to_string(shape.workgroup_size) + ", K = " + std::to_string(shape.vectors_per_lane) +
+                      " need " + std::to_string(stage_bytes) + " bytes, the device has " +
+                      std::to_string(info.max_shared_memory_bytes) +
+                      "; use a smaller W or K, or CompactAlgorithm::three_pass or automatic");
   }
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
@@ -185,6 +196,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
+    if (d.kernel == core::Kernel::compact_single_pass)
+      key.tiles_per_workgroup = impl.tiles_per_workgroup(args.config.tiles_per_workgroup, d.blocks);
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);
     const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, 4);
     // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.

@@ -114,8 +114,9 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
 
   using ::testing::WithParamInterface<Param>::GetParam;
   bool single_pass() const { return GetParam().algorithm == CompactAlgorithm::single_pass; }
-  CompactConfig config(uint32_t w = small_w, uint32_t k = 1, uint32_t spin_limit = 0) const {
-    return {GetParam().type, GetParam().path, w, k, GetParam().algorithm, spin_limit};
+  CompactConfig config(uint32_t w = small_w, uint32_t k = 1, uint32_t spin_limit = 0,
+                       uint32_t tiles_per_workgroup = 0) const {
+    return {GetParam().type, GetParam().path, w, k, GetParam().algorithm, spin_limit, tiles_per_workgroup};
   }
   // Partitions run three-pass only; the single-pass instances check that they say so.
   bool skip_partition() const {
@@ -251,6 +252,25 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
         check_select_if<T>(Predicate::greater<T>(T(0)), n, d, config(small_w, 1, 1));
       }
     check_select_flagged<T>(70001, 0.5, config(0, 0, 1));
+  }
+
+  // The single-pass plan with several tiles per workgroup (CompactConfig::tiles_per_workgroup): a
+  // workgroup holds a staged tile while it ranks the next, then looks back for the held one. With the
+  // default spin limit and with 1 (the fallback counts a predecessor while a tile is held); small tiles,
+  // so that the loop runs many times, and the shapes of other_tile_shapes.
+  template <class T>
+  void several_tiles_per_workgroup() {
+    for (uint32_t tiles : {2u, 4u})
+      for (uint32_t spin : {0u, 1u}) {
+        for (size_t n : {size_t{257}, size_t{129 * 128 + 1}})
+          for (double d : densities) {
+            check_select_flagged<T>(n, d, config(small_w, 1, spin, tiles));
+            check_select_if<T>(Predicate::greater<T>(T(0)), n, d, config(small_w, 1, spin, tiles));
+          }
+        check_select_if<T>(Predicate::nonzero(), 5000, 0.5, config(64, 2, spin, tiles));
+        check_select_flagged<T>(70001, 0.5, config(0, 0, spin, tiles));
+        check_select_flagged<T>(4096 * 3 + 5, 0.99, config(128, 8, spin, tiles));
+      }
   }
 
   template <class F>

@@ -39,6 +39,10 @@ TEST_P(CompactSinglePassTest, ForcedFallback) {
   for_type([&](auto t) { forced_fallback<decltype(t)>(); });
 }
 
+TEST_P(CompactSinglePassTest, SeveralTilesPerWorkgroup) {
+  for_type([&](auto t) { several_tiles_per_workgroup<decltype(t)>(); });
+}
+
 INSTANTIATE_TEST_SUITE_P(All, CompactSinglePassTest,
                          ::testing::Values(Param{DataType::u32, CompactPath::ballot, single},
                                            Param{DataType::i32, CompactPath::ballot, single},
@@ -315,6 +319,31 @@ TEST_F(CompactMisuseTest, SinglePassNeedsBallotsSelectionAndAFillableAlignedTemp
   a = args();
   a.temp = fillable.view(4);
   expect_error(a, false, Errc::misaligned, "TempRequirements::alignment");
+}
+
+// The single-pass kernel stages a whole tile in shared memory: a shape whose tile does not fit is refused
+// by name for single_pass, and automatic runs it three-pass instead.
+TEST_F(CompactMisuseTest, SinglePassTileMustFitSharedMemory) {
+  if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot()) GTEST_SKIP() << "no single-pass";
+  const uint32_t w = ctx.device_info().max_workgroup_invocations >= 1024 ? 1024 : 256;
+  std::mt19937_64 rng(fresh_seed());
+  std::vector<uint32_t> in(100003);
+  for (auto& v : in) v = static_cast<uint32_t>(rng());
+  std::vector<uint32_t> want;
+  std::copy_if(in.begin(), in.end(), std::back_inserter(want), [](uint32_t v) { return v > 1u << 31; });
+  CompactConfig config{DataType::u32, CompactPath::ballot, w, 16, CompactAlgorithm::single_pass};
+  ASSERT_GT(uint64_t{w} * 16 * 16, ctx.device_info().max_shared_memory_bytes);
+  try {
+    select_if(ctx, std::span<const uint32_t>(in), Predicate::greater(1u << 31), config);
+    ADD_FAILURE() << "a single-pass tile larger than shared memory did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+  }
+  config.algorithm = CompactAlgorithm::automatic;
+  EXPECT_NE(describe_compact_plan(ctx, in.size(), config).find("three-pass"), std::string::npos)
+      << describe_compact_plan(ctx, in.size(), config);
+  EXPECT_EQ(select_if(ctx, std::span<const uint32_t>(in), Predicate::greater(1u << 31), config), want);
 }
 
 // The single-pass state clears itself: after one zeroing, runs with temp_zeroed need no fill, and the

@@ -1,0 +1,78 @@
+// Staged selection (compact_single_pass.comp): a tile's kept elements are ranked with ballots in
+// registers (common/ballot.glsl's layout), gathered in tile order into shared memory, and stored from
+// there once the look-back has found where they go -- contiguous, coalesced stores of one element per
+// invocation and step instead of scattered ones. In registers a tile takes its values and one word per
+// row; while the tile loop (common/tile_loop.glsl) holds a tile, it waits in shared memory, so the
+// next tile's loads have the registers to themselves.
+//
+// Needs W·K·16 bytes of shared memory for the stage (the host refuses shapes that do not fit) and
+// subgroup arithmetic (common/subgroup_totals.glsl scans the subgroups' counts). Include after
+// common/ballot.glsl and common/subgroup_totals.glsl.
+#ifndef GPUSCAN_COMPACT_STAGE_GLSL
+#define GPUSCAN_COMPACT_STAGE_GLSL
+
+uvec4 st_values[VECTORS_PER_LANE];
+// Per row: the subgroup's kept elements before this lane's first element of the row (bits 4..31; a tile
+// has at most 2^16 elements) and which of the lane's four elements are kept (bits 0..3).
+uint st_rows[VECTORS_PER_LANE];
+uint st_subgroup_before;  // the tile's kept elements before this subgroup's
+
+shared uint sh_stage[gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u];
+
+// Loads and ranks the kept elements of `tile` into st_values / st_rows / st_subgroup_before; returns the
+// tile's kept count to every invocation. Call from uniform control flow.
+uint stage_rank(uint tile) {
+  uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    const bvec4 p = compact_keep4(ballot_first(tile, k), LOAD_KEPT, st_values[k]);
+    uint row_count;
+    const uint before = ballot_row_ranks(p, row_count).x + kept;
+    st_rows[k] = (before << 4) | uint(p.x) | (uint(p.y) << 1) | (uint(p.z) << 2) | (uint(p.w) << 3);
+    kept += row_count;
+  }
+  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = kept;
+  subgroup_totals_exclusive_scan();
+  st_subgroup_before = sh_subgroup_prefix[gl_SubgroupID];
+  const uint total = sh_total;
+  barrier();  // sh_subgroup_prefix and sh_total are free for the next tile
+  return total;
+}
+
+// Moves the ranked tile into sh_stage in output order. Call from uniform control flow, once every
+// invocation is done reading the previous tile from the stage; the stage is complete after the next
+// barrier().
+void stage_gather() {
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    const uint row = st_rows[k];
+    uint place = st_subgroup_before + (row >> 4);
+    for (uint c = 0u; c < 4u; ++c) {
+      if ((row & (1u << c)) != 0u) sh_stage[place++] = st_values[k][c];
+    }
+  }
+}
+
+// Stores the staged tile's `count` kept elements, the first at output element `first`. Call after a
+// barrier() that follows stage_gather().
+void stage_store(uint first, uint count) {
+  for (uint i = gl_LocalInvocationID.x; i < count; i += gl_WorkGroupSize.x) store_out(first + i, sh_stage[i]);
+}
+
+// The kept count of stage_rank, for the look-back's fallback: one row in registers at a time (a loop
+// the compiler is asked not to unroll), as tile.glsl's tile_total, so that the rare fallback does not
+// set the kernel's register count while a ranked tile sits in registers.
+uint stage_count(uint tile) {
+  uint kept = 0u;
+  DONT_UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+    uvec4 values;
+    uint row_count;
+    ballot_row_ranks(compact_keep4(ballot_first(tile, k), LOAD_NONE, values), row_count);
+    kept += row_count;
+  }
+  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = kept;
+  subgroup_totals_exclusive_scan();
+  const uint total = sh_total;
+  barrier();
+  return total;
+}
+
+#endif
