@@ -1,8 +1,9 @@
 // The workgroup loop of the single-pass scan (single_pass.comp): take tiles from the atomic counter,
 // publish each tile's total, look back, publish its PREFIX and write it. Written against three hooks so
-// that another look-back kernel can share it; the single-pass compaction did, in a trial that failed on
-// NVIDIA (counts too low at W = 64, K = 2, even with one tile per workgroup; not understood, see
-// bench/RESULTS.md, session 6), so it keeps its own one-tile main for now.
+// that other look-back kernels share it: the single-pass compaction (compact_single_pass.comp) holds its
+// tile in shared memory instead of registers. (A session-6 trial of the compaction on this loop, with
+// its tile held in registers, failed on NVIDIA; the staged kernel passes there: bench/RESULTS.md,
+// sessions 6 and 8.)
 //
 // A workgroup takes up to TILES_PER_WORKGROUP tiles in turn. Holding a scanned tile, it takes the next
 // index, loads and scans that tile and publishes its total, and only then looks back for the held tile

@@ -36,9 +36,10 @@ struct ResolvedCompact {
 };
 
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                bool partition = false, bool temp_zeroed = false, bool indirect = false) {
+                                bool partition = false, bool temp_zeroed = false, bool indirect = false,
+                                bool flagged = false) {
   const DeviceInfo& info = ctx.device_info();
-  const core::TileShape shape =
+  core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
   core::check_compaction_type(config.type);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
@@ -57,6 +58,18 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
       ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed && stage_fits;
   if (r.algorithm == CompactAlgorithm::automatic)
     r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
+  // Large single-pass selections by a predicate take larger tiles where the stage fits (compact.hpp,
+  // CompactConfig::vectors_per_lane); with flags, whose rows load twice the bytes, K = 8 was slower.
+  if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !flagged && !partition &&
+      count > large_tile_min_elements) {
+    const core::TileShape large =
+        core::tile_shape(config.workgroup_size, compact_large_tile_vectors_per_lane, info.max_workgroup_invocations);
+    if (core::compact_single_pass_shared_bytes(large) <= info.max_shared_memory_bytes &&
+        !core::compaction_windowed(count, large, window)) {
+      shape = large;
+      r.vectors_per_lane = large.vectors_per_lane;
+    }
+  }
   if (windowed && indirect)
     throw Error(Errc::too_large, "a compaction with its count in GPU memory must fit one binding: its upper bound of " +
                                      std::to_string(count) + " elements spans several windows");
@@ -120,7 +133,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const ResolvedCompact r =
-      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
+      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr, flagged);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
   if (!flagged && args.predicate.kind > PredicateKind::in_range)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
@@ -349,8 +362,11 @@ std::string_view to_string(CompactPath path) noexcept {
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
                                            bool indirect) {
   // The partition's plan (an inclusive scan of the counts; three-pass even where a selection runs
-  // single-pass) is covered too: one allocation serves both.
+  // single-pass) and select_flagged's (smaller default tiles, so more tile states) are covered too: one
+  // allocation serves them all.
   TempRequirements req = temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect).plan, indirect);
+  req.size = std::max(
+      req.size, temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect, true).plan, indirect).size);
   if (config.algorithm != CompactAlgorithm::single_pass) {
     const TempRequirements part =
         temp_needs(ctx, resolve_compact(ctx, count, config, true, false, indirect).plan, indirect);
@@ -359,8 +375,8 @@ TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, c
   return req;
 }
 
-std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  const ResolvedCompact r = resolve_compact(ctx, count, config);
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config, bool flagged) {
+  const ResolvedCompact r = resolve_compact(ctx, count, config, false, false, false, flagged);
   const std::string how = r.algorithm == CompactAlgorithm::single_pass
                               ? "tile counts chained by decoupled look-back"
                               : std::string("counts scanned by ") +
