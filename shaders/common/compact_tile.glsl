@@ -1,6 +1,6 @@
 // What a compaction pass does with a whole tile, on either path: count its kept elements
-// (compact_count.comp, and the single-pass plan's look-back fallback). Include after common/compact.glsl
-// and, for COMPACT_BALLOT, common/ballot.glsl.
+// (compact_count.comp; the single-pass plan's fallback counts row by row instead, compact_stage.glsl's
+// stage_count). Include after common/compact.glsl and, for COMPACT_BALLOT, common/ballot.glsl.
 #ifndef GPUSCAN_COMPACT_TILE_GLSL
 #define GPUSCAN_COMPACT_TILE_GLSL
 

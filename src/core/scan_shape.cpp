@@ -137,7 +137,10 @@ bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window) {
 
 uint64_t compact_single_pass_shared_bytes(TileShape shape) {
   const uint64_t subgroups = shape.workgroup_size / 4 + 1;  // subgroups have at least 4 invocations
-  return tile_elements(shape) * 4 + subgroups * 4 * 4 + 64;
+  // The stage, five words per subgroup (look-back, subgroup totals, ballot counts), and -- in case the
+  // compiler keeps them although this kernel does not use them -- compact.glsl's W-word scan array and a
+  // few scalars.
+  return tile_elements(shape) * 4 + subgroups * 5 * 4 + uint64_t{shape.workgroup_size} * 4 + 64;
 }
 
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,

@@ -59,7 +59,8 @@ Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, boo
 // Whether such a plan runs in windows.
 bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window);
 // Shared memory the single-pass compaction kernel needs at most (compact_stage.glsl stages a whole tile
-// of u32, W·K·16 bytes; the look-back and the subgroup counts take a few words per subgroup).
+// of u32, W·K·16 bytes; the look-back and the subgroup counts take a few words per subgroup, and
+// compact.glsl's scan array W words).
 uint64_t compact_single_pass_shared_bytes(TileShape shape);
 
 }  // namespace gpuscan::core
