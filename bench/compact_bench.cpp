@@ -13,8 +13,9 @@ bool flagged_op(const std::string& op) { return op == "select-flagged"; }
 
 // "single-pass" runs with SelectArgs::temp_zeroed (the state zeroed once, then left zeroed by every
 // run, as the scan's "single-pass"); "single-pass-fill" clears it with a fill inside every run.
-CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k, uint32_t m = 0) {
+CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k, uint32_t m = 0, uint32_t spin = 0) {
   CompactConfig c;
+  c.spin_limit = spin;
   c.type = DataType::u32;
   c.workgroup_size = w;
   c.vectors_per_lane = k;
@@ -94,10 +95,12 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
       for (const auto& alg : o.algorithms)
         for (auto w : o.workgroup_sizes)
           for (auto k : o.vectors)
-          for (auto m : o.tiles_per_workgroup) {
-            if (alg == "three-pass" && m != o.tiles_per_workgroup.front()) continue;  // M is single-pass only
+          for (auto m : o.tiles_per_workgroup)
+          for (auto spin : o.spins) {
+            // M and the spin limit are single-pass only
+            if (alg == "three-pass" && (m != o.tiles_per_workgroup.front() || spin != o.spins.front())) continue;
             SelectArgs args;
-            args.config = config_for(alg, w, k, m);
+            args.config = config_for(alg, w, k, m, spin);
             args.count = n;
             args.input = b.in.view();
             args.flags = b.flags.view();
@@ -117,6 +120,7 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
             if (o.workgroup_sizes.size() > 1 || o.vectors.size() > 1)
               label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
             if (o.tiles_per_workgroup.size() > 1 && alg != "three-pass") label += "-m" + std::to_string(m);
+            if (o.spins.size() > 1 && alg != "three-pass") label += "-s" + std::to_string(spin);
             const std::string what = label + " " + kind + " n=" + std::to_string(n);
             if (o.verify) {
               poison(ctx, b.out.handle(), n * 4);

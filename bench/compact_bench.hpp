@@ -17,6 +17,7 @@ struct CompactOptions {
   std::vector<std::string> algorithms;  // "three-pass", "single-pass", "single-pass-fill"
   std::vector<uint32_t> workgroup_sizes, vectors;
   std::vector<uint32_t> tiles_per_workgroup{0};  // single-pass only (0 = default)
+  std::vector<uint32_t> spins{0};                // single-pass only: spin limits (0 = default)
   uint32_t warmup = 5, runs = 30;
   bool verify = true;
 };

@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
     compact.workgroup_sizes = workgroup_sizes;
     compact.vectors = vectors;
     compact.tiles_per_workgroup = tiles_per_wg;
+    compact.spins = spins;
     compact.warmup = warmup;
     compact.runs = runs;
     compact.verify = verify;

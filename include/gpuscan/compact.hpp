@@ -119,7 +119,7 @@ struct CompactConfig {
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;
-  // single_pass: polls of a predecessor's state before counting its kept elements itself (0 = 64, as
+  // single_pass: polls of a predecessor's state before counting its kept elements itself (0 = 1024, as
   // ScanConfig::spin_limit). Tests set 1 to force the fallback.
   uint32_t spin_limit = 0;
   // single_pass: tiles one workgroup takes in turn, as ScanConfig::tiles_per_workgroup (0 = the same

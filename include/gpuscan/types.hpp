@@ -138,7 +138,7 @@ struct ScanConfig {
   // large_tile_vectors_per_lane above large_tile_min_elements elements); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
-  // 0 = default (64). Tests set 1 to force the fallback path. On lavapipe it is capped at
+  // 0 = default (default_spin_limit, 1024). Tests set 1 to force the fallback path. On lavapipe it is capped at
   // lavapipe_max_spin_limit: lavapipe ends every loop of a shader invocation after 65535 iterations in
   // all, which long polling would reach (a look-back cut short gives wrong results).
   uint32_t spin_limit = 0;
@@ -178,7 +178,11 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
 // 2^22 was 4 % slower. Inclusive scans need 117 registers at K = 8 and stay at the default.
 inline constexpr uint32_t large_tile_vectors_per_lane = 8;
 inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
-inline constexpr uint32_t default_spin_limit = 64;
+// 1024: with 64, some batches of 30 single-pass runs on the H200 took 2.5-3x as long (fallbacks starting
+// fallbacks, most likely: a poll is an L2 round trip, so 64 polls are about one tile's work); 1024 (and
+// 512 for scans) removed them in every A/B pair measured, at the same speed otherwise (bench/RESULTS.md,
+// sessions 7 and 8). A predecessor that really does not run costs its waiter 1024 polls before the fallback.
+inline constexpr uint32_t default_spin_limit = 1024;
 inline constexpr uint32_t lavapipe_max_spin_limit = 256;
 // 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.
 // The default takes one tile per workgroup up to several_tiles_min_tiles tiles: so few that every tile gets

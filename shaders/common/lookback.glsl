@@ -57,7 +57,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 // Polls of a not-ready predecessor before computing its total from its input instead.
-SPEC_CONSTANT(5, uint, SPIN_LIMIT, 64u);
+SPEC_CONSTANT(5, uint, SPIN_LIMIT, 1024u);
 // Debugging aid (ContextCreateInfo::debug_withhold_first_tile): tile 0's owner publishes nothing, so
 // every successor computes tile 0's prefix in the fallback. Entry shaders check it where they publish.
 SPEC_CONSTANT(7, bool, WITHHOLD_FIRST_TILE, false);

@@ -17,7 +17,7 @@ struct PipelineKey {
   bool use_aux = false;           // 2: WRITE_BLOCK_SUMS / READ_OFFSETS
   uint32_t vectors_per_lane = 4;  // 3
   bool vector_aligned = true;     // 4
-  uint32_t spin_limit = 64;       // 5
+  uint32_t spin_limit = 1024;     // 5
   uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
   bool withhold_first_tile = false;  // 7: WITHHOLD_FIRST_TILE (ContextCreateInfo::debug_withhold_first_tile)
   uint32_t heads = 0;             // 8: HEADS, where segmented scans find segment starts (core::HeadSource)

@@ -17,7 +17,8 @@ uint32_t find_memory_type(VkPhysicalDevice physical, uint32_t allowed, MemoryKin
       if ((allowed & (1u << i)) && (props.memoryTypes[i].propertyFlags & (host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) ==
                                        (host | VK_MEMORY_PROPERTY_HOST_CACHED_BIT))
         return i;
-  const VkMemoryPropertyFlags want = kind == MemoryKind::device_local ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT : host;
+  const VkMemoryPropertyFlags want =
+      kind == MemoryKind::device_local ? VkMemoryPropertyFlags{VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT} : host;
   for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
     if ((allowed & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
   if (kind == MemoryKind::device_local)  // e.g. a CPU device without a DEVICE_LOCAL type: any will do

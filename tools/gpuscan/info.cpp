@@ -141,7 +141,9 @@ int run_info_json(const InfoOptions& options, Session& session) {
     error = e;
   }
 
-  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  ScanConfig config;
+  config.type = options.type;
+  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
   options.algorithm.apply(config);
   const uint64_t n = options.n.value_or(default_choice_count);
   struct Choice {
@@ -235,7 +237,9 @@ int run_info_gl(const InfoOptions& options, Session& session) {
   const Backend backend = session.open_backend();
   const gl::Context& ctx = *backend.gl();
   const gl::GlInfo& info = ctx.info();
-  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  ScanConfig config;
+  config.type = options.type;
+  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
   options.algorithm.apply(config);
   const uint64_t n = options.n.value_or(default_choice_count);
   const std::string choice = ctx.describe_choice(config, n);
@@ -332,7 +336,9 @@ int run_info(const InfoOptions& options, Session& session) {
   const DeviceInfo& picked = ctx->device_info();
   out << "\ngpuscan picks: " << describe_device(picked) << "\n  (" << selection_reason(session) << ")\n";
 
-  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  ScanConfig config;
+  config.type = options.type;
+  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
   options.algorithm.apply(config);
   const uint64_t n = options.n.value_or(default_choice_count);
   out << "\nalgorithm: " << ctx->describe_choice(config, n) << '\n';

@@ -51,7 +51,9 @@ int run_segmented_scan(const ScanOptions& options, Session& session, const std::
                                             std::to_string(heads_n) + (by_key ? " keys" : " flags") + ", fewer than the " +
                                             std::to_string(n) + " values of '" + options.in + "'");
   const Backend backend = session.open_backend();
-  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  ScanConfig config;
+  config.type = options.type;
+  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
   config.op = options.op;
   options.algorithm.apply(config);
   const auto start = std::chrono::steady_clock::now();
@@ -104,7 +106,9 @@ uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Bac
 int run_custom_scan(const ScanOptions& options, Session& session) {
   const auto input = read_values(options.in, options.type, options.format);
   const Backend ctx = session.open_backend();
-  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  ScanConfig config;
+  config.type = options.type;
+  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
   options.algorithm.apply(config);
   const uint64_t n = set_custom_op(config, options, ctx, input.size());
   const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n), n);
@@ -131,7 +135,9 @@ int run_scan(const ScanOptions& options, Session& session) {
   const bool whole = options.format == FileFormat::text || options.verify || same_file(options.in, options.out);
   InputSource input(options.in, options.type, options.format, whole);
   const Backend ctx = session.open_backend();
-  ScanConfig config{.type = options.type, .kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive};
+  ScanConfig config;
+  config.type = options.type;
+  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
   config.op = options.op;
   options.algorithm.apply(config);
   StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
