@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/scan_shape.hpp"
 #include "gpuscan/error.hpp"
 
 namespace {
@@ -385,6 +386,25 @@ TEST(CompactPlan, SinglePassGridEmptyInputAndNoPartition) {
   } catch (const gpuscan::Error& e) {
     EXPECT_EQ(e.code(), gpuscan::Errc::invalid_argument);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The single-pass kernel's shared memory (compact_stage.glsl stages a whole tile): the default tile
+// fits lavapipe's 32 KiB, the larger default for big selections (K = 8) fits the 48 KiB of NVIDIA's
+// Vulkan driver but not lavapipe -- the two facts the defaults in compact.hpp rest on.
+TEST(CompactPlan, SinglePassStageSizes) {
+  using gpuscan::core::compact_single_pass_shared_bytes;
+  using gpuscan::core::TileShape;
+  const uint64_t w256k4 = compact_single_pass_shared_bytes(TileShape{256, 4});
+  const uint64_t w256k8 = compact_single_pass_shared_bytes(TileShape{256, 8});
+  EXPECT_GE(w256k4, uint64_t{256} * 4 * 16);  // at least the stage itself
+  EXPECT_LE(w256k4, 32768u);
+  EXPECT_GT(w256k8, 32768u);
+  EXPECT_LE(w256k8, 49152u);
+  EXPECT_GT(compact_single_pass_shared_bytes(TileShape{1024, 16}), 49152u);
 }
 
 }  // namespace
