@@ -35,17 +35,20 @@
 // stores before writing its output.
 //
 // In place (src == dst). The fallback reads a predecessor's input, which its owner overwrites with
-// output once it has published its PREFIX. So a fallback's total counts only if the predecessor's state
-// is still untouched (every word 0) after the fallback's loads have returned; otherwise it is dropped
-// and the look-back polls that predecessor again (its state is no longer 0, so the next round reads
-// AGGREGATE or PREFIX from it, or another workgroup's offer). Why this suffices: the owner stores its
-// PREFIX, then memoryBarrierBuffer() and barrier() before any invocation stores output
-// (single_pass.comp), so every store of output follows the owner's state store in every observer's
-// order; the fallback's loads have all returned before its memoryBarrierBuffer() and barrier(), and only
-// then is the state read again. If any load had seen output, that later read sees a non-zero state
-// (the read side of a seqlock; stale input from a cache is old input, which is what the fallback
-// wants). Out of place the check costs one atomic load per fallback and drops a total only when the
-// owner published in the meantime.
+// output once it has published its PREFIX. So a fallback's total counts only if, after the fallback's
+// loads have returned, not every word of the predecessor's state carries PREFIX; otherwise it is
+// dropped and the look-back polls that predecessor again (the next round reads its PREFIX). Why this
+// suffices: the owner stores all its PREFIX words, then memoryBarrierBuffer() and barrier() before any
+// invocation stores output (single_pass.comp), so every store of output follows all of the owner's
+// PREFIX stores in every observer's order; the fallback's loads have all returned before its
+// memoryBarrierBuffer() and barrier(), and only then is the state read again. If any load had seen
+// output, that later read sees PREFIX in every word (the read side of a seqlock; stale input from a
+// cache is old input, which is what the fallback wants). The check once asked for a state still all 0,
+// which is stricter than needed and not live: a 64-bit state whose owner had stored one word of its
+// AGGREGATE and was then descheduled stayed "not ready" to every waiter, whose fallbacks were all
+// dropped -- on lavapipe until its loop-iteration limit cut the look-back short (wrong prefixes under a
+// loaded CPU, `ScanLayoutTest.SinglePassInPlace`, session 8). Now such a fallback counts, and its offer
+// fills the missing word. Out of place the check costs one atomic load per fallback.
 #ifndef GPUSCAN_LOOKBACK_GLSL
 #define GPUSCAN_LOOKBACK_GLSL
 
@@ -109,13 +112,14 @@ void publish_state(uint tile, uint flag, T value) {
                 gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
-// True while no word of `tile`'s state has been written (by its owner or by another's offer).
-bool state_untouched(uint tile) {
-  bool untouched = true;
+// Whether every word of `tile`'s state carries PREFIX: only then may its owner have begun to store its
+// output ("In place" above).
+bool state_all_prefix(uint tile) {
+  bool all_prefix = true;
   for (uint h = 0u; h < T_WORDS; ++h)
-    untouched = untouched && atomicLoad(g_tile_state[tile * T_WORDS + h], gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                                        gl_SemanticsRelaxed) == uint64_t(0);
-  return untouched;
+    all_prefix = all_prefix && uint(atomicLoad(g_tile_state[tile * T_WORDS + h], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                               gl_SemanticsRelaxed) >> 32) == FLAG_PREFIX;
+  return all_prefix;
 }
 
 // Fills the words of `tile` that are still 0 (the fallback's offer; see the top of this file).
@@ -236,7 +240,7 @@ T lookback_exclusive_prefix(uint tile) {
       memoryBarrierBuffer();
       barrier();
       if (gl_LocalInvocationID.x == 0u) {
-        if (state_untouched(stuck)) {
+        if (!state_all_prefix(stuck)) {
           // Tile 0's total (with the carry-in, if any) is its inclusive prefix; marking it AGGREGATE
           // would let a later window run past tile 0 looking for a PREFIX.
           const uint flag = stuck == 0u ? FLAG_PREFIX : FLAG_AGGREGATE;
@@ -245,7 +249,7 @@ T lookback_exclusive_prefix(uint tile) {
           sh_lookback_exclusive = op_combine(value, sh_lookback_exclusive);
           sh_lookback_action = stuck == 0u ? LOOKBACK_DONE : LOOKBACK_CONTINUE;
           sh_lookback_next = stuck - 1u;
-        } else {  // it published meanwhile (and may have overwritten its input): use what it published
+        } else {  // it published its PREFIX meanwhile (and may have overwritten its input): use that
           sh_lookback_action = LOOKBACK_CONTINUE;
           sh_lookback_next = stuck;
         }
