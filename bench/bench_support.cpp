@@ -12,7 +12,7 @@
 
 namespace gpuscan::bench {
 
-double g_warmup_ms = 200;
+double g_warmup_ms = 200;  // set by the entry point (gpuscan_bench: --warmup-ms)
 
 std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t runs,
                                    const std::function<void(VkCommandBuffer)>& record) {

@@ -76,7 +76,10 @@ int main(int argc, char** argv) {
   app.add_option("--step", step, "exponent step (default 2)");
   app.add_option("--runs", runs, "timed runs per case (default 30)");
   app.add_option("--warmup", warmup, "untimed runs first, at least (default 5)");
-  app.add_option("--warmup-ms", g_warmup_ms, "keep the GPU busy this long before timed runs (default 200)");
+  double warmup_ms = -1;
+  app.add_option("--warmup-ms", warmup_ms,
+                 "keep the device busy this long before timed runs, in the same submission (default 2000 on a GPU, "
+                 "whose clocks may take that long to come up; 200 on a CPU device)");
   app.add_option("--algorithms", algorithms,
                  "single-pass (temp zeroed once, then left zeroed by each scan), single-pass-fill (clears its "
                  "state with a fill every time), reduce-then-scan, multipass-subgroup, multipass-blelloch")
@@ -117,6 +120,9 @@ int main(int argc, char** argv) {
     const gs::Context ctx = gs::Context::create(info);
     const gs::DeviceInfo& d = ctx.device_info();
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
+    // The H200 ran whole batches at 345-1035 MHz instead of 1980 after 200 ms of warm-up (2-4x slower,
+    // copy included); 2 s avoided all of them (bench/RESULTS.md, session 9).
+    g_warmup_ms = warmup_ms >= 0 ? warmup_ms : d.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 200 : 2000;
 
     bool scans = false;
     for (const auto& op : ops) {

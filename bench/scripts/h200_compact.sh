@@ -20,7 +20,7 @@ $B --min-log2 20 --max-log2 28 --step 4 --ops select-if,select-flagged --densiti
    --workgroup-sizes 256,512,1024 --vectors 2,4,8 --copy-workgroup-sizes 512 --copy-vectors 4 --runs 30 \
    --csv "$out/compact_sweep.csv" 2>> "$out/compact_log.txt"
 echo "sweep rc=$? (${SECONDS} s)"
-.h200/cub_scan_bench --sizes 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --selects if,flagged \
+.h200/cub_scan_bench --sizes 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --warmup 3000 --selects if,flagged \
    --densities 1,50,99 --select-only --csv "$out/cub_compact.csv" 2>> "$out/compact_log.txt"
 echo "cub rc=$? (${SECONDS} s)"
 grep -E "MISMATCH|error" "$out/compact_log.txt" | head -20

@@ -14,7 +14,7 @@ $B --min-log2 20 --max-log2 28 --step 4 --types u32 --kinds exclusive --algorith
    --workgroup-sizes 256,512,1024 --vectors 2,4 --spins 64,1024 --copy-workgroup-sizes 256,512 --copy-vectors 1,4 \
    --runs 30 --csv "$out/sweep.csv" 2>> "$out/log.txt"
 echo "sweep rc=$?"
-.h200/cub_scan_bench --sizes 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 --types u32,f32,u64 \
+.h200/cub_scan_bench --sizes 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28,2^30 --warmup 3000 --types u32,f32,u64 \
    --csv "$out/cub.csv" 2>> "$out/log.txt"
 echo "cub rc=$?"
 grep -E "MISMATCH|error" "$out/log.txt" | head -20

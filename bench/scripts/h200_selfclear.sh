@@ -14,7 +14,7 @@ $B --min-log2 20 --max-log2 28 --step 2 --types u32 --kinds exclusive --algorith
    --workgroup-sizes 256,512,1024 --vectors 2,4 --copy-workgroup-sizes 512 --copy-vectors 4 \
    --runs 30 --csv "$out/sweep2.csv" 2>> "$out/log2.txt"
 echo "sweep rc=$?"
-.h200/cub_scan_bench --sizes 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --types u32,f32 --kinds exclusive \
+.h200/cub_scan_bench --sizes 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --warmup 3000 --types u32,f32 --kinds exclusive \
    --no-copy --csv "$out/cub2.csv" 2>> "$out/log2.txt"
 echo "cub rc=$?"
 grep -E "MISMATCH|error" "$out/log2.txt" | head -20

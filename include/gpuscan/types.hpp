@@ -178,10 +178,9 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
 // 2^22 was 4 % slower. Inclusive scans need 117 registers at K = 8 and stay at the default.
 inline constexpr uint32_t large_tile_vectors_per_lane = 8;
 inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
-// 1024: with 64, some batches of 30 single-pass runs on the H200 took 2.5-3x as long (fallbacks starting
-// fallbacks, most likely: a poll is an L2 round trip, so 64 polls are about one tile's work); 1024 (and
-// 512 for scans) removed them in every A/B pair measured, at the same speed otherwise (bench/RESULTS.md,
-// sessions 7 and 8). A predecessor that really does not run costs its waiter 1024 polls before the fallback.
+// 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
+// H200 (bench/RESULTS.md, session 9; the slow batches once blamed on 64 were the clock); the longer limit
+// only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.
 inline constexpr uint32_t default_spin_limit = 1024;
 inline constexpr uint32_t lavapipe_max_spin_limit = 256;
 // 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.
