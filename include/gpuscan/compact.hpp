@@ -113,9 +113,10 @@ struct CompactConfig {
   CompactPath path = CompactPath::automatic;
   // As in ScanConfig: W (0 = 256, else a power of two from 32 to the device maximum) and vectors per
   // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is
-  // compact_large_tile_vectors_per_lane (8) for single-pass selections by a predicate of more than
-  // large_tile_min_elements (2^23) elements where that tile fits shared memory (not on lavapipe, whose
-  // 32 KiB it exceeds at W = 256): 3-10 % faster at 2^24 and 2^28 on the H200 (bench/RESULTS.md, session 8).
+  // compact_large_tile_vectors_per_lane (8) for single-pass selections (by a predicate or by flags) of
+  // more than large_tile_min_elements (2^23) elements where that tile fits shared memory (not on
+  // lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a predicate (session 8)
+  // and 3-11 % by flags (session 9) at 2^24 and 2^28 (bench/RESULTS.md).
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;
@@ -138,10 +139,8 @@ struct CompactConfig {
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
                                            bool indirect = false);
 
-// The passes a selection of `count` elements would record (for `gpuscan info`-like listings): by a
-// predicate, or with `flagged` by a flags buffer (their default tiles differ; CompactConfig).
-std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                  bool flagged = false);
+// The passes a selection of `count` elements would record (for `gpuscan info`-like listings).
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
 
 struct SelectArgs {
   CompactConfig config;

@@ -110,9 +110,11 @@ struct ContextCreateInfo {
   // Debugging aid: cap the grid width below maxComputeWorkGroupCount[0] (0 = no cap), so that the
   // two-dimensional grids used for very large inputs can be exercised on small ones.
   uint32_t max_workgroup_count_x = 0;
-  // Debugging aid: in the single-pass scan and compaction, tile 0's workgroup never publishes its
-  // look-back state, so every other tile must compute tile 0's prefix itself in the fallback (with the
-  // carry-in, if any). Results stay correct, only slower; the tests use it to force that path.
+  // Debugging aid: in the single-pass scan and compaction, tile 0's workgroup never publishes the last
+  // word of its look-back state (for 4-byte types its only word; for 8-byte types the second of two, as a
+  // workgroup descheduled between its two stores would leave it), so every other tile must compute tile
+  // 0's prefix itself in the fallback (with the carry-in, if any). Results stay correct, only slower;
+  // the tests use it to force that path.
   bool debug_withhold_first_tile = false;
   // Debugging aid: in the single-pass scan and compaction, a workgroup about to compute a predecessor's
   // total in the fallback first waits (boundedly) for that predecessor to publish its inclusive prefix,

@@ -19,6 +19,18 @@ uint st_subgroup_before;  // the tile's kept elements before this subgroup's
 
 shared uint sh_stage[gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u];
 
+// Combines the subgroups' kept counts across the workgroup: returns the tile's kept count to every
+// invocation and leaves the count before this subgroup in `before_subgroup`. Call from uniform control
+// flow.
+uint stage_subgroups_total(uint kept, out uint before_subgroup) {
+  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = kept;
+  subgroup_totals_exclusive_scan();
+  before_subgroup = sh_subgroup_prefix[gl_SubgroupID];
+  const uint total = sh_total;
+  barrier();  // sh_subgroup_prefix and sh_total are free for the next use
+  return total;
+}
+
 // Loads and ranks the kept elements of `tile` into st_values / st_rows / st_subgroup_before; returns the
 // tile's kept count to every invocation. Call from uniform control flow.
 uint stage_rank(uint tile) {
@@ -33,12 +45,7 @@ uint stage_rank(uint tile) {
     st_rows[k] = (before << 4) | uint(p.x) | (uint(p.y) << 1) | (uint(p.z) << 2) | (uint(p.w) << 3);
     kept += row_count;
   }
-  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = kept;
-  subgroup_totals_exclusive_scan();
-  st_subgroup_before = sh_subgroup_prefix[gl_SubgroupID];
-  const uint total = sh_total;
-  barrier();  // sh_subgroup_prefix and sh_total are free for the next tile
-  return total;
+  return stage_subgroups_total(kept, st_subgroup_before);
 }
 
 // Moves the ranked tile into sh_stage in output order. Call from uniform control flow, once every
@@ -71,11 +78,8 @@ uint stage_count(uint tile) {
     ballot_row_ranks(compact_keep4(ballot_first(tile, k), LOAD_NONE, values), row_count);
     kept += row_count;
   }
-  if (subgroupElect()) sh_subgroup_prefix[gl_SubgroupID] = kept;
-  subgroup_totals_exclusive_scan();
-  const uint total = sh_total;
-  barrier();
-  return total;
+  uint before_subgroup;  // not needed: only the total counts here
+  return stage_subgroups_total(kept, before_subgroup);
 }
 
 #endif

@@ -61,8 +61,10 @@
 
 // Polls of a not-ready predecessor before computing its total from its input instead.
 SPEC_CONSTANT(5, uint, SPIN_LIMIT, 1024u);
-// Debugging aid (ContextCreateInfo::debug_withhold_first_tile): tile 0's owner publishes nothing, so
-// every successor computes tile 0's prefix in the fallback. Entry shaders check it where they publish.
+// Debugging aid (ContextCreateInfo::debug_withhold_first_tile): tile 0's owner publishes all but the
+// last word of its state -- nothing for 4-byte types, the first half for 8-byte ones, as an owner
+// descheduled between its two stores leaves it -- so every successor computes tile 0's prefix in the
+// fallback, whose offer fills the missing words. Checked where tile 0 publishes (tile_loop.glsl).
 SPEC_CONSTANT(7, bool, WITHHOLD_FIRST_TILE, false);
 // Debugging aid (ContextCreateInfo::debug_late_fallback): the first time a look-back finds its nearest
 // predecessor's PREFIX, it computes that predecessor's total from its input anyway, as if it had been
@@ -106,11 +108,14 @@ TileState read_state(uint tile) {
   return TileState(flag, from_words(words));
 }
 
-void publish_state(uint tile, uint flag, T value) {
-  for (uint h = 0u; h < T_WORDS; ++h)
+// Stores the first `words` words of the state (all of them but for the debugging aid above).
+void publish_state_words(uint tile, uint flag, T value, uint words) {
+  for (uint h = 0u; h < words; ++h)
     atomicStore(g_tile_state[tile * T_WORDS + h], pack_word(flag, value, h), gl_ScopeDevice,
                 gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
+
+void publish_state(uint tile, uint flag, T value) { publish_state_words(tile, flag, value, T_WORDS); }
 
 // Whether every word of `tile`'s state carries PREFIX: only then may its owner have begun to store its
 // output ("In place" above).

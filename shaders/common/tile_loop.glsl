@@ -40,7 +40,7 @@ uint loop_take_tile(uint slot) {
 void loop_publish_total(uint tile, T total) {
   if (gl_LocalInvocationID.x != 0u) return;
   if (tile != 0u) publish_state(tile, FLAG_AGGREGATE, total);
-  else if (!WITHHOLD_FIRST_TILE) publish_state(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(total));
+  else publish_state_words(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(total), WITHHOLD_FIRST_TILE ? T_WORDS - 1u : T_WORDS);
 }
 
 // Processes this workgroup's tiles of the `tiles` in the dispatch. Call from uniform control flow.

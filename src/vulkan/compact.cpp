@@ -36,8 +36,7 @@ struct ResolvedCompact {
 };
 
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                bool partition = false, bool temp_zeroed = false, bool indirect = false,
-                                bool flagged = false) {
+                                bool partition = false, bool temp_zeroed = false, bool indirect = false) {
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
@@ -52,20 +51,21 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   const uint64_t window = ctx.impl().window_elements(DataType::u32);
   const bool windowed = core::compaction_windowed(count, shape, window);
   // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
-  const uint64_t stage_bytes = core::compact_single_pass_shared_bytes(shape);
-  const bool stage_fits = stage_bytes <= info.max_shared_memory_bytes;
+  const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
+    return core::compact_single_pass_shared_bytes(s) <= info.max_shared_memory_bytes;
+  };
+  const bool stage_fits = stage_fits_in_shared_memory(shape);
   const bool single_pass_possible =
       ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed && stage_fits;
   if (r.algorithm == CompactAlgorithm::automatic)
     r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
-  // Large single-pass selections by a predicate take larger tiles where the stage fits (compact.hpp,
-  // CompactConfig::vectors_per_lane); with flags, whose rows load twice the bytes, K = 8 was slower.
-  if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !flagged && !partition &&
+  // Large single-pass selections take larger tiles where the stage fits (compact.hpp,
+  // CompactConfig::vectors_per_lane).
+  if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition &&
       count > large_tile_min_elements) {
     const core::TileShape large =
         core::tile_shape(config.workgroup_size, compact_large_tile_vectors_per_lane, info.max_workgroup_invocations);
-    if (core::compact_single_pass_shared_bytes(large) <= info.max_shared_memory_bytes &&
-        !core::compaction_windowed(count, large, window)) {
+    if (stage_fits_in_shared_memory(large) && !core::compaction_windowed(count, large, window)) {
       shape = large;
       r.vectors_per_lane = large.vectors_per_lane;
     }
@@ -88,7 +88,8 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
       throw Error(Errc::invalid_argument,
                   "the single-pass compaction stages a tile of W·K·4 elements in shared memory: W = " +
                       std::to_string(shape.workgroup_size) + ", K = " + std::to_string(shape.vectors_per_lane) +
-                      " need " + std::to_string(stage_bytes) + " bytes, the device has " +
+                      " need " + std::to_string(core::compact_single_pass_shared_bytes(shape)) +
+                      " bytes, the device has " +
                       std::to_string(info.max_shared_memory_bytes) +
                       "; use a smaller W or K, or CompactAlgorithm::three_pass or automatic");
   }
@@ -133,7 +134,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const ResolvedCompact r =
-      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr, flagged);
+      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
   if (!flagged && args.predicate.kind > PredicateKind::in_range)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
@@ -362,11 +363,8 @@ std::string_view to_string(CompactPath path) noexcept {
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
                                            bool indirect) {
   // The partition's plan (an inclusive scan of the counts; three-pass even where a selection runs
-  // single-pass) and select_flagged's (smaller default tiles, so more tile states) are covered too: one
-  // allocation serves them all.
+  // single-pass) is covered too: one allocation serves both.
   TempRequirements req = temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect).plan, indirect);
-  req.size = std::max(
-      req.size, temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect, true).plan, indirect).size);
   if (config.algorithm != CompactAlgorithm::single_pass) {
     const TempRequirements part =
         temp_needs(ctx, resolve_compact(ctx, count, config, true, false, indirect).plan, indirect);
@@ -375,8 +373,8 @@ TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, c
   return req;
 }
 
-std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config, bool flagged) {
-  const ResolvedCompact r = resolve_compact(ctx, count, config, false, false, false, flagged);
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  const ResolvedCompact r = resolve_compact(ctx, count, config);
   const std::string how = r.algorithm == CompactAlgorithm::single_pass
                               ? "tile counts chained by decoupled look-back"
                               : std::string("counts scanned by ") +
