@@ -12,7 +12,11 @@
 
 namespace gpuscan::bench {
 
-double g_warmup_ms = 200;  // set by the entry point (gpuscan_bench: --warmup-ms)
+double g_warmup_ms = 200;  // set_warmup_ms
+
+void set_warmup_ms(const Context& ctx, double requested) {
+  g_warmup_ms = requested >= 0 ? requested : ctx.device_info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 200 : 2000;
+}
 
 std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t runs,
                                    const std::function<void(VkCommandBuffer)>& record) {

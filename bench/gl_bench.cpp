@@ -3,13 +3,15 @@
 // GL_KHR_shader_subgroup, which copy.comp's layout uses), in the CSV of gpuscan_bench
 // (impl "gpuscan-gl", "glsl-copy-gl"), so bench/scripts/compare.py reads both.
 //
-// Each case is first checked against the CPU reference on a poisoned output. Then `warmup` runs and
+// Each case is first checked against the CPU reference on a poisoned output. Then at least `warmup`
+// runs and `--warmup-ms` of them (as gpuscan_bench: the GPU's clock comes up only after a while), and
 // `runs` timed runs are issued back to back, each between two GL_TIMESTAMP queries (glQueryCounter)
 // and separated by glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT), so runs do not overlap; the median
 // is reported. The context is gpuscan's own headless EGL context (--platform).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -41,7 +43,7 @@ struct Buffer {
 };
 
 // Issues warmup + runs repetitions of `issue`, the timed ones between two timestamps; returns their ms.
-std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
+std::vector<double> time_runs_once(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
   std::vector<GLuint> queries(2 * runs);
   f.CreateQueries(GL_TIMESTAMP, static_cast<GLsizei>(queries.size()), queries.data());
   for (uint32_t i = 0; i < warmup + runs; ++i) {
@@ -60,6 +62,16 @@ std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t 
   }
   f.DeleteQueries(static_cast<GLsizei>(queries.size()), queries.data());
   return ms;
+}
+
+double g_warmup_ms = 2000;
+
+// time_runs_once with at least g_warmup_ms of warm-up work (estimated from three probe runs).
+std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
+  const std::vector<double> probe = time_runs_once(f, 0, 3, issue);
+  const double estimate = std::max(*std::min_element(probe.begin(), probe.end()), 1e-3);
+  const uint32_t needed = static_cast<uint32_t>(std::min(20000.0, std::ceil(g_warmup_ms / estimate)));
+  return time_runs_once(f, std::max(warmup, needed), runs, issue);
 }
 
 // The GLSL copy roofline: shaders/copy.comp (the tile kernels' layout) through the GL executor's dispatch.
@@ -94,6 +106,8 @@ int main(int argc, char** argv) {
   app.add_option("--step", step, "exponent step (default 2)");
   app.add_option("--runs", runs, "timed runs per case (default 30)");
   app.add_option("--warmup", warmup, "untimed runs first (default 20)");
+  double warmup_ms = -1;
+  app.add_option("--warmup-ms", warmup_ms, "and at least this much warm-up work (default 2000 on a GPU, 200 on llvmpipe)");
   app.add_option("--algorithms", algorithms, "reduce-then-scan, multipass-subgroup, multipass-blelloch")->delimiter(',');
   app.add_option("--types", types, "u32, i32, f32")->delimiter(',');
   app.add_option("--kinds", kinds, "exclusive, inclusive")->delimiter(',');
@@ -111,12 +125,13 @@ int main(int argc, char** argv) {
     const gl::Context ctx = gl::Context::create(info);
     const gl::Functions& f = ctx.impl().gl;
     const gl::GlInfo& d = ctx.info();
+    g_warmup_ms = warmup_ms >= 0 ? warmup_ms : d.renderer.find("llvmpipe") != std::string::npos ? 200 : 2000;
 
     std::ofstream file;
     std::ostream& out = csv_path.empty() ? std::cout : (file.open(csv_path), file);
     out << "# device: " << d.renderer << "\n# opengl: " << d.version << " (" << d.platform << ")\n# subgroup size: "
         << d.subgroup_size << "\n# gpuscan: " << gs::version << "\n# timing: GL_TIMESTAMP queries around each run, median of "
-        << runs << " after " << warmup << " warm-up runs\n"
+        << runs << " after at least " << warmup << " warm-up runs and " << g_warmup_ms << " ms of warm-up work\n"
         << "impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps\n";
 
     const uint64_t max_n = uint64_t{1} << max_log2;

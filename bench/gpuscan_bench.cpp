@@ -120,9 +120,7 @@ int main(int argc, char** argv) {
     const gs::Context ctx = gs::Context::create(info);
     const gs::DeviceInfo& d = ctx.device_info();
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
-    // The H200 ran whole batches at 345-1035 MHz instead of 1980 after 200 ms of warm-up (2-4x slower,
-    // copy included); 2 s avoided all of them (bench/RESULTS.md, session 9).
-    g_warmup_ms = warmup_ms >= 0 ? warmup_ms : d.type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 200 : 2000;
+    set_warmup_ms(ctx, warmup_ms);
 
     bool scans = false;
     for (const auto& op : ops) {

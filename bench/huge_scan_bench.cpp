@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
   app.add_option("--algorithms", algorithms, "auto, single-pass, reduce-then-scan, multipass")->delimiter(',');
   app.add_option("--runs", runs, "timed runs per case (median reported)");
   app.add_option("--warmup", warmup, "untimed runs before them");
+  double warmup_ms = -1;
+  app.add_option("--warmup-ms", warmup_ms, "and at least this much warm-up work (default 2000 on a GPU, 200 on a CPU)");
   app.add_option("--device", device, "device selector (index or name substring)");
   app.add_option("--addressing", addressing, "how the scans reach the buffers: bindings or device_address")
       ->check(CLI::IsMember({"bindings", "device_address"}));
@@ -77,6 +79,7 @@ int main(int argc, char** argv) {
     const bool by_address = addressing == "device_address";
     info.addressing = by_address ? gs::Addressing::device_address : gs::Addressing::bindings;
     const gs::Context ctx = gs::Context::create(info);
+    set_warmup_ms(ctx, warmup_ms);
     std::cout << "# device: " << ctx.device_info().name << ", maxStorageBufferRange "
               << ctx.device_info().max_storage_buffer_range << " bytes, addressing " << addressing << "\n"
               << "n,algorithm,median_ms,gbps,copy_ms,ratio_to_copy,windows,mismatches\n";
