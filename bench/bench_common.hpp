@@ -25,6 +25,17 @@ struct Stats {
   double median_ms, min_ms, max_ms;
 };
 
+// Warm-up before a case's timed runs, in the same submission: the GPU's clock comes up only after a
+// while. On the H200 200 ms left the SM clock at 345-1035 MHz instead of 1980 in about half the batches
+// (2-4x slower, the copy too) and 2 s in none (bench/RESULTS.md, session 9); a CPU device needs little.
+inline double default_warmup_ms(bool cpu_device) { return cpu_device ? 200 : 2000; }
+
+// Warm-up runs for at least `warmup_ms` of work, from the times of a few probe runs (at most 20000).
+inline uint32_t warmup_runs_for(const std::vector<double>& probe_ms, double warmup_ms) {
+  const double estimate = std::max(*std::min_element(probe_ms.begin(), probe_ms.end()), 1e-3);
+  return static_cast<uint32_t>(std::min(20000.0, std::ceil(warmup_ms / estimate)));
+}
+
 inline Stats summarize(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
   const size_t n = ms.size();

@@ -15,7 +15,7 @@ namespace gpuscan::bench {
 double g_warmup_ms = 200;  // set_warmup_ms
 
 void set_warmup_ms(const Context& ctx, double requested) {
-  g_warmup_ms = requested >= 0 ? requested : ctx.device_info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 200 : 2000;
+  g_warmup_ms = requested >= 0 ? requested : default_warmup_ms(ctx.device_info().type == VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t runs,
@@ -54,9 +54,7 @@ std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t
 
 std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs,
                               const std::function<void(VkCommandBuffer)>& record) {
-  const std::vector<double> probe = time_runs_once(ctx, 0, 3, record);
-  const double estimate = std::max(*std::min_element(probe.begin(), probe.end()), 1e-3);
-  const uint32_t needed = static_cast<uint32_t>(std::min(20000.0, std::ceil(g_warmup_ms / estimate)));
+  const uint32_t needed = warmup_runs_for(time_runs_once(ctx, 0, 3, record), g_warmup_ms);
   return time_runs_once(ctx, std::max(warmup, needed), runs, record);
 }
 

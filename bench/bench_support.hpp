@@ -28,9 +28,7 @@ struct Buffers {
 // back (seen on the H200: the first cases after an idle second ran 2-4x slower). So time_runs keeps
 // the GPU busy for at least this long before the timed runs, in the same submission.
 extern double g_warmup_ms;
-// Sets g_warmup_ms: `requested` if >= 0, else the default for the device -- 2000 ms on a GPU (200 ms
-// left the H200's SM clock at 345-1035 MHz instead of 1980 in about half the batches; 2 s in none:
-// bench/RESULTS.md, session 9), 200 ms on a CPU device such as lavapipe.
+// Sets g_warmup_ms: `requested` if >= 0, else default_warmup_ms for the device (bench_common.hpp).
 void set_warmup_ms(const Context& ctx, double requested);
 
 // Records `warmup` + `runs` repetitions of `record` in one submission, each timed run between two

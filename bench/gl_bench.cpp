@@ -11,7 +11,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -26,8 +25,10 @@
 namespace gs = gpuscan;
 namespace gl = gpuscan::gl;
 using gpuscan::bench::csv_row;
+using gpuscan::bench::default_warmup_ms;
 using gpuscan::bench::Stats;
 using gpuscan::bench::summarize;
+using gpuscan::bench::warmup_runs_for;
 
 namespace {
 
@@ -68,9 +69,7 @@ double g_warmup_ms = 2000;
 
 // time_runs_once with at least g_warmup_ms of warm-up work (estimated from three probe runs).
 std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
-  const std::vector<double> probe = time_runs_once(f, 0, 3, issue);
-  const double estimate = std::max(*std::min_element(probe.begin(), probe.end()), 1e-3);
-  const uint32_t needed = static_cast<uint32_t>(std::min(20000.0, std::ceil(g_warmup_ms / estimate)));
+  const uint32_t needed = warmup_runs_for(time_runs_once(f, 0, 3, issue), g_warmup_ms);
   return time_runs_once(f, std::max(warmup, needed), runs, issue);
 }
 
@@ -125,7 +124,7 @@ int main(int argc, char** argv) {
     const gl::Context ctx = gl::Context::create(info);
     const gl::Functions& f = ctx.impl().gl;
     const gl::GlInfo& d = ctx.info();
-    g_warmup_ms = warmup_ms >= 0 ? warmup_ms : d.renderer.find("llvmpipe") != std::string::npos ? 200 : 2000;
+    g_warmup_ms = warmup_ms >= 0 ? warmup_ms : default_warmup_ms(d.renderer.find("llvmpipe") != std::string::npos);
 
     std::ofstream file;
     std::ostream& out = csv_path.empty() ? std::cout : (file.open(csv_path), file);
