@@ -5,9 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -35,6 +37,22 @@ inline uint32_t warmup_runs_for(const std::vector<double>& probe_ms, double warm
   const double estimate = std::max(*std::min_element(probe_ms.begin(), probe_ms.end()), 1e-3);
   return static_cast<uint32_t>(std::min(20000.0, std::ceil(warmup_ms / estimate)));
 }
+
+// The whole warm-up is needed only after the device may have idled: the H200's SM clock began to fall
+// within about 100 ms of idle (bench/RESULTS.md, session 9). A batch that follows another within 100 ms
+// (a sweep without CPU checks) finds the clock up and gets at most kShortWarmupMs, so that long sweeps
+// do not spend most of their time warming up.
+struct BatchWarmup {
+  static constexpr double kShortWarmupMs = 200;
+  static constexpr std::chrono::milliseconds kIdle{100};
+  static inline std::optional<std::chrono::steady_clock::time_point> last_end;
+  // The warm-up for the batch about to start, given the full one.
+  static double ms(double full_ms) {
+    const bool idled = !last_end || std::chrono::steady_clock::now() - *last_end > kIdle;
+    return idled ? full_ms : std::min(full_ms, kShortWarmupMs);
+  }
+  static void batch_ended() { last_end = std::chrono::steady_clock::now(); }
+};
 
 inline Stats summarize(std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());

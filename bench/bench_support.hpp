@@ -28,7 +28,8 @@ struct Buffers {
 // back (seen on the H200: the first cases after an idle second ran 2-4x slower). So time_runs keeps
 // the GPU busy for at least this long before the timed runs, in the same submission.
 extern double g_warmup_ms;
-// Sets g_warmup_ms: `requested` if >= 0, else default_warmup_ms for the device (bench_common.hpp).
+// Sets g_warmup_ms: `requested` if >= 0, else default_warmup_ms for the device (bench_common.hpp). A
+// batch that follows another within 100 ms gets at most 200 ms of it (BatchWarmup).
 void set_warmup_ms(const Context& ctx, double requested);
 
 // Records `warmup` + `runs` repetitions of `record` in one submission, each timed run between two

@@ -24,6 +24,7 @@
 
 namespace gs = gpuscan;
 namespace gl = gpuscan::gl;
+using gpuscan::bench::BatchWarmup;
 using gpuscan::bench::csv_row;
 using gpuscan::bench::default_warmup_ms;
 using gpuscan::bench::Stats;
@@ -69,8 +70,11 @@ double g_warmup_ms = 2000;
 
 // time_runs_once with at least g_warmup_ms of warm-up work (estimated from three probe runs).
 std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
-  const uint32_t needed = warmup_runs_for(time_runs_once(f, 0, 3, issue), g_warmup_ms);
-  return time_runs_once(f, std::max(warmup, needed), runs, issue);
+  const double warmup_ms = BatchWarmup::ms(g_warmup_ms);
+  const uint32_t needed = warmup_runs_for(time_runs_once(f, 0, 3, issue), warmup_ms);
+  std::vector<double> ms = time_runs_once(f, std::max(warmup, needed), runs, issue);
+  BatchWarmup::batch_ended();
+  return ms;
 }
 
 // The GLSL copy roofline: shaders/copy.comp (the tile kernels' layout) through the GL executor's dispatch.
@@ -130,7 +134,8 @@ int main(int argc, char** argv) {
     std::ostream& out = csv_path.empty() ? std::cout : (file.open(csv_path), file);
     out << "# device: " << d.renderer << "\n# opengl: " << d.version << " (" << d.platform << ")\n# subgroup size: "
         << d.subgroup_size << "\n# gpuscan: " << gs::version << "\n# timing: GL_TIMESTAMP queries around each run, median of "
-        << runs << " after at least " << warmup << " warm-up runs and " << g_warmup_ms << " ms of warm-up work\n"
+        << runs << " after at least " << warmup << " warm-up runs and " << g_warmup_ms
+        << " ms of warm-up work (at most 200 ms for a run that follows another within 100 ms)\n"
         << "impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps\n";
 
     const uint64_t max_n = uint64_t{1} << max_log2;
