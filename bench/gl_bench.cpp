@@ -135,7 +135,8 @@ int main(int argc, char** argv) {
     out << "# device: " << d.renderer << "\n# opengl: " << d.version << " (" << d.platform << ")\n# subgroup size: "
         << d.subgroup_size << "\n# gpuscan: " << gs::version << "\n# timing: GL_TIMESTAMP queries around each run, median of "
         << runs << " after at least " << warmup << " warm-up runs and " << g_warmup_ms
-        << " ms of warm-up work (at most 200 ms for a run that follows another within 100 ms)\n"
+        << " ms of warm-up work (at most " << BatchWarmup::kShortWarmupMs << " ms for a case that follows another within "
+        << BatchWarmup::kIdle.count() << " ms)\n"
         << "impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps\n";
 
     const uint64_t max_n = uint64_t{1} << max_log2;

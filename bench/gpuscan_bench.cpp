@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
     std::ostringstream timing;
     timing << "Vulkan timestamps around each run, median of " << runs << " after at least " << warmup
            << " warm-up runs and " << g_warmup_ms
-           << " ms of warm-up work in the same submission (at most 200 ms for a case that follows another within 100 ms)";
+           << " ms of warm-up work in the same submission (at most " << BatchWarmup::kShortWarmupMs
+           << " ms for a case that follows another within " << BatchWarmup::kIdle.count() << " ms)";
     sink.metadata("timing", timing.str());
     sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*sizeof(T); compaction n*4 read + kept*4 "
                           "written (+ n*4 flags read for select-flagged)");

@@ -106,9 +106,7 @@ int run_demo(const DemoOptions& options, Session& session) {
                                      (ctx.vulkan() ? "maxStorageBufferRange" : "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") +
                                      " of " + std::to_string(ctx.max_binding_bytes()) + " bytes per buffer");
   const auto input = random_values(options.type, options.n, seed);
-  ScanConfig base;
-  base.type = options.type;
-  options.algorithm.apply(base);
+  ScanConfig base = scan_config(options.type, false, options.algorithm);
   const uint32_t w = effective_workgroup_size(base);
   const uint32_t k = effective_vectors_per_lane(base);
   // Large exclusive single-pass scans may take larger tiles than the default (Context::vectors_per_lane).

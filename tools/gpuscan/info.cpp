@@ -141,10 +141,7 @@ int run_info_json(const InfoOptions& options, Session& session) {
     error = e;
   }
 
-  ScanConfig config;
-  config.type = options.type;
-  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
-  options.algorithm.apply(config);
+  ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = options.n.value_or(default_choice_count);
   struct Choice {
     Algorithm algorithm;
@@ -237,10 +234,7 @@ int run_info_gl(const InfoOptions& options, Session& session) {
   const Backend backend = session.open_backend();
   const gl::Context& ctx = *backend.gl();
   const gl::GlInfo& info = ctx.info();
-  ScanConfig config;
-  config.type = options.type;
-  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
-  options.algorithm.apply(config);
+  ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = options.n.value_or(default_choice_count);
   const std::string choice = ctx.describe_choice(config, n);
   const std::string compaction(to_string(ctx.resolve(CompactPath::automatic)));
@@ -336,10 +330,7 @@ int run_info(const InfoOptions& options, Session& session) {
   const DeviceInfo& picked = ctx->device_info();
   out << "\ngpuscan picks: " << describe_device(picked) << "\n  (" << selection_reason(session) << ")\n";
 
-  ScanConfig config;
-  config.type = options.type;
-  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
-  options.algorithm.apply(config);
+  ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = options.n.value_or(default_choice_count);
   out << "\nalgorithm: " << ctx->describe_choice(config, n) << '\n';
   out << "addressing: " << ctx->describe_addressing(config.type, n) << '\n';

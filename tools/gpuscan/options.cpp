@@ -158,6 +158,14 @@ void AlgorithmOptions::apply(ScanConfig& config) const {
   }
 }
 
+ScanConfig scan_config(DataType type, bool inclusive, const AlgorithmOptions& algorithm) {
+  ScanConfig config;
+  config.type = type;
+  config.kind = inclusive ? ScanKind::inclusive : ScanKind::exclusive;
+  algorithm.apply(config);
+  return config;
+}
+
 void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& vectors_per_lane,
                             const std::string& tiles_note, const std::string& k_applies_to) {
   app.add_option("--workgroup-size,-w", workgroup_size,

@@ -56,6 +56,9 @@ struct AlgorithmOptions {
   void apply(ScanConfig& config) const;
 };
 
+// A ScanConfig of `type`, inclusive or exclusive, with `algorithm` applied (AlgorithmOptions::apply).
+ScanConfig scan_config(DataType type, bool inclusive, const AlgorithmOptions& algorithm);
+
 // --workgroup-size / -w and --vectors-per-lane / -k; `tiles_note` ends W's help, `k_applies_to`
 // starts K's ("" or e.g. "single-pass and reduce-then-scan: ").
 void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& vectors_per_lane,

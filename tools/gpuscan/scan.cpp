@@ -51,11 +51,8 @@ int run_segmented_scan(const ScanOptions& options, Session& session, const std::
                                             std::to_string(heads_n) + (by_key ? " keys" : " flags") + ", fewer than the " +
                                             std::to_string(n) + " values of '" + options.in + "'");
   const Backend backend = session.open_backend();
-  ScanConfig config;
-  config.type = options.type;
-  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
+  ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   config.op = options.op;
-  options.algorithm.apply(config);
   const auto start = std::chrono::steady_clock::now();
   const auto output = backend.segmented_scan_bytes(input, heads, kind, config);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
@@ -106,10 +103,7 @@ uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Bac
 int run_custom_scan(const ScanOptions& options, Session& session) {
   const auto input = read_values(options.in, options.type, options.format);
   const Backend ctx = session.open_backend();
-  ScanConfig config;
-  config.type = options.type;
-  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
-  options.algorithm.apply(config);
+  ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = set_custom_op(config, options, ctx, input.size());
   const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n), n);
   double gpu_ns = 0;
@@ -135,11 +129,8 @@ int run_scan(const ScanOptions& options, Session& session) {
   const bool whole = options.format == FileFormat::text || options.verify || same_file(options.in, options.out);
   InputSource input(options.in, options.type, options.format, whole);
   const Backend ctx = session.open_backend();
-  ScanConfig config;
-  config.type = options.type;
-  config.kind = options.inclusive ? ScanKind::inclusive : ScanKind::exclusive;
+  ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   config.op = options.op;
-  options.algorithm.apply(config);
   StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
   // What will run, on chunks of what size; throws before any work when an explicitly requested
   // algorithm cannot run on this device or the budget cannot hold one tile.
