@@ -15,6 +15,7 @@ SPEC_CONSTANT(1, bool, INCLUSIVE, false);
 SPEC_CONSTANT(10, bool, IN_PLACE, false);
 
 #include "common/ops.glsl"
+#define SCAN_SUBGROUP_SHUFFLES  // measured faster in this kernel only (common/scan_element.glsl)
 #include "common/pass_io.glsl"
 #include "common/tile.glsl"
 // Tile 0's inclusive prefix starts with the carry-in, whoever computes it (owner or fallback).

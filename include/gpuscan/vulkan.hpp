@@ -57,8 +57,13 @@ struct DeviceInfo {
   uint32_t max_shared_memory_bytes = 0;
   float timestamp_period_ns = 0;                   // 0 if the queue has no timestamps
 
+  // Whether gpuscan's subgroup kernels run: they need arithmetic, and the 32-bit integer scans shuffle
+  // and shuffle_relative too (shaders/common/scan_element.glsl); every driver known to offer arithmetic
+  // offers both. Without them the subgroup-free kernels run.
   bool has_subgroup_arithmetic() const noexcept {
-    return (subgroup_operations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) != 0;
+    constexpr VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
+                                              VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+    return (subgroup_operations & needed) == needed;
   }
   bool has_subgroup_ballot() const noexcept { return (subgroup_operations & VK_SUBGROUP_FEATURE_BALLOT_BIT) != 0; }
 };

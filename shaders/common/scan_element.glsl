@@ -21,10 +21,28 @@
 #define scan_combine op_combine
 #define scan_load_vector load_vector
 
+// In a kernel that defines SCAN_SUBGROUP_SHUFFLES, for the 32-bit integers, one inclusive subgroup scan
+// and two shuffles (the lane below's inclusive value, the last lane's) replace an exclusive scan and a
+// reduction. On the H200 that made the u32/i32 single-pass scan 2-6 % faster, but NVIDIA's compile of
+// the f32 and u64 single-pass kernels much slower (f32 up to 1.8x) and reduce-then-scan's up to 2.5 %
+// slower (bench/RESULTS.md, sessions 10-11), so only single_pass.comp asks for it, and the other types
+// keep the two subgroup operations. The shuffles are why the subgroup kernels need shuffle and
+// shuffle_relative besides arithmetic (DeviceInfo::has_subgroup_arithmetic).
+#if !defined(GPUSCAN_NO_SUBGROUPS) && defined(SCAN_SUBGROUP_SHUFFLES) && (defined(TYPE_U32) || defined(TYPE_I32))
+#define GPUSCAN_SUBGROUP_SCAN_BY_SHUFFLE
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
+
 void scan_subgroup(T x, out T before, out T total) {
 #if defined(GPUSCAN_NO_SUBGROUPS)  // a subgroup of one invocation (subgroup_basic.glsl)
   before = op_identity();
   total = x;
+#elif defined(GPUSCAN_SUBGROUP_SCAN_BY_SHUFFLE)
+  const T inclusive = SUBGROUP_INCLUSIVE(x);
+  const T below = subgroupShuffleUp(inclusive, 1u);
+  before = gl_SubgroupInvocationID == 0u ? op_identity() : below;
+  total = subgroupShuffle(inclusive, gl_SubgroupSize - 1u);
 #else
   before = SUBGROUP_EXCLUSIVE(x);
   total = SUBGROUP_REDUCE(x);

@@ -210,7 +210,8 @@ GlInfo query_info(const Functions& gl) {
     gl.GetIntegerv(subgroup_size_khr, &size);
     const bool compute = (stages & GL_COMPUTE_SHADER_BIT) != 0;
     info.subgroup_basic = compute && (features & subgroup_feature_basic);
-    info.subgroup_arithmetic = info.subgroup_basic && (features & subgroup_feature_arithmetic);
+    const GLint arithmetic = subgroup_feature_arithmetic | subgroup_feature_shuffle | subgroup_feature_shuffle_relative;
+    info.subgroup_arithmetic = info.subgroup_basic && (features & arithmetic) == arithmetic;
     info.subgroup_ballot = info.subgroup_basic && (features & subgroup_feature_ballot);
     info.subgroup_size = static_cast<uint32_t>(size);
   }
