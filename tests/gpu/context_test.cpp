@@ -21,8 +21,10 @@ TEST_F(ContextTest, ReportsTheDevice) {
   if (const char* expect = std::getenv("GPUSCAN_EXPECT_SUBGROUP_SIZE"))
     EXPECT_EQ(d.subgroup_size, std::strtoul(expect, nullptr, 10)) << "the subgroup-size setting did not apply";
   EXPECT_FALSE(Context::list_devices().empty());
-  // lavapipe has everything the single-pass scan needs; automatic picks it beyond one tile.
+  // lavapipe has everything the single-pass scan needs; automatic picks it beyond one tile. It has
+  // subgroup shuffles too, so its subgroup kernels (not the subgroup-free ones) are what the tests run.
   EXPECT_TRUE(d.single_pass_capable);
+  if (d.name.starts_with("llvmpipe")) EXPECT_TRUE(d.has_subgroup_arithmetic());
   EXPECT_TRUE(shared_context().single_pass_available());
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::single_pass);
@@ -62,6 +64,21 @@ TEST_F(ContextTest, ReportsTheDevice) {
   ScanConfig multipass;
   multipass.algorithm = Algorithm::multipass;
   EXPECT_NE(shared_context().describe_choice(multipass).find("workgroup scan subgroup"), std::string::npos);
+}
+
+// The subgroup kernels run only where arithmetic, shuffle and shuffle_relative are all there (the
+// single-pass scan's 32-bit integer kernels shuffle: shaders/common/scan_element.glsl).
+TEST(DeviceInfoTest, SubgroupKernelsNeedArithmeticAndShuffles) {
+  DeviceInfo info;
+  const VkSubgroupFeatureFlags all = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+                                     VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+  info.subgroup_operations = all;
+  EXPECT_TRUE(info.has_subgroup_arithmetic());
+  for (const VkSubgroupFeatureFlags missing : {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, VK_SUBGROUP_FEATURE_SHUFFLE_BIT,
+                                              VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT}) {
+    info.subgroup_operations = all & ~missing;
+    EXPECT_FALSE(info.has_subgroup_arithmetic()) << "without feature bit " << missing;
+  }
 }
 
 TEST_F(ContextTest, SelectsByIndexAndByName) {
