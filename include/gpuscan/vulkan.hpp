@@ -30,7 +30,7 @@ struct DeviceInfo {
   VkSubgroupFeatureFlags subgroup_operations = 0;  // in compute shaders; 0 where unsupported
   bool push_descriptors = false;                   // VK_KHR_push_descriptor, which gpuscan needs
   // What the single-pass scan needs: Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, and
-  // subgroup arithmetic and ballot in compute shaders.
+  // subgroup arithmetic, shuffles and ballot in compute shaders.
   bool single_pass_capable = false;
   // 64-bit element types: shaderInt64 for u64 and i64 (and shaderSubgroupExtendedTypes, Vulkan 1.2,
   // for their subgroup operations: reduce-then-scan, single-pass and the subgroup workgroup scan),

@@ -83,7 +83,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
     if (!ctx.single_pass_available())
       throw Error(Errc::unsupported, "single-pass compaction: the context cannot run the single-pass scan's "
                                      "look-back (Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, "
-                                     "subgroup arithmetic and ballot); use CompactAlgorithm::three_pass");
+                                     "subgroup arithmetic, shuffles and ballot); use CompactAlgorithm::three_pass");
     if (!stage_fits)
       throw Error(Errc::invalid_argument,
                   "the single-pass compaction stages a tile of W·K·4 elements in shared memory: W = " +

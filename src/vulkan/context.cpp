@@ -508,7 +508,7 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
   if (requested == WorkgroupAlgorithm::subgroup && !has) {
     const std::string why = impl_->type_obstacle(type, true);
     throw Error(Errc::unsupported, why.empty() ? impl_->info.name +
-                                                     " has no subgroup arithmetic in compute shaders; use the "
+                                                     " has no subgroup arithmetic (with shuffles) in compute shaders; use the "
                                                      "blelloch workgroup algorithm (or automatic)"
                                                : why);
   }
@@ -544,7 +544,7 @@ Reconvergence Context::reconvergence() const noexcept { return impl_->reconverge
 static std::string single_pass_obstacle(const Context::Impl& impl) {
   if (!impl.info.single_pass_capable)
     return impl.info.name + " lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
-                            "shaderBufferInt64Atomics, subgroup arithmetic and ballot)";
+                            "shaderBufferInt64Atomics, subgroup arithmetic, shuffles and ballot)";
   if (!impl.single_pass_enabled)
     return "the adopted device was not created with shaderInt64 and shaderBufferInt64Atomics enabled "
            "(AdoptInfo::single_pass_features_enabled)";
@@ -619,8 +619,9 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
       if (!subgroups) {
         const std::string why = impl_->type_obstacle(config.type, true);
         throw Error(Errc::unsupported, "reduce-then-scan: " + (why.empty() ? impl_->info.name +
-                                                                                 " has no subgroup arithmetic in "
-                                                                                 "compute shaders; use multipass"
+                                                                                 " has no subgroup arithmetic (with "
+                                                                                 "shuffles) in compute shaders; use "
+                                                                                 "multipass"
                                                                            : why));
       }
       return Algorithm::reduce_then_scan;

@@ -54,10 +54,10 @@ const char* obstacle(const Backend& ctx, const Variant& variant) {
     return "not offered on OpenGL (GL has no memory model for its look-back between workgroups)";
   if (variant.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
     return "the device lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
-           "shaderBufferInt64Atomics, subgroup arithmetic and ballot)";
+           "shaderBufferInt64Atomics, subgroup arithmetic, shuffles and ballot)";
   if ((variant.algorithm == Algorithm::reduce_then_scan || variant.workgroup == WorkgroupAlgorithm::subgroup) &&
       !ctx.subgroup_arithmetic())
-    return "the device lacks subgroup arithmetic in compute shaders";
+    return "the device lacks subgroup arithmetic (with shuffles) in compute shaders";
   return nullptr;
 }
 
