@@ -601,13 +601,15 @@ PYBIND11_MODULE(gpuscan, m) {
     gpuscan.inclusive_scan(a)   # array([ 3,  4, 11, 11, 15, 16, 22, 25], dtype=uint32)
     gpuscan.compact(a, "gt:3")  # array([7, 4, 6], dtype=uint32), as a[a > 3]; or compact(a, mask)
 
-Arrays are 1-D of dtype uint32, int32 or float32, of any length; integer sums wrap like numpy's.
+Scans, reductions and segmented scans take 1-D arrays of dtype uint32, int32, float32, uint64, int64 or
+float64 (the 64-bit ones where the device has them), compact and partition the 32-bit ones; any length;
+integer sums wrap like numpy's.
 The module-level functions use default_context(): the device GPUSCAN_DEVICE names, or the first
 discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
 validation, create a gpuscan.Context. The GIL is released while the GPU works.
 
-Errors: TypeError for an unsupported dtype; ValueError for an array that is not 1-D, an op other than
-"add", an unknown algorithm, a closed Context; gpuscan.Error (a RuntimeError) for what gpuscan reports,
+Errors: TypeError for an unsupported dtype; ValueError for an array that is not 1-D, an unknown op (or
+a bitwise op on floats), an unknown algorithm, a closed Context; gpuscan.Error (a RuntimeError) for what gpuscan reports,
 with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
 
   g_error_type = PyErr_NewExceptionWithDoc(

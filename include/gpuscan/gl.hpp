@@ -261,7 +261,7 @@ std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byt
 // Segmented scans, as gpuscan/segmented.hpp (flags or u32/u64 keys, every type and operator,
 // reduce-then-scan over (head, value) pairs, the same core plan). On GL they always run the
 // .no_subgroups builds of the segmented tile kernels (every invocation a subgroup of its own), so they
-// need no GL_KHR_shader_subgroup. No windows, carry-in or count_from (as on Vulkan).
+// need no GL_KHR_shader_subgroup. No windows, carry-in or count_from (unlike Vulkan's segmented scans).
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config);
 std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
                                          SegmentHeads heads = SegmentHeads::flags);

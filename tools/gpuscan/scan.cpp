@@ -170,7 +170,7 @@ Command add_scan_command(CLI::App& app) {
   CLI::Option* op_file = sub->add_option("--op-file", options->op_file,
                   "a custom operator instead of --op: a GLSL file that defines T, identity() and combine(a, b) "
                   "(docs/scan.md, Custom operators); each element is read and written as its size / the size of "
-                  "--type values of --type (Vulkan only, no --verify)")
+                  "--type values of --type (no --verify)")
       ->type_name("FILE")
       ->excludes(op);
   sub->add_option("--element-size", options->element_size,
