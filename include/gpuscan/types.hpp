@@ -87,8 +87,8 @@ std::optional<Op> parse_op(std::string_view name) noexcept;  // the names to_str
 std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view name) noexcept;
 
 // A caller's operator, written in GLSL and compiled at run time (Vulkan: shaderc; OpenGL: the driver,
-// gl::compile_custom_op; docs/scan.md, "Custom operators"). The snippet defines the element type as the macro T -- a scalar (float, uint,
-// int64_t, double), a vector or matrix (vec2, uvec4, mat2) or a struct declared in the snippet -- and
+// gl::compile_custom_op; docs/scan.md, "Custom operators"). The snippet defines the element type as
+// the macro T -- a scalar (float, uint, int64_t, double), a vector or matrix (vec2, uvec4, mat2) or a struct declared in the snippet -- and
 //   T identity();          // combine(identity(), x) == combine(x, identity()) == x
 //   T combine(T a, T b);   // associative; a is the earlier element, so it need not be commutative
 // For example, the running maximum of absolute values of floats:

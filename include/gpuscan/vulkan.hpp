@@ -264,9 +264,9 @@ struct TempRequirements {
 
 // Temporary storage record_scan needs for `count` elements. `in_place` says whether the scan will run
 // with output == input (every algorithm runs in place; the argument is kept so that the storage may
-// depend on it again without an API change); `indirect` whether
-// it will take its count from GPU memory (ScanArgs::count_from; `count` is then the upper bound), which
-// adds a few words and VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT.
+// depend on it again without an API change); `indirect` whether it will take its count from GPU
+// memory (ScanArgs::count_from; `count` is then the upper bound), which adds a few words and
+// VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT.
 //   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place = false, bool indirect = false);

@@ -379,8 +379,9 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
     throw Error(Errc::unsupported,
                 wide(type) ? "the subgroup workgroup scan is not offered for " + std::string(to_string(type)) +
                                  " on OpenGL (GL's GLSL has no subgroup arithmetic on 64-bit types); use blelloch"
-                           : impl_->info.renderer + " has no GL_KHR_shader_subgroup arithmetic (with shuffles) in compute shaders; use "
-                                                    "the blelloch workgroup algorithm (or automatic)");
+                           : impl_->info.renderer +
+                                 " has no GL_KHR_shader_subgroup arithmetic (with shuffles) in compute shaders; use "
+                                 "the blelloch workgroup algorithm (or automatic)");
   return requested;
 }
 
@@ -408,7 +409,8 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
                                            "multipass");
       if (!subgroups)
         throw Error(Errc::unsupported, "reduce-then-scan: " + impl_->info.renderer +
-                                           " has no GL_KHR_shader_subgroup arithmetic (with shuffles) in compute shaders; use multipass");
+                                           " has no GL_KHR_shader_subgroup arithmetic (with shuffles) in compute "
+                                           "shaders; use multipass");
       return Algorithm::reduce_then_scan;
     case Algorithm::multipass: return Algorithm::multipass;
   }

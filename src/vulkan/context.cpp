@@ -508,8 +508,8 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
   if (requested == WorkgroupAlgorithm::subgroup && !has) {
     const std::string why = impl_->type_obstacle(type, true);
     throw Error(Errc::unsupported, why.empty() ? impl_->info.name +
-                                                     " has no subgroup arithmetic (with shuffles) in compute shaders; use the "
-                                                     "blelloch workgroup algorithm (or automatic)"
+                                                     " has no subgroup arithmetic (with shuffles) in compute "
+                                                     "shaders; use the blelloch workgroup algorithm (or automatic)"
                                                : why);
   }
   return requested;

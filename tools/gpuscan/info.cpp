@@ -43,7 +43,8 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
                           << '\n';
   row("single-pass capable") << (d.single_pass_capable ? "yes"
                                                         : "no (needs Vulkan 1.2 with shaderInt64, "
-                                                          "shaderBufferInt64Atomics, subgroup arithmetic, shuffles and ballot)")
+                                                          "shaderBufferInt64Atomics, subgroup arithmetic, "
+                                                          "shuffles and ballot)")
                              << '\n';
   row("64-bit types") << "u64/i64 " << (d.shader_int64 ? "yes" : "no (shaderInt64)")
                       << (d.shader_int64 && !d.subgroup_extended_types ? " (multipass blelloch only: no shaderSubgroupExtendedTypes)" : "")
