@@ -39,7 +39,7 @@ struct GlInfo {
   // GL_KHR_shader_subgroup in compute shaders; all false where the extension is missing (llvmpipe has
   // only GL_ARB_shader_ballot, which gpuscan's shaders do not use).
   bool subgroup_basic = false;
-  bool subgroup_arithmetic = false;  // with shuffle and shuffle_relative, as on Vulkan (DeviceInfo)
+  bool subgroup_arithmetic = false;
   bool subgroup_ballot = false;
   uint32_t subgroup_size = 0;     // GL_SUBGROUP_SIZE_KHR, 0 without the extension
   bool arb_shader_ballot = false;  // reported for `gpuscan info` only

@@ -210,8 +210,7 @@ GlInfo query_info(const Functions& gl) {
     gl.GetIntegerv(subgroup_size_khr, &size);
     const bool compute = (stages & GL_COMPUTE_SHADER_BIT) != 0;
     info.subgroup_basic = compute && (features & subgroup_feature_basic);
-    const GLint arithmetic = subgroup_feature_arithmetic | subgroup_feature_shuffle | subgroup_feature_shuffle_relative;
-    info.subgroup_arithmetic = info.subgroup_basic && (features & arithmetic) == arithmetic;
+    info.subgroup_arithmetic = info.subgroup_basic && (features & subgroup_feature_arithmetic);
     info.subgroup_ballot = info.subgroup_basic && (features & subgroup_feature_ballot);
     info.subgroup_size = static_cast<uint32_t>(size);
   }
@@ -379,9 +378,8 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
     throw Error(Errc::unsupported,
                 wide(type) ? "the subgroup workgroup scan is not offered for " + std::string(to_string(type)) +
                                  " on OpenGL (GL's GLSL has no subgroup arithmetic on 64-bit types); use blelloch"
-                           : impl_->info.renderer +
-                                 " has no GL_KHR_shader_subgroup arithmetic (with shuffles) in compute shaders; use "
-                                 "the blelloch workgroup algorithm (or automatic)");
+                           : impl_->info.renderer + " has no GL_KHR_shader_subgroup arithmetic in compute shaders; use "
+                                                    "the blelloch workgroup algorithm (or automatic)");
   return requested;
 }
 
@@ -409,8 +407,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
                                            "multipass");
       if (!subgroups)
         throw Error(Errc::unsupported, "reduce-then-scan: " + impl_->info.renderer +
-                                           " has no GL_KHR_shader_subgroup arithmetic (with shuffles) in compute "
-                                           "shaders; use multipass");
+                                           " has no GL_KHR_shader_subgroup arithmetic in compute shaders; use multipass");
       return Algorithm::reduce_then_scan;
     case Algorithm::multipass: return Algorithm::multipass;
   }

@@ -61,8 +61,6 @@ inline constexpr GLenum subgroup_supported_stages_khr = 0x9533;
 inline constexpr GLenum subgroup_supported_features_khr = 0x9534;
 inline constexpr GLint subgroup_feature_basic = 0x1;
 inline constexpr GLint subgroup_feature_arithmetic = 0x4;
-inline constexpr GLint subgroup_feature_shuffle = 0x10;
-inline constexpr GLint subgroup_feature_shuffle_relative = 0x20;
 inline constexpr GLint subgroup_feature_ballot = 0x8;
 
 }  // namespace gpuscan::gl
