@@ -610,8 +610,7 @@ validation, create a gpuscan.Context. The GIL is released while the GPU works.
 
 Errors: TypeError for an unsupported dtype; ValueError for an array that is not 1-D, an unknown op (or
 a bitwise op on floats), an unknown algorithm, a closed Context; gpuscan.Error (a RuntimeError) for
-what gpuscan reports,
-with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
+what gpuscan reports, with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
 
   g_error_type = PyErr_NewExceptionWithDoc(
       "gpuscan.Error",

@@ -57,7 +57,7 @@ const char* obstacle(const Backend& ctx, const Variant& variant) {
            "shaderBufferInt64Atomics, subgroup arithmetic, shuffles and ballot)";
   if ((variant.algorithm == Algorithm::reduce_then_scan || variant.workgroup == WorkgroupAlgorithm::subgroup) &&
       !ctx.subgroup_arithmetic())
-    return "the device lacks subgroup arithmetic (with shuffles) in compute shaders";
+    return "the device lacks subgroup arithmetic in compute shaders";
   return nullptr;
 }
 
