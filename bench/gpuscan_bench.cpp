@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> types = {"u32", "f32"};
   std::vector<std::string> kinds = {"exclusive"};
   std::vector<std::string> operators = {"add"};
-  std::vector<uint32_t> workgroup_sizes = {256}, vectors = {0}, spins = {0};  // K 0: gpuscan's default per type
+  // W and K 0: gpuscan's defaults, which for single-pass scans depend on the type, kind and count.
+  std::vector<uint32_t> workgroup_sizes = {0}, vectors = {0}, spins = {0};
   std::vector<uint32_t> tiles_per_wg = {0};  // 0: gpuscan's default
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
   std::vector<std::string> ops = {"scan"};
@@ -88,8 +89,8 @@ int main(int argc, char** argv) {
   app.add_option("--operators", operators, "scan operators: add, min, max, mul, and, or, xor (default add)")
       ->delimiter(',');
   app.add_option("--kinds", kinds, "exclusive, inclusive")->delimiter(',');
-  app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep")->delimiter(',');
-  app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep (0 = gpuscan's default: 4, or 2 for 8-byte types)")->delimiter(',');
+  app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep (0 = gpuscan's default: 256, or as core::single_pass_shape picks for single-pass scans)")->delimiter(',');
+  app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep (0 = gpuscan's default: 4, or 2 for 8-byte types; single-pass scans as for W)")->delimiter(',');
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
   app.add_option("--tiles-per-workgroup", tiles_per_wg, "single-pass: tiles per workgroup to sweep (0 = default)")
       ->delimiter(',');
@@ -172,9 +173,11 @@ int main(int argc, char** argv) {
     for (const auto& t : types)
       for (auto w : workgroup_sizes)
         for (auto k : vectors)
-          for (auto a : {gs::Algorithm::single_pass, gs::Algorithm::reduce_then_scan, gs::Algorithm::multipass}) {
+          for (auto a : {gs::Algorithm::single_pass, gs::Algorithm::reduce_then_scan, gs::Algorithm::multipass})
+          for (auto kind : {gs::ScanKind::exclusive, gs::ScanKind::inclusive}) {
             gs::ScanConfig c;
             c.type = *gs::parse_data_type(t);
+            c.kind = kind;
             c.algorithm = a;
             c.workgroup_size = w;
             c.vectors_per_lane = k;

@@ -30,7 +30,8 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
 //   automatic         single_pass where the device can and the scan spans more
 //                     than one tile but at most 2^28 elements for exclusive scans of 4-byte types,
-//                     2^25 for the rest, 2^21 on lavapipe (where it measured fastest, see
+//                     2^27 for inclusive ones of u32/i32, 2^25 for the rest, 2^21 on lavapipe
+//                     (core::single_pass_auto_limit, where it measured fastest, see
 //                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
 enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass };
@@ -129,13 +130,14 @@ struct ScanConfig {
   ScanKind kind = ScanKind::exclusive;
   Algorithm algorithm = Algorithm::automatic;
   WorkgroupAlgorithm workgroup = WorkgroupAlgorithm::automatic;  // multipass only
-  // Invocations per workgroup W. 0 = default (256). Otherwise a power of two from 32 to the device's
+  // Invocations per workgroup W. 0 = default (256; for large inclusive single-pass scans of u32/i32
+  // 128: "Single-pass tile shapes" below). Otherwise a power of two from 32 to the device's
   // maxComputeWorkGroupInvocations. Multipass tiles hold 2·W elements; single-pass and
   // reduce-then-scan tiles W · vectors_per_lane · 4.
   uint32_t workgroup_size = 0;
   // Tile kernels: 4-element vectors each invocation owns. 0 = default (4 for 4-byte types, 2 for 8-byte
-  // ones: default_vectors_per_lane_for; exclusive single-pass scans of 4-byte types take
-  // large_tile_vectors_per_lane above large_tile_min_elements elements); otherwise 1, 2, 4, 8 or 16.
+  // ones: default_vectors_per_lane_for; single-pass scans vary it with the count: "Single-pass tile
+  // shapes" below); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
   // 0 = default (default_spin_limit, 1024). Tests set 1 to force the fallback path. On lavapipe it is capped at
@@ -172,12 +174,22 @@ inline constexpr uint32_t default_vectors_per_lane = 4;
 constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
   return element_bytes >= 8 ? 2 : default_vectors_per_lane;
 }
-// The single-pass scan's default K for exclusive scans of 4-byte types above large_tile_min_elements
-// elements (not on lavapipe). With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each
-// with a 32 KiB tile in flight: 2^24-2^28 u32 7-16 % faster than K = 4 (bench/RESULTS.md, session 7);
-// 2^22 was 4 % slower. Inclusive scans need 117 registers at K = 8 and stay at the default.
+// Single-pass tile shapes. The single-pass scan's defaults depend on the type, the kind and the count
+// (core::single_pass_shape; measured on the H200, bench/RESULTS.md; lavapipe keeps W = 256 and
+// default_vectors_per_lane_for):
+// - above large_tile_min_elements, exclusive scans of 4-byte types take K = large_tile_vectors_per_lane.
+//   With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each with a 32 KiB tile in
+//   flight: 2^24-2^28 u32 7-16 % faster than K = 4 (session 7); 2^22 was 4 % slower;
+// - there, inclusive scans of u32/i32 take W = inclusive_large_tile_workgroup_size with K = 8: their kernel
+//   holds a fourth value per vector, 114 registers at W = 256, K = 8 (two workgroups per SM) but 96 at
+//   W = 128 (five); 3-6 % faster than W = 256, K = 4 at 2^23-2^26 (session 12), the same tile size;
+// - exclusive scans of u32/i32 of at most small_tile_max_elements take K = small_tile_vectors_per_lane:
+//   tiles of 2048, twice as many workgroups at once; 2^16 9 %, 2^18 4 % faster (session 12).
 inline constexpr uint32_t large_tile_vectors_per_lane = 8;
 inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
+inline constexpr uint32_t inclusive_large_tile_workgroup_size = 128;
+inline constexpr uint32_t small_tile_vectors_per_lane = 2;
+inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
 // 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
 // H200 (bench/RESULTS.md, session 9; the slow batches once blamed on 64 were the clock); the longer limit
 // only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.

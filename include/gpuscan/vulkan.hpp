@@ -226,9 +226,10 @@ class Context {
   // explicitly requested algorithm cannot run so, saying why.
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
-  // The vectors per lane (K) a scan of `count` elements runs with: config.vectors_per_lane if set,
-  // else the default for its algorithm, element size, kind and count (larger for big exclusive
-  // single-pass scans of 4-byte types: large_tile_vectors_per_lane).
+  // The workgroup size (W) and vectors per lane (K) a scan of `count` elements runs with: the config's
+  // where set, else the defaults for its algorithm, type, kind and count (single-pass scans vary them
+  // with the count: "Single-pass tile shapes" in gpuscan/types.hpp).
+  uint32_t workgroup_size(const ScanConfig& config, uint64_t count) const;
   uint32_t vectors_per_lane(const ScanConfig& config, uint64_t count) const;
   // A sentence on how a scan of `count` elements of `type` reaches its buffers (Addressing) and in
   // windows of how many elements (for `gpuscan info`).

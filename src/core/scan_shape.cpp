@@ -1,5 +1,6 @@
 #include "core/scan_shape.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -24,6 +25,48 @@ TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations, uint32_t 
   if (k < 1 || k > 16 || !std::has_single_bit(k))
     throw Error(Errc::invalid_argument, "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
   return {w, k};
+}
+
+namespace {
+bool four_byte_integer(DataType type) { return type == DataType::u32 || type == DataType::i32; }
+}  // namespace
+
+TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count, bool tuned) {
+  const uint32_t bytes = element_size(type);
+  const bool exclusive = kind == ScanKind::exclusive;
+  const bool large = tuned && count > large_tile_min_elements;
+  // W = 128 comes with K = 8: a caller who sets K keeps the default W.
+  if (w == 0)
+    w = large && !exclusive && four_byte_integer(type) && k == 0 ? inclusive_large_tile_workgroup_size
+                                                                 : default_workgroup_size;
+  if (k == 0) {
+    if (large && bytes == 4 && (exclusive || (four_byte_integer(type) && w <= inclusive_large_tile_workgroup_size)))
+      k = large_tile_vectors_per_lane;
+    else if (tuned && exclusive && four_byte_integer(type) && count <= small_tile_max_elements)
+      k = small_tile_vectors_per_lane;
+    else
+      k = default_vectors_per_lane_for(bytes);
+  }
+  return {w, k};
+}
+
+uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned) {
+  if (!tuned) return uint64_t{1} << 21;
+  if (element_size(type) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
+  if (four_byte_integer(type)) return uint64_t{1} << 27;  // inclusive, with W = 128, K = 8 above 2^23
+  return uint64_t{1} << 25;
+}
+
+uint64_t single_pass_temp_elements(uint64_t count, const ScanConfig& config, bool tuned, const PlanLimits& limits,
+                                   bool temp_zeroed, uint64_t window) {
+  uint64_t temp = 0;
+  for (const uint64_t n : {small_tile_max_elements, large_tile_min_elements, count}) {
+    const uint64_t largest = std::min(n, count);  // of the counts up to `count` that take n's shape
+    const TileShape shape =
+        single_pass_shape(config.workgroup_size, config.vectors_per_lane, config.type, config.kind, largest, tuned);
+    temp = std::max(temp, plan_scan(Algorithm::single_pass, largest, config, shape, limits, temp_zeroed, window).temp_elements);
+  }
+  return temp;
 }
 
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes) {

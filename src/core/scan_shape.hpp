@@ -26,6 +26,20 @@ TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
 
+// The single-pass scan's W and K for `count` elements: the requested ones where non-zero, else the
+// defaults measured fastest on the H200 (include/gpuscan/types.hpp, "Single-pass tile shapes"). With
+// `tuned` false (lavapipe: a CPU, with none of the GPU's latencies to hide) the plain defaults.
+TileShape single_pass_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, ScanKind kind,
+                            uint64_t count, bool tuned);
+// The most elements `automatic` gives the single-pass scan before reduce-then-scan (`tuned`: as above).
+uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned);
+// Temp elements of the single-pass plan for `count` elements that also serve every smaller count, whose
+// default shape may have smaller tiles and so more tiles' look-back state: the largest of each shape's
+// plan at the largest count (up to `count`) that takes it. The arguments as plan_scan's and
+// single_pass_shape's (config.type and kind, the requested W and K).
+uint64_t single_pass_temp_elements(uint64_t count, const ScanConfig& config, bool tuned, const PlanLimits& limits,
+                                   bool temp_zeroed = false, uint64_t window = 0);
+
 // Throws Errc::invalid_argument when op.element_size is set and is not `compiled`, the std430 array
 // stride of the snippet's T that a backend read from the compiled shader.
 void check_custom_element_size(const CustomOp& op, uint32_t compiled);

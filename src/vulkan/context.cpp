@@ -554,13 +554,13 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 // Above this many elements `automatic` prefers reduce-then-scan: its 3N bytes beat the single-pass
 // scan's 2N once the look-back costs more than the extra pass. H200, default shapes (bench/RESULTS.md):
 // exclusive scans of 4-byte types, with their large single-pass tiles, ran faster single-pass up to
-// 2^29 (session 7; 2^28 is the limit: larger scans of them may need windows); inclusive ones and 8-byte
-// types were faster single-pass at 2^24 and reduce-then-scan from 2^26 (sessions 6, 7). On lavapipe, a
-// CPU where the look-back's waits hide nothing, reduce-then-scan was faster already at 2^22 (12.5 vs
-// 22.9 ms, session 6).
-static uint64_t single_pass_auto_limit(const Context::Impl& impl, uint32_t element_bytes, ScanKind kind) {
-  if (impl.on_lavapipe()) return uint64_t{1} << 21;
-  return impl.large_single_pass_tiles(element_bytes, kind) ? uint64_t{1} << 28 : uint64_t{1} << 25;
+// 2^29 (session 7; 2^28 is the limit: larger scans of them may need windows); inclusive ones of u32/i32,
+// with theirs (W = 128, K = 8), up to 2^27 (level there, 4 % slower at 2^28; session 12); other inclusive
+// scans and 8-byte types were faster single-pass at 2^24 and reduce-then-scan from 2^26 (sessions 6, 7).
+// On lavapipe, a CPU where the look-back's waits hide nothing, reduce-then-scan was faster already at
+// 2^22 (12.5 vs 22.9 ms, session 6). core::single_pass_auto_limit holds the numbers.
+static uint64_t single_pass_auto_limit(const Context::Impl& impl, DataType type, ScanKind kind) {
+  return core::single_pass_auto_limit(type, kind, !impl.on_lavapipe());
 }
 
 static std::string power_of_two(uint64_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
@@ -597,7 +597,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
       // holds the input, the single-pass scan up to single_pass_auto_limit, reduce-then-scan beyond.
       if (obstacle.empty() && !order_fixed && vector_aligned && count > tile &&
-          count <= single_pass_auto_limit(*impl_, core::element_bytes(config), config.kind))
+          count <= single_pass_auto_limit(*impl_, config.type, config.kind))
         return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
@@ -630,11 +630,21 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   return Algorithm::multipass;
 }
 
-uint32_t Context::vectors_per_lane(const ScanConfig& config, uint64_t count) const {
+// The single-pass scan's shape where `automatic` (or the caller) picks it, else the config's or the defaults.
+static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, uint64_t count) {
+  if (!config.custom_op && ctx.resolve(config, count) == Algorithm::single_pass)
+    return ctx.impl().single_pass_shape(config.workgroup_size, config.vectors_per_lane, config.type, config.kind, count);
   const uint32_t esize = config.custom_op ? 0 : core::element_bytes(config);
-  if (!config.custom_op && resolve(config, count) == Algorithm::single_pass)
-    return impl_->single_pass_vectors_per_lane(config.vectors_per_lane, esize, config.kind, count);
-  return config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(esize);
+  return {config.workgroup_size ? config.workgroup_size : default_workgroup_size,
+          config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(esize)};
+}
+
+uint32_t Context::workgroup_size(const ScanConfig& config, uint64_t count) const {
+  return run_shape(*this, config, count).workgroup_size;
+}
+
+uint32_t Context::vectors_per_lane(const ScanConfig& config, uint64_t count) const {
+  return run_shape(*this, config, count).vectors_per_lane;
 }
 
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
@@ -643,13 +653,12 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
-  const uint32_t esize = config.custom_op ? 0 : core::element_bytes(config);
-  const uint64_t limit = single_pass_auto_limit(*impl_, esize, config.kind);
+  const uint64_t limit = single_pass_auto_limit(*impl_, config.type, config.kind);
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {
     case Algorithm::single_pass:
       s << ": one dispatch, chained scan with decoupled look-back and fallback, 2N bytes moved, tiles of "
-        << w * vectors_per_lane(config, count) * 4 << " elements";
+        << workgroup_size(config, count) * vectors_per_lane(config, count) * 4 << " elements";
       break;
     case Algorithm::reduce_then_scan:
       s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of " << w * k * 4
@@ -681,7 +690,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
     else
-      s << " (automatic: above " << power_of_two(limit) << " elements (" << esize << "-byte, "
+      s << " (automatic: above " << power_of_two(limit) << " elements (" << to_string(config.type) << ", "
         << to_string(config.kind) << ") reduce-then-scan measured faster than single-pass "
         << (impl_->on_lavapipe() ? "on lavapipe" : "on the H200") << ")";
   }

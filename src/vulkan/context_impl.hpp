@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "core/pipeline_key.hpp"
+#include "core/scan_shape.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
 
@@ -55,19 +56,10 @@ struct Context::Impl {
   uint32_t max_tiles_per_workgroup() const {
     return on_lavapipe() ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
   }
-  // The single-pass scan's K for a requested one (0 = default) and `count` elements of `element_bytes`.
-  // Inclusive scans keep the default: their kernel needs more registers at K = 8 (117 against 80 on the
-  // H200), and K = 4 was as fast or faster there (bench/RESULTS.md, session 7).
-  uint32_t single_pass_vectors_per_lane(uint32_t requested, uint32_t element_bytes, ScanKind kind,
-                                        uint64_t count) const {
-    if (requested) return requested;
-    const bool large = large_single_pass_tiles(element_bytes, kind) && count > large_tile_min_elements;
-    return large ? large_tile_vectors_per_lane : default_vectors_per_lane_for(element_bytes);
-  }
-  // Whether large single-pass scans of these elements take large_tile_vectors_per_lane by default (and so
-  // stay faster than reduce-then-scan to larger sizes: context.cpp's single_pass_auto_limit).
-  bool large_single_pass_tiles(uint32_t element_bytes, ScanKind kind) const {
-    return element_bytes == 4 && kind == ScanKind::exclusive && !on_lavapipe();
+  // The single-pass scan's W and K for a requested W and K (0 = default), `count` elements of `type`
+  // (core::single_pass_shape: tuned for GPUs, plain defaults on lavapipe).
+  core::TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count) const {
+    return core::single_pass_shape(w, k, type, kind, count, !on_lavapipe());
   }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a

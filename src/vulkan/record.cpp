@@ -70,11 +70,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     throw Error(Errc::invalid_argument,
                 "ContextCreateInfo::debug_withhold_first_tile does not apply to single-pass scans in place: tile 0 "
                 "would overwrite its input without publishing, so no fallback could recompute it");
-  // The single-pass scan's default K grows with the count (Context::Impl::single_pass_vectors_per_lane).
-  const core::TileShape default_shape = shape;
+  // The single-pass scan's default shape depends on the count (core::single_pass_shape).
   if (job == Job::scan && r.algorithm == Algorithm::single_pass) {
-    shape.vectors_per_lane = ctx.impl().single_pass_vectors_per_lane(
-        config.vectors_per_lane, core::element_bytes(resolved_config), config.kind, count);
+    shape = ctx.impl().single_pass_shape(config.workgroup_size, config.vectors_per_lane, config.type, config.kind, count);
+    r.workgroup_size = shape.workgroup_size;
     r.vectors_per_lane = shape.vectors_per_lane;
   }
   r.config = std::move(resolved_config);
@@ -95,12 +94,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   if (r.algorithm == Algorithm::multipass) r.block_size = 2 * shape.workgroup_size;
   if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
   r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window);
-  if (shape.vectors_per_lane > default_shape.vectors_per_lane) {
-    // Temp sized for this count must also do for any smaller one, which may take the default's smaller
-    // tiles, and so more tiles' look-back state.
-    const core::Plan smaller = core::plan_scan(r.algorithm, count, r.config, default_shape, limits, temp_zeroed, window);
-    r.plan.temp_elements = std::max(r.plan.temp_elements, smaller.temp_elements);
-  }
+  if (job == Job::scan && r.algorithm == Algorithm::single_pass)  // temp sized for this count serves smaller ones
+    r.plan.temp_elements = std::max(r.plan.temp_elements,
+                                    core::single_pass_temp_elements(count, r.config, !ctx.impl().on_lavapipe(), limits,
+                                                                    temp_zeroed, window));
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }

@@ -29,36 +29,51 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
-  // Where automatic's single-pass range ends (src/vulkan/context.cpp): 2^21 elements on lavapipe; on
-  // other devices 2^28 for exclusive scans of 4-byte types and 2^25 for the rest.
+  // Where automatic's single-pass range ends (core::single_pass_auto_limit): 2^21 elements on lavapipe;
+  // on other devices 2^28 for exclusive scans of 4-byte types, 2^27 for inclusive ones of u32/i32 and
+  // 2^25 for the rest.
   const bool lavapipe = d.name.starts_with("llvmpipe");
   const uint64_t limit32 = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 28;
+  const uint64_t limit_inclusive = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 27;
   const uint64_t limit_other = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 25;
   ScanConfig f32;
   f32.type = DataType::f32;
   f32.deterministic = false;
   ScanConfig inclusive;
   inclusive.kind = ScanKind::inclusive;
+  ScanConfig inclusive_f32 = f32;
+  inclusive_f32.kind = ScanKind::inclusive;
   ScanConfig u64;
   u64.type = DataType::u64;
   for (const auto& [config, limit] : {std::pair{ScanConfig{}, limit32}, std::pair{f32, limit32},
-                                      std::pair{inclusive, limit_other}, std::pair{u64, limit_other}}) {
+                                      std::pair{inclusive, limit_inclusive}, std::pair{inclusive_f32, limit_other},
+                                      std::pair{u64, limit_other}}) {
     const std::string what = std::string(to_string(config.type)) + " " + std::string(to_string(config.kind));
     EXPECT_EQ(shared_context().resolve(config, limit), Algorithm::single_pass) << what;
     EXPECT_EQ(shared_context().resolve(config, limit + 1), Algorithm::reduce_then_scan) << what;
   }
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
-  // The vectors per lane a scan runs with: 8 for large exclusive single-pass scans of 4-byte types (not
-  // on lavapipe), else the default or the caller's.
+  // The shape a scan runs with: core::single_pass_shape's for single-pass scans (tested without a device
+  // in tests/scan_shape_test.cpp), the plain defaults on lavapipe and for other algorithms, else the
+  // caller's.
   const uint64_t large = large_tile_min_elements + 1;
-  EXPECT_EQ(shared_context().vectors_per_lane({}, 1u << 20), default_vectors_per_lane);
-  EXPECT_EQ(shared_context().vectors_per_lane({}, large), lavapipe ? default_vectors_per_lane : large_tile_vectors_per_lane);
-  EXPECT_EQ(shared_context().vectors_per_lane(inclusive, large), default_vectors_per_lane);
-  EXPECT_EQ(shared_context().vectors_per_lane(u64, large), default_vectors_per_lane_for(8));
+  const auto shape = [](const ScanConfig& c, uint64_t n) {
+    return std::pair{shared_context().workgroup_size(c, n), shared_context().vectors_per_lane(c, n)};
+  };
+  EXPECT_EQ(shape({}, 1u << 20), std::pair(default_workgroup_size, default_vectors_per_lane));
+  EXPECT_EQ(shape({}, large), std::pair(default_workgroup_size, lavapipe ? default_vectors_per_lane : large_tile_vectors_per_lane));
+  EXPECT_EQ(shape(inclusive, large), lavapipe ? std::pair(default_workgroup_size, default_vectors_per_lane)
+                                              : std::pair(inclusive_large_tile_workgroup_size, large_tile_vectors_per_lane));
+  EXPECT_EQ(shape({}, small_tile_max_elements),
+            std::pair(default_workgroup_size, lavapipe ? default_vectors_per_lane : small_tile_vectors_per_lane));
+  EXPECT_EQ(shape(u64, large), std::pair(default_workgroup_size, default_vectors_per_lane_for(8)));
   ScanConfig explicit_k;
   explicit_k.vectors_per_lane = 2;
   EXPECT_EQ(shared_context().vectors_per_lane(explicit_k, large), 2u);
+  ScanConfig rts = inclusive;  // other algorithms keep the plain defaults
+  rts.algorithm = Algorithm::reduce_then_scan;
+  EXPECT_EQ(shape(rts, large), std::pair(default_workgroup_size, default_vectors_per_lane));
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);
   EXPECT_NE(shared_context().describe_choice({}, limit32 + 1).find("reduce-then-scan"), std::string::npos);
   ScanConfig multipass;

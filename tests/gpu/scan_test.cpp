@@ -348,8 +348,10 @@ TEST_F(ScanLayoutTest, ConvenienceCalls) {
 }
 
 }  // namespace
-// Just above large_tile_min_elements, where exclusive single-pass scans of 4-byte types take larger
-// tiles by default, and inclusive ones keep theirs (on lavapipe both keep the default tiles).
+// Around the counts where the single-pass scan's default shape changes (core::single_pass_shape): at
+// and below small_tile_max_elements exclusive u32/i32 scans take K = 2, above large_tile_min_elements
+// exclusive 4-byte ones K = 8 and inclusive u32/i32 ones W = 128, K = 8 (on lavapipe all keep the
+// default shape; the policy itself is tested without a device in tests/scan_shape_test.cpp).
 TEST_F(ScanLayoutTest, SinglePassDefaultsAboveLargeTileSize) {
   const uint64_t seed = fresh_seed();
   for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
@@ -360,7 +362,11 @@ TEST_F(ScanLayoutTest, SinglePassDefaultsAboveLargeTileSize) {
     const auto run = [](const auto& input, const ScanConfig& config) {
       return record_and_run(shared_context(), input, config);
     };
-    check_sizes<uint32_t>(c, {large_tile_min_elements + 8192 + 5}, seed, run);
+    check_sizes<uint32_t>(c, {small_tile_max_elements - 3, small_tile_max_elements, small_tile_max_elements + 1,
+                              large_tile_min_elements + 8192 + 5},
+                          seed, run);
+    c.type = DataType::i32;
+    check_sizes<int32_t>(c, {small_tile_max_elements, large_tile_min_elements + 1}, seed + 2, run);
     c.type = DataType::f32;
     check_sizes<float>(c, {large_tile_min_elements + 1}, seed + 1, run);
   }

@@ -32,6 +32,15 @@ Algorithm Backend::resolve(const ScanConfig& config, uint64_t count) const {
   return visit([&](const auto& c) { return c.resolve(config, count); });
 }
 
+uint32_t Backend::workgroup_size(const ScanConfig& config, uint64_t count) const {
+  return visit(Overloaded{
+      [&](const Context& c) { return c.workgroup_size(config, count); },
+#if GPUSCAN_WITH_GL
+      [&](const gl::Context&) { return effective_workgroup_size(config); },
+#endif
+  });
+}
+
 uint32_t Backend::vectors_per_lane(const ScanConfig& config, uint64_t count) const {
   return visit(Overloaded{
       [&](const Context& c) { return c.vectors_per_lane(config, count); },

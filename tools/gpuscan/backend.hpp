@@ -41,8 +41,9 @@ class Backend {
   // "llvmpipe (LLVM 15.0.6, 256 bits) [device 0, CPU]" or "llvmpipe (...) [OpenGL 4.5, EGL surfaceless]".
   std::string describe_device() const;
   Algorithm resolve(const ScanConfig& config, uint64_t count) const;
-  // The vectors per lane (K) a scan of `count` elements runs with (Context::vectors_per_lane; on GL
-  // config's or the default).
+  // The workgroup size (W) and vectors per lane (K) a scan of `count` elements runs with
+  // (Context::workgroup_size, vectors_per_lane; on GL the config's or the defaults).
+  uint32_t workgroup_size(const ScanConfig& config, uint64_t count) const;
   uint32_t vectors_per_lane(const ScanConfig& config, uint64_t count) const;
   // Multipass's workgroup algorithm for scans of `type` (it may depend on it: 64-bit types take Blelloch on GL).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm workgroup, DataType type = DataType::u32) const;

@@ -109,18 +109,24 @@ int run_demo(const DemoOptions& options, Session& session) {
   ScanConfig base = scan_config(options.type, false, options.algorithm);
   const uint32_t w = effective_workgroup_size(base);
   const uint32_t k = effective_vectors_per_lane(base);
-  // Large exclusive single-pass scans may take larger tiles than the default (Context::vectors_per_lane).
+  // Single-pass scans may take other shapes than the default, depending on the count and kind
+  // (Context::workgroup_size, vectors_per_lane).
   std::string large_tiles;
   if (ctx.single_pass_available()) {
-    ScanConfig single_pass = base;
-    single_pass.algorithm = Algorithm::single_pass;
-    single_pass.deterministic = false;
-    try {
-      const uint32_t k_single_pass = ctx.vectors_per_lane(single_pass, options.n);
-      if (k_single_pass != k)
-        large_tiles = "; exclusive single-pass: K = " + std::to_string(k_single_pass) + ", tiles of " +
-                      std::to_string(tile_elements(base, Algorithm::single_pass, k_single_pass));
-    } catch (const Error&) {  // this type cannot run single-pass here; its row says so
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      ScanConfig single_pass = base;
+      single_pass.algorithm = Algorithm::single_pass;
+      single_pass.deterministic = false;
+      single_pass.kind = kind;
+      try {
+        const uint32_t w_single_pass = ctx.workgroup_size(single_pass, options.n);
+        const uint32_t k_single_pass = ctx.vectors_per_lane(single_pass, options.n);
+        if (w_single_pass != w || k_single_pass != k)
+          large_tiles += "; " + std::string(to_string(kind)) + " single-pass: W = " + std::to_string(w_single_pass) +
+                         ", K = " + std::to_string(k_single_pass) + ", tiles of " +
+                         std::to_string(tile_elements(base, Algorithm::single_pass, k_single_pass, w_single_pass));
+      } catch (const Error&) {  // this type cannot run single-pass here; its row says so
+      }
     }
   }
   out << "device: " << ctx.describe_device() << ", subgroup size " << ctx.subgroup_size()
@@ -170,9 +176,11 @@ int run_demo(const DemoOptions& options, Session& session) {
       config.algorithm = variant.algorithm;
       config.workgroup = variant.workgroup;
       config.deterministic = false;  // every variant runs as named, f32 on single-pass too
-      // The K this size runs with, pinned so that the warm-up's few tiles build the same pipelines (large
-      // exclusive single-pass scans take larger tiles than small ones: Context::vectors_per_lane).
+      // The W and K this size runs with, pinned so that the warm-up's few tiles build the same pipelines
+      // (single-pass shapes depend on the count: Context::workgroup_size, vectors_per_lane).
+      const uint32_t w_run = ctx.workgroup_size(config, options.n);
       config.vectors_per_lane = ctx.vectors_per_lane(config, options.n);
+      config.workgroup_size = w_run;
       // Untimed warm-up with the same config: creates (and on software drivers compiles) the pipelines.
       // A few tiles take every kernel of a multi-tile scan; exclusive runs first, so its warm-up also
       // covers the exclusive kernels that the deeper levels of a large inclusive scan use.

@@ -83,10 +83,11 @@ std::string describe_algorithm(const Backend& ctx, const ScanConfig& config, Alg
             std::string(to_string(config.custom_op ? WorkgroupAlgorithm::blelloch  // custom operators' only one
                                                    : ctx.resolve(config.workgroup, config.type))) +
             " workgroup scan)";
-  text += ", W = " + std::to_string(effective_workgroup_size(config));
+  const uint32_t w = ctx.workgroup_size(config, n);
+  text += ", W = " + std::to_string(w);
   const uint32_t k = ctx.vectors_per_lane(config, n);
   if (algorithm != Algorithm::multipass) text += ", K = " + std::to_string(k);
-  return text + ", tiles of " + std::to_string(tile_elements(config, algorithm, k)) + " elements";
+  return text + ", tiles of " + std::to_string(tile_elements(config, algorithm, k, w)) + " elements";
 }
 
 std::string format_rate(uint64_t elements, double ns) {

@@ -199,10 +199,11 @@ int run_info_json(const InfoOptions& options, Session& session) {
     json.key("algorithm").value(to_string(choice->algorithm));
     if (choice->algorithm == Algorithm::multipass)
       json.key("workgroup_algorithm").value(to_string(ctx->resolve(config.workgroup, config.type)));
-    json.key("workgroup_size").value(effective_workgroup_size(config));
+    const uint32_t w = ctx->workgroup_size(config, n);
+    json.key("workgroup_size").value(w);
     const uint32_t k = ctx->vectors_per_lane(config, n);
     if (choice->algorithm != Algorithm::multipass) json.key("vectors_per_lane").value(k);
-    json.key("tile_elements").value(tile_elements(config, choice->algorithm, k));
+    json.key("tile_elements").value(tile_elements(config, choice->algorithm, k, w));
     json.key("temp_bytes").value(choice->temp_bytes);
     json.key("description").value(choice->description);
     json.key("addressing").value(ctx->describe_addressing(config.type, n));
@@ -342,7 +343,7 @@ int run_info(const InfoOptions& options, Session& session) {
     const Algorithm algorithm = ctx->resolve(config, n);
     const std::string listing = describe_scan_plan(*ctx, n, config);
     out << "\nplan for n = " << n << " (" << to_string(config.type) << ", " << to_string(config.kind)
-        << ", tiles of " << tile_elements(config, algorithm, ctx->vectors_per_lane(config, n))
+        << ", tiles of " << tile_elements(config, algorithm, ctx->vectors_per_lane(config, n), ctx->workgroup_size(config, n))
         << " elements; temp buffer "
         << format_bytes(scan_temp_requirements(*ctx, n, config).size) << "):\n"
         << listing;

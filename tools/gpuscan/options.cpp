@@ -171,13 +171,16 @@ void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& v
   app.add_option("--workgroup-size,-w", workgroup_size,
                  "invocations per workgroup W: a power of two from 32 to the device's max workgroup "
                  "invocations; 0 = gpuscan's default (" +
-                     std::to_string(default_workgroup_size) + "). " + tiles_note)
+                     std::to_string(default_workgroup_size) +
+                     ", or what single-pass plans pick for the type and size: docs/scan.md, docs/compact.md). " +
+                     tiles_note)
       ->check(unsigned_integer())
       ->type_name("W")
       ->capture_default_str();
   app.add_option("--vectors-per-lane,-k", vectors_per_lane,
                  k_applies_to + "4-element vectors each invocation owns, K: a power of two from 1 to 16; 0 = "
-                 "gpuscan's default (" + std::to_string(default_vectors_per_lane) + ")")
+                 "gpuscan's default (" + std::to_string(default_vectors_per_lane) +
+                 ", or 2 for 8-byte types; single-pass plans pick theirs by type and size)")
       ->check(unsigned_integer())
       ->type_name("K")
       ->capture_default_str();
@@ -222,9 +225,9 @@ uint32_t effective_vectors_per_lane(const ScanConfig& config) {
                                      : default_vectors_per_lane_for(element_size(config.type));
 }
 
-uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm, uint32_t k) {
-  const uint64_t w = effective_workgroup_size(config);
-  return algorithm == Algorithm::multipass ? 2 * w : w * (k ? k : effective_vectors_per_lane(config)) * 4;
+uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm, uint32_t k, uint32_t w) {
+  if (w == 0) w = effective_workgroup_size(config);
+  return algorithm == Algorithm::multipass ? uint64_t{2} * w : uint64_t{w} * (k ? k : effective_vectors_per_lane(config)) * 4;
 }
 
 }  // namespace gpuscan::cli

@@ -71,7 +71,8 @@ void add_algorithm_options(CLI::App& app, AlgorithmOptions& options);
 // Tile size in elements of the (resolved, not automatic) algorithm `algorithm` under `config`:
 // 2·W for multipass, W · K · 4 for single-pass and reduce-then-scan, K being `k` if given, else config's
 // or the default (which for large scans may differ from the library's: Backend::vectors_per_lane).
-uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm, uint32_t k = 0);
+// Elements per tile of `algorithm` with W = `w` and K = `k` (0: the config's or the defaults).
+uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm, uint32_t k = 0, uint32_t w = 0);
 uint32_t effective_workgroup_size(const ScanConfig& config);    // W: config's or the default
 uint32_t effective_vectors_per_lane(const ScanConfig& config);  // K: config's or the default
 

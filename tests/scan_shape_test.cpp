@@ -1,0 +1,116 @@
+// Unit tests for the single-pass scan's tile-shape policy (core::single_pass_shape and
+// core::single_pass_auto_limit): which W and K a single-pass scan of each type, kind and count takes by
+// default, that a caller's W or K always wins, and that lavapipe (untuned) keeps the plain defaults.
+// Device-free: the policy is what the H200 measurements chose (bench/RESULTS.md, sessions 7 and 12), and
+// lavapipe, where the GPU tests run, never takes the tuned shapes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <utility>
+
+#include "core/scan_shape.hpp"
+
+namespace {
+
+using gpuscan::DataType;
+using gpuscan::ScanKind;
+namespace core = gpuscan::core;
+
+std::pair<uint32_t, uint32_t> shape(DataType type, ScanKind kind, uint64_t count, bool tuned = true,
+                                    uint32_t w = 0, uint32_t k = 0) {
+  const core::TileShape s = core::single_pass_shape(w, k, type, kind, count, tuned);
+  return {s.workgroup_size, s.vectors_per_lane};
+}
+
+constexpr auto excl = ScanKind::exclusive;
+constexpr auto incl = ScanKind::inclusive;
+constexpr uint32_t W = gpuscan::default_workgroup_size;
+constexpr uint64_t large = gpuscan::large_tile_min_elements;
+constexpr uint64_t small = gpuscan::small_tile_max_elements;
+
+TEST(SinglePassShape, ExclusiveFourByteTypesGrowTheirTilesWithTheCount) {
+  for (const DataType t : {DataType::u32, DataType::i32}) {
+    EXPECT_EQ(shape(t, excl, 4097), std::pair(W, 2u));
+    EXPECT_EQ(shape(t, excl, small), std::pair(W, 2u));
+    EXPECT_EQ(shape(t, excl, small + 1), std::pair(W, 4u));
+    EXPECT_EQ(shape(t, excl, large), std::pair(W, 4u));
+    EXPECT_EQ(shape(t, excl, large + 1), std::pair(W, 8u));
+    EXPECT_EQ(shape(t, excl, uint64_t{1} << 28), std::pair(W, 8u));
+  }
+  // f32 takes the large tiles but not the small ones (measured for u32 only).
+  EXPECT_EQ(shape(DataType::f32, excl, small), std::pair(W, 4u));
+  EXPECT_EQ(shape(DataType::f32, excl, large + 1), std::pair(W, 8u));
+}
+
+TEST(SinglePassShape, LargeInclusiveIntegerScansTakeHalfTheWorkgroupAndTwiceTheVectors) {
+  for (const DataType t : {DataType::u32, DataType::i32}) {
+    EXPECT_EQ(shape(t, incl, small), std::pair(W, 4u));
+    EXPECT_EQ(shape(t, incl, large), std::pair(W, 4u));
+    EXPECT_EQ(shape(t, incl, large + 1), std::pair(gpuscan::inclusive_large_tile_workgroup_size, 8u));
+    // The same tile size as the default shape: automatic's one-tile threshold does not move.
+    EXPECT_EQ(uint64_t{gpuscan::inclusive_large_tile_workgroup_size} * gpuscan::large_tile_vectors_per_lane,
+              uint64_t{W} * gpuscan::default_vectors_per_lane);
+  }
+  EXPECT_EQ(shape(DataType::f32, incl, large + 1), std::pair(W, 4u));
+}
+
+TEST(SinglePassShape, EightByteTypesKeepTheirDefault) {
+  for (const DataType t : {DataType::u64, DataType::i64, DataType::f64})
+    for (const ScanKind kind : {excl, incl})
+      for (const uint64_t n : {uint64_t{5000}, large + 1}) EXPECT_EQ(shape(t, kind, n), std::pair(W, 2u));
+}
+
+TEST(SinglePassShape, TheCallersWorkgroupSizeOrVectorsWin) {
+  EXPECT_EQ(shape(DataType::u32, excl, large + 1, true, 512, 0), std::pair(512u, 8u));
+  EXPECT_EQ(shape(DataType::u32, excl, small, true, 0, 8), std::pair(W, 8u));
+  EXPECT_EQ(shape(DataType::u32, excl, large + 1, true, 64, 1), std::pair(64u, 1u));
+  // Inclusive: a caller's K keeps the default W; a caller's W keeps K = 8 only where it is at most 128
+  // (at W = 256 the kernel needs 114 registers at K = 8 on the H200).
+  EXPECT_EQ(shape(DataType::u32, incl, large + 1, true, 0, 4), std::pair(W, 4u));
+  EXPECT_EQ(shape(DataType::u32, incl, large + 1, true, 64, 0), std::pair(64u, 8u));
+  EXPECT_EQ(shape(DataType::u32, incl, large + 1, true, 256, 0), std::pair(256u, 4u));
+}
+
+TEST(SinglePassShape, UntunedDevicesKeepThePlainDefaults) {
+  for (const DataType t : {DataType::u32, DataType::i32, DataType::f32})
+    for (const ScanKind kind : {excl, incl})
+      for (const uint64_t n : {uint64_t{5000}, small, large + 1, uint64_t{1} << 28})
+        EXPECT_EQ(shape(t, kind, n, false), std::pair(W, 4u));
+  EXPECT_EQ(shape(DataType::u32, excl, 5000, false, 128, 2), std::pair(128u, 2u));
+}
+
+TEST(SinglePassShape, AutomaticLimits) {
+  using core::single_pass_auto_limit;
+  EXPECT_EQ(single_pass_auto_limit(DataType::u32, excl, true), uint64_t{1} << 28);
+  EXPECT_EQ(single_pass_auto_limit(DataType::f32, excl, true), uint64_t{1} << 28);
+  EXPECT_EQ(single_pass_auto_limit(DataType::u32, incl, true), uint64_t{1} << 27);
+  EXPECT_EQ(single_pass_auto_limit(DataType::i32, incl, true), uint64_t{1} << 27);
+  EXPECT_EQ(single_pass_auto_limit(DataType::f32, incl, true), uint64_t{1} << 25);
+  EXPECT_EQ(single_pass_auto_limit(DataType::u64, excl, true), uint64_t{1} << 25);
+  for (const DataType t : {DataType::u32, DataType::f32, DataType::u64})
+    for (const ScanKind kind : {excl, incl}) EXPECT_EQ(single_pass_auto_limit(t, kind, false), uint64_t{1} << 21);
+}
+
+// Temp asked for n elements must serve any smaller count, though smaller counts may take smaller tiles
+// (more tiles, more look-back state): at every count up to each bound, for both kinds and a few types.
+TEST(SinglePassShape, TempForACountServesEverySmallerCount) {
+  const core::PlanLimits limits{};
+  for (const DataType t : {DataType::u32, DataType::f32, DataType::u64})
+    for (const ScanKind kind : {excl, incl})
+      for (const bool tuned : {true, false}) {
+        gpuscan::ScanConfig config;
+        config.type = t;
+        config.kind = kind;
+        const auto own = [&](uint64_t n) {
+          const core::TileShape s = core::single_pass_shape(0, 0, t, kind, n, tuned);
+          return core::plan_scan(gpuscan::Algorithm::single_pass, n, config, s, limits).temp_elements;
+        };
+        for (const uint64_t bound : {small + 1, small + 4096, large + 1, large + 65536, uint64_t{1} << 26}) {
+          const uint64_t temp = core::single_pass_temp_elements(bound, config, tuned, limits);
+          for (const uint64_t n : {uint64_t{4097}, small - 1, small, small + 1, large - 1, large, large + 1, bound})
+            if (n <= bound) EXPECT_GE(temp, own(n)) << to_string(t) << " n " << n << " bound " << bound;
+        }
+      }
+}
+
+}  // namespace
