@@ -1,4 +1,5 @@
-# PREPARED, NOT RUN (session 11: no device machine was lent for a fourth call). Apply exp_fold.diff
+# Prepared in session 11 (no device was lent for a fourth call); ran in session 12's first call
+# (bench/results/2026-12-01-s12/run1.sh, first/run4). Apply exp_fold.diff
 # (git apply bench/results/2026-12-01-s11/exp_fold.diff) to a Release build stripped into .h200/fold,
 # the merged code's into .h200/base; carry .gl and .h200. It passed ScanTest/OpsTest/ScanLayoutTest/
 # SinglePassFallback on lavapipe (width 256). Why not merged unmeasured: its spec-constant branch may
