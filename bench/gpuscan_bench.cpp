@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   app.add_option("--operators", operators, "scan operators: add, min, max, mul, and, or, xor (default add)")
       ->delimiter(',');
   app.add_option("--kinds", kinds, "exclusive, inclusive")->delimiter(',');
-  app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep (0 = gpuscan's default: 256, or as core::single_pass_shape picks for single-pass scans)")->delimiter(',');
+  app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep (0 = gpuscan's default: 256, or as core::scan_tile_shape picks for single-pass and reduce-then-scan scans)")->delimiter(',');
   app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep (0 = gpuscan's default: 4, or 2 for 8-byte types; single-pass scans as for W)")->delimiter(',');
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
   app.add_option("--tiles-per-workgroup", tiles_per_wg, "single-pass: tiles per workgroup to sweep (0 = default)")

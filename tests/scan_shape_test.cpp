@@ -1,6 +1,7 @@
-// Unit tests for the single-pass scan's tile-shape policy (core::single_pass_shape and
-// core::single_pass_auto_limit): which W and K a single-pass scan of each type, kind and count takes by
-// default, that a caller's W or K always wins, and that lavapipe (untuned) keeps the plain defaults.
+// Unit tests for the tile scans' shape policy (core::single_pass_shape, reduce_then_scan_shape,
+// scan_tile_shape, single_pass_auto_limit, scan_temp_elements): which W and K a scan of each algorithm,
+// type, kind and count takes by default, that a caller's W or K always wins, that lavapipe (untuned)
+// keeps the plain defaults, and that temp for a count serves every smaller one.
 // Device-free: the policy is what the H200 measurements chose (bench/RESULTS.md, sessions 7 and 12), and
 // lavapipe, where the GPU tests run, never takes the tuned shapes.
 #include <gtest/gtest.h>
@@ -79,6 +80,25 @@ TEST(SinglePassShape, UntunedDevicesKeepThePlainDefaults) {
   EXPECT_EQ(shape(DataType::u32, excl, 5000, false, 128, 2), std::pair(128u, 2u));
 }
 
+TEST(ReduceThenScanShape, LargeEightByteIntegerScansTakeW64) {
+  for (const DataType t : {DataType::u64, DataType::i64}) {
+    EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, incl, large + 1, true).workgroup_size,
+              gpuscan::large_eight_byte_rts_workgroup_size);
+    EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, excl, large + 1, true).vectors_per_lane,
+              2u);
+    EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large, true).workgroup_size, W);
+    EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large + 1, false).workgroup_size, W);
+    EXPECT_EQ(core::reduce_then_scan_shape(512, 0, t, large + 1, true).workgroup_size, 512u);
+  }
+  for (const DataType t : {DataType::u32, DataType::f32, DataType::f64}) {
+    const core::TileShape s = core::reduce_then_scan_shape(0, 0, t, large + 1, true);
+    EXPECT_EQ(s.workgroup_size, W);
+    EXPECT_EQ(s.vectors_per_lane, gpuscan::default_vectors_per_lane_for(gpuscan::element_size(t)));
+  }
+  // Multipass takes the requested W or the default; K plays no part there.
+  EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::multipass, 0, 0, DataType::u64, excl, large + 1, true).workgroup_size, W);
+}
+
 TEST(SinglePassShape, AutomaticLimits) {
   using core::single_pass_auto_limit;
   EXPECT_EQ(single_pass_auto_limit(DataType::u32, excl, true), uint64_t{1} << 28);
@@ -95,20 +115,22 @@ TEST(SinglePassShape, AutomaticLimits) {
 // (more tiles, more look-back state): at every count up to each bound, for both kinds and a few types.
 TEST(SinglePassShape, TempForACountServesEverySmallerCount) {
   const core::PlanLimits limits{};
-  for (const DataType t : {DataType::u32, DataType::f32, DataType::u64})
+  for (const auto algorithm : {gpuscan::Algorithm::single_pass, gpuscan::Algorithm::reduce_then_scan})
+  for (const DataType t : {DataType::u32, DataType::f32, DataType::u64, DataType::i64})
     for (const ScanKind kind : {excl, incl})
       for (const bool tuned : {true, false}) {
         gpuscan::ScanConfig config;
         config.type = t;
         config.kind = kind;
         const auto own = [&](uint64_t n) {
-          const core::TileShape s = core::single_pass_shape(0, 0, t, kind, n, tuned);
-          return core::plan_scan(gpuscan::Algorithm::single_pass, n, config, s, limits).temp_elements;
+          const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, t, kind, n, tuned);
+          return core::plan_scan(algorithm, n, config, s, limits).temp_elements;
         };
         for (const uint64_t bound : {small + 1, small + 4096, large + 1, large + 65536, uint64_t{1} << 26}) {
-          const uint64_t temp = core::single_pass_temp_elements(bound, config, tuned, limits);
+          const uint64_t temp = core::scan_temp_elements(algorithm, bound, config, tuned, limits);
           for (const uint64_t n : {uint64_t{4097}, small - 1, small, small + 1, large - 1, large, large + 1, bound})
-            if (n <= bound) EXPECT_GE(temp, own(n)) << to_string(t) << " n " << n << " bound " << bound;
+            if (n <= bound)
+              EXPECT_GE(temp, own(n)) << to_string(algorithm) << " " << to_string(t) << " n " << n << " bound " << bound;
         }
       }
 }

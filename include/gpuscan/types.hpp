@@ -182,7 +182,7 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
 //   flight: 2^24-2^28 u32 7-16 % faster than K = 4 (session 7); 2^22 was 4 % slower;
 // - there, inclusive scans of u32/i32 take W = inclusive_large_tile_workgroup_size with K = 8: their kernel
 //   holds a fourth value per vector, 114 registers at W = 256, K = 8 (two workgroups per SM) but 96 at
-//   W = 128 (five); 3-6 % faster than W = 256, K = 4 at 2^23-2^26 (session 12), the same tile size;
+//   W = 128 (five); 4-6 % faster than W = 256, K = 4 at 2^24-2^27 (session 12), the same tile size;
 // - exclusive scans of u32/i32 of at most small_tile_max_elements take K = small_tile_vectors_per_lane:
 //   tiles of 2048, twice as many workgroups at once; 2^16 9 %, 2^18 4 % faster (session 12).
 inline constexpr uint32_t large_tile_vectors_per_lane = 8;
@@ -190,6 +190,11 @@ inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
 inline constexpr uint32_t inclusive_large_tile_workgroup_size = 128;
 inline constexpr uint32_t small_tile_vectors_per_lane = 2;
 inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
+// Reduce-then-scan tile shapes (core::reduce_then_scan_shape): W = 256 and default_vectors_per_lane_for,
+// except u64/i64 above large_tile_min_elements, which take W = large_eight_byte_rts_workgroup_size
+// (K = 2: tiles of 512): on the H200 u64 at 2^24 / 2^26 / 2^28 7 / 5 / 4 % faster than at W = 256 (W = 32
+// slower again; session 12). Not on lavapipe.
+inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
 // 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
 // H200 (bench/RESULTS.md, session 9; the slow batches once blamed on 64 were the clock); the longer limit
 // only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.

@@ -29,6 +29,7 @@ TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations, uint32_t 
 
 namespace {
 bool four_byte_integer(DataType type) { return type == DataType::u32 || type == DataType::i32; }
+bool eight_byte_integer(DataType type) { return type == DataType::u64 || type == DataType::i64; }
 }  // namespace
 
 TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count, bool tuned) {
@@ -50,6 +51,21 @@ TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind
   return {w, k};
 }
 
+TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t count, bool tuned) {
+  if (w == 0)
+    w = tuned && eight_byte_integer(type) && count > large_tile_min_elements ? large_eight_byte_rts_workgroup_size
+                                                                            : default_workgroup_size;
+  if (k == 0) k = default_vectors_per_lane_for(element_size(type));
+  return {w, k};
+}
+
+TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count,
+                          bool tuned) {
+  if (algorithm == Algorithm::single_pass) return single_pass_shape(w, k, type, kind, count, tuned);
+  if (algorithm == Algorithm::reduce_then_scan) return reduce_then_scan_shape(w, k, type, count, tuned);
+  return {w ? w : default_workgroup_size, k ? k : default_vectors_per_lane_for(element_size(type))};
+}
+
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned) {
   if (!tuned) return uint64_t{1} << 21;
   if (element_size(type) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
@@ -57,14 +73,14 @@ uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned) {
   return uint64_t{1} << 25;
 }
 
-uint64_t single_pass_temp_elements(uint64_t count, const ScanConfig& config, bool tuned, const PlanLimits& limits,
-                                   bool temp_zeroed, uint64_t window) {
+uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
+                            const PlanLimits& limits, bool temp_zeroed, uint64_t window) {
   uint64_t temp = 0;
   for (const uint64_t n : {small_tile_max_elements, large_tile_min_elements, count}) {
     const uint64_t largest = std::min(n, count);  // of the counts up to `count` that take n's shape
-    const TileShape shape =
-        single_pass_shape(config.workgroup_size, config.vectors_per_lane, config.type, config.kind, largest, tuned);
-    temp = std::max(temp, plan_scan(Algorithm::single_pass, largest, config, shape, limits, temp_zeroed, window).temp_elements);
+    const TileShape shape = scan_tile_shape(algorithm, config.workgroup_size, config.vectors_per_lane, config.type,
+                                            config.kind, largest, tuned);
+    temp = std::max(temp, plan_scan(algorithm, largest, config, shape, limits, temp_zeroed, window).temp_elements);
   }
   return temp;
 }

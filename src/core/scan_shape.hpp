@@ -31,14 +31,21 @@ void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_s
 // `tuned` false (lavapipe: a CPU, with none of the GPU's latencies to hide) the plain defaults.
 TileShape single_pass_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, ScanKind kind,
                             uint64_t count, bool tuned);
+// Reduce-then-scan's W and K likewise ("Reduce-then-scan tile shapes" in gpuscan/types.hpp).
+TileShape reduce_then_scan_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, uint64_t count,
+                                 bool tuned);
+// The shape a scan of `count` elements runs `algorithm` with: one of the two above, or for multipass
+// the requested W (and K) or the plain defaults.
+TileShape scan_tile_shape(Algorithm algorithm, uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type,
+                          ScanKind kind, uint64_t count, bool tuned);
 // The most elements `automatic` gives the single-pass scan before reduce-then-scan (`tuned`: as above).
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned);
-// Temp elements of the single-pass plan for `count` elements that also serve every smaller count, whose
-// default shape may have smaller tiles and so more tiles' look-back state: the largest of each shape's
-// plan at the largest count (up to `count`) that takes it. The arguments as plan_scan's and
-// single_pass_shape's (config.type and kind, the requested W and K).
-uint64_t single_pass_temp_elements(uint64_t count, const ScanConfig& config, bool tuned, const PlanLimits& limits,
-                                   bool temp_zeroed = false, uint64_t window = 0);
+// Temp elements of `algorithm`'s plan for `count` elements that also serve every smaller count, whose
+// default shape may have smaller tiles and so more tiles' state: the largest of each shape's plan at
+// the largest count (up to `count`) that takes it. The arguments as plan_scan's and scan_tile_shape's
+// (config.type and kind, the requested W and K).
+uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
+                            const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0);
 
 // Throws Errc::invalid_argument when op.element_size is set and is not `compiled`, the std430 array
 // stride of the snippet's T that a backend read from the compiled shader.

@@ -630,11 +630,13 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   return Algorithm::multipass;
 }
 
-// The single-pass scan's shape where `automatic` (or the caller) picks it, else the config's or the defaults.
+// The shape of the algorithm `automatic` (or the caller) picks (core::scan_tile_shape), or for custom
+// operators the config's or the defaults.
 static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, uint64_t count) {
-  if (!config.custom_op && ctx.resolve(config, count) == Algorithm::single_pass)
-    return ctx.impl().single_pass_shape(config.workgroup_size, config.vectors_per_lane, config.type, config.kind, count);
-  const uint32_t esize = config.custom_op ? 0 : core::element_bytes(config);
+  if (!config.custom_op)
+    return ctx.impl().scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
+                                 config.type, config.kind, count);
+  const uint32_t esize = core::element_bytes(config);
   return {config.workgroup_size ? config.workgroup_size : default_workgroup_size,
           config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(esize)};
 }
@@ -661,8 +663,8 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
         << workgroup_size(config, count) * vectors_per_lane(config, count) * 4 << " elements";
       break;
     case Algorithm::reduce_then_scan:
-      s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of " << w * k * 4
-        << " elements";
+      s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of "
+        << workgroup_size(config, count) * vectors_per_lane(config, count) * 4 << " elements";
       break;
     default: {
       const WorkgroupAlgorithm chosen =

@@ -56,10 +56,11 @@ struct Context::Impl {
   uint32_t max_tiles_per_workgroup() const {
     return on_lavapipe() ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
   }
-  // The single-pass scan's W and K for a requested W and K (0 = default), `count` elements of `type`
-  // (core::single_pass_shape: tuned for GPUs, plain defaults on lavapipe).
-  core::TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count) const {
-    return core::single_pass_shape(w, k, type, kind, count, !on_lavapipe());
+  // The W and K a scan of `count` elements of `type` runs `algorithm` with, for a requested W and K
+  // (0 = default): core::scan_tile_shape, tuned for GPUs, plain defaults on lavapipe.
+  core::TileShape scan_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind,
+                             uint64_t count) const {
+    return core::scan_tile_shape(algorithm, w, k, type, kind, count, !on_lavapipe());
   }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a

@@ -70,9 +70,12 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     throw Error(Errc::invalid_argument,
                 "ContextCreateInfo::debug_withhold_first_tile does not apply to single-pass scans in place: tile 0 "
                 "would overwrite its input without publishing, so no fallback could recompute it");
-  // The single-pass scan's default shape depends on the count (core::single_pass_shape).
-  if (job == Job::scan && r.algorithm == Algorithm::single_pass) {
-    shape = ctx.impl().single_pass_shape(config.workgroup_size, config.vectors_per_lane, config.type, config.kind, count);
+  // The tile scans' default shapes depend on the type and count (core::scan_tile_shape).
+  const bool tile_scan = job == Job::scan && !config.custom_op &&
+                         (r.algorithm == Algorithm::single_pass || r.algorithm == Algorithm::reduce_then_scan);
+  if (tile_scan) {
+    shape = ctx.impl().scan_shape(r.algorithm, config.workgroup_size, config.vectors_per_lane, config.type, config.kind,
+                                  count);
     r.workgroup_size = shape.workgroup_size;
     r.vectors_per_lane = shape.vectors_per_lane;
   }
@@ -94,10 +97,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   if (r.algorithm == Algorithm::multipass) r.block_size = 2 * shape.workgroup_size;
   if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
   r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window);
-  if (job == Job::scan && r.algorithm == Algorithm::single_pass)  // temp sized for this count serves smaller ones
-    r.plan.temp_elements = std::max(r.plan.temp_elements,
-                                    core::single_pass_temp_elements(count, r.config, !ctx.impl().on_lavapipe(), limits,
-                                                                    temp_zeroed, window));
+  if (tile_scan)  // temp sized for this count serves smaller ones
+    r.plan.temp_elements =
+        std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !ctx.impl().on_lavapipe(),
+                                                                limits, temp_zeroed, window));
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }

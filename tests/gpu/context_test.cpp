@@ -54,9 +54,8 @@ TEST_F(ContextTest, ReportsTheDevice) {
   }
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
-  // The shape a scan runs with: core::single_pass_shape's for single-pass scans (tested without a device
-  // in tests/scan_shape_test.cpp), the plain defaults on lavapipe and for other algorithms, else the
-  // caller's.
+  // The shape a scan runs with: core::scan_tile_shape's (tested without a device in
+  // tests/scan_shape_test.cpp), the plain defaults on lavapipe and for multipass, else the caller's.
   const uint64_t large = large_tile_min_elements + 1;
   const auto shape = [](const ScanConfig& c, uint64_t n) {
     return std::pair{shared_context().workgroup_size(c, n), shared_context().vectors_per_lane(c, n)};
@@ -71,9 +70,12 @@ TEST_F(ContextTest, ReportsTheDevice) {
   ScanConfig explicit_k;
   explicit_k.vectors_per_lane = 2;
   EXPECT_EQ(shared_context().vectors_per_lane(explicit_k, large), 2u);
-  ScanConfig rts = inclusive;  // other algorithms keep the plain defaults
+  ScanConfig rts = inclusive;  // reduce-then-scan keeps the plain defaults for 4-byte types ...
   rts.algorithm = Algorithm::reduce_then_scan;
   EXPECT_EQ(shape(rts, large), std::pair(default_workgroup_size, default_vectors_per_lane));
+  rts.type = DataType::u64;  // ... and takes W = 64 for large 8-byte integer scans
+  EXPECT_EQ(shape(rts, large), std::pair(lavapipe ? default_workgroup_size : large_eight_byte_rts_workgroup_size,
+                                         default_vectors_per_lane_for(8)));
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);
   EXPECT_NE(shared_context().describe_choice({}, limit32 + 1).find("reduce-then-scan"), std::string::npos);
   ScanConfig multipass;
