@@ -109,23 +109,24 @@ int run_demo(const DemoOptions& options, Session& session) {
   ScanConfig base = scan_config(options.type, false, options.algorithm);
   const uint32_t w = effective_workgroup_size(base);
   const uint32_t k = effective_vectors_per_lane(base);
-  // Single-pass scans may take other shapes than the default, depending on the count and kind
+  // The tile scans may take other shapes than the default, depending on the type, count and kind
   // (Context::workgroup_size, vectors_per_lane).
   std::string large_tiles;
-  if (ctx.single_pass_available()) {
+  for (const Algorithm algorithm : {Algorithm::single_pass, Algorithm::reduce_then_scan}) {
+    if (algorithm == Algorithm::single_pass && !ctx.single_pass_available()) continue;
     for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
-      ScanConfig single_pass = base;
-      single_pass.algorithm = Algorithm::single_pass;
-      single_pass.deterministic = false;
-      single_pass.kind = kind;
+      ScanConfig tiles = base;
+      tiles.algorithm = algorithm;
+      tiles.deterministic = false;
+      tiles.kind = kind;
       try {
-        const uint32_t w_single_pass = ctx.workgroup_size(single_pass, options.n);
-        const uint32_t k_single_pass = ctx.vectors_per_lane(single_pass, options.n);
-        if (w_single_pass != w || k_single_pass != k)
-          large_tiles += "; " + std::string(to_string(kind)) + " single-pass: W = " + std::to_string(w_single_pass) +
-                         ", K = " + std::to_string(k_single_pass) + ", tiles of " +
-                         std::to_string(tile_elements(base, Algorithm::single_pass, k_single_pass, w_single_pass));
-      } catch (const Error&) {  // this type cannot run single-pass here; its row says so
+        const uint32_t w_tiles = ctx.workgroup_size(tiles, options.n);
+        const uint32_t k_tiles = ctx.vectors_per_lane(tiles, options.n);
+        if (w_tiles != w || k_tiles != k)
+          large_tiles += "; " + std::string(to_string(kind)) + " " + std::string(to_string(algorithm)) +
+                         ": W = " + std::to_string(w_tiles) + ", K = " + std::to_string(k_tiles) + ", tiles of " +
+                         std::to_string(tile_elements(base, algorithm, k_tiles, w_tiles));
+      } catch (const Error&) {  // this type cannot run so here; its row says so
       }
     }
   }
