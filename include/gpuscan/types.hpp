@@ -131,7 +131,8 @@ struct ScanConfig {
   Algorithm algorithm = Algorithm::automatic;
   WorkgroupAlgorithm workgroup = WorkgroupAlgorithm::automatic;  // multipass only
   // Invocations per workgroup W. 0 = default (256; for large inclusive single-pass scans of u32/i32
-  // 128: "Single-pass tile shapes" below). Otherwise a power of two from 32 to the device's
+  // 128, for large reduce-then-scans of u64/i64 64: "Single-pass tile shapes" and "Reduce-then-scan
+  // tile shapes" below). Otherwise a power of two from 32 to the device's
   // maxComputeWorkGroupInvocations. Multipass tiles hold 2·W elements; single-pass and
   // reduce-then-scan tiles W · vectors_per_lane · 4.
   uint32_t workgroup_size = 0;

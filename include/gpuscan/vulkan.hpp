@@ -227,8 +227,9 @@ class Context {
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
   // The workgroup size (W) and vectors per lane (K) a scan of `count` elements runs with: the config's
-  // where set, else the defaults for its algorithm, type, kind and count (single-pass scans vary them
-  // with the count: "Single-pass tile shapes" in gpuscan/types.hpp).
+  // where set, else the defaults for its algorithm, type, kind and count (single-pass and
+  // reduce-then-scan vary them with the count: "Single-pass tile shapes" and "Reduce-then-scan tile
+  // shapes" in gpuscan/types.hpp).
   uint32_t workgroup_size(const ScanConfig& config, uint64_t count) const;
   uint32_t vectors_per_lane(const ScanConfig& config, uint64_t count) const;
   // A sentence on how a scan of `count` elements of `type` reaches its buffers (Addressing) and in
