@@ -137,6 +137,12 @@ bool compact_keep(uint i, bool need_value, out uint value) {
   return predicate_holds(value);
 }
 
+// Whether the built-in predicate (PREDICATE > 0) keeps each of four elements.
+bvec4 compact_keep_values4(uvec4 values) {
+  return bvec4(predicate_holds(values.x), predicate_holds(values.y), predicate_holds(values.z),
+               predicate_holds(values.w));
+}
+
 // Which values compact_keep4 loads for the flags (the predicates read them all anyway).
 const uint LOAD_NONE = 0u;  // none: counting only
 const uint LOAD_KEPT = 1u;  // where one of the four is kept: selection
@@ -154,8 +160,7 @@ bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
       return kept;
     }
     values = g_src4[(pc.src_offset + e) / 4u];
-    return bvec4(predicate_holds(values.x), predicate_holds(values.y), predicate_holds(values.z),
-                 predicate_holds(values.w));
+    return compact_keep_values4(values);
   }
   bvec4 kept = bvec4(false);
   for (uint c = 0u; c < 4u; ++c) {

@@ -34,12 +34,15 @@ uint stage_subgroups_total(uint kept, out uint before_subgroup) {
 // Loads and ranks the kept elements of `tile` into st_values / st_rows / st_subgroup_before; returns the
 // tile's kept count to every invocation. Call from uniform control flow.
 uint stage_rank(uint tile) {
+  // With flags, the values are loaded beside them rather than after them where one is set: one round
+  // trip to memory instead of two per row. On the H200 11 % faster at half kept and no slower at 1 %
+  // (2^24, 2^28; bench/RESULTS.md, session 8), although it reads every value.
+  const bool whole = ballot_tile_whole(tile);
+  uvec4 flags[VECTORS_PER_LANE];
+  if (whole) ballot_load_rows(tile, LOAD_ALL, st_values, flags);
   uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    // With flags, the values are loaded beside them rather than after them where one is set: one round
-    // trip to memory instead of two per row. On the H200 11 % faster at half kept and no slower at 1 %
-    // (2^24, 2^28; bench/RESULTS.md, session 8), although it reads every value.
-    const bvec4 p = compact_keep4(ballot_first(tile, k), LOAD_ALL, st_values[k]);
+    const bvec4 p = ballot_row_keep(whole, tile, k, LOAD_ALL, st_values[k], flags[k]);
     uint row_count;
     const uint before = ballot_row_ranks(p, row_count).x + kept;
     st_rows[k] = (before << 4) | uint(p.x) | (uint(p.y) << 1) | (uint(p.z) << 2) | (uint(p.w) << 3);
