@@ -1,4 +1,6 @@
 # Session 13, first call. (1) The staged single-pass compaction with a whole-tile path whose loads are
+# (.h200/new here was the first version: every row's predicate went into an array of bvec4 before the
+# ballots -- 88-164 registers, slower; not kept, its diff not saved. bench/RESULTS.md, session 13.)
 # unguarded and all issued before the first ballot (.h200/new) against HEAD's (.h200/base, 7394dd3):
 # CPU-checked once, then timed alternately in two rounds, select-if / select-flagged at 1 % and 50 %,
 # 2^24 and 2^28, K = 4 and 8; registers printed. (2) The merged u64 reduce-then-scan default (W = 64

@@ -3,6 +3,7 @@
 # NVIDIA: the compaction GPU tests, a CPU-checked run of the defaults, then HEAD (base, 7394dd3) and the
 # change (new) timed side by side -- select-if / select-flagged at 1 % and 50 %, single-pass and three-
 # pass, 2^20 / 2^24 / 2^28 -- with CUB DeviceSelect in the same call; last, a W x K sweep of select-if.
+# (Afterwards the three-pass scatter with flags was changed to load values only where kept: run4.sh.)
 . bench/scripts/h200_env.sh > /dev/null
 (bash bench/cub/build.sh /tmp/cub_scan_bench > $OUT/cub_build.log 2>&1) &
 .h200/new/gpuscan_gpu_tests --gtest_filter='*Compact*:*Partition*:*Select*' > $OUT/tests.log 2>&1
