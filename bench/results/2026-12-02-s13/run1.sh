@@ -1,10 +1,10 @@
 # Session 13, first call. (1) The staged single-pass compaction with a whole-tile path whose loads are
-# (.h200/new here was the first version: every row's predicate went into an array of bvec4 before the
-# ballots -- 88-164 registers, slower; not kept, its diff not saved. bench/RESULTS.md, session 13.)
 # unguarded and all issued before the first ballot (.h200/new) against HEAD's (.h200/base, 7394dd3):
 # CPU-checked once, then timed alternately in two rounds, select-if / select-flagged at 1 % and 50 %,
 # 2^24 and 2^28, K = 4 and 8; registers printed. (2) The merged u64 reduce-then-scan default (W = 64
 # above 2^23), timed as the build runs it (session 12 timed it with explicit W only). (3) CUB beside.
+# (.h200/new here was the first version: every row's predicate went into an array of bvec4 before the
+# ballots -- 88-164 registers, slower; not kept, its diff not saved. bench/RESULTS.md, session 13.)
 . bench/scripts/h200_env.sh > /dev/null
 B="--min-log2 24 --max-log2 28 --step 4 --ops select-if,select-flagged --densities 1,50 --compact-algorithms single-pass --copy-workgroup-sizes 256"
 .h200/new/gpuscan_bench $B --vectors 4,8 --runs 3 --warmup-ms 100 --csv $OUT/verify.csv 2> $OUT/verify.log
