@@ -67,9 +67,8 @@ void main() {
   uvec4 values[VECTORS_PER_LANE];
   uvec4 ranks[VECTORS_PER_LANE];  // kept elements of the subgroup before each element (kept or not)
   bvec4 keep[VECTORS_PER_LANE];
-  const bool whole = ballot_tile_whole(tile);
   uvec4 flags[VECTORS_PER_LANE];
-  if (whole) ballot_load_rows(tile, LOAD_ALL, values, flags);
+  const bool whole = ballot_load_tile(tile, true, LOAD_ALL, values, flags);
   uint kept = 0u;
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     keep[k] = ballot_row_keep(whole, tile, k, LOAD_ALL, values[k], flags[k]);

@@ -19,38 +19,44 @@ uint ballot_first(uint tile, uint k) {
 }
 
 // A tile's rows are loaded in one go where the whole tile lies below n and is vector-aligned
-// (ballot_load_rows), and row by row, each element guarded, only in a tile at the end of the input. Row
+// (ballot_load_tile), and row by row, each element guarded, only in a tile at the end of the input. Row
 // by row, NVIDIA's compile issued each row's loads only after the previous row's ballots, so a tile's
 // loads were not in flight together: loading every row first made the single-pass select-if 25-29 %
 // faster on the H200 at 2^24 and 2^28 with the same registers, select-flagged 6-7 % and the three-pass
-// kernels 2-16 % (single-pass at 2^20: 5-14 % slower; bench/RESULTS.md, session 13). The rows are only
-// loaded there; ballot_row_keep applies the predicate beside each row's ballots (evaluating every row's
-// predicate first, into an array, took NVIDIA's compile 88-164 registers and was 30-50 % slower).
-bool ballot_tile_whole(uint tile) {
+// kernels 2-16 % (bench/RESULTS.md, session 13; the single-pass kernel at K = 4 keeps loading row by
+// row: compact_stage.glsl). The rows are only loaded there; ballot_row_keep applies the predicate beside
+// each row's ballots (evaluating every row's predicate first, into an array, took NVIDIA's compile
+// 88-164 registers and was 30-50 % slower).
+//
+// Returns whether `tile` is loaded whole: `hoist` (the caller's choice) and the tile whole and aligned.
+// Then this invocation's rows are loaded -- the values (with flags only where `load` is LOAD_ALL) and
+// with flags the flags; otherwise `values` and `flags` are zero and ballot_row_keep loads row by row.
+bool ballot_load_tile(uint tile, bool hoist, uint load, out uvec4 values[VECTORS_PER_LANE],
+                      out uvec4 flags[VECTORS_PER_LANE]) {
   const uint first = tile * tile_elements();
-  return VECTOR_ALIGNED && first < g_n && g_n - first >= tile_elements();
-}
-
-// Loads this invocation's rows of a whole tile: the values (with flags only where `load` is LOAD_ALL)
-// and with flags the flags.
-void ballot_load_rows(uint tile, uint load, out uvec4 values[VECTORS_PER_LANE], out uvec4 flags[VECTORS_PER_LANE]) {
+  const bool whole = hoist && VECTOR_ALIGNED && first < g_n && g_n - first >= tile_elements();
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    const uint e = ballot_first(tile, k);
     values[k] = uvec4(0u);
     flags[k] = uvec4(0u);
-    if (PREDICATE != PRED_FLAGGED || load == LOAD_ALL) values[k] = g_src4[(pc.src_offset + e) / 4u];
-    if (PREDICATE == PRED_FLAGGED) flags[k] = g_flags4[(pc.flags_offset + e) / 4u];
   }
+  if (whole) {
+    for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+      const uint e = ballot_first(tile, k);
+      if (PREDICATE != PRED_FLAGGED || load == LOAD_ALL) values[k] = src_vector(e);
+      if (PREDICATE == PRED_FLAGGED) flags[k] = flags_vector(e);
+    }
+  }
+  return whole;
 }
 
-// Which of row k's four elements are kept: in a whole tile from the rows ballot_load_rows loaded
+// Which of row k's four elements are kept: in a whole tile from the rows ballot_load_tile loaded
 // (`values`, `flags`; with flags and LOAD_KEPT the values are loaded here, where one of the four is
 // kept, as compact_keep4 does), elsewhere loaded now into `values` (compact_keep4).
 bvec4 ballot_row_keep(bool whole, uint tile, uint k, uint load, inout uvec4 values, uvec4 flags) {
   if (!whole) return compact_keep4(ballot_first(tile, k), load, values);
   if (PREDICATE != PRED_FLAGGED) return compact_keep_values4(values);
   const bvec4 kept = notEqual(flags, uvec4(0u));
-  if (load == LOAD_KEPT && any(kept)) values = g_src4[(pc.src_offset + ballot_first(tile, k)) / 4u];
+  if (load == LOAD_KEPT && any(kept)) values = src_vector(ballot_first(tile, k));
   return kept;
 }
 
@@ -94,9 +100,8 @@ uvec4 b_ranks[VECTORS_PER_LANE];
 // the number of the tile's kept elements before its subgroup's; `total` the tile's. Call from uniform
 // control flow.
 uint ballot_rank_kept(uint tile, out uint total) {
-  const bool whole = ballot_tile_whole(tile);
   uvec4 flags[VECTORS_PER_LANE];
-  if (whole) ballot_load_rows(tile, LOAD_KEPT, b_values, flags);
+  const bool whole = ballot_load_tile(tile, true, LOAD_KEPT, b_values, flags);
   uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     const bvec4 p = ballot_row_keep(whole, tile, k, LOAD_KEPT, b_values[k], flags[k]);

@@ -137,6 +137,10 @@ bool compact_keep(uint i, bool need_value, out uint value) {
   return predicate_holds(value);
 }
 
+// Elements e .. e+3 (e a multiple of 4; VECTOR_ALIGNED) of the input and of the flags, as one 16-byte load.
+uvec4 src_vector(uint e) { return g_src4[(pc.src_offset + e) / 4u]; }
+uvec4 flags_vector(uint e) { return g_flags4[(pc.flags_offset + e) / 4u]; }
+
 // Whether the built-in predicate (PREDICATE > 0) keeps each of four elements.
 bvec4 compact_keep_values4(uvec4 values) {
   return bvec4(predicate_holds(values.x), predicate_holds(values.y), predicate_holds(values.z),
@@ -155,11 +159,11 @@ bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
   values = uvec4(0u);
   if (VECTOR_ALIGNED && e + 3u < g_n) {
     if (PREDICATE == PRED_FLAGGED) {
-      const bvec4 kept = notEqual(g_flags4[(pc.flags_offset + e) / 4u], uvec4(0u));
-      if (load == LOAD_ALL || (load == LOAD_KEPT && any(kept))) values = g_src4[(pc.src_offset + e) / 4u];
+      const bvec4 kept = notEqual(flags_vector(e), uvec4(0u));
+      if (load == LOAD_ALL || (load == LOAD_KEPT && any(kept))) values = src_vector(e);
       return kept;
     }
-    values = g_src4[(pc.src_offset + e) / 4u];
+    values = src_vector(e);
     return compact_keep_values4(values);
   }
   bvec4 kept = bvec4(false);

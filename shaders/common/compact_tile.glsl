@@ -16,9 +16,8 @@ uint count_kept(uint tile) {
   uint kept = 0u;
   uint v;
 #if defined(COMPACT_BALLOT)
-  const bool whole = ballot_tile_whole(tile);
   uvec4 values[VECTORS_PER_LANE], flags[VECTORS_PER_LANE];
-  if (whole) ballot_load_rows(tile, LOAD_NONE, values, flags);
+  const bool whole = ballot_load_tile(tile, true, LOAD_NONE, values, flags);
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     uint row_count;
     ballot_row_ranks(ballot_row_keep(whole, tile, k, LOAD_NONE, values[k], flags[k]), row_count);

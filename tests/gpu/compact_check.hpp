@@ -240,6 +240,9 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
     check_select_flagged<T>(70001, 0.3, config(0, 0));
     check_select_if<T>(Predicate::nonzero(), 5000, 0.5, config(64, 2));
     check_select_flagged<T>(4096 * 3 + 5, 0.99, config(128, 8));
+    // K = 8 with flags at low densities too (many rows with nothing kept: the three-pass scatter skips
+    // their values).
+    for (double d : {0.01, 0.3}) check_select_flagged<T>(4096 * 5 + 3, d, config(128, 8));
   }
 
   // The single-pass plan with spin limit 1: waiting tiles soon count their predecessors' kept elements
