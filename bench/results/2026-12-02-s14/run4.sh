@@ -15,3 +15,10 @@ echo "M sweep"; show $OUT/m.csv
 echo "spins"; show $OUT/spins.csv
 .h200/final/gpuscan_bench $B --compact-algorithms three-pass --csv $OUT/three.csv 2> /dev/null
 echo "three-pass"; show $OUT/three.csv
+# Part 2, issue 5 (also not run): the reduce-then-scan shapes of f32 (the deterministic default, 0.67x copy
+# at 2^28 against a 0.85x target) and f64 (never swept; session 12 gave u64/i64 W = 64 above 2^23).
+S="--min-log2 24 --max-log2 28 --step 2 --algorithms reduce-then-scan --copy-workgroup-sizes 256 --runs 30 --no-verify"
+.h200/final/gpuscan_bench $S --types f64 --workgroup-sizes 64,128,256 --vectors 2,4 --csv $OUT/f64.csv 2> /dev/null
+echo "f64 RTS"; grep -v "^#" $OUT/f64.csv | cut -d, -f2,3,5,6 | tr '\n' ' '; echo
+.h200/final/gpuscan_bench $S --types f32 --workgroup-sizes 64,128,256 --vectors 4,8 --csv $OUT/f32.csv 2> /dev/null
+echo "f32 RTS"; grep -v "^#" $OUT/f32.csv | cut -d, -f2,3,5,6 | tr '\n' ' '; echo
