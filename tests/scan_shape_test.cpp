@@ -80,8 +80,8 @@ TEST(SinglePassShape, UntunedDevicesKeepThePlainDefaults) {
   EXPECT_EQ(shape(DataType::u32, excl, 5000, false, 128, 2), std::pair(128u, 2u));
 }
 
-TEST(ReduceThenScanShape, LargeEightByteIntegerScansTakeW64) {
-  for (const DataType t : {DataType::u64, DataType::i64}) {
+TEST(ReduceThenScanShape, LargeEightByteScansTakeW64) {
+  for (const DataType t : {DataType::u64, DataType::i64, DataType::f64}) {
     EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, incl, large + 1, true).workgroup_size,
               gpuscan::large_eight_byte_rts_workgroup_size);
     EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, excl, large + 1, true).vectors_per_lane,
@@ -90,7 +90,7 @@ TEST(ReduceThenScanShape, LargeEightByteIntegerScansTakeW64) {
     EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large + 1, false).workgroup_size, W);
     EXPECT_EQ(core::reduce_then_scan_shape(512, 0, t, large + 1, true).workgroup_size, 512u);
   }
-  for (const DataType t : {DataType::u32, DataType::f32, DataType::f64}) {
+  for (const DataType t : {DataType::u32, DataType::i32, DataType::f32}) {
     const core::TileShape s = core::reduce_then_scan_shape(0, 0, t, large + 1, true);
     EXPECT_EQ(s.workgroup_size, W);
     EXPECT_EQ(s.vectors_per_lane, gpuscan::default_vectors_per_lane_for(gpuscan::element_size(t)));

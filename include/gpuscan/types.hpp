@@ -192,9 +192,9 @@ inline constexpr uint32_t inclusive_large_tile_workgroup_size = 128;
 inline constexpr uint32_t small_tile_vectors_per_lane = 2;
 inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
 // Reduce-then-scan tile shapes (core::reduce_then_scan_shape): W = 256 and default_vectors_per_lane_for,
-// except u64/i64 above large_tile_min_elements, which take W = large_eight_byte_rts_workgroup_size
+// except 8-byte types above large_tile_min_elements, which take W = large_eight_byte_rts_workgroup_size
 // (K = 2: tiles of 512): on the H200 u64 at 2^24 / 2^26 / 2^28 7 / 5 / 4 % faster than at W = 256 (W = 32
-// slower again; session 12). Not on lavapipe.
+// slower again; session 12), f64 6 / 1 / 4 % (session 15). Not on lavapipe.
 inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
 // 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
 // H200 (bench/RESULTS.md, session 9; the slow batches once blamed on 64 were the clock); the longer limit

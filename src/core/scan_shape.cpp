@@ -29,7 +29,6 @@ TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations, uint32_t 
 
 namespace {
 bool four_byte_integer(DataType type) { return type == DataType::u32 || type == DataType::i32; }
-bool eight_byte_integer(DataType type) { return type == DataType::u64 || type == DataType::i64; }
 }  // namespace
 
 TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count, bool tuned) {
@@ -53,7 +52,7 @@ TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind
 
 TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t count, bool tuned) {
   if (w == 0)
-    w = tuned && eight_byte_integer(type) && count > large_tile_min_elements ? large_eight_byte_rts_workgroup_size
+    w = tuned && element_size(type) == 8 && count > large_tile_min_elements ? large_eight_byte_rts_workgroup_size
                                                                             : default_workgroup_size;
   if (k == 0) k = default_vectors_per_lane_for(element_size(type));
   return {w, k};

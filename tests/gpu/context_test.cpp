@@ -73,9 +73,11 @@ TEST_F(ContextTest, ReportsTheDevice) {
   ScanConfig rts = inclusive;  // reduce-then-scan keeps the plain defaults for 4-byte types ...
   rts.algorithm = Algorithm::reduce_then_scan;
   EXPECT_EQ(shape(rts, large), std::pair(default_workgroup_size, default_vectors_per_lane));
-  rts.type = DataType::u64;  // ... and takes W = 64 for large 8-byte integer scans
-  EXPECT_EQ(shape(rts, large), std::pair(lavapipe ? default_workgroup_size : large_eight_byte_rts_workgroup_size,
-                                         default_vectors_per_lane_for(8)));
+  for (const DataType t : {DataType::u64, DataType::f64}) {  // ... and takes W = 64 for large 8-byte scans
+    rts.type = t;
+    EXPECT_EQ(shape(rts, large), std::pair(lavapipe ? default_workgroup_size : large_eight_byte_rts_workgroup_size,
+                                           default_vectors_per_lane_for(8)));
+  }
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);
   EXPECT_NE(shared_context().describe_choice({}, limit32 + 1).find("reduce-then-scan"), std::string::npos);
   ScanConfig multipass;

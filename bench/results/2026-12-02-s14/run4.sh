@@ -1,4 +1,4 @@
-# Session 14, prepared and NOT run (no device time left): where the single-pass compaction's time goes,
+# Session 14, prepared and not run then (no device time left; run as session 15's run1.sh): where the single-pass compaction's time goes,
 # with no code change. Its kernel reads at 2.2-3.0 TB/s (select-if 1 % at 2^28: 1.07 GB in 0.478 ms)
 # while the three-pass count kernel, one tile per workgroup and no look-back, reads at about 3.7 TB/s
 # (three-pass select-if 1 % reads the values twice, 2.15 GB, in 0.580 ms; session 13). Session 8 swept
