@@ -20,6 +20,10 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 #include "common/tile.glsl"
 // Tile 0's inclusive prefix starts with the carry-in, whoever computes it (owner or fallback).
 #define LOOKBACK_TILE0_PREFIX(total) with_initial(total)
+// What lies before tile 0: the carry-in, if any (tile_loop.glsl; lookback_ordered.glsl uses it too).
+#define LOOP_TILE0_BEFORE pass_initial()
+// LOOKBACK_ORDERED (the manifest's ".ordered" float variants): the look-back combines tile totals in
+// a fixed order, so that every run gives the same bits (common/lookback_ordered.glsl).
 #include "common/lookback.glsl"
 
 // The held tile's scanned values (tile_loop.glsl), while t_values / t_prefix take the next tile's.
@@ -45,7 +49,6 @@ void loop_store_held(uint tile, T before, T total) {
   tile_store_kept(tile, before, held_values, held_prefix);
 }
 
-#define LOOP_TILE0_BEFORE pass_initial()
 #include "common/tile_loop.glsl"
 
 void main() {

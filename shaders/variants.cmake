@@ -40,6 +40,13 @@ foreach(type u32 i32 f32 u64 i64 f64)
       # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
       "seg_reduce_tiles.${type}.${op}|seg_reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
       "seg_scan_tiles.${type}.${op}|seg_scan_tiles.comp|TYPE_${TYPE},OP_${OP}")
+    # Floats: the single-pass scan with the ordered look-back (common/lookback_ordered.glsl), the same bits
+    # on every run; ScanConfig::deterministic picks it (src/vulkan/record.cpp).
+    if(type MATCHES "^f")
+      list(APPEND GPUSCAN_SHADER_VARIANTS
+        "single_pass.${type}.${op}.ordered|single_pass.comp|TYPE_${TYPE},OP_${OP},LOOKBACK_ORDERED|vulkan1.2"
+        "single_pass.${type}.${op}.ordered.bda|single_pass.comp|TYPE_${TYPE},OP_${OP},LOOKBACK_ORDERED,ADDRESS_DEVICE|vulkan1.2")
+    endif()
   endforeach()
 endforeach()
 

@@ -327,9 +327,10 @@ class StructureChecker {
 void check_single_pass_structure(const Plan& plan, const ScanRequest& req) {
   const uint64_t blocks = ceil_div(req.n, req.block_size);
   const uint64_t words = std::max<uint64_t>(1, (req.element_size + 3) / 4);  // 64-bit words per tile
-  ASSERT_LE(blocks, (std::numeric_limits<uint64_t>::max() - 8) / 8 / words) << "the state's size wraps around";
-  const uint64_t state_bytes = 8 + 8 * words * blocks;  // tile counter, fallback counter, words per tile
-  EXPECT_EQ(gpuscan::core::single_pass_state_bytes(blocks, req.element_size), state_bytes);
+  ASSERT_LE(blocks, (std::numeric_limits<uint64_t>::max() - 8) / 16 / words) << "the state's size wraps around";
+  // Tile counter, done counter, words per tile, and as many again for the ordered look-back's block prefixes.
+  const uint64_t state_bytes = 8 + 16 * words * blocks;
+  EXPECT_EQ(gpuscan::core::single_pass_scan_state_bytes(blocks, req.element_size), state_bytes);
   const Range state{Slot::temp, 0, ceil_div(state_bytes, req.element_size)};
   ASSERT_EQ(plan.steps.size(), 3u);
   const auto* fill = std::get_if<Fill>(&plan.steps[0]);
@@ -590,7 +591,8 @@ class Interpreter {
 
   // The chained scan as its state layout defines it (shaders/common/lookback.glsl): bytes [0, 4) the
   // tile counter, [4, 8) a fallback counter, [8 + 8wt, 8 + 8w(t+1)) tile t's w words (w = 1 for
-  // elements of up to 4 bytes, 2 for 8 bytes), all zeroed beforehand.
+  // elements of up to 4 bytes, 2 for 8 bytes), then as many for block prefixes (float types' ordered
+  // look-back, whose block prefixes this sequential model has no need of), all zeroed beforehand.
   // Tiles run one after another in the order the counter hands them out; each reads the inclusive
   // prefix its predecessor published, scans its tile from it and publishes its own. Element sizes
   // must divide 8 for the words to map onto whole elements.
@@ -623,8 +625,9 @@ class Interpreter {
       for (uint64_t e = 0; e < per_word; ++e) write(state, first_element(tile) + e, carried);
       published[tile] = 1;
     }
-    // The last workgroup to finish zeroes the state (lookback_finish), which later windows rely on.
-    for (uint64_t i = 0; i < state.count; ++i) write(state, i, 0);
+    // The last workgroup to finish zeroes the state (lookback_finish), which later windows rely on: the
+    // tile states and, after them, as many slots for the ordered look-back's block prefixes.
+    for (uint64_t i = 0; i < first_element(2 * d.blocks); ++i) write(state, i, 0);
   }
 
   const Plan& plan_;
@@ -1126,14 +1129,14 @@ TEST(SinglePass, StateBytes) {
   EXPECT_EQ(gpuscan::core::single_pass_words_per_tile(8), 2u);
 }
 
-// The state in elements, by hand: 8 + 8 * words * tiles bytes (words = ceil(esize / 4)) rounded up to
-// whole elements.
+// The state in elements, by hand: 8 + 16 * words * tiles bytes (words = ceil(esize / 4); tile states and
+// block-prefix slots) rounded up to whole elements.
 TEST(SinglePass, StateElementsByHand) {
   struct Case { uint64_t n; uint32_t b; uint32_t esize; uint64_t elements; };
   const Case cases[] = {
-      {1, 512, 4, 4},    {1, 512, 8, 3},      {512, 512, 4, 4},    {513, 512, 4, 6},  {513, 512, 8, 5},
-      {5, 2, 4, 8},      {5, 2, 8, 7},        {5, 2, 1, 32},       {5, 2, 16, 7},     {5, 2, 32, 7},
-      {1, 2, 16, 3},     {3, 2, 16, 5},       {5000, 4096, 4, 6},  {5000, 4096, 8, 5},
+      {1, 512, 4, 6},    {1, 512, 8, 5},      {512, 512, 4, 6},    {513, 512, 4, 10}, {513, 512, 8, 9},
+      {5, 2, 4, 14},     {5, 2, 8, 13},       {5, 2, 1, 56},       {5, 2, 16, 13},    {5, 2, 32, 13},
+      {1, 2, 16, 5},     {3, 2, 16, 9},       {5000, 4096, 4, 10}, {5000, 4096, 8, 9},
   };
   for (const Case& c : cases) {
     const ScanRequest req = request(c.n, c.b, false, {}, c.esize);
@@ -1283,12 +1286,13 @@ TEST(PlanDescribe, NamesTheTileKernelsAndTheFill) {
   EXPECT_NE(rts.find("offsets temp["), std::string::npos) << rts;
   EXPECT_NE(rts.find("barrier"), std::string::npos) << rts;
   const std::string sp = gpuscan::core::describe(gpuscan::core::plan_single_pass(request(100, 4, true, {}, 8)));
-  // 25 tiles of 8-byte elements: 8 + 2 * 8 * 25 = 408 bytes, 51 elements of 8 bytes.
-  EXPECT_NE(sp.find("fill zero temp[0, 51)"), std::string::npos) << sp;
+  // 25 tiles of 8-byte elements: 8 + 2 * 8 * 25 * 2 (tile states, block-prefix slots) = 808 bytes, 101
+  // elements of 8 bytes.
+  EXPECT_NE(sp.find("fill zero temp[0, 101)"), std::string::npos) << sp;
   EXPECT_NE(sp.find("single_pass"), std::string::npos) << sp;
-  EXPECT_NE(sp.find("state temp[0, 51)"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("state temp[0, 101)"), std::string::npos) << sp;
   EXPECT_NE(sp.find("barrier"), std::string::npos) << sp;
-  EXPECT_NE(sp.find("1 level(s), 1 dispatch(es), 51 temp element(s)"), std::string::npos) << sp;
+  EXPECT_NE(sp.find("1 level(s), 1 dispatch(es), 101 temp element(s)"), std::string::npos) << sp;
 }
 
 }  // namespace

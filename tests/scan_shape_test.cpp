@@ -109,6 +109,10 @@ TEST(SinglePassShape, AutomaticLimits) {
   EXPECT_EQ(single_pass_auto_limit(DataType::u64, excl, true), uint64_t{1} << 25);
   for (const DataType t : {DataType::u32, DataType::f32, DataType::u64})
     for (const ScanKind kind : {excl, incl}) EXPECT_EQ(single_pass_auto_limit(t, kind, false), uint64_t{1} << 21);
+  // Deterministic floats take the ordered look-back, which pays off at small sizes only.
+  for (const DataType t : {DataType::f32, DataType::f64})
+    for (const ScanKind kind : {excl, incl})
+      for (const bool tuned : {true, false}) EXPECT_EQ(single_pass_auto_limit(t, kind, tuned, true), uint64_t{1} << 21);
 }
 
 // Temp asked for n elements must serve any smaller count, though smaller counts may take smaller tiles

@@ -30,7 +30,8 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
 //   automatic         single_pass where the device can and the scan spans more
 //                     than one tile but at most 2^28 elements for exclusive scans of 4-byte types,
-//                     2^27 for inclusive ones of u32/i32, 2^25 for the rest, 2^21 on lavapipe
+//                     2^27 for inclusive ones of u32/i32, 2^25 for the rest, 2^21 on lavapipe and
+//                     for deterministic floats (ScanConfig::deterministic)
 //                     (core::single_pass_auto_limit, where it measured fastest, see
 //                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
@@ -156,11 +157,12 @@ struct ScanConfig {
   //   ScanConfig c;  c.type = DataType::i64;  c.op = Op::max;   // running maximum of int64_t values
   Op op = Op::add;
   // Float types only (integer results never depend on the order of combination): the same input on
-  // the same device gives bitwise the same output on every run. The single-pass scan's look-back
-  // folds predecessors in an order that depends on scheduling, so `automatic` does not pick it, and
-  // an explicit Algorithm::single_pass throws Errc::invalid_argument unless this is false. The cost:
-  // 3N bytes moved (reduce-then-scan) instead of 2N for f32/f64 scans of one tile up to automatic's
-  // single-pass limit (Algorithm above).
+  // the same device gives bitwise the same output on every run. Every algorithm's combination order is
+  // fixed but the single-pass scan's look-back, which folds predecessors in whatever state it finds
+  // them; with this set, float single-pass scans take an ordered look-back instead
+  // (shaders/common/lookback_ordered.glsl), 10-25 % slower on the H200, so `automatic` gives them the
+  // single-pass scan up to 2^21 elements only and reduce-then-scan above (docs/scan.md, "Deterministic
+  // floats"). false: the unordered look-back, whose results may differ in the last bits run to run.
   bool deterministic = true;
   // A caller's operator (CustomOp above) instead of `type` and `op`, which are then ignored.
   //   config.custom_op = gpuscan::CustomOp{absmax_glsl};

@@ -127,6 +127,11 @@ struct ContextCreateInfo {
   // notice and drop its total (shaders/common/lookback.glsl, "In place"). Results stay correct, only
   // slower; the tests use it with a spin limit of 1.
   bool debug_late_fallback = false;
+  // Debugging aid: in the single-pass scan and compaction, only tiles whose index is a multiple of this
+  // publish their inclusive prefix (0 or 1: every tile); the others publish their total alone, so every
+  // look-back folds many totals and, past a window's length, reaches beyond its first window. Results
+  // stay the same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered"), only slower.
+  uint32_t debug_prefix_stride = 0;
   // Debugging aid: bind at most this many bytes of a buffer per binding (0 = the device's
   // maxStorageBufferRange), so that scans longer than one binding -- which run as consecutive windows
   // chained on the GPU -- can be exercised on small inputs.

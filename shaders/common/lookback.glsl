@@ -72,6 +72,10 @@ SPEC_CONSTANT(7, bool, WITHHOLD_FIRST_TILE, false);
 // second look at the state must catch. (Not done by waiting in a loop: lavapipe ends every loop of an
 // invocation after 65535 iterations in all, LP_MAX_TGSI_LOOP_ITERATIONS, and so cuts long waits short.)
 SPEC_CONSTANT(9, bool, LATE_FALLBACK, false);
+// Debugging aid (ContextCreateInfo::debug_prefix_stride): only tiles whose index is a multiple of this
+// publish their PREFIX (tile_loop.glsl; in the ordered look-back, blocks: lookback_ordered.glsl); the
+// others stay at AGGREGATE, so look-backs fold long runs of totals.
+SPEC_CONSTANT(12, uint, PREFIX_STRIDE, 1u);
 
 layout(binding = 2, std430) coherent buffer Lookback {
   uint g_tile_counter;  // next tile to hand out
@@ -117,15 +121,18 @@ void publish_state_words(uint tile, uint flag, T value, uint words) {
 
 void publish_state(uint tile, uint flag, T value) { publish_state_words(tile, flag, value, T_WORDS); }
 
+// Whether every word of `tile`'s state carries `flag`.
+bool state_all(uint tile, uint flag) {
+  bool all = true;
+  for (uint h = 0u; h < T_WORDS; ++h)
+    all = all && uint(atomicLoad(g_tile_state[tile * T_WORDS + h], gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                 gl_SemanticsRelaxed) >> 32) == flag;
+  return all;
+}
+
 // Whether every word of `tile`'s state carries PREFIX: only then may its owner have begun to store its
 // output ("In place" above).
-bool state_all_prefix(uint tile) {
-  bool all_prefix = true;
-  for (uint h = 0u; h < T_WORDS; ++h)
-    all_prefix = all_prefix && uint(atomicLoad(g_tile_state[tile * T_WORDS + h], gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                                               gl_SemanticsRelaxed) >> 32) == FLAG_PREFIX;
-  return all_prefix;
-}
+bool state_all_prefix(uint tile) { return state_all(tile, FLAG_PREFIX); }
 
 // Fills the words of `tile` that are still 0 (the fallback's offer; see the top of this file).
 void offer_state(uint tile, uint flag, T value) {
@@ -153,6 +160,16 @@ shared uint sh_lookback_next;      // newest predecessor not folded yet
 shared uint sh_fallback_tile;
 shared bool sh_late_fallback_done;
 shared T sh_lookback_exclusive;    // everything folded so far: the tiles after sh_lookback_next
+
+// The fallback: the whole workgroup computes `stuck`'s total from its input. Every load of the tile has
+// returned (its values are in the total) before invocation 0 looks at the tile's state again; see "In
+// place" at the top of this file. Call from uniform control flow.
+T fallback_total(uint stuck) {
+  const T total = tile_total(stuck);
+  memoryBarrierBuffer();
+  barrier();
+  return total;
+}
 
 // The combination of all elements before `tile`. One round inspects a window of one predecessor per
 // invocation: subgroup s, lane l looks at tile next - (s * SG + l), so a workgroup of W invocations
@@ -239,11 +256,7 @@ T lookback_exclusive_prefix(uint tile) {
     if (action == LOOKBACK_DONE) break;
     if (action == LOOKBACK_FALLBACK) {
       const uint stuck = sh_fallback_tile;
-      const T total = tile_total(stuck);
-      // Every load of the stuck tile has returned (its values are in `total`) before invocation 0
-      // looks at the tile's state again; see "In place" at the top of this file.
-      memoryBarrierBuffer();
-      barrier();
+      const T total = fallback_total(stuck);
       if (gl_LocalInvocationID.x == 0u) {
         if (!state_all_prefix(stuck)) {
           // Tile 0's total (with the carry-in, if any) is its inclusive prefix; marking it AGGREGATE
@@ -268,6 +281,14 @@ T lookback_exclusive_prefix(uint tile) {
   return result;
 }
 
+#ifdef LOOKBACK_ORDERED
+#include "lookback_ordered.glsl"
+// Tile states, then room for a block prefix per tile (core::single_pass_scan_state_bytes).
+#define LOOKBACK_SLOTS(tiles) (2u * (tiles))
+#else
+#define LOOKBACK_SLOTS(tiles) (tiles)
+#endif
+
 shared bool sh_last_workgroup;
 
 // Every workgroup calls this once, from uniform control flow, after its last access to the state. The
@@ -283,7 +304,7 @@ void lookback_finish(uint workgroups, uint tiles) {
   }
   barrier();
   if (!sh_last_workgroup) return;
-  for (uint i = gl_LocalInvocationID.x; i < tiles * T_WORDS; i += gl_WorkGroupSize.x)
+  for (uint i = gl_LocalInvocationID.x; i < LOOKBACK_SLOTS(tiles) * T_WORDS; i += gl_WorkGroupSize.x)
     atomicStore(g_tile_state[i], uint64_t(0), gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
   if (gl_LocalInvocationID.x == 0u) {
     atomicStore(g_tile_counter, 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);

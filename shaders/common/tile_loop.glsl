@@ -39,6 +39,11 @@ uint loop_take_tile(uint slot) {
 
 void loop_publish_total(uint tile, T total) {
   if (gl_LocalInvocationID.x != 0u) return;
+#ifdef LOOKBACK_ORDERED
+  // Ordered, tile 0 is a tile like the others (lookback_ordered.glsl).
+  publish_state_words(tile, FLAG_AGGREGATE, total, WITHHOLD_FIRST_TILE && tile == 0u ? T_WORDS - 1u : T_WORDS);
+  return;
+#endif
   if (tile != 0u) publish_state(tile, FLAG_AGGREGATE, total);
   else publish_state_words(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(total), WITHHOLD_FIRST_TILE ? T_WORDS - 1u : T_WORDS);
 }
@@ -57,8 +62,14 @@ void tile_loop(uint tiles) {
       next_total = loop_scan(next);
       loop_publish_total(next, next_total);
     }
+#ifdef LOOKBACK_ORDERED
+    const T before = lookback_ordered_prefix(tile, total);
+    if (gl_LocalInvocationID.x == 0u) lookback_ordered_publish(tile, total);
+#else
     const T before = tile == 0u ? LOOP_TILE0_BEFORE : lookback_exclusive_prefix(tile);
-    if (gl_LocalInvocationID.x == 0u && tile != 0u) publish_state(tile, FLAG_PREFIX, op_combine(before, total));
+    if (gl_LocalInvocationID.x == 0u && tile != 0u && tile % PREFIX_STRIDE == 0u)
+      publish_state(tile, FLAG_PREFIX, op_combine(before, total));
+#endif
     loop_store_held(tile, before, total);
     if (next >= tiles) break;
     tile = next;

@@ -24,13 +24,14 @@ struct PipelineKey {
   bool late_fallback = false;    // 9: LATE_FALLBACK (ContextCreateInfo::debug_late_fallback)
   bool in_place = false;          // 10: IN_PLACE, the single-pass scan's output is its input
   uint32_t tiles_per_workgroup = 1;  // 11: TILES_PER_WORKGROUP, tiles a single-pass workgroup takes in turn
+  uint32_t prefix_stride = 1;     // 12: PREFIX_STRIDE (ContextCreateInfo::debug_prefix_stride)
   auto operator<=>(const PipelineKey&) const = default;
 
-  static constexpr uint32_t constant_count = 12;
+  static constexpr uint32_t constant_count = 13;
   // The value of constant id i at index i.
   std::array<uint32_t, constant_count> constants() const {
     return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate,
-            withhold_first_tile, heads, late_fallback, in_place, tiles_per_workgroup};
+            withhold_first_tile, heads, late_fallback, in_place, tiles_per_workgroup, prefix_stride};
   }
 };
 

@@ -166,6 +166,10 @@ uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size) {
   return 8 + 8 * tiles * single_pass_words_per_tile(element_size);
 }
 
+uint64_t single_pass_scan_state_bytes(uint64_t tiles, uint32_t element_size) {
+  return single_pass_state_bytes(2 * tiles, element_size);
+}
+
 namespace {
 
 // One look-back dispatch over ceil(n / block) tiles (single_pass or compact_single_pass), its state at
@@ -178,11 +182,13 @@ Plan plan_look_back(Kernel kernel, uint64_t n, uint64_t block, uint32_t element_
   d.n = n;
   d.blocks = ceil_div(n, block);
   grid_for(d.blocks, limits, d.groups_x, d.groups_y);
-  if (d.blocks > (UINT64_MAX - 8) / 8 / single_pass_words_per_tile(element_size))  // only with grid limits no device has
+  if (d.blocks > (UINT64_MAX - 8) / 16 / single_pass_words_per_tile(element_size))  // only with grid limits no device has
     throw Error(Errc::too_large, "the single-pass look-back state would exceed 2^64 bytes");
   d.src = {Slot::input, 0, n};
   d.dst = {Slot::output, 0, n};
-  d.aux = {Slot::temp, 0, ceil_div(single_pass_state_bytes(d.blocks, element_size), element_size)};
+  const uint64_t state_bytes = kernel == Kernel::single_pass ? single_pass_scan_state_bytes(d.blocks, element_size)
+                                                             : single_pass_state_bytes(d.blocks, element_size);
+  d.aux = {Slot::temp, 0, ceil_div(state_bytes, element_size)};
   d.inclusive = inclusive;
   d.root = kernel == Kernel::single_pass;  // the scan's carry-in goes here; a compaction has none
   if (!temp_zeroed) {

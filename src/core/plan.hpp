@@ -134,11 +134,15 @@ Plan plan_reduce_then_scan(const ScanRequest& request);
 // The single-pass chained scan (2N bytes moved): Fill of the look-back state, Barrier, one
 // single_pass dispatch over ceil(n/B) tiles (just the dispatch with request.temp_zeroed). The state
 // (a 32-bit tile counter, a 32-bit count of finished workgroups and, per tile, one 64-bit word for
-// each 32-bit word of an element: one for 4-byte types, two for 8-byte ones) sits at temp element 0;
+// each 32-bit word of an element -- one for 4-byte types, two for 8-byte ones -- and as many again for
+// the ordered look-back's block prefixes) sits at temp element 0;
 // temp must start at a binding-aligned offset. The kernel leaves it zeroed.
 Plan plan_single_pass(const ScanRequest& request);
 uint32_t single_pass_words_per_tile(uint32_t element_size);  // ceil(element_size / 4), at least 1
 uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size = 4);
+// The single-pass scan's: room for a block prefix per tile after the tile states, which the ordered
+// look-back of float types keeps there (shaders/common/lookback_ordered.glsl; blocks never outnumber tiles).
+uint64_t single_pass_scan_state_bytes(uint64_t tiles, uint32_t element_size = 4);
 
 // Device-wide reduction with the tile kernels: reduce_tiles of the input into temp (one total per
 // tile), barrier, reduce_tiles of those totals into the next temp level, ... until one tile holds

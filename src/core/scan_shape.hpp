@@ -38,8 +38,9 @@ TileShape reduce_then_scan_shape(uint32_t workgroup_size, uint32_t vectors_per_l
 // the requested W (and K) or the plain defaults.
 TileShape scan_tile_shape(Algorithm algorithm, uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type,
                           ScanKind kind, uint64_t count, bool tuned);
-// The most elements `automatic` gives the single-pass scan before reduce-then-scan (`tuned`: as above).
-uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned);
+// The most elements `automatic` gives the single-pass scan before reduce-then-scan (`tuned`: as above;
+// `ordered`: a deterministic float scan, whose look-back combines in a fixed order and costs more).
+uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered = false);
 // Temp elements of `algorithm`'s plan for `count` elements that also serve every smaller count, whose
 // default shape may have smaller tiles and so more tiles' state: the largest of each shape's plan at
 // the largest count (up to `count`) that takes it. The arguments as plan_scan's and scan_tile_shape's

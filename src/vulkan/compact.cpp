@@ -210,6 +210,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
+    if (d.kernel == core::Kernel::compact_single_pass) key.prefix_stride = impl.prefix_stride;
     if (d.kernel == core::Kernel::compact_single_pass)
       key.tiles_per_workgroup = impl.tiles_per_workgroup(args.config.tiles_per_workgroup, d.blocks);
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);

@@ -421,6 +421,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->withhold_first_tile = create_info.debug_withhold_first_tile;
   impl->late_fallback = create_info.debug_late_fallback;
+  impl->prefix_stride = std::max(create_info.debug_prefix_stride, 1u);
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
   impl->debug_max_window_bytes = create_info.debug_max_binding_bytes;
   if (create_info.debug_max_binding_bytes != 0)
@@ -559,8 +560,9 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 // scans and 8-byte types were faster single-pass at 2^24 and reduce-then-scan from 2^26 (sessions 6, 7).
 // On lavapipe, a CPU where the look-back's waits hide nothing, reduce-then-scan was faster already at
 // 2^22 (12.5 vs 22.9 ms, session 6). core::single_pass_auto_limit holds the numbers.
-static uint64_t single_pass_auto_limit(const Context::Impl& impl, DataType type, ScanKind kind) {
-  return core::single_pass_auto_limit(type, kind, !impl.on_lavapipe());
+static uint64_t single_pass_auto_limit(const Context::Impl& impl, const ScanConfig& config) {
+  return core::single_pass_auto_limit(config.type, config.kind, !impl.on_lavapipe(),
+                                      is_float(config.type) && config.deterministic);
 }
 
 static std::string power_of_two(uint64_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
@@ -589,25 +591,17 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   if (const std::string why = impl_->type_obstacle(config.type); !why.empty()) throw Error(Errc::unsupported, why);
   std::string obstacle = single_pass_obstacle(*impl_);
   if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
-  // Float results depend on the order of combination, which the look-back's depends on scheduling.
-  const bool order_fixed = is_float(config.type) && config.deterministic;
   const bool subgroups = impl_->subgroup_arithmetic_for(config.type);
   switch (config.algorithm) {
     case Algorithm::automatic:
       // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
       // holds the input, the single-pass scan up to single_pass_auto_limit, reduce-then-scan beyond.
-      if (obstacle.empty() && !order_fixed && vector_aligned && count > tile &&
-          count <= single_pass_auto_limit(*impl_, config.type, config.kind))
+      if (obstacle.empty() && vector_aligned && count > tile &&
+          count <= single_pass_auto_limit(*impl_, config))
         return Algorithm::single_pass;
       return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
-      if (order_fixed)
-        throw Error(Errc::invalid_argument,
-                    "the single-pass scan combines " + std::string(to_string(config.type)) +
-                        " values in an order that depends on scheduling, so its results may differ in the last "
-                        "bits from run to run; set ScanConfig::deterministic = false to allow it (or use "
-                        "automatic or reduce-then-scan)");
       if (!vector_aligned)
         throw Error(Errc::misaligned,
                     "the single-pass scan needs input and output offsets that are multiples of 4 elements (16 "
@@ -655,7 +649,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
-  const uint64_t limit = single_pass_auto_limit(*impl_, config.type, config.kind);
+  const uint64_t limit = single_pass_auto_limit(*impl_, config);
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {
     case Algorithm::single_pass:
@@ -684,11 +678,6 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
         << power_of_two(limit) << " elements)";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
-    else if (is_float(config.type) && config.deterministic && count > uint64_t{w} * k * 4 &&
-             count <= limit)
-      s << " (automatic: deterministic " << to_string(config.type)
-        << " results need a combination order that does not depend on scheduling, which the single-pass "
-           "look-back's does; ScanConfig::deterministic = false allows it)";
     else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
     else

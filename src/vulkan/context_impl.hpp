@@ -38,6 +38,7 @@ struct Context::Impl {
   DeviceInfo info;
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
   bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
+  uint32_t prefix_stride = 1;        // ContextCreateInfo::debug_prefix_stride (at least 1)
   bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
   // GPUSCAN_PIPELINE_STATS set and VK_KHR_pipeline_executable_properties present: each pipeline's
   // compiler statistics (registers, shared memory, ...) go to stderr as it is built (docs/bench.md).

@@ -207,6 +207,9 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     PipelineKey key;
     key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup)
                                           : r.custom_prefix + core::custom_variant_name(d.kernel);
+    // Deterministic floats: the look-back that combines in a fixed order (common/lookback_ordered.glsl).
+    if (d.kernel == core::Kernel::single_pass && is_float(config.type) && config.deterministic)
+      key.variant += ".ordered";
     key.workgroup_size = r.workgroup_size;
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
@@ -214,6 +217,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.spin_limit = std::min(config.spin_limit ? config.spin_limit : default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
+    if (d.kernel == core::Kernel::single_pass) key.prefix_stride = impl.prefix_stride;
     key.in_place = r.in_place && d.kernel == core::Kernel::single_pass;
     if (d.kernel == core::Kernel::single_pass)
       key.tiles_per_workgroup = impl.tiles_per_workgroup(config.tiles_per_workgroup, d.blocks);

@@ -58,7 +58,7 @@ class OpsTest : public GpuTest, public ::testing::WithParamInterface<AlgorithmCa
     c.spin_limit = GetParam().spin_limit;
     c.workgroup_size = 32;
     c.vectors_per_lane = 1;
-    c.deterministic = false;  // allows the single-pass scan on floats (determinism_test.cpp covers the default)
+    c.deterministic = false;  // floats on the unordered look-back; the loops below add the ordered one
     return c;
   }
   size_t tile() const { return GetParam().algorithm == Algorithm::multipass ? 64 : 128; }
@@ -85,9 +85,13 @@ TEST_P(OpsTest, EveryTypeAndOperator) {
                        static_cast<size_t>(GetParam().workgroup);
   for (size_t i = 0; i < pairs.size(); ++i) {
     const ScanKind kind = (i + shift) % 2 ? ScanKind::inclusive : ScanKind::exclusive;
-    const ScanConfig c = config(pairs[i].type, pairs[i].op, kind);
+    ScanConfig c = config(pairs[i].type, pairs[i].op, kind);
     const size_t any = std::uniform_int_distribution<size_t>(2 * b, b * b + b)(rng);
     visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {1, b - 1, b + 1, any}, rng, seed); });
+    if (is_float(c.type) && c.algorithm == Algorithm::single_pass) {  // the ordered look-back too
+      c.deterministic = true;
+      visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {b + 1, any}, rng, seed); });
+    }
   }
 }
 
@@ -104,7 +108,8 @@ TEST_P(OpsTest, CarryIn) {
                           {DataType::f64, Op::mul}};
   for (size_t i = 0; i < std::size(pairs); ++i) {
     const ScanKind kind = i % 2 ? ScanKind::inclusive : ScanKind::exclusive;
-    const ScanConfig c = config(pairs[i].type, pairs[i].op, kind);
+    ScanConfig c = config(pairs[i].type, pairs[i].op, kind);
+    c.deterministic = i % 3 == 0;  // f64 mul: the ordered look-back (f32 min the unordered one)
     const size_t any = std::uniform_int_distribution<size_t>(2 * b, b * b + b)(rng);
     visit_type(c.type, [&](auto tag) {
       using T = decltype(tag);

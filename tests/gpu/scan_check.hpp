@@ -73,6 +73,30 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
   return r;
 }
 
+// Scans `data` in place, from host writes to host reads.
+inline void scan_in_place(const Context& ctx, const ScanConfig& config, uint64_t n, const BufferView& data,
+                   const BufferView& temp) {
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    record_scan(ctx, cmd, {config, n, data, data, temp});
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+}
+
+// Scans a copy of `input` in place and returns it.
+template <class T>
+std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, const std::vector<T>& input) {
+  const size_t n = input.size();
+  HostBuffer<T> data(ctx, n * sizeof(T));
+  std::memcpy(data.data(), input.data(), n * sizeof(T));
+  const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
+  HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+  scan_in_place(ctx, config, n, data.view(), temp.view());
+  return {data.data(), data.data() + n};
+}
+
 // Exact for integers and for every operator but float add; float sums against a reference in a wider
 // type (double for f32, long double for f64) within a bound derived from the sum of magnitudes
 // (cpu::float_tolerance), because the GPU adds in another order than left to right. Float min and max

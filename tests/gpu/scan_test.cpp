@@ -62,18 +62,6 @@ INSTANTIATE_TEST_SUITE_P(
 
 class ScanLayoutTest : public GpuTest {};
 
-// Scans `data` in place, from host writes to host reads.
-void scan_in_place(const Context& ctx, const ScanConfig& config, uint64_t n, const BufferView& data,
-                   const BufferView& temp) {
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    record_scan(ctx, cmd, {config, n, data, data, temp});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
-}
-
 // Offsets that are multiples of the element size but not of minStorageBufferOffsetAlignment.
 TEST_F(ScanLayoutTest, UnalignedOffsets) {
   const uint64_t seed = fresh_seed();
@@ -87,18 +75,6 @@ TEST_F(ScanLayoutTest, UnalignedOffsets) {
     EXPECT_TRUE(r.guards_intact);
     EXPECT_TRUE(matches_reference(input, r.output, config.kind)) << "input offset " << offset;
   }
-}
-
-// Scans a copy of `input` in place and returns it.
-template <class T>
-std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, const std::vector<T>& input) {
-  const size_t n = input.size();
-  HostBuffer<T> data(ctx, n * sizeof(T));
-  std::memcpy(data.data(), input.data(), n * sizeof(T));
-  const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
-  HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
-  scan_in_place(ctx, config, n, data.view(), temp.view());
-  return {data.data(), data.data() + n};
 }
 
 // In place: output is exactly the input range.
