@@ -82,8 +82,9 @@ int main(int argc, char** argv) {
                  "keep the device busy this long before timed runs, in the same submission (default 2000 on a GPU, "
                  "whose clocks may take that long to come up; 200 on a CPU device)");
   app.add_option("--algorithms", algorithms,
-                 "single-pass (temp zeroed once, then left zeroed by each scan), single-pass-fill (clears its "
-                 "state with a fill every time), reduce-then-scan, multipass-subgroup, multipass-blelloch")
+                 "single-pass (temp zeroed once, then left zeroed by each scan; floats with the unordered "
+                 "look-back), single-pass-ordered (floats: the deterministic look-back), single-pass-fill (clears "
+                 "its state with a fill every time), reduce-then-scan, multipass-subgroup, multipass-blelloch")
       ->delimiter(',');
   app.add_option("--types", types, "u32, i32, f32, u64, i64, f64")->delimiter(',');
   app.add_option("--operators", operators, "scan operators: add, min, max, mul, and, or, xor (default add)")
@@ -256,9 +257,11 @@ int main(int argc, char** argv) {
                   c.vectors_per_lane = k;
                   c.spin_limit = spin;
                   c.tiles_per_workgroup = m;
-                  c.deterministic = false;  // time every algorithm as asked, f32 on single-pass too
+                  // Floats: single-pass-ordered is the deterministic look-back, single-pass the unordered one.
+                  const bool ordered = alg == "single-pass-ordered";
+                  c.deterministic = ordered;
                   const bool with_fill = alg == "single-pass-fill";
-                  if (alg == "single-pass" || with_fill) c.algorithm = gs::Algorithm::single_pass;
+                  if (alg == "single-pass" || with_fill || ordered) c.algorithm = gs::Algorithm::single_pass;
                   else if (alg == "reduce-then-scan") c.algorithm = gs::Algorithm::reduce_then_scan;
                   else if (alg == "multipass-subgroup") c.algorithm = gs::Algorithm::multipass, c.workgroup = gs::WorkgroupAlgorithm::subgroup;
                   else if (alg == "multipass-blelloch") c.algorithm = gs::Algorithm::multipass, c.workgroup = gs::WorkgroupAlgorithm::blelloch;

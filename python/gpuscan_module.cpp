@@ -110,9 +110,7 @@ gpuscan::ScanConfig make_config(const std::string& op, std::string algorithm) {
     config.algorithm = gpuscan::Algorithm::multipass;
     config.workgroup = gpuscan::WorkgroupAlgorithm::blelloch;
   } else if (auto a = gpuscan::parse_algorithm(algorithm)) {
-    config.algorithm = *a;
-    // Naming single-pass accepts its scheduling-dependent float rounding (ScanConfig::deterministic).
-    if (*a == gpuscan::Algorithm::single_pass) config.deterministic = false;
+    config.algorithm = *a;  // deterministic stays true: float single-pass scans take the ordered look-back
   } else {
     std::string names;
     for (const char* n : algorithm_names) names += std::string(names.empty() ? "" : ", ") + "'" + n + "'";

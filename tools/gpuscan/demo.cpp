@@ -117,7 +117,6 @@ int run_demo(const DemoOptions& options, Session& session) {
     for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
       ScanConfig tiles = base;
       tiles.algorithm = algorithm;
-      tiles.deterministic = false;
       tiles.kind = kind;
       try {
         const uint32_t w_tiles = ctx.workgroup_size(tiles, options.n);
@@ -176,7 +175,6 @@ int run_demo(const DemoOptions& options, Session& session) {
       config.kind = kind;
       config.algorithm = variant.algorithm;
       config.workgroup = variant.workgroup;
-      config.deterministic = false;  // every variant runs as named, f32 on single-pass too
       // The W and K this size runs with, pinned so that the warm-up's few tiles build the same pipelines
       // (single-pass shapes depend on the count: Context::workgroup_size, vectors_per_lane).
       const uint32_t w_run = ctx.workgroup_size(config, options.n);

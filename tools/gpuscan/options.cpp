@@ -147,7 +147,6 @@ void AlgorithmOptions::apply(ScanConfig& config) const {
     case AlgorithmName::automatic: config.algorithm = Algorithm::automatic; break;
     case AlgorithmName::single_pass:
       config.algorithm = Algorithm::single_pass;
-      config.deterministic = false;  // naming it accepts its scheduling-dependent float rounding
       break;
     case AlgorithmName::reduce_then_scan: config.algorithm = Algorithm::reduce_then_scan; break;
     case AlgorithmName::multipass: config.algorithm = Algorithm::multipass; break;

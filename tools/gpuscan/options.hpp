@@ -48,9 +48,8 @@ struct AlgorithmOptions {
   // multipass scan only, so it conflicts with --algorithm single-pass or reduce-then-scan, and
   // --algorithm blelloch conflicts with --workgroup-algorithm subgroup.
   std::string conflict() const;
-  // Sets config.algorithm, workgroup, workgroup_size and vectors_per_lane; --algorithm single-pass
-  // also clears config.deterministic (float results that may differ in the last bits from run to
-  // run are what asking for it by name accepts). --workgroup-algorithm
+  // Sets config.algorithm, workgroup, workgroup_size and vectors_per_lane (config.deterministic stays
+  // true: float single-pass scans take the ordered look-back). --workgroup-algorithm
   // blelloch|subgroup without --algorithm selects the multipass scan (as before there was a choice);
   // with --algorithm auto it applies where auto picks multipass.
   void apply(ScanConfig& config) const;
