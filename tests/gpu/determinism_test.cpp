@@ -159,8 +159,11 @@ TEST_F(DeterminismTest, SinglePassRunsOnFloats) {
   EXPECT_TRUE(matches_reference(input, scan(ctx, std::span<const float>(input), config), config.kind));
   config.algorithm = Algorithm::automatic;
   EXPECT_EQ(ctx.resolve(config, input.size()), Algorithm::single_pass);
-  EXPECT_NE(ctx.describe_choice(ScanConfig{.type = DataType::f64}, input.size()).find("single-pass"),
-            std::string::npos);
+  const std::string why = ctx.describe_choice(ScanConfig{.type = DataType::f64}, input.size());
+  EXPECT_NE(why.find("single-pass"), std::string::npos) << why;
+  EXPECT_NE(why.find("ordered look-back"), std::string::npos) << why;
+  config.deterministic = false;
+  EXPECT_EQ(ctx.describe_choice(config, input.size()).find("ordered"), std::string::npos);
 }
 
 }  // namespace
