@@ -110,7 +110,7 @@ gpuscan::ScanConfig make_config(const std::string& op, std::string algorithm) {
     config.algorithm = gpuscan::Algorithm::multipass;
     config.workgroup = gpuscan::WorkgroupAlgorithm::blelloch;
   } else if (auto a = gpuscan::parse_algorithm(algorithm)) {
-    config.algorithm = *a;  // deterministic stays true: float single-pass scans take the ordered look-back
+    config.algorithm = *a;
   } else {
     std::string names;
     for (const char* n : algorithm_names) names += std::string(names.empty() ? "" : ", ") + "'" + n + "'";
@@ -282,9 +282,10 @@ py::array as_array(const py::object& a, const char* function) {
 }
 
 py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanKind kind, const std::string& op,
-               const std::string& algorithm, const char* function) {
+               const std::string& algorithm, bool deterministic, const char* function) {
   gpuscan::ScanConfig config = make_config(op, algorithm);
   config.kind = kind;
+  config.deterministic = deterministic;
   const py::array array = as_array(a, function);
   config.type = checked_type(array, config.op, function);
   return gpuscan::visit_type(config.type, [&](auto tag) {
@@ -490,11 +491,13 @@ class ContextObject {
 
   void close();  // below: the default Context also forgets itself
 
-  py::array exclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm) const {
-    return scan(state(), a, gpuscan::ScanKind::exclusive, op, algorithm, "exclusive_scan");
+  py::array exclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm,
+                           bool deterministic) const {
+    return scan(state(), a, gpuscan::ScanKind::exclusive, op, algorithm, deterministic, "exclusive_scan");
   }
-  py::array inclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm) const {
-    return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, "inclusive_scan");
+  py::array inclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm,
+                           bool deterministic) const {
+    return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, deterministic, "inclusive_scan");
   }
   py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
   py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
@@ -680,14 +683,15 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            }),
            py::arg("device") = py::none(), py::arg("validation") = false)
       .def("exclusive_scan", &ContextObject::exclusive_scan, py::arg("a"), py::arg("op") = "add",
-           py::arg("algorithm") = "auto",
+           py::arg("algorithm") = "auto", py::kw_only(), py::arg("deterministic") = true,
            "out[i] = a[0] op ... op a[i-1]; out[0] = the op's identity (0 for add). `a`: 1-D uint32, int32,\n"
            "float32, uint64, int64 or float64 (made contiguous if not); the result is a new array of the same\n"
            "dtype and length. op: 'add', 'min', 'max', 'mul', and 'and', 'or', 'xor' on integers (integer add\n"
            "and mul wrap). algorithm: one of gpuscan.algorithms. Float results are bitwise the same on every\n"
-           "run unless algorithm='single-pass' is named.")
+           "run; deterministic=False lets float single-pass scans take the unordered look-back (faster on\n"
+           "GPUs, last bits may vary run to run; no effect on integers).")
       .def("inclusive_scan", &ContextObject::inclusive_scan, py::arg("a"), py::arg("op") = "add",
-           py::arg("algorithm") = "auto",
+           py::arg("algorithm") = "auto", py::kw_only(), py::arg("deterministic") = true,
            "out[i] = a[0] op ... op a[i]: numpy.cumsum(a, dtype=a.dtype) for op='add',\n"
            "numpy.minimum.accumulate(a) for 'min', numpy.bitwise_xor.accumulate(a) for 'xor', ...")
       .def("reduce", &ContextObject::reduce, py::arg("a"), py::arg("op") = "add",
@@ -729,20 +733,23 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         "GPUSCAN_DEVICE's device (or the best one) and validation if GPUSCAN_VALIDATE=1.");
   m.def(
       "exclusive_scan",
-      [](const py::object& a, const std::string& op, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().exclusive_scan(a, op, algorithm);
+      [](const py::object& a, const std::string& op, const std::string& algorithm, bool deterministic) {
+        return default_context().cast<const ContextObject&>().exclusive_scan(a, op, algorithm, deterministic);
       },
-      py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto",
+      py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto", py::kw_only(),
+      py::arg("deterministic") = true,
       "Exclusive scan on default_context(): out[i] = a[0] op ... op a[i-1], out[0] = the identity.\n"
       "`a`: 1-D numpy array of uint32, int32, float32, uint64, int64 or float64, any length; integer add and\n"
       "mul wrap. op: 'add', 'min', 'max', 'mul', 'and', 'or', 'xor' (the last three on integers).\n"
-      "algorithm: 'auto', 'single-pass', 'reduce-then-scan', 'multipass' or 'blelloch'.");
+      "algorithm: 'auto', 'single-pass', 'reduce-then-scan', 'multipass' or 'blelloch'. Float results are\n"
+      "bitwise the same on every run unless deterministic=False (Context.exclusive_scan).");
   m.def(
       "inclusive_scan",
-      [](const py::object& a, const std::string& op, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().inclusive_scan(a, op, algorithm);
+      [](const py::object& a, const std::string& op, const std::string& algorithm, bool deterministic) {
+        return default_context().cast<const ContextObject&>().inclusive_scan(a, op, algorithm, deterministic);
       },
-      py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto",
+      py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto", py::kw_only(),
+      py::arg("deterministic") = true,
       "Inclusive scan on default_context(): out[i] = a[0] op ... op a[i]; for op='add' as\n"
       "numpy.cumsum(a, dtype=a.dtype).");
   m.def(

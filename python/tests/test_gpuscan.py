@@ -248,6 +248,22 @@ def test_float_results_are_reproducible(ctx):
             assert ctx.reduce(a).tobytes() == total.tobytes()
 
 
+def test_nondeterministic_float_scans(ctx):
+    """deterministic=False: float single-pass scans take the unordered look-back; still correct, and the
+    flag is keyword-only (a fourth positional argument is an error, not a silent mode switch)."""
+    rng = rng_for("nondeterministic")
+    for dtype in (np.float32, np.float64):
+        a = random_array(dtype, 200_003, rng)
+        check_scan(ctx.exclusive_scan(a, "add", "single-pass", deterministic=False), a, "exclusive", "unordered")
+        check_scan(gpuscan.inclusive_scan(a, algorithm="single-pass", deterministic=False), a, "inclusive",
+                   "unordered, module-level")
+        ordered = ctx.inclusive_scan(a, algorithm="single-pass")
+        check_scan(ordered, a, "inclusive", "ordered single-pass")
+        assert ctx.inclusive_scan(a, algorithm="single-pass").tobytes() == ordered.tobytes()
+    with pytest.raises(TypeError):
+        ctx.exclusive_scan(np.arange(4, dtype=np.float32), "add", "auto", False)
+
+
 def test_default_context_functions():
     a = random_array(np.int32, 10_007, rng_for("default"))
     check_scan(gpuscan.exclusive_scan(a), a, "exclusive", "module-level")

@@ -655,8 +655,9 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     case Algorithm::single_pass:
       s << ": one dispatch, chained scan with decoupled look-back and fallback, 2N bytes moved, tiles of "
         << workgroup_size(config, count) * vectors_per_lane(config, count) * 4 << " elements";
-      if (is_float(config.type) && config.deterministic)
-        s << "; ordered look-back (the same bits on every run, 10-25 % slower on the H200)";
+      if (is_float(config.type))
+        s << (config.deterministic ? "; ordered look-back (the same bits on every run, 10-25 % slower on the H200)"
+                                   : "; unordered look-back (the last bits may differ run to run)");
       break;
     case Algorithm::reduce_then_scan:
       s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of "

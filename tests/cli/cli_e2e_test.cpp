@@ -648,6 +648,27 @@ TEST_F(CliTest, InfoWithAnExplicitAlgorithm) {
   EXPECT_EQ(r.out.find("(automatic: "), std::string::npos) << r;
 }
 
+// Float single-pass scans take the ordered look-back unless --nondeterministic asks for the unordered
+// one: `info` names the look-back, and a scan with either checks out against the CPU.
+TEST_F(CliTest, NondeterministicSelectsTheUnorderedLookBack) {
+  const PickedDevice device = picked_device();
+  if (!device.single_pass) GTEST_SKIP() << device.name << " is not single-pass capable";
+  const RunResult ordered = run("info --n 1000000 --type f32 --algorithm single-pass");
+  ASSERT_EQ(ordered.exit_code, 0) << ordered;
+  EXPECT_NE(ordered.out.find("; ordered look-back (the same bits on every run"), std::string::npos) << ordered;
+  const RunResult unordered = run("info --n 1000000 --type f32 --algorithm single-pass --nondeterministic");
+  ASSERT_EQ(unordered.exit_code, 0) << unordered;
+  EXPECT_NE(unordered.out.find("; unordered look-back (the last bits may differ"), std::string::npos) << unordered;
+  EXPECT_EQ(unordered.out.find("; ordered look-back"), std::string::npos) << unordered;
+  const auto in = random_words(DataType::f32, 300007, 11);
+  write_file(path("in.bin"), to_file_content(in, DataType::f32, false));
+  for (const std::string flag : {"", " --nondeterministic"}) {
+    const RunResult r = run("scan --algorithm single-pass -t f32 --inclusive --verify" + flag + " -i " +
+                            shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+  }
+}
+
 // Every algorithm, exclusive and inclusive, or a note saying why the device cannot run it.
 TEST_F(CliTest, DemoPasses) {
   const RunResult r = run("demo --n 100000");

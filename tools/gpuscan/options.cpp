@@ -138,6 +138,7 @@ std::string AlgorithmOptions::conflict() const {
 void AlgorithmOptions::apply(ScanConfig& config) const {
   config.workgroup_size = workgroup_size;
   config.vectors_per_lane = vectors_per_lane;
+  config.deterministic = !nondeterministic;
   config.workgroup = workgroup.value_or(WorkgroupAlgorithm::automatic);
   const AlgorithmName name =
       algorithm ? *algorithm
@@ -209,6 +210,10 @@ void add_algorithm_options(CLI::App& app, AlgorithmOptions& options) {
   add_tile_shape_options(app, options.workgroup_size, options.vectors_per_lane,
                          "Tiles hold 2*W elements (multipass) or W*K*4 (single-pass, reduce-then-scan)",
                          "single-pass and reduce-then-scan: ");
+  app.add_flag("--nondeterministic", options.nondeterministic,
+               "f32/f64: let float single-pass scans take the unordered look-back (10-25 % faster on the H200, "
+               "but the last bits may differ run to run; auto may then run them single-pass at larger sizes). "
+               "Default: bitwise the same result on every run. No effect on integers");
   // Thrown from here, a ValidationError leaves app.parse() like any other usage error (exit code 2).
   app.parse_complete_callback([&options] {
     if (const std::string conflict = options.conflict(); !conflict.empty()) throw CLI::ValidationError(conflict);

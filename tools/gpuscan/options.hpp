@@ -36,20 +36,22 @@ std::string_view to_string(AlgorithmName name) noexcept;  // "auto", "single-pas
 std::optional<AlgorithmName> parse_algorithm_name(std::string_view name) noexcept;
 std::string algorithm_names();  // "auto, single-pass, reduce-then-scan, multipass, blelloch"
 
-// How to scan, as given on the command line: --algorithm, --workgroup-algorithm, --workgroup-size and
-// --vectors-per-lane. An option not given stays nullopt / 0 (the library's default).
+// How to scan, as given on the command line: --algorithm, --workgroup-algorithm, --workgroup-size,
+// --vectors-per-lane and --nondeterministic. An option not given stays nullopt / 0 / false (the
+// library's default).
 struct AlgorithmOptions {
   std::optional<AlgorithmName> algorithm;
   std::optional<WorkgroupAlgorithm> workgroup;
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
+  bool nondeterministic = false;  // floats: the unordered look-back (ScanConfig::deterministic = false)
 
   // "" when the options agree; otherwise the usage error. --workgroup-algorithm applies to the
   // multipass scan only, so it conflicts with --algorithm single-pass or reduce-then-scan, and
   // --algorithm blelloch conflicts with --workgroup-algorithm subgroup.
   std::string conflict() const;
-  // Sets config.algorithm, workgroup, workgroup_size and vectors_per_lane (config.deterministic stays
-  // true: float single-pass scans take the ordered look-back). --workgroup-algorithm
+  // Sets config.algorithm, workgroup, workgroup_size, vectors_per_lane and deterministic (true unless
+  // --nondeterministic: float single-pass scans take the ordered look-back). --workgroup-algorithm
   // blelloch|subgroup without --algorithm selects the multipass scan (as before there was a choice);
   // with --algorithm auto it applies where auto picks multipass.
   void apply(ScanConfig& config) const;
@@ -63,7 +65,7 @@ ScanConfig scan_config(DataType type, bool inclusive, const AlgorithmOptions& al
 void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& vectors_per_lane,
                             const std::string& tiles_note, const std::string& k_applies_to = "");
 
-// Adds the four options above, and a check (run when the command line has been parsed) that turns a
+// Adds the five options above, and a check (run when the command line has been parsed) that turns a
 // conflict() into a usage error.
 void add_algorithm_options(CLI::App& app, AlgorithmOptions& options);
 
