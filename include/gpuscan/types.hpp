@@ -31,7 +31,7 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   automatic         single_pass where the device can and the scan spans more
 //                     than one tile but at most 2^28 elements for exclusive scans of 4-byte types,
 //                     2^27 for inclusive ones of u32/i32, 2^25 for the rest, 2^21 on lavapipe and
-//                     for deterministic floats (ScanConfig::deterministic)
+//                     for deterministic f32, 2^20 for deterministic f64 (ScanConfig::deterministic)
 //                     (core::single_pass_auto_limit, where it measured fastest, see
 //                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
@@ -161,8 +161,9 @@ struct ScanConfig {
   // fixed but the single-pass scan's look-back, which folds predecessors in whatever state it finds
   // them; with this set, float single-pass scans take an ordered look-back instead
   // (shaders/common/lookback_ordered.glsl), 10-25 % slower on the H200, so `automatic` gives them the
-  // single-pass scan up to 2^21 elements only and reduce-then-scan above (docs/scan.md, "Deterministic
-  // floats"). false: the unordered look-back, whose results may differ in the last bits run to run.
+  // single-pass scan up to 2^21 elements only (f64 2^20) and reduce-then-scan above (docs/scan.md,
+  // "Deterministic floats"). false: the unordered look-back, whose results may differ in the last bits
+  // run to run (the CLI's --nondeterministic, Python's deterministic=False).
   bool deterministic = true;
   // A caller's operator (CustomOp above) instead of `type` and `op`, which are then ignored.
   //   config.custom_op = gpuscan::CustomOp{absmax_glsl};

@@ -66,8 +66,10 @@ TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType 
 }
 
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered) {
-  // Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, f64 1.05x;
-  // at 2^24 f32 exclusive even, inclusive and f64 15-25 % slower (bench/RESULTS.md, session 15).
+  // Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, at 2^21
+  // 1.01-1.03x, at 2^22 7-10 % slower; f64 at 2^20 1.02-1.04x, at 2^21 already 8-9 % slower
+  // (bench/RESULTS.md, sessions 15 and 16).
+  if (tuned && ordered && element_size(type) == 8) return uint64_t{1} << 20;
   if (!tuned || ordered) return uint64_t{1} << 21;
   if (element_size(type) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
   if (four_byte_integer(type)) return uint64_t{1} << 27;  // inclusive, with W = 128, K = 8 above 2^23
