@@ -42,10 +42,10 @@ void loop_publish_total(uint tile, T total) {
 #ifdef LOOKBACK_ORDERED
   // Ordered, tile 0 is a tile like the others (lookback_ordered.glsl).
   publish_state_words(tile, FLAG_AGGREGATE, total, WITHHOLD_FIRST_TILE && tile == 0u ? T_WORDS - 1u : T_WORDS);
-  return;
-#endif
+#else
   if (tile != 0u) publish_state(tile, FLAG_AGGREGATE, total);
   else publish_state_words(tile, FLAG_PREFIX, LOOKBACK_TILE0_PREFIX(total), WITHHOLD_FIRST_TILE ? T_WORDS - 1u : T_WORDS);
+#endif
 }
 
 // Processes this workgroup's tiles of the `tiles` in the dispatch. Call from uniform control flow.
