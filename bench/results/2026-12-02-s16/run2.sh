@@ -20,3 +20,6 @@ echo "rts rc=$? $(( $(date +%s) - t0 ))s"; show $OUT/rts.csv
 .h200/head/gpuscan_bench --min-log2 24 --max-log2 28 --step 4 --copy-workgroup-sizes 256 --runs 3 --warmup-ms 100 --types u64,f64 \
   --kinds exclusive,inclusive --algorithms single-pass --workgroup-sizes 512,1024 --vectors 1,2 --csv $OUT/verify.csv > /tmp/verify.log 2>&1
 echo "verify rc=$? mismatches=$(grep -ci mismatch /tmp/verify.log) $(( $(date +%s) - t0 ))s"; grep -i mismatch /tmp/verify.log | head -5
+# And the stress test at issue 3's count on this build: 1000 single-pass scans of random sizes, each checked.
+GPUSCAN_STRESS_COUNT=1000 .h200/head/gpuscan_gpu_tests --gtest_filter='StressTest.*' > $OUT/stress.log 2>&1
+echo "stress rc=$? $(( $(date +%s) - t0 ))s"; grep -E "^\[  (PASSED|FAILED) +\]|OK \]|FAILED" $OUT/stress.log | head -6
