@@ -8,6 +8,7 @@
 
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/shader_table.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
@@ -61,8 +62,13 @@ std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs
   return ms;
 }
 
+void add_bench_modules(const Context& ctx) {
+  for (const vk::EmbeddedShader& s : vk::bench_shaders()) ctx.impl().add_module(s.name, {s.words, s.size_bytes / 4});
+}
+
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k) {
   Context::Impl& impl = ctx.impl();
+  add_bench_modules(ctx);
   PipelineKey key;
   key.variant = "copy.u32";
   key.workgroup_size = w;

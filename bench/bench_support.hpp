@@ -43,6 +43,9 @@ std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs
 // The GLSL copy roofline: shaders/copy.comp with the tile kernels' layout, b.in -> b.out.
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k);
 
+// Gives `ctx` the benchmarks' own kernels ("copy.u32", "bench_pattern"), which are not in the library.
+void add_bench_modules(const Context& ctx);
+
 // Copies `bytes` from device buffer `src` to the staging buffer and returns a pointer to them.
 const void* read_back(const Context& ctx, const Buffers& b, VkBuffer src, uint64_t bytes);
 void upload(const Context& ctx, const Buffers& b, VkBuffer dst, const void* data, uint64_t bytes);

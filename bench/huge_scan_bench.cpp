@@ -29,6 +29,7 @@ constexpr uint32_t pattern_group = 256;  // bench_pattern.comp's local size
 void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, VkBuffer counter, uint64_t n,
                     bool check) {
   gs::Context::Impl& impl = ctx.impl();
+  gs::bench::add_bench_modules(ctx);
   gs::PipelineKey key;
   key.variant = "bench_pattern";
   key.use_aux = check;

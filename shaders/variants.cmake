@@ -1,62 +1,73 @@
 # The shader manifest: every SPIR-V module gpuscan embeds, as
 # "name|entry file|DEFINE,DEFINE[|vulkan target]" (target default vulkan1.1; the single-pass scan runs
 # only on Vulkan 1.2 devices, for shaderBufferInt64Atomics, so it is built for 1.2).
-# Types and operators change declarations, so they are -D defines expanded here; workgroup
-# size, inclusive/exclusive and whether a pass writes block sums are specialization constants.
-# Variant names are looked up by src/vulkan/record.cpp as "<kernel>.<type>.<op>[.<workgroup algorithm>]".
-# Every scan kernel exists for every (type, operator) pair of include/gpuscan/types.hpp: the bitwise
-# operators on integer types only. Pipelines are built from these modules on first use, not up front.
-set(GPUSCAN_SHADER_VARIANTS "")
-foreach(type u32 i32 f32 u64 i64 f64)
-  string(TOUPPER "${type}" TYPE)
-  set(ops add min max mul)
-  if(NOT type MATCHES "^f")
-    list(APPEND ops and or xor)
+# Types change declarations, so they are -D defines expanded here; the operator, workgroup size,
+# inclusive/exclusive and whether a pass writes block sums are specialization constants
+# (src/core/pipeline_key.hpp), so one module serves every operator of its type.
+# Variant names are looked up by src/vulkan/record.cpp as "<kernel>.<type>[.<workgroup algorithm>]".
+# GPUSCAN_TYPES (CMakeLists.txt) limits the types built, for development builds; scans of a type left out
+# throw Errc::unsupported. Pipelines are built from these modules on first use.
+# u32 is always built: element counts, compaction's offsets and indirect counts are u32 scans.
+set(GPUSCAN_ALL_TYPES u32 i32 f32 u64 i64 f64)
+if(NOT DEFINED GPUSCAN_TYPES OR GPUSCAN_TYPES STREQUAL "")
+  set(GPUSCAN_TYPES ${GPUSCAN_ALL_TYPES})
+endif()
+foreach(type IN LISTS GPUSCAN_TYPES)
+  if(NOT type IN_LIST GPUSCAN_ALL_TYPES)
+    message(FATAL_ERROR "GPUSCAN_TYPES: unknown type '${type}' (known: ${GPUSCAN_ALL_TYPES})")
   endif()
-  foreach(op IN LISTS ops)
-    string(TOUPPER "${op}" OP)
-    # The kernels that touch a scan's or reduction's caller buffers, once with bindings and once with
-    # ".bda": src and dst through buffer device addresses (ADDRESS_DEVICE, common/pass_io.glsl; Vulkan 1.2).
-    set(kernels "")
-    foreach(wg blelloch subgroup)
-      string(TOUPPER "${wg}" WG)
-      list(APPEND kernels "scan_local.${type}.${op}.${wg}|scan_local.comp|TYPE_${TYPE},OP_${OP},WORKGROUP_${WG}")
-    endforeach()
-    list(APPEND kernels
-      "uniform_add.${type}.${op}|uniform_add.comp|TYPE_${TYPE},OP_${OP}"
-      "reduce_tiles.${type}.${op}|reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
-      "scan_tiles.${type}.${op}|scan_tiles.comp|TYPE_${TYPE},OP_${OP}")
-    foreach(entry IN LISTS kernels)
-      string(FIND "${entry}" "|" bar)
-      string(SUBSTRING "${entry}" 0 ${bar} name)
-      string(SUBSTRING "${entry}" ${bar} -1 rest)
-      list(APPEND GPUSCAN_SHADER_VARIANTS "${entry}" "${name}.bda${rest},ADDRESS_DEVICE|vulkan1.2")
-    endforeach()
-    list(APPEND GPUSCAN_SHADER_VARIANTS
-      "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2"
-      "single_pass.${type}.${op}.bda|single_pass.comp|TYPE_${TYPE},OP_${OP},ADDRESS_DEVICE|vulkan1.2"
-      # Chains the windows of a scan longer than one pass: one element at each end, always bound.
-      "window_carry.${type}.${op}|window_carry.comp|TYPE_${TYPE},OP_${OP}"
-      # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
-      "seg_reduce_tiles.${type}.${op}|seg_reduce_tiles.comp|TYPE_${TYPE},OP_${OP}"
-      "seg_scan_tiles.${type}.${op}|seg_scan_tiles.comp|TYPE_${TYPE},OP_${OP}")
-    # Floats: the single-pass scan with the ordered look-back (common/lookback_ordered.glsl), the same bits
-    # on every run; ScanConfig::deterministic picks it (src/vulkan/record.cpp).
-    if(type MATCHES "^f")
-      list(APPEND GPUSCAN_SHADER_VARIANTS
-        "single_pass.${type}.${op}.ordered|single_pass.comp|TYPE_${TYPE},OP_${OP},LOOKBACK_ORDERED|vulkan1.2"
-        "single_pass.${type}.${op}.ordered.bda|single_pass.comp|TYPE_${TYPE},OP_${OP},LOOKBACK_ORDERED,ADDRESS_DEVICE|vulkan1.2")
-    endif()
+endforeach()
+set(GPUSCAN_BUILT_TYPES u32)
+foreach(type IN LISTS GPUSCAN_ALL_TYPES)
+  if(type IN_LIST GPUSCAN_TYPES AND NOT type STREQUAL "u32")
+    list(APPEND GPUSCAN_BUILT_TYPES ${type})
+  endif()
+endforeach()
+set(GPUSCAN_SHADER_VARIANTS "")
+foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
+  string(TOUPPER "${type}" TYPE)
+  # The kernels that touch a scan's or reduction's caller buffers, once with bindings and once with
+  # ".bda": src and dst through buffer device addresses (ADDRESS_DEVICE, common/pass_io.glsl; Vulkan 1.2).
+  # The single-pass scan has no ".bda" form: the device-address path does not take it (src/vulkan/record.cpp).
+  set(kernels "")
+  foreach(wg blelloch subgroup)
+    string(TOUPPER "${wg}" WG)
+    list(APPEND kernels "scan_local.${type}.${wg}|scan_local.comp|TYPE_${TYPE},WORKGROUP_${WG}")
   endforeach()
+  list(APPEND kernels
+    "uniform_add.${type}|uniform_add.comp|TYPE_${TYPE}"
+    "reduce_tiles.${type}|reduce_tiles.comp|TYPE_${TYPE}"
+    "scan_tiles.${type}|scan_tiles.comp|TYPE_${TYPE}")
+  foreach(entry IN LISTS kernels)
+    string(FIND "${entry}" "|" bar)
+    string(SUBSTRING "${entry}" 0 ${bar} name)
+    string(SUBSTRING "${entry}" ${bar} -1 rest)
+    list(APPEND GPUSCAN_SHADER_VARIANTS "${entry}" "${name}.bda${rest},ADDRESS_DEVICE|vulkan1.2")
+  endforeach()
+  list(APPEND GPUSCAN_SHADER_VARIANTS
+    "single_pass.${type}|single_pass.comp|TYPE_${TYPE}|vulkan1.2"
+    # Chains the windows of a scan longer than one pass: one element at each end, always bound.
+    "window_carry.${type}|window_carry.comp|TYPE_${TYPE}"
+    # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
+    "seg_reduce_tiles.${type}|seg_reduce_tiles.comp|TYPE_${TYPE}"
+    "seg_scan_tiles.${type}|seg_scan_tiles.comp|TYPE_${TYPE}")
+  # Floats: the single-pass scan with the ordered look-back (common/lookback_ordered.glsl), the same bits
+  # on every run; ScanConfig::deterministic picks it (src/vulkan/record.cpp).
+  if(type MATCHES "^f")
+    list(APPEND GPUSCAN_SHADER_VARIANTS
+      "single_pass.${type}.ordered|single_pass.comp|TYPE_${TYPE},LOOKBACK_ORDERED|vulkan1.2")
+  endif()
 endforeach()
 
 # Indirect counts: turns a count in GPU memory into every level's parameters and dispatch commands.
 list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32,OP_ADD")
 
-# The benchmark's copy roofline: the same vector layout as the tile kernels, no arithmetic.
-list(APPEND GPUSCAN_SHADER_VARIANTS "copy.u32|copy.comp|TYPE_U32,OP_ADD")
-# ... and its fill / check of scans too large to check on the host (bench/huge_scan_bench.cpp).
-list(APPEND GPUSCAN_SHADER_VARIANTS "bench_pattern|bench_pattern.comp|TYPE_U32,OP_ADD")
+# The benchmark's own kernels, embedded in the benchmarks (bench/CMakeLists.txt), not in the library: the
+# copy roofline (the same vector layout as the tile kernels, no arithmetic) and the fill / check of scans
+# too large to check on the host (bench/huge_scan_bench.cpp).
+set(GPUSCAN_BENCH_SHADER_VARIANTS
+  "copy.u32|copy.comp|TYPE_U32,OP_ADD"
+  "bench_pattern|bench_pattern.comp|TYPE_U32,OP_ADD")
 
 # Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a
 # specialization constant. Elements move as 32-bit patterns and ops.glsl's T is the u32 count (TYPE_U32,
@@ -64,6 +75,9 @@ list(APPEND GPUSCAN_SHADER_VARIANTS "bench_pattern|bench_pattern.comp|TYPE_U32,O
 # compares. compact_partition is compact_scatter.comp with COMPACT_PARTITION (stable partition: every
 # element written). compact_single_pass (ballot path only) needs Vulkan 1.2 like single_pass.
 foreach(type u32 i32 f32)
+  if(NOT type IN_LIST GPUSCAN_BUILT_TYPES)
+    continue()
+  endif()
   string(TOUPPER "${type}" TYPE)
   set(defines "TYPE_U32,OP_ADD,ELEMENT_${TYPE}")
   foreach(kernel compact_count compact_scatter)

@@ -1,7 +1,8 @@
 // The element type T and the operator as a monoid: op_identity() and an associative op_combine(a, b)
 // (left operand first, so non-commutative operators keep their order), plus the subgroup scans that
-// implement the same operator. Selected by -D defines from shaders/variants.cmake: one TYPE_* and one
-// OP_* (include/gpuscan/types.hpp lists which operators each type has). TYPE_CUSTOM with OP_CUSTOM is a
+// implement the same operator. The type is a -D define from shaders/variants.cmake (one TYPE_*); the
+// operator is specialization constant OP below (include/gpuscan/types.hpp lists which operators each
+// type has). Include common/backend.glsl first. TYPE_CUSTOM with OP_CUSTOM is a
 // caller's operator (include/gpuscan/types.hpp, CustomOp), compiled at run time by src/vulkan/custom_op.cpp,
 // which resolves "custom_op.glsl" to the caller's snippet: it defines T, identity() and combine(a, b).
 // It has no VEC4, T_WORDS or subgroup operations, so only kernels without them take it (scan_local with
@@ -86,51 +87,54 @@ uint to_bits(T v) { return to_word(v, 0u); }
 T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 #endif
 
-// Each operator names its identity, its combine and the suffix of its subgroup operations
-// (subgroupInclusive<Suffix>, subgroupExclusive<Suffix>, subgroup<Suffix>). min(a, b) is GLSL's
+// The operator. Scan and reduction kernels take it as specialization constant 13, OP (values as
+// include/gpuscan/types.hpp's Op: add 0, min 1, max 2, mul 3, and 4, or 5, xor 6), so one module serves
+// every operator of its type; the driver folds the constant at pipeline creation, so each pipeline
+// keeps only its operator's code. A kernel built for one operator names it with a define instead
+// (OP_ADD: compaction's count monoid; OP_CUSTOM: a caller's operator). min(a, b) is GLSL's
 // "b < a ? b : a", as in src/cpu/reference.hpp; integer + and * wrap.
-#if defined(OP_ADD)
-#define OP_IDENTITY T(0)
-#define OP_COMBINE(a, b) ((a) + (b))
-#define OP_SUBGROUP Add
-#elif defined(OP_MUL)
-#define OP_IDENTITY T(1)
-#define OP_COMBINE(a, b) ((a) * (b))
-#define OP_SUBGROUP Mul
-#elif defined(OP_MIN)
-#define OP_IDENTITY T_MAX
-#define OP_COMBINE(a, b) min(a, b)
-#define OP_SUBGROUP Min
-#elif defined(OP_MAX)
-#define OP_IDENTITY T_MIN
-#define OP_COMBINE(a, b) max(a, b)
-#define OP_SUBGROUP Max
-#elif defined(OP_AND)
-#define OP_IDENTITY (~T(0))
-#define OP_COMBINE(a, b) ((a) & (b))
-#define OP_SUBGROUP And
-#elif defined(OP_OR)
-#define OP_IDENTITY T(0)
-#define OP_COMBINE(a, b) ((a) | (b))
-#define OP_SUBGROUP Or
-#elif defined(OP_XOR)
-#define OP_IDENTITY T(0)
-#define OP_COMBINE(a, b) ((a) ^ (b))
-#define OP_SUBGROUP Xor
-#elif defined(OP_CUSTOM)  // the snippet's; no subgroup operation implements it
+#define OP_ID_ADD 0u
+#define OP_ID_MIN 1u
+#define OP_ID_MAX 2u
+#define OP_ID_MUL 3u
+#define OP_ID_AND 4u
+#define OP_ID_OR 5u
+#define OP_ID_XOR 6u
+#if defined(OP_CUSTOM)  // the snippet's; no subgroup operation implements it
 #define OP_IDENTITY identity()
 #define OP_COMBINE(a, b) combine(a, b)
 #else
-#error "define an operator: OP_ADD, OP_MUL, OP_MIN, OP_MAX, OP_AND, OP_OR, OP_XOR or OP_CUSTOM"
+#if defined(OP_ADD)
+const uint OP = OP_ID_ADD;
+#else
+SPEC_CONSTANT(13, uint, OP, OP_ID_ADD);
+#endif
+// The subgroup operation `prefix`<Op> (subgroupInclusive, subgroupExclusive or subgroup: a reduction) for
+// OP, as an expression: only its uses compile, so kernels without subgroup arithmetic never name one.
+#if defined(TYPE_F32) || defined(TYPE_F64)
+#define GPUSCAN_OP_SELECT(prefix, x) \
+  (OP == OP_ID_MIN ? prefix##Min(x) : OP == OP_ID_MAX ? prefix##Max(x) \
+   : OP == OP_ID_MUL ? prefix##Mul(x) : prefix##Add(x))
+#define OP_IDENTITY (OP == OP_ID_MIN ? T_MAX : OP == OP_ID_MAX ? T_MIN : OP == OP_ID_MUL ? T(1) : T(0))
+#define OP_COMBINE(a, b) \
+  (OP == OP_ID_MIN ? min(a, b) : OP == OP_ID_MAX ? max(a, b) : OP == OP_ID_MUL ? (a) * (b) : (a) + (b))
+#else
+#define GPUSCAN_OP_SELECT(prefix, x) \
+  (OP == OP_ID_MIN ? prefix##Min(x) : OP == OP_ID_MAX ? prefix##Max(x) \
+   : OP == OP_ID_MUL ? prefix##Mul(x) : OP == OP_ID_AND ? prefix##And(x) \
+   : OP == OP_ID_OR ? prefix##Or(x) : OP == OP_ID_XOR ? prefix##Xor(x) : prefix##Add(x))
+#define OP_IDENTITY \
+  (OP == OP_ID_MIN ? T_MAX : OP == OP_ID_MAX ? T_MIN : OP == OP_ID_MUL ? T(1) : OP == OP_ID_AND ? ~T(0) : T(0))
+#define OP_COMBINE(a, b) \
+  (OP == OP_ID_MIN ? min(a, b) : OP == OP_ID_MAX ? max(a, b) : OP == OP_ID_MUL ? (a) * (b) \
+   : OP == OP_ID_AND ? (a) & (b) : OP == OP_ID_OR ? (a) | (b) : OP == OP_ID_XOR ? (a) ^ (b) : (a) + (b))
+#endif
+#define SUBGROUP_INCLUSIVE(x) GPUSCAN_OP_SELECT(subgroupInclusive, x)
+#define SUBGROUP_EXCLUSIVE(x) GPUSCAN_OP_SELECT(subgroupExclusive, x)
+#define SUBGROUP_REDUCE(x) GPUSCAN_OP_SELECT(subgroup, x)
 #endif
 
 T op_identity() { return OP_IDENTITY; }
 T op_combine(T a, T b) { return OP_COMBINE(a, b); }
-
-#define GPUSCAN_PASTE(a, b) a##b
-#define GPUSCAN_SUBGROUP_OP(prefix, suffix) GPUSCAN_PASTE(prefix, suffix)
-#define SUBGROUP_INCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupInclusive, OP_SUBGROUP)(x)
-#define SUBGROUP_EXCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupExclusive, OP_SUBGROUP)(x)
-#define SUBGROUP_REDUCE(x) GPUSCAN_SUBGROUP_OP(subgroup, OP_SUBGROUP)(x)
 
 #endif

@@ -9,9 +9,12 @@
 
 namespace gpuscan::core {
 
-// Scan and reduction kernels: "<kernel>.<type>.<op>[.<workgroup algorithm>]", e.g.
-// "scan_local.u32.add.blelloch", "scan_tiles.i64.max".
-std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup);
+// Scan and reduction kernels: "<kernel>.<type>[.<workgroup algorithm>]", e.g. "scan_local.u32.blelloch",
+// "scan_tiles.i64". The operator is not in the name: it is the pipeline's OP constant (op_constant).
+std::string scan_variant_name(Kernel kernel, DataType type, WorkgroupAlgorithm workgroup);
+
+// The value of specialization constant OP (PipelineKey::op, shaders/common/ops.glsl) for `op`.
+constexpr uint32_t op_constant(Op op) { return static_cast<uint32_t>(op); }
 
 // A custom operator's kernel, as GPUSCAN_CUSTOM_OP_VARIANTS in the manifest names it: "scan_local",
 // "uniform_add", "window_carry" (both carry kernels).

@@ -77,7 +77,8 @@ GLuint Context::Impl::program(const PipelineKey& key) {
   const auto& table = shader_sources();
   auto found = std::find_if(table.begin(), table.end(), [&](const ShaderSource& s) { return name == s.name; });
   if (found == table.end())
-    throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan's OpenGL backend");
+    throw Error(Errc::unsupported, "no shader variant " + key.variant +
+                                       " is built into gpuscan's OpenGL backend (was it configured with fewer GPUSCAN_TYPES?)");
 
   const std::string source = with_constants(snippet ? with_snippet(found->text, *snippet).c_str() : found->text, key);
   const char* text = source.c_str();

@@ -9,6 +9,7 @@
 #include "core/scan_shape.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/segmented_plan.hpp"
+#include "core/variant_names.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 
@@ -81,7 +82,8 @@ void issue_plan(Context::Impl& impl, const ResolvedSegmented& r, const Segmented
     p.bindings[3] = p.bindings[0];
     p.bindings[4] = bind(d.heads, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
     p.key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type)) +
-                    "." + std::string(to_string(args.config.op)) + ".no_subgroups";
+                    ".no_subgroups";
+    p.key.op = core::op_constant(args.config.op);
     p.key.workgroup_size = r.shape.workgroup_size;
     p.key.vectors_per_lane = r.shape.vectors_per_lane;
     p.key.inclusive = d.inclusive;

@@ -7,7 +7,7 @@
 namespace gpuscan::gl {
 
 struct ShaderSource {
-  const char* name;  // the manifest's variant name, e.g. "scan_local.u32.add.blelloch"
+  const char* name;  // the manifest's variant name, e.g. "scan_local.u32.blelloch"
   const char* text;  // "#version 450" first; GPUSCAN_SPEC_<id> still to be defined
 };
 

@@ -148,6 +148,9 @@ struct Context::Impl {
   // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
   void create_layouts();
   VkPipeline pipeline(const PipelineKey& key);
+  // Makes `spirv` the module of variant `name` unless one is there: kernels built outside the library's
+  // table (the benchmarks' own, bench/CMakeLists.txt).
+  void add_module(const std::string& name, std::span<const uint32_t> spirv);
   // A shader module of `spirv` declaring `reconvergence` (vulkan/reconvergence.hpp); the caller destroys it
   // (those in `modules` go with the Context).
   VkShaderModule create_module(std::span<const uint32_t> spirv) const;

@@ -21,6 +21,11 @@ VkShaderModule Context::Impl::create_module(std::span<const uint32_t> spirv) con
   return module;
 }
 
+void Context::Impl::add_module(const std::string& name, std::span<const uint32_t> spirv) {
+  std::lock_guard lock(pipelines_mutex);
+  if (!modules.contains(name)) modules.emplace(name, create_module(spirv));
+}
+
 VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   std::lock_guard lock(pipelines_mutex);
   if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
@@ -30,7 +35,9 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
     const auto& table = vk::embedded_shaders();
     auto found = std::find_if(table.begin(), table.end(),
                               [&](const vk::EmbeddedShader& s) { return key.variant == s.name; });
-    if (found == table.end()) throw Error(Errc::unsupported, "no shader variant " + key.variant + " is built into gpuscan");
+    if (found == table.end())
+      throw Error(Errc::unsupported, "no shader variant " + key.variant +
+                                         " is built into gpuscan (was it configured with fewer GPUSCAN_TYPES?)");
     module = modules.emplace(key.variant, create_module({found->words, found->size_bytes / 4})).first;
   }
 

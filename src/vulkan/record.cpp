@@ -134,14 +134,14 @@ std::vector<bool> possible_device_address(const Context& ctx, uint64_t count, co
   return {false};
 }
 
-// The kernels with a ".bda" variant (shaders/variants.cmake): those that read or write the caller's arrays.
+// The kernels with a ".bda" variant (shaders/variants.cmake): the multipass and reduce-then-scan kernels that
+// read or write the caller's arrays (single-pass scans never take device addresses: resolve_scan).
 bool has_address_variant(core::Kernel kernel) {
   switch (kernel) {
     case core::Kernel::scan_local:
     case core::Kernel::uniform_add:
     case core::Kernel::reduce_tiles:
-    case core::Kernel::scan_tiles:
-    case core::Kernel::single_pass: return true;
+    case core::Kernel::scan_tiles: return true;
     default: return false;
   }
 }
@@ -205,8 +205,9 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       continue;
     }
     PipelineKey key;
-    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup)
+    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, r.workgroup)
                                           : r.custom_prefix + core::custom_variant_name(d.kernel);
+    key.op = core::op_constant(config.op);
     // Deterministic floats: the look-back that combines in a fixed order (common/lookback_ordered.glsl).
     if (d.kernel == core::Kernel::single_pass && is_float(config.type) && config.deterministic)
       key.variant += ".ordered";

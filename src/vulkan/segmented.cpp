@@ -15,6 +15,7 @@
 #include "core/scan_shape.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/segmented_plan.hpp"
+#include "core/variant_names.hpp"
 #include "gpuscan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -125,8 +126,8 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
                                                                     r.indirect.elements, esize)
                                                 : values;
     PipelineKey key;
-    key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type)) +
-                  "." + std::string(to_string(args.config.op));
+    key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type));
+    key.op = core::op_constant(args.config.op);
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
     key.inclusive = d.inclusive;

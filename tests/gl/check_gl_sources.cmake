@@ -19,7 +19,8 @@ foreach(source IN LISTS sources)
   # A custom operator's kernel (custom.*) gets a sample snippet where src/gl/custom_op.cpp puts the caller's.
   string(REPLACE "void gpuscan_custom_op_snippet();"
          "#define T uvec2\nT identity() { return T(0u); }\nT combine(T a, T b) { return a + b; }" rest "${rest}")
-  foreach(constants "256;1u;1u;4u;0u;64u;3u;0u;1u" "32;0u;0u;1u;1u;64u;0u;0u;2u")
+  # Ids 0-13 (src/core/pipeline_key.hpp); the last is the operator: add in one set, max in the other.
+  foreach(constants "256;1u;1u;4u;0u;64u;3u;0u;1u;0u;0u;1u;1u;0u" "32;0u;0u;1u;1u;64u;0u;0u;2u;0u;0u;1u;1u;2u")
     set(defines "")
     set(id 0)
     foreach(value IN LISTS constants)
