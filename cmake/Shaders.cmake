@@ -27,6 +27,8 @@ macro(_gpuscan_parse_variant variant)
   string(MAKE_C_IDENTIFIER "${name}" ident)
 endmacro()
 
+# The shader sources, wherever the calling CMakeLists.txt is (the benchmarks embed their own kernels too).
+set(GPUSCAN_SHADER_DIR "${CMAKE_CURRENT_LIST_DIR}/../shaders")
 # `table_function` names the generated table's function (gpuscan::vk::<table_function>(), declared in
 # src/vulkan/shader_table.hpp): embedded_shaders for the library, bench_shaders for the benchmarks.
 function(gpuscan_embed_shader_variants target variants table_function)
@@ -41,9 +43,9 @@ function(gpuscan_embed_shader_variants target variants table_function)
     add_custom_command(
       OUTPUT "${out}"
       COMMAND ${GLSLC} --target-env=${target_env} -fshader-stage=compute -O -Werror
-              -I "${CMAKE_CURRENT_SOURCE_DIR}/shaders" ${define_flags}
-              -MD -MF "${out}.d" -mfmt=c -o "${out}" "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}"
-      DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}"
+              -I "${GPUSCAN_SHADER_DIR}" ${define_flags}
+              -MD -MF "${out}.d" -mfmt=c -o "${out}" "${GPUSCAN_SHADER_DIR}/${source}"
+      DEPENDS "${GPUSCAN_SHADER_DIR}/${source}"
       DEPFILE "${out}.d"
       COMMENT "glslc ${name}"
       VERBATIM)
