@@ -3,13 +3,15 @@
 # Each variant is "name|source|define,define,...[|target env]" (see shaders/variants.cmake). glslc writes the SPIR-V
 # as a C initializer list (-mfmt=c) and a depfile (-MD), so editing an #included file rebuilds exactly
 # the variants that include it. A generated table maps each variant name to its words.
-# Splits one manifest entry into name, source, define_flags (-D...), target_env (vulkan1.1 unless given),
-# explicit_target (whether the entry names one) and ident (a C identifier for the name), in the caller's scope.
+# Splits one manifest entry into name, source, define_list (the manifest's "A,B"), define_flags (-D...), target_env
+# (vulkan1.1 unless given), explicit_target (whether the entry names one) and ident (a C identifier for the name),
+# in the caller's scope.
 macro(_gpuscan_parse_variant variant)
   string(REPLACE "|" ";" parts "${variant}")
   list(GET parts 0 name)
   list(GET parts 1 source)
   list(LENGTH parts nparts)
+  set(define_list "")
   set(define_flags "")
   set(target_env vulkan1.1)
   set(explicit_target FALSE)
@@ -18,8 +20,8 @@ macro(_gpuscan_parse_variant variant)
     set(explicit_target TRUE)
   endif()
   if(nparts GREATER 2)
-    list(GET parts 2 defines)
-    string(REPLACE "," ";" defines "${defines}")
+    list(GET parts 2 define_list)
+    string(REPLACE "," ";" defines "${define_list}")
     foreach(d IN LISTS defines)
       list(APPEND define_flags "-D${d}")
     endforeach()
@@ -72,25 +74,20 @@ ${table_entries}  };
   set(${target}_SOURCES "${table}" PARENT_SCOPE)
 endfunction()
 
-# The OpenGL backend (src/gl) compiles the same GLSL from source in the GL driver: every variant of the
-# manifest that needs no particular Vulkan target (those that do, the single-pass scan, rely on Vulkan's
-# memory model) is run through glslc's preprocessor with -DGPUSCAN_GL, which resolves the #includes and
-# the type and operator defines and turns specialization and push constants into what
-# shaders/common/backend.glsl says. The result is embedded as a string; src/gl/programs.cpp adds the
-# constants' values after #version at run time. No SPIR-V is involved (docs/gl.md says why).
-#   - The kernels of GPUSCAN_GL_NO_SUBGROUP_KERNELS are built a second time with -DGPUSCAN_NO_SUBGROUPS as
+# The OpenGL backend (src/gl) compiles the same GLSL from source in the GL driver, assembled at run time from
+# the embedded files (gpuscan_embed_runtime_sources, src/core/glsl_assemble.hpp) with -DGPUSCAN_GL, which turns
+# specialization and push constants into what shaders/common/backend.glsl says. No SPIR-V is involved
+# (docs/gl.md says why). Sets `out` to its variants, "name|source|define,define,...":
+#   - every variant of the manifest that needs no particular Vulkan target (those that do, the single-pass
+#     scan, rely on Vulkan's memory model);
+#   - the kernels of GPUSCAN_GL_NO_SUBGROUP_KERNELS a second time with GPUSCAN_NO_SUBGROUPS as
 #     "<name>.no_subgroups", for drivers without GL_KHR_shader_subgroup (common/subgroup_basic.glsl);
-#     the segmented ones (seg_*) only in that form.
-#   - The 64-bit types get only the kernels matching GPUSCAN_GL_SUBGROUP_FREE and the .no_subgroups ones:
-#     GL's GLSL has no subgroup arithmetic on 64-bit integers.
-#   - `custom_variants` (GPUSCAN_CUSTOM_OP_VARIANTS) become "custom.<name>": "custom_op.glsl" resolves to
-#     a placeholder that keeps T as a token and leaves the line `void gpuscan_custom_op_snippet();`
-#     where src/gl/custom_op.cpp puts the caller's snippet at run time.
-function(gpuscan_embed_gl_sources target variants custom_variants)
-  set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/gl_shaders")
-  set(placeholder_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/gl_custom_op")
-  file(MAKE_DIRECTORY "${gen_dir}" "${placeholder_dir}")
-  file(WRITE "${placeholder_dir}/custom_op.glsl" "#define T T\nvoid gpuscan_custom_op_snippet();\n")
+#     the segmented ones (seg_*) only in that form;
+#   - of the 64-bit types only the kernels matching GPUSCAN_GL_SUBGROUP_FREE and the .no_subgroups ones:
+#     GL's GLSL has no subgroup arithmetic on 64-bit integers;
+#   - `custom_variants` (GPUSCAN_CUSTOM_OP_VARIANTS) as "custom.<name>", where "custom_op.glsl" is the
+#     caller's snippet (src/gl/custom_op.cpp).
+function(gpuscan_gl_variants out variants custom_variants)
   set(entries "")
   foreach(variant IN LISTS variants)
     _gpuscan_parse_variant("${variant}")
@@ -102,81 +99,40 @@ function(gpuscan_embed_gl_sources target variants custom_variants)
     if(define_flags MATCHES "-DTYPE_(U64|I64|F64)")
       set(wide TRUE)
     endif()
-    string(REPLACE ";" "," flags "${define_flags}")  # entries are "name|source|flag,flag,..."
-    # The segmented kernels only without subgroups (GPUSCAN_GL_NO_SUBGROUP_KERNELS).
     if((NOT wide OR name MATCHES "${GPUSCAN_GL_SUBGROUP_FREE}") AND NOT name MATCHES "^seg_")
-      list(APPEND entries "${name}|${source}|${flags}")
+      list(APPEND entries "${name}|${source}|${define_list}")
     endif()
     if(kernel IN_LIST GPUSCAN_GL_NO_SUBGROUP_KERNELS)
-      list(APPEND entries "${name}.no_subgroups|${source}|${flags},-DGPUSCAN_NO_SUBGROUPS")
+      list(APPEND define_list GPUSCAN_NO_SUBGROUPS)
+      string(REPLACE ";" "," define_list "${define_list}")
+      list(APPEND entries "${name}.no_subgroups|${source}|${define_list}")
     endif()
   endforeach()
   foreach(variant IN LISTS custom_variants)
     _gpuscan_parse_variant("${variant}")
-    string(REPLACE ";" "," flags "${define_flags}")
-    list(APPEND entries "custom.${name}|${source}|${flags},-I,${placeholder_dir}")
+    list(APPEND entries "custom.${name}|${source}|${define_list}")
   endforeach()
-  set(sources "")
-  set(includes "")
-  set(table_entries "")
-  foreach(entry IN LISTS entries)
-    string(REPLACE "|" ";" parts "${entry}")
-    list(GET parts 0 name)
-    list(GET parts 1 source)
-    list(GET parts 2 flags)
-    string(REPLACE "," ";" flags "${flags}")
-    string(MAKE_C_IDENTIFIER "${name}" ident)
-    set(glsl "${gen_dir}/${ident}.glsl")
-    set(out "${gen_dir}/${ident}.inc")
-    add_custom_command(
-      OUTPUT "${out}"
-      BYPRODUCTS "${glsl}"
-      COMMAND ${GLSLC} -E -fshader-stage=compute -DGPUSCAN_GL -I "${CMAKE_CURRENT_SOURCE_DIR}/shaders"
-              ${flags} -MD -MF "${out}.d" -MT "${out}" -o "${glsl}"
-              "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}"
-      COMMAND ${CMAKE_COMMAND} -DIN=${glsl} -DOUT=${out} -P "${CMAKE_CURRENT_SOURCE_DIR}/cmake/EmbedText.cmake"
-      DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${source}" "${CMAKE_CURRENT_SOURCE_DIR}/cmake/EmbedText.cmake"
-      DEPFILE "${out}.d"
-      COMMENT "glslc -E ${name} (OpenGL)"
-      VERBATIM)
-    list(APPEND sources "${out}")
-    string(APPEND includes "static const char ${ident}[] =\n#include \"gl_shaders/${ident}.inc\"\n;\n")
-    string(APPEND table_entries "    {\"${name}\", ${ident}},\n")
-  endforeach()
-  set(table "${CMAKE_CURRENT_BINARY_DIR}/generated/gl_shader_table.cpp")
-  file(CONFIGURE OUTPUT "${table}" CONTENT
-"// Generated by cmake/Shaders.cmake from shaders/variants.cmake. Do not edit.
-#include \"gl/shader_sources.hpp\"
-
-namespace gpuscan::gl {
-${includes}
-const std::vector<ShaderSource>& shader_sources() {
-  static const std::vector<ShaderSource> table = {
-${table_entries}  };
-  return table;
-}
-}  // namespace gpuscan::gl
-")
-  set_source_files_properties("${table}" PROPERTIES OBJECT_DEPENDS "${sources}")
-  set(${target}_SOURCES "${table}" PARENT_SCOPE)
+  set(${out} "${entries}" PARENT_SCOPE)
 endfunction()
 
-# Custom operators (src/vulkan/custom_op.cpp) compile shaders at run time with shaderc: the entry files of
-# `variants` (shaders/variants.cmake, GPUSCAN_CUSTOM_OP_VARIANTS) and every shaders/common/*.glsl are
-# embedded verbatim, for shaderc's #include resolution, with a table of the variants and their defines.
-function(gpuscan_embed_runtime_sources target variants)
+# The shader sources compiled at run time, embedded once, verbatim, for both backends
+# (src/shaders/embedded_sources.hpp): every shaders/common/*.glsl and the entry files of `custom_variants`
+# (GPUSCAN_CUSTOM_OP_VARIANTS: Vulkan custom operators, compiled with shaderc by src/vulkan/custom_op.cpp) and of
+# `gl_variants` (gpuscan_gl_variants; empty without the OpenGL backend), with a table of each set of
+# variants and their defines. Compiler messages keep the files' line numbers.
+function(gpuscan_embed_runtime_sources target custom_variants gl_variants)
   set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/generated/runtime_shaders")
   file(MAKE_DIRECTORY "${gen_dir}")
   file(GLOB common RELATIVE "${CMAKE_CURRENT_SOURCE_DIR}/shaders" CONFIGURE_DEPENDS
        "${CMAKE_CURRENT_SOURCE_DIR}/shaders/common/*.glsl")
   set(files ${common})
-  set(variant_entries "")
-  foreach(variant IN LISTS variants)
-    _gpuscan_parse_variant("${variant}")
-    list(APPEND files "${source}")
-    string(REPLACE "-D" "" define_list "${define_flags}")
-    string(REPLACE ";" "," define_list "${define_list}")
-    string(APPEND variant_entries "    {\"${name}\", \"${source}\", \"${define_list}\"},\n")
+  foreach(set_name custom gl)
+    set(${set_name}_entries "")
+    foreach(variant IN LISTS ${set_name}_variants)
+      _gpuscan_parse_variant("${variant}")
+      list(APPEND files "${source}")
+      string(APPEND ${set_name}_entries "    {\"${name}\", \"${source}\", \"${define_list}\"},\n")
+    endforeach()
   endforeach()
   list(REMOVE_DUPLICATES files)
   set(sources "")
@@ -187,7 +143,7 @@ function(gpuscan_embed_runtime_sources target variants)
     set(out "${gen_dir}/${ident}.inc")
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_SOURCE_DIR}/shaders/${file} -DOUT=${out} -DVERBATIM=ON
+      COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_SOURCE_DIR}/shaders/${file} -DOUT=${out}
               -P "${CMAKE_CURRENT_SOURCE_DIR}/cmake/EmbedText.cmake"
       DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/shaders/${file}" "${CMAKE_CURRENT_SOURCE_DIR}/cmake/EmbedText.cmake"
       COMMENT "embed ${file} (run-time shader source)"
@@ -199,22 +155,28 @@ function(gpuscan_embed_runtime_sources target variants)
   set(table "${CMAKE_CURRENT_BINARY_DIR}/generated/runtime_shader_table.cpp")
   file(CONFIGURE OUTPUT "${table}" CONTENT
 "// Generated by cmake/Shaders.cmake from shaders/variants.cmake. Do not edit.
-#include \"vulkan/runtime_shaders.hpp\"
+#include \"shaders/embedded_sources.hpp\"
 
-namespace gpuscan::vk {
+namespace gpuscan::shaders {
 ${includes}
-const std::vector<RuntimeShaderFile>& runtime_shader_files() {
-  static const std::vector<RuntimeShaderFile> table = {
+const std::vector<SourceFile>& source_files() {
+  static const std::vector<SourceFile> table = {
 ${file_entries}  };
   return table;
 }
 
-const std::vector<RuntimeVariant>& custom_op_variants() {
-  static const std::vector<RuntimeVariant> table = {
-${variant_entries}  };
+const std::vector<Variant>& custom_op_variants() {
+  static const std::vector<Variant> table = {
+${custom_entries}  };
   return table;
 }
-}  // namespace gpuscan::vk
+
+const std::vector<Variant>& gl_variants() {
+  static const std::vector<Variant> table = {
+${gl_entries}  };
+  return table;
+}
+}  // namespace gpuscan::shaders
 ")
   set_source_files_properties("${table}" PROPERTIES OBJECT_DEPENDS "${sources}")
   set(${target}_SOURCES "${table}" PARENT_SCOPE)

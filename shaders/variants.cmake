@@ -103,7 +103,7 @@ set(GPUSCAN_CUSTOM_OP_VARIANTS
   "uniform_add|uniform_add.comp|TYPE_CUSTOM,OP_CUSTOM"
   "window_carry|window_carry.comp|TYPE_CUSTOM,OP_CUSTOM")
 
-# OpenGL (cmake/Shaders.cmake, gpuscan_embed_gl_sources; docs/gl.md): the kernels also built with
+# OpenGL (cmake/Shaders.cmake, gpuscan_gl_variants; docs/gl.md): the kernels also built with
 # GPUSCAN_NO_SUBGROUPS as "<name>.no_subgroups" (every invocation a subgroup of its own,
 # common/subgroup_basic.glsl) for GL drivers without GL_KHR_shader_subgroup, and the variants that use no
 # subgroup operation, the only ones (with those) built for the 64-bit types on GL.

@@ -1,9 +1,9 @@
 // The one place where the two APIs that run these shaders differ, so that every algorithm exists once.
 //   Vulkan (glslc -> SPIR-V): specialization constants, push constants, descriptor set 0 (the default).
-//   OpenGL (-DGPUSCAN_GL, preprocessed by glslc -E at build time, compiled by the GL driver at run time,
-//   src/gl/programs.cpp): the constants are #defines GPUSCAN_SPEC_<id> in a preamble gpuscan puts
-//   after #version, and the parameters a std140 uniform block at binding 0 (a block of uints has the
-//   push constants' layout).
+//   OpenGL (-DGPUSCAN_GL, assembled by src/gl/program_source.cpp at run time and compiled by the GL
+//   driver): the constants are #defines GPUSCAN_SPEC_<id> in a preamble gpuscan puts after #version,
+//   and the parameters a std140 uniform block at binding 0 (a block of uints has the push constants'
+//   layout).
 //   SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);  LOCAL_SIZE_X_FROM(0);  PARAMS_BLOCK uniform P { ... } pc;
 #ifndef GPUSCAN_BACKEND_GLSL
 #define GPUSCAN_BACKEND_GLSL

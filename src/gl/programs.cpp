@@ -1,43 +1,13 @@
-// Programs are compiled on first use from the embedded GLSL (shader_sources.hpp) with the key's constants
-// as #defines after #version, and kept for the Context's lifetime: one program per key, per GL context.
+// Programs are compiled on first use from GLSL assembled from the embedded shader files with the key's
+// constants (gl/program_source.hpp), and kept for the Context's lifetime: one program per key, per GL context.
 #include <algorithm>
 #include <string>
-#include <string_view>
 
 #include "gl/context_impl.hpp"
-#include "gl/shader_sources.hpp"
+#include "gl/program_source.hpp"
 
 namespace gpuscan::gl {
 namespace {
-
-// "#version 450\n#extension ...\n#define GPUSCAN_SPEC_0 256\n#define GPUSCAN_SPEC_1 1u\n..." + the rest of
-// the source. The #extension lines, which the inlined includes leave among the declarations, move up
-// to just after #version: GLSL wants them before any other token, and NVIDIA's compiler insists
-// (error C7621) where Mesa's does not.
-std::string with_constants(const char* text, const PipelineKey& key) {
-  std::string source(text);
-  std::string extensions;
-  for (size_t line = source.find('\n') + 1; line < source.size();) {
-    size_t end = source.find('\n', line);
-    end = end == std::string::npos ? source.size() : end + 1;
-    const size_t first = source.find_first_not_of(" \t", line);
-    if (first < end && source.compare(first, 10, "#extension") == 0) {
-      extensions += source.substr(first, end - first);
-      if (extensions.back() != '\n') extensions += '\n';
-      source.erase(line, end - line);
-      continue;
-    }
-    line = end;
-  }
-  const size_t after_version = source.find('\n') + 1;
-  std::string defines = extensions;
-  const auto values = key.constants();
-  for (uint32_t id = 0; id < PipelineKey::constant_count; ++id)
-    // Constant 0 is local_size_x, a layout qualifier: a plain int literal there.
-    defines += "#define GPUSCAN_SPEC_" + std::to_string(id) + " " + std::to_string(values[id]) + (id ? "u\n" : "\n");
-  source.insert(after_version, defines);
-  return source;
-}
 
 std::string info_log(const Functions& gl, GLuint object, bool program) {
   GLint length = 0;
@@ -46,20 +16,6 @@ std::string info_log(const Functions& gl, GLuint object, bool program) {
   (program ? gl.GetProgramInfoLog : gl.GetShaderInfoLog)(object, length, nullptr, log.data());
   log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
   return log;
-}
-
-// The line the "custom.<kernel>" sources keep where the caller's snippet goes (cmake/Shaders.cmake).
-constexpr std::string_view snippet_marker = "void gpuscan_custom_op_snippet();";
-
-// `text` with the snippet in place of the marker, numbered as source string 1 so that the driver's
-// messages give the snippet's own line numbers ("1:3(12): error: ...").
-std::string with_snippet(const char* text, const std::string& snippet) {
-  std::string source(text);
-  const size_t at = source.find(snippet_marker);
-  if (at == std::string::npos) throw Error(Errc::unsupported, "internal: a custom operator kernel without its marker");
-  const auto line = std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 1;
-  source.replace(at, snippet_marker.size(), "\n#line 1 1\n" + snippet + "\n#line " + std::to_string(line) + " 0\n");
-  return source;
 }
 
 }  // namespace
@@ -74,14 +30,10 @@ GLuint Context::Impl::program(const PipelineKey& key) {
       snippet = &it->second;
       name = "custom" + name.substr(dot);
     }
-  const auto& table = shader_sources();
-  auto found = std::find_if(table.begin(), table.end(), [&](const ShaderSource& s) { return name == s.name; });
-  if (found == table.end())
-    throw Error(Errc::unsupported, "no shader variant " + key.variant +
-                                       " is built into gpuscan's OpenGL backend (was it configured with fewer GPUSCAN_TYPES?)");
-
-  const std::string source = with_constants(snippet ? with_snippet(found->text, *snippet).c_str() : found->text, key);
-  const char* text = source.c_str();
+  // The snippet is source string 1 of the text, so the driver's messages give its own line numbers.
+  const core::AssembledGlsl source =
+      program_source(name, key.constants(), snippet ? std::optional<std::string_view>(*snippet) : std::nullopt);
+  const char* text = source.text.c_str();
   const GLuint shader = gl.CreateShader(GL_COMPUTE_SHADER);
   gl.ShaderSource(shader, 1, &text, nullptr);
   gl.CompileShader(shader);
@@ -92,9 +44,10 @@ GLuint Context::Impl::program(const PipelineKey& key) {
     gl.DeleteShader(shader);
     if (snippet)
       throw Error(Errc::compile_error, "the custom operator's GLSL did not compile (into the " + name.substr(7) +
-                                           " kernel; the snippet is source string 1): " + log);
+                                           " kernel; source strings " + source.source_string_legend() + "): " + log);
     throw Error(Errc::gl_error, "the GL driver did not compile " + key.variant + " (W = " +
-                                    std::to_string(key.workgroup_size) + "): " + log);
+                                    std::to_string(key.workgroup_size) + "; source strings " +
+                                    source.source_string_legend() + "): " + log);
   }
   const GLuint program = gl.CreateProgram();
   gl.AttachShader(program, shader);

@@ -1,6 +1,6 @@
 // Custom operators (CustomOp, include/gpuscan/types.hpp): the caller's GLSL snippet is compiled at run time
 // with shaderc into the kernels of shaders/variants.cmake's GPUSCAN_CUSTOM_OP_VARIANTS, from the embedded
-// shader sources (vulkan/runtime_shaders.hpp), with the snippet as "custom_op.glsl". The modules go into
+// shader sources (shaders/embedded_sources.hpp), with the snippet as "custom_op.glsl". The modules go into
 // the Context's module map under "custom<id>.<kernel>", so Context::Impl::pipeline builds and caches their
 // pipelines like any other; the snippet text keys the cache.
 //
@@ -15,9 +15,9 @@
 
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
+#include "shaders/embedded_sources.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
-#include "vulkan/runtime_shaders.hpp"
 
 #if GPUSCAN_WITH_SHADERC
 #include <shaderc/shaderc.h>
@@ -41,7 +41,7 @@ struct Includer {
   };
 
   static const char* find(const std::string& path) {
-    for (const vk::RuntimeShaderFile& f : vk::runtime_shader_files())
+    for (const shaders::SourceFile& f : shaders::source_files())
       if (path == f.path) return f.text;
     return nullptr;
   }
@@ -73,7 +73,7 @@ struct Includer {
 };
 
 // Compiles one kernel with the snippet; throws Errc::compile_error with shaderc's message.
-std::vector<uint32_t> compile_kernel(const vk::RuntimeVariant& variant, const std::string& snippet) {
+std::vector<uint32_t> compile_kernel(const shaders::Variant& variant, const std::string& snippet) {
   const char* source = Includer::find(variant.source);
   if (!source) throw Error(Errc::unsupported, std::string("no embedded shader source ") + variant.source);
 
@@ -181,7 +181,7 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
     const uint32_t id = next_custom_op_id++;  // never reused: a failed compile may have left modules
     CompiledCustomOp compiled{"custom" + std::to_string(id) + ".", 0};
     std::vector<std::pair<std::string, std::vector<uint32_t>>> kernels;
-    for (const vk::RuntimeVariant& variant : vk::custom_op_variants()) {
+    for (const shaders::Variant& variant : shaders::custom_op_variants()) {
       std::vector<uint32_t> spirv = compile_kernel(variant, op.glsl);
       ++custom_op_compilations;
       const ModuleFacts facts = inspect(spirv);

@@ -13,8 +13,8 @@
 #include "custom_op_check.hpp"
 #include "gpu_test_support.hpp"
 #include "scan_check.hpp"
+#include "shaders/embedded_sources.hpp"
 #include "vulkan/context_impl.hpp"
-#include "vulkan/runtime_shaders.hpp"
 
 namespace gpuscan::test {
 namespace {
@@ -363,7 +363,7 @@ TEST_F(CustomOpTest, CompiledOncePerContext) {
   EXPECT_EQ(custom_scan(shared_context(), std::span<const uint32_t>(input), config),
             (std::vector<uint32_t>{1, 3, 7, 15, 12}));
   const uint64_t after_first = impl.custom_op_compilations;
-  EXPECT_EQ(after_first - before, vk::custom_op_variants().size()) << "each kernel compiles once";
+  EXPECT_EQ(after_first - before, shaders::custom_op_variants().size()) << "each kernel compiles once";
   size_t pipelines = 0;
   {
     std::lock_guard lock(impl.pipelines_mutex);
