@@ -1,10 +1,10 @@
 # The shader manifest: every SPIR-V module gpuscan embeds, as
 # "name|entry file|DEFINE,DEFINE[|vulkan target]" (target default vulkan1.1; the single-pass scan runs
 # only on Vulkan 1.2 devices, for shaderBufferInt64Atomics, so it is built for 1.2).
-# Types change declarations, so they are -D defines expanded here; the operator, workgroup size,
-# inclusive/exclusive and whether a pass writes block sums are specialization constants
-# (src/core/pipeline_key.hpp), so one module serves every operator of its type.
-# Variant names are looked up by src/vulkan/record.cpp as "<kernel>.<type>[.<workgroup algorithm>]".
+# Types change declarations, so they are -D defines expanded here; the operator (except in the single-pass
+# scan, common/ops.glsl says why), workgroup size, inclusive/exclusive and whether a pass writes block sums
+# are specialization constants (src/core/pipeline_key.hpp), so one module serves every operator of its type.
+# Variant names are looked up as "<kernel>.<type>[.<op>][.<workgroup algorithm>]" (core::scan_variant_name).
 # GPUSCAN_TYPES (CMakeLists.txt) limits the types built, for development builds; scans of a type left out
 # throw Errc::unsupported. Pipelines are built from these modules on first use.
 # u32 is always built: element counts, compaction's offsets and indirect counts are u32 scans.
@@ -44,19 +44,27 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
     string(SUBSTRING "${entry}" ${bar} -1 rest)
     list(APPEND GPUSCAN_SHADER_VARIANTS "${entry}" "${name}.bda${rest},ADDRESS_DEVICE|vulkan1.2")
   endforeach()
+  # The single-pass scan per operator (OP_* define; common/ops.glsl says why): "single_pass.<type>.<op>".
+  set(ops add min max mul)
+  if(NOT type MATCHES "^f")
+    list(APPEND ops and or xor)
+  endif()
+  foreach(op IN LISTS ops)
+    string(TOUPPER "${op}" OP)
+    list(APPEND GPUSCAN_SHADER_VARIANTS "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2")
+    # Floats: the single-pass scan with the ordered look-back (common/lookback_ordered.glsl), the same bits
+    # on every run; ScanConfig::deterministic picks it (src/vulkan/record.cpp).
+    if(type MATCHES "^f")
+      list(APPEND GPUSCAN_SHADER_VARIANTS
+        "single_pass.${type}.${op}.ordered|single_pass.comp|TYPE_${TYPE},OP_${OP},LOOKBACK_ORDERED|vulkan1.2")
+    endif()
+  endforeach()
   list(APPEND GPUSCAN_SHADER_VARIANTS
-    "single_pass.${type}|single_pass.comp|TYPE_${TYPE}|vulkan1.2"
     # Chains the windows of a scan longer than one pass: one element at each end, always bound.
     "window_carry.${type}|window_carry.comp|TYPE_${TYPE}"
     # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
     "seg_reduce_tiles.${type}|seg_reduce_tiles.comp|TYPE_${TYPE}"
     "seg_scan_tiles.${type}|seg_scan_tiles.comp|TYPE_${TYPE}")
-  # Floats: the single-pass scan with the ordered look-back (common/lookback_ordered.glsl), the same bits
-  # on every run; ScanConfig::deterministic picks it (src/vulkan/record.cpp).
-  if(type MATCHES "^f")
-    list(APPEND GPUSCAN_SHADER_VARIANTS
-      "single_pass.${type}.ordered|single_pass.comp|TYPE_${TYPE},LOOKBACK_ORDERED|vulkan1.2")
-  endif()
 endforeach()
 
 # Indirect counts: turns a count in GPU memory into every level's parameters and dispatch commands.

@@ -1,8 +1,8 @@
 // The element type T and the operator as a monoid: op_identity() and an associative op_combine(a, b)
 // (left operand first, so non-commutative operators keep their order), plus the subgroup scans that
 // implement the same operator. The type is a -D define from shaders/variants.cmake (one TYPE_*); the
-// operator is specialization constant OP below (include/gpuscan/types.hpp lists which operators each
-// type has). Include common/backend.glsl first. TYPE_CUSTOM with OP_CUSTOM is a
+// operator is specialization constant OP or an OP_* define, as below (include/gpuscan/types.hpp lists
+// which operators each type has). Include common/backend.glsl first. TYPE_CUSTOM with OP_CUSTOM is a
 // caller's operator (include/gpuscan/types.hpp, CustomOp), compiled at run time by src/vulkan/custom_op.cpp,
 // which resolves "custom_op.glsl" to the caller's snippet: it defines T, identity() and combine(a, b).
 // It has no VEC4, T_WORDS or subgroup operations, so only kernels without them take it (scan_local with
@@ -87,11 +87,12 @@ uint to_bits(T v) { return to_word(v, 0u); }
 T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 #endif
 
-// The operator. Scan and reduction kernels take it as specialization constant 13, OP (values as
+// The operator. Most scan and reduction kernels take it as specialization constant 13, OP (values as
 // include/gpuscan/types.hpp's Op: add 0, min 1, max 2, mul 3, and 4, or 5, xor 6), so one module serves
-// every operator of its type; the driver folds the constant at pipeline creation, so each pipeline
-// keeps only its operator's code. A kernel built for one operator names it with a define instead
-// (OP_ADD: compaction's count monoid; OP_CUSTOM: a caller's operator). min(a, b) is GLSL's
+// every operator of its type; the driver folds the constant at pipeline creation. A kernel built for one
+// operator names it with a define instead: the single-pass scans (with OP a constant, the H200 ran the
+// u32 min and max scans 1.7x slower at 2^24 and 1.9x at 2^28; reduce-then-scan and compaction within 2 %),
+// compaction's count monoid (OP_ADD) and a caller's operator (OP_CUSTOM). min(a, b) is GLSL's
 // "b < a ? b : a", as in src/cpu/reference.hpp; integer + and * wrap.
 #define OP_ID_ADD 0u
 #define OP_ID_MIN 1u
@@ -103,12 +104,44 @@ T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 #if defined(OP_CUSTOM)  // the snippet's; no subgroup operation implements it
 #define OP_IDENTITY identity()
 #define OP_COMBINE(a, b) combine(a, b)
-#else
+#elif defined(OP_ADD) || defined(OP_MIN) || defined(OP_MAX) || defined(OP_MUL) || defined(OP_AND) || defined(OP_OR) || defined(OP_XOR)
+// One operator: its identity, its combine and the suffix of its subgroup operations.
 #if defined(OP_ADD)
-const uint OP = OP_ID_ADD;
+#define OP_IDENTITY T(0)
+#define OP_COMBINE(a, b) ((a) + (b))
+#define OP_SUBGROUP Add
+#elif defined(OP_MUL)
+#define OP_IDENTITY T(1)
+#define OP_COMBINE(a, b) ((a) * (b))
+#define OP_SUBGROUP Mul
+#elif defined(OP_MIN)
+#define OP_IDENTITY T_MAX
+#define OP_COMBINE(a, b) min(a, b)
+#define OP_SUBGROUP Min
+#elif defined(OP_MAX)
+#define OP_IDENTITY T_MIN
+#define OP_COMBINE(a, b) max(a, b)
+#define OP_SUBGROUP Max
+#elif defined(OP_AND)
+#define OP_IDENTITY (~T(0))
+#define OP_COMBINE(a, b) ((a) & (b))
+#define OP_SUBGROUP And
+#elif defined(OP_OR)
+#define OP_IDENTITY T(0)
+#define OP_COMBINE(a, b) ((a) | (b))
+#define OP_SUBGROUP Or
+#else
+#define OP_IDENTITY T(0)
+#define OP_COMBINE(a, b) ((a) ^ (b))
+#define OP_SUBGROUP Xor
+#endif
+#define GPUSCAN_PASTE(a, b) a##b
+#define GPUSCAN_SUBGROUP_OP(prefix, suffix) GPUSCAN_PASTE(prefix, suffix)
+#define SUBGROUP_INCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupInclusive, OP_SUBGROUP)(x)
+#define SUBGROUP_EXCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupExclusive, OP_SUBGROUP)(x)
+#define SUBGROUP_REDUCE(x) GPUSCAN_SUBGROUP_OP(subgroup, OP_SUBGROUP)(x)
 #else
 SPEC_CONSTANT(13, uint, OP, OP_ID_ADD);
-#endif
 // The subgroup operation `prefix`<Op> (subgroupInclusive, subgroupExclusive or subgroup: a reduction) for
 // OP, as an expression: only its uses compile, so kernels without subgroup arithmetic never name one.
 #if defined(TYPE_F32) || defined(TYPE_F64)

@@ -10,8 +10,9 @@
 namespace gpuscan::core {
 
 // Scan and reduction kernels: "<kernel>.<type>[.<workgroup algorithm>]", e.g. "scan_local.u32.blelloch",
-// "scan_tiles.i64". The operator is not in the name: it is the pipeline's OP constant (op_constant).
-std::string scan_variant_name(Kernel kernel, DataType type, WorkgroupAlgorithm workgroup);
+// "scan_tiles.i64", where the operator is the pipeline's OP constant (op_constant); the single-pass scan,
+// built per operator, as "single_pass.<type>.<op>".
+std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgorithm workgroup);
 
 // The value of specialization constant OP (PipelineKey::op, shaders/common/ops.glsl) for `op`.
 constexpr uint32_t op_constant(Op op) { return static_cast<uint32_t>(op); }

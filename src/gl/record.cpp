@@ -366,7 +366,7 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
   if (count_from) check_count_from(impl, *count_from, args.output, bytes, args.temp, temp_bytes);
   auto key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
-    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, args.config.type, r.workgroup)
+    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, args.config.type, args.config.op, r.workgroup)
                                           : r.custom_prefix + core::custom_variant_name(d.kernel);
     key.op = core::op_constant(args.config.op);
     key.workgroup_size = r.shape.workgroup_size;
@@ -437,7 +437,7 @@ void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu
   const std::string suffix = impl.reduce_without_subgroups(args.config.type) ? ".no_subgroups" : "";
   auto key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
-    key.variant = core::scan_variant_name(d.kernel, args.config.type, WorkgroupAlgorithm::automatic) + suffix;
+    key.variant = core::scan_variant_name(d.kernel, args.config.type, args.config.op, WorkgroupAlgorithm::automatic) + suffix;
     key.op = core::op_constant(args.config.op);
     key.workgroup_size = r.shape.workgroup_size;
     key.vectors_per_lane = r.shape.vectors_per_lane;

@@ -205,7 +205,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       continue;
     }
     PipelineKey key;
-    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, r.workgroup)
+    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup)
                                           : r.custom_prefix + core::custom_variant_name(d.kernel);
     key.op = core::op_constant(config.op);
     // Deterministic floats: the look-back that combines in a fixed order (common/lookback_ordered.glsl).
