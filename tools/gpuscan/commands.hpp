@@ -6,13 +6,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include "session.hpp"
+#include "global_flags.hpp"
 
 namespace gpuscan::cli {
 
 struct Command {
   CLI::App* app = nullptr;              // the subcommand, to ask whether it was parsed
-  std::function<int(Session&)> run;     // returns the exit code; may throw gpuscan::Error
+  std::function<int(GlobalFlags&)> run;  // returns the exit code; may throw gpuscan::Error
 };
 
 // The last line of each command's --help footer (main.cpp's footer has the details).

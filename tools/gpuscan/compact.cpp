@@ -51,7 +51,7 @@ PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input
   return r;
 }
 
-int run_compact(CompactOptions& options, Session& session) {
+int run_compact(CompactOptions& options, GlobalFlags& globals) {
   const auto input = read_values(options.in, options.type, options.format);
   const uint64_t n = input.size() / 4;
   std::optional<std::vector<uint32_t>> flags;
@@ -62,7 +62,7 @@ int run_compact(CompactOptions& options, Session& session) {
                                               " flags, fewer than the " + std::to_string(n) + " values of '" +
                                               options.in + "'");
   }
-  const Backend backend = session.open_backend();
+  const Backend backend = globals.open_backend();
   CompactConfig config;
   config.type = options.type;
   config.path = options.path;
@@ -147,7 +147,7 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));
-  return {sub, [options](Session& session) { return run_compact(*options, session); }};
+  return {sub, [options](GlobalFlags& globals) { return run_compact(*options, globals); }};
 }
 
 }  // namespace gpuscan::cli

@@ -94,12 +94,12 @@ uint64_t fresh_seed() {
   return (uint64_t{device()} << 32) ^ device();
 }
 
-int run_demo(const DemoOptions& options, Session& session) {
+int run_demo(const DemoOptions& options, GlobalFlags& globals) {
   auto& out = std::cout;
   const uint64_t seed = options.seed ? *options.seed : fresh_seed();
   out << "gpuscan " << version << " demo: " << options.n << " random " << to_string(options.type)
       << " values, seed " << seed << " (repeat with --seed " << seed << ")\n";
-  const Backend ctx = session.open_backend();
+  const Backend ctx = globals.open_backend();
   // Refuse before allocating: the data could not be bound in one piece anyway.
   if (options.n > ctx.max_binding_bytes() / element_size(options.type))
     throw Error(Errc::too_large, "demo --n " + std::to_string(options.n) + " needs more than the device's " +
@@ -237,7 +237,7 @@ Command add_demo_command(CLI::App& app) {
       "  gpuscan demo --api gl                          the same on OpenGL\n"
       "When standard error is a terminal, a progress line goes there as each algorithm starts.\n" +
       std::string(exit_codes_help));
-  return {sub, [options](Session& session) { return run_demo(*options, session); }};
+  return {sub, [options](GlobalFlags& globals) { return run_demo(*options, globals); }};
 }
 
 }  // namespace gpuscan::cli

@@ -79,8 +79,8 @@ std::string describe_reconvergence(const Context& ctx) {
                 "VK_KHR_shader_subgroup_uniform_control_flow)";
 }
 
-std::string selection_reason(const Session& session) {
-  if (!session.device_selector.empty()) return "chosen by --device '" + session.device_selector + "'";
+std::string selection_reason(const GlobalFlags& globals) {
+  if (!globals.device_selector.empty()) return "chosen by --device '" + globals.device_selector + "'";
   if (const char* env = std::getenv("GPUSCAN_DEVICE"); env && *env)
     return "chosen by GPUSCAN_DEVICE='" + std::string(env) + "'";
   return "default order: discrete GPU, integrated, virtual, CPU; set --device or GPUSCAN_DEVICE to change";
@@ -132,12 +132,12 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
 // `info --json`: everything the text form says, as one document. Whatever fails (no device matches, an
 // explicit algorithm cannot run there) is left null and described under "error"; the error is then
 // reported on stderr and sets the exit code as it does without --json.
-int run_info_json(const InfoOptions& options, Session& session) {
+int run_info_json(const InfoOptions& options, GlobalFlags& globals) {
   const auto devices = Context::list_devices();
   std::optional<Context> ctx;
   std::optional<Error> error;
   try {
-    ctx.emplace(session.open_context());
+    ctx.emplace(globals.open_context());
   } catch (const Error& e) {
     error = e;
   }
@@ -174,8 +174,8 @@ int run_info_json(const InfoOptions& options, Session& session) {
     json.key("index").value(ctx->device_info().index);
     json.key("name").value(ctx->device_info().name);
     const char* env = std::getenv("GPUSCAN_DEVICE");
-    if (!session.device_selector.empty())
-      json.key("selected_by").value("--device").key("selector").value(session.device_selector);
+    if (!globals.device_selector.empty())
+      json.key("selected_by").value("--device").key("selector").value(globals.device_selector);
     else if (env && *env)
       json.key("selected_by").value("GPUSCAN_DEVICE").key("selector").value(env);
     else
@@ -232,8 +232,8 @@ int run_info_json(const InfoOptions& options, Session& session) {
 #if GPUSCAN_WITH_GL
 // `info --api gl`: the GL context gpuscan creates (EGL, headless), what it offers, what a scan would use
 // and why, and with --n the plan; with --json the same as one JSON document.
-int run_info_gl(const InfoOptions& options, Session& session) {
-  const Backend backend = session.open_backend();
+int run_info_gl(const InfoOptions& options, GlobalFlags& globals) {
+  const Backend backend = globals.open_backend();
   const gl::Context& ctx = *backend.gl();
   const gl::GlInfo& info = ctx.info();
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
@@ -300,15 +300,15 @@ int run_info_gl(const InfoOptions& options, Session& session) {
 }
 #endif
 
-int run_info(const InfoOptions& options, Session& session) {
-  if (session.api == Api::gl) {
+int run_info(const InfoOptions& options, GlobalFlags& globals) {
+  if (globals.api == Api::gl) {
 #if GPUSCAN_WITH_GL
-    return run_info_gl(options, session);
+    return run_info_gl(options, globals);
 #else
-    session.open_backend();  // throws: built without the OpenGL backend
+    globals.open_backend();  // throws: built without the OpenGL backend
 #endif
   }
-  if (options.json) return run_info_json(options, session);
+  if (options.json) return run_info_json(options, globals);
   auto& out = std::cout;
   const auto devices = Context::list_devices();
 
@@ -317,7 +317,7 @@ int run_info(const InfoOptions& options, Session& session) {
   std::optional<Context> ctx;
   std::optional<Error> pick_error;
   try {
-    ctx.emplace(session.open_context());
+    ctx.emplace(globals.open_context());
   } catch (const Error& e) {
     pick_error = e;
   }
@@ -330,7 +330,7 @@ int run_info(const InfoOptions& options, Session& session) {
     throw *pick_error;
   }
   const DeviceInfo& picked = ctx->device_info();
-  out << "\ngpuscan picks: " << describe_device(picked) << "\n  (" << selection_reason(session) << ")\n";
+  out << "\ngpuscan picks: " << describe_device(picked) << "\n  (" << selection_reason(globals) << ")\n";
 
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = options.n.value_or(default_choice_count);
@@ -378,7 +378,7 @@ Command add_info_command(CLI::App& app) {
       "  gpuscan --device llvmpipe info                the pick chosen by name\n"
       "  gpuscan --api gl info                         OpenGL: version, renderer, subgroups, the pick\n" +
       std::string(exit_codes_help));
-  return {sub, [options](Session& session) { return run_info(*options, session); }};
+  return {sub, [options](GlobalFlags& globals) { return run_info(*options, globals); }};
 }
 
 }  // namespace gpuscan::cli

@@ -23,8 +23,8 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "global_flags.hpp"
 #include "gpuscan/gpuscan.hpp"
-#include "session.hpp"
 
 namespace {
 
@@ -87,17 +87,17 @@ int main(int argc, char** argv) {
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");
 
-  Session session;
-  app.add_option("--device,-d", session.device_selector,
+  GlobalFlags globals;
+  app.add_option("--device,-d", globals.device_selector,
                  "device to use: an index from `gpuscan info` or a case-insensitive part of its name "
                  "(default: GPUSCAN_DEVICE, else the first discrete GPU, integrated, virtual, CPU)");
   app.add_option_function<std::string>(
-         "--api", [&session](const std::string& name) { session.api = name == "gl" ? Api::gl : Api::vulkan; },
+         "--api", [&globals](const std::string& name) { globals.api = name == "gl" ? Api::gl : Api::vulkan; },
          "graphics API: vulkan (default) or gl (OpenGL 4.5 through a headless EGL context; default: "
          "GPUSCAN_API, else vulkan)")
       ->check(CLI::IsMember({"vulkan", "gl"}))
       ->type_name("API");
-  app.add_flag("--validate", session.validate,
+  app.add_flag("--validate", globals.validate,
                "run with the Khronos validation layer (synchronization checks included); any warning or "
                "error it reports is printed and makes the exit code non-zero");
 
@@ -119,19 +119,19 @@ int main(int argc, char** argv) {
     std::cerr << usage_message(&app, CLI::Error("usage", usage, CLI::ExitCodes::ExtrasError));
     return exit_usage;
   }
-  if (env_flag("GPUSCAN_VALIDATE")) session.validate = true;
+  if (env_flag("GPUSCAN_VALIDATE")) globals.validate = true;
   if (const char* api = std::getenv("GPUSCAN_API"); api && app.count("--api") == 0) {
     if (std::string(api) != "gl" && std::string(api) != "vulkan") {
       std::cerr << "gpuscan: usage error: GPUSCAN_API is '" << api << "'; use vulkan or gl\n";
       return exit_usage;
     }
-    session.api = std::string(api) == "gl" ? Api::gl : Api::vulkan;
+    globals.api = std::string(api) == "gl" ? Api::gl : Api::vulkan;
   }
 
   int code = exit_error;
   try {
     for (const Command& command : commands)
-      if (command.app->parsed()) code = command.run(session);
+      if (command.app->parsed()) code = command.run(globals);
   } catch (const gpuscan::Error& e) {
     std::cerr << "gpuscan: error: " << e.what();
     if (e.vk_result() != VK_SUCCESS) std::cerr << " (" << gpuscan::vk_result_name(e.vk_result()) << ')';
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
   }
   std::cout.flush();
 
-  if (const size_t messages = session.validation_log.count(); messages > 0) {
+  if (const size_t messages = globals.validation_log.count(); messages > 0) {
     std::cerr << "gpuscan: the validation layer reported " << messages << " warning"
               << (messages == 1 ? "" : "s") << " or error" << (messages == 1 ? "" : "s") << '\n';
     if (code == 0) code = exit_validation;

@@ -29,9 +29,9 @@ struct ReduceOptions {
 
 #if GPUSCAN_WITH_GL
 // On OpenGL the whole input is reduced in one call (gl::reduce_bytes; GL has no streamed reduction).
-int run_gl_reduce(const ReduceOptions& options, Session& session) {
+int run_gl_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   InputSource input(options.in, options.type, options.format, true);
-  const Backend backend = session.open_backend();
+  const Backend backend = globals.open_backend();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
   const uint64_t n = input.values().size() / element_size(options.type);
   double gpu_ns = 0;
@@ -48,13 +48,13 @@ int run_gl_reduce(const ReduceOptions& options, Session& session) {
 }
 #endif
 
-int run_reduce(const ReduceOptions& options, Session& session) {
+int run_reduce(const ReduceOptions& options, GlobalFlags& globals) {
 #if GPUSCAN_WITH_GL
-  if (session.api == Api::gl) return run_gl_reduce(options, session);
+  if (globals.api == Api::gl) return run_gl_reduce(options, globals);
 #endif
   // Binary input streams through the GPU in chunks that fit the budget; text and --verify read it whole.
   InputSource input(options.in, options.type, options.format, options.verify);
-  const Context ctx = session.open_context();
+  const Context ctx = globals.open_context();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
   const StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
   plan_reduce_stream(ctx, config, stream);  // a bad tile shape or budget fails before any reading
@@ -97,7 +97,7 @@ Command add_reduce_command(CLI::App& app) {
       "  gpuscan reduce --type f64 --op max --in a.bin                            the largest element\n"
       "  gpuscan reduce --type i64 --op xor --in a.txt --format text --out r.txt --verify\n" +
       std::string(exit_codes_help));
-  return {sub, [options](Session& session) { return run_reduce(*options, session); }};
+  return {sub, [options](GlobalFlags& globals) { return run_reduce(*options, globals); }};
 }
 
 }  // namespace gpuscan::cli

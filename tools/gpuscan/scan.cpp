@@ -36,7 +36,7 @@ struct ScanOptions {
 };
 
 // `gpuscan scan --segments FILE` / `--keys FILE`: the segmented scan (include/gpuscan/segmented.hpp), either API.
-int run_segmented_scan(const ScanOptions& options, Session& session, const std::vector<std::byte>& input) {
+int run_segmented_scan(const ScanOptions& options, GlobalFlags& globals, const std::vector<std::byte>& input) {
   const bool by_key = !options.keys.empty();
   const std::string& heads_path = by_key ? options.keys : options.segments;
   const DataType heads_type = by_key && options.key_type == "u64" ? DataType::u64 : DataType::u32;
@@ -50,7 +50,7 @@ int run_segmented_scan(const ScanOptions& options, Session& session, const std::
     throw Error(Errc::invalid_argument, std::string(by_key ? "keys" : "segments") + " file '" + heads_path + "' holds " +
                                             std::to_string(heads_n) + (by_key ? " keys" : " flags") + ", fewer than the " +
                                             std::to_string(n) + " values of '" + options.in + "'");
-  const Backend backend = session.open_backend();
+  const Backend backend = globals.open_backend();
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   config.op = options.op;
   const auto start = std::chrono::steady_clock::now();
@@ -100,9 +100,9 @@ uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Bac
 
 // --op-file: the whole file in memory, scanned with scan_bytes (a custom operator takes no carry-in, so
 // it cannot be streamed in chunks).
-int run_custom_scan(const ScanOptions& options, Session& session) {
+int run_custom_scan(const ScanOptions& options, GlobalFlags& globals) {
   const auto input = read_values(options.in, options.type, options.format);
-  const Backend ctx = session.open_backend();
+  const Backend ctx = globals.open_backend();
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = set_custom_op(config, options, ctx, input.size());
   const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n), n);
@@ -117,18 +117,18 @@ int run_custom_scan(const ScanOptions& options, Session& session) {
   return end_summary(std::cerr, false, [] { return std::optional<Mismatch>(); });
 }
 
-int run_scan(const ScanOptions& options, Session& session) {
+int run_scan(const ScanOptions& options, GlobalFlags& globals) {
   if (!options.op_file.empty() && (!options.segments.empty() || !options.keys.empty()))
     throw Error(Errc::invalid_argument, "--op-file cannot be combined with --segments or --keys");
-  if (!options.op_file.empty()) return run_custom_scan(options, session);
+  if (!options.op_file.empty()) return run_custom_scan(options, globals);
   if (!options.segments.empty() || !options.keys.empty())  // segmented scans hold everything in memory
-    return run_segmented_scan(options, session, read_values(options.in, options.type, options.format));
+    return run_segmented_scan(options, globals, read_values(options.in, options.type, options.format));
   // Binary data streams from --in to --out in chunks that fit the budget, so neither the host nor the
   // GPU holds all of it. Text, --verify and an --out that is the --in file keep it all in memory (the
   // scan itself is chunked the same way). Open the input first: a bad file fails before device setup.
   const bool whole = options.format == FileFormat::text || options.verify || same_file(options.in, options.out);
   InputSource input(options.in, options.type, options.format, whole);
-  const Backend ctx = session.open_backend();
+  const Backend ctx = globals.open_backend();
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   config.op = options.op;
   StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
@@ -219,7 +219,7 @@ Command add_scan_command(CLI::App& app) {
       "  gpuscan scan --type i64 --op max --inclusive --in v.txt --keys k.txt --key-type u64 --out - --format text\n"
       "  gpuscan scan --type u32 --op-file affine.glsl --inclusive --in maps.bin --out b.bin   custom operator\n" +
       std::string(exit_codes_help));
-  return {sub, [options](Session& session) { return run_scan(*options, session); }};
+  return {sub, [options](GlobalFlags& globals) { return run_scan(*options, globals); }};
 }
 
 }  // namespace gpuscan::cli

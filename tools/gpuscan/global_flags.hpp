@@ -1,5 +1,5 @@
-// What every command shares: the global flags (--device, --validate, --api) and the record of validation
-// messages. Commands open their Context through Session::open_context so that both are honoured.
+// The global flags every command shares (--device, --validate, --api) and the record of validation
+// messages. Commands open their Context through GlobalFlags::open_context so that both are honoured.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +24,7 @@ class ValidationLog {
   size_t count_ = 0;
 };
 
-struct Session {
+struct GlobalFlags {
   std::string device_selector;  // --device; "" = GPUSCAN_DEVICE or gpuscan's default order
   bool validate = false;        // --validate or GPUSCAN_VALIDATE set (and not "0")
   Api api = Api::vulkan;        // --api; GPUSCAN_API

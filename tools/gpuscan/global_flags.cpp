@@ -1,4 +1,4 @@
-#include "session.hpp"
+#include "global_flags.hpp"
 
 #include <iostream>
 
@@ -17,7 +17,7 @@ size_t ValidationLog::count() const {
   return count_;
 }
 
-Context Session::open_context() {
+Context GlobalFlags::open_context() {
   ContextCreateInfo info;
   info.device_selector = device_selector;
   info.enable_validation = validate;
@@ -26,7 +26,7 @@ Context Session::open_context() {
   return Context::create(info);
 }
 
-Backend Session::open_backend() {
+Backend GlobalFlags::open_backend() {
   if (api == Api::vulkan) return Backend(open_context());
 #if GPUSCAN_WITH_GL
   gl::ContextCreateInfo info;
