@@ -1,4 +1,4 @@
-// Stream compaction (issue 4): keep the elements of an array that a predicate or a flag selects, in
+// Stream compaction: keep the elements of an array that a predicate or a flag selects, in
 // their original order (stable), and write how many were kept to a GPU buffer.
 //
 //   std::vector<float> v = {0.5f, -1, 3, 0, 2};
@@ -115,8 +115,8 @@ struct CompactConfig {
   // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is
   // compact_large_tile_vectors_per_lane (8) for single-pass selections (by a predicate or by flags) of
   // more than large_tile_min_elements (2^23) elements where that tile fits shared memory (not on
-  // lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a predicate (session 8)
-  // and 3-11 % by flags (session 9) at 2^24 and 2^28 (bench/RESULTS.md).
+  // lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a predicate and 3-11 %
+  // by flags at 2^24 and 2^28 (bench/RESULTS.md).
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;

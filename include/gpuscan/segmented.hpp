@@ -1,4 +1,4 @@
-// Segmented scans (issue 5): scans that restart at the start of every segment, for every type and
+// Segmented scans: scans that restart at the start of every segment, for every type and
 // operator of ScanConfig. Segments are given either by head flags (one u32 per element, non-zero where a
 // segment starts) or by keys (a segment is a run of equal consecutive keys, u32 or u64). Element 0
 // always starts a segment.

@@ -27,7 +27,7 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   single_pass       one dispatch, chained scan with decoupled look-back and fallback: 2N bytes moved.
 //                     Needs 64-bit buffer atomics. Runs in place too.
 //   reduce_then_scan  reduce tiles, scan the tile totals, scan tiles again with their offsets: 3N.
-//   multipass         seed 001's scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
+//   multipass         scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
 //   automatic         single_pass where the device can and the scan spans more
 //                     than one tile but at most 2^28 elements for exclusive scans of 4-byte types,
 //                     2^27 for inclusive ones of u32/i32, 2^25 for the rest, 2^21 on lavapipe and
@@ -174,7 +174,7 @@ inline constexpr uint32_t default_workgroup_size = 256;
 inline constexpr uint32_t default_vectors_per_lane = 4;
 // The default K for elements of `element_bytes` bytes. 8-byte types hold twice the registers per vector:
 // on the H200 their scans ran 1.5-1.8x faster with K = 2 than with 4 at 2^24-2^28 elements, while 4-byte
-// types are fastest at 4 (bench/RESULTS.md, session 4 shape sweep).
+// types are fastest at 4 (bench/RESULTS.md, the shape sweep per element type).
 constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
   return element_bytes >= 8 ? 2 : default_vectors_per_lane;
 }
@@ -183,12 +183,12 @@ constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
 // default_vectors_per_lane_for):
 // - above large_tile_min_elements, exclusive scans of 4-byte types take K = large_tile_vectors_per_lane.
 //   With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each with a 32 KiB tile in
-//   flight: 2^24-2^28 u32 7-16 % faster than K = 4 (session 7); 2^22 was 4 % slower;
+//   flight: 2^24-2^28 u32 7-16 % faster than K = 4; 2^22 was 4 % slower;
 // - there, inclusive scans of u32/i32 take W = inclusive_large_tile_workgroup_size with K = 8: their kernel
 //   holds a fourth value per vector, 114 registers at W = 256, K = 8 (two workgroups per SM) but 96 at
-//   W = 128 (five); 4-6 % faster than W = 256, K = 4 at 2^24-2^27 (session 12), the same tile size;
+//   W = 128 (five); 4-6 % faster than W = 256, K = 4 at 2^24-2^27, the same tile size;
 // - exclusive scans of u32/i32 of at most small_tile_max_elements take K = small_tile_vectors_per_lane:
-//   tiles of 2048, twice as many workgroups at once; 2^16 9 %, 2^18 4 % faster (session 12).
+//   tiles of 2048, twice as many workgroups at once; 2^16 9 %, 2^18 4 % faster.
 inline constexpr uint32_t large_tile_vectors_per_lane = 8;
 inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
 inline constexpr uint32_t inclusive_large_tile_workgroup_size = 128;
@@ -197,10 +197,10 @@ inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
 // Reduce-then-scan tile shapes (core::reduce_then_scan_shape): W = 256 and default_vectors_per_lane_for,
 // except 8-byte types above large_tile_min_elements, which take W = large_eight_byte_rts_workgroup_size
 // (K = 2: tiles of 512): on the H200 u64 at 2^24 / 2^26 / 2^28 7 / 5 / 4 % faster than at W = 256 (W = 32
-// slower again; session 12), f64 6 / 1 / 4 % (session 15). Not on lavapipe.
+// slower again), f64 6 / 1 / 4 %. Not on lavapipe.
 inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
 // 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
-// H200 (bench/RESULTS.md, session 9; the slow batches once blamed on 64 were the clock); the longer limit
+// H200 (bench/RESULTS.md; the slow batches once blamed on 64 were the clock); the longer limit
 // only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.
 inline constexpr uint32_t default_spin_limit = 1024;
 inline constexpr uint32_t lavapipe_max_spin_limit = 256;

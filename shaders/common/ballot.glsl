@@ -23,7 +23,7 @@ uint ballot_first(uint tile, uint k) {
 // by row, NVIDIA's compile issued each row's loads only after the previous row's ballots, so a tile's
 // loads were not in flight together: loading every row first made the single-pass select-if 25-29 %
 // faster on the H200 at 2^24 and 2^28 with the same registers, select-flagged 6-7 % and the three-pass
-// kernels 2-16 % (bench/RESULTS.md, session 13; the single-pass kernel at K = 4 keeps loading row by
+// kernels 2-16 % (bench/RESULTS.md; the single-pass kernel at K = 4 keeps loading row by
 // row: compact_stage.glsl). The rows are only loaded there; ballot_row_keep applies the predicate beside
 // each row's ballots (evaluating every row's predicate first, into an array, took NVIDIA's compile
 // 88-164 registers and was 30-50 % slower).

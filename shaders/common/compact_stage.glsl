@@ -36,10 +36,10 @@ uint stage_subgroups_total(uint kept, out uint before_subgroup) {
 uint stage_rank(uint tile) {
   // With flags, the values are loaded beside them rather than after them where one is set: one round
   // trip to memory instead of two per row. On the H200 11 % faster at half kept and no slower at 1 %
-  // (2^24, 2^28; bench/RESULTS.md, session 8), although it reads every value. Loading every row's
-  // flags, ranking, then the values of the rows with one kept: 2-4 % slower at half kept, 6-8 % faster
-  // at 1 % (session 14). Only large tiles (K >= 8, the default above 2^23) load all their rows before
-  // the first ballot: at K = 4 that made 2^20 5-14 % slower (sessions 13 and 14).
+  // (2^24, 2^28; bench/RESULTS.md), although it reads every value. Loading every row's flags,
+  // ranking, then the values of the rows with one kept: 2-4 % slower at half kept, 6-8 % faster at 1 %.
+  // Only large tiles (K >= 8, the default above 2^23) load all their rows before the first ballot: at
+  // K = 4 that made 2^20 5-14 % slower.
   uvec4 flags[VECTORS_PER_LANE];
   const bool whole = ballot_load_tile(tile, VECTORS_PER_LANE >= 8u, LOAD_ALL, st_values, flags);
   uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)

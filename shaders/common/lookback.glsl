@@ -47,7 +47,7 @@
 // which is stricter than needed and not live: a 64-bit state whose owner had stored one word of its
 // AGGREGATE and was then descheduled stayed "not ready" to every waiter, whose fallbacks were all
 // dropped -- on lavapipe until its loop-iteration limit cut the look-back short (wrong prefixes under a
-// loaded CPU, `ScanLayoutTest.SinglePassInPlace`, session 8). Now such a fallback counts, and its offer
+// loaded CPU, `ScanLayoutTest.SinglePassInPlace`). Now such a fallback counts, and its offer
 // fills the missing word. Out of place the check costs one atomic load per fallback.
 #ifndef GPUSCAN_LOOKBACK_GLSL
 #define GPUSCAN_LOOKBACK_GLSL

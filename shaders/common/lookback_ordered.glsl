@@ -24,7 +24,7 @@
 // The cost against the unordered look-back: a subgroup scan per block instead of a reduction per
 // window segment, and a serial fold over the blocks found (a few) instead of over segments. A first
 // version folded tile totals one at a time in invocation 0; on the H200 that serial chain ran up to
-// 2.4x slower (bench/RESULTS.md, session 15).
+// 2.4x slower (bench/RESULTS.md).
 #ifndef GPUSCAN_LOOKBACK_ORDERED_GLSL
 #define GPUSCAN_LOOKBACK_ORDERED_GLSL
 

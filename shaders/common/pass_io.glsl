@@ -56,7 +56,7 @@ layout(buffer_reference, std430, buffer_reference_align = BDA_ELEMENT_ALIGN) rea
 layout(buffer_reference, std430, buffer_reference_align = BDA_ELEMENT_ALIGN) buffer DstElements { T v[]; };
 // base + index * bytes in 64 bits. Indexing the reference's array (`.v[i]`) is not enough: NVIDIA's driver
 // formed i * sizeof(T) in 32 bits, so every element past 4 GiB of a window was read and written wrong
-// (H200, session 4: half of a 2^31-element u32 scan).
+// (H200: half of a 2^31-element u32 scan).
 uvec2 bda_address(uvec2 base, uint index, uint bytes) {
   uint hi, lo, carry;
   umulExtended(index, bytes, hi, lo);

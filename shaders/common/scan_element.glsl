@@ -25,7 +25,7 @@
 // and two shuffles (the lane below's inclusive value, the last lane's) replace an exclusive scan and a
 // reduction. On the H200 that made the u32/i32 single-pass scan 2-6 % faster, but NVIDIA's compile of
 // the f32 and u64 single-pass kernels much slower (f32 up to 1.8x) and reduce-then-scan's up to 2.5 %
-// slower (bench/RESULTS.md, sessions 10-11), so only single_pass.comp asks for it, and the other types
+// slower (bench/RESULTS.md), so only single_pass.comp asks for it, and the other types
 // keep the two subgroup operations. The shuffles are why the subgroup kernels need shuffle and
 // shuffle_relative besides arithmetic (DeviceInfo::has_subgroup_arithmetic).
 #if !defined(GPUSCAN_NO_SUBGROUPS) && defined(SCAN_SUBGROUP_SHUFFLES) && (defined(TYPE_U32) || defined(TYPE_I32))

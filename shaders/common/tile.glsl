@@ -70,7 +70,7 @@ SCAN_ELEMENT tile_scan(uint tile, bool keep) {
 // at a time (a loop the compiler is asked not to unroll). The look-back's fallback uses it: it runs while
 // the single-pass workgroup holds scanned tiles in registers, and loading a whole tile there set the
 // kernel's register count, so its occupancy (K = 8, W = 256 u32 on the H200: 122 registers instead of
-// 80; bench/RESULTS.md, session 7). The fallback is rare, so its row-by-row loads cost little.
+// 80; bench/RESULTS.md). The fallback is rare, so its row-by-row loads cost little.
 SCAN_ELEMENT tile_total(uint tile) {
   SCAN_ELEMENT carry = scan_identity();
   DONT_UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k)

@@ -1,15 +1,14 @@
 // The workgroup loop of the single-pass scan (single_pass.comp): take tiles from the atomic counter,
 // publish each tile's total, look back, publish its PREFIX and write it. Written against three hooks so
 // that other look-back kernels share it: the single-pass compaction (compact_single_pass.comp) holds its
-// tile in shared memory instead of registers. (A session-6 trial of the compaction on this loop, with
-// its tile held in registers, failed on NVIDIA; the staged kernel passes there: bench/RESULTS.md,
-// sessions 6 and 8.)
+// tile in shared memory instead of registers. (A trial of the compaction on this loop, with its tile
+// held in registers, failed on NVIDIA; the staged kernel passes there: bench/RESULTS.md.)
 //
 // A workgroup takes up to TILES_PER_WORKGROUP tiles in turn. Holding a scanned tile, it takes the next
 // index, loads and scans that tile and publishes its total, and only then looks back for the held tile
 // and writes it: by then the held tile's predecessors have had a whole tile's loads to publish, so the
 // look-back rarely waits, and the workgroup's wait is its next tile's loads instead of an idle spin
-// (13-23 % faster at 2^22-2^28 u32 on the H200, bench/RESULTS.md, session 6). The next index is taken
+// (13-23 % faster at 2^22-2^28 u32 on the H200, bench/RESULTS.md). The next index is taken
 // only when that tile is about to be loaded: taken earlier, a tile taken but not loaded holds up every
 // successor that looks back at it (measured slower). The grid keeps one workgroup per tile; those
 // that find every tile taken leave at once. The host caps the count on lavapipe, whose loop-iteration

@@ -1,4 +1,4 @@
-// Indirect counts (issue 6): a scan whose element count sits in GPU memory, written by an earlier GPU
+// Indirect counts: a scan whose element count sits in GPU memory, written by an earlier GPU
 // pass (a compaction's count, say), runs without a trip through the host. The plan is made for a
 // caller-given upper bound; a first one-invocation dispatch (shaders/indirect_count.comp) reads the count,
 // clamps it to the bound (reporting that in an optional status word), and writes every level's

@@ -12,14 +12,14 @@
 namespace gpuscan::core {
 
 enum class Kernel : uint8_t {
-  // Multi-pass (scan-then-propagate, seed 001): tiles of 2·W elements.
+  // Multi-pass (scan-then-propagate): tiles of 2·W elements.
   scan_local,    // scan each block of src into dst; optionally write each block's total to aux
   uniform_add,   // combine aux[block] into every element of that block of dst
   // Tile kernels (shaders/common/tile.glsl): tiles of W · vectors-per-lane · 4 elements.
   reduce_tiles,  // write each tile's total of src to aux
   scan_tiles,    // scan each tile of src into dst, starting from aux[tile] if read_offsets
   single_pass,   // chained scan with decoupled look-back; aux is the look-back state (zero at start and end)
-  // Stream compaction (issue 4): tiles of W · vectors-per-lane · 4 elements.
+  // Stream compaction: tiles of W · vectors-per-lane · 4 elements.
   compact_count,    // write each tile's number of kept elements of src to aux (u32)
   compact_scatter,  // write the kept elements of src to dst, tile t from aux[t] on; the last tile writes the total
   compact_partition,  // partition: aux holds the INCLUSIVE scan of the tile counts; kept elements from
@@ -117,7 +117,7 @@ struct Plan {
 // shares a cache line with the one before it and vector loads stay aligned.
 inline constexpr uint64_t temp_level_alignment = 16;
 
-// The multi-pass (scan-then-propagate) plan of seed 001:
+// The multi-pass (scan-then-propagate) plan, for buffers of any length:
 //   n <= B: one scan_local over the data.
 //   n >  B: scan_local with block sums into temp level 1, barrier, the plan for the ceil(n/B) block
 //           sums (exclusive, in place in temp), barrier, uniform_add of those offsets into the output.

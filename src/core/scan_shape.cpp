@@ -68,7 +68,7 @@ TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType 
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered) {
   // Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, at 2^21
   // 1.01-1.03x, at 2^22 7-10 % slower; f64 at 2^20 1.02-1.04x, at 2^21 already 8-9 % slower
-  // (bench/RESULTS.md, sessions 15 and 16).
+  // (bench/RESULTS.md).
   if (tuned && ordered && element_size(type) == 8) return uint64_t{1} << 20;
   if (!tuned || ordered) return uint64_t{1} << 21;
   if (element_size(type) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
@@ -118,7 +118,8 @@ namespace {
 // Throws Errc::too_large unless `count` elements in blocks of `block` stay within the 32-bit indices of
 // the shaders ("scans of 5000000000 elements are not supported yet: at most ... elements per scan").
 void check_count(uint64_t count, uint64_t block, const std::string& what) {
-  // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing (issue 6).
+  // Shaders index with 32-bit integers; multi-gigabyte inputs come with 64-bit addressing
+  // (Addressing::device_address).
   if (count > uint64_t{UINT32_MAX} - block)
     throw Error(Errc::too_large, what + "s of " + std::to_string(count) + " elements are not supported yet: at most " +
                                      std::to_string(uint64_t{UINT32_MAX} - block) + " elements per " + what);

@@ -555,11 +555,11 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
 // Above this many elements `automatic` prefers reduce-then-scan: its 3N bytes beat the single-pass
 // scan's 2N once the look-back costs more than the extra pass. H200, default shapes (bench/RESULTS.md):
 // exclusive scans of 4-byte types, with their large single-pass tiles, ran faster single-pass up to
-// 2^29 (session 7; 2^28 is the limit: larger scans of them may need windows); inclusive ones of u32/i32,
-// with theirs (W = 128, K = 8), up to 2^27 (level there, 4 % slower at 2^28; session 12); other inclusive
-// scans and 8-byte types were faster single-pass at 2^24 and reduce-then-scan from 2^26 (sessions 6, 7).
+// 2^29 (2^28 is the limit: larger scans of them may need windows); inclusive ones of u32/i32, with theirs
+// (W = 128, K = 8), up to 2^27 (level there, 4 % slower at 2^28); other inclusive scans and 8-byte types
+// were faster single-pass at 2^24 and reduce-then-scan from 2^26.
 // On lavapipe, a CPU where the look-back's waits hide nothing, reduce-then-scan was faster already at
-// 2^22 (12.5 vs 22.9 ms, session 6). core::single_pass_auto_limit holds the numbers.
+// 2^22 (12.5 vs 22.9 ms). core::single_pass_auto_limit holds the numbers.
 static uint64_t single_pass_auto_limit(const Context::Impl& impl, const ScanConfig& config) {
   return core::single_pass_auto_limit(config.type, config.kind, !impl.on_lavapipe(),
                                       is_float(config.type) && config.deterministic);

@@ -57,7 +57,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
              shape.vectors_per_lane, {}};
   if (device_address && job == Job::scan && r.algorithm == Algorithm::single_pass) {
     // Through device addresses the single-pass scan failed on the H200 (an exclusive scan over windows
-    // with a carry-in: tile 1 onward wrong, bench/RESULTS.md session 4), cause not found; lavapipe passed.
+    // with a carry-in: tile 1 onward wrong, bench/RESULTS.md), cause not found; lavapipe passed.
     // Until it is understood, that combination is not offered.
     if (config.algorithm == Algorithm::single_pass)
       throw Error(Errc::unsupported, "the single-pass scan does not run through device addresses (it failed on "
