@@ -2,7 +2,7 @@
 // scan_tile_shape, single_pass_auto_limit, scan_temp_elements): which W and K a scan of each algorithm,
 // type, kind and count takes by default, that a caller's W or K always wins, that lavapipe (untuned)
 // keeps the plain defaults, and that temp for a count serves every smaller one.
-// Device-free: the policy is what the H200 measurements chose (bench/RESULTS.md, sessions 7 and 12), and
+// Device-free: the policy is what the H200 measurements chose (bench/RESULTS.md), and
 // lavapipe, where the GPU tests run, never takes the tuned shapes.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Compactions whose element count sits in GPU memory (SelectArgs::count_from, issue 6): the count is
+// Compactions whose element count sits in GPU memory (SelectArgs::count_from): the count is
 // read on the GPU, clamped to the upper bound SelectArgs::count (status word 1), and every dispatch is
 // issued with vkCmdDispatchIndirect. Every function (select_if / select_flagged / partition_if /
 // partition_flagged) on every plan (three-pass on either path, single-pass); outputs are poisoned, so

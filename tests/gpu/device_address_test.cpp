@@ -1,4 +1,4 @@
-// Scans and reductions through buffer device addresses (Addressing::device_address, issue 6): the kernels
+// Scans and reductions through buffer device addresses (Addressing::device_address): the kernels
 // that touch the caller's arrays read and write them through 64-bit addresses instead of bindings, so a
 // window is no longer limited by maxStorageBufferRange. tests/gpu/window_test.cpp runs its windowed
 // tests through both paths; here: one real scan past lavapipe's 128 MiB binding limit through both paths

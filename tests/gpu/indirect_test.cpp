@@ -1,4 +1,4 @@
-// Scans whose element count sits in GPU memory (ScanArgs::count_from, issue 6): the count is read on the
+// Scans whose element count sits in GPU memory (ScanArgs::count_from): the count is read on the
 // GPU, clamped to the upper bound ScanArgs::count (status word 1), and every dispatch is issued with
 // vkCmdDispatchIndirect. Outputs are poisoned: elements past the count must stay untouched.
 #include <algorithm>

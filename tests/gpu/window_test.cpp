@@ -1,4 +1,4 @@
-// Scans, reductions and three-pass compactions longer than one storage-buffer binding (issue 6): they
+// Scans, reductions and three-pass compactions longer than one storage-buffer binding: they
 // run as consecutive windows chained on the GPU (src/core/windows.hpp, core::CompactRequest::window). A context that binds at most a few KiB
 // (ContextCreateInfo::debug_max_binding_bytes) makes small inputs span many windows, with window
 // boundaries inside tiles; one test crosses lavapipe's real 128 MiB maxStorageBufferRange. Every windowed
