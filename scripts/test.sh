@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, part 2: install, build everything, and run the whole test suite (CI runs exactly this).
-#   bash scripts/test.sh          every suite; the long lavapipe GPU suites at subgroup size 8 only
-#   bash scripts/test.sh --full   the long suites at subgroup sizes 4 and 16 too (GPUSCAN_FULL_TESTS)
+#   bash scripts/test.sh          every suite; at lavapipe subgroup sizes 4 and 16 only the GPU suites the
+#                                 subgroup size can change (tests/CMakeLists.txt says which)
+#   bash scripts/test.sh --full   every GPU suite at every size (GPUSCAN_FULL_TESTS)
 # Phases: install, build, ctest, consumers, sanitizers; each one's time is printed as it ends and all of
 # them at the end.
 set -euo pipefail
