@@ -27,7 +27,7 @@ phase_end install
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSCAN_FULL_TESTS=$full
 cmake --build build
 phase_end build
-ctest --test-dir build --output-on-failure --timeout 900 -j 2
+ctest --test-dir build --output-on-failure --timeout 1800 -j 2
 phase_end ctest
 
 # Consumers (tests/consumer) of the INSTALLED tree: a CMake project through find_package(gpuscan CONFIG) and a
@@ -101,7 +101,7 @@ c++ -std=c++20 -O1 -shared -fPIC -o build-asan/keep_vulkan_modules.so tests/sani
   export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
   export GPUSCAN_STRESS_COUNT=50
-  ctest --test-dir build-asan --output-on-failure --timeout 900 -j 2 -E '(_subgroup_(4|16)|^gl_llvmpipe_(128|512))$'
+  ctest --test-dir build-asan --output-on-failure --timeout 1800 -j 2 -E '(_subgroup_(4|16)|^gl_llvmpipe_(128|512))$'
 )
 phase_end sanitizers
 echo "phases: $phase_times"

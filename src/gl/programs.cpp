@@ -44,7 +44,8 @@ GLuint Context::Impl::program(const PipelineKey& key) {
     gl.DeleteShader(shader);
     if (snippet)
       throw Error(Errc::compile_error, "the custom operator's GLSL did not compile (into the " + name.substr(7) +
-                                           " kernel; source strings " + source.source_string_legend() + "): " + log);
+                                           " kernel; the snippet is source string 1; source strings " +
+                                           source.source_string_legend() + "): " + log);
     throw Error(Errc::gl_error, "the GL driver did not compile " + key.variant + " (W = " +
                                     std::to_string(key.workgroup_size) + "; source strings " +
                                     source.source_string_legend() + "): " + log);
