@@ -18,7 +18,9 @@ enum class ScanKind : uint8_t { exclusive, inclusive };
 //   add [0], mul [1], min [the type's largest value, +inf for floats], max [its smallest, -inf]
 //   on every type; bit_and [all ones], bit_or [0], bit_xor [0] on the integer types only.
 // Integer add and mul wrap modulo 2^32 or 2^64 as C++ unsigned arithmetic does (two's complement for
-// i32/i64), so no integer result is ever undefined. Float min/max of NaN are unspecified. Float add
+// i32/i64), so no integer result is ever undefined. Float min and max propagate NaN as numpy's
+// minimum/maximum do: every result that combines a NaN is the quiet NaN (its payload is not kept), so
+// an inclusive scan is NaN from the first NaN on, an exclusive scan from the element after it. Float add
 // and mul round at every step, so their result depends on the order of combination: see
 // ScanConfig::deterministic.
 enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };

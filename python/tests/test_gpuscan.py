@@ -237,6 +237,29 @@ def test_reduce_matches_numpy(ctx, dtype, op):
             assert got == expected, f"{context}: got {got}, expected {expected}"
 
 
+@pytest.mark.parametrize("op", ["min", "max"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_nan_propagates_like_numpy(ctx, dtype, op):
+    """min and max propagate NaN as np.minimum/np.maximum do: NaN from the first NaN on (inclusive),
+    from the element after it (exclusive), and the reduction of anything holding a NaN is NaN."""
+    small = np.array([1, np.nan, 3, .5, 7], dtype)
+    np.testing.assert_array_equal(ctx.inclusive_scan(small, op=op), UFUNCS[op].accumulate(small))
+    assert np.isnan(ctx.reduce(small, op=op))
+    rng = rng_for("nan", dtype, op)
+    for i, n in enumerate([2, 4097, 70_001]):
+        a = op_array(dtype, op, n, rng)
+        a[rng.integers(n // 2, n, 3)] = np.nan  # the first half still tests min/max themselves
+        for kind in KINDS:
+            algorithm = ALGORITHMS[(i + KINDS.index(kind)) % len(ALGORITHMS)]
+            expected = UFUNCS[op].accumulate(a)
+            if kind == "exclusive":
+                expected = np.concatenate(([identity(a.dtype, op)], expected[:-1])).astype(a.dtype)
+            got = run_scan(ctx, kind, a, op=op, algorithm=algorithm)
+            assert np.array_equal(got, expected, equal_nan=True), f"{op} {kind} n={n} {algorithm} (GPUSCAN_SEED={SEED})"
+        assert np.isnan(ctx.reduce(a, op=op))
+        assert not np.isnan(ctx.reduce(a[: n // 2], op=op))
+
+
 def test_float_results_are_reproducible(ctx):
     """Deterministic by default: the same float input gives the same bits on every run."""
     rng = rng_for("deterministic")

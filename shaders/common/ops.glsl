@@ -81,6 +81,31 @@ T from_words(uvec2 w) { return identity(); }
 #error "define one of TYPE_U32, TYPE_I32, TYPE_F32, TYPE_U64, TYPE_I64, TYPE_F64, TYPE_CUSTOM"
 #endif
 
+// Float min and max propagate NaN, as numpy's minimum/maximum do: a result with a NaN among its
+// operands is the quiet NaN T_NAN (whatever the operands' payloads, so the operators stay commutative
+// and results do not depend on the order of combining). GLSL's min/max and the subgroup min/max leave
+// NaN operands undefined or ignore them, so the NaN test is explicit, on the bits: it survives a
+// compiler that assumes no NaN in float arithmetic.
+#if defined(TYPE_F32)
+#define T_NAN uintBitsToFloat(0x7fc00000u)
+bool op_is_nan(T v) { return (floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u; }
+#elif defined(TYPE_F64)
+#define T_NAN packDouble2x32(uvec2(0u, 0x7ff80000u))
+bool op_is_nan(T v) {
+  const uvec2 w = unpackDouble2x32(v);
+  const uint high = w.y & 0x7fffffffu;
+  return high > 0x7ff00000u || (high == 0x7ff00000u && w.x != 0u);
+}
+#endif
+#if defined(TYPE_F32) || defined(TYPE_F64)
+T nan_min(T a, T b) { return op_is_nan(a) || op_is_nan(b) ? T_NAN : min(a, b); }
+T nan_max(T a, T b) { return op_is_nan(a) || op_is_nan(b) ? T_NAN : max(a, b); }
+// A subgroup min/max result `r`, replaced by T_NAN where the lanes it covered held a NaN (`seen`: the
+// subgroup Or of op_is_nan over the same lanes).
+T nan_seen(T r, uint seen) { return seen != 0u ? T_NAN : r; }
+#define GPUSCAN_NAN_AWARE(prefix, suffix, x) nan_seen(prefix##suffix(x), prefix##Or(uint(op_is_nan(x))))
+#endif
+
 #if !defined(TYPE_CUSTOM)
 // A value held in one 32-bit word (the 32-bit types only: compaction's predicate constants).
 uint to_bits(T v) { return to_word(v, 0u); }
@@ -93,7 +118,8 @@ T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 // operator names it with a define instead: the single-pass scans (with OP a constant, the H200 ran the
 // u32 min and max scans 1.7x slower at 2^24 and 1.9x at 2^28; reduce-then-scan and compaction within 2 %),
 // compaction's count monoid (OP_ADD) and a caller's operator (OP_CUSTOM). min(a, b) is GLSL's
-// "b < a ? b : a", as in src/cpu/reference.hpp; integer + and * wrap.
+// "b < a ? b : a", as in src/cpu/reference.hpp, but NaN-propagating on floats (nan_min above); integer
+// + and * wrap.
 #define OP_ID_ADD 0u
 #define OP_ID_MIN 1u
 #define OP_ID_MAX 2u
@@ -114,10 +140,20 @@ T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 #define OP_IDENTITY T(1)
 #define OP_COMBINE(a, b) ((a) * (b))
 #define OP_SUBGROUP Mul
+#elif defined(OP_MIN) && (defined(TYPE_F32) || defined(TYPE_F64))
+#define OP_IDENTITY T_MAX
+#define OP_COMBINE(a, b) nan_min(a, b)
+#define OP_SUBGROUP Min
+#define OP_SUBGROUP_NAN_AWARE
 #elif defined(OP_MIN)
 #define OP_IDENTITY T_MAX
 #define OP_COMBINE(a, b) min(a, b)
 #define OP_SUBGROUP Min
+#elif defined(OP_MAX) && (defined(TYPE_F32) || defined(TYPE_F64))
+#define OP_IDENTITY T_MIN
+#define OP_COMBINE(a, b) nan_max(a, b)
+#define OP_SUBGROUP Max
+#define OP_SUBGROUP_NAN_AWARE
 #elif defined(OP_MAX)
 #define OP_IDENTITY T_MIN
 #define OP_COMBINE(a, b) max(a, b)
@@ -136,21 +172,28 @@ T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 #define OP_SUBGROUP Xor
 #endif
 #define GPUSCAN_PASTE(a, b) a##b
+#if defined(OP_SUBGROUP_NAN_AWARE)
+#define GPUSCAN_NAN_AWARE_OP(prefix, suffix, x) GPUSCAN_NAN_AWARE(prefix, suffix, x)
+#define SUBGROUP_INCLUSIVE(x) GPUSCAN_NAN_AWARE_OP(subgroupInclusive, OP_SUBGROUP, x)
+#define SUBGROUP_EXCLUSIVE(x) GPUSCAN_NAN_AWARE_OP(subgroupExclusive, OP_SUBGROUP, x)
+#define SUBGROUP_REDUCE(x) GPUSCAN_NAN_AWARE_OP(subgroup, OP_SUBGROUP, x)
+#else
 #define GPUSCAN_SUBGROUP_OP(prefix, suffix) GPUSCAN_PASTE(prefix, suffix)
 #define SUBGROUP_INCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupInclusive, OP_SUBGROUP)(x)
 #define SUBGROUP_EXCLUSIVE(x) GPUSCAN_SUBGROUP_OP(subgroupExclusive, OP_SUBGROUP)(x)
 #define SUBGROUP_REDUCE(x) GPUSCAN_SUBGROUP_OP(subgroup, OP_SUBGROUP)(x)
+#endif
 #else
 SPEC_CONSTANT(13, uint, OP, OP_ID_ADD);
 // The subgroup operation `prefix`<Op> (subgroupInclusive, subgroupExclusive or subgroup: a reduction) for
 // OP, as an expression: only its uses compile, so kernels without subgroup arithmetic never name one.
 #if defined(TYPE_F32) || defined(TYPE_F64)
 #define GPUSCAN_OP_SELECT(prefix, x) \
-  (OP == OP_ID_MIN ? prefix##Min(x) : OP == OP_ID_MAX ? prefix##Max(x) \
+  (OP == OP_ID_MIN ? GPUSCAN_NAN_AWARE(prefix, Min, x) : OP == OP_ID_MAX ? GPUSCAN_NAN_AWARE(prefix, Max, x) \
    : OP == OP_ID_MUL ? prefix##Mul(x) : prefix##Add(x))
 #define OP_IDENTITY (OP == OP_ID_MIN ? T_MAX : OP == OP_ID_MAX ? T_MIN : OP == OP_ID_MUL ? T(1) : T(0))
 #define OP_COMBINE(a, b) \
-  (OP == OP_ID_MIN ? min(a, b) : OP == OP_ID_MAX ? max(a, b) : OP == OP_ID_MUL ? (a) * (b) : (a) + (b))
+  (OP == OP_ID_MIN ? nan_min(a, b) : OP == OP_ID_MAX ? nan_max(a, b) : OP == OP_ID_MUL ? (a) * (b) : (a) + (b))
 #else
 #define GPUSCAN_OP_SELECT(prefix, x) \
   (OP == OP_ID_MIN ? prefix##Min(x) : OP == OP_ID_MAX ? prefix##Max(x) \

@@ -1,7 +1,8 @@
 // CPU reference scans and reductions, used by the tests and by the CLI's --verify and demo. Every
 // operator of gpuscan::Op with the identity and the combine of shaders/common/ops.glsl: integer add
 // and mul wrap as C++ unsigned arithmetic does (two's complement for signed types), as the GPU's do;
-// min(a, b) is `b < a ? b : a`, as GLSL's.
+// min(a, b) is `b < a ? b : a`, as GLSL's; on floats min and max propagate NaN (a NaN operand gives the
+// quiet NaN), as numpy's minimum and maximum do.
 #pragma once
 
 #include <cmath>
@@ -58,8 +59,14 @@ T combine(Op op, T a, T b) {
   switch (op) {
     case Op::add: return wrapping_add(a, b);
     case Op::mul: return wrapping_mul(a, b);
-    case Op::min: return b < a ? b : a;
-    case Op::max: return a < b ? b : a;
+    case Op::min:
+      if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+      return b < a ? b : a;
+    case Op::max:
+      if constexpr (std::is_floating_point_v<T>)
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<T>::quiet_NaN();
+      return a < b ? b : a;
     default: break;
   }
   if constexpr (std::is_integral_v<T>) {

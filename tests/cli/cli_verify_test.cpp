@@ -59,6 +59,25 @@ TEST(CliVerify, NanMatchesOnlyNan) {
   EXPECT_TRUE(check<float>({1.0f, nan}, {1.0f, 2.0f}, ScanKind::inclusive));
 }
 
+// Float min and max propagate NaN (include/gpuscan/types.hpp): what a GPU that ignored the NaN, as
+// GLSL's min() and the subgroup min may, would give is a mismatch.
+TEST(CliVerify, MinMaxPropagateNan) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> in = {1.0f, nan, 3.0f, 0.5f, 7.0f};
+  auto scan_check = [&](const std::vector<float>& out, ScanKind kind, Op op) {
+    return verify_scan(std::as_bytes(std::span(in)), std::as_bytes(std::span(out)), DataType::f32, kind, op);
+  };
+  EXPECT_FALSE(scan_check({1.0f, nan, nan, nan, nan}, ScanKind::inclusive, Op::max));
+  EXPECT_FALSE(scan_check({-std::numeric_limits<float>::infinity(), 1.0f, nan, nan, nan}, ScanKind::exclusive, Op::max));
+  const auto m = scan_check({1.0f, 1.0f, 3.0f, 3.0f, 7.0f}, ScanKind::inclusive, Op::max);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->index, 1u);
+  EXPECT_EQ(m->count, 4u);
+  const float ignored = 0.5f, propagated = nan;
+  EXPECT_TRUE(verify_reduce(std::as_bytes(std::span(in)), std::as_bytes(std::span(&ignored, 1)), DataType::f32, Op::min));
+  EXPECT_FALSE(verify_reduce(std::as_bytes(std::span(in)), std::as_bytes(std::span(&propagated, 1)), DataType::f32, Op::min));
+}
+
 TEST(CliVerify, WrongLengthIsAMismatch) {
   const auto m = check<uint32_t>({1, 2, 3}, {0, 1}, ScanKind::exclusive);
   ASSERT_TRUE(m);

@@ -117,6 +117,12 @@ TEST_P(GlScanTest, OperatorsAndCarryIn) {
             EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
             EXPECT_TRUE(matches_reference(input, r.output, c.kind, op, initial));
           }
+        if constexpr (std::is_floating_point_v<T>)
+          if (op == Op::min || op == Op::max) {  // NaN propagates (include/gpuscan/types.hpp)
+            SCOPED_TRACE(std::string(to_string(op)) + " with NaNs, seed " + std::to_string(seed));
+            const auto input = with_nans(random_op_values<T>(b * b + 3, op, rng), rng);
+            EXPECT_TRUE(matches_reference(input, gl_record_and_run(input, c, 3).output, c.kind, op));
+          }
       });
     }
 }
@@ -251,6 +257,13 @@ TEST_F(GlTest, WideTypesEveryOperator) {
               EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
               EXPECT_TRUE(matches_reference(input, r.output, kind, op, initial));
             }
+        if constexpr (std::is_floating_point_v<T>)
+          if (op == Op::min || op == Op::max) {  // NaN propagates (include/gpuscan/types.hpp)
+            c.kind = ScanKind::exclusive;
+            SCOPED_TRACE(std::string(to_string(op)) + " with NaNs, seed " + std::to_string(seed));
+            const auto input = with_nans(random_op_values<T>(b * b + 1, op, rng), rng);
+            EXPECT_TRUE(matches_reference(input, gl_record_and_run(input, c, 1).output, ScanKind::exclusive, op));
+          }
       });
     }
     c.op = Op::add;

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -93,6 +94,28 @@ std::vector<T> random_values(size_t n, std::mt19937_64& rng) {
   } else {
     // Full range: sums wrap, which the reference reproduces.
     for (auto& x : v) x = static_cast<T>(rng());
+  }
+  return v;
+}
+
+// `v` with one to three NaNs of different kinds (quiet and signalling, either sign, with payloads) at
+// random positions in its second half, so the first half still tests min/max themselves: float min and
+// max propagate NaN (include/gpuscan/types.hpp), and every NaN must count, whatever its bits.
+template <class T>
+std::vector<T> with_nans(std::vector<T> v, std::mt19937_64& rng) {
+  static_assert(std::is_floating_point_v<T>);
+  using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  constexpr int mantissa = std::numeric_limits<T>::digits - 1;
+  constexpr Bits exponent = ((Bits{1} << (sizeof(T) * 8 - 1 - mantissa)) - 1) << mantissa;
+  const Bits kinds[] = {exponent | Bits{1} << (mantissa - 1),                       // the quiet NaN
+                        exponent | Bits{1},                                         // signalling
+                        Bits{1} << (sizeof(T) * 8 - 1) | exponent | Bits{0x5a5a}};  // negative, a payload
+  if (v.empty()) return v;
+  const size_t count = 1 + rng() % 3;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t at = v.size() / 2 + rng() % (v.size() - v.size() / 2);
+    const Bits bits = kinds[rng() % 3];
+    std::memcpy(&v[at], &bits, sizeof(T));
   }
   return v;
 }

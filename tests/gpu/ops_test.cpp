@@ -64,12 +64,17 @@ class OpsTest : public GpuTest, public ::testing::WithParamInterface<AlgorithmCa
   size_t tile() const { return GetParam().algorithm == Algorithm::multipass ? 64 : 128; }
 };
 
+// `nans`: the inputs hold NaNs in their second half (with_nans; float types only).
 template <class T>
-void check_sizes(const ScanConfig& c, const std::vector<size_t>& sizes, std::mt19937_64& rng, uint64_t seed) {
+void check_sizes(const ScanConfig& c, const std::vector<size_t>& sizes, std::mt19937_64& rng, uint64_t seed,
+                 bool nans = false) {
   for (size_t n : sizes) {
     SCOPED_TRACE(std::string(to_string(c.type)) + " " + std::string(to_string(c.op)) + " " +
-                 std::string(to_string(c.kind)) + ", n = " + std::to_string(n) + ", seed " + std::to_string(seed));
-    const auto input = random_op_values<T>(n, c.op, rng);
+                 std::string(to_string(c.kind)) + ", n = " + std::to_string(n) + (nans ? ", with NaNs" : "") +
+                 ", seed " + std::to_string(seed));
+    auto input = random_op_values<T>(n, c.op, rng);
+    if constexpr (std::is_floating_point_v<T>)
+      if (nans) input = with_nans(std::move(input), rng);
     const auto r = record_and_run(shared_context(), input, c);
     EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";
     EXPECT_TRUE(matches_reference(input, r.output, c.kind, c.op));
@@ -88,9 +93,13 @@ TEST_P(OpsTest, EveryTypeAndOperator) {
     ScanConfig c = config(pairs[i].type, pairs[i].op, kind);
     const size_t any = std::uniform_int_distribution<size_t>(2 * b, b * b + b)(rng);
     visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {1, b - 1, b + 1, any}, rng, seed); });
+    const bool nan_op = is_float(c.type) && (c.op == Op::min || c.op == Op::max);
+    if (nan_op)  // NaN propagates through every combining step: lanes, subgroups, tiles, levels
+      visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {1, b + 1, any}, rng, seed, true); });
     if (is_float(c.type) && c.algorithm == Algorithm::single_pass) {  // the ordered look-back too
       c.deterministic = true;
       visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {b + 1, any}, rng, seed); });
+      if (nan_op) visit_type(c.type, [&](auto t) { check_sizes<decltype(t)>(c, {any}, rng, seed, true); });
     }
   }
 }

@@ -173,6 +173,14 @@ void check_every_reduction(Run run, Has has) {
           const auto input = random_op_values<T>(n, op, rng);
           EXPECT_TRUE(reduces_to(input, static_cast<T>(run(input, config)), op));
         }
+        if constexpr (std::is_floating_point_v<T>)
+          if (op == Op::min || op == Op::max)  // a NaN anywhere makes the result NaN
+            for (size_t n : {size_t{1}, b + 1, any}) {
+              SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + ", n = " +
+                           std::to_string(n) + " with NaNs, seed " + std::to_string(seed));
+              const auto input = with_nans(random_op_values<T>(n, op, rng), rng);
+              EXPECT_TRUE(reduces_to(input, static_cast<T>(run(input, config)), op));
+            }
       });
     }
   }
