@@ -349,15 +349,23 @@ gpuscan::CompactConfig make_compact_config(std::string path, std::string algorit
   return config;
 }
 
-// The flags of a boolean or integer mask of `n` elements: 1 where it is non-zero.
-py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function) {
+// The flags of a boolean or integer mask of `n` elements: 1 where it is non-zero. `arg` names the
+// argument in errors: "pred" (compaction: a mask or a predicate string) or "flags" (segment heads).
+py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function,
+                                      const std::string& arg) {
   py::array mask = py::array::ensure(mask_like);
   const char k = mask ? mask.dtype().kind() : '?';
-  if (!mask || (k != 'b' && k != 'i' && k != 'u'))
-    throw py::type_error(std::string(function) + "() takes `pred` as a predicate string such as 'gt:100' or a "
-                         "boolean (or integer) mask array");
+  if (!mask || (k != 'b' && k != 'i' && k != 'u')) {
+    const std::string got = mask ? " (got " + std::string(py::str(mask.dtype())) + ")" : "";
+    if (arg == "pred")
+      throw py::type_error(std::string(function) + "() takes `pred` as a predicate string such as 'gt:100' or a "
+                           "boolean (or integer) mask array" + got);
+    throw py::type_error(std::string(function) + "() takes `" + arg + "` as a boolean (or integer) array, "
+                         "non-zero where a segment begins" + got);
+  }
   if (mask.ndim() != 1 || mask.shape(0) != n)
-    throw py::value_error(std::string(function) + "(): the mask has shape " + std::string(py::str(py::tuple(mask.attr("shape")))) +
+    throw py::value_error(std::string(function) + "(): `" + arg + "` has shape " +
+                          std::string(py::str(py::tuple(mask.attr("shape")))) +
                           "; it must be 1-D with one entry per element (" + std::to_string(n) + ")");
   py::object nonzero = py::module_::import("numpy").attr("not_equal")(mask, 0);
   return contiguous<uint32_t>(py::array(nonzero.attr("astype")("uint32")));
@@ -383,7 +391,7 @@ py::object compact_typed(std::shared_ptr<State> state, const py::array& a, const
       throw py::value_error(e.what());
     }
   } else {
-    flags = flags_from_mask(pred, input.size(), function);
+    flags = flags_from_mask(pred, input.size(), function, "pred");
   }
   gpuscan::PartitionResult<T> r;
   {
@@ -430,7 +438,7 @@ py::array segmented_typed(std::shared_ptr<State> state, const py::array& a, cons
   py::array heads;
   gpuscan::SegmentHeads kind = gpuscan::SegmentHeads::flags;
   if (!flags.is_none()) {
-    heads = flags_from_mask(flags, n, "segmented_scan");
+    heads = flags_from_mask(flags, n, "segmented_scan", "flags");
   } else {
     py::array k = py::array::ensure(keys);
     const char dk = k ? k.dtype().kind() : '?';

@@ -102,8 +102,11 @@ def test_errors(ctx):
         ctx.segmented_scan(a)
     with pytest.raises(ValueError, match="exactly one of flags= or keys="):
         ctx.segmented_scan(a, flags=np.ones(10, bool), keys=np.arange(10))
-    with pytest.raises(ValueError, match="one entry per element"):
+    with pytest.raises(ValueError, match="`flags` has shape .*one entry per element"):
         ctx.segmented_scan(a, flags=np.ones(9, bool))
+    with pytest.raises(TypeError, match=r"segmented_scan\(\) takes `flags` as a boolean .*float64") as raised:
+        ctx.segmented_scan(a, flags=np.ones(10, np.float64))
+    assert "predicate" not in str(raised.value)
     with pytest.raises(ValueError, match="one key per element"):
         ctx.segmented_scan(a, keys=np.arange(11))
     with pytest.raises(TypeError, match="32- or 64-bit integers"):
