@@ -262,7 +262,7 @@ struct BufferView {
 
 // Temporary storage a scan needs. size may be 0 (multipass and reduce-then-scan scans that fit one
 // tile need none); then the temp view passed to record_scan may be empty. A single-pass scan always
-// needs its look-back state (8 bytes plus 8 per tile).
+// needs its look-back state (8 bytes, plus 16 per tile for the 32-bit types and 32 for the 64-bit ones).
 struct TempRequirements {
   VkDeviceSize size = 0;
   VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;  // the single-pass scan adds TRANSFER_DST
