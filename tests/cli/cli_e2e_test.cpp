@@ -526,6 +526,29 @@ TEST_F(CliTest, MalformedTextNamesFileAndLine) {
   }
 }
 
+// A binary file read with --format text: the message quotes the bad bytes escaped (a raw NUL ended it,
+// control bytes reached the terminal) and says the file looks binary.
+TEST_F(CliTest, BinaryFileReadAsTextIsQuotedSafelyWithAHint) {
+  const uint32_t five[] = {1, 2, 3, 4, 5};
+  write_file(path("five.bin"), std::string(reinterpret_cast<const char*>(five), sizeof five));
+  std::mt19937 rng(5);
+  std::string noise(3000, '\0');
+  for (char& c : noise) c = static_cast<char>(rng());
+  write_file(path("noise.bin"), noise);
+  for (const char* name : {"five.bin", "noise.bin"}) {
+    SCOPED_TRACE(name);
+    const RunResult r = run("scan --type u32 --format text --in " + shell_quote(path(name).string()) + " --out -");
+    expect_failure(r, 1, {"gpuscan: error: " + path(name).string() + ":", "(is it binary? use --format binary)\n"});
+    for (const char c : r.err) {
+      const auto byte = static_cast<unsigned char>(c);
+      EXPECT_TRUE(c == '\n' || (byte >= 0x20 && byte < 0x7f)) << "byte " << int(byte) << " on stderr\n" << r;
+    }
+    EXPECT_LT(r.err.size(), 400u) << r;
+  }
+  const RunResult r = run("scan --type u32 --format text --in " + shell_quote(path("five.bin").string()) + " --out -");
+  EXPECT_NE(r.err.find(":1: '\\x01\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x03"), std::string::npos) << r;
+}
+
 TEST_F(CliTest, MissingInputFile) {
   const RunResult r = run("scan --type f32 --in " + shell_quote(path("does-not-exist.bin").string()) + " --out " +
                           shell_quote(path("out.bin").string()));
