@@ -499,6 +499,23 @@ TEST_F(CliTest, ConflictingAlgorithmOptionsAreUsageErrors) {
   EXPECT_FALSE(fs::exists(path("out.bin")));
 }
 
+// GPUSCAN_TIMEOUT_MS must be a number of milliseconds: anything else was read as far as its digits went
+// (garbage as 0, that is the 60 s default; "5e3" as 5 ms).
+TEST_F(CliTest, MalformedTimeoutEnvironmentVariableIsAnError) {
+  write_file(path("in.bin"), std::string(8, '\0'));
+  const std::string io =
+      " --in " + shell_quote(path("in.bin").string()) + " --out " + shell_quote(path("out.bin").string());
+  for (const char* value : {"garbage", "5e3", "0", "-1", "4294967296", " 100"}) {
+    SCOPED_TRACE(value);
+    const RunResult r = run("scan -t u32" + io, "", "GPUSCAN_TIMEOUT_MS=" + shell_quote(value));
+    expect_failure(r, 1, {"gpuscan: error: GPUSCAN_TIMEOUT_MS is '" + std::string(value) + "'",
+                          "whole number of milliseconds from 1 to 4294967295"});
+    EXPECT_FALSE(fs::exists(path("out.bin")));
+  }
+  const RunResult ok = run("scan -t u32" + io, "", "GPUSCAN_TIMEOUT_MS=120000");
+  EXPECT_EQ(ok.exit_code, 0) << ok;
+}
+
 TEST_F(CliTest, MalformedTextNamesFileAndLine) {
   struct Case {
     const char* type;

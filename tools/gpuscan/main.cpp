@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
       "  gpuscan --api gl info                          the OpenGL backend: GL version, subgroups, the pick\n"
       "  gpuscan COMMAND --help                         a command's options and examples\n"
       "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate;\n"
-      "             GPUSCAN_API=gl acts like --api gl.\n"
+      "             GPUSCAN_API=gl acts like --api gl; GPUSCAN_TIMEOUT_MS: how long to wait for the GPU (Vulkan;\n"
+      "             default 60000).\n"
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");
 
