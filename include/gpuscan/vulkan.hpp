@@ -140,8 +140,9 @@ struct ContextCreateInfo {
   // How scans and reductions reach the caller's buffers. Errc::unsupported for device_address on a
   // device without bufferDeviceAddress (DeviceInfo::buffer_device_address).
   Addressing addressing = Addressing::automatic;
-  // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = default (60 s,
-  // or the GPUSCAN_TIMEOUT_MS environment variable). After a timeout, destroy the Context: it waits for
+  // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = the
+  // GPUSCAN_TIMEOUT_MS environment variable if set (milliseconds, 1 to 4294967295; anything else makes
+  // create() throw Errc::invalid_argument), else 60 s. After a timeout, destroy the Context: it waits for
   // the device to go idle and then frees what the timed-out submission used.
   uint32_t timeout_ms = 0;
   // Enable the strongest reconvergence guarantee the device offers (maximal, else subgroup-uniform) and declare

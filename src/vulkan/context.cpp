@@ -3,9 +3,12 @@
 #include <bit>
 #include <numeric>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/scan_shape.hpp"
@@ -219,6 +222,24 @@ Addressing checked_addressing(Addressing requested, bool enabled, bool device_ha
                             "enabled (AdoptInfo::buffer_device_address_enabled)");
 }
 
+// How long convenience calls wait for the GPU: ContextCreateInfo::timeout_ms, else GPUSCAN_TIMEOUT_MS,
+// else `fallback`. A malformed variable is refused, not read as far as its digits go: a typo that left
+// the 60 s default, or cut "5e3" to 5 ms, would show only later, as a long hang or a spurious timeout.
+uint64_t timeout_ns(const ContextCreateInfo& info, uint64_t fallback) {
+  if (info.timeout_ms != 0) return uint64_t{info.timeout_ms} * 1'000'000;
+  const char* env = std::getenv("GPUSCAN_TIMEOUT_MS");
+  if (env == nullptr || *env == '\0') return fallback;
+  const std::string_view text(env);
+  uint32_t ms = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
+  if (ec != std::errc() || end != text.data() + text.size() || ms == 0)
+    throw Error(Errc::invalid_argument, "GPUSCAN_TIMEOUT_MS is '" + std::string(text) +
+                                            "': it must be a whole number of milliseconds from 1 to 4294967295 "
+                                            "(unset, convenience calls wait " +
+                                            std::to_string(fallback / 1'000'000) + " ms)");
+  return uint64_t{ms} * 1'000'000;
+}
+
 }  // namespace
 
 Context::Impl::~Impl() {
@@ -327,6 +348,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   auto impl = std::make_unique<Impl>();
   impl->owns_device = true;
   impl->on_message = create_info.on_message;
+  impl->timeout_ns = timeout_ns(create_info, impl->timeout_ns);  // a bad GPUSCAN_TIMEOUT_MS: before any Vulkan call
   impl->instance = create_instance(impl.get(), create_info.enable_validation);
   if (create_info.enable_validation) {
     auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
@@ -412,12 +434,6 @@ Context Context::create(const ContextCreateInfo& create_info) {
   vk::check(vkCreateDevice(impl->physical_device, &device_info, nullptr, &impl->device), "vkCreateDevice");
   vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
 
-  if (create_info.timeout_ms != 0) {
-    impl->timeout_ns = uint64_t{create_info.timeout_ms} * 1'000'000;
-  } else if (const char* env = std::getenv("GPUSCAN_TIMEOUT_MS")) {
-    const unsigned long long ms = std::strtoull(env, nullptr, 10);
-    if (ms > 0) impl->timeout_ns = ms * 1'000'000;
-  }
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->withhold_first_tile = create_info.debug_withhold_first_tile;
   impl->late_fallback = create_info.debug_late_fallback;

@@ -499,6 +499,127 @@ TEST_F(CliTest, ConflictingAlgorithmOptionsAreUsageErrors) {
   EXPECT_FALSE(fs::exists(path("out.bin")));
 }
 
+// Options that cannot go together are usage errors (exit 2) in the command line's words, found before
+// any file or device is opened: the input file does not exist and GPUSCAN_DEVICE matches no device, so
+// either being opened would be an error of its own (exit 1).
+TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
+  write_file(path("op.glsl"), "#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + b; }\n");
+  write_file(path("empty"), "");  // standard input: read only if a conflict went unnoticed
+  const std::string missing = shell_quote(path("missing.bin").string());
+  const std::string io = " --in " + missing + " --out " + shell_quote(path("out.bin").string());
+  const std::string op_file = " --op-file " + shell_quote(path("op.glsl").string());
+  const std::string flags = " --segments " + missing;
+  const std::string keys = " --keys " + missing;
+  struct Case {
+    std::string args;
+    std::vector<std::string> fragments;
+    std::string env;
+  };
+  const Case cases[] = {
+      // compact: --algorithm single-pass against --partition, --path, --api gl; --type; standard input twice
+      {"compact -t u32 --pred nonzero --partition --algorithm single-pass" + io,
+       {"--partition runs three-pass only", "not --algorithm single-pass; use --algorithm three-pass or auto"}},
+      {"compact -t u32 --flags " + missing + " --algorithm single-pass --path shared-memory" + io,
+       {"--algorithm single-pass runs on the ballot path only, not --path shared-memory"}},
+      {"compact --api gl -t u32 --pred nonzero --algorithm single-pass" + io,
+       {"--algorithm single-pass is not offered with --api gl", "--algorithm three-pass or auto"}},
+      {"compact -t u32 --pred nonzero --algorithm single-pass" + io,
+       {"--algorithm single-pass is not offered with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
+      {"compact -t u64 --pred nonzero" + io, {"compact takes --type u32, i32 or f32, not --type u64"}},
+      {"compact -t f64 --flags " + missing + io, {"compact takes --type u32, i32 or f32, not --type f64"}},
+      {"compact -t u32 --flags - --in - --out -",
+       {"--in - and --flags - both name standard input, which can be read only once"}},
+      // scan: operators and types
+      {"scan -t f32 --op xor" + io, {"--op xor applies to integer types only, not to --type f32"}},
+      {"reduce -t f32 --op and --in " + missing, {"--op and applies to integer types only, not to --type f32"}},
+      // scan --op-file against what custom operators do not run
+      {"scan -t u32 --algorithm single-pass" + op_file + io,
+       {"--op-file runs the multipass scan with Blelloch workgroup scans only, not --algorithm single-pass",
+        "use --algorithm multipass, blelloch or auto"}},
+      {"scan -t u32 --algorithm reduce-then-scan" + op_file + io, {"not --algorithm reduce-then-scan"}},
+      {"scan -t u32 -a subgroup" + op_file + io,
+       {"--op-file runs Blelloch workgroup scans only", "not --workgroup-algorithm subgroup"}},
+      {"scan -t u32 --verify" + op_file + io, {"--verify has no CPU reference for a custom operator (--op-file)"}},
+      {"scan -t u32" + op_file + flags + io, {"--op-file cannot be combined with --segments"}},
+      {"scan -t u32" + op_file + keys + io, {"--op-file cannot be combined with --keys"}},
+      {"scan -t u32 --device-memory-budget 1M" + op_file + io, {"--device-memory-budget does not apply to --op-file"}},
+      // segmented scans against what they do not run
+      {"scan -t u32 --algorithm single-pass" + flags + io,
+       {"segmented scans (--segments) run as reduce-then-scan only, not --algorithm single-pass",
+        "use --algorithm reduce-then-scan or auto"}},
+      {"scan -t u32 --algorithm multipass" + keys + io, {"segmented scans (--keys) run as reduce-then-scan only"}},
+      {"scan -t u32 --algorithm blelloch" + flags + io, {"not --algorithm blelloch"}},
+      {"scan -t u32 -a blelloch" + flags + io,
+       {"--workgroup-algorithm blelloch applies to the multipass scan, which segmented scans (--segments) do not run"}},
+      {"scan -t u32 --device-memory-budget 1M" + keys + io, {"--device-memory-budget does not apply to --keys"}},
+      {"scan -t u32 --in - --segments - --out -", {"--in - and --segments - both name standard input"}},
+      {"scan -t u32 --in - --keys - --out -", {"--in - and --keys - both name standard input"}},
+      // --api gl: no single-pass scan, no streamed reduction, no --device
+      {"scan --api gl -t u32 --algorithm single-pass" + io, {"--algorithm single-pass is not offered with --api gl"}},
+      {"info --algorithm single-pass", {"--algorithm single-pass is not offered with GPUSCAN_API=gl"},
+       "GPUSCAN_API=gl"},
+      {"demo --api gl --n 10 --algorithm single-pass", {"--algorithm single-pass is not offered with --api gl"}},
+      {"reduce --api gl -t u32 --device-memory-budget 1M --in " + missing,
+       {"--device-memory-budget does not apply with --api gl", "reads the whole input"}},
+      {"--api gl --device 0 info", {"--device selects a Vulkan device and does not apply with --api gl"}},
+      {"scan --device llvmpipe -t u32" + io,
+       {"--device selects a Vulkan device and does not apply with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args + " [" + c.env + "]");
+    const RunResult r = run(c.args, path("empty").string(), "GPUSCAN_DEVICE=no-such-gpu-anywhere " + c.env);
+    std::vector<std::string> fragments = c.fragments;
+    fragments.insert(fragments.begin(), "gpuscan: usage error: ");
+    EXPECT_EQ(r.exit_code, 2) << r;
+    for (const auto& fragment : fragments)
+      EXPECT_NE(r.err.find(fragment), std::string::npos) << "expected '" << fragment << "' in stderr\n" << r;
+    EXPECT_EQ(r.err.find("::"), std::string::npos) << "a C++ name in a CLI message\n" << r;
+    EXPECT_TRUE(r.out.empty()) << r;
+  }
+  EXPECT_FALSE(fs::exists(path("out.bin")));
+}
+
+// What still goes together: custom operators with the multipass scan they run, segmented scans with
+// reduce-then-scan, three-pass compaction on GL, and GPUSCAN_DEVICE, which GL ignores (it is often set for a
+// whole session, unlike --device).
+TEST_F(CliTest, OptionsThatAgreeStillRun) {
+  write_file(path("op.glsl"), "#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + b; }\n");
+  write_file(path("v.txt"), "3\n1\n7\n0\n");
+  write_file(path("f.txt"), "1\n0\n1\n0\n");
+  const std::string v = " -f text --in " + shell_quote(path("v.txt").string()) + " --out -";
+  for (const char* algorithm : {" --algorithm blelloch", " --algorithm multipass -a blelloch", " --algorithm auto"}) {
+    const RunResult r =
+        run(std::string("scan -t u32 --op-file ") + shell_quote(path("op.glsl").string()) + algorithm + v);
+    ASSERT_EQ(r.exit_code, 0) << algorithm << "\n" << r;
+    EXPECT_EQ(r.out, "0\n3\n4\n11\n") << r;
+  }
+  const RunResult segmented =
+      run("scan -t u32 --algorithm auto -a auto --segments " + shell_quote(path("f.txt").string()) + v);
+  ASSERT_EQ(segmented.exit_code, 0) << segmented;
+  EXPECT_EQ(segmented.out, "0\n3\n0\n7\n") << segmented;
+  const RunResult gl = run("compact --api gl -t u32 --pred nonzero --algorithm three-pass" + v, "",
+                           "GPUSCAN_DEVICE=no-such-gpu-anywhere");
+  ASSERT_EQ(gl.exit_code, 0) << gl;
+  EXPECT_EQ(gl.out, "3\n1\n7\n") << gl;
+}
+
+// GPUSCAN_TIMEOUT_MS must be a number of milliseconds: anything else was read as far as its digits went
+// (garbage as 0, that is the 60 s default; "5e3" as 5 ms).
+TEST_F(CliTest, MalformedTimeoutEnvironmentVariableIsAnError) {
+  write_file(path("in.bin"), std::string(8, '\0'));
+  const std::string io =
+      " --in " + shell_quote(path("in.bin").string()) + " --out " + shell_quote(path("out.bin").string());
+  for (const char* value : {"garbage", "5e3", "0", "-1", "4294967296", " 100"}) {
+    SCOPED_TRACE(value);
+    const RunResult r = run("scan -t u32" + io, "", "GPUSCAN_TIMEOUT_MS=" + shell_quote(value));
+    expect_failure(r, 1, {"gpuscan: error: GPUSCAN_TIMEOUT_MS is '" + std::string(value) + "'",
+                          "whole number of milliseconds from 1 to 4294967295"});
+    EXPECT_FALSE(fs::exists(path("out.bin")));
+  }
+  const RunResult ok = run("scan -t u32" + io, "", "GPUSCAN_TIMEOUT_MS=120000");
+  EXPECT_EQ(ok.exit_code, 0) << ok;
+}
+
 TEST_F(CliTest, MalformedTextNamesFileAndLine) {
   struct Case {
     const char* type;
@@ -524,6 +645,29 @@ TEST_F(CliTest, MalformedTextNamesFileAndLine) {
                           c.fragment});
     EXPECT_FALSE(fs::exists(path("out.txt")));
   }
+}
+
+// A binary file read with --format text: the message quotes the bad bytes escaped (a raw NUL ended it,
+// control bytes reached the terminal) and says the file looks binary.
+TEST_F(CliTest, BinaryFileReadAsTextIsQuotedSafelyWithAHint) {
+  const uint32_t five[] = {1, 2, 3, 4, 5};
+  write_file(path("five.bin"), std::string(reinterpret_cast<const char*>(five), sizeof five));
+  std::mt19937 rng(5);
+  std::string noise(3000, '\0');
+  for (char& c : noise) c = static_cast<char>(rng());
+  write_file(path("noise.bin"), noise);
+  for (const char* name : {"five.bin", "noise.bin"}) {
+    SCOPED_TRACE(name);
+    const RunResult r = run("scan --type u32 --format text --in " + shell_quote(path(name).string()) + " --out -");
+    expect_failure(r, 1, {"gpuscan: error: " + path(name).string() + ":", "(is it binary? use --format binary)\n"});
+    for (const char c : r.err) {
+      const auto byte = static_cast<unsigned char>(c);
+      EXPECT_TRUE(c == '\n' || (byte >= 0x20 && byte < 0x7f)) << "byte " << int(byte) << " on stderr\n" << r;
+    }
+    EXPECT_LT(r.err.size(), 400u) << r;
+  }
+  const RunResult r = run("scan --type u32 --format text --in " + shell_quote(path("five.bin").string()) + " --out -");
+  EXPECT_NE(r.err.find(":1: '\\x01\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x03"), std::string::npos) << r;
 }
 
 TEST_F(CliTest, MissingInputFile) {
@@ -895,7 +1039,7 @@ TEST_F(CliTest, CustomOperatorErrors) {
                  {"gpuscan: error: ", "did not compile", "custom_op.glsl:3", "oops"});
   expect_failure(run("scan -t u32" + affine + io), 1, {"holds 3 u32 values", "2 values (8 bytes)"});
   expect_failure(run("scan -t u32 --element-size 12" + affine + io), 1, {"element_size is 12", "takes 8 bytes"});
-  expect_failure(run("scan -t u32 --verify" + affine + io), 1, {"--verify", "no CPU reference"});
+  expect_failure(run("scan -t u32 --verify" + affine + io), 2, {"usage error: --verify", "no CPU reference"});
   expect_failure(run("scan -t u32 --op add" + affine + io), 2, {"--op"});
   expect_failure(run("scan -t u32 --element-size 8" + io), 2, {"--op-file"});
   expect_failure(run("scan -t u32 --op-file " + shell_quote(path("missing.glsl").string()) + io), 1,
@@ -1129,7 +1273,7 @@ TEST_F(CliTest, GlDemoAndTheSinglePassRefusal) {
   write_file(path("in"), to_file_content(random_words(DataType::u32, 10, 1), DataType::u32, false));
   expect_failure(run("scan --api gl --algorithm single-pass --type u32 --in " + shell_quote(path("in").string()) +
                      " --out " + shell_quote(path("o").string())),
-                 1, {"not offered on OpenGL"});
+                 2, {"usage error: --algorithm single-pass is not offered with --api gl"});
   write_file(path("t.txt"), "3\n-1\n7\n");
   const RunResult op = run("scan --api gl --type i32 --op max --inclusive --format text --verify --in " +
                            shell_quote(path("t.txt").string()) + " --out -");
@@ -1279,12 +1423,12 @@ TEST_F(CliTest, SegmentedScanErrors) {
   expect_failure(run("scan --type u32 --key-type u64" + v), 2, {"--key-type applies to --keys only"});
   write_file(path("f.txt"), "1\n0\n0\n1\n");
   expect_failure(run("scan --type u32 --algorithm single-pass" + v + " --segments " + shell_quote(path("f.txt").string())),
-                 1, {"segmented scans run as reduce-then-scan"});
-  expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 1,
-                 {"integer types only"});
+                 2, {"usage error: segmented scans (--segments) run as reduce-then-scan only"});
+  expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 2,
+                 {"usage error: --op xor applies to integer types only"});
   expect_failure(run("scan --api gl --type u32 --algorithm multipass" + v + " --segments " +
                      shell_quote(path("f.txt").string())),
-                 1, {"segmented scans run as reduce-then-scan"});
+                 2, {"usage error: segmented scans (--segments) run as reduce-then-scan only"});
 }
 
 }  // namespace compact_e2e
@@ -1359,8 +1503,8 @@ TEST_F(CliTest, CompactAlgorithms) {
   const RunResult partition = run("compact --type u32 --pred nonzero --algorithm single-pass --partition --in " +
                                   shell_quote(path("in.bin").string()) + " --out " +
                                   shell_quote(path("out.bin").string()));
-  EXPECT_EQ(partition.exit_code, 1) << partition;
-  EXPECT_NE(partition.err.find("three-pass"), std::string::npos) << partition;
+  EXPECT_EQ(partition.exit_code, 2) << partition;
+  EXPECT_NE(partition.err.find("--algorithm three-pass"), std::string::npos) << partition;
   const RunResult bad = run("compact --type u32 --pred nonzero --algorithm two-pass --in " +
                             shell_quote(path("in.bin").string()) + " --out -");
   EXPECT_EQ(bad.exit_code, 2) << bad;

@@ -2,6 +2,7 @@
 // type, and every kind of malformed input, whose message must name the file and the line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -205,6 +206,53 @@ TEST(CliText, CutsShortVeryLongTokens) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_LT(std::string(e.what()).size(), 200u) << e.what();
+  }
+}
+
+// A binary file read as text: the bad bytes are shown escaped, never raw (a NUL would end the message
+// where main() prints it as a C string; control bytes would reach the terminal), with a hint.
+TEST(CliText, QuotesBinaryBytesEscapedWithAHint) {
+  const uint32_t five[] = {1, 2, 3, 4, 5};
+  const std::string binary(reinterpret_cast<const char*>(five), sizeof five);
+  expect_parse_error(binary, DataType::u32, 1,
+                     "'\\x01\\x00\\x00\\x00\\x02\\x00\\x00\\x00\\x03\\x00\\x00\\x00\\x04\\x00\\x00\\x00"
+                     "\\x05\\x00\\x00\\x00' is not a valid u32 number (is it binary? use --format binary)");
+  std::string random(4000, '\0');
+  for (size_t i = 0; i < random.size(); ++i) random[i] = static_cast<char>((i * 2654435761u) >> 13);
+  std::replace(random.begin(), random.end(), '\n', '\0');  // one long line: the token is cut short
+  for (const DataType type : {DataType::u32, DataType::f32}) {
+    try {
+      parse_text(random, type, "data.bin");
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.size(), std::strlen(e.what())) << "a NUL in the message";
+      for (const char c : message) {
+        const auto byte = static_cast<unsigned char>(c);
+        EXPECT_TRUE(byte >= 0x20 && byte < 0x7f) << "byte " << int(byte) << " in: " << message;
+      }
+      EXPECT_NE(message.find("...' is not a valid"), std::string::npos) << message;  // cut short
+      EXPECT_LT(message.size(), 300u) << message;
+      EXPECT_NE(message.find("(is it binary? use --format binary)"), std::string::npos) << message;
+    }
+  }
+  // Printable ASCII stays as it is, a backslash is doubled so that it cannot pass for an escape; the hint
+  // comes for a control byte anywhere in the input, not only in the bad token.
+  expect_parse_error("1\n2x\\y\n", DataType::u32, 2, "'2x\\\\y' is not a valid u32 number");
+  expect_parse_error("1\nabc\n\x7f\n", DataType::u32, 2, "'abc' is not a valid u32 number (is it binary?");
+  expect_parse_error("1\n\n\x01\n", DataType::u32, 2, "empty line between numbers");
+  expect_parse_error("1\n\n\x01\n", DataType::u32, 2, "(is it binary? use --format binary)");
+  expect_parse_error("1\n\xc3\xa9\n", DataType::u32, 2, "'\\xc3\\xa9' is not a valid u32 number");
+}
+
+TEST(CliText, TextErrorsHaveNoBinaryHint) {
+  for (const char* text : {"1\nabc\n", "1\t\n\v\f\r\nx\r\n", "1\n\n2\n"}) {
+    try {
+      parse_text(text, DataType::u32, "data.txt");
+      ADD_FAILURE() << "no error for " << ::testing::PrintToString(std::string(text));
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).find("binary"), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -13,6 +14,10 @@ namespace gpuscan::cli {
 struct Command {
   CLI::App* app = nullptr;              // the subcommand, to ask whether it was parsed
   std::function<int(GlobalFlags&)> run;  // returns the exit code; may throw gpuscan::Error
+  // "" when the command's options agree with each other and with the global flags (--api may come from
+  // GPUSCAN_API, so this cannot run while CLI11 parses); otherwise the usage error, in the options' own
+  // words. main() asks before run(), so a conflict opens no file and no device.
+  std::function<std::string(const GlobalFlags&)> conflict;
 };
 
 // The last line of each command's --help footer (main.cpp's footer has the details).

@@ -51,6 +51,24 @@ PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input
   return r;
 }
 
+// Options that conflict, in the command line's words (commands.hpp, Command::conflict).
+std::string compact_conflict(const CompactOptions& options, const GlobalFlags& globals) {
+  if (element_size(options.type) != 4)
+    return "compact takes --type u32, i32 or f32, not --type " + std::string(to_string(options.type));
+  if (options.algorithm == CompactAlgorithm::single_pass) {
+    if (globals.api == Api::gl)
+      return "--algorithm single-pass is not offered with " + globals.api_option() +
+             " (GL has no memory model for its look-back between workgroups); use --algorithm three-pass or auto";
+    if (options.partition)
+      return "--partition runs three-pass only (a stable partition must know the total kept before it places a "
+             "rejected element), not --algorithm single-pass; use --algorithm three-pass or auto";
+    if (options.path == CompactPath::shared_memory)
+      return "--algorithm single-pass runs on the ballot path only, not --path shared-memory; use --algorithm "
+             "three-pass or auto";
+  }
+  return stdin_conflict(options.in, "--flags", options.flags);
+}
+
 int run_compact(CompactOptions& options, GlobalFlags& globals) {
   const auto input = read_values(options.in, options.type, options.format);
   const uint64_t n = input.size() / 4;
@@ -80,7 +98,7 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
     case DataType::u32: go(uint32_t{}); break;
     case DataType::i32: go(int32_t{}); break;
     case DataType::f32: go(float{}); break;
-    default:
+    default:  // compact_conflict refuses these first
       throw Error(Errc::unsupported, "compaction supports u32, i32 and f32 elements, not " +
                                          std::string(to_string(options.type)));
   }
@@ -121,7 +139,7 @@ Command add_compact_command(CLI::App& app) {
          [options](const std::string& name) { options->algorithm = *parse_compact_algorithm(name); },
          "how the selection is planned: auto (single-pass where the device can), three-pass (count, scan "
          "the counts, scatter; any device) or single-pass (one dispatch, look-back over the tiles' counts; "
-         "not with --partition)")
+         "Vulkan and the ballot path only, not with --partition)")
       ->check(CLI::IsMember({"auto", "three-pass", "single-pass"}))
       ->type_name("ALG");
   sub->callback([sub, options] {
@@ -129,7 +147,7 @@ Command add_compact_command(CLI::App& app) {
     if (has_pred == has_flags)
       throw CLI::ValidationError("--pred/--flags", "give exactly one of --pred or --flags; predicates: " +
                                                        std::string(predicate_forms));
-    if (has_pred) {
+    if (has_pred && element_size(options->type) == 4) {  // other types: compact_conflict says so
       try {
         options->predicate = parse_predicate(options->pred, options->type);
       } catch (const Error& e) {
@@ -147,7 +165,8 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));
-  return {sub, [options](GlobalFlags& globals) { return run_compact(*options, globals); }};
+  return {sub, [options](GlobalFlags& globals) { return run_compact(*options, globals); },
+          [options](const GlobalFlags& globals) { return compact_conflict(*options, globals); }};
 }
 
 }  // namespace gpuscan::cli

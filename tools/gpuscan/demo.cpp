@@ -237,7 +237,10 @@ Command add_demo_command(CLI::App& app) {
       "  gpuscan demo --api gl                          the same on OpenGL\n"
       "When standard error is a terminal, a progress line goes there as each algorithm starts.\n" +
       std::string(exit_codes_help));
-  return {sub, [options](GlobalFlags& globals) { return run_demo(*options, globals); }};
+  return {sub, [options](GlobalFlags& globals) { return run_demo(*options, globals); },
+          [options](const GlobalFlags& globals) {
+            return options->algorithm.conflict_with(globals.api, globals.api_option());
+          }};
 }
 
 }  // namespace gpuscan::cli

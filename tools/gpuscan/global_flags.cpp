@@ -17,6 +17,18 @@ size_t ValidationLog::count() const {
   return count_;
 }
 
+std::string GlobalFlags::api_option() const {
+  const char* name = api == Api::gl ? "gl" : "vulkan";
+  return api_from_environment ? "GPUSCAN_API=" + std::string(name) : "--api " + std::string(name);
+}
+
+std::string GlobalFlags::conflict() const {
+  if (api == Api::gl && !device_selector.empty())
+    return "--device selects a Vulkan device and does not apply with " + api_option() +
+           ": OpenGL runs on the device EGL offers first (a GPU, else Mesa's llvmpipe); leave out --device";
+  return {};
+}
+
 Context GlobalFlags::open_context() {
   ContextCreateInfo info;
   info.device_selector = device_selector;

@@ -28,11 +28,20 @@ struct GlobalFlags {
   std::string device_selector;  // --device; "" = GPUSCAN_DEVICE or gpuscan's default order
   bool validate = false;        // --validate or GPUSCAN_VALIDATE set (and not "0")
   Api api = Api::vulkan;        // --api; GPUSCAN_API
+  bool api_from_environment = false;  // GPUSCAN_API chose `api`, not --api
   ValidationLog validation_log; // outlives every Context opened here
 
+  // How the user chose the API, for messages: "--api gl" or "GPUSCAN_API=gl".
+  std::string api_option() const;
+  // "" when the global flags agree; otherwise the usage error. --device picks among Vulkan devices, and
+  // gpuscan's GL context runs on the device EGL offers first, so --device with --api gl is refused
+  // rather than ignored (GPUSCAN_DEVICE, often set for a whole session, is ignored on GL).
+  std::string conflict() const;
+
   Context open_context();
-  // A context of the chosen API. For GL: gpuscan's own EGL context (--device does not apply), a debug
-  // context whose KHR_debug errors and warnings count as validation messages with --validate.
+  // A context of the chosen API. For GL: gpuscan's own EGL context on EGL's first device (the first
+  // hardware one, else Mesa's surfaceless llvmpipe), a debug context whose KHR_debug errors and warnings
+  // count as validation messages with --validate.
   Backend open_backend();
 };
 

@@ -378,7 +378,10 @@ Command add_info_command(CLI::App& app) {
       "  gpuscan --device llvmpipe info                the pick chosen by name\n"
       "  gpuscan --api gl info                         OpenGL: version, renderer, subgroups, the pick\n" +
       std::string(exit_codes_help));
-  return {sub, [options](GlobalFlags& globals) { return run_info(*options, globals); }};
+  return {sub, [options](GlobalFlags& globals) { return run_info(*options, globals); },
+          [options](const GlobalFlags& globals) {
+            return options->algorithm.conflict_with(globals.api, globals.api_option());
+          }};
 }
 
 }  // namespace gpuscan::cli

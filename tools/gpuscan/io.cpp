@@ -18,19 +18,49 @@
 namespace gpuscan::cli {
 namespace {
 
-[[noreturn]] void parse_failure(std::string_view source, size_t line, const std::string& what) {
-  throw Error(Errc::parse_error, std::string(source) + ":" + std::to_string(line) + ": " + what);
+// Where a text parse is: the whole input (to tell binary data from text), its name and the line.
+struct TextPosition {
+  std::string_view text;
+  std::string_view source;
+  size_t line;
+};
+
+// Bytes that no text file of numbers holds: NUL and the other control bytes but tab, newline, vertical
+// tab, form feed and carriage return. Random binary data has them within its first few bytes.
+bool looks_binary(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte == 0x7f || (byte < 0x20 && !(byte >= '\t' && byte <= '\r'));
+  });
+}
+
+[[noreturn]] void parse_failure(const TextPosition& at, const std::string& what) {
+  throw Error(Errc::parse_error, std::string(at.source) + ":" + std::to_string(at.line) + ": " + what +
+                                     (looks_binary(at.text) ? " (is it binary? use --format binary)" : ""));
 }
 
 [[noreturn]] void io_failure(const std::string& what, int err) {
   throw Error(Errc::io_error, what + ": " + std::generic_category().message(err));
 }
 
-// The token as it appears in messages: quoted, and cut short if someone fed us a binary file.
+// The token as it appears in messages: quoted, cut short after 40 bytes, printable ASCII as is and
+// every other byte as \xNN (a backslash as \\), so that binary data puts no control byte or NUL on the
+// terminal, nor a NUL into the message, whose C string would end there.
 std::string quoted(std::string_view token) {
   constexpr size_t max_shown = 40;
-  if (token.size() > max_shown) return "'" + std::string(token.substr(0, max_shown)) + "...'";
-  return "'" + std::string(token) + "'";
+  std::string out = "'";
+  for (const char c : token.substr(0, max_shown)) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      constexpr char hex[] = "0123456789abcdef";
+      out += {'\\', 'x', hex[byte >> 4], hex[byte & 0xf]};
+    }
+  }
+  return out + (token.size() > max_shown ? "...'" : "'");
 }
 
 std::string_view trim(std::string_view s) {
@@ -49,7 +79,7 @@ void append(std::vector<std::byte>& out, T value) {
 // Integers: signed types and u32 go through int64, u64 through uint64 (a leading '-' then is out of
 // range), so that "-1" for an unsigned type reads as "out of range", not "not a number".
 template <class T>
-T parse_integer(std::string_view token, DataType type, std::string_view source, size_t line) {
+T parse_integer(std::string_view token, DataType type, const TextPosition& at) {
   using Wide = std::conditional_t<std::is_same_v<T, uint64_t>, uint64_t, int64_t>;
   const bool negative_unsigned = std::is_unsigned_v<Wide> && !token.empty() && token.front() == '-';
   const std::string_view digits = negative_unsigned ? token.substr(1) : token;
@@ -57,33 +87,32 @@ T parse_integer(std::string_view token, DataType type, std::string_view source, 
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), wide);
   const std::string name(to_string(type));
   if (ec == std::errc::invalid_argument || end != digits.data() + digits.size() || (negative_unsigned && digits.empty()))
-    parse_failure(source, line, quoted(token) + " is not a valid " + name + " number");
+    parse_failure(at, quoted(token) + " is not a valid " + name + " number");
   if (ec == std::errc::result_out_of_range || (negative_unsigned && wide != 0) ||
       std::cmp_less(wide, std::numeric_limits<T>::min()) || std::cmp_greater(wide, std::numeric_limits<T>::max()))
-    parse_failure(source, line, quoted(token) + " is out of range for " + name + " (" +
-                                    std::to_string(std::numeric_limits<T>::min()) + " to " +
-                                    std::to_string(std::numeric_limits<T>::max()) + ")");
+    parse_failure(at, quoted(token) + " is out of range for " + name + " (" +
+                          std::to_string(std::numeric_limits<T>::min()) + " to " +
+                          std::to_string(std::numeric_limits<T>::max()) + ")");
   return static_cast<T>(wide);
 }
 
 template <class T>
-T parse_float(std::string_view token, DataType type, std::string_view source, size_t line) {
+T parse_float(std::string_view token, DataType type, const TextPosition& at) {
   T value = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
   const std::string name(to_string(type));
   if (ec == std::errc::invalid_argument || end != token.data() + token.size())
-    parse_failure(source, line, quoted(token) + " is not a valid " + name + " number");
+    parse_failure(at, quoted(token) + " is not a valid " + name + " number");
   if (ec == std::errc::result_out_of_range)
-    parse_failure(source, line, quoted(token) + " is out of range for " + name + " (it overflows or underflows)");
+    parse_failure(at, quoted(token) + " is out of range for " + name + " (it overflows or underflows)");
   return value;
 }
 
-void append_number(std::vector<std::byte>& out, std::string_view token, DataType type,
-                   std::string_view source, size_t line) {
+void append_number(std::vector<std::byte>& out, std::string_view token, DataType type, const TextPosition& at) {
   visit_type(type, [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>) append(out, parse_float<T>(token, type, source, line));
-    else append(out, parse_integer<T>(token, type, source, line));
+    if constexpr (std::is_floating_point_v<T>) append(out, parse_float<T>(token, type, at));
+    else append(out, parse_integer<T>(token, type, at));
   });
 }
 
@@ -182,10 +211,10 @@ std::vector<std::byte> parse_text(std::string_view text, DataType type, std::str
       continue;
     }
     if (first_blank_line != 0)
-      parse_failure(source, first_blank_line,
+      parse_failure({text, source, first_blank_line},
                     "empty line between numbers (the next number is on line " + std::to_string(line) +
                         "; only trailing blank lines are allowed)");
-    append_number(out, token, type, source, line);
+    append_number(out, token, type, {text, source, line});
   }
   return out;
 }

@@ -10,6 +10,8 @@
 // Values travel as bytes (std::vector<std::byte>) because that is what gpuscan::scan_bytes takes.
 // Every failure throws gpuscan::Error: Errc::io_error for files that cannot be read or written,
 // Errc::parse_error for malformed data, with a message naming the file (and, for text, "file:LINE:").
+// A bad token is quoted with its bytes outside printable ASCII escaped (\x01), and a text input holding
+// bytes no text has (NUL, other control bytes) is said to look binary.
 #pragma once
 
 #include <bit>

@@ -11,9 +11,9 @@
 //
 // This file holds the command table, the global flags and the mapping from failures to exit codes:
 //   0 success; 1 a gpuscan::Error (bad file, no device, Vulkan failure) or a scan that does not match
-//   the CPU reference; 2 a usage error (unknown command, type or option); 3 the validation layer
-//   reported warnings or errors (with --validate or GPUSCAN_VALIDATE) though the command succeeded; with
-//   --api gl, KHR_debug errors and warnings of gpuscan's debug context count as such.
+//   the CPU reference; 2 a usage error (unknown command, type or option, options that conflict); 3 the
+//   validation layer reported warnings or errors (with --validate or GPUSCAN_VALIDATE) though the command
+//   succeeded; with --api gl, KHR_debug errors and warnings of gpuscan's debug context count as such.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -82,15 +82,17 @@ int main(int argc, char** argv) {
       "  gpuscan --device llvmpipe demo --n 1000000\n"
       "  gpuscan --api gl info                          the OpenGL backend: GL version, subgroups, the pick\n"
       "  gpuscan COMMAND --help                         a command's options and examples\n"
-      "Environment: GPUSCAN_DEVICE selects the device like --device; GPUSCAN_VALIDATE=1 acts like --validate;\n"
-      "             GPUSCAN_API=gl acts like --api gl.\n"
+      "Environment: GPUSCAN_DEVICE selects the device like --device (Vulkan only); GPUSCAN_VALIDATE=1 acts like\n"
+      "             --validate; GPUSCAN_API=gl acts like --api gl; GPUSCAN_TIMEOUT_MS: how long to wait for the\n"
+      "             GPU (Vulkan; default 60000).\n"
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");
 
   GlobalFlags globals;
   app.add_option("--device,-d", globals.device_selector,
-                 "device to use: an index from `gpuscan info` or a case-insensitive part of its name "
-                 "(default: GPUSCAN_DEVICE, else the first discrete GPU, integrated, virtual, CPU)");
+                 "Vulkan device to use: an index from `gpuscan info` or a case-insensitive part of its name "
+                 "(default: GPUSCAN_DEVICE, else the first discrete GPU, integrated, virtual, CPU). Not with "
+                 "--api gl, which runs on the device EGL offers first");
   app.add_option_function<std::string>(
          "--api", [&globals](const std::string& name) { globals.api = name == "gl" ? Api::gl : Api::vulkan; },
          "graphics API: vulkan (default) or gl (OpenGL 4.5 through a headless EGL context; default: "
@@ -126,6 +128,14 @@ int main(int argc, char** argv) {
       return exit_usage;
     }
     globals.api = std::string(api) == "gl" ? Api::gl : Api::vulkan;
+    globals.api_from_environment = true;
+  }
+  std::string conflict = globals.conflict();
+  for (const Command& command : commands)
+    if (conflict.empty() && command.app->parsed() && command.conflict) conflict = command.conflict(globals);
+  if (!conflict.empty()) {
+    std::cerr << usage_message(&app, CLI::Error("usage", conflict, CLI::ExitCodes::ValidationError));
+    return exit_usage;
   }
 
   int code = exit_error;

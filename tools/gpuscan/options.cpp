@@ -80,6 +80,18 @@ CLI::Option* add_format_option(CLI::App& app, FileFormat& format) {
       ->default_str(std::string(to_string(format)));
 }
 
+std::string op_conflict(Op op, DataType type) {
+  if (op_supports(op, type)) return {};
+  return "--op " + std::string(to_string(op)) + " applies to integer types only, not to --type " +
+         std::string(to_string(type));
+}
+
+std::string stdin_conflict(const std::string& in, const std::string& other_option, const std::string& other) {
+  if (in != "-" || other != "-") return {};
+  return "--in - and " + other_option + " - both name standard input, which can be read only once; give " +
+         other_option + " a file";
+}
+
 CLI::Option* add_memory_budget_option(CLI::App& app, uint64_t& budget) {
   return app
       .add_option_function<std::string>(
@@ -133,6 +145,13 @@ std::string AlgorithmOptions::conflict() const {
     return "--algorithm blelloch is the multipass scan with Blelloch workgroup scans; it conflicts with "
            "--workgroup-algorithm " + std::string(to_string(*workgroup));
   return {};
+}
+
+std::string AlgorithmOptions::conflict_with(Api api, const std::string& api_option) const {
+  if (api != Api::gl || algorithm != AlgorithmName::single_pass) return {};
+  return "--algorithm single-pass is not offered with " + api_option +
+         " (GL has no memory model for its look-back between workgroups); use reduce-then-scan, multipass, "
+         "blelloch or auto";
 }
 
 void AlgorithmOptions::apply(ScanConfig& config) const {

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "backend.hpp"
 #include "gpuscan/types.hpp"
 #include "io.hpp"
 
@@ -21,6 +22,11 @@ CLI::Validator unsigned_integer();
 CLI::Option* add_type_option(CLI::App& app, DataType& type);         // --type
 CLI::Option* add_op_option(CLI::App& app, Op& op);                  // --op
 CLI::Option* add_format_option(CLI::App& app, FileFormat& format);  // --format
+
+// "" when `op` is defined on `type`; otherwise the usage error ("--op xor applies to integer types only, ...").
+std::string op_conflict(Op op, DataType type);
+// "" unless both files are "-": standard input can be read only once.
+std::string stdin_conflict(const std::string& in, const std::string& other_option, const std::string& other);
 
 // --device-memory-budget SIZE: how much memory a command's chunked stream may use (gpuscan/stream.hpp,
 // StreamOptions::device_memory_budget); 0 = the library's default.
@@ -50,6 +56,9 @@ struct AlgorithmOptions {
   // multipass scan only, so it conflicts with --algorithm single-pass or reduce-then-scan, and
   // --algorithm blelloch conflicts with --workgroup-algorithm subgroup.
   std::string conflict() const;
+  // The same against the API (`api_option` says how it was chosen, "--api gl" or "GPUSCAN_API=gl"):
+  // --algorithm single-pass, which GL does not offer.
+  std::string conflict_with(Api api, const std::string& api_option) const;
   // Sets config.algorithm, workgroup, workgroup_size, vectors_per_lane and deterministic (true unless
   // --nondeterministic: float single-pass scans take the ordered look-back). --workgroup-algorithm
   // blelloch|subgroup without --algorithm selects the multipass scan (as before there was a choice);

@@ -48,6 +48,15 @@ int run_gl_reduce(const ReduceOptions& options, GlobalFlags& globals) {
 }
 #endif
 
+// Options that conflict, in the command line's words (commands.hpp, Command::conflict). `budget_given`:
+// --device-memory-budget was given, which the OpenGL reduction, reading the whole input, cannot honour.
+std::string reduce_conflict(const ReduceOptions& options, const GlobalFlags& globals, bool budget_given) {
+  if (globals.api == Api::gl && budget_given)
+    return "--device-memory-budget does not apply with " + globals.api_option() +
+           ": the OpenGL reduction reads the whole input and is not streamed in chunks";
+  return op_conflict(options.op, options.type);
+}
+
 int run_reduce(const ReduceOptions& options, GlobalFlags& globals) {
 #if GPUSCAN_WITH_GL
   if (globals.api == Api::gl) return run_gl_reduce(options, globals);
@@ -86,7 +95,7 @@ Command add_reduce_command(CLI::App& app) {
                   "write the result to FILE in --format ('-' = standard output); default: print it as text")
       ->type_name("FILE");
   add_format_option(*sub, options->format);
-  add_memory_budget_option(*sub, options->budget);
+  CLI::Option* budget = add_memory_budget_option(*sub, options->budget);
   add_tile_shape_options(*sub, options->workgroup_size, options->vectors_per_lane, "Tiles hold W*K*4 elements");
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers and min/max, within rounding "
@@ -97,7 +106,10 @@ Command add_reduce_command(CLI::App& app) {
       "  gpuscan reduce --type f64 --op max --in a.bin                            the largest element\n"
       "  gpuscan reduce --type i64 --op xor --in a.txt --format text --out r.txt --verify\n" +
       std::string(exit_codes_help));
-  return {sub, [options](GlobalFlags& globals) { return run_reduce(*options, globals); }};
+  return {sub, [options](GlobalFlags& globals) { return run_reduce(*options, globals); },
+          [options, budget](const GlobalFlags& globals) {
+            return reduce_conflict(*options, globals, budget->count() > 0);
+          }};
 }
 
 }  // namespace gpuscan::cli

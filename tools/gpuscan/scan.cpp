@@ -69,6 +69,47 @@ int run_segmented_scan(const ScanOptions& options, GlobalFlags& globals, const s
 }
 
 
+// Options that conflict, in the command line's words (commands.hpp, Command::conflict). `budget_given`:
+// --device-memory-budget was given, which only the streamed scans honour.
+std::string scan_conflict(const ScanOptions& options, const GlobalFlags& globals, bool budget_given) {
+  const AlgorithmOptions& algorithm = options.algorithm;
+  if (std::string conflict = algorithm.conflict_with(globals.api, globals.api_option()); !conflict.empty())
+    return conflict;
+  const bool workgroup_given = algorithm.workgroup && *algorithm.workgroup != WorkgroupAlgorithm::automatic;
+  const std::string workgroup = workgroup_given ? std::string(to_string(*algorithm.workgroup)) : "";
+  const std::string algorithm_name = algorithm.algorithm ? std::string(to_string(*algorithm.algorithm)) : "";
+  const std::string heads = !options.keys.empty() ? "--keys" : !options.segments.empty() ? "--segments" : "";
+  if (!options.op_file.empty()) {
+    if (!heads.empty())
+      return "--op-file cannot be combined with " + heads + ": segmented scans take the built-in operators (--op)";
+    if (options.verify) return "--verify has no CPU reference for a custom operator (--op-file)";
+    if (budget_given)
+      return "--device-memory-budget does not apply to --op-file: a custom operator's scan reads the whole file "
+             "and is not streamed in chunks";
+    if (algorithm.algorithm == AlgorithmName::single_pass || algorithm.algorithm == AlgorithmName::reduce_then_scan)
+      return "--op-file runs the multipass scan with Blelloch workgroup scans only, not --algorithm " +
+             algorithm_name + "; use --algorithm multipass, blelloch or auto";
+    if (algorithm.workgroup == WorkgroupAlgorithm::subgroup)
+      return "--op-file runs Blelloch workgroup scans only (subgroup operations have no custom operators), not "
+             "--workgroup-algorithm subgroup";
+  }
+  if (!heads.empty()) {
+    if (algorithm.algorithm && *algorithm.algorithm != AlgorithmName::automatic &&
+        *algorithm.algorithm != AlgorithmName::reduce_then_scan)
+      return "segmented scans (" + heads + ") run as reduce-then-scan only, not --algorithm " + algorithm_name +
+             "; use --algorithm reduce-then-scan or auto";
+    if (workgroup_given)
+      return "--workgroup-algorithm " + workgroup + " applies to the multipass scan, which segmented scans (" +
+             heads + ") do not run";
+    if (budget_given)
+      return "--device-memory-budget does not apply to " + heads +
+             ": segmented scans read the whole file and are not streamed in chunks";
+    const std::string& heads_path = !options.keys.empty() ? options.keys : options.segments;
+    if (std::string conflict = stdin_conflict(options.in, heads, heads_path); !conflict.empty()) return conflict;
+  }
+  return op_conflict(options.op, options.type);
+}
+
 std::string read_op_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw Error(Errc::io_error, "cannot read the operator file '" + path + "'");
@@ -80,8 +121,6 @@ std::string read_op_file(const std::string& path) {
 // With --op-file: the custom operator, compiled now for its element size, which must hold whole --type
 // values; returns the number of elements in `input_bytes`.
 uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Backend& ctx, uint64_t input_bytes) {
-  if (options.verify)
-    throw Error(Errc::invalid_argument, "--verify has no CPU reference for a custom operator (--op-file)");
   config.custom_op = CustomOp{read_op_file(options.op_file), options.element_size};
   const uint32_t esize = ctx.compile_custom_op(*config.custom_op);
   const uint32_t value = element_size(options.type);
@@ -118,8 +157,6 @@ int run_custom_scan(const ScanOptions& options, GlobalFlags& globals) {
 }
 
 int run_scan(const ScanOptions& options, GlobalFlags& globals) {
-  if (!options.op_file.empty() && (!options.segments.empty() || !options.keys.empty()))
-    throw Error(Errc::invalid_argument, "--op-file cannot be combined with --segments or --keys");
   if (!options.op_file.empty()) return run_custom_scan(options, globals);
   if (!options.segments.empty() || !options.keys.empty())  // segmented scans hold everything in memory
     return run_segmented_scan(options, globals, read_values(options.in, options.type, options.format));
@@ -186,7 +223,7 @@ Command add_scan_command(CLI::App& app) {
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
   add_format_option(*sub, options->format);
-  add_memory_budget_option(*sub, options->budget);
+  CLI::Option* budget = add_memory_budget_option(*sub, options->budget);
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers and min/max, within rounding "
                 "tolerance for float add and mul); exit 1 if it differs");
@@ -219,7 +256,10 @@ Command add_scan_command(CLI::App& app) {
       "  gpuscan scan --type i64 --op max --inclusive --in v.txt --keys k.txt --key-type u64 --out - --format text\n"
       "  gpuscan scan --type u32 --op-file affine.glsl --inclusive --in maps.bin --out b.bin   custom operator\n" +
       std::string(exit_codes_help));
-  return {sub, [options](GlobalFlags& globals) { return run_scan(*options, globals); }};
+  return {sub, [options](GlobalFlags& globals) { return run_scan(*options, globals); },
+          [options, budget](const GlobalFlags& globals) {
+            return scan_conflict(*options, globals, budget->count() > 0);
+          }};
 }
 
 }  // namespace gpuscan::cli
