@@ -1,5 +1,6 @@
 // Uses an installed gpuscan through find_package(gpuscan CONFIG): scans {3,1,7,0,4,1,6,3} on the default
-// device and exits 0 only if the exclusive scan is {0,3,4,11,11,15,16,22}.
+// device and exits 0 only if the exclusive scan is {0,3,4,11,11,15,16,22}; then compiles a custom operator
+// (custom_op_check.hpp), which a static libgpuscan links from shaderc's archives.
 #include <cstdint>
 #include <cstring>
 #include <iostream>
@@ -7,6 +8,8 @@
 #include <vector>
 
 #include <gpuscan/gpuscan.hpp>
+
+#include "custom_op_check.hpp"
 
 int main() {
   try {
@@ -29,6 +32,7 @@ int main() {
       std::cerr << "wrong result: expected 0 3 4 11 11 15 16 22\n";
       return 1;
     }
+    if (!custom_op_check(ctx)) return 1;
     return 0;
   } catch (const gpuscan::Error& e) {
     std::cerr << "gpuscan error: " << e.what() << '\n';

@@ -1,7 +1,8 @@
 // Uses an installed gpuscan through pkg-config (scripts/test.sh):
 //   c++ -std=c++20 pkgconfig_main.cpp $(pkg-config --cflags --libs gpuscan)
 // Scans {3,1,7,0,4,1,6,3} inclusively and exits 0 only if the result is {3,4,11,11,15,16,22,25}. Also calls
-// into the part of the library with no Vulkan in it (types), which must be in libgpuscan too.
+// into the part of the library with no Vulkan in it (types), which must be in libgpuscan too, and compiles a
+// custom operator (custom_op_check.hpp), whose shaderc archives gpuscan.pc must name.
 #include <cstdint>
 #include <cstring>
 #include <iostream>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include <gpuscan/gpuscan.hpp>
+
+#include "custom_op_check.hpp"
 
 int main() {
   try {
@@ -36,6 +39,7 @@ int main() {
       std::cerr << "wrong result: expected 3 4 11 11 15 16 22 25\n";
       return 1;
     }
+    if (!custom_op_check(ctx)) return 1;
     return 0;
   } catch (const gpuscan::Error& e) {
     std::cerr << "gpuscan error: " << e.what() << '\n';
