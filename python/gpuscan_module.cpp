@@ -656,7 +656,8 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "The elements of `a` that `pred` keeps, in order, as a new array: a[mask] for a mask, like numpy's\n"
       "boolean indexing. `a`: 1-D uint32, int32 or float32. `pred`: a predicate string, as gpuscan compact\n"
       "--pred takes it ('nonzero', 'eq:C', 'ne:C', 'lt:C', 'le:C', 'gt:C', 'ge:C', 'bit:MASK',\n"
-      "'range:LO:HI'; constants in a's dtype), or a boolean or integer mask of len(a) (kept where non-zero).\n"
+      "'range:LO:HI'; constants in a's dtype, integers also as 0x hex), or a boolean or integer mask of len(a)\n"
+      "(kept where non-zero).\n"
       "path: 'auto', 'ballot', 'shared-memory'; algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
   static const char* partition_doc =
