@@ -1,7 +1,7 @@
 // The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
 // convenience calls, for dtypes uint32, int32, float32, uint64, int64 and float64, and stream
 // compaction (compact, partition) of uint32, int32 and float32 arrays; bool and 8- and 16-bit integers
-// go through a 32- or 64-bit dtype (Operand below).
+// go through a 32- or 64-bit dtype (Operand below). cumsum and cumprod take numpy's signature.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
@@ -11,6 +11,7 @@
 //       ctx.inclusive_scan(np.ones(5, dtype=np.float32), algorithm="reduce-then-scan")
 //   gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")      # array([5, 7], dtype=uint32)
 //   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
+//   gpuscan.cumsum(np.ones((2, 3), bool), axis=1)                       # as np.cumsum: int64
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
 // unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
@@ -601,6 +602,78 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
   }));
 }
 
+// ---------------------------------------------------------------------------------------------------
+// numpy's spellings: cumsum and cumprod
+
+// `axis` as an index into `ndim` dimensions, as numpy reads it: operator.index (TypeError for a float or
+// a tuple), negative from the end, numpy's AxisError (a ValueError and IndexError) out of bounds.
+py::ssize_t normalize_axis(const py::object& axis, py::ssize_t ndim) {
+  const auto index = py::module_::import("operator").attr("index")(axis).cast<py::ssize_t>();
+  if (index < -ndim || index >= ndim) {
+    const py::module_ numpy = py::module_::import("numpy");
+    const py::object where = py::hasattr(numpy, "exceptions") ? numpy.attr("exceptions") : py::object(numpy);
+    const py::object error = where.attr("AxisError")(index, ndim);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    throw py::error_already_set();
+  }
+  return index < 0 ? index + ndim : index;
+}
+
+// numpy.cumsum / numpy.cumprod (`op` add or mul) of `a_like`. axis=None scans a.ravel(); an axis of a 1-D
+// array is the same. Along an axis of an N-D array the rows along it (that axis moved last, made
+// contiguous) are the segments of one segmented scan. dtype=None takes numpy's accumulate dtype (int32
+// sums in int64 on Linux); out= receives the result cast to its dtype as numpy casts there (unsafe), and
+// is returned.
+py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, const py::object& axis,
+                      const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
+  const py::module_ numpy = py::module_::import("numpy");
+  py::array a = as_array(a_like, function);
+  if (a.ndim() == 0) a = a.attr("reshape")(1);  // as numpy: a scalar scans as one element
+  const char k = a.dtype().kind();
+  const py::dtype result = !dtype.is_none()                  ? py::dtype::from_args(dtype)
+                           : k == 'b' || k == 'i' || k == 'u' ? accumulate_dtype(a.dtype(), op)
+                                                              : a.dtype();
+  gpuscan::ScanConfig config;
+  config.kind = gpuscan::ScanKind::inclusive;
+  py::array scanned;
+  if (axis.is_none() || a.ndim() == 1) {
+    if (!axis.is_none()) normalize_axis(axis, 1);
+    const Operand in = operand(a.attr("ravel")(), result, op, function);
+    config.op = in.op;
+    config.type = checked_type(in.array, config.op, function);
+    scanned = in.narrow(gpuscan::visit_type(config.type, [&](auto tag) {
+      return scan_typed<decltype(tag)>(std::move(state), in.array, config);
+    }));
+  } else {
+    const py::ssize_t ax = normalize_axis(axis, a.ndim());
+    const py::ssize_t row = a.shape(ax);
+    const py::object moved = numpy.attr("moveaxis")(a, ax, -1);
+    const Operand in = operand(numpy.attr("ascontiguousarray")(moved).attr("ravel")(), result, op, function);
+    config.op = in.op;
+    config.type = checked_type(in.array, config.op, function);
+    py::array flat = in.array;
+    if (in.array.size() > 0) {
+      py::array flags = numpy.attr("zeros")(in.array.size(), "bool");
+      flags[py::slice(0, in.array.size(), row)] = true;  // a segment per row; row > 0 here
+      flat = gpuscan::visit_type(config.type, [&](auto tag) {
+        return segmented_typed<decltype(tag)>(std::move(state), in.array, flags, py::none(), config);
+      });
+    }
+    const py::object rows = in.narrow(flat).attr("reshape")(moved.attr("shape"));
+    scanned = numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(rows, -1, ax));
+  }
+  if (out.is_none()) return scanned;
+  if (!py::isinstance<py::array>(out))
+    throw py::type_error(std::string(function) + "(): out must be a numpy array, not " +
+                         std::string(py::str(py::type::handle_of(out).attr("__name__"))));
+  const py::tuple want = scanned.attr("shape"), got = out.attr("shape");
+  if (!want.equal(got))
+    throw py::value_error(std::string(function) + "(): out has shape " + std::string(py::repr(got)) +
+                          "; the result has shape " + std::string(py::repr(want)));
+  numpy.attr("copyto")(out, scanned, py::arg("casting") = "unsafe");
+  return out;
+}
+
 // gpuscan.Context. All access to state_ happens with the GIL held.
 class ContextObject {
  public:
@@ -642,6 +715,12 @@ class ContextObject {
   py::array segmented_scan(const py::object& a, const py::object& flags, const py::object& keys, const std::string& op,
                            bool inclusive) const {
     return segmented(state(), a, flags, keys, op, inclusive);
+  }
+  py::object cumsum(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
+    return cumulative(state(), a, axis, dtype, out, gpuscan::Op::add, "cumsum");
+  }
+  py::object cumprod(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
+    return cumulative(state(), a, axis, dtype, out, gpuscan::Op::mul, "cumprod");
   }
   std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
     const gpuscan::ScanConfig config = make_config("add", algorithm);
@@ -733,7 +812,8 @@ PYBIND11_MODULE(gpuscan, m) {
 Scans, reductions and segmented scans take 1-D arrays of dtype uint32, int32, float32, uint64, int64 or
 float64 (the 64-bit ones where the device has them), compact and partition the 32-bit ones; any length;
 integer sums wrap like numpy's. bool and 8- and 16-bit integers are converted as numpy's accumulate
-converts them (np.cumsum of bool is int64); compaction keeps their dtype.
+converts them (np.cumsum of bool is int64); compaction keeps their dtype. cumsum(a, axis, dtype, out) and
+cumprod(...) take numpy's arguments and dtype rules.
 The module-level functions use default_context(): the device GPUSCAN_DEVICE names, or the first
 discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
 validation, create a gpuscan.Context. The GIL is released while the GPU works.
@@ -786,6 +866,19 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "(values, kept): every element of `a`, those `pred` keeps first, then the others, both in input order\n"
       "(np.concatenate([a[m], a[~m]]) for a boolean mask m), and the number kept. Arguments as compact().\n"
       "    gpuscan.partition(np.array([5, 0, 7], dtype=np.int32), 'nonzero')   # (array([5, 7, 0], dtype=int32), 2)";
+  static const char* cumsum_doc =
+      "numpy.cumsum(a, axis, dtype, out) on the GPU, with numpy's arguments and dtype rules: axis=None scans\n"
+      "a.ravel(); an axis of an N-D array scans every row along it (a segmented scan). dtype=None takes\n"
+      "numpy's accumulate dtype (bool and integers narrower than int64 sum in int64, unsigned ones in\n"
+      "uint64); dtype= picks another, a converted first. out=: an array of the result's shape, which\n"
+      "receives the result cast to its dtype (as numpy, unsafe casting) and is returned. Float sums are\n"
+      "added in another order than numpy's, so their last bits may differ (bitwise the same on every run).\n"
+      "    gpuscan.cumsum(np.array([True, False, True]))    # array([1, 1, 2]), int64\n"
+      "    gpuscan.cumsum(np.ones((2, 3), np.int32), axis=1)  # array([[1, 2, 3], [1, 2, 3]]), int64";
+  static const char* cumprod_doc =
+      "numpy.cumprod(a, axis, dtype, out) on the GPU: cumsum()'s arguments and rules, with products\n"
+      "(integer products wrap in their dtype, as numpy's).\n"
+      "    gpuscan.cumprod(np.array([1, 2, 3, 4], np.uint8))   # array([ 1,  2,  6, 24], dtype=uint64)";
 
   static const char* segmented_doc =
       "Segmented scan: the scan restarts wherever a segment starts. Exactly one of flags= (a bool or\n"
@@ -837,6 +930,10 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", partition_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
            py::arg("keys") = py::none(), py::arg("op") = "add", py::arg("inclusive") = false, segmented_doc)
+      .def("cumsum", &ContextObject::cumsum, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+           py::arg("out") = py::none(), cumsum_doc)
+      .def("cumprod", &ContextObject::cumprod, py::arg("a"), py::arg("axis") = py::none(),
+           py::arg("dtype") = py::none(), py::arg("out") = py::none(), cumprod_doc)
       .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
            "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
            "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
@@ -884,7 +981,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("deterministic") = true,
       "Inclusive scan on default_context(): out[i] = a[0] op ... op a[i]; for op='add' as\n"
       "numpy.cumsum(a, dtype=a.dtype), and as numpy.cumsum(a) for bool and 8- and 16-bit integers (int64 or\n"
-      "uint64).");
+      "uint64); gpuscan.cumsum follows numpy.cumsum for every dtype.");
   m.def(
       "reduce",
       [](const py::object& a, const std::string& op) {
@@ -918,6 +1015,20 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       },
       py::arg("a"), py::arg("flags") = py::none(), py::arg("keys") = py::none(), py::arg("op") = "add",
       py::arg("inclusive") = false, segmented_doc);
+  m.def(
+      "cumsum",
+      [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {
+        return default_context().cast<const ContextObject&>().cumsum(a, axis, dtype, out);
+      },
+      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+      cumsum_doc);
+  m.def(
+      "cumprod",
+      [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {
+        return default_context().cast<const ContextObject&>().cumprod(a, axis, dtype, out);
+      },
+      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+      cumprod_doc);
   m.def(
       "devices",
       [] {

@@ -1,5 +1,5 @@
 """numpy's rules in gpuscan: the accumulate dtypes of bool and narrow integers, the dtypes compaction
-takes, against numpy.
+takes, and the numpy spellings cumsum and cumprod, against numpy.
 
 Run as test_gpuscan.py is (the `python` CTest test, or by hand with PYTHONPATH=build/python); the
 validated Context, the validation check after every test and the random data come from there.
@@ -47,6 +47,17 @@ def assert_same(got, want, what):
         f"{context}: got {got.dtype} {got.shape}, numpy {want.dtype} {want.shape}"
     bad = np.flatnonzero(~((got == want) | (np.isnan(got) & np.isnan(want)) if got.dtype.kind == "f" else got == want))
     assert bad.size == 0, f"{context}: {bad.size} elements differ, first at {bad[:1]}"
+
+
+def assert_close(got, want, a, what):
+    """Float sums: gpuscan adds in another order than numpy; within depth * eps * (sum of |a| so far)."""
+    context = f"{what} (GPUSCAN_SEED={SEED})"
+    assert got.dtype == want.dtype and got.shape == want.shape, f"{context}: got {got.dtype} {got.shape}"
+    wide = np.cumsum(np.abs(a.astype(np.float64)).ravel()).reshape(want.shape) if want.size else want
+    depth = 8 + 2 * max(0, int(a.size).bit_length() - 1)
+    tolerance = depth * np.finfo(want.dtype).eps * wide + 1e-300
+    bad = np.flatnonzero(~(np.abs(got.astype(np.float64) - want.astype(np.float64)) <= tolerance))
+    assert bad.size == 0, f"{context}: {bad.size} elements off, first at {bad[:1]}"
 
 
 def needs_int64(ctx, *dtypes):
@@ -131,3 +142,116 @@ def test_compaction_of_narrow_dtypes_keeps_the_dtype(ctx, dtype):
             assert_same(ctx.compact(a, "gt:0x10"), a[a > 16], f"gt:0x10 {name(dtype)} n={n}")
             if np.dtype(dtype).kind == "i":
                 assert_same(ctx.compact(a, "range:-100:-0x10"), a[(a >= -100) & (a <= -16)], f"range {name(dtype)}")
+
+
+# --- cumsum and cumprod --------------------------------------------------------------------------------
+
+CUM_DTYPES = [np.bool_, np.int8, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64]
+
+
+def numpy_twin(f):
+    return {"cumsum": np.cumsum, "cumprod": np.cumprod}[f]
+
+
+def compare(got, want, a, f, what):
+    if want.dtype.kind == "f" and f == "cumsum":
+        assert_close(got, want, a, what)
+    else:
+        assert_same(got, want, what)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", CUM_DTYPES, ids=name)
+@pytest.mark.parametrize("f", ["cumsum", "cumprod"])
+def test_cumsum_and_cumprod_match_numpy(ctx, f, dtype, n):
+    rng = rng_for("cum", f, dtype, n)
+    want_dtype = numpy_twin(f)(np.zeros(1, dtype)).dtype
+    needs_int64(ctx, want_dtype)
+    if want_dtype == np.float64 and not ctx.device["shader_float64"]:
+        pytest.skip("the device has no 64-bit floats")
+    a = (random_values if f == "cumsum" else product_values)(dtype, n, rng)
+    with np.errstate(over="ignore"):
+        want = numpy_twin(f)(a)
+    for target in (ctx, gpuscan):
+        compare(getattr(target, f)(a), want, a, f, f"{f} {name(dtype)} n={n}")
+    compare(getattr(ctx, f)(a, axis=0), want, a, f, f"{f} axis=0")
+    compare(getattr(ctx, f)(a, axis=-1), want, a, f, f"{f} axis=-1")
+
+
+@pytest.mark.parametrize("f", ["cumsum", "cumprod"])
+def test_cumsum_dtype_argument(ctx, f):
+    needs_int64(ctx, np.int64)
+    rng = rng_for("cum dtype", f)
+    n = 20_001
+    # Products of +-1 and some 2s are exact in every dtype, integer (wrapping) or float, in any order.
+    a = random_values(np.int32, n, rng) if f == "cumsum" else \
+        np.where(rng.integers(0, 64, n) == 0, 2, rng.choice([-1, 1], n)).astype(np.int32)
+    for dtype in (np.int32, np.uint32, np.int64, np.int8, np.uint16, np.float64, "f4", np.bool_):
+        if np.dtype(dtype) == np.float64 and not ctx.device["shader_float64"]:
+            continue
+        with np.errstate(over="ignore"):
+            want = numpy_twin(f)(a, dtype=dtype)
+        compare(getattr(ctx, f)(a, dtype=dtype), want, a.astype(dtype), f, f"{f} dtype={dtype}")
+    b = np.array([1.5, 2.5, -0.75])
+    assert_same(getattr(ctx, f)(b, dtype=np.int32), numpy_twin(f)(b, dtype=np.int32), "float to int32")
+    with pytest.raises(TypeError, match=r"float16"):
+        getattr(ctx, f)(a, dtype=np.float16)
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 3, 5), (7, 0), (1, 4097), (300, 17)])
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int32, np.float32], ids=name)
+@pytest.mark.parametrize("f", ["cumsum", "cumprod"])
+def test_axes_of_nd_arrays(ctx, f, dtype, shape):
+    needs_int64(ctx, np.int64)
+    rng = rng_for("axes", f, dtype, shape)
+    a = (random_values if f == "cumsum" else product_values)(dtype, int(np.prod(shape)), rng).reshape(shape)
+    for axis in [None] + list(range(-len(shape), len(shape))):
+        with np.errstate(over="ignore"):
+            want = numpy_twin(f)(a, axis=axis)
+        got = getattr(ctx, f)(a, axis=axis)
+        compare(got, want, a if axis is None else np.moveaxis(a, axis, -1), f, f"{f} {shape} axis={axis}")
+    compare(getattr(ctx, f)(a.T, axis=0), numpy_twin(f)(a.T, axis=0), a.T, f, f"{f} of a transposed view")
+    with pytest.raises(np.AxisError):
+        getattr(ctx, f)(a, axis=len(shape))
+    with pytest.raises(TypeError):
+        getattr(ctx, f)(a, axis=1.0)
+
+
+@pytest.mark.parametrize("f", ["cumsum", "cumprod"])
+def test_out_argument(ctx, f):
+    needs_int64(ctx, np.int64)
+    a = np.arange(1, 13, dtype=np.int16).reshape(3, 4)
+    for axis in (None, 0, 1):
+        want = numpy_twin(f)(a, axis=axis)
+        out = np.full(want.shape, -7, want.dtype)
+        assert getattr(ctx, f)(a, axis=axis, out=out) is out
+        assert_same(out, want, f"out axis={axis}")
+        # Another dtype is cast into, as numpy does; so is a strided view.
+        for out in (np.zeros(want.shape, np.float32), np.zeros((*want.shape[:-1], want.shape[-1] * 2), np.int64)[..., ::2]):
+            want_cast = numpy_twin(f)(a, axis=axis, out=np.zeros_like(out))
+            assert getattr(gpuscan, f)(a, axis=axis, out=out) is out
+            assert_same(out, want_cast, f"out {out.dtype} axis={axis}")
+    b = np.arange(5, dtype=np.int64)
+    getattr(ctx, f)(b, out=b)  # in place
+    assert_same(b, numpy_twin(f)(np.arange(5)), "in place")
+    with pytest.raises(ValueError, match=r"shape"):
+        getattr(ctx, f)(a, out=np.zeros(11, np.int64))
+    with pytest.raises(ValueError, match=r"shape"):
+        getattr(ctx, f)(a, axis=0, out=np.zeros(12, np.int64))
+    with pytest.raises(TypeError, match=r"out must be a numpy array"):
+        getattr(ctx, f)(a, out=[0] * 12)
+    read_only = np.zeros(12, np.int64)
+    read_only.flags.writeable = False
+    with pytest.raises(ValueError):
+        getattr(ctx, f)(a, out=read_only)
+
+
+def test_scalars_and_lists_as_numpy(ctx):
+    needs_int64(ctx, np.int64)
+    assert_same(gpuscan.cumsum(5), np.cumsum(5), "a Python int")
+    assert_same(gpuscan.cumsum(np.float32(2.5)), np.cumsum(np.float32(2.5)), "a numpy scalar")
+    assert_same(gpuscan.cumsum([True, False, True]), np.cumsum([True, False, True]), "a list of bools")
+    assert_same(gpuscan.cumprod([[1, 2], [3, 4]]), np.cumprod([[1, 2], [3, 4]]), "nested lists")
+    assert_same(gpuscan.cumsum([]), np.cumsum([]), "an empty list")
+    with pytest.raises(TypeError, match=r"complex"):
+        gpuscan.cumsum(np.ones(3, np.complex64))
