@@ -1,6 +1,7 @@
 // The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
 // convenience calls, for dtypes uint32, int32, float32, uint64, int64 and float64, and stream
-// compaction (compact, partition) of uint32, int32 and float32 arrays.
+// compaction (compact, partition) of uint32, int32 and float32 arrays; bool and 8- and 16-bit integers
+// go through a 32- or 64-bit dtype (Operand below). cumsum and cumprod take numpy's signature.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
@@ -10,6 +11,7 @@
 //       ctx.inclusive_scan(np.ones(5, dtype=np.float32), algorithm="reduce-then-scan")
 //   gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")      # array([5, 7], dtype=uint32)
 //   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
+//   gpuscan.cumsum(np.ones((2, 3), bool), axis=1)                       # as np.cumsum: int64
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
 // unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
@@ -244,21 +246,39 @@ py::object reduce_typed(std::shared_ptr<State> state, const py::array& a, gpusca
   return py::dtype::of<T>().attr("type")(result);
 }
 
+std::string dtype_name(const py::dtype& dtype) { return py::str(static_cast<py::handle>(dtype)); }
+
+[[noreturn]] void unsupported_dtype(const py::dtype& dtype, const char* function) {
+  const char k = dtype.kind();
+  const char* hint = k == 'f' || k == 'c' ? " (convert with a.astype(numpy.float32) or numpy.float64)"
+                     : k == 'i'           ? " (convert with a.astype(numpy.int32) or numpy.int64)"
+                     : k == 'u'           ? " (convert with a.astype(numpy.uint32) or numpy.uint64)"
+                                          : "";
+  throw py::type_error(std::string(function) +
+                       "() supports arrays of dtype uint32, int32, float32, uint64, int64 and float64 (bool and "
+                       "8- and 16-bit integers converted as numpy's accumulate converts them), not " +
+                       dtype_name(dtype) + hint);
+}
+
+// A dtype gpuscan scans as it is: 4- or 8-byte unsigned, signed or float (any byte order).
+bool native_dtype(const py::dtype& dtype) {
+  const char k = dtype.kind();
+  return (dtype.itemsize() == 4 || dtype.itemsize() == 8) && (k == 'u' || k == 'i' || k == 'f');
+}
+
+// bool and 8- and 16-bit integers: gpuscan runs them on their 32-bit widening (Operand).
+bool narrow_dtype(const py::dtype& dtype) {
+  const char k = dtype.kind();
+  return k == 'b' || ((k == 'u' || k == 'i') && dtype.itemsize() < 4);
+}
+
 // The gpuscan type of a 1-D array of a supported dtype; TypeError or ValueError otherwise. An op
 // the type lacks (a bitwise op on floats) is a ValueError too.
 gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const char* function) {
   const py::dtype dtype = array.dtype();
   const char k = dtype.kind();
   const py::ssize_t size = dtype.itemsize();
-  if ((size != 4 && size != 8) || (k != 'u' && k != 'i' && k != 'f')) {
-    const char* hint = k == 'f' || k == 'c' ? " (convert with a.astype(numpy.float32) or numpy.float64)"
-                       : k == 'i'           ? " (convert with a.astype(numpy.int32) or numpy.int64)"
-                       : k == 'u' || k == 'b' ? " (convert with a.astype(numpy.uint32) or numpy.uint64)"
-                                              : "";
-    throw py::type_error(std::string(function) +
-                         "() supports arrays of dtype uint32, int32, float32, uint64, int64 and float64, not " +
-                         std::string(py::str(static_cast<py::handle>(dtype))) + hint);
-  }
+  if (!native_dtype(dtype)) unsupported_dtype(dtype, function);
   if (array.ndim() != 1) {
     std::string shape = py::str(py::tuple(array.attr("shape")));
     throw py::value_error(std::string(function) + "() works on 1-D arrays; this one has " +
@@ -271,8 +291,84 @@ gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const cha
                                    : (size == 4 ? DataType::f32 : DataType::f64);
   if (!gpuscan::op_supports(op, type))
     throw py::value_error(std::string(function) + "(): op='" + std::string(gpuscan::to_string(op)) +
-                          "' is defined on integer dtypes only, not " + std::string(py::str(static_cast<py::handle>(dtype))));
+                          "' is defined on integer dtypes only, not " + dtype_name(dtype));
   return type;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// numpy's dtypes: the accumulate rule, and the dtypes gpuscan runs through a wider one
+
+const char* ufunc_name(gpuscan::Op op) {
+  switch (op) {
+    case gpuscan::Op::add: return "add";
+    case gpuscan::Op::min: return "minimum";
+    case gpuscan::Op::max: return "maximum";
+    case gpuscan::Op::mul: return "multiply";
+    case gpuscan::Op::bit_and: return "bitwise_and";
+    case gpuscan::Op::bit_or: return "bitwise_or";
+    case gpuscan::Op::bit_xor: return "bitwise_xor";
+  }
+  return "add";
+}
+
+// numpy's result dtype for ufunc.accumulate (and ufunc.reduce) of a bool or integer `dtype` under `op`:
+// for add and mul, bool and integers narrower than the platform's int_ become int_ or uint (np.cumsum's
+// int64 for bool on Linux); the other ops keep the dtype. Asked of numpy itself, on one element, so
+// that the answer is the platform's and the numpy version's.
+py::dtype accumulate_dtype(const py::dtype& dtype, gpuscan::Op op) {
+  const py::module_ numpy = py::module_::import("numpy");
+  const py::object one = numpy.attr("zeros")(1, dtype);
+  return py::dtype::from_args(numpy.attr(ufunc_name(op)).attr("accumulate")(one).attr("dtype"));
+}
+
+// The result dtype of exclusive_scan, inclusive_scan, reduce and segmented_scan: a's own where gpuscan
+// has it (int32 sums stay int32 and wrap there, unlike np.cumsum's), else numpy's accumulate dtype, so
+// that bool and 8- and 16-bit integers work as in numpy. Other dtypes stay, for checked_type's TypeError.
+py::dtype result_dtype(const py::dtype& dtype, gpuscan::Op op) {
+  return narrow_dtype(dtype) ? accumulate_dtype(dtype, op) : dtype;
+}
+
+// What gpuscan runs for a scan, reduction or compaction whose result has dtype `result`: `a` cast to
+// `result` where gpuscan has that dtype; for a bool or 8- or 16-bit `result`, `a` cast to it and then
+// widened to the 32-bit integer of the same signedness (bool to uint32 and its ops to the logical ones:
+// add to or, mul and min to and, max to or). narrow() brings the results back exactly: integer add, mul
+// and the bitwise ops keep their low bits under the cast, as numpy's wrap in the narrow dtype, and min
+// and max are clamped so that their 32-bit identities (at the front of an exclusive scan or segment, or
+// from an empty reduction) become the narrow dtype's.
+struct Operand {
+  py::array array;
+  gpuscan::Op op;
+  py::object narrow_to;  // None, or the narrow result dtype
+  bool clamp = false;
+
+  py::array narrow(const py::array& wide) const {
+    if (narrow_to.is_none()) return wide;
+    const py::module_ numpy = py::module_::import("numpy");
+    py::object values = wide;
+    if (clamp) {
+      const py::object info = numpy.attr("iinfo")(narrow_to);
+      values = numpy.attr("clip")(wide, info.attr("min"), info.attr("max"));
+    }
+    return values.attr("astype")(narrow_to);
+  }
+  py::object narrow_scalar(const py::object& wide) const {
+    if (narrow_to.is_none()) return wide;
+    const py::array one = py::module_::import("numpy").attr("array")(py::make_tuple(wide));
+    return narrow(one).attr("__getitem__")(0);
+  }
+};
+
+Operand operand(const py::array& a, const py::dtype& result, gpuscan::Op op, const char* function) {
+  if (!native_dtype(result) && !narrow_dtype(result)) unsupported_dtype(result, function);
+  const py::array cast = a.dtype().equal(result) ? a : py::array(a.attr("astype")(result));
+  if (native_dtype(result)) return {cast, op, py::none(), false};
+  using gpuscan::Op;
+  const char k = result.kind();
+  if (k == 'b') {
+    const Op logical = op == Op::add || op == Op::max ? Op::bit_or : op == Op::mul || op == Op::min ? Op::bit_and : op;
+    return {cast.attr("astype")("uint32"), logical, result, false};
+  }
+  return {cast.attr("astype")(k == 'u' ? "uint32" : "int32"), op, result, op == Op::min || op == Op::max};
 }
 
 py::array as_array(const py::object& a, const char* function) {
@@ -287,10 +383,12 @@ py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanK
   config.kind = kind;
   config.deterministic = deterministic;
   const py::array array = as_array(a, function);
-  config.type = checked_type(array, config.op, function);
-  return gpuscan::visit_type(config.type, [&](auto tag) {
-    return scan_typed<decltype(tag)>(std::move(state), array, config);
-  });
+  const Operand in = operand(array, result_dtype(array.dtype(), config.op), config.op, function);
+  config.op = in.op;
+  config.type = checked_type(in.array, config.op, function);
+  return in.narrow(gpuscan::visit_type(config.type, [&](auto tag) {
+    return scan_typed<decltype(tag)>(std::move(state), in.array, config);
+  }));
 }
 
 // A scan with a custom operator (gpuscan::CustomOp): each element of `a` along its first axis is one T
@@ -322,8 +420,10 @@ py::array custom_scan(std::shared_ptr<State> state, const py::object& a, const s
 py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::string& op_name) {
   const gpuscan::Op op = parse_op(op_name);
   const py::array array = as_array(a, "reduce");
-  const gpuscan::DataType type = checked_type(array, op, "reduce");
-  return gpuscan::visit_type(type, [&](auto tag) { return reduce_typed<decltype(tag)>(std::move(state), array, op); });
+  const Operand in = operand(array, result_dtype(array.dtype(), op), op, "reduce");
+  const gpuscan::DataType type = checked_type(in.array, in.op, "reduce");
+  return in.narrow_scalar(
+      gpuscan::visit_type(type, [&](auto tag) { return reduce_typed<decltype(tag)>(std::move(state), in.array, in.op); }));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -408,20 +508,39 @@ py::object compact_typed(std::shared_ptr<State> state, const py::array& a, const
   return py::make_tuple(to_numpy(std::move(r.values)), kept);
 }
 
+// The library compacts 32-bit elements only. A Python list of ints or floats arrives here as int64 or
+// float64, hence the hint to convert it.
+[[noreturn]] void uncompactable_dtype(const py::dtype& dtype, const char* function) {
+  const char k = dtype.kind();
+  std::string hint;
+  if (k == 'i' || k == 'u')
+    hint = std::string(": pass np.asarray(a, ") + (k == 'i' ? "np.int32" : "np.uint32") + ") where the values fit";
+  else if (k == 'f') hint = ": pass np.asarray(a, np.float32), which rounds to float32";
+  if (dtype.itemsize() == 8 && (k == 'i' || k == 'f'))
+    hint += " (numpy makes a Python list of ints int64, and one of floats float64)";
+  throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32 and float32 (and bool and "
+                       "8- and 16-bit integers), not " + dtype_name(dtype) + hint);
+}
+
 py::object compact(std::shared_ptr<State> state, const py::object& a, const py::object& pred, const std::string& path,
                    const std::string& algorithm, bool partition) {
   const char* function = partition ? "partition" : "compact";
   gpuscan::CompactConfig config = make_compact_config(path, algorithm);
   const py::array array = as_array(a, function);
-  config.type = checked_type(array, gpuscan::Op::add, function);
-  switch (config.type) {
-    case gpuscan::DataType::u32: return compact_typed<uint32_t>(std::move(state), array, pred, config, partition, function);
-    case gpuscan::DataType::i32: return compact_typed<int32_t>(std::move(state), array, pred, config, partition, function);
-    case gpuscan::DataType::f32: return compact_typed<float>(std::move(state), array, pred, config, partition, function);
-    default:
-      throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32 and float32, not " +
-                           std::string(py::str(static_cast<py::handle>(array.dtype()))));
-  }
+  const py::dtype dtype = array.dtype();
+  if (!narrow_dtype(dtype) && !(native_dtype(dtype) && dtype.itemsize() == 4)) uncompactable_dtype(dtype, function);
+  // Narrow elements are compacted as their 32-bit widening, which compares as they do, and cast back.
+  const Operand in = operand(array, dtype, gpuscan::Op::add, function);
+  config.type = checked_type(in.array, gpuscan::Op::add, function);
+  const auto run = [&](auto tag) {
+    return compact_typed<decltype(tag)>(std::move(state), in.array, pred, config, partition, function);
+  };
+  const py::object result = config.type == gpuscan::DataType::u32   ? run(uint32_t{})
+                            : config.type == gpuscan::DataType::i32 ? run(int32_t{})
+                                                                    : run(float{});
+  if (!partition) return in.narrow(result);
+  const py::tuple values_kept = result;
+  return py::make_tuple(in.narrow(values_kept[0].cast<py::array>()), values_kept[1]);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -475,10 +594,84 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
   gpuscan::ScanConfig config = make_config(op, "auto");
   config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
   const py::array array = as_array(a, "segmented_scan");
-  config.type = checked_type(array, config.op, "segmented_scan");
-  return gpuscan::visit_type(config.type, [&](auto tag) {
-    return segmented_typed<decltype(tag)>(std::move(state), array, flags, keys, config);
-  });
+  const Operand in = operand(array, result_dtype(array.dtype(), config.op), config.op, "segmented_scan");
+  config.op = in.op;
+  config.type = checked_type(in.array, config.op, "segmented_scan");
+  return in.narrow(gpuscan::visit_type(config.type, [&](auto tag) {
+    return segmented_typed<decltype(tag)>(std::move(state), in.array, flags, keys, config);
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// numpy's spellings: cumsum and cumprod
+
+// `axis` as an index into `ndim` dimensions, as numpy reads it: operator.index (TypeError for a float or
+// a tuple), negative from the end, numpy's AxisError (a ValueError and IndexError) out of bounds.
+py::ssize_t normalize_axis(const py::object& axis, py::ssize_t ndim) {
+  const auto index = py::module_::import("operator").attr("index")(axis).cast<py::ssize_t>();
+  if (index < -ndim || index >= ndim) {
+    const py::module_ numpy = py::module_::import("numpy");
+    const py::object where = py::hasattr(numpy, "exceptions") ? numpy.attr("exceptions") : py::object(numpy);
+    const py::object error = where.attr("AxisError")(index, ndim);
+    PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
+    throw py::error_already_set();
+  }
+  return index < 0 ? index + ndim : index;
+}
+
+// numpy.cumsum / numpy.cumprod (`op` add or mul) of `a_like`. axis=None scans a.ravel(); an axis of a 1-D
+// array is the same. Along an axis of an N-D array the rows along it (that axis moved last, made
+// contiguous) are the segments of one segmented scan. dtype=None takes numpy's accumulate dtype (int32
+// sums in int64 on Linux); out= receives the result cast to its dtype as numpy casts there (unsafe), and
+// is returned.
+py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, const py::object& axis,
+                      const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
+  const py::module_ numpy = py::module_::import("numpy");
+  py::array a = as_array(a_like, function);
+  if (a.ndim() == 0) a = a.attr("reshape")(1);  // as numpy: a scalar scans as one element
+  const char k = a.dtype().kind();
+  const py::dtype result = !dtype.is_none()                  ? py::dtype::from_args(dtype)
+                           : k == 'b' || k == 'i' || k == 'u' ? accumulate_dtype(a.dtype(), op)
+                                                              : a.dtype();
+  gpuscan::ScanConfig config;
+  config.kind = gpuscan::ScanKind::inclusive;
+  py::array scanned;
+  if (axis.is_none() || a.ndim() == 1) {
+    if (!axis.is_none()) normalize_axis(axis, 1);
+    const Operand in = operand(a.attr("ravel")(), result, op, function);
+    config.op = in.op;
+    config.type = checked_type(in.array, config.op, function);
+    scanned = in.narrow(gpuscan::visit_type(config.type, [&](auto tag) {
+      return scan_typed<decltype(tag)>(std::move(state), in.array, config);
+    }));
+  } else {
+    const py::ssize_t ax = normalize_axis(axis, a.ndim());
+    const py::ssize_t row = a.shape(ax);
+    const py::object moved = numpy.attr("moveaxis")(a, ax, -1);
+    const Operand in = operand(numpy.attr("ascontiguousarray")(moved).attr("ravel")(), result, op, function);
+    config.op = in.op;
+    config.type = checked_type(in.array, config.op, function);
+    py::array flat = in.array;
+    if (in.array.size() > 0) {
+      py::array flags = numpy.attr("zeros")(in.array.size(), "bool");
+      flags[py::slice(0, in.array.size(), row)] = true;  // a segment per row; row > 0 here
+      flat = gpuscan::visit_type(config.type, [&](auto tag) {
+        return segmented_typed<decltype(tag)>(std::move(state), in.array, flags, py::none(), config);
+      });
+    }
+    const py::object rows = in.narrow(flat).attr("reshape")(moved.attr("shape"));
+    scanned = numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(rows, -1, ax));
+  }
+  if (out.is_none()) return scanned;
+  if (!py::isinstance<py::array>(out))
+    throw py::type_error(std::string(function) + "(): out must be a numpy array, not " +
+                         std::string(py::str(py::type::handle_of(out).attr("__name__"))));
+  const py::tuple want = scanned.attr("shape"), got = out.attr("shape");
+  if (!want.equal(got))
+    throw py::value_error(std::string(function) + "(): out has shape " + std::string(py::repr(got)) +
+                          "; the result has shape " + std::string(py::repr(want)));
+  numpy.attr("copyto")(out, scanned, py::arg("casting") = "unsafe");
+  return out;
 }
 
 // gpuscan.Context. All access to state_ happens with the GIL held.
@@ -522,6 +715,12 @@ class ContextObject {
   py::array segmented_scan(const py::object& a, const py::object& flags, const py::object& keys, const std::string& op,
                            bool inclusive) const {
     return segmented(state(), a, flags, keys, op, inclusive);
+  }
+  py::object cumsum(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
+    return cumulative(state(), a, axis, dtype, out, gpuscan::Op::add, "cumsum");
+  }
+  py::object cumprod(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
+    return cumulative(state(), a, axis, dtype, out, gpuscan::Op::mul, "cumprod");
   }
   std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
     const gpuscan::ScanConfig config = make_config("add", algorithm);
@@ -612,7 +811,9 @@ PYBIND11_MODULE(gpuscan, m) {
 
 Scans, reductions and segmented scans take 1-D arrays of dtype uint32, int32, float32, uint64, int64 or
 float64 (the 64-bit ones where the device has them), compact and partition the 32-bit ones; any length;
-integer sums wrap like numpy's.
+integer sums wrap like numpy's. bool and 8- and 16-bit integers are converted as numpy's accumulate
+converts them (np.cumsum of bool is int64); compaction keeps their dtype. cumsum(a, axis, dtype, out) and
+cumprod(...) take numpy's arguments and dtype rules.
 The module-level functions use default_context(): the device GPUSCAN_DEVICE names, or the first
 discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
 validation, create a gpuscan.Context. The GIL is released while the GPU works.
@@ -654,15 +855,30 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "  # array([[2, 1], [6, 3], [6, 8]], dtype=uint32)";
   static const char* compact_doc =
       "The elements of `a` that `pred` keeps, in order, as a new array: a[mask] for a mask, like numpy's\n"
-      "boolean indexing. `a`: 1-D uint32, int32 or float32. `pred`: a predicate string, as gpuscan compact\n"
+      "boolean indexing. `a`: 1-D uint32, int32 or float32 (bool, 8- and 16-bit integers through their 32-bit\n"
+      "widening; int64 and float64 raise TypeError). `pred`: a predicate string, as gpuscan compact\n"
       "--pred takes it ('nonzero', 'eq:C', 'ne:C', 'lt:C', 'le:C', 'gt:C', 'ge:C', 'bit:MASK',\n"
-      "'range:LO:HI'; constants in a's dtype), or a boolean or integer mask of len(a) (kept where non-zero).\n"
+      "'range:LO:HI'; constants in a's dtype, integers also as 0x hex), or a boolean or integer mask of len(a)\n"
+      "(kept where non-zero).\n"
       "path: 'auto', 'ballot', 'shared-memory'; algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
   static const char* partition_doc =
       "(values, kept): every element of `a`, those `pred` keeps first, then the others, both in input order\n"
       "(np.concatenate([a[m], a[~m]]) for a boolean mask m), and the number kept. Arguments as compact().\n"
       "    gpuscan.partition(np.array([5, 0, 7], dtype=np.int32), 'nonzero')   # (array([5, 7, 0], dtype=int32), 2)";
+  static const char* cumsum_doc =
+      "numpy.cumsum(a, axis, dtype, out) on the GPU, with numpy's arguments and dtype rules: axis=None scans\n"
+      "a.ravel(); an axis of an N-D array scans every row along it (a segmented scan). dtype=None takes\n"
+      "numpy's accumulate dtype (bool and integers narrower than int64 sum in int64, unsigned ones in\n"
+      "uint64); dtype= picks another, a converted first. out=: an array of the result's shape, which\n"
+      "receives the result cast to its dtype (as numpy, unsafe casting) and is returned. Float sums are\n"
+      "added in another order than numpy's, so their last bits may differ (bitwise the same on every run).\n"
+      "    gpuscan.cumsum(np.array([True, False, True]))    # array([1, 1, 2]), int64\n"
+      "    gpuscan.cumsum(np.ones((2, 3), np.int32), axis=1)  # array([[1, 2, 3], [1, 2, 3]]), int64";
+  static const char* cumprod_doc =
+      "numpy.cumprod(a, axis, dtype, out) on the GPU: cumsum()'s arguments and rules, with products\n"
+      "(integer products wrap in their dtype, as numpy's).\n"
+      "    gpuscan.cumprod(np.array([1, 2, 3, 4], np.uint8))   # array([ 1,  2,  6, 24], dtype=uint64)";
 
   static const char* segmented_doc =
       "Segmented scan: the scan restarts wherever a segment starts. Exactly one of flags= (a bool or\n"
@@ -694,10 +910,11 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", py::kw_only(), py::arg("deterministic") = true,
            "out[i] = a[0] op ... op a[i-1]; out[0] = the op's identity (0 for add). `a`: 1-D uint32, int32,\n"
            "float32, uint64, int64 or float64 (made contiguous if not); the result is a new array of the same\n"
-           "dtype and length. op: 'add', 'min', 'max', 'mul', and 'and', 'or', 'xor' on integers (integer add\n"
-           "and mul wrap). algorithm: one of gpuscan.algorithms. Float results are bitwise the same on every\n"
-           "run; deterministic=False lets float single-pass scans take the unordered look-back (faster on\n"
-           "GPUs, last bits may vary run to run; no effect on integers).")
+           "dtype and length; bool and 8- and 16-bit integers are converted as numpy's accumulate converts\n"
+           "them (to int64 or uint64 for add and mul; kept for the other ops). op: 'add', 'min', 'max', 'mul',\n"
+           "and 'and', 'or', 'xor' on integers (integer add and mul wrap). algorithm: one of gpuscan.algorithms.\n"
+           "Float results are bitwise the same on every run; deterministic=False lets float single-pass scans\n"
+           "take the unordered look-back (faster on GPUs, last bits may vary run to run; no effect on integers).")
       .def("inclusive_scan", &ContextObject::inclusive_scan, py::arg("a"), py::arg("op") = "add",
            py::arg("algorithm") = "auto", py::kw_only(), py::arg("deterministic") = true,
            "out[i] = a[0] op ... op a[i]: numpy.cumsum(a, dtype=a.dtype) for op='add',\n"
@@ -713,6 +930,10 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", partition_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
            py::arg("keys") = py::none(), py::arg("op") = "add", py::arg("inclusive") = false, segmented_doc)
+      .def("cumsum", &ContextObject::cumsum, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
+           py::arg("out") = py::none(), cumsum_doc)
+      .def("cumprod", &ContextObject::cumprod, py::arg("a"), py::arg("axis") = py::none(),
+           py::arg("dtype") = py::none(), py::arg("out") = py::none(), cumprod_doc)
       .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
            "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
            "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
@@ -759,7 +980,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto", py::kw_only(),
       py::arg("deterministic") = true,
       "Inclusive scan on default_context(): out[i] = a[0] op ... op a[i]; for op='add' as\n"
-      "numpy.cumsum(a, dtype=a.dtype).");
+      "numpy.cumsum(a, dtype=a.dtype), and as numpy.cumsum(a) for bool and 8- and 16-bit integers (int64 or\n"
+      "uint64); gpuscan.cumsum follows numpy.cumsum for every dtype.");
   m.def(
       "reduce",
       [](const py::object& a, const std::string& op) {
@@ -793,6 +1015,20 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       },
       py::arg("a"), py::arg("flags") = py::none(), py::arg("keys") = py::none(), py::arg("op") = "add",
       py::arg("inclusive") = false, segmented_doc);
+  m.def(
+      "cumsum",
+      [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {
+        return default_context().cast<const ContextObject&>().cumsum(a, axis, dtype, out);
+      },
+      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+      cumsum_doc);
+  m.def(
+      "cumprod",
+      [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {
+        return default_context().cast<const ContextObject&>().cumprod(a, axis, dtype, out);
+      },
+      py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+      cumprod_doc);
   m.def(
       "devices",
       [] {

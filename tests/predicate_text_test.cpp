@@ -1,6 +1,7 @@
 // gpuscan::parse_predicate: the predicate syntax of `gpuscan compact --pred` and the Python module.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "gpuscan/compact.hpp"
@@ -28,7 +29,7 @@ TEST(PredicateText, EveryFormInItsType) {
 
 TEST(PredicateText, MalformedIsInvalidArgumentNamingTheForms) {
   for (const char* text : {"big:3", "gt:abc", "gt:", "lt", "range:1", "range:a:2", "bit:0xZZ", "nonzero:1",
-                           "eq:1.5", "ge:-1", "gt:4294967296", "gt: 1", ""}) {
+                           "eq:1.5", "gt: 1", ""}) {
     try {
       parse_predicate(text, DataType::u32);
       ADD_FAILURE() << "no error for '" << text << "'";
@@ -39,14 +40,63 @@ TEST(PredicateText, MalformedIsInvalidArgumentNamingTheForms) {
       EXPECT_NE(what.find(gpuscan::predicate_forms), std::string::npos) << what;
     }
   }
-  EXPECT_THROW(parse_predicate("gt:2147483648", DataType::i32), gpuscan::Error);
-  EXPECT_THROW(parse_predicate("gt:1e39", DataType::f32), gpuscan::Error);  // overflows f32
   try {
     parse_predicate("gt:1", DataType::u64);
     ADD_FAILURE() << "no error for a u64 predicate";
   } catch (const gpuscan::Error& e) {
     EXPECT_EQ(e.code(), gpuscan::Errc::unsupported) << e.what();
   }
+}
+
+TEST(PredicateText, IntegerConstantsInHex) {
+  EXPECT_EQ(parse_predicate("gt:0x10", DataType::u32), Predicate::greater(16u));
+  EXPECT_EQ(parse_predicate("eq:0XfFfFfFfF", DataType::u32), Predicate::equal(4294967295u));
+  EXPECT_EQ(parse_predicate("lt:-0x10", DataType::i32), Predicate::less(-16));
+  EXPECT_EQ(parse_predicate("ge:-0x80000000", DataType::i32), Predicate::greater_equal(-2147483647 - 1));
+  EXPECT_EQ(parse_predicate("range:0x0:0x7fffffff", DataType::i32), Predicate::in_range(0, 2147483647));
+  EXPECT_EQ(parse_predicate("le:-0", DataType::u32), Predicate::less_equal(0u));
+  for (const char* text : {"gt:0x", "gt:0x-1", "gt:--1", "gt:-", "gt:0xg", "gt:0x 1", "gt:+0x1"})
+    EXPECT_THROW(parse_predicate(text, DataType::i32), gpuscan::Error) << text;
+  EXPECT_THROW(parse_predicate("gt:0x10", DataType::f32), gpuscan::Error);  // floats stay decimal
+}
+
+// A constant the type cannot hold is an error of its own, naming the type's range, not "malformed".
+TEST(PredicateText, OutOfRangeConstantsNameTheRange) {
+  const struct {
+    const char* text;
+    DataType type;
+    const char* range;
+  } cases[] = {
+      {"gt:4294967296", DataType::u32, "0 to 4294967295"},
+      {"ge:-1", DataType::u32, "0 to 4294967295"},
+      {"eq:0x100000000", DataType::u32, "0 to 4294967295"},
+      {"lt:99999999999999999999999", DataType::u32, "0 to 4294967295"},
+      {"gt:2147483648", DataType::i32, "-2147483648 to 2147483647"},
+      {"gt:-0x80000001", DataType::i32, "-2147483648 to 2147483647"},
+      {"range:-5:0xffffffff", DataType::i32, "-2147483648 to 2147483647"},
+      {"gt:1e39", DataType::f32, "3.4028235e+38"},
+      {"lt:-1e39", DataType::f32, "3.4028235e+38"},
+      {"gt:1e-50", DataType::f32, "1.4e-45"},  // would round to 0: gt:0 is another test
+      {"range:1e40:2", DataType::f32, "3.4028235e+38"},
+  };
+  for (const auto& c : cases) {
+    try {
+      parse_predicate(c.text, c.type);
+      ADD_FAILURE() << "no error for '" << c.text << "'";
+    } catch (const gpuscan::Error& e) {
+      EXPECT_EQ(e.code(), gpuscan::Errc::invalid_argument) << c.text;
+      const std::string what = e.what();
+      EXPECT_NE(what.find("out of range for type " + std::string(gpuscan::to_string(c.type))), std::string::npos)
+          << what;
+      EXPECT_NE(what.find(c.range), std::string::npos) << what;
+      EXPECT_EQ(what.find("malformed"), std::string::npos) << what;
+      EXPECT_NE(what.find(gpuscan::predicate_forms), std::string::npos) << what;
+    }
+  }
+  // The extremes themselves are in range.
+  EXPECT_EQ(parse_predicate("le:3.4028235e38", DataType::f32), Predicate::less_equal(3.4028235e38f));
+  EXPECT_EQ(parse_predicate("gt:1.4e-45", DataType::f32), Predicate::greater(1.4e-45f));
+  EXPECT_EQ(parse_predicate("gt:-inf", DataType::f32), Predicate::greater(-std::numeric_limits<float>::infinity()));
 }
 
 }  // namespace

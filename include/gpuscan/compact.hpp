@@ -75,13 +75,15 @@ struct Predicate {
 };
 
 // The predicate syntax of `gpuscan compact --pred` and the Python module's compact(a, "gt:100"): one of
-// predicate_forms, constants written in the element type `type` as decimal numbers (f32 also as
-// 1.5e3, inf, nan); MASK a u32. Throws Errc::invalid_argument ("invalid predicate 'gt:x': ...; valid
-// forms: ...") for anything else, e.g. "ge:-1" for u32 or "eq:1.5" for i32.
+// predicate_forms, constants written in the element type `type`: u32 and i32 in decimal or 0x hex
+// ("gt:0x10", "lt:-0x10"), f32 as decimal numbers (also 1.5e3, inf, nan); MASK a u32. Throws
+// Errc::invalid_argument ("invalid predicate 'gt:x': ...; valid forms: ...") for anything else: malformed
+// text ("eq:1.5" for i32) or a constant out of the type's range, the message then naming the range
+// ("ge:-1" for u32, "gt:1e39" or "gt:1e-50" for f32, whose comparison f32 cannot make).
 //   parse_predicate("range:-1:1", DataType::f32) == Predicate::in_range(-1.0f, 1.0f)
 inline constexpr const char* predicate_forms =
-    "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type; "
-    "MASK a u32, decimal or 0x hex)";
+    "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type, "
+    "integers also in 0x hex; MASK a u32, decimal or 0x hex)";
 Predicate parse_predicate(std::string_view text, DataType type);
 
 // How a tile ranks its kept elements.

@@ -115,6 +115,43 @@ def test_malformed_predicate_raises_value_error(ctx, pred):
         ctx.compact(np.arange(4, dtype=np.uint32), pred)
 
 
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32], ids=lambda d: np.dtype(d).name)
+def test_hex_integer_constants_in_predicates(ctx, dtype):
+    """Integer constants in 0x hex, as bit masks are written (and as the CLI takes them)."""
+    a = random_array(dtype, 10_001, rng_for("hex", dtype)) >> np.array(20, dtype)  # small values too
+    for pred, keep in [("gt:0x10", a > 0x10), ("eq:0X7", a == 7), ("le:0x0", a <= 0),
+                       ("range:0x10:0xfff", (a >= 0x10) & (a <= 0xFFF))]:
+        check_same(ctx.compact(a, pred), a[keep], f"{pred} {np.dtype(dtype).name}")
+    if dtype == np.int32:
+        check_same(ctx.compact(a, "lt:-0x10"), a[a < -0x10], "lt:-0x10 int32")
+
+
+@pytest.mark.parametrize("pred,dtype,range_text", [
+    ("gt:1e39", np.float32, "3.4028235e+38"),
+    ("lt:-1e39", np.float32, "3.4028235e+38"),
+    ("range:0:1e40", np.float32, "3.4028235e+38"),
+    ("gt:1e-50", np.float32, "1.4e-45"),
+    ("gt:4294967296", np.uint32, "0 to 4294967295"),
+    ("ge:-1", np.uint32, "0 to 4294967295"),
+    ("gt:0x100000000", np.uint32, "0 to 4294967295"),
+    ("gt:2147483648", np.int32, "-2147483648 to 2147483647"),
+    ("lt:-0x80000001", np.int32, "-2147483648 to 2147483647"),
+], ids=lambda v: v if isinstance(v, str) else np.dtype(v).name)
+def test_out_of_range_constants_say_so_and_name_the_range(ctx, pred, dtype, range_text):
+    """A constant the dtype cannot hold is out of range, not malformed; 1e-50 would round to 0 in f32."""
+    with pytest.raises(ValueError) as info:
+        ctx.compact(np.arange(4).astype(dtype), pred)
+    message = str(info.value)
+    type_name = {np.uint32: "u32", np.int32: "i32", np.float32: "f32"}[dtype]
+    assert f"out of range for type {type_name}" in message, message
+    assert range_text in message and "malformed" not in message, message
+
+
+def test_hex_is_for_integer_dtypes(ctx):
+    with pytest.raises(ValueError, match=r"malformed constant '0x10' for type f32"):
+        ctx.compact(np.arange(4, dtype=np.float32), "gt:0x10")
+
+
 def test_bad_arguments(ctx):
     a = np.arange(4, dtype=np.uint32)
     with pytest.raises(ValueError, match=r"one entry per element"):
@@ -128,8 +165,8 @@ def test_bad_arguments(ctx):
     for wide in (np.float64, np.uint64, np.int64):
         with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
             ctx.compact(a.astype(wide), "nonzero")
-    with pytest.raises(TypeError, match=r"uint32, int32, float32"):
-        ctx.compact(a.astype(np.int16), "nonzero")
+    with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
+        ctx.compact(a.astype(np.float16), "nonzero")
     with pytest.raises(ValueError, match=r"1-D"):
         ctx.partition(a.reshape(2, 2), "nonzero")
     with pytest.raises(ValueError, match=r"unknown compaction algorithm"):

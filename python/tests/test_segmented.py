@@ -114,4 +114,4 @@ def test_errors(ctx):
     with pytest.raises(ValueError, match="integer dtypes only"):
         ctx.segmented_scan(a.astype(np.float32), flags=np.ones(10, bool), op="xor")
     with pytest.raises(TypeError):
-        ctx.segmented_scan(a.astype(np.int16), flags=np.ones(10, bool))
+        ctx.segmented_scan(a.astype(np.float16), flags=np.ones(10, bool))

@@ -24,30 +24,63 @@ std::optional<uint32_t> parse_mask(std::string_view text) {
   return v;
 }
 
-// Integers go through int64 so that "-1" for u32 is out of range rather than wrapped.
+// One constant parsed, or why not: malformed text, or a number the element type cannot hold.
+struct Constant {
+  enum Status { ok, malformed, out_of_range } status = malformed;
+  uint32_t bits = 0;
+};
+
+// Integers: decimal or 0x hex (as bit masks are written), after an optional '-'. They go through
+// int64 so that "-1" for u32 is out of range rather than wrapped.
 template <class T>
-std::optional<uint32_t> parse_integer(std::string_view text) {
-  int64_t wide = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), wide);
-  if (ec != std::errc() || end != text.data() + text.size() || wide < int64_t{std::numeric_limits<T>::min()} ||
-      wide > int64_t{std::numeric_limits<T>::max()})
-    return std::nullopt;
-  return Predicate::bits(static_cast<T>(wide));
+Constant parse_integer(std::string_view text) {
+  const bool negative = text.starts_with('-');
+  std::string_view digits = text.substr(negative ? 1 : 0);
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t magnitude = 0;  // from_chars reads no sign into an unsigned type: "--1" and "0x-1" stay malformed
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  if (digits.empty() || end != digits.data() + digits.size() ||
+      (ec != std::errc() && ec != std::errc::result_out_of_range))
+    return {};
+  constexpr int64_t min = std::numeric_limits<T>::min();
+  constexpr int64_t max = std::numeric_limits<T>::max();
+  // |min| and max both fit in uint64 for 32-bit T, so an out-of-range magnitude is caught before the cast.
+  if (ec == std::errc::result_out_of_range || (negative ? magnitude > uint64_t(-min) : magnitude > uint64_t(max)))
+    return {Constant::out_of_range};
+  const int64_t value = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  return {Constant::ok, Predicate::bits(static_cast<T>(value))};
 }
 
-// The bit pattern of one constant of `type`, written as decimal numbers are (f32 as from_chars reads it).
-std::optional<uint32_t> parse_constant(std::string_view text, DataType type) {
-  if (text.empty()) return std::nullopt;
+// The bit pattern of one constant of `type`: integers as parse_integer reads them, f32 as from_chars
+// does (1.5e3, inf, nan). A non-zero f32 constant that rounds to 0 is out of range, as is one beyond
+// the largest float: the comparison would be another than the one written.
+Constant parse_constant(std::string_view text, DataType type) {
+  if (text.empty()) return {};
   switch (type) {
     case DataType::u32: return parse_integer<uint32_t>(text);
     case DataType::i32: return parse_integer<int32_t>(text);
     case DataType::f32: {
       float v = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-      return Predicate::bits(v);
+      if (end != text.data() + text.size()) return {};
+      if (ec == std::errc::result_out_of_range) return {Constant::out_of_range};
+      if (ec != std::errc()) return {};
+      return {Constant::ok, Predicate::bits(v)};
     }
-    default: return std::nullopt;  // parse_predicate refused other types already
+    default: return {};  // parse_predicate refused other types already
+  }
+}
+
+// The values a constant of `type` may take, for out-of-range errors.
+std::string constant_range(DataType type) {
+  switch (type) {
+    case DataType::u32: return "0 to 4294967295";
+    case DataType::i32: return "-2147483648 to 2147483647";
+    default: return "0, inf, nan, or a magnitude from 1.4e-45 to 3.4028235e+38";
   }
 }
 
@@ -73,13 +106,21 @@ Predicate parse_predicate(std::string_view text, DataType type) {
     return Predicate::bits_set(*mask);
   }
   const std::string type_name(to_string(type));
+  const auto out_of_range = [&](const std::string& what) {
+    return what + " is out of range for type " + type_name + " (" + constant_range(type) + ")";
+  };
   if (name == "range") {
     const auto sep = rest.find(':');
     if (sep == std::string::npos) throw bad("range needs LO:HI");
-    const auto lo = parse_constant(std::string_view(rest).substr(0, sep), type);
-    const auto hi = parse_constant(std::string_view(rest).substr(sep + 1), type);
-    if (!lo || !hi) throw bad("malformed bound in '" + rest + "' for type " + type_name);
-    return {PredicateKind::in_range, *lo, *hi};
+    const std::string_view bounds[2] = {std::string_view(rest).substr(0, sep), std::string_view(rest).substr(sep + 1)};
+    Constant c[2];
+    for (int i = 0; i < 2; ++i) {
+      c[i] = parse_constant(bounds[i], type);
+      if (c[i].status == Constant::malformed) throw bad("malformed bound in '" + rest + "' for type " + type_name);
+      if (c[i].status == Constant::out_of_range)
+        throw bad(out_of_range("bound '" + std::string(bounds[i]) + "'"));
+    }
+    return {PredicateKind::in_range, c[0].bits, c[1].bits};
   }
   static const std::pair<const char*, PredicateKind> kinds[] = {
       {"eq", PredicateKind::equal},      {"ne", PredicateKind::not_equal}, {"lt", PredicateKind::less},
@@ -87,9 +128,10 @@ Predicate parse_predicate(std::string_view text, DataType type) {
   for (const auto& [word, kind] : kinds)
     if (name == word) {
       if (colon == std::string_view::npos) throw bad(name + " needs a constant");
-      const auto c = parse_constant(rest, type);
-      if (!c) throw bad("malformed constant '" + rest + "' for type " + type_name);
-      return {kind, *c, 0};
+      const Constant c = parse_constant(rest, type);
+      if (c.status == Constant::malformed) throw bad("malformed constant '" + rest + "' for type " + type_name);
+      if (c.status == Constant::out_of_range) throw bad(out_of_range("constant '" + rest + "'"));
+      return {kind, c.bits, 0};
     }
   throw bad("unknown predicate '" + name + "'");
 }
