@@ -2,26 +2,19 @@
 takes, and the numpy spellings cumsum and cumprod, against numpy.
 
 Run as test_gpuscan.py is (the `python` CTest test, or by hand with PYTHONPATH=build/python); the
-validated Context and the validation check after every test come from there. The data are random but
-the same on every run (rng_for below): these tests check dtype rules, which need no fresh data, and a
-failure then reproduces as it is.
+validated Context and the validation check after every test come from there, and so do the data:
+random, from the run's seed, which a failure prints (GPUSCAN_SEED=<seed> replays it).
 """
-
-import zlib
 
 import numpy as np
 import pytest
 
 import gpuscan
-from test_gpuscan import UFUNCS, ctx, no_validation_messages  # noqa: F401
+from test_gpuscan import SEED, UFUNCS, ctx, no_validation_messages, rng_for  # noqa: F401
 
 NARROW = [np.bool_, np.int8, np.uint8, np.int16, np.uint16]
 SIZES = [0, 1, 4097, 70_001]
 name = lambda d: np.dtype(d).name  # noqa: E731
-
-
-def rng_for(*key):
-    return np.random.default_rng(zlib.crc32(repr(key).encode()))
 
 
 def random_values(dtype, n, rng):
@@ -56,7 +49,7 @@ def assert_same(got, want, what):
     if got.dtype.kind == "f":
         same |= np.isnan(got) & np.isnan(want)
     bad = np.flatnonzero(~same)
-    assert bad.size == 0, f"{what}: {bad.size} elements differ, first at {bad[:1]}"
+    assert bad.size == 0, f"{what}: {bad.size} elements differ, first at {bad[:1]} (GPUSCAN_SEED={SEED})"
 
 
 def assert_close(got, want, a, what):
@@ -66,7 +59,7 @@ def assert_close(got, want, a, what):
     depth = 8 + 2 * max(0, int(a.size).bit_length() - 1)
     tolerance = depth * np.finfo(want.dtype).eps * wide + 1e-300
     bad = np.flatnonzero(~(np.abs(got.astype(np.float64) - want.astype(np.float64)) <= tolerance))
-    assert bad.size == 0, f"{what}: {bad.size} elements off, first at {bad[:1]}"
+    assert bad.size == 0, f"{what}: {bad.size} elements off, first at {bad[:1]} (GPUSCAN_SEED={SEED})"
 
 
 def needs_int64(ctx, *dtypes):
