@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "core/scan_shape.hpp"
+#include "core/windows.hpp"
 
 namespace {
 
@@ -143,3 +145,22 @@ TEST(SinglePassShape, TempForACountServesEverySmallerCount) {
 }
 
 }  // namespace
+
+// Past one binding a scan runs in windows that all reuse the first window's scratch (core/windows.hpp), so
+// the temp for any count is that scratch and the two carry words after it, at a multiple of 16 elements.
+// Sizing it must cost no more at 2^50 elements (tens of millions of windows) than at one window's worth:
+// a sizing that planned every window ran out of memory here.
+TEST(ScanTempElements, CountsOfManyWindowsCostOneWindow) {
+  const core::PlanLimits limits{};
+  gpuscan::ScanConfig config;  // u32, exclusive
+  for (const auto algorithm :
+       {gpuscan::Algorithm::multipass, gpuscan::Algorithm::reduce_then_scan, gpuscan::Algorithm::single_pass})
+    for (const uint64_t window : {core::window_elements(128u << 20, 16, 4), core::window_elements(20000, 16, 4)}) {
+      const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, DataType::u32, excl, window, false);
+      const uint64_t first = core::plan_scan(algorithm, window, config, s, limits).temp_elements;
+      for (const uint64_t count : {uint64_t{1} << 40, uint64_t{1} << 50})
+        EXPECT_EQ(core::scan_temp_elements(algorithm, count, config, false, limits, false, window),
+                  (first + 15) / 16 * 16 + 2)
+            << to_string(algorithm) << " window " << window << " count " << count;
+    }
+}

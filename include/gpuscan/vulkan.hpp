@@ -273,12 +273,14 @@ struct TempRequirements {
 // with output == input (every algorithm runs in place; the argument is kept so that the storage may
 // depend on it again without an API change); `indirect` whether it will take its count from GPU
 // memory (ScanArgs::count_from; `count` is then the upper bound), which adds a few words and
-// VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT.
+// VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT. Past one binding it is sized from the first window's plan (every
+// window reuses that scratch), so it costs the same for any count.
 //   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place = false, bool indirect = false);
 
-// The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`).
+// The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`). Past two
+// windows it lists the first two and ends with "  ... N more window(s), planned as the ones above".
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
 
 // An element count in GPU memory, written by an earlier pass on the GPU (a compaction's count, say):
