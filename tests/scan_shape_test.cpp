@@ -12,6 +12,7 @@
 
 #include "core/scan_shape.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/error.hpp"
 
 namespace {
 
@@ -163,4 +164,29 @@ TEST(ScanTempElements, CountsOfManyWindowsCostOneWindow) {
                   (first + 15) / 16 * 16 + 2)
             << to_string(algorithm) << " window " << window << " count " << count;
     }
+}
+
+// Counts no device could hold are too_large, naming the count and the limit: past the largest memory heap
+// (0: not known) and past what 64-bit byte offsets express.
+TEST(CheckCountFits, CountsPastTheHeapOr64BitsAreTooLarge) {
+  const uint64_t heap = uint64_t{24} << 30;
+  EXPECT_NO_THROW(core::check_count_fits(heap / 4, 4, heap, "scan"));
+  EXPECT_NO_THROW(core::check_count_fits(uint64_t{1} << 50, 4, 0, "scan"));
+  EXPECT_NO_THROW(core::check_count_fits(UINT64_MAX / 8, 8, 0, "reduction"));
+  const auto message = [](uint64_t count, uint32_t bytes, uint64_t limit) {
+    try {
+      core::check_count_fits(count, bytes, limit, "segmented scan");
+    } catch (const gpuscan::Error& e) {
+      EXPECT_EQ(e.code(), gpuscan::Errc::too_large);
+      return std::string(e.what());
+    }
+    return std::string("nothing thrown");
+  };
+  EXPECT_EQ(message(heap / 4 + 1, 4, heap),
+            "a segmented scan of 6442450945 elements of 4 bytes needs 25769803780 bytes, more than the device's "
+            "largest memory heap of 25769803776 bytes");
+  EXPECT_EQ(message(UINT64_MAX / 8 + 1, 8, 0),
+            "a segmented scan of 2305843009213693952 elements of 8 bytes needs more than 2^64 - 1 bytes, more than "
+            "64-bit byte offsets express");
+  EXPECT_EQ(message(UINT64_MAX, 4, heap).find("a segmented scan of 18446744073709551615 elements"), 0u);
 }

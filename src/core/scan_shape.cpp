@@ -102,6 +102,18 @@ void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_s
                                             std::to_string(max_shared_bytes));
 }
 
+void check_count_fits(uint64_t count, uint32_t element_bytes, uint64_t largest_heap, const std::string& what) {
+  const std::string elements = "a " + what + " of " + std::to_string(count) + " elements of " +
+                               std::to_string(element_bytes) + " bytes";
+  if (element_bytes != 0 && count > UINT64_MAX / element_bytes)
+    throw Error(Errc::too_large, elements + " needs more than 2^64 - 1 bytes, more than 64-bit byte offsets express");
+  const uint64_t bytes = count * element_bytes;
+  if (largest_heap != 0 && bytes > largest_heap)
+    throw Error(Errc::too_large, elements + " needs " + std::to_string(bytes) +
+                                     " bytes, more than the device's largest memory heap of " +
+                                     std::to_string(largest_heap) + " bytes");
+}
+
 void check_custom_element_size(const CustomOp& op, uint32_t compiled) {
   if (op.element_size != 0 && op.element_size != compiled)
     throw Error(Errc::invalid_argument,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/plan.hpp"
 #include "gpuscan/types.hpp"
@@ -48,6 +49,15 @@ uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool o
 // sizes their outlines (PlanExtent::outline).
 uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
                             const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0);
+
+// Throws Errc::too_large when `count` elements of `element_bytes` bytes could never be held by the device:
+// more bytes than 64-bit offsets express, or more than `largest_heap`, the device's largest memory heap
+// (0: not known, as on OpenGL). `what` names the operation in the message ("scan", "reduction", ...).
+// Backends call it before they plan, so that a count no device holds fails at once, whatever it is.
+//   check_count_fits(uint64_t{1} << 50, 4, 24ull << 30, "scan")
+//   // throws "a scan of 1125899906842624 elements of 4 bytes needs 4503599627370496 bytes, more than the
+//   // device's largest memory heap of 25769803776 bytes"
+void check_count_fits(uint64_t count, uint32_t element_bytes, uint64_t largest_heap, const std::string& what);
 
 // Throws Errc::invalid_argument when op.element_size is set and is not `compiled`, the std430 array
 // stride of the snippet's T that a backend read from the compiled shader.

@@ -48,6 +48,8 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     r.custom_prefix = custom.prefix;
   }
   const uint32_t esize = core::element_bytes(r.config);
+  // GL does not say how much memory the device has: only counts past 64-bit byte offsets are refused here.
+  core::check_count_fits(count, esize, 0, "scan");
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations, esize);
   core::check_shared_memory(r.shape, esize, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
@@ -68,6 +70,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
 Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& config, bool indirect = false,
                         core::PlanExtent extent = core::PlanExtent::full) {
   const GlInfo& info = ctx.info();
+  core::check_count_fits(count, element_size(config.type), 0, "reduction");
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
   core::check_op(config.op, config.type);

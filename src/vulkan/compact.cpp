@@ -39,6 +39,7 @@ struct ResolvedCompact {
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
                                 bool partition = false, bool temp_zeroed = false, bool indirect = false,
                                 core::PlanExtent extent = core::PlanExtent::full) {
+  ctx.impl().check_count(count, element_size(config.type), "compaction");
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);

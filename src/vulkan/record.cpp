@@ -55,6 +55,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     resolved_config.custom_op->element_size = custom.element_size;
     custom_prefix = custom.prefix;
   }
+  ctx.impl().check_count(count, core::element_bytes(resolved_config), job == Job::reduce ? "reduction" : "scan");
   core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};

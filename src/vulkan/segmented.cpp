@@ -48,6 +48,7 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
                                     SegmentHeads heads, bool indirect = false,
                                     core::PlanExtent extent = core::PlanExtent::full) {
   const core::HeadSource source = head_source(heads);
+  ctx.impl().check_count(count, element_size(config.type), "segmented scan");
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
