@@ -610,6 +610,27 @@ TEST_F(CliTest, InfoPrintsThePlanForN) {
   EXPECT_TRUE(r.err.empty()) << r;
 }
 
+// Counts are whole decimal numbers that fit 64 bits: a larger one is a usage error, not a count clamped to
+// 2^64 - 1 (whose plan once grew until the process was killed), and leading zeros do not make it octal.
+// A count that fits 64 bits but no device's memory is the library's too_large, at once.
+TEST_F(CliTest, CountsPast64BitsAreUsageErrors) {
+  for (const std::string command : {"info", "demo"})
+    for (const std::string n : {"99999999999999999999", "18446744073709551616"})
+      expect_failure(run(command + " --n " + n), 2, {"usage error", "'" + n + "'", "18446744073709551615"});
+  expect_failure(run("info --n 4 -w 99999999999"), 2, {"usage error", "99999999999", "4294967295"});
+  const RunResult octal = run("info --n 010 --algorithm multipass");
+  ASSERT_EQ(octal.exit_code, 0) << octal;
+  EXPECT_NE(octal.out.find("plan for n = 10 "), std::string::npos) << octal;
+  const RunResult most = run("info --n 18446744073709551615");
+  EXPECT_EQ(most.exit_code, 1) << most;
+  EXPECT_NE(most.err.find("gpuscan: error: a scan of 18446744073709551615 elements"), std::string::npos) << most;
+  EXPECT_NE(most.err.find("64-bit"), std::string::npos) << most;
+  const RunResult huge = run("info --n 1125899906842624");
+  EXPECT_EQ(huge.exit_code, 1) << huge;
+  EXPECT_NE(huge.err.find("a scan of 1125899906842624 elements of 4 bytes"), std::string::npos) << huge;
+  EXPECT_NE(huge.err.find("largest memory heap"), std::string::npos) << huge;
+}
+
 // The automatic choice for a million elements: single-pass where the device can (lavapipe can), with
 // its plan: the look-back state zeroed, then one dispatch.
 TEST_F(CliTest, InfoChoosesSinglePassForAMillionElements) {

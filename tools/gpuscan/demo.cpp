@@ -219,7 +219,7 @@ Command add_demo_command(CLI::App& app) {
       "demo", "Scan random data with every algorithm the device supports, check each result against the CPU and "
               "time it");
   sub->add_option("--n,-n", options->n, "number of elements")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer())
       ->type_name("N")
       ->capture_default_str();
   add_type_option(*sub, options->type);
@@ -227,7 +227,7 @@ Command add_demo_command(CLI::App& app) {
   sub->add_option_function<uint64_t>(
       "--seed", [options](const uint64_t& seed) { options->seed = seed; },
       "random seed (default: a fresh one each run, printed)")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer())
       ->type_name("SEED");
   sub->footer(
       "Examples:\n"

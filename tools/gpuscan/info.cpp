@@ -364,7 +364,7 @@ Command add_info_command(CLI::App& app) {
       "--n,-n", [options](const uint64_t& n) { options->n = n; },
       "say which algorithm a scan of N elements would use (default: 2^24) and print its plan (passes, "
       "grids, barriers)")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer())
       ->type_name("N");
   add_type_option(*sub, options->type);
   sub->add_flag("--inclusive", options->inclusive, "plan an inclusive scan (default: exclusive)");

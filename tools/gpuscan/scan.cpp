@@ -177,7 +177,7 @@ Command add_scan_command(CLI::App& app) {
                   "with --op-file: the element size in bytes, checked against the compiled snippet's (its T in a "
                   "std430 array); default: take that")
       ->type_name("BYTES")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer(UINT32_MAX))
       ->needs(op_file);
   sub->add_flag("--inclusive", options->inclusive,
                 "inclusive scan: out[i] = in[0] + ... + in[i] (default exclusive: in[0] + ... + in[i-1], and "
