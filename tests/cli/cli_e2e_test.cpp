@@ -1299,6 +1299,17 @@ TEST_F(CliTest, SegmentedScanErrors) {
                  2, {"usage error", "--segments excludes --keys"});
   expect_failure(run("scan --type u32 --key-type u64" + v), 2, {"--key-type applies to --keys only"});
   write_file(path("f.txt"), "1\n0\n0\n1\n");
+  // Segmented scans (and custom operators) are not streamed: a memory budget cannot bound them, so it is
+  // refused rather than ignored.
+  for (const std::string heads : {" --segments ", " --keys "})
+    for (const std::string budget : {"1", "64M"})
+      expect_failure(run("scan --type u32" + v + heads + shell_quote(path("f.txt").string()) +
+                         " --device-memory-budget " + budget),
+                     2, {"usage error", "--device-memory-budget", "segmented scans"});
+  write_file(path("affine.glsl"), affine_op);
+  expect_failure(run("scan --type u32" + v + " --op-file " + shell_quote(path("affine.glsl").string()) +
+                     " --device-memory-budget 1"),
+                 2, {"usage error", "--device-memory-budget", "custom operators"});
   expect_failure(run("scan --type u32 --algorithm single-pass" + v + " --segments " + shell_quote(path("f.txt").string())),
                  1, {"segmented scans run as reduce-then-scan"});
   expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 1,

@@ -202,9 +202,20 @@ Command add_scan_command(CLI::App& app) {
   sub->add_option("--key-type", options->key_type, "type of the --keys file: u32 (default) or u64")
       ->check(CLI::IsMember({"u32", "u64"}))
       ->type_name("TYPE");
-  sub->callback([options] {
+  sub->callback([options, sub] {
     if (options->key_type != "u32" && options->keys.empty())
       throw CLI::ValidationError("--key-type", "--key-type applies to --keys only");
+    // Only plain scans stream in chunks (a chunk's carry-in is the running total, which neither a segment
+    // nor a custom operator's T takes); the others scan the whole input at once, so a budget cannot bound
+    // them and is refused rather than ignored.
+    if (sub->count("--device-memory-budget") > 0 && (!options->segments.empty() || !options->keys.empty()))
+      throw CLI::ValidationError("--device-memory-budget",
+                                 "segmented scans (--segments, --keys) are not streamed in chunks: they scan the "
+                                 "whole input at once, so a memory budget cannot apply; leave it out");
+    if (sub->count("--device-memory-budget") > 0 && !options->op_file.empty())
+      throw CLI::ValidationError("--device-memory-budget",
+                                 "custom operators (--op-file) are not streamed in chunks: they scan the whole "
+                                 "input at once, so a memory budget cannot apply; leave it out");
   });
   sub->footer(
       "Examples:\n"
