@@ -737,6 +737,17 @@ TEST_F(CliTest, DemoF32WithSeedIsRepeatable) {
   EXPECT_NE(a.out.find("random f32 values"), std::string::npos) << a;
 }
 
+// More elements than one binding holds (lavapipe binds 128 MiB: 2^25 u32) scan in windows chained on
+// the GPU, or through device addresses, as every scan of that size does; the demo says which.
+TEST_F(CliTest, DemoPastOneBinding) {
+  const RunResult r = run("demo --n 34000000 --algorithm reduce-then-scan");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("\naddressing: "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("  reduce-then-scan    exclusive  GPU "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("all 2 scans match the CPU reference"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
+}
+
 // Every command's --help ends with examples, and the top-level help documents the exit codes.
 TEST_F(CliTest, HelpOfEveryCommandShowsExamples) {
   for (const std::string command : {"", "info ", "scan ", "compact ", "demo "}) {
