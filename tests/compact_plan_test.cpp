@@ -312,6 +312,39 @@ TEST(CompactPlan, SimulatedWindowsMatchCopyIfAndStablePartition) {
   EXPECT_THROW(gpuscan::core::plan_compact(bad), gpuscan::Error);
 }
 
+// The outline of a windowed compaction (PlanExtent::outline) lists the count and scatter dispatches of
+// windows 0 and 1 only -- a partition's full plan has a scatter per pair of windows, so its length grows
+// with the square of the count -- and has the whole plan's temp and levels.
+TEST(CompactPlan, OutlinesOfWindowedPlans) {
+  for (bool partition : {false, true})
+    for (uint64_t n : {24ull, 25ull, 47ull, 100ull, 1000ull}) {
+      CompactRequest req = request(n, 8, false, 8);
+      req.partition = partition;
+      req.window = 24;
+      const Plan full = gpuscan::core::plan_compact(req);
+      req.extent = gpuscan::core::PlanExtent::outline;
+      const Plan outline = gpuscan::core::plan_compact(req);
+      SCOPED_TRACE(gpuscan::core::describe(outline));
+      const uint64_t windows = (n + 23) / 24;
+      EXPECT_EQ(outline.temp_elements, full.temp_elements);
+      EXPECT_EQ(outline.levels, full.levels);
+      EXPECT_EQ(outline.windows_left_out, windows - std::min<uint64_t>(windows, 2));
+      size_t scatters = 0;
+      for (const Step& s : outline.steps)
+        if (const auto* d = std::get_if<Dispatch>(&s); d && d->output_window) ++scatters;
+      EXPECT_EQ(scatters, n <= 24 ? 0u : partition ? 4u : 3u);
+    }
+  // 2^32 - 2^20 elements (a compaction's most, about) in windows of 4096: a partition's full plan would hold
+  // about 2^40 scatters.
+  CompactRequest huge = request((uint64_t{1} << 32) - (uint64_t{1} << 20), 4096, false, 4096);
+  huge.partition = true;
+  huge.window = 4096;
+  huge.extent = gpuscan::core::PlanExtent::outline;
+  const Plan outline = gpuscan::core::plan_compact(huge);
+  EXPECT_LT(outline.steps.size(), 40u);
+  EXPECT_EQ(outline.windows_left_out, huge.n / 4096 - 2);
+}
+
 TEST(CompactPlan, PartitionScansInclusivelyAndEndsWithCompactPartition) {
   CompactRequest req = request(5, 8, false, 8);
   req.partition = true;

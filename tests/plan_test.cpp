@@ -1304,13 +1304,30 @@ namespace {
 
 // The windowed plan of `req` (whole n) with windows of `window` elements, each planned by `planner`;
 // later windows rely on the single-pass state the previous window left zeroed, as the backends plan them.
-Plan windowed(Planner planner, const ScanRequest& req, uint64_t window) {
-  return gpuscan::core::plan_windowed_scan(req.n, window, req.inclusive, [&](uint64_t n, bool first) {
-    ScanRequest sub = req;
-    sub.n = n;
-    sub.temp_zeroed = !first;
-    return make_plan(planner, sub);
-  });
+// `windows_planned`, if given, counts the windows planned.
+Plan windowed(Planner planner, const ScanRequest& req, uint64_t window,
+              gpuscan::core::PlanExtent extent = gpuscan::core::PlanExtent::full, int* windows_planned = nullptr) {
+  return gpuscan::core::plan_windowed_scan(
+      req.n, window, req.inclusive,
+      [&](uint64_t n, bool first) {
+        if (windows_planned) ++*windows_planned;
+        ScanRequest sub = req;
+        sub.n = n;
+        sub.temp_zeroed = !first;
+        return make_plan(planner, sub);
+      },
+      extent);
+}
+
+// describe(plan)'s step lines: neither the header (it counts the listed dispatches) nor an outline's last line.
+std::vector<std::string> step_lines(const Plan& plan) {
+  std::istringstream text(gpuscan::core::describe(plan));
+  std::vector<std::string> lines;
+  std::string line;
+  std::getline(text, line);
+  while (std::getline(text, line))
+    if (!line.starts_with("  ... ")) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace
@@ -1366,4 +1383,52 @@ TEST(Windows, BeyondTwoToTheThirtyTwo) {
     }
     EXPECT_EQ(covered, n) << planner_name(planner);
   }
+}
+
+// An outline (PlanExtent::outline) is the plan's first two windows -- window 0, the chaining, window 1 with
+// the carry from temp -- with the whole plan's temp and levels, and says how many windows it leaves out.
+TEST(Windows, OutlinesAreTheFirstTwoWindowsOfThePlan) {
+  using gpuscan::core::PlanExtent;
+  for (Planner planner : kPlanners)
+    for (bool inclusive : {false, true})
+      for (uint64_t window : {16u, 48u})
+        for (uint64_t n : {window - 1, window, window + 1, 2 * window, 2 * window + 1, 5 * window + 7}) {
+          const ScanRequest req = request(n, 8, inclusive);
+          SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
+          const Plan full = windowed(planner, req, window);
+          const Plan outline = windowed(planner, req, window, PlanExtent::outline);
+          const uint64_t windows = ceil_div(n, window);
+          EXPECT_EQ(full.windows_left_out, 0u);
+          EXPECT_EQ(outline.windows_left_out, windows - std::min<uint64_t>(windows, 2));
+          EXPECT_EQ(outline.temp_elements, full.temp_elements);
+          EXPECT_EQ(outline.levels, full.levels);
+          const std::vector<std::string> listed = step_lines(outline), all = step_lines(full);
+          ASSERT_LE(listed.size(), all.size());
+          EXPECT_TRUE(std::equal(listed.begin(), listed.end(), all.begin())) << gpuscan::core::describe(outline);
+          if (windows <= 2) EXPECT_EQ(listed, all);
+          const std::string text = gpuscan::core::describe(outline);
+          EXPECT_EQ(text.find(" more window(s)") != std::string::npos, windows > 2) << text;
+          if (windows > 2) EXPECT_THROW(gpuscan::core::check_recordable(outline.windows_left_out), Error);
+          else EXPECT_NO_THROW(gpuscan::core::check_recordable(outline.windows_left_out));
+        }
+}
+
+// Outlines of 2^40 and 2^50 elements -- in lavapipe's windows of 2^25 - 16 u32 and in windows of 4992
+// (up to 2^47.7 of them) -- plan three windows at most (the first window once for the shared scratch,
+// then windows 0 and 1), never all of them: sizing temp costs the same at any count.
+TEST(Windows, OutlinesOfHugeCountsPlanAFewWindows) {
+  using gpuscan::core::PlanExtent;
+  for (const uint64_t window : {gpuscan::core::window_elements(128u << 20, 16, 4), uint64_t{4992}})
+    for (const uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 50})
+      for (Planner planner : kPlanners) {
+        const ScanRequest req = request(n, 4096);
+        SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
+        int planned = 0;
+        const Plan outline = windowed(planner, req, window, PlanExtent::outline, &planned);
+        EXPECT_LE(planned, 3);
+        EXPECT_EQ(outline.windows_left_out, ceil_div(n, window) - 2);
+        EXPECT_LT(outline.steps.size(), 40u);
+        const uint64_t first = make_plan(planner, request(window, 4096)).temp_elements;
+        EXPECT_EQ(outline.temp_elements, ceil_div(first, 16) * 16 + 2);
+      }
 }

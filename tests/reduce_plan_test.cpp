@@ -4,6 +4,7 @@
 // output[0] with the sum of the input, failing on reads of unwritten temp and ranges out of bounds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/windows.hpp"
 #include "gpuscan/error.hpp"
 
 namespace {
@@ -186,6 +188,53 @@ TEST(Reduce, InvalidRequestsThrow) {
     ADD_FAILURE() << "a grid past the limits was planned";
   } catch (const gpuscan::Error& e) {
     EXPECT_EQ(e.code(), gpuscan::Errc::too_large);
+  }
+}
+
+
+// Past one binding a reduction runs in windows, each into a partial, then the partials are reduced. Its
+// outline (PlanExtent::outline) plans windows 0 and 1 and that final reduction only, with the whole plan's
+// temp: so sizing it costs the same at 2^50 elements as at a few windows.
+TEST(Reduce, OutlinesOfWindowedReductions) {
+  using gpuscan::core::PlanExtent;
+  const auto planner = [](int* planned) {
+    return [planned](uint64_t n) {
+      ++*planned;
+      return gpuscan::core::plan_reduce(request(n, 64));
+    };
+  };
+  for (const uint64_t window : {uint64_t{1024}, uint64_t{4992}})
+    for (const uint64_t n : {uint64_t{1000}, 2 * window, 2 * window + 1, 7 * window + 5}) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", window " + std::to_string(window));
+      int planned = 0;
+      const Plan full = gpuscan::core::plan_windowed_reduce(n, window, planner(&planned));
+      const Plan outline = gpuscan::core::plan_windowed_reduce(n, window, planner(&planned), PlanExtent::outline);
+      const uint64_t windows = ceil_div(n, window);
+      EXPECT_EQ(outline.temp_elements, full.temp_elements);
+      EXPECT_EQ(outline.levels, full.levels);
+      EXPECT_EQ(outline.windows_left_out, windows - std::min<uint64_t>(windows, 2));
+      // The listed windows are the full plan's first ones; the final reduction is its last steps.
+      const std::string all = gpuscan::core::describe(full), listed = gpuscan::core::describe(outline);
+      const std::string head = listed.substr(listed.find('\n') + 1);
+      const std::string first_windows = head.substr(0, head.find("  L0 reduce_tiles n=" + std::to_string(windows)));
+      EXPECT_NE(all.find(first_windows), std::string::npos) << listed << "\nfull:\n" << all;
+      ASSERT_LE(outline.steps.size(), full.steps.size());
+      const auto final_steps = [](const Plan& p, size_t count) {
+        std::string text;
+        for (size_t i = p.steps.size() - count; i < p.steps.size(); ++i)
+          if (const auto* d = std::get_if<Dispatch>(&p.steps[i]))
+            text += std::to_string(d->n) + " " + std::to_string(d->src.offset) + " " + std::to_string(d->aux.offset) + ";";
+        return text;
+      };
+      const size_t final_count = gpuscan::core::plan_reduce(request(windows, 64)).steps.size();
+      EXPECT_EQ(final_steps(outline, final_count), final_steps(full, final_count));
+    }
+  for (const uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 50}) {
+    int planned = 0;
+    const Plan outline = gpuscan::core::plan_windowed_reduce(n, 33554416, planner(&planned), PlanExtent::outline);
+    EXPECT_LE(planned, 4) << "the first window for the scratch, windows 0 and 1, the partials";
+    EXPECT_EQ(outline.windows_left_out, ceil_div(n, 33554416) - 2);
+    EXPECT_LT(outline.steps.size(), 30u);
   }
 }
 

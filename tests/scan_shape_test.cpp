@@ -7,9 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "core/scan_shape.hpp"
+#include "core/windows.hpp"
+#include "gpuscan/error.hpp"
 
 namespace {
 
@@ -143,3 +146,47 @@ TEST(SinglePassShape, TempForACountServesEverySmallerCount) {
 }
 
 }  // namespace
+
+// Past one binding a scan runs in windows that all reuse the first window's scratch (core/windows.hpp), so
+// the temp for any count is that scratch and the two carry words after it, at a multiple of 16 elements.
+// Sizing it must cost no more at 2^50 elements (tens of millions of windows) than at one window's worth:
+// a sizing that planned every window ran out of memory here.
+TEST(ScanTempElements, CountsOfManyWindowsCostOneWindow) {
+  const core::PlanLimits limits{};
+  gpuscan::ScanConfig config;  // u32, exclusive
+  for (const auto algorithm :
+       {gpuscan::Algorithm::multipass, gpuscan::Algorithm::reduce_then_scan, gpuscan::Algorithm::single_pass})
+    for (const uint64_t window : {core::window_elements(128u << 20, 16, 4), core::window_elements(20000, 16, 4)}) {
+      const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, DataType::u32, excl, window, false);
+      const uint64_t first = core::plan_scan(algorithm, window, config, s, limits).temp_elements;
+      for (const uint64_t count : {uint64_t{1} << 40, uint64_t{1} << 50})
+        EXPECT_EQ(core::scan_temp_elements(algorithm, count, config, false, limits, false, window),
+                  (first + 15) / 16 * 16 + 2)
+            << to_string(algorithm) << " window " << window << " count " << count;
+    }
+}
+
+// Counts no device could hold are too_large, naming the count and the limit: past the largest memory heap
+// (0: not known) and past what 64-bit byte offsets express.
+TEST(CheckCountFits, CountsPastTheHeapOr64BitsAreTooLarge) {
+  const uint64_t heap = uint64_t{24} << 30;
+  EXPECT_NO_THROW(core::check_count_fits(heap / 4, 4, heap, "scan"));
+  EXPECT_NO_THROW(core::check_count_fits(uint64_t{1} << 50, 4, 0, "scan"));
+  EXPECT_NO_THROW(core::check_count_fits(UINT64_MAX / 8, 8, 0, "reduction"));
+  const auto message = [](uint64_t count, uint32_t bytes, uint64_t limit) {
+    try {
+      core::check_count_fits(count, bytes, limit, "segmented scan");
+    } catch (const gpuscan::Error& e) {
+      EXPECT_EQ(e.code(), gpuscan::Errc::too_large);
+      return std::string(e.what());
+    }
+    return std::string("nothing thrown");
+  };
+  EXPECT_EQ(message(heap / 4 + 1, 4, heap),
+            "a segmented scan of 6442450945 elements of 4 bytes needs 25769803780 bytes, more than the device's "
+            "largest memory heap of 25769803776 bytes");
+  EXPECT_EQ(message(UINT64_MAX / 8 + 1, 8, 0),
+            "a segmented scan of 2305843009213693952 elements of 8 bytes needs more than 2^64 - 1 bytes, more than "
+            "64-bit byte offsets express");
+  EXPECT_EQ(message(UINT64_MAX, 4, heap).find("a segmented scan of 18446744073709551615 elements"), 0u);
+}

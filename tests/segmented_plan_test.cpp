@@ -483,6 +483,38 @@ TEST(SegmentedPlan, CountInGpuMemory) {
   }
 }
 
+// An outline (PlanExtent::outline) lists the first two windows with the whole plan's temp and levels, so
+// sizing temp costs the same at 2^50 elements (2^25 windows of lavapipe's size) as at a few windows.
+TEST(SegmentedPlan, OutlinesOfWindowedPlans) {
+  for (const HeadSource source : {HeadSource::flags, HeadSource::keys32})
+    for (const bool inclusive : {false, true})
+      for (const uint64_t n : {uint64_t{15}, uint64_t{40}, uint64_t{48}, uint64_t{49}, uint64_t{100}}) {
+        SCOPED_TRACE("n = " + std::to_string(n) + (inclusive ? ", inclusive" : ", exclusive"));
+        SegmentedRequest req = request(n, 4, inclusive, source, 4, {}, 16);
+        const SegmentedPlan full = plan_segmented_scan(req);
+        req.extent = PlanExtent::outline;
+        const SegmentedPlan outline = plan_segmented_scan(req);
+        const uint64_t windows = ceil_div(n, 16);
+        EXPECT_EQ(outline.temp_bytes, full.temp_bytes);
+        EXPECT_EQ(outline.levels, full.levels);
+        EXPECT_EQ(outline.windows_left_out, windows - std::min<uint64_t>(windows, 2));
+        const std::string listed = describe(outline), all = describe(full);
+        const std::string steps = listed.substr(listed.find('\n') + 1, listed.find("  ... ") - listed.find('\n') - 1);
+        EXPECT_EQ(all.find(steps), all.find('\n') + 1) << "the outline's steps begin the plan\n" << listed << all;
+        EXPECT_EQ(listed.find(" more window(s)") != std::string::npos, windows > 2) << listed;
+      }
+  for (const uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 50}) {
+    const SegmentedPlan outline = plan_segmented(n, 4096, gpuscan::DataType::u32, false, HeadSource::keys32, {},
+                                                 33550336, PlanExtent::outline);
+    EXPECT_EQ(outline.windows_left_out, ceil_div(n, 33550336) - 2);
+    EXPECT_LT(outline.steps.size(), 40u);
+    const uint64_t scratch =
+        plan_segmented(33550336, 4096, gpuscan::DataType::u32, false, HeadSource::keys32, {}).temp_bytes;
+    EXPECT_EQ(outline.temp_bytes, ceil_div(scratch, 64) * 64 + 8)
+        << "the first window's scratch, then the two carry elements on a 64-byte line of their own";
+  }
+}
+
 TEST(SegmentedPlan, Errors) {
   auto code = [](auto f) -> std::error_code {
     try {

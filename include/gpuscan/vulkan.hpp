@@ -55,6 +55,9 @@ struct DeviceInfo {
   uint64_t max_storage_buffer_range = 0;
   uint64_t min_storage_buffer_offset_alignment = 0;
   uint32_t max_shared_memory_bytes = 0;
+  // The size of the device's largest memory heap: no buffer can be larger, so a count whose elements take
+  // more bytes is Errc::too_large at once, before anything is planned or allocated.
+  uint64_t largest_memory_heap_bytes = 0;
   float timestamp_period_ns = 0;                   // 0 if the queue has no timestamps
 
   // Whether gpuscan's subgroup kernels run: they need arithmetic, and the 32-bit integer scans shuffle
@@ -274,12 +277,15 @@ struct TempRequirements {
 // with output == input (every algorithm runs in place; the argument is kept so that the storage may
 // depend on it again without an API change); `indirect` whether it will take its count from GPU
 // memory (ScanArgs::count_from; `count` is then the upper bound), which adds a few words and
-// VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT.
+// VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT. Past one binding it is sized from the first window's plan (every
+// window reuses that scratch), so it costs the same for any count; a count whose elements exceed the
+// device's largest memory heap is Errc::too_large at once (DeviceInfo::largest_memory_heap_bytes).
 //   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place = false, bool indirect = false);
 
-// The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`).
+// The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`). Past two
+// windows it lists the first two and ends with "  ... N more window(s), planned as the ones above".
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
 
 // An element count in GPU memory, written by an earlier pass on the GPU (a compaction's count, say):

@@ -46,6 +46,7 @@ Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* regi
   }
   out.temp_elements = r.first + r.elements;
   out.levels = plan.levels;
+  out.windows_left_out = plan.windows_left_out;  // an outline stays one
   if (region) *region = r;
   return out;
 }

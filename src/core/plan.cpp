@@ -112,6 +112,14 @@ void count_levels(Plan& plan) {
 
 }  // namespace
 
+uint64_t listed_windows(uint64_t windows, PlanExtent extent) {
+  return extent == PlanExtent::outline ? std::min<uint64_t>(windows, 2) : windows;
+}
+
+void check_recordable(uint64_t windows_left_out) {
+  if (windows_left_out > 0) throw Error(Errc::invalid_argument, "internal: the outline of a plan cannot be recorded");
+}
+
 size_t Plan::dispatch_count() const {
   size_t count = 0;
   for (const Step& s : steps) count += std::holds_alternative<Dispatch>(s);
@@ -286,6 +294,7 @@ Plan plan_compact(const CompactRequest& req) {
   // Windows of whole tiles: window k's tile t is tile k·window/tile + t of the whole input.
   const uint64_t window = windowed ? req.window : req.n;
   const uint64_t windows = ceil_div(req.n, window);
+  const uint64_t listed = listed_windows(windows, req.extent);  // temp does not depend on the windows
   auto window_range = [&](Slot slot, uint64_t k) {
     return Range{slot, k * window, std::min(window, req.n - k * window)};
   };
@@ -298,7 +307,7 @@ Plan plan_compact(const CompactRequest& req) {
     grid_for(d.blocks, req.limits, d.groups_x, d.groups_y);
     return d;
   };
-  for (uint64_t k = 0; k < windows; ++k) {
+  for (uint64_t k = 0; k < listed; ++k) {
     Dispatch count = tile_dispatch(Kernel::compact_count, k);
     count.dst = window_range(Slot::output, k);  // not written
     count.aux = {Slot::temp, k * window / req.tile_size, count.blocks};
@@ -328,8 +337,8 @@ Plan plan_compact(const CompactRequest& req) {
 
   // Window k's kept elements land in output[0, end of window k); a partition's rejected ones anywhere.
   const Kernel last = req.partition ? Kernel::compact_partition : Kernel::compact_scatter;
-  for (uint64_t k = 0; k < windows; ++k)
-    for (uint64_t j = 0; j < (req.partition ? windows : k + 1); ++j) {
+  for (uint64_t k = 0; k < listed; ++k)
+    for (uint64_t j = 0; j < (req.partition ? listed : k + 1); ++j) {
       if (k + j > 0) plan.steps.emplace_back(Barrier{});  // output windows' bindings may share aligned blocks
       scatter = tile_dispatch(last, k);
       scatter.dst = window_range(Slot::output, windowed ? j : 0);
@@ -343,6 +352,7 @@ Plan plan_compact(const CompactRequest& req) {
       plan.steps.emplace_back(scatter);
     }
   plan.temp_elements = sub.temp_elements > 0 ? scratch + sub.temp_elements : tiles;
+  plan.windows_left_out = windows - listed;
   count_levels(plan);
   return plan;
 }
@@ -363,6 +373,11 @@ const char* kernel_name(Kernel k) {
     case Kernel::indirect_count: return "indirect_count";
   }
   return "?";
+}
+
+std::string describe_windows_left_out(uint64_t windows) {
+  if (windows == 0) return "";
+  return "  ... " + std::to_string(windows) + " more window(s), planned as the ones above\n";
 }
 
 std::string describe(const Plan& plan) {
@@ -418,6 +433,7 @@ std::string describe(const Plan& plan) {
     if (d.kernel == Kernel::single_pass) out << " state " << range(d.aux);
     out << "\n";
   }
+  out << describe_windows_left_out(plan.windows_left_out);
   return out.str();
 }
 

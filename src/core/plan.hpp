@@ -91,6 +91,22 @@ struct Fill {
 
 using Step = std::variant<Dispatch, Barrier, Fill>;
 
+// How much of a plan to build. A plan in windows (core/windows.hpp) repeats the same steps for every
+// window, so its length grows with the count; sizing temp and describing the plan need only its first
+// windows, at a cost that does not.
+enum class PlanExtent : uint8_t {
+  full,     // every step: what an executor records
+  outline,  // the steps of the first two windows only (the first window, the chaining, a later window);
+            // temp_elements and levels are the whole plan's, Plan::windows_left_out counts the rest
+};
+// How many of a plan's `windows` windows `extent` lists: an outline's first two show every kind of step
+// (window 0 with the caller's carry-in, what chains the windows, a window that takes the carry from
+// temp); the later ones only repeat them.
+uint64_t listed_windows(uint64_t windows, PlanExtent extent);
+// Executors call it before recording: an outline (windows_left_out > 0) is for sizing and describing
+// only (Errc::invalid_argument, a gpuscan bug, otherwise).
+void check_recordable(uint64_t windows_left_out);
+
 struct PlanLimits {
   uint32_t max_groups_x = 65535;  // maxComputeWorkGroupCount[0]
   uint32_t max_groups_y = 65535;  // maxComputeWorkGroupCount[1]
@@ -109,6 +125,7 @@ struct Plan {
   std::vector<Step> steps;
   uint64_t temp_elements = 0;  // scratch the plan uses, in elements of the scanned type
   uint32_t levels = 0;         // arrays scanned: 1 when one tile holds all, 0 when n == 0
+  uint64_t windows_left_out = 0;  // an outline's windows whose steps are not listed; 0: every step is here
 
   size_t dispatch_count() const;
 };
@@ -181,6 +198,7 @@ struct CompactRequest {
   // writing only what falls in its output window; barriers between the dispatches. The single-pass plan
   // throws Errc::too_large.
   uint64_t window = 0;
+  PlanExtent extent = PlanExtent::full;  // outline: the count and scatter dispatches of windows 0 and 1 only
   PlanLimits limits;
 };
 Plan plan_compact(const CompactRequest& request);
@@ -191,7 +209,9 @@ void grid_for(uint64_t blocks, const PlanLimits& limits, uint32_t& groups_x, uin
 
 const char* kernel_name(Kernel kernel);  // "scan_local", ...
 
-// A readable listing of the plan (one line per step), for `gpuscan info` and test failure messages.
+// A readable listing of the plan (one line per step), for `gpuscan info` and test failure messages; an
+// outline's last line says how many windows it leaves out (describe_windows_left_out).
 std::string describe(const Plan& plan);
+std::string describe_windows_left_out(uint64_t windows);  // "" for 0
 
 }  // namespace gpuscan::core

@@ -83,7 +83,8 @@ uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfi
     const uint64_t largest = std::min(n, count);  // of the counts up to `count` that take n's shape
     const TileShape shape = scan_tile_shape(algorithm, config.workgroup_size, config.vectors_per_lane, config.type,
                                             config.kind, largest, tuned);
-    temp = std::max(temp, plan_scan(algorithm, largest, config, shape, limits, temp_zeroed, window).temp_elements);
+    temp = std::max(temp, plan_scan(algorithm, largest, config, shape, limits, temp_zeroed, window,
+                                    PlanExtent::outline).temp_elements);
   }
   return temp;
 }
@@ -99,6 +100,18 @@ void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_s
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
                                             std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
                                             std::to_string(max_shared_bytes));
+}
+
+void check_count_fits(uint64_t count, uint32_t element_bytes, uint64_t largest_heap, const std::string& what) {
+  const std::string elements = "a " + what + " of " + std::to_string(count) + " elements of " +
+                               std::to_string(element_bytes) + " bytes";
+  if (element_bytes != 0 && count > UINT64_MAX / element_bytes)
+    throw Error(Errc::too_large, elements + " needs more than 2^64 - 1 bytes, more than 64-bit byte offsets express");
+  const uint64_t bytes = count * element_bytes;
+  if (largest_heap != 0 && bytes > largest_heap)
+    throw Error(Errc::too_large, elements + " needs " + std::to_string(bytes) +
+                                     " bytes, more than the device's largest memory heap of " +
+                                     std::to_string(largest_heap) + " bytes");
 }
 
 void check_custom_element_size(const CustomOp& op, uint32_t compiled) {
@@ -142,7 +155,7 @@ uint64_t tile_elements(TileShape shape) { return uint64_t{shape.workgroup_size} 
 }  // namespace
 
 Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, TileShape shape,
-               const PlanLimits& limits, bool temp_zeroed, uint64_t window) {
+               const PlanLimits& limits, bool temp_zeroed, uint64_t window, PlanExtent extent) {
   const uint64_t block =
       algorithm == Algorithm::multipass ? uint64_t{2} * shape.workgroup_size : tile_elements(shape);
   auto plan_one = [&](uint64_t n, bool zeroed) {
@@ -158,15 +171,16 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
   if (window == 0 || count <= window) return plan_one(count, temp_zeroed);
   // Later windows find the single-pass state zeroed by the window before them.
   return plan_windowed_scan(count, window, config.kind == ScanKind::inclusive,
-                            [&](uint64_t n, bool first) { return plan_one(n, temp_zeroed || !first); });
+                            [&](uint64_t n, bool first) { return plan_one(n, temp_zeroed || !first); }, extent);
 }
 
-Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window) {
+Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window,
+                    PlanExtent extent) {
   auto plan_one = [&](uint64_t n) {
     return plan_reduce(scan_request(n, tile_elements(shape), element_size(type), limits, "reduction"));
   };
   if (window == 0 || count <= window) return plan_one(count);
-  return plan_windowed_reduce(count, window, plan_one);
+  return plan_windowed_reduce(count, window, plan_one, extent);
 }
 
 void check_compaction_type(DataType type) {
@@ -207,7 +221,7 @@ uint64_t compact_single_pass_shared_bytes(TileShape shape) {
 }
 
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,
-                     bool single_pass, bool temp_zeroed, uint64_t window) {
+                     bool single_pass, bool temp_zeroed, uint64_t window, PlanExtent extent) {
   const uint64_t tile = tile_elements(shape);
   check_count(count, tile, "compaction");
   CompactRequest req;
@@ -219,6 +233,7 @@ Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, boo
   req.single_pass = single_pass;
   req.temp_zeroed = temp_zeroed;
   req.window = compaction_window(shape, window);
+  req.extent = extent;
   req.limits = limits;
   return plan_compact(req);
 }

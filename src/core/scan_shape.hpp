@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/plan.hpp"
 #include "gpuscan/types.hpp"
@@ -44,9 +45,19 @@ uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool o
 // Temp elements of `algorithm`'s plan for `count` elements that also serve every smaller count, whose
 // default shape may have smaller tiles and so more tiles' state: the largest of each shape's plan at
 // the largest count (up to `count`) that takes it. The arguments as plan_scan's and scan_tile_shape's
-// (config.type and kind, the requested W and K).
+// (config.type and kind, the requested W and K). Its cost does not grow with the count's windows: it
+// sizes their outlines (PlanExtent::outline).
 uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
                             const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0);
+
+// Throws Errc::too_large when `count` elements of `element_bytes` bytes could never be held by the device:
+// more bytes than 64-bit offsets express, or more than `largest_heap`, the device's largest memory heap
+// (0: not known, as on OpenGL). `what` names the operation in the message ("scan", "reduction", ...).
+// Backends call it before they plan, so that a count no device holds fails at once, whatever it is.
+//   check_count_fits(uint64_t{1} << 50, 4, 24ull << 30, "scan")
+//   // throws "a scan of 1125899906842624 elements of 4 bytes needs 4503599627370496 bytes, more than the
+//   // device's largest memory heap of 25769803776 bytes"
+void check_count_fits(uint64_t count, uint32_t element_bytes, uint64_t largest_heap, const std::string& what);
 
 // Throws Errc::invalid_argument when op.element_size is set and is not `compiled`, the std430 array
 // stride of the snippet's T that a backend read from the compiled shader.
@@ -59,12 +70,14 @@ uint32_t element_bytes(const ScanConfig& config);
 // The plan of `algorithm` (not automatic) for `count` elements: multipass tiles of 2·W elements, the
 // tile kernels' W·K·4. More than `window` elements (window_elements: what one binding holds) run as
 // consecutive windows (core/windows.hpp); window 0 means no windows, and then counts past the shaders'
-// 32-bit indices throw Errc::too_large.
+// 32-bit indices throw Errc::too_large. `extent`: the whole plan or its outline (PlanExtent).
 Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, TileShape shape,
-               const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0);
+               const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0,
+               PlanExtent extent = PlanExtent::full);
 
 // The device-wide reduction's plan (core::plan_reduce) over tiles of W·K·4 elements, windowed the same way.
-Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window = 0);
+Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window = 0,
+                    PlanExtent extent = PlanExtent::full);
 
 // Throws Errc::unsupported unless compaction has kernels for `type` (the 4-byte types so far).
 void check_compaction_type(DataType type);
@@ -77,7 +90,7 @@ void check_flag_count(uint64_t flags, uint64_t values);
 // in windows of whole tiles (CompactRequest::window); Errc::too_large when a binding holds no tile.
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition,
                      const PlanLimits& limits, bool single_pass = false, bool temp_zeroed = false,
-                     uint64_t window = 0);
+                     uint64_t window = 0, PlanExtent extent = PlanExtent::full);
 // Whether such a plan runs in windows.
 bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window);
 // Shared memory the single-pass compaction kernel needs at most (compact_stage.glsl stages a whole tile

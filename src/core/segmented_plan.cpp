@@ -115,8 +115,10 @@ SegmentedPlan plan_segmented_scan(const SegmentedRequest& req) {
         }
       }
     };
-    chain_windows(req.n, req.window, req.inclusive, carry, scan_window,
-                  [&](const CarryStep& s) { std::visit([&](const auto& step) { plan.steps.emplace_back(step); }, s); });
+    plan.windows_left_out = chain_windows(
+        req.n, req.window, req.inclusive, carry, scan_window,
+        [&](const CarryStep& s) { std::visit([&](const auto& step) { plan.steps.emplace_back(step); }, s); },
+        req.extent);
     plan.temp_bytes = (carry + 2) * req.element_size;
   }
   for (const SegStep& s : plan.steps)
@@ -125,7 +127,7 @@ SegmentedPlan plan_segmented_scan(const SegmentedRequest& req) {
 }
 
 SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool inclusive, HeadSource heads,
-                             const PlanLimits& limits, uint64_t window) {
+                             const PlanLimits& limits, uint64_t window, PlanExtent extent) {
   const uint64_t one_window = window == 0 ? count : std::min(count, window);
   if (one_window > uint64_t{UINT32_MAX} - tile)
     throw Error(Errc::too_large, "segmented scans of " + std::to_string(count) +
@@ -139,6 +141,7 @@ SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool 
   req.heads = heads;
   req.limits = limits;
   req.window = window;
+  req.extent = extent;
   return plan_segmented_scan(req);
 }
 
@@ -210,6 +213,7 @@ std::string describe(const SegmentedPlan& plan) {
     if (d.dynamic) out << " dynamic";
     out << "\n";
   }
+  out << describe_windows_left_out(plan.windows_left_out);
   return out.str();
 }
 

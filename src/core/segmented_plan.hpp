@@ -103,12 +103,14 @@ struct SegmentedRequest {
   HeadSource heads = HeadSource::flags;
   PlanLimits limits;
   uint64_t window = 0;  // elements per window (segmented_window); 0 = everything in one
+  PlanExtent extent = PlanExtent::full;  // outline: windows 0 and 1 only (core::PlanExtent)
 };
 
 struct SegmentedPlan {
   std::vector<SegStep> steps;
   uint64_t temp_bytes = 0;  // scratch the plan uses
   uint32_t levels = 0;      // 1 when one tile holds all, 0 when n == 0
+  uint64_t windows_left_out = 0;  // an outline's windows whose steps are not listed (Plan::windows_left_out)
 
   size_t dispatch_count() const;
 };
@@ -120,7 +122,7 @@ SegmentedPlan plan_segmented_scan(const SegmentedRequest& request);
 // The plan for `count` values in tiles of `tile` elements, in windows of `window` elements (0 = one
 // window), refusing (Errc::too_large) a single window past the shaders' 32-bit indices.
 SegmentedPlan plan_segmented(uint64_t count, uint64_t tile, DataType type, bool inclusive, HeadSource heads,
-                             const PlanLimits& limits, uint64_t window = 0);
+                             const PlanLimits& limits, uint64_t window = 0, PlanExtent extent = PlanExtent::full);
 
 // Elements per window when one binding holds `fit` elements of the larger of the value and head units
 // (core::window_elements): whole tiles where a tile fits, less one element for keys, which bind the key

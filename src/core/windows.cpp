@@ -78,11 +78,12 @@ uint64_t window_elements(uint64_t max_binding_bytes, uint64_t offset_alignment, 
   return elements;
 }
 
-void chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
-                   const std::function<void(const WindowSpan&)>& scan_window,
-                   const std::function<void(const CarryStep&)>& emit) {
+uint64_t chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
+                       const std::function<void(const WindowSpan&)>& scan_window,
+                       const std::function<void(const CarryStep&)>& emit, PlanExtent extent) {
   const uint64_t windows = window_count(n, window);
-  for (uint64_t k = 0; k < windows; ++k) {
+  const uint64_t listed = listed_windows(windows, extent);
+  for (uint64_t k = 0; k < listed; ++k) {
     const uint64_t start = k * window;
     const uint64_t len = std::min(window, n - start);
     const bool last = k + 1 == windows;
@@ -97,9 +98,11 @@ void chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
       emit(Barrier{});
     }
   }
+  return windows - listed;
 }
 
-Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner) {
+Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner,
+                        PlanExtent extent) {
   // Every window's plan uses the same scratch (the windows run one after another); the first is the largest.
   const uint64_t scratch = planner(std::min(n, window), true).temp_elements;
   const uint64_t carry = align_up(scratch, window_multiple);
@@ -114,19 +117,22 @@ Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const Windo
       d.carry = {Slot::temp, carry, 1};
     }
   };
-  chain_windows(n, window, inclusive, carry, scan_window,
-                [&](const CarryStep& s) { std::visit([&](const auto& step) { plan.steps.emplace_back(step); }, s); });
+  plan.windows_left_out =
+      chain_windows(n, window, inclusive, carry, scan_window,
+                    [&](const CarryStep& s) { std::visit([&](const auto& step) { plan.steps.emplace_back(step); }, s); },
+                    extent);
   plan.temp_elements = carry + 2;
   return plan;
 }
 
-Plan plan_windowed_reduce(uint64_t n, uint64_t window, const WindowReducePlanner& planner) {
+Plan plan_windowed_reduce(uint64_t n, uint64_t window, const WindowReducePlanner& planner, PlanExtent extent) {
   const uint64_t windows = window_count(n, window);
+  const uint64_t listed = listed_windows(windows, extent);
   const uint64_t scratch = planner(std::min(n, window)).temp_elements;
   const uint64_t partials = align_up(scratch, window_multiple);
   const uint64_t final_scratch = align_up(partials + windows, window_multiple);
   Plan plan;
-  for (uint64_t k = 0; k < windows; ++k) {
+  for (uint64_t k = 0; k < listed; ++k) {
     const uint64_t start = k * window;
     const uint64_t len = std::min(window, n - start);
     append_mapped(plan, planner(len), {{Slot::input, start, len}, {Slot::temp, partials + k, 1}, 0});
@@ -135,6 +141,7 @@ Plan plan_windowed_reduce(uint64_t n, uint64_t window, const WindowReducePlanner
   const Plan final_plan = planner(windows);
   append_mapped(plan, final_plan, {{Slot::temp, partials, windows}, {Slot::output, 0, 1}, final_scratch});
   plan.temp_elements = final_scratch + final_plan.temp_elements;
+  plan.windows_left_out = windows - listed;
   return plan;
 }
 

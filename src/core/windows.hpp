@@ -34,7 +34,9 @@ using WindowReducePlanner = std::function<Plan(uint64_t n)>;
 //              place), then after the scan carry_update: temp[C] = output[last] (+) temp[C + 1];
 //   inclusive: carry_update: temp[C] = output[last].
 // Each is one invocation, separated by barriers. C follows the windows' shared scratch (16-aligned).
-Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner);
+// An outline (PlanExtent::outline) plans windows 0 and 1 only: temp comes from the first window's plan.
+Plan plan_windowed_scan(uint64_t n, uint64_t window, bool inclusive, const WindowScanPlanner& planner,
+                        PlanExtent extent = PlanExtent::full);
 
 // One window of a chain: elements [start, start + len) of the whole array, the index-th window.
 struct WindowSpan {
@@ -48,14 +50,17 @@ struct WindowSpan {
 // appends the window's scan, which from the second window on takes its carry-in from temp element
 // `carry` (elements of the scanned type); the carry_save / carry_update dispatches and barriers between
 // windows (as plan_windowed_scan describes) go to `emit`. Temp elements carry and carry + 1 hold them.
+// With PlanExtent::outline only windows 0 and 1 are visited. Returns how many windows were not.
 using CarryStep = std::variant<Dispatch, Barrier>;
-void chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
-                   const std::function<void(const WindowSpan&)>& scan_window,
-                   const std::function<void(const CarryStep&)>& emit);
+uint64_t chain_windows(uint64_t n, uint64_t window, bool inclusive, uint64_t carry,
+                       const std::function<void(const WindowSpan&)>& scan_window,
+                       const std::function<void(const CarryStep&)>& emit, PlanExtent extent = PlanExtent::full);
 
 // A reduction of n > window elements: each window reduced (planner's plan) into temp partial k, then
 // the partials reduced into output[0]. The combining tree depends on n, the window and the tile size
-// only, so float results are reproducible on a given device.
-Plan plan_windowed_reduce(uint64_t n, uint64_t window, const WindowReducePlanner& planner);
+// only, so float results are reproducible on a given device. An outline lists windows 0 and 1 and the final
+// reduction of all the partials.
+Plan plan_windowed_reduce(uint64_t n, uint64_t window, const WindowReducePlanner& planner,
+                          PlanExtent extent = PlanExtent::full);
 
 }  // namespace gpuscan::core

@@ -383,7 +383,9 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
   return requested;
 }
 
-Algorithm Context::resolve(const ScanConfig& config, uint64_t) const {
+Algorithm Context::resolve(const ScanConfig& config, uint64_t count) const {
+  // GL does not say how much memory the device has: only counts past 64-bit byte offsets are refused.
+  core::check_count_fits(count, std::max<uint32_t>(core::element_bytes(config), 1), 0, "scan");
   if (config.custom_op) {
     if (config.algorithm != Algorithm::automatic && config.algorithm != Algorithm::multipass)
       throw Error(Errc::unsupported, "custom operators run the multipass scan with Blelloch workgroup scans only (no "

@@ -36,7 +36,9 @@ core::PlanLimits limits(const Context& ctx) {
   return {ctx.impl().max_groups_x, ctx.impl().info.max_workgroup_count[1]};
 }
 
-Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect = false) {
+// `extent`: the plan to issue, or its outline (core::PlanExtent) for sizing temp and describing it.
+Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect = false,
+                      core::PlanExtent extent = core::PlanExtent::full) {
   const GlInfo& info = ctx.info();
   Resolved r;
   r.config = config;
@@ -46,6 +48,8 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     r.custom_prefix = custom.prefix;
   }
   const uint32_t esize = core::element_bytes(r.config);
+  // GL does not say how much memory the device has: only counts past 64-bit byte offsets are refused here.
+  core::check_count_fits(count, esize, 0, "scan");
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations, esize);
   core::check_shared_memory(r.shape, esize, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
@@ -54,7 +58,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     throw Error(Errc::unsupported, "custom operators run the Blelloch workgroup scan (no subgroup operation "
                                    "implements them); use WorkgroupAlgorithm::blelloch or automatic");
   const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes, ctx.impl().binding_alignment(esize), esize);
-  r.plan = core::plan_scan(r.algorithm, count, r.config, r.shape, limits(ctx), false, window);
+  r.plan = core::plan_scan(r.algorithm, count, r.config, r.shape, limits(ctx), false, window, extent);
   r.plan_bound = count;
   r.block_size = r.algorithm == Algorithm::multipass ? 2 * r.shape.workgroup_size
                                                      : r.shape.workgroup_size * r.shape.vectors_per_lane * 4;
@@ -63,8 +67,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
 }
 
 // A reduction: core's plan of reduce_tiles passes (windowed past one binding), as on Vulkan.
-Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& config, bool indirect = false) {
+Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& config, bool indirect = false,
+                        core::PlanExtent extent = core::PlanExtent::full) {
   const GlInfo& info = ctx.info();
+  core::check_count_fits(count, element_size(config.type), 0, "reduction");
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
   core::check_op(config.op, config.type);
@@ -73,7 +79,7 @@ Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& 
   const uint32_t esize = element_size(config.type);
   const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes, ctx.impl().binding_alignment(esize), esize);
   r.algorithm = Algorithm::reduce_then_scan;  // its tile kernels
-  r.plan = core::plan_reduction(count, config.type, r.shape, limits(ctx), window);
+  r.plan = core::plan_reduction(count, config.type, r.shape, limits(ctx), window, extent);
   r.plan_bound = count;
   r.block_size = r.shape.workgroup_size * r.shape.vectors_per_lane * 4;
   r.min_one_block = true;
@@ -169,6 +175,7 @@ template <class KeyOf, class Extra>
 void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, uint32_t esize, KeyOf key_of,
              Extra extra, double* gpu_ns = nullptr, std::optional<uint64_t> initial = std::nullopt,
              IndirectSource indirect = {}) {
+  core::check_recordable(plan.windows_left_out);
   std::vector<Pass> passes;
   for (const core::Step& step : plan.steps) {
     Pass p{};
@@ -322,7 +329,7 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
 }  // namespace
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
-  const Resolved r = resolve_scan(ctx, count, config, indirect);
+  const Resolved r = resolve_scan(ctx, count, config, indirect, core::PlanExtent::outline);
   TempRequirements req;
   req.alignment = core::element_bytes(r.config);
   req.size = r.plan.temp_elements * req.alignment;
@@ -330,7 +337,7 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
 }
 
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  const Resolved r = resolve_scan(ctx, count, config);
+  const Resolved r = resolve_scan(ctx, count, config, false, core::PlanExtent::outline);
   std::string text = std::string(to_string(r.algorithm));
   if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
   text += ", W = " + std::to_string(r.shape.workgroup_size);
@@ -400,12 +407,13 @@ TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, co
                                           bool indirect) {
   TempRequirements req;
   req.alignment = element_size(config.type);
-  req.size = resolve_reduce(ctx, count, config, indirect).plan.temp_elements * element_size(config.type);
+  req.size = resolve_reduce(ctx, count, config, indirect, core::PlanExtent::outline).plan.temp_elements *
+             element_size(config.type);
   return req;
 }
 
 std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  const Resolved r = resolve_reduce(ctx, count, config);
+  const Resolved r = resolve_reduce(ctx, count, config, false, core::PlanExtent::outline);
   return "reduce, W = " + std::to_string(r.shape.workgroup_size) + ", " + std::to_string(r.shape.vectors_per_lane) +
          " vectors per lane" +
          (ctx.impl().reduce_without_subgroups(config.type) ? ", without subgroups" : ", subgroup arithmetic") + "\n" +

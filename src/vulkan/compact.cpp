@@ -35,8 +35,11 @@ struct ResolvedCompact {
   core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
 };
 
+// `extent`: the plan to record, or its outline (core::PlanExtent) for sizing temp and describing it.
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                bool partition = false, bool temp_zeroed = false, bool indirect = false) {
+                                bool partition = false, bool temp_zeroed = false, bool indirect = false,
+                                core::PlanExtent extent = core::PlanExtent::full) {
+  ctx.impl().check_count(count, element_size(config.type), "compaction");
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
@@ -97,7 +100,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
                                  {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
-                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window);
+                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window, extent);
   if (indirect) r.plan = core::plan_indirect(r.plan, 4, &r.indirect);
   return r;
 }
@@ -170,6 +173,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
                              "a compaction");
   }
 
+  core::check_recordable(r.plan.windows_left_out);
   Context::Impl& impl = ctx.impl();
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
@@ -365,17 +369,19 @@ TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, c
                                            bool indirect) {
   // The partition's plan (an inclusive scan of the counts; three-pass even where a selection runs
   // single-pass) is covered too: one allocation serves both.
-  TempRequirements req = temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect).plan, indirect);
+  constexpr core::PlanExtent outline = core::PlanExtent::outline;
+  TempRequirements req =
+      temp_needs(ctx, resolve_compact(ctx, count, config, false, false, indirect, outline).plan, indirect);
   if (config.algorithm != CompactAlgorithm::single_pass) {
     const TempRequirements part =
-        temp_needs(ctx, resolve_compact(ctx, count, config, true, false, indirect).plan, indirect);
+        temp_needs(ctx, resolve_compact(ctx, count, config, true, false, indirect, outline).plan, indirect);
     req.size = std::max(req.size, part.size);
   }
   return req;
 }
 
 std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  const ResolvedCompact r = resolve_compact(ctx, count, config);
+  const ResolvedCompact r = resolve_compact(ctx, count, config, false, false, false, core::PlanExtent::outline);
   const std::string how = r.algorithm == CompactAlgorithm::single_pass
                               ? "tile counts chained by decoupled look-back"
                               : std::string("counts scanned by ") +

@@ -598,6 +598,8 @@ static Algorithm resolve_custom(const ScanConfig& config) {
 
 // Every algorithm runs in place (the single-pass scan's fallback checks that its input was still there).
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_place*/, bool vector_aligned) const {
+  // A custom operator's element size is known once it is compiled; until then each element takes a byte at least.
+  impl_->check_count(count, std::max<uint32_t>(core::element_bytes(config), 1), "scan");
   const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));

@@ -78,6 +78,11 @@ struct Context::Impl {
   // debug_max_binding_bytes).
   uint64_t window_elements(uint32_t element_bytes, bool device_address = false) const;
   uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
+  // Errc::too_large when `count` elements of `element_bytes` bytes exceed the device's largest memory
+  // heap (core::check_count_fits): called before anything is planned for them.
+  void check_count(uint64_t count, uint32_t element_bytes, const std::string& what) const {
+    core::check_count_fits(count, element_bytes, info.largest_memory_heap_bytes, what);
+  }
   bool device_address_enabled = false;  // bufferDeviceAddress enabled on the device
   // What gpuscan's own buffers for scans add to their usage, so that any Addressing can reach them.
   VkBufferUsageFlags address_usage() const {

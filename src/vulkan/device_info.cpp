@@ -57,6 +57,10 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   info.max_storage_buffer_range = limits.maxStorageBufferRange;
   info.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
   info.max_shared_memory_bytes = limits.maxComputeSharedMemorySize;
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i)
+    info.largest_memory_heap_bytes = std::max<uint64_t>(info.largest_memory_heap_bytes, memory.memoryHeaps[i].size);
 
   if (VK_API_VERSION_MINOR(base.apiVersion) >= 1 || VK_API_VERSION_MAJOR(base.apiVersion) > 1) {
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};

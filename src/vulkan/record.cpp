@@ -38,9 +38,12 @@ struct Resolved {
 // What is planned: a scan (config.algorithm decides how), or a reduction (always the tile kernels).
 enum class Job { scan, reduce };
 
+// `extent`: the plan to record (full), or its outline for sizing temp and describing the plan, whose cost
+// does not grow with the count.
 Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place,
                       bool vector_aligned = true, bool temp_zeroed = false, Job job = Job::scan,
-                      bool indirect = false, bool device_address = false) {
+                      bool indirect = false, bool device_address = false,
+                      core::PlanExtent extent = core::PlanExtent::full) {
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
@@ -52,6 +55,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     resolved_config.custom_op->element_size = custom.element_size;
     custom_prefix = custom.prefix;
   }
+  ctx.impl().check_count(count, core::element_bytes(resolved_config), job == Job::reduce ? "reduction" : "scan");
   core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
@@ -89,14 +93,14 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.bound = count;
   r.block_size = shape.workgroup_size * shape.vectors_per_lane * 4;
   if (job == Job::reduce) {
-    r.plan = core::plan_reduction(count, config.type, shape, limits, window);
+    r.plan = core::plan_reduction(count, config.type, shape, limits, window, extent);
     r.min_one_block = true;
     if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
     return r;
   }
   if (r.algorithm == Algorithm::multipass) r.block_size = 2 * shape.workgroup_size;
   if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
-  r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window);
+  r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window, extent);
   if (tile_scan)  // temp sized for this count serves smaller ones
     r.plan.temp_elements =
         std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !ctx.impl().on_lavapipe(),
@@ -168,6 +172,7 @@ ScanConfig as_scan(const ReduceConfig& config) {
 // `initial`: the carry-in's bits, given to the plan's root dispatch.
 void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
                   std::optional<uint64_t> initial = std::nullopt, const IndirectCount* count_from = nullptr) {
+  core::check_recordable(r.plan.windows_left_out);
   const ScanConfig& config = r.config;
   const uint32_t esize = core::element_bytes(config);
   Context::Impl& impl = ctx.impl();
@@ -318,7 +323,8 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   for (bool aligned : {true, false}) {
     if (!aligned && config.algorithm != Algorithm::automatic) break;
     for (bool by_address : possible_device_address(ctx, count, config)) {
-      const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect, by_address);
+      const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect, by_address,
+                                      core::PlanExtent::outline);
       req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
       req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
       if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
@@ -334,7 +340,8 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
 
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
   const bool by_address = possible_device_address(ctx, count, config).front();
-  const Resolved r = resolve_scan(ctx, count, config, in_place, true, false, Job::scan, false, by_address);
+  const Resolved r =
+      resolve_scan(ctx, count, config, in_place, true, false, Job::scan, false, by_address, core::PlanExtent::outline);
   std::string text = std::string(to_string(r.algorithm));
   if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
   text += ", W = " + std::to_string(r.workgroup_size);
@@ -382,7 +389,8 @@ TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, co
   TempRequirements req;
   req.alignment = element_size(config.type);
   for (bool by_address : possible_device_address(ctx, count, c)) {
-    const Resolved r = resolve_scan(ctx, count, c, false, true, false, Job::reduce, indirect, by_address);
+    const Resolved r =
+        resolve_scan(ctx, count, c, false, true, false, Job::reduce, indirect, by_address, core::PlanExtent::outline);
     req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * element_size(config.type));
   }
   if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
@@ -391,7 +399,8 @@ TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, co
 
 std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
   const bool by_address = possible_device_address(ctx, count, as_scan(config)).front();
-  const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce, false, by_address);
+  const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce, false, by_address,
+                                  core::PlanExtent::outline);
   return "reduce, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
          " vectors per lane" + (by_address ? ", device addresses" : "") + "\n" + core::describe(r.plan);
 }

@@ -43,9 +43,12 @@ core::HeadSource head_source(SegmentHeads heads) {
   throw Error(Errc::invalid_argument, "unknown SegmentHeads value " + std::to_string(static_cast<int>(heads)));
 }
 
+// `extent`: the plan to record, or its outline (core::PlanExtent) for sizing temp and describing it.
 ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                    SegmentHeads heads, bool indirect = false) {
+                                    SegmentHeads heads, bool indirect = false,
+                                    core::PlanExtent extent = core::PlanExtent::full) {
   const core::HeadSource source = head_source(heads);
+  ctx.impl().check_count(count, element_size(config.type), "segmented scan");
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
@@ -66,12 +69,14 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
   const uint64_t window = core::segmented_window(impl.window_elements(unit), tile, source);
   ResolvedSegmented r{shape.workgroup_size, shape.vectors_per_lane,
                       core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
-                                           {impl.max_groups_x, info.max_workgroup_count[1]}, window), {}};
+                                           {impl.max_groups_x, info.max_workgroup_count[1]}, window, extent),
+                      {}};
   if (indirect) r.plan = core::plan_segmented_indirect(r.plan, element_size(config.type), &r.indirect);
   return r;
 }
 
 void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
+  core::check_recordable(r.plan.windows_left_out);
   const uint32_t esize = element_size(args.config.type);
   const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
   Context::Impl& impl = ctx.impl();
@@ -167,14 +172,15 @@ TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t c
   req.alignment = element_size(config.type);
   // The heads' unit sizes the windows, so the storage covers every kind of heads.
   for (SegmentHeads heads : {SegmentHeads::flags, SegmentHeads::keys_u32, SegmentHeads::keys_u64})
-    req.size = std::max<VkDeviceSize>(req.size, resolve_segmented(ctx, count, config, heads, indirect).plan.temp_bytes);
+    req.size = std::max<VkDeviceSize>(
+        req.size, resolve_segmented(ctx, count, config, heads, indirect, core::PlanExtent::outline).plan.temp_bytes);
   if (indirect) req.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   return req;
 }
 
 std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
                                          SegmentHeads heads) {
-  const ResolvedSegmented r = resolve_segmented(ctx, count, config, heads);
+  const ResolvedSegmented r = resolve_segmented(ctx, count, config, heads, false, core::PlanExtent::outline);
   return "segmented reduce-then-scan, heads from " + std::string(to_string(heads)) + ", W = " +
          std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) + " vectors per lane\n" +
          core::describe(r.plan);

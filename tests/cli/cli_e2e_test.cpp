@@ -754,6 +754,27 @@ TEST_F(CliTest, InfoPrintsThePlanForN) {
   EXPECT_TRUE(r.err.empty()) << r;
 }
 
+// Counts are whole decimal numbers that fit 64 bits: a larger one is a usage error, not a count clamped to
+// 2^64 - 1 (whose plan once grew until the process was killed), and leading zeros do not make it octal.
+// A count that fits 64 bits but no device's memory is the library's too_large, at once.
+TEST_F(CliTest, CountsPast64BitsAreUsageErrors) {
+  for (const std::string command : {"info", "demo"})
+    for (const std::string n : {"99999999999999999999", "18446744073709551616"})
+      expect_failure(run(command + " --n " + n), 2, {"usage error", "'" + n + "'", "18446744073709551615"});
+  expect_failure(run("info --n 4 -w 99999999999"), 2, {"usage error", "99999999999", "4294967295"});
+  const RunResult octal = run("info --n 010 --algorithm multipass");
+  ASSERT_EQ(octal.exit_code, 0) << octal;
+  EXPECT_NE(octal.out.find("plan for n = 10 "), std::string::npos) << octal;
+  const RunResult most = run("info --n 18446744073709551615");
+  EXPECT_EQ(most.exit_code, 1) << most;
+  EXPECT_NE(most.err.find("gpuscan: error: a scan of 18446744073709551615 elements"), std::string::npos) << most;
+  EXPECT_NE(most.err.find("64-bit"), std::string::npos) << most;
+  const RunResult huge = run("info --n 1125899906842624");
+  EXPECT_EQ(huge.exit_code, 1) << huge;
+  EXPECT_NE(huge.err.find("a scan of 1125899906842624 elements of 4 bytes"), std::string::npos) << huge;
+  EXPECT_NE(huge.err.find("largest memory heap"), std::string::npos) << huge;
+}
+
 // The automatic choice for a million elements: single-pass where the device can (lavapipe can), with
 // its plan: the look-back state zeroed, then one dispatch.
 TEST_F(CliTest, InfoChoosesSinglePassForAMillionElements) {
@@ -858,6 +879,17 @@ TEST_F(CliTest, DemoF32WithSeedIsRepeatable) {
   ASSERT_EQ(a.exit_code, 0) << a;
   EXPECT_NE(a.out.find("seed 1234 "), std::string::npos) << a;
   EXPECT_NE(a.out.find("random f32 values"), std::string::npos) << a;
+}
+
+// More elements than one binding holds (lavapipe binds 128 MiB: 2^25 u32) scan in windows chained on
+// the GPU, or through device addresses, as every scan of that size does; the demo says which.
+TEST_F(CliTest, DemoPastOneBinding) {
+  const RunResult r = run("demo --n 34000000 --algorithm reduce-then-scan");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.out.find("\naddressing: "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("  reduce-then-scan    exclusive  GPU "), std::string::npos) << r;
+  EXPECT_NE(r.out.find("all 2 scans match the CPU reference"), std::string::npos) << r;
+  EXPECT_TRUE(r.err.empty()) << r;
 }
 
 // Every command's --help ends with examples, and the top-level help documents the exit codes.
@@ -1422,6 +1454,17 @@ TEST_F(CliTest, SegmentedScanErrors) {
                  2, {"usage error", "--segments excludes --keys"});
   expect_failure(run("scan --type u32 --key-type u64" + v), 2, {"--key-type applies to --keys only"});
   write_file(path("f.txt"), "1\n0\n0\n1\n");
+  // Segmented scans (and custom operators) are not streamed: a memory budget cannot bound them, so it is
+  // refused rather than ignored.
+  for (const std::string heads : {" --segments ", " --keys "})
+    for (const std::string budget : {"1", "64M"})
+      expect_failure(run("scan --type u32" + v + heads + shell_quote(path("f.txt").string()) +
+                         " --device-memory-budget " + budget),
+                     2, {"usage error", "--device-memory-budget", "segmented scans"});
+  write_file(path("affine.glsl"), affine_op);
+  expect_failure(run("scan --type u32" + v + " --op-file " + shell_quote(path("affine.glsl").string()) +
+                     " --device-memory-budget 1"),
+                 2, {"usage error", "--device-memory-budget does not apply to --op-file"});
   expect_failure(run("scan --type u32 --algorithm single-pass" + v + " --segments " + shell_quote(path("f.txt").string())),
                  2, {"usage error: segmented scans (--segments) run as reduce-then-scan only"});
   expect_failure(run("scan --type f32 --op xor" + v + " --segments " + shell_quote(path("f.txt").string())), 2,

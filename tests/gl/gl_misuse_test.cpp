@@ -180,6 +180,21 @@ TEST_F(GlMisuseTest, LargerThanOneBinding) {
   EXPECT_EQ(error_of([&] { gl::record_select_if(ctx, s); }), Errc::too_large);
 }
 
+// Sizing temp and describing a plan of 2^50 elements (2^25 windows of 128 MiB) cost what two windows do
+// (they plan an outline), and a count past 2^64 - 1 bytes is too_large at once. GL cannot say how much
+// memory the device has, so 2^50 elements are sized, not refused (Vulkan refuses them).
+TEST_F(GlMisuseTest, HugeCounts) {
+  const uint64_t n = uint64_t{1} << 50;
+  EXPECT_GT(gl::scan_temp_requirements(ctx, n, {}).size, 0u);
+  EXPECT_EQ(gl::scan_temp_requirements(ctx, n, {}).size, gl::scan_temp_requirements(ctx, n / 1024, {}).size);
+  EXPECT_GT(gl::reduce_temp_requirements(ctx, n, {}).size, 0u);
+  EXPECT_NE(gl::describe_scan_plan(ctx, n, {}).find(" more window(s)"), std::string::npos);
+  EXPECT_NE(gl::describe_reduce_plan(ctx, n, {}).find(" more window(s)"), std::string::npos);
+  EXPECT_EQ(error_of([&] { gl::scan_temp_requirements(ctx, UINT64_MAX, {}); }), Errc::too_large);
+  EXPECT_EQ(error_of([&] { gl::reduce_temp_requirements(ctx, UINT64_MAX, {}); }), Errc::too_large);
+  EXPECT_EQ(error_of([&] { ctx.resolve(ScanConfig{}, UINT64_MAX); }), Errc::too_large);
+}
+
 TEST_F(GlMisuseTest, ReportsWhatItFound) {
   const gl::GlInfo& info = ctx.info();
   EXPECT_GE(info.major * 10 + info.minor, 45);

@@ -1,6 +1,8 @@
 // Bad input gets a gpuscan::Error with the right code and a message that says what to fix -- and
 // records nothing, so validation stays silent.
 #include <cstdlib>
+#include <functional>
+#include <string>
 
 #include "gpu_test_support.hpp"
 
@@ -147,13 +149,47 @@ TEST_F(MisuseTest, BadWorkgroupSize) {
 // compaction is not windowed and says so.
 TEST_F(MisuseTest, TooManyElementsForThisVersion) {
   const uint64_t n = uint64_t{1} << 33;
-  EXPECT_LT(scan_temp_requirements(ctx, n, ScanConfig{}).size, n / 64);
+  if (n * 4 <= ctx.device_info().largest_memory_heap_bytes)  // else too_large (CountsBeyondTheDevicesMemory...)
+    EXPECT_LT(scan_temp_requirements(ctx, n, ScanConfig{}).size, n / 64);
   try {
     compact_temp_requirements(ctx, n, CompactConfig{});
     ADD_FAILURE() << "a compaction of 2^33 elements accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::too_large);
   }
+}
+
+// A count whose elements no buffer on the device could hold is too_large at once, naming the count and
+// the limit, before anything is planned: sizing or describing the millions of windows such a count
+// would take must not run the process out of memory (it used to end in std::bad_alloc).
+TEST_F(MisuseTest, CountsBeyondTheDevicesMemoryAreTooLarge) {
+  const auto expect_too_large = [](const std::function<void()>& call, uint64_t count, const std::string& limit,
+                                   const std::string& what) {
+    try {
+      call();
+      ADD_FAILURE() << what << " of " << count << " elements accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::too_large) << what << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::to_string(count) + " elements"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(limit), std::string::npos) << e.what();
+    }
+  };
+  const std::string heap = "the device's largest memory heap";
+  for (const uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 50}) {
+    expect_too_large([&] { scan_temp_requirements(ctx, n, ScanConfig{}); }, n, heap, "scan_temp_requirements");
+    expect_too_large([&] { describe_scan_plan(ctx, n, ScanConfig{}); }, n, heap, "describe_scan_plan");
+    expect_too_large([&] { ctx.resolve(ScanConfig{}, n); }, n, heap, "Context::resolve");
+    expect_too_large([&] { reduce_temp_requirements(ctx, n, ReduceConfig{}); }, n, heap, "reduce_temp_requirements");
+    expect_too_large([&] { compact_temp_requirements(ctx, n, CompactConfig{}); }, n, heap, "compact_temp_requirements");
+    expect_too_large([&] { segmented_scan_temp_requirements(ctx, n, ScanConfig{}); }, n, heap,
+                     "segmented_scan_temp_requirements");
+    auto a = args();
+    a.count = n;
+    expect_error(a, Errc::too_large, std::to_string(n) + " elements");
+  }
+  // A count whose bytes 64-bit offsets cannot even express.
+  expect_too_large([&] { scan_temp_requirements(ctx, UINT64_MAX, ScanConfig{}); }, UINT64_MAX, "64-bit",
+                   "scan_temp_requirements");
 }
 
 TEST_F(MisuseTest, ConvenienceBytesNotAWholeElement) {

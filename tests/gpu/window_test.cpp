@@ -187,6 +187,39 @@ TEST_F(WindowReduceTest, BeyondTheDevicesBindingLimit) {
   EXPECT_EQ(reduce<uint32_t>(ctx, input), cpu::reduce<uint32_t>(input, Op::add));
 }
 
+// Sizing temp and describing a plan take its outline (core::PlanExtent): 2^28 u32 in windows of 4992
+// elements (53778 windows) cost what two windows do. Each description lists two windows and says how
+// many more follow; a scan's or reduction's temp is the first window's scratch and what chains the
+// windows, the same as for three windows.
+TEST_F(WindowReduceTest, SizingAndDescribingCostTwoWindows) {
+  const Context& ctx = windowed_context(small_binding);
+  const uint64_t n = uint64_t{1} << 28;
+  const uint64_t w = window_of(ctx, DataType::u32);
+  const uint64_t windows = (n + w - 1) / w;
+  const std::string more = "  ... " + std::to_string(windows - 2) + " more window(s)";
+  for (const Algorithm algorithm : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass}) {
+    if (algorithm == Algorithm::single_pass && !ctx.single_pass_available()) continue;
+    ScanConfig c;
+    c.algorithm = algorithm;
+    const std::string plan = describe_scan_plan(ctx, n, c);
+    EXPECT_NE(plan.find(more), std::string::npos) << plan;
+    EXPECT_EQ(scan_temp_requirements(ctx, n, c).size, scan_temp_requirements(ctx, 3 * w, c).size)
+        << to_string(algorithm);
+  }
+  EXPECT_NE(describe_reduce_plan(ctx, n, ReduceConfig{}).find(more), std::string::npos);
+  CompactConfig compact;
+  compact.workgroup_size = 32;
+  compact.vectors_per_lane = 1;  // tiles of 128: windows of 4992, as the scans'
+  EXPECT_NE(describe_compact_plan(ctx, n, compact).find(more), std::string::npos);
+  EXPECT_GT(compact_temp_requirements(ctx, n, compact).size, n / 128 * 4) << "a count per tile";
+  const uint64_t segmented_windows = (n + 4095) / 4096;  // one tile of 4096 per window
+  const std::string segmented = describe_segmented_scan_plan(ctx, n, ScanConfig{});
+  EXPECT_NE(segmented.find("  ... " + std::to_string(segmented_windows - 2) + " more window(s)"), std::string::npos)
+      << segmented.substr(0, 2000);
+  EXPECT_EQ(segmented_scan_temp_requirements(ctx, n, ScanConfig{}).size,
+            segmented_scan_temp_requirements(ctx, 3 * 4096, ScanConfig{}).size);
+}
+
 // Compaction past one binding: windows of whole tiles. With 20000-byte bindings, W = 32, K = 1 (tiles
 // of 128) gives windows of 4992 elements (39 tiles), the default W = 256, K = 4 (tiles of 4096) windows
 // of one tile; the kept elements of a window land across output-window boundaries anywhere inside a
@@ -227,7 +260,9 @@ TEST_P(CompactWindowTest, SinglePassAndIndirectCountsRefused) {
   size_t scatters = 0;
   for (size_t at = plan.find("compact_scatter"); at != std::string::npos; at = plan.find("compact_scatter", at + 1))
     ++scatters;
-  EXPECT_EQ(scatters, 10u) << plan;  // 4 input windows: (k, j) pairs with j <= k
+  // 4 input windows, of which the description lists the first two: (k, j) pairs with j <= k < 2.
+  EXPECT_EQ(scatters, 3u) << plan;
+  EXPECT_NE(plan.find("  ... 2 more window(s)"), std::string::npos) << plan;
   EXPECT_EQ(select_if(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), c).size(), n);
   c.algorithm = CompactAlgorithm::single_pass;
   if (c.path == CompactPath::ballot && ctx.single_pass_available()) {

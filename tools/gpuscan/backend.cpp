@@ -130,11 +130,16 @@ uint32_t Backend::subgroup_size() const {
   });
 }
 
-uint64_t Backend::max_binding_bytes() const {
+std::string Backend::describe_addressing(DataType type, uint64_t count) const {
   return visit(Overloaded{
-      [](const Context& c) { return c.device_info().max_storage_buffer_range; },
+      [&](const Context& c) { return c.describe_addressing(type, count); },
 #if GPUSCAN_WITH_GL
-      [](const gl::Context& c) { return c.info().max_shader_storage_block_size; },
+      [&](const gl::Context& c) {
+        const uint64_t binding = c.info().max_shader_storage_block_size;
+        const std::string bindings = "bindings of at most " + format_bytes(binding) + " (GL_MAX_SHADER_STORAGE_BLOCK_SIZE)";
+        if (count <= binding / element_size(type)) return bindings + ": " + std::to_string(count) + " elements fit one";
+        return bindings + ": " + std::to_string(count) + " elements run in windows chained on the GPU";
+      },
 #endif
   });
 }

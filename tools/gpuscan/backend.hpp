@@ -60,7 +60,9 @@ class Backend {
   bool single_pass_available() const;
   bool subgroup_arithmetic() const;
   uint32_t subgroup_size() const;        // 0 where the API does not say (GL without GL_KHR_shader_subgroup)
-  uint64_t max_binding_bytes() const;    // maxStorageBufferRange / GL_MAX_SHADER_STORAGE_BLOCK_SIZE
+  // How a scan of `count` elements of `type` reaches its buffers: in one binding, or in windows past it
+  // (Context::describe_addressing on Vulkan).
+  std::string describe_addressing(DataType type, uint64_t count) const;
   bool has_gpu_timer() const;            // timestamps / GL_TIME_ELAPSED
 
  private:

@@ -100,13 +100,11 @@ int run_demo(const DemoOptions& options, GlobalFlags& globals) {
   out << "gpuscan " << version << " demo: " << options.n << " random " << to_string(options.type)
       << " values, seed " << seed << " (repeat with --seed " << seed << ")\n";
   const Backend ctx = globals.open_backend();
-  // Refuse before allocating: the data could not be bound in one piece anyway.
-  if (options.n > ctx.max_binding_bytes() / element_size(options.type))
-    throw Error(Errc::too_large, "demo --n " + std::to_string(options.n) + " needs more than the device's " +
-                                     (ctx.vulkan() ? "maxStorageBufferRange" : "GL_MAX_SHADER_STORAGE_BLOCK_SIZE") +
-                                     " of " + std::to_string(ctx.max_binding_bytes()) + " bytes per buffer");
-  const auto input = random_values(options.type, options.n, seed);
   ScanConfig base = scan_config(options.type, false, options.algorithm);
+  // Before allocating: a count the device could never hold is too_large here, and an explicit algorithm
+  // it cannot run unsupported. Counts past one binding run in windows, as every scan of that size does.
+  (void)ctx.resolve(base, options.n);
+  const auto input = random_values(options.type, options.n, seed);
   const uint32_t w = effective_workgroup_size(base);
   const uint32_t k = effective_vectors_per_lane(base);
   // The tile scans may take other shapes than the default, depending on the type, count and kind
@@ -135,6 +133,7 @@ int run_demo(const DemoOptions& options, GlobalFlags& globals) {
       << "input: " << format_bytes(input.size()) << "; W = " << w << ", K = " << k << ": tiles of "
       << tile_elements(base, Algorithm::single_pass) << " elements (single-pass, reduce-then-scan), "
       << tile_elements(base, Algorithm::multipass) << " (multipass)" << large_tiles << "\n"
+      << "addressing: " << ctx.describe_addressing(options.type, options.n) << "\n"
       << "Each algorithm first scans a few tiles untimed, so pipeline creation is not timed. GPU time covers "
          "the scan passes;\nwall time adds upload, download and allocation."
       << (ctx.has_gpu_timer() ? "" : " (This queue has no timestamps: throughput uses wall time.)")
@@ -219,7 +218,7 @@ Command add_demo_command(CLI::App& app) {
       "demo", "Scan random data with every algorithm the device supports, check each result against the CPU and "
               "time it");
   sub->add_option("--n,-n", options->n, "number of elements")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer())
       ->type_name("N")
       ->capture_default_str();
   add_type_option(*sub, options->type);
@@ -227,7 +226,7 @@ Command add_demo_command(CLI::App& app) {
   sub->add_option_function<uint64_t>(
       "--seed", [options](const uint64_t& seed) { options->seed = seed; },
       "random seed (default: a fresh one each run, printed)")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer())
       ->type_name("SEED");
   sub->footer(
       "Examples:\n"
@@ -235,6 +234,7 @@ Command add_demo_command(CLI::App& app) {
       "  gpuscan demo --n 1000000 --type f32\n"
       "  gpuscan demo --algorithm single-pass --seed 42  one algorithm, repeatable data\n"
       "  gpuscan demo --api gl                          the same on OpenGL\n"
+      "  gpuscan demo --n 2000000000                    8 GB of u32, past one binding: scanned in windows\n"
       "When standard error is a terminal, a progress line goes there as each algorithm starts.\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_demo(*options, globals); },

@@ -58,6 +58,7 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
                                << '\n';
   row("min storage offset align") << format_bytes(d.min_storage_buffer_offset_alignment) << '\n';
   row("shared memory") << format_bytes(d.max_shared_memory_bytes) << '\n';
+  row("largest memory heap") << format_bytes(d.largest_memory_heap_bytes) << " (no scan's data can be larger)\n";
   row("timestamp period");
   if (d.timestamp_period_ns > 0)
     out << d.timestamp_period_ns << " ns\n";
@@ -121,6 +122,7 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.key("maximal_reconvergence").value(d.maximal_reconvergence);
   json.key("min_storage_buffer_offset_alignment").value(d.min_storage_buffer_offset_alignment);
   json.key("max_shared_memory_bytes").value(d.max_shared_memory_bytes);
+  json.key("largest_memory_heap_bytes").value(d.largest_memory_heap_bytes);
   json.key("timestamp_period_ns");  // null: the compute queue has no timestamps
   if (d.timestamp_period_ns > 0)
     json.value(static_cast<double>(d.timestamp_period_ns));
@@ -362,7 +364,7 @@ Command add_info_command(CLI::App& app) {
       "--n,-n", [options](const uint64_t& n) { options->n = n; },
       "say which algorithm a scan of N elements would use (default: 2^24) and print its plan (passes, "
       "grids, barriers)")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer())
       ->type_name("N");
   add_type_option(*sub, options->type);
   sub->add_flag("--inclusive", options->inclusive, "plan an inclusive scan (default: exclusive)");

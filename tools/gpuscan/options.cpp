@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <string>
 
 #include "gpuscan/stream.hpp"
@@ -30,11 +32,17 @@ std::string workgroup_algorithm_names() {
 
 }  // namespace
 
-CLI::Validator unsigned_integer() {
+CLI::Validator unsigned_integer(uint64_t max) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
-        return "'" + text + "' is not a non-negative integer";
+      [max](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+          return "'" + text + "' is not a non-negative integer";
+        text.erase(0, std::min(text.find_first_not_of('0'), text.size() - 1));
+        uint64_t value = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc() || end != text.data() + text.size() || value > max)
+          return "'" + text + "' is larger than " + std::to_string(max);
+        return {};
       },
       "", "unsigned integer");
 }
@@ -193,14 +201,14 @@ void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& v
                      std::to_string(default_workgroup_size) +
                      ", or what single-pass plans pick for the type and size: docs/scan.md, docs/compact.md). " +
                      tiles_note)
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer(UINT32_MAX))
       ->type_name("W")
       ->capture_default_str();
   app.add_option("--vectors-per-lane,-k", vectors_per_lane,
                  k_applies_to + "4-element vectors each invocation owns, K: a power of two from 1 to 16; 0 = "
                  "gpuscan's default (" + std::to_string(default_vectors_per_lane) +
                  ", or 2 for 8-byte types; single-pass plans pick theirs by type and size)")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer(UINT32_MAX))
       ->type_name("K")
       ->capture_default_str();
 }

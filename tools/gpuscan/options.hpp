@@ -16,8 +16,10 @@
 
 namespace gpuscan::cli {
 
-// Accepts only digits: CLI11 would otherwise read "-5" into an unsigned option as 2^64 - 5.
-CLI::Validator unsigned_integer();
+// Accepts only decimal digits of a number up to `max` (a usage error names the number and `max`), and
+// drops leading zeros. Pass it to ->transform(), which lets it rewrite the text: CLI11 alone would read
+// "-5" into an unsigned option as 2^64 - 5, "010" as octal 8 and a number past 2^64 - 1 as 2^64 - 1.
+CLI::Validator unsigned_integer(uint64_t max = UINT64_MAX);
 
 CLI::Option* add_type_option(CLI::App& app, DataType& type);         // --type
 CLI::Option* add_op_option(CLI::App& app, Op& op);                  // --op

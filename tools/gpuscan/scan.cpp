@@ -214,7 +214,7 @@ Command add_scan_command(CLI::App& app) {
                   "with --op-file: the element size in bytes, checked against the compiled snippet's (its T in a "
                   "std430 array); default: take that")
       ->type_name("BYTES")
-      ->check(unsigned_integer())
+      ->transform(unsigned_integer(UINT32_MAX))
       ->needs(op_file);
   sub->add_flag("--inclusive", options->inclusive,
                 "inclusive scan: out[i] = in[0] + ... + in[i] (default exclusive: in[0] + ... + in[i-1], and "
@@ -239,7 +239,7 @@ Command add_scan_command(CLI::App& app) {
   sub->add_option("--key-type", options->key_type, "type of the --keys file: u32 (default) or u64")
       ->check(CLI::IsMember({"u32", "u64"}))
       ->type_name("TYPE");
-  sub->callback([options] {
+  sub->callback([options, sub] {
     if (options->key_type != "u32" && options->keys.empty())
       throw CLI::ValidationError("--key-type", "--key-type applies to --keys only");
   });
