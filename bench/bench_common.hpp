@@ -29,7 +29,7 @@ struct Stats {
 
 // Warm-up before a case's timed runs, in the same submission: the GPU's clock comes up only after a
 // while. On the H200 200 ms left the SM clock at 345-1035 MHz instead of 1980 in about half the batches
-// (2-4x slower, the copy too) and 2 s in none (bench/RESULTS.md, session 9); a CPU device needs little.
+// (2-4x slower, the copy too) and 2 s in none (bench/RESULTS.md, "Findings"); a CPU device needs little.
 inline double default_warmup_ms(bool cpu_device) { return cpu_device ? 200 : 2000; }
 
 // Warm-up runs for at least `warmup_ms` of work, from the times of a few probe runs (at most 20000).
@@ -39,7 +39,7 @@ inline uint32_t warmup_runs_for(const std::vector<double>& probe_ms, double warm
 }
 
 // The whole warm-up is needed only after the device may have idled: the H200's SM clock began to fall
-// within about 100 ms of idle (bench/RESULTS.md, session 9). A batch that follows another within 100 ms
+// within about 100 ms of idle (bench/RESULTS.md, "Findings"). A batch that follows another within 100 ms
 // (a sweep without CPU checks) finds the clock up and gets at most kShortWarmupMs, so that long sweeps
 // do not spend most of their time warming up.
 struct BatchWarmup {

@@ -42,6 +42,9 @@ def build_series(ds: compare.Dataset, type_: str, kind: str
             label = compare.CUB if len(algs) == 1 else f"{compare.CUB} {alg}"
             scans[label] = sorted((r.n, r.gbps) for r in cub if r.algorithm == alg)
 
+    # The rooflines at the scans' own sizes: a file with 8-byte types also has copies of 2n u32, which
+    # would put points between (and past) the scans' sizes.
+    sizes = {n for pts in scans.values() for n, _ in pts}
     roofs: Dict[str, List[Point]] = {}
     size = compare.TYPE_BYTES.get(type_)
     if size is not None:
@@ -52,6 +55,8 @@ def build_series(ds: compare.Dataset, type_: str, kind: str
                 if b is None or b % size:
                     continue
                 n = b // size
+                if n not in sizes:
+                    continue
                 best = compare.copy_for_bytes(ds, impl, b, type_)  # same preference as compare.py
                 if best is not None:
                     pts[n] = best.gbps
