@@ -239,7 +239,7 @@ Command add_scan_command(CLI::App& app) {
   sub->add_option("--key-type", options->key_type, "type of the --keys file: u32 (default) or u64")
       ->check(CLI::IsMember({"u32", "u64"}))
       ->type_name("TYPE");
-  sub->callback([options, sub] {
+  sub->callback([options] {
     if (options->key_type != "u32" && options->keys.empty())
       throw CLI::ValidationError("--key-type", "--key-type applies to --keys only");
   });
