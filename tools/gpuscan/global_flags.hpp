@@ -35,7 +35,7 @@ struct GlobalFlags {
   std::string api_option() const;
   // "" when the global flags agree; otherwise the usage error. --device picks among Vulkan devices, and
   // gpuscan's GL context runs on the device EGL offers first, so --device with --api gl is refused
-  // rather than ignored (GPUSCAN_DEVICE, often set for a whole session, is ignored on GL).
+  // rather than ignored (GPUSCAN_DEVICE, often exported for a whole shell, is ignored on GL).
   std::string conflict() const;
 
   Context open_context();
