@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/error.hpp"
@@ -235,6 +236,19 @@ TEST(Reduce, OutlinesOfWindowedReductions) {
     EXPECT_LE(planned, 4) << "the first window for the scratch, windows 0 and 1, the partials";
     EXPECT_EQ(outline.windows_left_out, ceil_div(n, 33554416) - 2);
     EXPECT_LT(outline.steps.size(), 30u);
+  }
+}
+
+// A count in GPU memory drives every dispatch of the plan, so a reduction in windows, whose windows have
+// counts of their own, is refused like a scan in windows; one window is not.
+TEST(Reduce, CountsFromGpuMemoryRefuseWindows) {
+  const auto planner = [](uint64_t n) { return gpuscan::core::plan_reduce(request(n, 64)); };
+  EXPECT_NO_THROW(gpuscan::core::plan_indirect(planner(5000), 4));
+  try {
+    gpuscan::core::plan_indirect(gpuscan::core::plan_windowed_reduce(5000, 1024, planner), 4);
+    ADD_FAILURE() << "a windowed reduction took its count from GPU memory";
+  } catch (const gpuscan::Error& e) {
+    EXPECT_EQ(e.code(), gpuscan::Errc::too_large) << e.what();
   }
 }
 

@@ -37,9 +37,12 @@ Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* regi
   out.steps.emplace_back(Barrier{});
   for (Step s : plan.steps) {
     if (auto* d = std::get_if<Dispatch>(&s)) {
-      if (d->carry_from_temp)
-        throw Error(Errc::too_large, "a scan with its count in GPU memory must fit one binding: its upper bound "
-                                     "spans several windows");
+      // Windows: a scan's later windows take their carry from temp; a reduction's windows have no carry
+      // but read the input from past its start. Every dynamic dispatch would take the whole count for its
+      // own window's, so neither can run from a count in GPU memory.
+      if (d->carry_from_temp || (d->src.slot == Slot::input && d->src.offset != 0))
+        throw Error(Errc::too_large, "an operation with its count in GPU memory must fit one binding: its upper "
+                                     "bound spans several windows");
       d->dynamic = true;
     }
     out.steps.push_back(s);

@@ -34,8 +34,8 @@ Dispatch indirect_count_dispatch(const IndirectRegion& region);
 
 // `plan` (made for the upper bound, with every level's tiles of `block_size` elements) with an
 // indirect_count dispatch and a barrier in front, its other dispatches marked dynamic, and the word
-// region appended to its temp. Throws Errc::too_large for a windowed plan (the bound must fit one
-// binding).
+// region appended to its temp. Throws Errc::too_large for a windowed plan, scan or reduction (the bound
+// must fit one binding).
 Plan plan_indirect(const Plan& plan, uint32_t element_size, IndirectRegion* region = nullptr);
 
 // A dynamic dispatch of `level`: its `dynamic` parameter word (1 + the index of its level's words in a
