@@ -1193,8 +1193,8 @@ TEST_F(CliTest, ReduceCommand) {
   r = run("reduce --type i32 --op and --format text -i " + shell_quote(path("empty.txt").string()));
   ASSERT_EQ(r.exit_code, 0) << r;
   EXPECT_EQ(r.out, "-1\n") << "an empty input reduces to the identity";
-  expect_failure(run("reduce --type f32 --op xor --format text -i " + shell_quote(path("seq.txt").string())), 1,
-                 {"integer types only"});
+  expect_failure(run("reduce --type f32 --op xor --format text -i " + shell_quote(path("seq.txt").string())), 2,
+                 {"usage error: --op xor applies to integer types only, not to --type f32"});
   expect_failure(run("reduce --type u32 --op nand -i x"), 2, {"unknown operator 'nand'", "add, min, max, mul"});
   expect_failure(run("reduce --type u32"), 2, {"--in"});
 }
