@@ -27,6 +27,10 @@ struct DeviceInfo {
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   uint32_t api_version = 0;
   uint32_t subgroup_size = 0;
+  // The widest subgroup a kernel may run with: VK_EXT_subgroup_size_control's maxSubgroupSize (core in
+  // Vulkan 1.3), else subgroup_size. gpuscan's workgroups are at least this wide (docs/design.md, "Subgroup
+  // sizes"): a default workgroup size is raised to it, a narrower requested one is Errc::invalid_argument.
+  uint32_t max_subgroup_size = 0;
   VkSubgroupFeatureFlags subgroup_operations = 0;  // in compute shaders; 0 where unsupported
   bool push_descriptors = false;                   // VK_KHR_push_descriptor, which gpuscan needs
   // What the single-pass scan needs: Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, and

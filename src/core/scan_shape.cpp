@@ -16,12 +16,25 @@ void check_op(Op op, DataType type) {
                                             std::string(to_string(type)));
 }
 
-TileShape tile_shape(uint32_t w, uint32_t k, uint32_t max_invocations, uint32_t element_bytes) {
-  if (w == 0) w = default_workgroup_size;
+uint32_t min_workgroup_size(const WorkgroupLimits& limits) { return std::max(32u, limits.max_subgroup_size); }
+
+uint32_t workgroup_size_or_default(uint32_t requested, const WorkgroupLimits& limits) {
+  return requested ? requested : std::max(default_workgroup_size, min_workgroup_size(limits));
+}
+
+TileShape tile_shape(uint32_t w, uint32_t k, const WorkgroupLimits& limits, uint32_t element_bytes) {
+  const uint32_t narrowest = min_workgroup_size(limits);
+  w = workgroup_size_or_default(w, limits);
   if (k == 0) k = default_vectors_per_lane_for(element_bytes);
-  if (w < 32 || !std::has_single_bit(w) || w > max_invocations)
-    throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " is not a power of two from 32 to " +
-                                            std::to_string(max_invocations) + " (the device's maximum)");
+  const std::string range = " from " + std::to_string(narrowest) + " to " + std::to_string(limits.max_invocations);
+  if (!std::has_single_bit(w) || w > limits.max_invocations || w < 32)
+    throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " is not a power of two" + range +
+                                            " (the device's maximum)");
+  if (w < narrowest)
+    throw Error(Errc::invalid_argument,
+                "workgroup size " + std::to_string(w) + " is narrower than the device's subgroups of up to " +
+                    std::to_string(limits.max_subgroup_size) +
+                    " invocations; gpuscan's kernels need whole subgroups, so it must be a power of two" + range);
   if (k < 1 || k > 16 || !std::has_single_bit(k))
     throw Error(Errc::invalid_argument, "vectors per lane " + std::to_string(k) + " is not a power of two from 1 to 16");
   return {w, k};
@@ -59,10 +72,13 @@ TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t
 }
 
 TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count,
-                          bool tuned) {
-  if (algorithm == Algorithm::single_pass) return single_pass_shape(w, k, type, kind, count, tuned);
-  if (algorithm == Algorithm::reduce_then_scan) return reduce_then_scan_shape(w, k, type, count, tuned);
-  return {w ? w : default_workgroup_size, k ? k : default_vectors_per_lane_for(element_size(type))};
+                          bool tuned, uint32_t min_workgroup) {
+  TileShape shape{w ? w : default_workgroup_size, k ? k : default_vectors_per_lane_for(element_size(type))};
+  if (algorithm == Algorithm::single_pass) shape = single_pass_shape(w, k, type, kind, count, tuned);
+  if (algorithm == Algorithm::reduce_then_scan) shape = reduce_then_scan_shape(w, k, type, count, tuned);
+  // The tuned shapes were measured on 32-wide subgroups; on wider ones a narrower default W keeps its K.
+  if (w == 0) shape.workgroup_size = std::max(shape.workgroup_size, min_workgroup);
+  return shape;
 }
 
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered) {
@@ -77,12 +93,12 @@ uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool o
 }
 
 uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
-                            const PlanLimits& limits, bool temp_zeroed, uint64_t window) {
+                            const PlanLimits& limits, bool temp_zeroed, uint64_t window, uint32_t min_workgroup) {
   uint64_t temp = 0;
   for (const uint64_t n : {small_tile_max_elements, large_tile_min_elements, count}) {
     const uint64_t largest = std::min(n, count);  // of the counts up to `count` that take n's shape
     const TileShape shape = scan_tile_shape(algorithm, config.workgroup_size, config.vectors_per_lane, config.type,
-                                            config.kind, largest, tuned);
+                                            config.kind, largest, tuned, min_workgroup);
     temp = std::max(temp, plan_scan(algorithm, largest, config, shape, limits, temp_zeroed, window,
                                     PlanExtent::outline).temp_elements);
   }

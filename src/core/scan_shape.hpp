@@ -16,13 +16,41 @@ struct TileShape {
   uint32_t vectors_per_lane;  // K
 };
 
-// W and K from a config (0 = the defaults; K's depends on the element size). Throws Errc::invalid_argument unless W is a power of two
-// from 32 to `max_invocations` and K a power of two from 1 to 16, or when the multipass scan's shared
-// memory (2·W elements plus the subgroup totals) exceeds `max_shared_bytes`.
 // Throws Errc::invalid_argument unless `op` is defined on `type` (op_supports).
 void check_op(Op op, DataType type);
 
-TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, uint32_t max_invocations,
+// What a device allows a workgroup: at most `max_invocations` invocations, in subgroups of up to
+// `max_subgroup_size` (0: no subgroups, as on an OpenGL driver without GL_KHR_shader_subgroup).
+struct WorkgroupLimits {
+  uint32_t max_invocations;
+  uint32_t max_subgroup_size;
+};
+
+// The narrowest workgroup gpuscan's kernels run with: 32 invocations, or the device's widest subgroup if
+// that is wider. The kernels assume that a workgroup is made of whole subgroups: the tile layout strides a
+// subgroup's rows by gl_SubgroupSize (tile_layout.glsl), a subgroup's scan takes its total from lane
+// gl_SubgroupSize - 1 (scan_element.glsl), and the look-back steps back gl_NumSubgroups * gl_SubgroupSize
+// tiles per round (lookback.glsl). A workgroup narrower than its subgroup leaves lanes empty and breaks all
+// three (tiles would overlap), so such a W is raised where it is a default and refused where it is asked for.
+// Subgroup sizes and W are powers of two, so a W at least as wide is a whole number of subgroups.
+uint32_t min_workgroup_size(const WorkgroupLimits& limits);
+// The limits from a backend's device description: Vulkan's DeviceInfo (max_subgroup_size), OpenGL's GlInfo
+// (GL_KHR_shader_subgroup's one subgroup size, 0 without it).
+template <class Info>
+WorkgroupLimits workgroup_limits(const Info& info) {
+  if constexpr (requires { info.max_subgroup_size; })
+    return {info.max_workgroup_invocations, info.max_subgroup_size};
+  else
+    return {info.max_workgroup_invocations, info.subgroup_size};
+}
+
+// The requested W, or where it is 0 the default: default_workgroup_size, or min_workgroup_size if wider.
+uint32_t workgroup_size_or_default(uint32_t requested, const WorkgroupLimits& limits);
+
+// W and K from a config (0 = the defaults, W at least min_workgroup_size; K's default depends on the
+// element size). Throws Errc::invalid_argument unless W is a power of two from min_workgroup_size to
+// limits.max_invocations and K a power of two from 1 to 16.
+TileShape tile_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, const WorkgroupLimits& limits,
                      uint32_t element_bytes = 4);
 void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_bytes);
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
@@ -36,9 +64,10 @@ TileShape single_pass_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, 
 TileShape reduce_then_scan_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, uint64_t count,
                                  bool tuned);
 // The shape a scan of `count` elements runs `algorithm` with: one of the two above, or for multipass
-// the requested W (and K) or the plain defaults.
+// the requested W (and K) or the plain defaults. A default W narrower than `min_workgroup` (min_workgroup_size)
+// is raised to it; a requested W is left to tile_shape to check.
 TileShape scan_tile_shape(Algorithm algorithm, uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type,
-                          ScanKind kind, uint64_t count, bool tuned);
+                          ScanKind kind, uint64_t count, bool tuned, uint32_t min_workgroup = 32);
 // The most elements `automatic` gives the single-pass scan before reduce-then-scan (`tuned`: as above;
 // `ordered`: a deterministic float scan, whose look-back combines in a fixed order and costs more).
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered = false);
@@ -48,7 +77,8 @@ uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool o
 // (config.type and kind, the requested W and K). Its cost does not grow with the count's windows: it
 // sizes their outlines (PlanExtent::outline).
 uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
-                            const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0);
+                            const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0,
+                            uint32_t min_workgroup = 32);
 
 // Throws Errc::too_large when `count` elements of `element_bytes` bytes could never be held by the device:
 // more bytes than 64-bit offsets express, or more than `largest_heap`, the device's largest memory heap

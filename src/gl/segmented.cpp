@@ -31,7 +31,7 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
   const core::HeadSource source = head_source(heads);
   const GlInfo& info = ctx.info();
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
   core::check_segmented_config(config);
   ctx.impl().reduce_without_subgroups(config.type);  // refuses the types GL lacks

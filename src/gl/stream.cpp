@@ -28,7 +28,7 @@ GlStreamPlan plan_scan(const Context& ctx, const ScanConfig& config, const Strea
     return c;
   };
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, ctx.info().max_workgroup_invocations,
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(ctx.info()),
                        element_size(config.type));
   const uint64_t tile = pinned(cap).algorithm == Algorithm::multipass
                             ? 2 * uint64_t{shape.workgroup_size}

@@ -42,7 +42,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   ctx.impl().check_count(count, element_size(config.type), "compaction");
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   core::check_compaction_type(config.type);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
   ResolvedCompact r{config.path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}, {}};
@@ -67,7 +67,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition &&
       count > large_tile_min_elements) {
     const core::TileShape large =
-        core::tile_shape(config.workgroup_size, compact_large_tile_vectors_per_lane, info.max_workgroup_invocations);
+        core::tile_shape(config.workgroup_size, compact_large_tile_vectors_per_lane, core::workgroup_limits(info));
     if (stage_fits_in_shared_memory(large) && !core::compaction_windowed(count, large, window)) {
       shape = large;
       r.vectors_per_lane = large.vectors_per_lane;

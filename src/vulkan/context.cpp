@@ -600,7 +600,7 @@ static Algorithm resolve_custom(const ScanConfig& config) {
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_place*/, bool vector_aligned) const {
   // A custom operator's element size is known once it is compiled; until then each element takes a byte at least.
   impl_->check_count(count, std::max<uint32_t>(core::element_bytes(config), 1), "scan");
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t tile = uint64_t{w} * k * 4;
@@ -648,9 +648,8 @@ static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, u
   if (!config.custom_op)
     return ctx.impl().scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
                                  config.type, config.kind, count);
-  const uint32_t esize = core::element_bytes(config);
-  return {config.workgroup_size ? config.workgroup_size : default_workgroup_size,
-          config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(esize)};
+  return core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(ctx.device_info()),
+                          core::element_bytes(config));
 }
 
 uint32_t Context::workgroup_size(const ScanConfig& config, uint64_t count) const {
@@ -664,7 +663,7 @@ uint32_t Context::vectors_per_lane(const ScanConfig& config, uint64_t count) con
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
   std::ostringstream s;
   const Algorithm algorithm = resolve(config, count);
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t limit = single_pass_auto_limit(*impl_, config);

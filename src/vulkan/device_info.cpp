@@ -95,6 +95,16 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     return std::any_of(extensions.begin(), extensions.end(),
                        [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
   };
+  info.max_subgroup_size = info.subgroup_size;
+  if (base.apiVersion >= VK_API_VERSION_1_3 || has(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
+    // Where subgroup sizes may vary between pipelines (Intel's 8 to 32, AMD's wave32 and wave64), a kernel
+    // may run with any of them, so workgroups are sized for the widest.
+    VkPhysicalDeviceSubgroupSizeControlProperties control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props2.pNext = &control;
+    vkGetPhysicalDeviceProperties2(physical, &props2);
+    info.max_subgroup_size = std::max(info.subgroup_size, control.maxSubgroupSize);
+  }
   info.push_descriptors = has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   info.pipeline_executable_properties = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   // The reconvergence guarantees (reconvergence.hpp): each needs its extension and its feature; maximal

@@ -46,7 +46,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
                       core::PlanExtent extent = core::PlanExtent::full) {
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info),
                        core::element_bytes(config));
   ScanConfig resolved_config = config;
   std::string custom_prefix;
@@ -104,7 +104,8 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   if (tile_scan)  // temp sized for this count serves smaller ones
     r.plan.temp_elements =
         std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !ctx.impl().on_lavapipe(),
-                                                                limits, temp_zeroed, window));
+                                                                limits, temp_zeroed, window,
+                                                                core::min_workgroup_size(core::workgroup_limits(info))));
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }

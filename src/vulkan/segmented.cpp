@@ -51,7 +51,7 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
   ctx.impl().check_count(count, element_size(config.type), "segmented scan");
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations,
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info),
                        element_size(config.type));
   core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
   core::check_segmented_config(config);

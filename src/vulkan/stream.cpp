@@ -194,7 +194,7 @@ ScanStreamPlan plan_scan(const Context& ctx, const ScanConfig& config, const Str
     return c;
   };
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, ctx.device_info().max_workgroup_invocations,
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(ctx.device_info()),
                        element_size(config.type));
   const uint64_t tile = pinned(cap).algorithm == Algorithm::multipass
                             ? 2 * uint64_t{shape.workgroup_size}
@@ -224,7 +224,7 @@ ReduceStreamPlan plan_reduce(const Context& ctx, const ReduceConfig& config, con
   reduce_temp_requirements(ctx, 1, config);  // validates
   const uint64_t esize = element_size(config.type);
   const core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, ctx.device_info().max_workgroup_invocations,
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(ctx.device_info()),
                        element_size(config.type));
   const uint32_t in_flight = core::chunks_in_flight(options);
   uint64_t chunk = core::chunk_elements_for_budget(

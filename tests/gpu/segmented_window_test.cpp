@@ -41,7 +41,7 @@ core::HeadSource source_of(SegmentHeads heads) {
 // values and the heads, less the key before it.
 size_t window_of(const Context& ctx, const ScanConfig& c, SegmentHeads heads) {
   const core::TileShape shape = core::tile_shape(c.workgroup_size, c.vectors_per_lane,
-                                                 ctx.device_info().max_workgroup_invocations, element_size(c.type));
+                                                 core::workgroup_limits(ctx.device_info()), element_size(c.type));
   const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
   const core::HeadSource source = source_of(heads);
   const uint32_t unit = std::max(element_size(c.type), core::head_unit_bytes(source));

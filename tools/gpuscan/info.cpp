@@ -37,7 +37,9 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
   };
   row("type") << gpuscan::to_string(d.type) << '\n';
   row("API version") << format_api_version(d.api_version) << '\n';
-  row("subgroup size") << d.subgroup_size << '\n';
+  row("subgroup size") << d.subgroup_size;
+  if (d.max_subgroup_size != d.subgroup_size) out << " (up to " << d.max_subgroup_size << " per pipeline)";
+  out << '\n';
   row("subgroup operations") << format_subgroup_operations(d.subgroup_operations) << '\n';
   row("push descriptors") << (d.push_descriptors ? "yes" : "no (gpuscan needs VK_KHR_push_descriptor)")
                           << '\n';
@@ -103,6 +105,7 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.key("type").value(gpuscan::to_string(d.type));
   json.key("api_version").value(format_api_version(d.api_version));
   json.key("subgroup_size").value(d.subgroup_size);
+  json.key("max_subgroup_size").value(d.max_subgroup_size);
   json.key("subgroup_operations").begin_array();
   if (d.subgroup_operations != 0)
     for (const std::string& name : split(format_subgroup_operations(d.subgroup_operations), ' ')) json.value(name);
@@ -290,7 +293,7 @@ int run_info_gl(const InfoOptions& options, GlobalFlags& globals) {
       << "  reductions                  "
       << (info.subgroup_arithmetic ? "subgroup arithmetic (32-bit types), " : "") << "without subgroups"
       << (info.subgroup_arithmetic ? " (64-bit types)" : " (no GL_KHR_shader_subgroup)") << '\n'
-      << "  single-pass                 no: not offered on OpenGL (no memory model for its look-back)\n"
+      << "  single-pass                 no: not offered on OpenGL (no look-back kernels: docs/gl.md)\n"
       << "  max workgroup invocations   " << info.max_workgroup_invocations << '\n'
       << "  max SSBO binding            " << format_bytes(info.max_shader_storage_block_size) << '\n'
       << "  SSBO offset alignment       " << format_bytes(info.shader_storage_offset_alignment) << '\n'
