@@ -96,8 +96,8 @@ class Context {
   void make_current() const;
 
   // As gpuscan::Context::resolve: what `automatic` picks, or why an explicit choice cannot run here.
-  // The single-pass scan is refused (Errc::unsupported): GL has no memory model that makes its
-  // look-back between workgroups sound (docs/gl.md). So are u64 and i64 without GL_ARB_gpu_shader_int64
+  // The single-pass scan is refused (Errc::unsupported): the GL backend builds no look-back kernels,
+  // which need 64-bit buffer atomics and subgroup ballots (docs/gl.md, "Why not single-pass"). So are u64 and i64 without GL_ARB_gpu_shader_int64
   // (Errc::unsupported), and a bitwise operator on a float type (Errc::invalid_argument, as on Vulkan).
   // The 64-bit types run the subgroup-free kernels only (GL's GLSL has no subgroup arithmetic on 64-bit
   // integers): multipass with Blelloch workgroup scans; reduce-then-scan and the subgroup workgroup

@@ -21,10 +21,11 @@
 // still AGGREGATE, are simply not ready yet.) Nothing else is communicated between workgroups, so
 // relaxed device-scope atomics suffice: atomics on one location are coherent, and each tile's words are
 // written only by its owner, except the fallback's compare-and-swap from 0 below. No release/acquire
-// ordering with other memory is needed, hence no Vulkan memory model either; for 64-bit values this
-// replaces "write the value, then publish a flag with release semantics", which would need it. (With
-// `#pragma use_vulkan_memory_model`, Mesa 22.3's lavapipe lost the output stores of subgroup 0 even
-// with the look-back removed; not pursued.)
+// ordering with other memory is needed for the state; for 64-bit values this replaces "write the value,
+// then publish a flag with release semantics". docs/design.md ("The memory model") is the whole account
+// of what these kernels rely on in Vulkan's memory model, and names the one step outside it (in place,
+// below). (With `#pragma use_vulkan_memory_model`, Mesa 22.3's lavapipe lost the output stores of
+// subgroup 0 even with the look-back removed, so the kernels do without the pragma.)
 // Tile indices come from an atomic counter, so a predecessor's tile was taken before ours. A
 // waiting workgroup never trusts that a predecessor will run on: after SPIN_LIMIT polls it reduces the
 // predecessor's input itself (tile_total(tile): the same arithmetic as the owner's) and goes on
@@ -35,7 +36,8 @@
 // stores before writing its output.
 //
 // In place (src == dst). The fallback reads a predecessor's input, which its owner overwrites with
-// output once it has published its PREFIX. So a fallback's total counts only if, after the fallback's
+// output once it has published its PREFIX: plain accesses that race, the one step outside the memory
+// model (docs/design.md, "The memory model", step 5). So a fallback's total counts only if, after the fallback's
 // loads have returned, not every word of the predecessor's state carries PREFIX; otherwise it is
 // dropped and the look-back polls that predecessor again (the next round reads its PREFIX). Why this
 // suffices: the owner stores all its PREFIX words, then memoryBarrierBuffer() and barrier() before any
@@ -294,14 +296,18 @@ shared bool sh_last_workgroup;
 // Every workgroup calls this once, from uniform control flow, after its last access to the state. The
 // workgroup that finishes last zeroes the whole state -- tile counter, done count and every tile's
 // word -- so the next single-pass scan with this temp needs no clearing pass (ScanArgs::temp_zeroed).
-// Everything other workgroups do with the state comes before their increment of the done count.
+// Everything other workgroups do with the state happens-before the zeroing: their accesses, barrier(),
+// then a release increment of the done count; the increments form one release sequence, which the last
+// one, an acquire-release read-modify-write, acquires before its workgroup stores the zeros.
 void lookback_finish(uint workgroups, uint tiles) {
   memoryBarrierBuffer();
   barrier();
   if (gl_LocalInvocationID.x == 0u) {
-    const uint done = atomicAdd(g_done_count, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    const uint done =
+        atomicAdd(g_done_count, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
     sh_last_workgroup = done == workgroups - 1u;
   }
+  memoryBarrierBuffer();  // with barrier(): every invocation's zeroing follows invocation 0's acquire
   barrier();
   if (!sh_last_workgroup) return;
   for (uint i = gl_LocalInvocationID.x; i < LOOKBACK_SLOTS(tiles) * T_WORDS; i += gl_WorkGroupSize.x)

@@ -399,8 +399,8 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count) const {
     case Algorithm::automatic: return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
       throw Error(Errc::unsupported,
-                  "the single-pass scan is not offered on OpenGL: its look-back needs device-scope acquire/release "
-                  "atomics and 64-bit buffer atomics, and GL's GLSL has no memory model that guarantees them; use "
+                  "the single-pass scan is not offered on OpenGL: its look-back needs 64-bit buffer atomics and "
+                  "GL_KHR_shader_subgroup ballots, and the GL backend builds no look-back kernels; use "
                   "reduce-then-scan or multipass (or automatic)");
     case Algorithm::reduce_then_scan:
       if (wide(config.type))
@@ -432,7 +432,7 @@ CompactPath Context::resolve(CompactPath requested) const {
 
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
   const Algorithm algorithm = resolve(config, count);
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(element_size(config.type));
   std::ostringstream s;

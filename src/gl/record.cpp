@@ -50,7 +50,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   const uint32_t esize = core::element_bytes(r.config);
   // GL does not say how much memory the device has: only counts past 64-bit byte offsets are refused here.
   core::check_count_fits(count, esize, 0, "scan");
-  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations, esize);
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info), esize);
   core::check_shared_memory(r.shape, esize, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
   if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
@@ -72,7 +72,7 @@ Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& 
   const GlInfo& info = ctx.info();
   core::check_count_fits(count, element_size(config.type), 0, "reduction");
   Resolved r;
-  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   core::check_op(config.op, config.type);
   ctx.impl().reduce_without_subgroups(config.type);  // refuses the types GL lacks
   core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
@@ -90,11 +90,12 @@ Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& 
 Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config, bool partition) {
   const GlInfo& info = ctx.info();
   Resolved r;
-  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
+  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   core::check_compaction_type(config.type);
   if (config.algorithm == CompactAlgorithm::single_pass)
-    throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back needs the "
-                                   "memory model GL lacks, as the single-pass scan's; use CompactAlgorithm::three_pass "
+    throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back, as the "
+                                   "single-pass scan's, needs 64-bit buffer atomics and GL_KHR_shader_subgroup ballots, "
+                                   "and the GL backend builds no look-back kernels; use CompactAlgorithm::three_pass "
                                    "(or automatic)");
   r.path = ctx.resolve(config.path);
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.

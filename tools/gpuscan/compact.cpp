@@ -58,7 +58,7 @@ std::string compact_conflict(const CompactOptions& options, const GlobalFlags& g
   if (options.algorithm == CompactAlgorithm::single_pass) {
     if (globals.api == Api::gl)
       return "--algorithm single-pass is not offered with " + globals.api_option() +
-             " (GL has no memory model for its look-back between workgroups); use --algorithm three-pass or auto";
+             " (the GL backend builds no look-back kernels: they need 64-bit buffer atomics and GL_KHR_shader_subgroup); use --algorithm three-pass or auto";
     if (options.partition)
       return "--partition runs three-pass only (a stable partition must know the total kept before it places a "
              "rejected element), not --algorithm single-pass; use --algorithm three-pass or auto";

@@ -51,7 +51,7 @@ constexpr Variant all_variants[] = {
 // Why `variant` cannot run on `ctx`, or nullptr if it can.
 const char* obstacle(const Backend& ctx, const Variant& variant) {
   if (variant.algorithm == Algorithm::single_pass && !ctx.vulkan())
-    return "not offered on OpenGL (GL has no memory model for its look-back between workgroups)";
+    return "not offered on OpenGL (the GL backend builds no look-back kernels: they need 64-bit buffer atomics and GL_KHR_shader_subgroup)";
   if (variant.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
     return "the device lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
            "shaderBufferInt64Atomics, subgroup arithmetic, shuffles and ballot)";

@@ -158,7 +158,7 @@ std::string AlgorithmOptions::conflict() const {
 std::string AlgorithmOptions::conflict_with(Api api, const std::string& api_option) const {
   if (api != Api::gl || algorithm != AlgorithmName::single_pass) return {};
   return "--algorithm single-pass is not offered with " + api_option +
-         " (GL has no memory model for its look-back between workgroups); use reduce-then-scan, multipass, "
+         " (the GL backend builds no look-back kernels: they need 64-bit buffer atomics and GL_KHR_shader_subgroup); use reduce-then-scan, multipass, "
          "blelloch or auto";
 }
 
