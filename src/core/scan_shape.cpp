@@ -19,7 +19,11 @@ void check_op(Op op, DataType type) {
 uint32_t min_workgroup_size(const WorkgroupLimits& limits) { return std::max(32u, limits.max_subgroup_size); }
 
 uint32_t workgroup_size_or_default(uint32_t requested, const WorkgroupLimits& limits) {
-  return requested ? requested : std::max(default_workgroup_size, min_workgroup_size(limits));
+  if (requested) return requested;
+  // Vulkan promises 128 invocations, not the default 256: a smaller device gets its widest workgroup.
+  const uint32_t fitting = limits.max_invocations ? std::min(default_workgroup_size, limits.max_invocations)
+                                                  : default_workgroup_size;
+  return std::max(fitting, min_workgroup_size(limits));
 }
 
 TileShape tile_shape(uint32_t w, uint32_t k, const WorkgroupLimits& limits, uint32_t element_bytes) {

@@ -44,7 +44,8 @@ WorkgroupLimits workgroup_limits(const Info& info) {
     return {info.max_workgroup_invocations, info.subgroup_size};
 }
 
-// The requested W, or where it is 0 the default: default_workgroup_size, or min_workgroup_size if wider.
+// The requested W, or where it is 0 the default: default_workgroup_size (at most limits.max_invocations),
+// or min_workgroup_size if wider.
 uint32_t workgroup_size_or_default(uint32_t requested, const WorkgroupLimits& limits);
 
 // W and K from a config (0 = the defaults, W at least min_workgroup_size; K's default depends on the
