@@ -61,9 +61,10 @@ struct Context::Impl {
   // (0 = default): core::scan_tile_shape, tuned for GPUs, plain defaults on lavapipe.
   core::TileShape scan_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind,
                              uint64_t count) const {
-    return core::scan_tile_shape(algorithm, w, k, type, kind, count, !on_lavapipe(),
-                                 core::min_workgroup_size(core::workgroup_limits(info)));
+    return core::scan_tile_shape(algorithm, w, k, type, kind, count, !on_lavapipe(), min_workgroup());
   }
+  // The narrowest workgroup this device's kernels run with (core::min_workgroup_size).
+  uint32_t min_workgroup() const { return core::min_workgroup_size(core::workgroup_limits(info)); }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
   // 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms); explicit counts still run (the tests use them).

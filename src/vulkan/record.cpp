@@ -105,7 +105,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     r.plan.temp_elements =
         std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !ctx.impl().on_lavapipe(),
                                                                 limits, temp_zeroed, window,
-                                                                core::min_workgroup_size(core::workgroup_limits(info))));
+                                                                ctx.impl().min_workgroup()));
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }
