@@ -262,6 +262,9 @@ struct CompactCase {
   uint64_t start;  // the random generator's
 };
 
+// gtest prints the parameter of a failed instance: its name, not its bytes.
+void PrintTo(const CompactCase& c, std::ostream* os) { *os << c.name; }
+
 class SimulatedCompactPlan : public ::testing::TestWithParam<CompactCase> {};
 
 INSTANTIATE_TEST_SUITE_P(, SimulatedCompactPlan,

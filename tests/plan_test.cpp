@@ -713,6 +713,9 @@ const PlannerCase kMultipass{Planner::multipass, kRecursiveBlocks, uint64_t{1} <
 const PlannerCase kReduceThenScan{Planner::reduce_then_scan, kTileBlocks, uint64_t{1} << 17, 120, 3000, false};
 const PlannerCase kSinglePass{Planner::single_pass, kTileBlocks, uint64_t{1} << 17, 120, 4000, true};
 
+// gtest prints the parameter of a failed instance: its planner, not its bytes.
+void PrintTo(const PlannerCase& c, std::ostream* os) { *os << planner_name(c.planner); }
+
 std::string planner_case_name(const ::testing::TestParamInfo<PlannerCase>& info) {
   return planner_name(info.param.planner);
 }
