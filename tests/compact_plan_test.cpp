@@ -251,30 +251,49 @@ TEST(CompactPlan, InvalidTileSizeThrows) {
   EXPECT_THROW(gpuscan::core::plan_compact(request(5, 6, false, 8)), gpuscan::Error);
 }
 
-TEST(CompactPlan, SimulatedExecutionMatchesCopyIf) {
-  std::mt19937_64 rng(12345);
-  for (int how : {0, 1, 2})  // counts by reduce-then-scan, by multipass; single pass
-    for (uint32_t tile : {2u, 4u, 8u})
-      for (uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 31ull, 64ull, 65ull, 100ull, 513ull, 1000ull, 4097ull}) {
-        const bool multipass = how == 1;
-        const CompactRequest req =
-            request(n, tile, multipass, multipass ? std::max(2u, tile / 2) : tile, how == 2);
-        const Plan plan = gpuscan::core::plan_compact(req);
-        SCOPED_TRACE(gpuscan::core::describe(plan));
-        Memory m;
-        for (uint64_t i = 0; i < n; ++i) {
-          m.input.push_back(static_cast<uint32_t>(rng()));
-          m.flags.push_back(rng() % 3 == 0);
-        }
-        Interpreter(plan, req, m).run();
-        std::vector<uint32_t> want;
-        for (uint64_t i = 0; i < n; ++i)
-          if (m.flags[i]) want.push_back(m.input[i]);
-        ASSERT_EQ(m.count, want.size());
-        ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
-        for (uint64_t i = want.size(); i < n; ++i) ASSERT_FALSE(m.output_written[i]) << i;
-        if (::testing::Test::HasFailure()) return;
-      }
+// The plans run on the interpreter against std::copy_if (selections) or std::stable_partition, one instance
+// per way of planning: the tile counts scanned by reduce-then-scan or by multipass, or the single-pass plan
+// (selections only).
+struct CompactCase {
+  const char* name;
+  bool partition;
+  bool counts_multipass;
+  bool single_pass;
+  uint64_t start;  // the random generator's
+};
+
+// gtest prints the parameter of a failed instance: its name, not its bytes.
+void PrintTo(const CompactCase& c, std::ostream* os) { *os << c.name; }
+
+class SimulatedCompactPlan : public ::testing::TestWithParam<CompactCase> {};
+
+INSTANTIATE_TEST_SUITE_P(, SimulatedCompactPlan,
+                         ::testing::Values(CompactCase{"select_counts_by_reduce_then_scan", false, false, false, 12345},
+                                           CompactCase{"select_counts_by_multipass", false, true, false, 12346},
+                                           CompactCase{"select_single_pass", false, false, true, 12347},
+                                           CompactCase{"partition_counts_by_reduce_then_scan", true, false, false, 54321},
+                                           CompactCase{"partition_counts_by_multipass", true, true, false, 54322}),
+                         [](const ::testing::TestParamInfo<CompactCase>& info) { return std::string(info.param.name); });
+
+TEST_P(SimulatedCompactPlan, MatchesCopyIfOrStablePartition) {
+  const CompactCase& c = GetParam();
+  std::mt19937_64 rng(c.start);
+  for (uint32_t tile : {2u, 4u, 8u})
+    for (uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 31ull, 64ull, 65ull, 100ull, 513ull, 1000ull, 4097ull}) {
+      CompactRequest req =
+          request(n, tile, c.counts_multipass, c.counts_multipass ? std::max(2u, tile / 2) : tile, c.single_pass);
+      req.partition = c.partition;
+      const Plan plan = gpuscan::core::plan_compact(req);
+      SCOPED_TRACE(gpuscan::core::describe(plan));
+      const Memory m = simulate(plan, req, rng);
+      size_t kept = 0;
+      const std::vector<uint32_t> want = expected(m, c.partition, kept);
+      ASSERT_EQ(m.count, kept);
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
+      // A selection writes the kept elements and leaves the rest of the output alone; a partition writes it all.
+      for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(static_cast<bool>(m.output_written[i]), i < want.size()) << i;
+      if (HasFailure()) return;
+    }
 }
 
 // Windows of whole tiles: counts per window, one scan, scatters per (input, output) window pair with
@@ -357,25 +376,6 @@ TEST(CompactPlan, PartitionScansInclusivelyAndEndsWithCompactPartition) {
             std::string::npos)
       << text;
   EXPECT_STREQ(gpuscan::core::kernel_name(Kernel::compact_partition), "compact_partition");
-}
-
-TEST(CompactPlan, SimulatedPartitionMatchesStablePartition) {
-  std::mt19937_64 rng(54321);
-  for (bool multipass : {false, true})
-    for (uint32_t tile : {2u, 4u, 8u})
-      for (uint64_t n : {1ull, 2ull, 3ull, 7ull, 8ull, 9ull, 31ull, 64ull, 65ull, 100ull, 513ull, 1000ull, 4097ull}) {
-        CompactRequest req = request(n, tile, multipass, multipass ? std::max(2u, tile / 2) : tile);
-        req.partition = true;
-        const Plan plan = gpuscan::core::plan_compact(req);
-        SCOPED_TRACE(gpuscan::core::describe(plan));
-        const Memory m = simulate(plan, req, rng);
-        size_t kept = 0;
-        const std::vector<uint32_t> want = expected(m, true, kept);
-        ASSERT_EQ(m.count, kept);
-        ASSERT_TRUE(std::equal(want.begin(), want.end(), m.output.begin()));
-        for (uint64_t i = 0; i < n; ++i) ASSERT_TRUE(m.output_written[i]) << i;
-        if (::testing::Test::HasFailure()) return;
-      }
 }
 
 TEST(CompactPlan, SinglePassIsOneDispatchAfterClearingItsState) {

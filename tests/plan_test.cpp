@@ -50,7 +50,6 @@ constexpr uint64_t kSimulationCap = uint64_t{1} << 22;
 constexpr uint64_t kPoison = 0xDEADBEEFCAFEF00Dull;
 
 enum class Planner { multipass, reduce_then_scan, single_pass };
-constexpr Planner kPlanners[] = {Planner::multipass, Planner::reduce_then_scan, Planner::single_pass};
 
 const char* planner_name(Planner p) {
   switch (p) {
@@ -697,61 +696,95 @@ void expect_throws(Errc code, Planner planner, const ScanRequest& req) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Multi-pass
+// Every planner: one instance each (ScanPlanner.<test>/<planner>), with what differs between them.
+
+struct PlannerCase {
+  Planner planner;
+  std::vector<uint32_t> blocks;  // block sizes the structure and simulation tests run at
+  uint64_t simulated_max;        // the largest random size simulated
+  int simulated_random;          // how many random sizes are simulated per block size
+  uint64_t salt;                 // the simulation's generator: rng_for(salt + B)
+  bool alternate_element_size;   // simulate 4- and 8-byte elements in turn (the state layout differs)
+};
+
+const std::vector<uint32_t> kRecursiveBlocks(std::begin(kBlockSizes), std::end(kBlockSizes));
+const std::vector<uint32_t> kTileBlocks(std::begin(kTileBlockSizes), std::end(kTileBlockSizes));
+const PlannerCase kMultipass{Planner::multipass, kRecursiveBlocks, uint64_t{1} << 18, 200, 1000, false};
+const PlannerCase kReduceThenScan{Planner::reduce_then_scan, kTileBlocks, uint64_t{1} << 17, 120, 3000, false};
+const PlannerCase kSinglePass{Planner::single_pass, kTileBlocks, uint64_t{1} << 17, 120, 4000, true};
+
+// gtest prints the parameter of a failed instance: its planner, not its bytes.
+void PrintTo(const PlannerCase& c, std::ostream* os) { *os << planner_name(c.planner); }
+
+std::string planner_case_name(const ::testing::TestParamInfo<PlannerCase>& info) {
+  return planner_name(info.param.planner);
+}
+
+class ScanPlanner : public ::testing::TestWithParam<PlannerCase> {
+ protected:
+  Planner planner() const { return GetParam().planner; }
+};
+
+// The multipass and reduce-then-scan plans: levels that recurse on the tile totals.
+class RecursiveScanPlanner : public ScanPlanner {};
+
+INSTANTIATE_TEST_SUITE_P(, ScanPlanner, ::testing::Values(kMultipass, kReduceThenScan, kSinglePass),
+                         planner_case_name);
+INSTANTIATE_TEST_SUITE_P(, RecursiveScanPlanner, ::testing::Values(kMultipass, kReduceThenScan), planner_case_name);
 
 // Exactly one dispatch of every scan plan is the root, and it is the top level's scan.
-TEST(Plan, EveryScanPlanHasOneRootAtTheTop) {
-  std::mt19937_64 rng = rng_for(77);
-  for (Planner planner : kPlanners)
-    for (uint64_t n : sizes_for(8, rng, 100000, 50)) {
-      if (n == 0) continue;
-      const ScanRequest req = request(n, 8);
-      const Plan plan = make_plan(planner, req);
-      int roots = 0;
-      uint32_t deepest = 0;
-      for (const Step& s : plan.steps)
-        if (const auto* d = std::get_if<Dispatch>(&s)) deepest = std::max(deepest, d->level);
-      for (const Step& s : plan.steps)
-        if (const auto* d = std::get_if<Dispatch>(&s); d && d->root) {
-          ++roots;
-          EXPECT_EQ(d->level, deepest) << case_name(req, planner);
-          EXPECT_EQ(d->blocks, planner == Planner::single_pass ? ceil_div(n, 8) : 1u) << case_name(req, planner);
-          EXPECT_TRUE(d->kernel == Kernel::scan_local || d->kernel == Kernel::scan_tiles ||
-                      d->kernel == Kernel::single_pass) << case_name(req, planner);
-        }
-      EXPECT_EQ(roots, 1) << case_name(req, planner);
+TEST_P(ScanPlanner, EveryPlanHasOneRootAtTheTop) {
+  std::mt19937_64 rng = rng_for(77 + 10 * static_cast<uint64_t>(planner()));
+  for (uint64_t n : sizes_for(8, rng, 100000, 50)) {
+    if (n == 0) continue;
+    const ScanRequest req = request(n, 8);
+    const Plan plan = make_plan(planner(), req);
+    int roots = 0;
+    uint32_t deepest = 0;
+    for (const Step& s : plan.steps)
+      if (const auto* d = std::get_if<Dispatch>(&s)) deepest = std::max(deepest, d->level);
+    for (const Step& s : plan.steps)
+      if (const auto* d = std::get_if<Dispatch>(&s); d && d->root) {
+        ++roots;
+        EXPECT_EQ(d->level, deepest) << case_name(req, planner());
+        EXPECT_EQ(d->blocks, planner() == Planner::single_pass ? ceil_div(n, 8) : 1u) << case_name(req, planner());
+        EXPECT_TRUE(d->kernel == Kernel::scan_local || d->kernel == Kernel::scan_tiles ||
+                    d->kernel == Kernel::single_pass) << case_name(req, planner());
+      }
+    EXPECT_EQ(roots, 1) << case_name(req, planner());
+  }
+}
+
+TEST_P(ScanPlanner, EmptyInputHasNoSteps) {
+  for (uint32_t b : kBlockSizes)
+    for (uint32_t esize : {4u, 8u}) {
+      const Plan plan = make_plan(planner(), request(0, b, true, {}, esize));
+      EXPECT_TRUE(plan.steps.empty());
+      EXPECT_EQ(plan.dispatch_count(), 0u);
+      EXPECT_EQ(plan.temp_elements, 0u);
+      EXPECT_EQ(plan.levels, 0u);
     }
 }
 
-TEST(Plan, EmptyInputHasNoSteps) {
-  for (Planner planner : kPlanners)
-    for (uint32_t b : kBlockSizes)
-      for (uint32_t esize : {4u, 8u}) {
-        SCOPED_TRACE(planner_name(planner));
-        const Plan plan = make_plan(planner, request(0, b, true, {}, esize));
-        EXPECT_TRUE(plan.steps.empty());
-        EXPECT_EQ(plan.dispatch_count(), 0u);
-        EXPECT_EQ(plan.temp_elements, 0u);
-        EXPECT_EQ(plan.levels, 0u);
-      }
-}
-
-TEST(Plan, OneTileIsOneLocalScan) {
-  for (uint32_t b : kBlockSizes)
+// One tile is one dispatch, from input to output, with no temp: scan_local (multipass) or scan_tiles
+// (reduce-then-scan) reading no offsets and writing no block sums.
+TEST_P(RecursiveScanPlanner, OneTileIsOneDispatch) {
+  const Kernel kernel = planner() == Planner::multipass ? Kernel::scan_local : Kernel::scan_tiles;
+  for (uint32_t b : GetParam().blocks)
     for (uint64_t n : {uint64_t{1}, uint64_t{b} - 1, uint64_t{b}})
       for (bool inclusive : {false, true}) {
-        if (n == 0) continue;
         const ScanRequest req = request(n, b, inclusive);
-        SCOPED_TRACE(case_name(req));
-        const Plan plan = gpuscan::core::plan_multipass_scan(req);
+        SCOPED_TRACE(case_name(req, planner()));
+        const Plan plan = make_plan(planner(), req);
         ASSERT_EQ(plan.steps.size(), 1u) << gpuscan::core::describe(plan);
         const auto* d = std::get_if<Dispatch>(&plan.steps[0]);
         ASSERT_NE(d, nullptr);
-        EXPECT_EQ(d->kernel, Kernel::scan_local);
+        EXPECT_EQ(d->kernel, kernel);
         EXPECT_EQ(d->blocks, 1u);
         EXPECT_EQ(d->groups_x, 1u);
         EXPECT_EQ(d->groups_y, 1u);
         EXPECT_EQ(d->inclusive, inclusive);
+        EXPECT_FALSE(d->read_offsets);
         EXPECT_FALSE(d->write_block_sums);
         EXPECT_EQ(d->src, (Range{Slot::input, 0, n}));
         EXPECT_EQ(d->dst, (Range{Slot::output, 0, n}));
@@ -761,31 +794,29 @@ TEST(Plan, OneTileIsOneLocalScan) {
 }
 
 // Pins the level count on hand-computed cases so the independent formula is itself checked.
-TEST(Plan, LevelCountsByHand) {
+TEST_P(RecursiveScanPlanner, LevelCountsByHand) {
   struct Case { uint32_t b; uint64_t n; uint32_t levels; };
   const Case cases[] = {
       {2, 2, 1},     {2, 3, 2},       {2, 4, 2},   {2, 5, 3},   {2, 9, 4},
       {4, 16, 2},    {4, 17, 3},      {4, 64, 3},  {4, 65, 4},  {512, 513, 2},
       {512, 262144, 2}, {512, 262145, 3}, {512, 134217728, 3}, {512, 134217729, 4},
   };
-  for (Planner planner : {Planner::multipass, Planner::reduce_then_scan})
-    for (const Case& c : cases) {
-      const ScanRequest req = request(c.n, c.b);
-      SCOPED_TRACE(case_name(req, planner));
-      EXPECT_EQ(expected_levels(c.n, c.b), c.levels);
-      const Plan plan = make_plan(planner, req);
-      EXPECT_EQ(plan.levels, c.levels);
-      EXPECT_EQ(plan.dispatch_count(), 2 * size_t{c.levels} - 1);
-      check_structure(plan, req, planner);
-    }
+  for (const Case& c : cases) {
+    const ScanRequest req = request(c.n, c.b);
+    SCOPED_TRACE(case_name(req, planner()));
+    EXPECT_EQ(expected_levels(c.n, c.b), c.levels);
+    const Plan plan = make_plan(planner(), req);
+    EXPECT_EQ(plan.levels, c.levels);
+    EXPECT_EQ(plan.dispatch_count(), 2 * size_t{c.levels} - 1);
+    check_structure(plan, req, planner());
+  }
 }
 
 // Structure of every size in the brief plus random ones, up to the largest n the default grid allows
 // (so B = 2 reaches ~33 levels).
-void structure_across_sizes(Planner planner, const uint32_t* blocks_begin, const uint32_t* blocks_end) {
-  for (const uint32_t* pb = blocks_begin; pb != blocks_end; ++pb) {
-    const uint32_t b = *pb;
-    std::mt19937_64 rng = rng_for(b + 100 * static_cast<uint64_t>(planner));
+TEST_P(ScanPlanner, StructureAcrossSizes) {
+  for (const uint32_t b : GetParam().blocks) {
+    std::mt19937_64 rng = rng_for(b + 100 * static_cast<uint64_t>(planner()));
     const PlanLimits limits;
     const uint64_t max_n = uint64_t{b} * limits.max_groups_x * limits.max_groups_y;
     std::vector<uint64_t> sizes = sizes_for(b, rng, uint64_t{1} << 20);
@@ -795,28 +826,26 @@ void structure_across_sizes(Planner planner, const uint32_t* blocks_begin, const
       for (bool inclusive : {false, true})
         for (uint32_t esize : {4u, 8u}) {
           const ScanRequest req = request(n, b, inclusive, limits, esize);
-          SCOPED_TRACE(case_name(req, planner));
-          const Plan plan = make_plan(planner, req);
+          SCOPED_TRACE(case_name(req, planner()));
+          const Plan plan = make_plan(planner(), req);
           SCOPED_TRACE(gpuscan::core::describe(plan));
-          check_structure(plan, req, planner);
-          if (::testing::Test::HasFailure()) return;  // one readable failure beats hundreds of repeats
+          check_structure(plan, req, planner());
+          if (HasFailure()) return;  // one readable failure beats hundreds of repeats
         }
   }
 }
 
-TEST(Plan, StructureAcrossSizes) {
-  structure_across_sizes(Planner::multipass, std::begin(kBlockSizes), std::end(kBlockSizes));
-}
-
-TEST(Plan, SimulatedExecutionMatchesReference) {
-  for (uint32_t b : kBlockSizes) {
-    std::mt19937_64 rng = rng_for(1000 + b);
-    for (uint64_t n : sizes_for(b, rng, uint64_t{1} << 18)) {
-      if (n > kSimulationCap) continue;  // B = 512's B^3+1: structure-only (see kSimulationCap)
+TEST_P(ScanPlanner, SimulatedExecutionMatchesReference) {
+  const PlannerCase& p = GetParam();
+  for (uint32_t b : p.blocks) {
+    std::mt19937_64 rng = rng_for(p.salt + b);
+    for (uint64_t n : sizes_for(b, rng, p.simulated_max, p.simulated_random)) {
+      if (n > kSimulationCap) continue;  // B = 512's B^3+1 and more: structure-only (see kSimulationCap)
       for (bool inclusive : {false, true}) {
-        const ScanRequest req = request(n, b, inclusive);
-        SCOPED_TRACE(case_name(req));
-        if (!simulate(req, rng)) return;
+        const uint32_t esize = p.alternate_element_size && (n + inclusive) % 2 == 0 ? 8 : 4;
+        const ScanRequest req = request(n, b, inclusive, {}, esize);
+        SCOPED_TRACE(case_name(req, p.planner));
+        if (!simulate(req, rng, p.planner)) return;
       }
     }
   }
@@ -824,33 +853,32 @@ TEST(Plan, SimulatedExecutionMatchesReference) {
 
 // Tiny fake grid limits force 2-D grids on every level that needs more than 7 workgroups; one block
 // more than the grid holds must be refused, not truncated.
-void small_grid_limits(Planner planner, std::initializer_list<uint32_t> block_sizes) {
+TEST_P(ScanPlanner, SmallGridLimitsGiveValid2DGrids) {
   const PlanLimits limits{.max_groups_x = 7, .max_groups_y = 5};
-  std::mt19937_64 rng = rng_for(2000 + static_cast<uint64_t>(planner));
-  for (uint32_t b : block_sizes) {
+  std::mt19937_64 rng = rng_for(2000 + static_cast<uint64_t>(planner()));
+  for (uint32_t b : {2u, 4u, 128u}) {
     bool saw_2d = false;
     const uint64_t max_n = uint64_t{b} * 7 * 5;
     for (uint64_t n = 0; n <= max_n; n += (b <= 4 ? 1 : 1 + rng() % 61)) {
       for (bool inclusive : {false, true}) {
         const ScanRequest req = request(n, b, inclusive, limits, inclusive ? 8 : 4);
-        SCOPED_TRACE(case_name(req, planner));
-        const Plan plan = make_plan(planner, req);
-        check_structure(plan, req, planner);
-        if (::testing::Test::HasFailure() || !simulate(req, rng, planner)) return;
+        SCOPED_TRACE(case_name(req, planner()));
+        const Plan plan = make_plan(planner(), req);
+        check_structure(plan, req, planner());
+        if (HasFailure() || !simulate(req, rng, planner())) return;
         for (const Step& s : plan.steps)
           if (const auto* d = std::get_if<Dispatch>(&s)) saw_2d |= d->groups_y > 1;
       }
     }
     // The largest n, simulated too (the loop's stride may skip it).
     const ScanRequest full = request(max_n, b, false, limits);
-    check_structure(make_plan(planner, full), full, planner);
-    if (!simulate(full, rng, planner)) return;
-    EXPECT_TRUE(saw_2d) << planner_name(planner) << " B=" << b << ": the limits never produced a 2-D grid";
-    for (uint64_t n : {max_n + 1, max_n + b, 10 * max_n}) expect_throws(Errc::too_large, planner, request(n, b, false, limits));
+    check_structure(make_plan(planner(), full), full, planner());
+    if (!simulate(full, rng, planner())) return;
+    EXPECT_TRUE(saw_2d) << planner_name(planner()) << " B=" << b << ": the limits never produced a 2-D grid";
+    for (uint64_t n : {max_n + 1, max_n + b, 10 * max_n})
+      expect_throws(Errc::too_large, planner(), request(n, b, false, limits));
   }
 }
-
-TEST(Plan, SmallGridLimitsGiveValid2DGrids) { small_grid_limits(Planner::multipass, {2u, 4u, 128u}); }
 
 TEST(GridFor, ExhaustiveSmallLimits) {
   for (uint32_t mx = 1; mx <= 12; ++mx)
@@ -915,56 +943,47 @@ TEST(GridFor, ZeroLimitsAreInvalid) {
   }
 }
 
-TEST(Plan, InvalidBlockSizesThrow) {
-  for (Planner planner : kPlanners)
-    for (uint32_t b : {0u, 1u, 3u, 6u, 100u, 0xFFFFFFFFu})
-      for (uint64_t n : {uint64_t{0}, uint64_t{1000}}) expect_throws(Errc::invalid_argument, planner, request(n, b));
+
+TEST_P(ScanPlanner, InvalidBlockSizesThrow) {
+  for (uint32_t b : {0u, 1u, 3u, 6u, 100u, 0xFFFFFFFFu})
+    for (uint64_t n : {uint64_t{0}, uint64_t{1000}}) expect_throws(Errc::invalid_argument, planner(), request(n, b));
 }
 
-TEST(Plan, ZeroElementSizeThrows) {
-  for (Planner planner : kPlanners)
-    for (uint64_t n : {uint64_t{0}, uint64_t{1000}})
-      expect_throws(Errc::invalid_argument, planner, request(n, 512, false, {}, 0));
+TEST_P(ScanPlanner, ZeroElementSizeThrows) {
+  for (uint64_t n : {uint64_t{0}, uint64_t{1000}})
+    expect_throws(Errc::invalid_argument, planner(), request(n, 512, false, {}, 0));
 }
 
 // Sizes beyond what any grid can hold must be refused cleanly -- including n near 2^64, where a naive
 // ceil(n / B) wraps around.
-TEST(Plan, HugeSizesThrowTooLarge) {
+TEST_P(ScanPlanner, HugeSizesThrowTooLarge) {
   const uint64_t max = std::numeric_limits<uint64_t>::max();
-  for (Planner planner : kPlanners)
-    for (uint32_t b : kTileBlockSizes) {
-      const uint64_t fits = uint64_t{b} * 65535 * 65535;
-      for (uint64_t n : {fits + 1, uint64_t{1} << 63, max - b + 1, max - 1, max})
-        expect_throws(Errc::too_large, planner, request(n, b));
-    }
+  for (uint32_t b : kTileBlockSizes) {
+    const uint64_t fits = uint64_t{b} * 65535 * 65535;
+    for (uint64_t n : {fits + 1, uint64_t{1} << 63, max - b + 1, max - 1, max})
+      expect_throws(Errc::too_large, planner(), request(n, b));
+  }
 }
 
 // Limits no device has (2^32-1 workgroups each way) let n reach 2^64: the planners must then either
-// refuse or produce a plan whose temp layout has not wrapped around.
-TEST(Plan, ExtremeLimitsNeverWrapTemp) {
+// refuse or produce a plan whose temp layout has not wrapped around. One failure is reported: the first
+// wrapped plan tells the story.
+TEST_P(ScanPlanner, ExtremeLimitsNeverWrapTemp) {
   const PlanLimits limits{.max_groups_x = 0xFFFFFFFFu, .max_groups_y = 0xFFFFFFFFu};
   const uint64_t max = std::numeric_limits<uint64_t>::max();
-  for (Planner planner : kPlanners) {
-    // One failure per planner: the first wrapped plan tells the story.
-    const auto one_planner = [&] {
-      for (uint32_t b : {2u, 4u, 512u})
-        for (uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 60, uint64_t{1} << 62, uint64_t{1} << 63, max - 1, max})
-          for (uint32_t esize : {1u, 4u, 8u}) {
-            const ScanRequest req = request(n, b, false, limits, esize);
-            SCOPED_TRACE(case_name(req, planner));
-            const int failures_before = ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
-            try {
-              const Plan plan = make_plan(planner, req);
-              check_structure(plan, req, planner);
-            } catch (const Error& e) {
-              EXPECT_EQ(e.code(), Errc::too_large) << e.what();
-            }
-            if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() != failures_before)
-              return;
-          }
-    };
-    one_planner();
-  }
+  for (uint32_t b : {2u, 4u, 512u})
+    for (uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 60, uint64_t{1} << 62, uint64_t{1} << 63, max - 1, max})
+      for (uint32_t esize : {1u, 4u, 8u}) {
+        const ScanRequest req = request(n, b, false, limits, esize);
+        SCOPED_TRACE(case_name(req, planner()));
+        try {
+          const Plan plan = make_plan(planner(), req);
+          check_structure(plan, req, planner());
+        } catch (const Error& e) {
+          EXPECT_EQ(e.code(), Errc::too_large) << e.what();
+        }
+        if (HasFailure()) return;
+      }
 }
 
 // Light check: one line per step after the header, naming what it does.
@@ -1003,12 +1022,11 @@ void expect_describe_lists_every_step(const Plan& plan) {
   }
 }
 
-TEST(Plan, DescribeListsEveryStep) {
-  for (Planner planner : kPlanners)
-    for (uint64_t n : {uint64_t{0}, uint64_t{3}, uint64_t{9}, uint64_t{100}}) {
-      SCOPED_TRACE(planner_name(planner));
-      expect_describe_lists_every_step(make_plan(planner, request(n, 2, true)));
-    }
+TEST_P(ScanPlanner, DescribeListsEveryStep) {
+  for (uint64_t n : {uint64_t{0}, uint64_t{3}, uint64_t{9}, uint64_t{100}}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    expect_describe_lists_every_step(make_plan(planner(), request(n, 2, true)));
+  }
 }
 
 TEST(Plan, KernelNames) {
@@ -1021,30 +1039,6 @@ TEST(Plan, KernelNames) {
 
 // ---------------------------------------------------------------------------------------------------
 // Reduce-then-scan
-
-TEST(ReduceThenScan, OneTileIsOneTileScan) {
-  for (uint32_t b : kTileBlockSizes)
-    for (uint64_t n : {uint64_t{1}, uint64_t{b} - 1, uint64_t{b}})
-      for (bool inclusive : {false, true}) {
-        const ScanRequest req = request(n, b, inclusive);
-        SCOPED_TRACE(case_name(req, Planner::reduce_then_scan));
-        const Plan plan = gpuscan::core::plan_reduce_then_scan(req);
-        ASSERT_EQ(plan.steps.size(), 1u) << gpuscan::core::describe(plan);
-        const auto* d = std::get_if<Dispatch>(&plan.steps[0]);
-        ASSERT_NE(d, nullptr);
-        EXPECT_EQ(d->kernel, Kernel::scan_tiles);
-        EXPECT_EQ(d->blocks, 1u);
-        EXPECT_EQ(d->groups_x, 1u);
-        EXPECT_EQ(d->groups_y, 1u);
-        EXPECT_EQ(d->inclusive, inclusive);
-        EXPECT_FALSE(d->read_offsets);
-        EXPECT_FALSE(d->write_block_sums);
-        EXPECT_EQ(d->src, (Range{Slot::input, 0, n}));
-        EXPECT_EQ(d->dst, (Range{Slot::output, 0, n}));
-        EXPECT_EQ(plan.temp_elements, 0u);
-        EXPECT_EQ(plan.levels, 1u);
-      }
-}
 
 // B + 1 elements with B = 4, written out step by step.
 TEST(ReduceThenScan, TwoLevelsByHand) {
@@ -1072,28 +1066,6 @@ TEST(ReduceThenScan, TwoLevelsByHand) {
   EXPECT_EQ(scan.aux, (Range{Slot::temp, 0, 2}));
   EXPECT_EQ(plan.temp_elements, temp_level_alignment) << "the level padded to the alignment";
   EXPECT_EQ(plan.levels, 2u);
-}
-
-TEST(ReduceThenScan, StructureAcrossSizes) {
-  structure_across_sizes(Planner::reduce_then_scan, std::begin(kTileBlockSizes), std::end(kTileBlockSizes));
-}
-
-TEST(ReduceThenScan, SimulatedExecutionMatchesReference) {
-  for (uint32_t b : kTileBlockSizes) {
-    std::mt19937_64 rng = rng_for(3000 + b);
-    for (uint64_t n : sizes_for(b, rng, uint64_t{1} << 17, 120)) {
-      if (n > kSimulationCap) continue;
-      for (bool inclusive : {false, true}) {
-        const ScanRequest req = request(n, b, inclusive);
-        SCOPED_TRACE(case_name(req, Planner::reduce_then_scan));
-        if (!simulate(req, rng, Planner::reduce_then_scan)) return;
-      }
-    }
-  }
-}
-
-TEST(ReduceThenScan, SmallGridLimitsGiveValid2DGrids) {
-  small_grid_limits(Planner::reduce_then_scan, {2u, 4u, 128u});
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1147,31 +1119,14 @@ TEST(SinglePass, StateElementsByHand) {
   }
 }
 
-TEST(SinglePass, StructureAcrossSizes) {
-  structure_across_sizes(Planner::single_pass, std::begin(kTileBlockSizes), std::end(kTileBlockSizes));
-  // Element sizes that do not divide 8 or exceed it round the state up too.
+// Element sizes that do not divide 8 or exceed it round the state up too.
+TEST(SinglePass, StructureOfOddElementSizes) {
   for (uint32_t esize : {1u, 2u, 3u, 12u, 16u, 64u})
     for (uint64_t n : {uint64_t{1}, uint64_t{7}, uint64_t{1000}, uint64_t{123457}}) {
       const ScanRequest req = request(n, 4, true, {}, esize);
       SCOPED_TRACE(case_name(req, Planner::single_pass));
       check_structure(gpuscan::core::plan_single_pass(req), req, Planner::single_pass);
     }
-}
-
-TEST(SinglePass, SimulatedExecutionMatchesReference) {
-  for (uint32_t b : kTileBlockSizes) {
-    std::mt19937_64 rng = rng_for(4000 + b);
-    for (uint64_t n : sizes_for(b, rng, uint64_t{1} << 17, 120)) {
-      if (n > kSimulationCap) continue;
-      for (bool inclusive : {false, true}) {
-        // Alternate element sizes (the state layout differs) without doubling the run time.
-        const uint32_t esize = (n + inclusive) % 2 ? 4 : 8;
-        const ScanRequest req = request(n, b, inclusive, {}, esize);
-        SCOPED_TRACE(case_name(req, Planner::single_pass));
-        if (!simulate(req, rng, Planner::single_pass)) return;
-      }
-    }
-  }
 }
 
 TEST(SinglePass, SmallElementSizesSimulate) {
@@ -1183,10 +1138,6 @@ TEST(SinglePass, SmallElementSizesSimulate) {
         SCOPED_TRACE(case_name(req, Planner::single_pass));
         if (!simulate(req, rng, Planner::single_pass)) return;
       }
-}
-
-TEST(SinglePass, SmallGridLimitsGiveValid2DGrids) {
-  small_grid_limits(Planner::single_pass, {2u, 4u, 128u});
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1330,25 +1281,30 @@ std::vector<std::string> step_lines(const Plan& plan) {
   return lines;
 }
 
+// Each planner's windows (WindowedScanPlanner.<test>/<planner>).
+class WindowedScanPlanner : public ScanPlanner {};
+
+INSTANTIATE_TEST_SUITE_P(, WindowedScanPlanner, ::testing::Values(kMultipass, kReduceThenScan, kSinglePass),
+                         planner_case_name);
+
 }  // namespace
 
-// Every planner's windows chain into one scan, carry-in included, with windows that are not multiples
-// of the tile (boundaries inside tiles) and a last window of any length.
-TEST(Windows, ChainIntoOneScan) {
-  std::mt19937_64 rng = rng_for(4242);
-  for (Planner planner : kPlanners)
-    for (bool inclusive : {false, true})
-      for (uint64_t window : {16u, 48u, 112u})
-        for (uint64_t n : {window + 1, 2 * window, 2 * window + 1, 5 * window + 7, 17 * window - 1}) {
-          const ScanRequest req = request(n, 8, inclusive);
-          SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
-          const Plan plan = windowed(planner, req, window);
-          int from_temp = 0;
-          for (const Step& st : plan.steps)
-            if (const auto* d = std::get_if<Dispatch>(&st)) from_temp += d->carry_from_temp;
-          EXPECT_EQ(static_cast<uint64_t>(from_temp), ceil_div(n, window) - 1);
-          if (!run_plan(plan, req, random_input(n, rng), rng())) return;
-        }
+// Windows chain into one scan, carry-in included, with windows that are not multiples of the tile
+// (boundaries inside tiles) and a last window of any length.
+TEST_P(WindowedScanPlanner, ChainIntoOneScan) {
+  std::mt19937_64 rng = rng_for(4242 + 10 * static_cast<uint64_t>(planner()));
+  for (bool inclusive : {false, true})
+    for (uint64_t window : {16u, 48u, 112u})
+      for (uint64_t n : {window + 1, 2 * window, 2 * window + 1, 5 * window + 7, 17 * window - 1}) {
+        const ScanRequest req = request(n, 8, inclusive);
+        SCOPED_TRACE(case_name(req, planner()) + " window=" + std::to_string(window));
+        const Plan plan = windowed(planner(), req, window);
+        int from_temp = 0;
+        for (const Step& st : plan.steps)
+          if (const auto* d = std::get_if<Dispatch>(&st)) from_temp += d->carry_from_temp;
+        EXPECT_EQ(static_cast<uint64_t>(from_temp), ceil_div(n, window) - 1);
+        if (!run_plan(plan, req, random_input(n, rng), rng())) return;
+      }
 }
 
 // The binding-size arithmetic: whole 16-element multiples that fit behind any alignment slack, capped
@@ -1387,48 +1343,48 @@ TEST(Windows, BeyondTwoToTheThirtyTwo) {
 
 // An outline (PlanExtent::outline) is the plan's first two windows -- window 0, the chaining, window 1 with
 // the carry from temp -- with the whole plan's temp and levels, and says how many windows it leaves out.
-TEST(Windows, OutlinesAreTheFirstTwoWindowsOfThePlan) {
+TEST_P(WindowedScanPlanner, OutlinesAreTheFirstTwoWindowsOfThePlan) {
   using gpuscan::core::PlanExtent;
-  for (Planner planner : kPlanners)
-    for (bool inclusive : {false, true})
-      for (uint64_t window : {16u, 48u})
-        for (uint64_t n : {window - 1, window, window + 1, 2 * window, 2 * window + 1, 5 * window + 7}) {
-          const ScanRequest req = request(n, 8, inclusive);
-          SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
-          const Plan full = windowed(planner, req, window);
-          const Plan outline = windowed(planner, req, window, PlanExtent::outline);
-          const uint64_t windows = ceil_div(n, window);
-          EXPECT_EQ(full.windows_left_out, 0u);
-          EXPECT_EQ(outline.windows_left_out, windows - std::min<uint64_t>(windows, 2));
-          EXPECT_EQ(outline.temp_elements, full.temp_elements);
-          EXPECT_EQ(outline.levels, full.levels);
-          const std::vector<std::string> listed = step_lines(outline), all = step_lines(full);
-          ASSERT_LE(listed.size(), all.size());
-          EXPECT_TRUE(std::equal(listed.begin(), listed.end(), all.begin())) << gpuscan::core::describe(outline);
-          if (windows <= 2) EXPECT_EQ(listed, all);
-          const std::string text = gpuscan::core::describe(outline);
-          EXPECT_EQ(text.find(" more window(s)") != std::string::npos, windows > 2) << text;
-          if (windows > 2) EXPECT_THROW(gpuscan::core::check_recordable(outline.windows_left_out), Error);
-          else EXPECT_NO_THROW(gpuscan::core::check_recordable(outline.windows_left_out));
-        }
+  const Planner planner = GetParam().planner;
+  for (bool inclusive : {false, true})
+    for (uint64_t window : {16u, 48u})
+      for (uint64_t n : {window - 1, window, window + 1, 2 * window, 2 * window + 1, 5 * window + 7}) {
+        const ScanRequest req = request(n, 8, inclusive);
+        SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
+        const Plan full = windowed(planner, req, window);
+        const Plan outline = windowed(planner, req, window, PlanExtent::outline);
+        const uint64_t windows = ceil_div(n, window);
+        EXPECT_EQ(full.windows_left_out, 0u);
+        EXPECT_EQ(outline.windows_left_out, windows - std::min<uint64_t>(windows, 2));
+        EXPECT_EQ(outline.temp_elements, full.temp_elements);
+        EXPECT_EQ(outline.levels, full.levels);
+        const std::vector<std::string> listed = step_lines(outline), all = step_lines(full);
+        ASSERT_LE(listed.size(), all.size());
+        EXPECT_TRUE(std::equal(listed.begin(), listed.end(), all.begin())) << gpuscan::core::describe(outline);
+        if (windows <= 2) EXPECT_EQ(listed, all);
+        const std::string text = gpuscan::core::describe(outline);
+        EXPECT_EQ(text.find(" more window(s)") != std::string::npos, windows > 2) << text;
+        if (windows > 2) EXPECT_THROW(gpuscan::core::check_recordable(outline.windows_left_out), Error);
+        else EXPECT_NO_THROW(gpuscan::core::check_recordable(outline.windows_left_out));
+      }
 }
 
 // Outlines of 2^40 and 2^50 elements -- in lavapipe's windows of 2^25 - 16 u32 and in windows of 4992
 // (up to 2^47.7 of them) -- plan three windows at most (the first window once for the shared scratch,
 // then windows 0 and 1), never all of them: sizing temp costs the same at any count.
-TEST(Windows, OutlinesOfHugeCountsPlanAFewWindows) {
+TEST_P(WindowedScanPlanner, OutlinesOfHugeCountsPlanAFewWindows) {
   using gpuscan::core::PlanExtent;
+  const Planner planner = GetParam().planner;
   for (const uint64_t window : {gpuscan::core::window_elements(128u << 20, 16, 4), uint64_t{4992}})
-    for (const uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 50})
-      for (Planner planner : kPlanners) {
-        const ScanRequest req = request(n, 4096);
-        SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
-        int planned = 0;
-        const Plan outline = windowed(planner, req, window, PlanExtent::outline, &planned);
-        EXPECT_LE(planned, 3);
-        EXPECT_EQ(outline.windows_left_out, ceil_div(n, window) - 2);
-        EXPECT_LT(outline.steps.size(), 40u);
-        const uint64_t first = make_plan(planner, request(window, 4096)).temp_elements;
-        EXPECT_EQ(outline.temp_elements, ceil_div(first, 16) * 16 + 2);
-      }
+    for (const uint64_t n : {uint64_t{1} << 40, uint64_t{1} << 50}) {
+      const ScanRequest req = request(n, 4096);
+      SCOPED_TRACE(case_name(req, planner) + " window=" + std::to_string(window));
+      int planned = 0;
+      const Plan outline = windowed(planner, req, window, PlanExtent::outline, &planned);
+      EXPECT_LE(planned, 3);
+      EXPECT_EQ(outline.windows_left_out, ceil_div(n, window) - 2);
+      EXPECT_LT(outline.steps.size(), 40u);
+      const uint64_t first = make_plan(planner, request(window, 4096)).temp_elements;
+      EXPECT_EQ(outline.temp_elements, ceil_div(first, 16) * 16 + 2);
+    }
 }

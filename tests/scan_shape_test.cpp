@@ -121,11 +121,30 @@ TEST(SinglePassShape, AutomaticLimits) {
                   uint64_t{1} << (tuned && t == DataType::f64 ? 20 : 21));
 }
 
+// Temp sizes, one instance per algorithm (<suite>.<test>/<algorithm>): the tile scans, or every scan.
+class TileScanTemp : public ::testing::TestWithParam<gpuscan::Algorithm> {};
+class ScanTemp : public ::testing::TestWithParam<gpuscan::Algorithm> {};
+
+std::string algorithm_name(const ::testing::TestParamInfo<gpuscan::Algorithm>& info) {
+  std::string name(to_string(info.param));
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(, TileScanTemp,
+                         ::testing::Values(gpuscan::Algorithm::single_pass, gpuscan::Algorithm::reduce_then_scan),
+                         algorithm_name);
+INSTANTIATE_TEST_SUITE_P(, ScanTemp,
+                         ::testing::Values(gpuscan::Algorithm::multipass, gpuscan::Algorithm::reduce_then_scan,
+                                           gpuscan::Algorithm::single_pass),
+                         algorithm_name);
+
 // Temp asked for n elements must serve any smaller count, though smaller counts may take smaller tiles
 // (more tiles, more look-back state): at every count up to each bound, for both kinds and a few types.
-TEST(SinglePassShape, TempForACountServesEverySmallerCount) {
+TEST_P(TileScanTemp, ForACountServesEverySmallerCount) {
   const core::PlanLimits limits{};
-  for (const auto algorithm : {gpuscan::Algorithm::single_pass, gpuscan::Algorithm::reduce_then_scan})
+  const gpuscan::Algorithm algorithm = GetParam();
   for (const DataType t : {DataType::u32, DataType::f32, DataType::u64, DataType::i64})
     for (const ScanKind kind : {excl, incl})
       for (const bool tuned : {true, false}) {
@@ -145,26 +164,25 @@ TEST(SinglePassShape, TempForACountServesEverySmallerCount) {
       }
 }
 
-}  // namespace
-
 // Past one binding a scan runs in windows that all reuse the first window's scratch (core/windows.hpp), so
 // the temp for any count is that scratch and the two carry words after it, at a multiple of 16 elements.
 // Sizing it must cost no more at 2^50 elements (tens of millions of windows) than at one window's worth:
 // a sizing that planned every window ran out of memory here.
-TEST(ScanTempElements, CountsOfManyWindowsCostOneWindow) {
+TEST_P(ScanTemp, OfManyWindowsCostsOneWindow) {
   const core::PlanLimits limits{};
   gpuscan::ScanConfig config;  // u32, exclusive
-  for (const auto algorithm :
-       {gpuscan::Algorithm::multipass, gpuscan::Algorithm::reduce_then_scan, gpuscan::Algorithm::single_pass})
-    for (const uint64_t window : {core::window_elements(128u << 20, 16, 4), core::window_elements(20000, 16, 4)}) {
-      const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, DataType::u32, excl, window, false);
-      const uint64_t first = core::plan_scan(algorithm, window, config, s, limits).temp_elements;
-      for (const uint64_t count : {uint64_t{1} << 40, uint64_t{1} << 50})
-        EXPECT_EQ(core::scan_temp_elements(algorithm, count, config, false, limits, false, window),
-                  (first + 15) / 16 * 16 + 2)
-            << to_string(algorithm) << " window " << window << " count " << count;
-    }
+  const gpuscan::Algorithm algorithm = GetParam();
+  for (const uint64_t window : {core::window_elements(128u << 20, 16, 4), core::window_elements(20000, 16, 4)}) {
+    const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, DataType::u32, excl, window, false);
+    const uint64_t first = core::plan_scan(algorithm, window, config, s, limits).temp_elements;
+    for (const uint64_t count : {uint64_t{1} << 40, uint64_t{1} << 50})
+      EXPECT_EQ(core::scan_temp_elements(algorithm, count, config, false, limits, false, window),
+                (first + 15) / 16 * 16 + 2)
+          << "window " << window << " count " << count;
+  }
 }
+
+}  // namespace
 
 // Counts no device could hold are too_large, naming the count and the limit: past the largest memory heap
 // (0: not known) and past what 64-bit byte offsets express.

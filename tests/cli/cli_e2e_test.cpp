@@ -2,6 +2,12 @@
 // them (always with --validate, so any validation-layer message fails the test through exit code 3),
 // and the output files checked against the CPU reference. Errors are checked by exit code and message.
 //
+// They test what only the tool does: its options and every usage error, the file formats, streaming past
+// the memory budget, what it prints (summaries, info, JSON, help), its exit codes, and each command,
+// algorithm, type and backend once end to end. The library's results across algorithms, types, kinds,
+// operators and sizes are the GPU suites' (tests/gpu, tests/gl), which check them without a subprocess
+// per case; each test here that samples such a space names the GPU test that covers all of it.
+//
 // The binary's path comes from CMake (GPUSCAN_CLI_PATH = $<TARGET_FILE:gpuscan_cli>).
 #include <gtest/gtest.h>
 
@@ -252,7 +258,11 @@ void expect_scan_of(const std::vector<uint32_t>& in, const std::vector<uint32_t>
   }
 }
 
-// --- Scans: every type, kind, format and a spread of sizes ------------------------------------------
+// --- Scans: each type in each file format ----------------------------------------------------------
+//
+// What the CLI adds to the library is reading and writing the files: each type once in each format, both
+// kinds, and the sizes a file can hold (empty, one element, many tiles). The scans themselves, at every
+// size around the tile and level boundaries, are the GPU suites' (ScanTest.*, OpsTest.EveryTypeAndOperator).
 
 using ScanParam = std::tuple<DataType, ScanKind, bool /*text*/, size_t /*n*/>;
 
@@ -286,15 +296,19 @@ std::string scan_param_name(const ::testing::TestParamInfo<ScanParam>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CliScan,
-                         ::testing::Combine(::testing::Values(DataType::u32, DataType::i32, DataType::f32),
-                                            ::testing::Values(ScanKind::exclusive, ScanKind::inclusive),
-                                            ::testing::Bool(), ::testing::Values(0, 1, 1000, 100003)),
+                         ::testing::Values(ScanParam{DataType::u32, ScanKind::exclusive, false, size_t{0}},
+                                           ScanParam{DataType::u32, ScanKind::exclusive, true, size_t{0}},
+                                           ScanParam{DataType::u32, ScanKind::inclusive, true, size_t{1000}},
+                                           ScanParam{DataType::i32, ScanKind::exclusive, true, size_t{1}},
+                                           ScanParam{DataType::i32, ScanKind::inclusive, false, size_t{100003}},
+                                           ScanParam{DataType::f32, ScanKind::exclusive, false, size_t{1000}},
+                                           ScanParam{DataType::f32, ScanKind::inclusive, true, size_t{100003}}),
                          scan_param_name);
 
-// --- Every --algorithm value: each type, kind and a spread of sizes -----------------------------------
-
-// The algorithm names --algorithm takes.
-const char* const algorithm_values[] = {"auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"};
+// --- Every --algorithm value, once ------------------------------------------------------------------
+//
+// Each name reaches the library and the summary names what ran; types and kinds vary over the five runs.
+// Each algorithm on every type, kind and size is the GPU suites' (ScanTest.*, OpsTest.EveryTypeAndOperator).
 
 // What the scan's summary line must name for `algorithm`: the algorithm used, as Context::resolve
 // returned it, with its tile size (defaults W = 256, K = 4).
@@ -364,28 +378,16 @@ std::string algorithm_param_name(const ::testing::TestParamInfo<AlgorithmParam>&
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CliAlgorithm,
-                         ::testing::Combine(::testing::ValuesIn(algorithm_values),
-                                            ::testing::Values(DataType::u32, DataType::i32, DataType::f32),
-                                            ::testing::Values(ScanKind::exclusive, ScanKind::inclusive),
-                                            ::testing::Values(0, 1, 1000, 100003)),
+                         ::testing::Values(AlgorithmParam{"auto", DataType::u32, ScanKind::exclusive, size_t{100003}},
+                                           AlgorithmParam{"single-pass", DataType::i32, ScanKind::inclusive,
+                                                          size_t{100003}},
+                                           AlgorithmParam{"reduce-then-scan", DataType::f32, ScanKind::exclusive,
+                                                          size_t{100003}},
+                                           AlgorithmParam{"multipass", DataType::u32, ScanKind::inclusive,
+                                                          size_t{100003}},
+                                           AlgorithmParam{"blelloch", DataType::i32, ScanKind::exclusive,
+                                                          size_t{100003}}),
                          algorithm_param_name);
-
-// One large single-pass scan: 733 tiles of 4096 elements chained through the look-back, the output file
-// a separate buffer from the input (the single-pass scan cannot run in place).
-TEST_F(CliTest, SinglePassScanOfThreeMillionElements) {
-  constexpr size_t n = 3'000'001;
-  const auto in = random_words(DataType::i32, n, 3);
-  write_file(path("in.bin"), to_file_content(in, DataType::i32, false));
-  const RunResult r = run("scan --algorithm single-pass -t i32 --inclusive --verify -i " +
-                          shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string()));
-  SKIP_IF_DEVICE_CANNOT(r, "single-pass");
-  ASSERT_EQ(r.exit_code, 0) << r;
-  EXPECT_NE(r.err.find("3000001 i32 elements (single-pass, W = 256, K = 4, tiles of 4096 elements)"),
-            std::string::npos)
-      << r;
-  expect_scan_of(in, from_file_content(read_file(path("out.bin")), DataType::i32, false), DataType::i32,
-                 ScanKind::inclusive);
-}
 
 // `scan` never scans in place, so --algorithm single-pass works even when --out names the --in file
 // (the file is read whole before the scan and written after it). Small tiles make a long look-back chain.
@@ -401,32 +403,31 @@ TEST_F(CliTest, SinglePassScanIntoItsInputFile) {
                  ScanKind::exclusive);
 }
 
-// Workgroup algorithms, workgroup sizes and vectors per lane. --workgroup-algorithm without
-// --algorithm selects the multipass scan; a small W makes 100003 elements a three-level plan.
+// Workgroup algorithms, workgroup sizes and vectors per lane reach the library, and the summary names the
+// tiles they make. --workgroup-algorithm without --algorithm selects the multipass scan; --vectors-per-lane
+// does not apply to it. Every tile shape of every algorithm is the GPU suites' (ScanTest.EveryTileShape).
 TEST_F(CliTest, ScanWithEachWorkgroupAlgorithmAndSize) {
   const PickedDevice device = picked_device();
   const auto in = random_words(DataType::u32, 100003, 99);
   write_file(path("in.bin"), to_file_content(in, DataType::u32, false));
   const std::pair<const char*, const char*> cases[] = {
-      {"-a blelloch", "(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"},
-      {"-a subgroup", "(multipass (subgroup workgroup scan), W = 256, tiles of 512 elements)"},
-      {"-a auto", " elements ("},
       {"-a blelloch -w 32", "(multipass (blelloch workgroup scan), W = 32, tiles of 64 elements)"},
-      {"-w 64", "W = 64"},
       {"-a subgroup -w 1024", "(multipass (subgroup workgroup scan), W = 1024, tiles of 2048 elements)"},
+      {"-a auto", " elements ("},
       {"--algorithm multipass -a blelloch -w 64", "(multipass (blelloch workgroup scan), W = 64, tiles of 128"},
       {"--algorithm single-pass -w 1024 -k 2", "(single-pass, W = 1024, K = 2, tiles of 8192 elements)"},
-      {"--algorithm single-pass -k 16", "(single-pass, W = 256, K = 16, tiles of 16384 elements)"},
       {"--algorithm reduce-then-scan -w 32 -k 1", "(reduce-then-scan, W = 32, K = 1, tiles of 128 elements)"},
-      {"--algorithm reduce-then-scan -k 16", "(reduce-then-scan, W = 256, K = 16, tiles of 16384 elements)"},
       {"--algorithm blelloch -k 2", "(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"},
   };
+  std::string skipped;  // options the device cannot run: the test is then a skip, after the others have run
   for (const auto& [options_text, summary] : cases) {
     const std::string options = options_text;
-    if (!device.subgroup_arithmetic && (options.find("subgroup") != std::string::npos ||
-                                        options.find("reduce-then-scan") != std::string::npos))
+    if ((!device.subgroup_arithmetic && (options.find("subgroup") != std::string::npos ||
+                                         options.find("reduce-then-scan") != std::string::npos)) ||
+        (!device.single_pass && options.find("single-pass") != std::string::npos)) {
+      skipped += "; " + options;
       continue;
-    if (!device.single_pass && options.find("single-pass") != std::string::npos) continue;
+    }
     SCOPED_TRACE(options);
     const RunResult r = run("scan -t u32 --inclusive " + options + " -i " + shell_quote(path("in.bin").string()) +
                             " -o " + shell_quote(path("out.bin").string()));
@@ -435,6 +436,7 @@ TEST_F(CliTest, ScanWithEachWorkgroupAlgorithmAndSize) {
     expect_scan_of(in, from_file_content(read_file(path("out.bin")), DataType::u32, false), DataType::u32,
                    ScanKind::inclusive);
   }
+  if (!skipped.empty()) GTEST_SKIP() << device.name << " cannot run" << skipped;
 }
 
 TEST_F(CliTest, StdinToStdout) {
@@ -894,14 +896,13 @@ TEST_F(CliTest, DemoPastOneBinding) {
 
 // Every command's --help ends with examples, and the top-level help documents the exit codes.
 TEST_F(CliTest, HelpOfEveryCommandShowsExamples) {
-  for (const std::string command : {"", "info ", "scan ", "compact ", "demo "}) {
+  for (const std::string command : {"", "info ", "scan ", "reduce ", "compact ", "demo "}) {
     const RunResult r = run(command + "--help");
     ASSERT_EQ(r.exit_code, 0) << command << r;
-    const size_t examples = r.out.find("\nExamples:\n  gpuscan ");
+    const size_t examples = r.out.find("\nExamples:\n  ");
     EXPECT_NE(examples, std::string::npos) << command << r;
-    if (!command.empty()) {
-      EXPECT_NE(r.out.find("\n  gpuscan " + command, examples), std::string::npos) << command << r;
-    }
+    // An example runs the command (reduce's first one pipes seq into it).
+    EXPECT_NE(r.out.find("gpuscan " + command, examples), std::string::npos) << command << r;
     EXPECT_NE(r.out.find("Exit codes: 0 success; 1 error"), std::string::npos) << command << r;
   }
 }
@@ -1041,18 +1042,19 @@ std::vector<uint32_t> affine_reference(const std::vector<uint32_t>& in, ScanKind
   return out;
 }
 
+// The operator file read, its element size checked and named, and values taken two to an element, in both
+// formats. The operators' scans themselves (kinds, sizes, element layouts) are the GPU suites' (CustomOpTest.*).
 TEST_F(CliTest, CustomOperatorFromAFile) {
   write_file(path("affine.glsl"), affine_op);
   const auto in = random_words(DataType::u32, 2 * 70001, 11);
   write_file(path("in.bin"), to_file_content(in, DataType::u32, false));
-  for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
-    const RunResult r = run("scan --type u32 --op-file " + shell_quote(path("affine.glsl").string()) +
-                            " --element-size 8 -w 32" + (kind == ScanKind::inclusive ? " --inclusive" : "") + " -i " +
-                            shell_quote(path("in.bin").string()) + " -o " + shell_quote(path("out.bin").string()));
-    ASSERT_EQ(r.exit_code, 0) << r;
-    EXPECT_NE(r.err.find("70001 8-byte elements (multipass (blelloch workgroup scan), W = 32"), std::string::npos) << r;
-    EXPECT_EQ(from_file_content(read_file(path("out.bin")), DataType::u32, false), affine_reference(in, kind));
-  }
+  const RunResult r = run("scan --type u32 --op-file " + shell_quote(path("affine.glsl").string()) +
+                          " --element-size 8 -w 32 -i " + shell_quote(path("in.bin").string()) + " -o " +
+                          shell_quote(path("out.bin").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_NE(r.err.find("70001 8-byte elements (multipass (blelloch workgroup scan), W = 32"), std::string::npos) << r;
+  EXPECT_EQ(from_file_content(read_file(path("out.bin")), DataType::u32, false),
+            affine_reference(in, ScanKind::exclusive));
   // The example of docs/scan.md, in the text format: two values an element.
   write_file(path("in.txt"), "2\n1\n3\n0\n1\n5\n");
   const RunResult text = run("scan -t u32 -f text --inclusive --op-file " + shell_quote(path("affine.glsl").string()) +
@@ -1092,20 +1094,16 @@ struct PredCase {
   std::function<bool(uint32_t)> keep;  // on the element's bit pattern
 };
 
+// One predicate a run, over the types; the four runs take each --path and --format and both with and
+// without --partition. Every predicate family at every density, size and path is the GPU suites'
+// (CompactTest.EveryPredicateAndDensityMatchesCopyIf, CompactTest.PartitionEveryPredicateAndDensityMatchesStablePartition),
+// and the parsing of every --pred form predicate_text_test.cpp's (PredicateText.EveryFormInItsType).
 std::vector<PredCase> pred_cases() {
   return {
-      {DataType::u32, "nonzero", [](uint32_t w) { return w != 0; }},
-      {DataType::u32, "gt:2147483648", [](uint32_t w) { return w > 2147483648u; }},
-      {DataType::u32, "le:1000000000", [](uint32_t w) { return w <= 1000000000u; }},
-      {DataType::u32, "bit:0x10", [](uint32_t w) { return (w & 0x10u) != 0; }},
       {DataType::u32, "range:1000:3000000000", [](uint32_t w) { return 1000u <= w && w <= 3000000000u; }},
       {DataType::i32, "lt:0", [](uint32_t w) { return static_cast<int32_t>(w) < 0; }},
-      {DataType::i32, "ge:-1000000", [](uint32_t w) { return static_cast<int32_t>(w) >= -1000000; }},
-      {DataType::i32, "ne:0", [](uint32_t w) { return w != 0; }},
       {DataType::f32, "gt:12.5", [](uint32_t w) { return as_float(w) > 12.5f; }},
-      {DataType::f32, "range:-50:50", [](uint32_t w) { return -50.0f <= as_float(w) && as_float(w) <= 50.0f; }},
-      {DataType::f32, "eq:7", [](uint32_t w) { return as_float(w) == 7.0f; }},
-      {DataType::f32, "bit:2147483648", [](uint32_t w) { return (w & 0x80000000u) != 0; }},
+      {DataType::u32, "bit:0x10", [](uint32_t w) { return (w & 0x10u) != 0; }},
   };
 }
 
@@ -1137,16 +1135,19 @@ TEST_F(CliTest, ScanWithOperatorAndSixtyFourBitType) {
   EXPECT_EQ(r.out, "18446744073709551615\n0\n") << "u64 sums wrap";
 }
 
-// Every (type, operator) pair through `scan --verify` and `reduce --verify` on random text data, one
-// test per type (each runs the CLI 2 x 7 times or fewer).
-class CliTypeOps : public CliTest, public ::testing::WithParamInterface<DataType> {};
-
-TEST_P(CliTypeOps, EveryOperatorVerifies) {
-  const DataType type = GetParam();
-  const bool floating = type == DataType::f32 || type == DataType::f64;
-  std::mt19937_64 rng(12345 + static_cast<int>(type));
-  for (const std::string op : {"add", "min", "max", "mul", "and", "or", "xor"}) {
-    if (floating && (op == "and" || op == "or" || op == "xor")) continue;
+// Each type and each operator once, through `scan --verify` and `reduce --verify` on random text: the
+// --type and --op names reach the library, each type's text is read, and the CLI's check agrees with the
+// GPU. Every (type, operator) pair on every algorithm is the GPU suites' (OpsTest.EveryTypeAndOperator,
+// ReduceTest.EveryTypeAndOperatorAroundLevelBoundaries); add runs in most other tests here.
+TEST_F(CliTest, EachTypeAndOperatorVerifies) {
+  std::mt19937_64 rng(12345);
+  const std::pair<DataType, std::string> pairs[] = {{DataType::u32, "xor"}, {DataType::i32, "and"},
+                                                    {DataType::f32, "max"}, {DataType::u64, "or"},
+                                                    {DataType::i64, "mul"}, {DataType::f64, "min"}};
+  for (const auto& [type, op] : pairs) {
+    const std::string type_name(gpuscan::to_string(type));
+    SCOPED_TRACE(type_name + " " + op);
+    const bool floating = type == DataType::f32 || type == DataType::f64;
     std::string text;
     for (int i = 0; i < 5000; ++i) {
       const uint64_t r = rng();
@@ -1156,24 +1157,19 @@ TEST_P(CliTypeOps, EveryOperatorVerifies) {
       else if (type == DataType::u64) text += std::to_string(r) + "\n";
       else text += std::to_string(static_cast<int64_t>(r)) + "\n";
     }
-    if (op == "mul" && floating) text = "1.5\n-2\n0.5\n3\n";  // a product of 5000 such values overflows
     write_file(path("in.txt"), text);
-    const std::string common = "--type " + std::string(gpuscan::to_string(type)) + " --op " + op +
-                               " --format text --verify -i " + shell_quote(path("in.txt").string());
+    const std::string common =
+        "--type " + type_name + " --op " + op + " --format text --verify -i " + shell_quote(path("in.txt").string());
     const RunResult s = run("scan " + common + " -o " + shell_quote(path("out.txt").string()));
-    EXPECT_EQ(s.exit_code, 0) << op << "\n" << s;
+    EXPECT_EQ(s.exit_code, 0) << s;
+    EXPECT_NE(s.err.find(" " + op + " scan of 5000 " + type_name + " elements"), std::string::npos) << s;
+    EXPECT_NE(s.err.find("verified against the CPU reference"), std::string::npos) << s;
     const RunResult r = run("reduce " + common);
-    EXPECT_EQ(r.exit_code, 0) << op << "\n" << r;
+    EXPECT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.err.find(op + " reduction of 5000 " + type_name + " elements"), std::string::npos) << r;
     EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
   }
 }
-
-INSTANTIATE_TEST_SUITE_P(All, CliTypeOps,
-                         ::testing::Values(DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64,
-                                           DataType::f64),
-                         [](const ::testing::TestParamInfo<DataType>& info) {
-                           return std::string(gpuscan::to_string(info.param));
-                         });
 
 TEST_F(CliTest, ReduceCommand) {
   write_file(path("seq.txt"), [] {
@@ -1203,26 +1199,28 @@ TEST_F(CliTest, ReduceCommand) {
 
 // A binary file about eight times the budget (128 KiB: chunks of ~5000 elements, two in flight),
 // streamed from file to file and from stdin to stdout, checked against the CPU reference computed here.
+// Two cases: the chunking is the CLI's reading and writing; every type and kind in chunks is the GPU
+// suites' (StreamTest.EveryTypeAroundChunkBoundaries).
 TEST_F(CliTest, StreamsABinaryFileSeveralTimesLargerThanTheBudget) {
   constexpr size_t n = 262'147;  // 1 MiB + 12 bytes of u32
-  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32})
-    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
-      const std::string type_name(gpuscan::to_string(type));
-      SCOPED_TRACE(type_name + " " + std::string(gpuscan::to_string(kind)));
-      const auto in = random_words(type, n, 101 + static_cast<uint64_t>(type) * 2 + static_cast<uint64_t>(kind));
-      write_file(path("big.bin"), to_file_content(in, type, false));
-      const std::string args = "scan --device-memory-budget 128K --type " + type_name +
-                               (kind == ScanKind::inclusive ? " --inclusive" : "");
-      RunResult r = run(args + " --in " + shell_quote(path("big.bin").string()) + " --out " +
-                        shell_quote(path("out.bin").string()));
-      ASSERT_EQ(r.exit_code, 0) << r;
-      EXPECT_NE(r.err.find(std::to_string(n) + " " + type_name + " elements ("), std::string::npos) << r;
-      EXPECT_NE(r.err.find(" chunks of "), std::string::npos) << "the summary says how the data was cut\n" << r;
-      expect_scan_of(in, from_file_content(read_file(path("out.bin")), type, false), type, kind);
-      r = run(args + " --in - --out -", path("big.bin").string());
-      ASSERT_EQ(r.exit_code, 0) << r;
-      expect_scan_of(in, from_file_content(r.out, type, false), type, kind);
-    }
+  for (const auto& [type, kind] :
+       {std::pair(DataType::u32, ScanKind::exclusive), std::pair(DataType::f32, ScanKind::inclusive)}) {
+    const std::string type_name(gpuscan::to_string(type));
+    SCOPED_TRACE(type_name + " " + std::string(gpuscan::to_string(kind)));
+    const auto in = random_words(type, n, 101 + static_cast<uint64_t>(type) * 2 + static_cast<uint64_t>(kind));
+    write_file(path("big.bin"), to_file_content(in, type, false));
+    const std::string args = "scan --device-memory-budget 128K --type " + type_name +
+                             (kind == ScanKind::inclusive ? " --inclusive" : "");
+    RunResult r = run(args + " --in " + shell_quote(path("big.bin").string()) + " --out " +
+                      shell_quote(path("out.bin").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.err.find(std::to_string(n) + " " + type_name + " elements ("), std::string::npos) << r;
+    EXPECT_NE(r.err.find(" chunks of "), std::string::npos) << "the summary says how the data was cut\n" << r;
+    expect_scan_of(in, from_file_content(read_file(path("out.bin")), type, false), type, kind);
+    r = run(args + " --in - --out -", path("big.bin").string());
+    ASSERT_EQ(r.exit_code, 0) << r;
+    expect_scan_of(in, from_file_content(r.out, type, false), type, kind);
+  }
 }
 
 // The same stream on OpenGL, a reduction in chunks, and --verify on a chunked scan.
@@ -1275,20 +1273,22 @@ TEST_F(CliTest, GlInfoReportsTheContextAndThePick) {
   EXPECT_NE(json.out.find("\"api\": \"gl\""), std::string::npos) << json;
 }
 
+// --api gl reaches the GL backend for scans and compaction; each GL scan's type, kind and size is the GL
+// suite's (GlScanTest.*).
 TEST_F(CliTest, GlScanAndCompactMatchTheCpu) {
-  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32})
-    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
-      const std::string type_name(gpuscan::to_string(type));
-      SCOPED_TRACE(type_name + " " + std::string(gpuscan::to_string(kind)));
-      const auto in = random_words(type, 100003, 17 + static_cast<uint64_t>(type));
-      write_file(path("in"), to_file_content(in, type, false));
-      const RunResult r = run("scan --api gl --type " + type_name + (kind == ScanKind::inclusive ? " --inclusive" : "") +
-                              " --verify --in " + shell_quote(path("in").string()) + " --out " +
-                              shell_quote(path("out").string()));
-      ASSERT_EQ(r.exit_code, 0) << r;
-      EXPECT_NE(r.err.find("[OpenGL "), std::string::npos) << r;
-      expect_scan_of(in, from_file_content(read_file(path("out")), type, false), type, kind);
-    }
+  for (const auto& [type, kind] :
+       {std::pair(DataType::i32, ScanKind::exclusive), std::pair(DataType::f32, ScanKind::inclusive)}) {
+    const std::string type_name(gpuscan::to_string(type));
+    SCOPED_TRACE(type_name + " " + std::string(gpuscan::to_string(kind)));
+    const auto in = random_words(type, 100003, 17 + static_cast<uint64_t>(type));
+    write_file(path("in"), to_file_content(in, type, false));
+    const RunResult r = run("scan --api gl --type " + type_name + (kind == ScanKind::inclusive ? " --inclusive" : "") +
+                            " --verify --in " + shell_quote(path("in").string()) + " --out " +
+                            shell_quote(path("out").string()));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.err.find("[OpenGL "), std::string::npos) << r;
+    expect_scan_of(in, from_file_content(read_file(path("out")), type, false), type, kind);
+  }
   write_file(path("c.txt"), "5\n0\n200\n7\n101\n");
   const RunResult c = run("compact --api gl --type u32 --pred gt:100 --format text --in " +
                           shell_quote(path("c.txt").string()) + " --out -");
@@ -1321,15 +1321,14 @@ TEST_F(CliTest, GlReduceWideTypesAndCustomOperators) {
   ASSERT_EQ(info.exit_code, 0) << info;
   EXPECT_NE(info.out.find("  64-bit types  "), std::string::npos) << info;
   EXPECT_NE(info.out.find("  reductions  "), std::string::npos) << info;
-  for (const DataType type : {DataType::u32, DataType::i64}) {  // i64: pairs of random words
+  // Every type and operator of GL reductions is the GL suite's (GlTest.ReduceEveryTypeAndOperatorAroundLevelBoundaries).
+  for (const auto& [type, op] : {std::pair(DataType::u32, "add"), std::pair(DataType::i64, "max")}) {
     const std::string type_name(gpuscan::to_string(type));
-    write_file(path("in"), to_file_content(random_words(type, 70002, 5), type, false));
-    for (const char* op : {"add", "max"}) {
-      const RunResult r = run("reduce --api gl --verify --type " + type_name + " --op " + op + " --in " +
-                              shell_quote(path("in").string()));
-      ASSERT_EQ(r.exit_code, 0) << type_name << " " << op << "\n" << r;
-      EXPECT_NE(r.err.find("[OpenGL "), std::string::npos) << r;
-    }
+    write_file(path("in"), to_file_content(random_words(type, 70002, 5), type, false));  // i64: pairs of words
+    const RunResult r = run("reduce --api gl --verify --type " + type_name + " --op " + op + " --in " +
+                            shell_quote(path("in").string()));
+    ASSERT_EQ(r.exit_code, 0) << type_name << " " << op << "\n" << r;
+    EXPECT_NE(r.err.find("[OpenGL "), std::string::npos) << r;
   }
   write_file(path("t.txt"), "3\n-1\n7\n");
   const RunResult sum = run("reduce --api gl --type i64 --format text --in " + shell_quote(path("t.txt").string()));
@@ -1387,9 +1386,10 @@ TEST_F(CliTest, SegmentedScanByFlagsAndByKey) {
   }
 }
 
-// Every type once -- exclusive add with flags or inclusive max with u64 keys, alternating over the types --
-// on random binary data checked by --verify (and u32 against the CPU reference here too).
-TEST_F(CliTest, SegmentedScanEveryTypeVerifies) {
+// Binary heads files: exclusive add on u32 with flags, inclusive max on f64 with u64 keys, on random data
+// checked by --verify (and u32 against the CPU reference here too). Every type and operator of segmented
+// scans is the GPU suites' (SegmentedTest.EveryTypeAndOperator, GlTest.SegmentedEveryTypeAndOperator).
+TEST_F(CliTest, SegmentedScanOfBinaryFilesVerifies) {
   std::mt19937_64 rng(777);
   const size_t n = 10007;
   std::string flags, keys;
@@ -1404,43 +1404,39 @@ TEST_F(CliTest, SegmentedScanEveryTypeVerifies) {
   }
   write_file(path("flags.bin"), flags);
   write_file(path("keys.bin"), keys);
-  for (const DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
-    for (const ScanKind kind : {static_cast<int>(type) % 2 ? ScanKind::inclusive : ScanKind::exclusive}) {
-      const char* op = kind == ScanKind::exclusive ? "add" : "max";
-      const bool by_key = kind == ScanKind::inclusive;
-      const std::string type_name(gpuscan::to_string(type));
-      SCOPED_TRACE(type_name + " " + op + " " + std::string(gpuscan::to_string(kind)) + (by_key ? " keys" : " flags"));
-      // 32-bit types: random_words; 64-bit integers: two random words each; f64: values in [-100, 100).
-      std::string in_bytes;
-      if (type == DataType::f64) {
-        for (size_t i = 0; i < n; ++i) {
-          const double d = std::uniform_real_distribution<double>(-100, 100)(rng);
-          in_bytes.append(reinterpret_cast<const char*>(&d), 8);
-        }
-      } else {
-        const size_t words = gpuscan::element_size(type) == 8 ? 2 * n : n;
-        in_bytes = to_file_content(random_words(type == DataType::u32 || type == DataType::f32 ? type : DataType::u32,
-                                                words, rng()),
-                                   type, false);
+  for (const DataType type : {DataType::u32, DataType::f64}) {
+    const bool by_key = type == DataType::f64;
+    const ScanKind kind = by_key ? ScanKind::inclusive : ScanKind::exclusive;
+    const char* op = by_key ? "max" : "add";
+    const std::string type_name(gpuscan::to_string(type));
+    SCOPED_TRACE(type_name + " " + op + " " + std::string(gpuscan::to_string(kind)) + (by_key ? " keys" : " flags"));
+    // u32: random_words; f64: values in [-100, 100).
+    std::string in_bytes;
+    if (type == DataType::f64) {
+      for (size_t i = 0; i < n; ++i) {
+        const double d = std::uniform_real_distribution<double>(-100, 100)(rng);
+        in_bytes.append(reinterpret_cast<const char*>(&d), 8);
       }
-      write_file(path("in"), in_bytes);
-      const RunResult r = run("scan --type " + type_name + " --op " + op +
-                              (kind == ScanKind::inclusive ? " --inclusive" : "") + " --verify --in " +
-                              shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
-                              (by_key ? " --keys " + shell_quote(path("keys.bin").string()) + " --key-type u64"
-                                      : " --segments " + shell_quote(path("flags.bin").string())));
-      ASSERT_EQ(r.exit_code, 0) << r;
-      if (type == DataType::u32) {
-        std::vector<uint32_t> values(n), got(n);
-        const std::string bytes = read_file(path("out"));
-        ASSERT_EQ(bytes.size(), n * 4);
-        std::memcpy(values.data(), in_bytes.data(), n * 4);
-        std::memcpy(got.data(), bytes.data(), n * 4);
-        EXPECT_EQ(got, gpuscan::cpu::segmented_scan<uint32_t>(values, starts, kind,
-                                                              kind == ScanKind::exclusive ? gpuscan::Op::add
-                                                                                          : gpuscan::Op::max));
-      }
+    } else {
+      in_bytes = to_file_content(random_words(DataType::u32, n, rng()), DataType::u32, false);
     }
+    write_file(path("in"), in_bytes);
+    const RunResult r = run("scan --type " + type_name + " --op " + op +
+                            (kind == ScanKind::inclusive ? " --inclusive" : "") + " --verify --in " +
+                            shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
+                            (by_key ? " --keys " + shell_quote(path("keys.bin").string()) + " --key-type u64"
+                                    : " --segments " + shell_quote(path("flags.bin").string())));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+    if (type == DataType::u32) {
+      std::vector<uint32_t> values(n), got(n);
+      const std::string bytes = read_file(path("out"));
+      ASSERT_EQ(bytes.size(), n * 4);
+      std::memcpy(values.data(), in_bytes.data(), n * 4);
+      std::memcpy(got.data(), bytes.data(), n * 4);
+      EXPECT_EQ(got, gpuscan::cpu::segmented_scan<uint32_t>(values, starts, kind, gpuscan::Op::add));
+    }
+  }
 }
 
 TEST_F(CliTest, SegmentedScanErrors) {
@@ -1476,33 +1472,36 @@ TEST_F(CliTest, SegmentedScanErrors) {
 
 }  // namespace compact_e2e
 
-TEST_F(CliTest, CompactEveryPredicateFormatAndPathMatchesCpuReference) {
+TEST_F(CliTest, CompactPredicatesPathsAndFormatsMatchCpuReference) {
   using namespace compact_e2e;
-  size_t round = 0;
-  for (const PredCase& c : pred_cases()) {
+  const std::vector<PredCase> cases = pred_cases();
+  std::string skipped;  // runs the device cannot do: the test is then a skip, after the others have run
+  for (size_t round = 0; round < cases.size(); ++round) {
+    const PredCase& c = cases[round];
     const bool text = round % 2 == 1;
-    const size_t n = std::vector<size_t>{1, 1000, 4097, 20000}[round % 4];
+    const bool partition = round == 1 || round == 2;
+    const std::string p = round % 2 == 0 ? "shared-memory" : "ballot";
+    const size_t n = std::vector<size_t>{1, 1000, 4097, 20000}[round];
     const std::vector<uint32_t> in = random_words(c.type, n, 1000 + round);
     const std::string type(gpuscan::to_string(c.type));
     write_file(path("in"), to_file_content(in, c.type, text));
-    for (const bool partition : {false, true})
-      for (const char* p : {"shared-memory", "ballot"}) {
-        const RunResult r = run("compact --type " + type + " --pred " + shell_quote(c.pred) + " --in " +
-                                shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
-                                " --path " + p + (text ? " --format text" : "") + (partition ? " --partition" : ""));
-        const std::string what = c.pred + " " + type + " n=" + std::to_string(n) + (text ? " text" : " binary") +
-                                 (partition ? " partition " : " ") + p;
-        if (std::string(p) == "ballot" && r.exit_code == 1 && r.err.find("subgroup ballots") != std::string::npos)
-          continue;  // a device without ballots
-        ASSERT_EQ(r.exit_code, 0) << what << "\n" << r;
-        size_t kept = 0;
-        const auto want = reference(in, c.keep, partition, kept);
-        EXPECT_EQ(from_file_content(read_file(path("out")), c.type, text), want) << what;
-        EXPECT_NE(r.err.find("kept " + std::to_string(kept) + " of " + std::to_string(n)), std::string::npos)
-            << what << "\n" << r;
-      }
-    ++round;
+    const std::string what = c.pred + " " + type + " n=" + std::to_string(n) + (text ? " text" : " binary") +
+                             (partition ? " partition " : " ") + p;
+    SCOPED_TRACE(what);
+    const RunResult r = run("compact --type " + type + " --pred " + shell_quote(c.pred) + " --in " +
+                            shell_quote(path("in").string()) + " --out " + shell_quote(path("out").string()) +
+                            " --path " + p + (text ? " --format text" : "") + (partition ? " --partition" : ""));
+    if (p == "ballot" && r.exit_code == 1 && r.err.find("subgroup ballots") != std::string::npos) {
+      skipped += "; " + what;
+      continue;
+    }
+    ASSERT_EQ(r.exit_code, 0) << r;
+    size_t kept = 0;
+    const auto want = reference(in, c.keep, partition, kept);
+    EXPECT_EQ(from_file_content(read_file(path("out")), c.type, text), want);
+    EXPECT_NE(r.err.find("kept " + std::to_string(kept) + " of " + std::to_string(n)), std::string::npos) << r;
   }
+  if (!skipped.empty()) GTEST_SKIP() << "no subgroup ballots on this device" << skipped;
 }
 
 TEST_F(CliTest, CompactWithAFlagsFileAndPartition) {
@@ -1534,12 +1533,15 @@ TEST_F(CliTest, CompactAlgorithms) {
   write_file(path("in.bin"), to_file_content(in, DataType::u32, false));
   std::vector<uint32_t> want;
   std::copy_if(in.begin(), in.end(), std::back_inserter(want), [](uint32_t v) { return v > 0x80000000u; });
+  std::string skipped;
   for (const char* algorithm : {"auto", "three-pass", "single-pass"}) {
     const RunResult r = run("compact --type u32 --pred gt:2147483648 --algorithm " + std::string(algorithm) +
                             " --in " + shell_quote(path("in.bin").string()) + " --out " +
                             shell_quote(path("out.bin").string()));
-    if (std::string(algorithm) == "single-pass" && r.exit_code == 1 && r.err.find("single-pass") != std::string::npos)
-      continue;  // a device without the look-back's features
+    if (std::string(algorithm) == "single-pass" && r.exit_code == 1 && r.err.find("single-pass") != std::string::npos) {
+      skipped = r.err;  // a device without the look-back's features: a skip, after the checks below
+      continue;
+    }
     ASSERT_EQ(r.exit_code, 0) << algorithm << "\n" << r;
     EXPECT_EQ(from_file_content(read_file(path("out.bin")), DataType::u32, false), want) << algorithm;
   }
@@ -1551,6 +1553,7 @@ TEST_F(CliTest, CompactAlgorithms) {
   const RunResult bad = run("compact --type u32 --pred nonzero --algorithm two-pass --in " +
                             shell_quote(path("in.bin").string()) + " --out -");
   EXPECT_EQ(bad.exit_code, 2) << bad;
+  if (!skipped.empty()) GTEST_SKIP() << "--algorithm single-pass cannot run here: " << skipped;
 }
 
 TEST_F(CliTest, CompactOfAnEmptyFileKeepsNothing) {
