@@ -107,18 +107,14 @@ enum class CompactAlgorithm : uint8_t { automatic, three_pass, single_pass };
 std::string_view to_string(CompactAlgorithm algorithm) noexcept;  // "auto", "three-pass", "single-pass"
 std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept;
 
-// The single-pass selection's K by default for large inputs (CompactConfig::vectors_per_lane).
-inline constexpr uint32_t compact_large_tile_vectors_per_lane = 8;
-
 struct CompactConfig {
   DataType type = DataType::u32;
   CompactPath path = CompactPath::automatic;
   // As in ScanConfig: W (0 = 256, else a power of two from 32 to the device maximum) and vectors per
-  // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is
-  // compact_large_tile_vectors_per_lane (8) for single-pass selections (by a predicate or by flags) of
-  // more than large_tile_min_elements (2^23) elements where that tile fits shared memory (not on
-  // lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a predicate and 3-11 %
-  // by flags at 2^24 and 2^28 (bench/RESULTS.md).
+  // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is 8 for
+  // single-pass selections (by a predicate or by flags) of more than 2^23 elements where that tile fits
+  // shared memory (not on lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a
+  // predicate and 3-11 % by flags at 2^24 and 2^28 (bench/RESULTS.md).
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;
@@ -126,8 +122,7 @@ struct CompactConfig {
   // ScanConfig::spin_limit). Tests set 1 to force the fallback.
   uint32_t spin_limit = 0;
   // single_pass: tiles one workgroup takes in turn, as ScanConfig::tiles_per_workgroup (0 = the same
-  // default: 4 above several_tiles_min_tiles tiles, else 1; 1 on lavapipe, and at most
-  // lavapipe_max_tiles_per_workgroup there).
+  // default: 4 above 512 tiles, else 1; 1 on lavapipe, and at most 4 there).
   uint32_t tiles_per_workgroup = 0;
 };
 

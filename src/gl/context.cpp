@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/egl.hpp"
 
@@ -432,9 +433,9 @@ CompactPath Context::resolve(CompactPath requested) const {
 
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
   const Algorithm algorithm = resolve(config, count);
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : core::default_workgroup_size;
   const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(element_size(config.type));
+      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(element_size(config.type));
   std::ostringstream s;
   s << to_string(algorithm) << " for " << count << " elements";
   if (algorithm == Algorithm::reduce_then_scan)

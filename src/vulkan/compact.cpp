@@ -14,6 +14,7 @@
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/variant_names.hpp"
 #include "gpuscan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
@@ -65,9 +66,9 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   // Large single-pass selections take larger tiles where the stage fits (compact.hpp,
   // CompactConfig::vectors_per_lane).
   if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition &&
-      count > large_tile_min_elements) {
+      count > core::large_tile_min_elements) {
     const core::TileShape large =
-        core::tile_shape(config.workgroup_size, compact_large_tile_vectors_per_lane, info.max_workgroup_invocations);
+        core::tile_shape(config.workgroup_size, core::compact_large_tile_vectors_per_lane, info.max_workgroup_invocations);
     if (stage_fits_in_shared_memory(large) && !core::compaction_windowed(count, large, window)) {
       shape = large;
       r.vectors_per_lane = large.vectors_per_lane;
@@ -211,7 +212,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : default_spin_limit, impl.max_spin_limit());
+    key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : core::default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
     if (d.kernel == core::Kernel::compact_single_pass) key.prefix_stride = impl.prefix_stride;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/windows.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
@@ -600,9 +601,9 @@ static Algorithm resolve_custom(const ScanConfig& config) {
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_place*/, bool vector_aligned) const {
   // A custom operator's element size is known once it is compiled; until then each element takes a byte at least.
   impl_->check_count(count, std::max<uint32_t>(core::element_bytes(config), 1), "scan");
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : core::default_workgroup_size;
   const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
+      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t tile = uint64_t{w} * k * 4;
   if (config.custom_op) return resolve_custom(config);
   core::check_op(config.op, config.type);
@@ -649,8 +650,8 @@ static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, u
     return ctx.impl().scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
                                  config.type, config.kind, count);
   const uint32_t esize = core::element_bytes(config);
-  return {config.workgroup_size ? config.workgroup_size : default_workgroup_size,
-          config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(esize)};
+  return {config.workgroup_size ? config.workgroup_size : core::default_workgroup_size,
+          config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(esize)};
 }
 
 uint32_t Context::workgroup_size(const ScanConfig& config, uint64_t count) const {
@@ -664,9 +665,9 @@ uint32_t Context::vectors_per_lane(const ScanConfig& config, uint64_t count) con
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {
   std::ostringstream s;
   const Algorithm algorithm = resolve(config, count);
-  const uint32_t w = config.workgroup_size ? config.workgroup_size : default_workgroup_size;
+  const uint32_t w = config.workgroup_size ? config.workgroup_size : core::default_workgroup_size;
   const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
+      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t limit = single_pass_auto_limit(*impl_, config);
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {

@@ -13,6 +13,7 @@
 
 #include "core/pipeline_key.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
 
@@ -50,12 +51,12 @@ struct Context::Impl {
   // lavapipe ends all loops of an invocation after 65535 iterations in all (docs/design.md), so long
   // polling there would silently cut a look-back short.
   uint32_t max_spin_limit() const {
-    return on_lavapipe() ? lavapipe_max_spin_limit : UINT32_MAX;
+    return on_lavapipe() ? core::lavapipe_max_spin_limit : UINT32_MAX;
   }
   // The most tiles a single-pass workgroup takes in turn (ScanConfig::tiles_per_workgroup), for the same
   // reason: each tile adds its look-back's polls to the invocation's loop iterations.
   uint32_t max_tiles_per_workgroup() const {
-    return on_lavapipe() ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
+    return on_lavapipe() ? core::lavapipe_max_tiles_per_workgroup : UINT32_MAX;
   }
   // The W and K a scan of `count` elements of `type` runs `algorithm` with, for a requested W and K
   // (0 = default): core::scan_tile_shape, tuned for GPUs, plain defaults on lavapipe.
@@ -67,8 +68,8 @@ struct Context::Impl {
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
   // 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms); explicit counts still run (the tests use them).
   uint32_t tiles_per_workgroup(uint32_t requested, uint64_t tiles) const {
-    const bool several = tiles > several_tiles_min_tiles && !on_lavapipe();
-    const uint32_t chosen = requested ? requested : several ? default_tiles_per_workgroup : 1;
+    const bool several = tiles > core::several_tiles_min_tiles && !on_lavapipe();
+    const uint32_t chosen = requested ? requested : several ? core::default_tiles_per_workgroup : 1;
     return std::min(chosen, max_tiles_per_workgroup());
   }
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes

@@ -9,6 +9,7 @@
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/variant_names.hpp"
 #include "gpuscan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
@@ -220,7 +221,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = std::min(config.spin_limit ? config.spin_limit : default_spin_limit, impl.max_spin_limit());
+    key.spin_limit = std::min(config.spin_limit ? config.spin_limit : core::default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
     if (d.kernel == core::Kernel::single_pass) key.prefix_stride = impl.prefix_stride;

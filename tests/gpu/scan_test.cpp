@@ -1,5 +1,6 @@
 // Differential tests of the multi-pass scan against the CPU reference: both workgroup algorithms,
 // exclusive and inclusive, u32/i32/f32, sizes around every tile and recursion boundary.
+#include "core/tuning.hpp"
 #include "scan_check.hpp"
 
 namespace gpuscan::test {
@@ -338,13 +339,13 @@ TEST_F(ScanLayoutTest, SinglePassDefaultsAboveLargeTileSize) {
     const auto run = [](const auto& input, const ScanConfig& config) {
       return record_and_run(shared_context(), input, config);
     };
-    check_sizes<uint32_t>(c, {small_tile_max_elements - 3, small_tile_max_elements, small_tile_max_elements + 1,
-                              large_tile_min_elements + 8192 + 5},
+    check_sizes<uint32_t>(c, {core::small_tile_max_elements - 3, core::small_tile_max_elements, core::small_tile_max_elements + 1,
+                              core::large_tile_min_elements + 8192 + 5},
                           seed, run);
     c.type = DataType::i32;
-    check_sizes<int32_t>(c, {small_tile_max_elements, large_tile_min_elements + 1}, seed + 2, run);
+    check_sizes<int32_t>(c, {core::small_tile_max_elements, core::large_tile_min_elements + 1}, seed + 2, run);
     c.type = DataType::f32;
-    check_sizes<float>(c, {large_tile_min_elements + 1}, seed + 1, run);
+    check_sizes<float>(c, {core::large_tile_min_elements + 1}, seed + 1, run);
   }
 }
 
