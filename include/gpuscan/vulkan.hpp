@@ -17,6 +17,7 @@
 
 #include "gpuscan/error.hpp"
 #include "gpuscan/types.hpp"
+#include "gpuscan/vulkan/error.hpp"
 
 namespace gpuscan {
 

@@ -152,8 +152,8 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
   VkInstance instance = VK_NULL_HANDLE;
   VkResult r = vkCreateInstance(&info, nullptr, &instance);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-    throw Error(Errc::no_device,
-                "no Vulkan driver found (on Debian without a GPU: apt-get install mesa-vulkan-drivers)", r);
+    throw VulkanError(Errc::no_device,
+                      "no Vulkan driver found (on Debian without a GPU: apt-get install mesa-vulkan-drivers)", r);
   vk::check(r, "vkCreateInstance");
   return instance;
 }

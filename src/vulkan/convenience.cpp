@@ -156,10 +156,10 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
         if (slot.timestamps) impl.abandoned_queries.push_back(slot.timestamps);
       }
       slot = {};
-      throw Error(Errc::timeout,
-                  "the GPU did not finish a submission within " + std::to_string(impl.timeout_ns / 1'000'000) +
-                      " ms (a hang or a device lost); destroy this Context",
-                  waited);
+      throw VulkanError(Errc::timeout,
+                        "the GPU did not finish a submission within " + std::to_string(impl.timeout_ns / 1'000'000) +
+                            " ms (a hang or a device lost); destroy this Context",
+                        waited);
     }
     check(waited, "vkWaitForFences");
     if (stamped) {

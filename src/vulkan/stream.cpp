@@ -118,11 +118,11 @@ class Slot {
     const VkResult waited = vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, ctx_.impl().timeout_ns);
     if (waited == VK_TIMEOUT) {
       abandoned_ = true;
-      throw Error(Errc::timeout,
-                  "the GPU did not finish a chunk of a stream within " +
-                      std::to_string(ctx_.impl().timeout_ns / 1'000'000) +
-                      " ms (a hang or a device lost); destroy this Context",
-                  waited);
+      throw VulkanError(Errc::timeout,
+                        "the GPU did not finish a chunk of a stream within " +
+                            std::to_string(ctx_.impl().timeout_ns / 1'000'000) +
+                            " ms (a hang or a device lost); destroy this Context",
+                        waited);
     }
     vk::check(waited, "vkWaitForFences");
     in_flight_ = false;
