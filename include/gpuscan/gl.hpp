@@ -30,6 +30,10 @@
 namespace gpuscan::gl {
 
 // What gpuscan learned about the GL context (glGetString / glGetInteger*).
+namespace detail {
+struct ContextAccess;  // the backend's way to a Context's state (src/gl/context_impl.hpp)
+}  // namespace detail
+
 struct GlInfo {
   std::string version;       // GL_VERSION: "4.5 (Core Profile) Mesa 22.3.6"
   std::string renderer;      // GL_RENDERER: "llvmpipe (LLVM 15.0.6, 256 bits)"
@@ -68,11 +72,6 @@ struct ContextCreateInfo {
   // shader compiler's messages as info (a failed compile throws with the same log).
   bool debug = false;
   MessageCallback on_message;  // optional; called on the thread that made the failing GL call
-  // Debugging aid, as in the Vulkan ContextCreateInfo: cap the grid width (0 = no cap).
-  uint32_t max_workgroup_count_x = 0;
-  // Debugging aid: bind at most this many bytes per SSBO binding (0 = GL_MAX_SHADER_STORAGE_BLOCK_SIZE),
-  // so that scans longer than one binding -- consecutive windows chained on the GPU -- run on small inputs.
-  uint64_t debug_max_binding_bytes = 0;
 };
 
 class Context {
@@ -81,6 +80,7 @@ class Context {
   // where EGL needs one) and makes it current on the calling thread. Throws Errc::no_device without
   // libEGL.so.1 or an EGL display, Errc::unsupported when the driver cannot make a GL 4.5 core context.
   static Context create(const ContextCreateInfo& info = {});
+  // gpuscan's tests create theirs with gpuscan::gl::create_context_for_tests (gpuscan/testing.hpp, unstable).
   // Uses the GL context current on the calling thread (EGL, GLX, ...), which must be 4.5 or later.
   // gpuscan does not destroy it; destroy the gpuscan Context while it is still current (its programs
   // and its parameter buffer are deleted then). Throws Errc::unsupported when no context is current.
@@ -108,11 +108,11 @@ class Context {
   // What `automatic` picks for compaction: ballot with GL_KHR_shader_subgroup ballot, else shared_memory.
   CompactPath resolve(CompactPath requested) const;
 
-  struct Impl;
-  Impl& impl() const noexcept { return *impl_; }
+  struct Impl;  // the backend's state (src/gl/context_impl.hpp)
 
  private:
   explicit Context(std::unique_ptr<Impl> impl);
+  friend struct detail::ContextAccess;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -21,6 +21,10 @@
 
 namespace gpuscan {
 
+namespace detail {
+struct ContextAccess;  // the backend's way to a Context's state (src/vulkan/context_impl.hpp)
+}  // namespace detail
+
 // What gpuscan learned about a physical device.
 struct DeviceInfo {
   uint32_t index = 0;                   // position in vkEnumeratePhysicalDevices
@@ -116,31 +120,6 @@ struct ContextCreateInfo {
   // is not installed. Messages go to on_message.
   bool enable_validation = false;
   MessageCallback on_message;  // optional
-  // Debugging aid: cap the grid width below maxComputeWorkGroupCount[0] (0 = no cap), so that the
-  // two-dimensional grids used for very large inputs can be exercised on small ones.
-  uint32_t max_workgroup_count_x = 0;
-  // Debugging aid: in the single-pass scan and compaction, tile 0's workgroup never publishes the last
-  // word of its look-back state (for 4-byte types its only word; for 8-byte types the second of two, as a
-  // workgroup descheduled between its two stores would leave it), so every other tile must compute tile
-  // 0's prefix itself in the fallback (with the carry-in, if any). Results stay correct, only slower;
-  // the tests use it to force that path.
-  bool debug_withhold_first_tile = false;
-  // Debugging aid: in the single-pass scan and compaction, a workgroup about to compute a predecessor's
-  // total in the fallback first waits (boundedly) for that predecessor to publish its inclusive prefix,
-  // so that in place the input it reads has most likely been overwritten already; the fallback must
-  // notice and drop its total (shaders/common/lookback.glsl, "In place"). Results stay correct, only
-  // slower; the tests use it with a spin limit of 1.
-  bool debug_late_fallback = false;
-  // Debugging aid: in the single-pass scan and compaction, only tiles whose index is a multiple of this
-  // publish their inclusive prefix (0 or 1: every tile); the others publish their total alone, so every
-  // look-back folds many totals and, past a window's length, reaches beyond its first window. Results
-  // stay the same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered"), only slower.
-  uint32_t debug_prefix_stride = 0;
-  // Debugging aid: bind at most this many bytes of a buffer per binding (0 = the device's
-  // maxStorageBufferRange), so that scans longer than one binding -- which run as consecutive windows
-  // chained on the GPU -- can be exercised on small inputs.
-  // With device addresses (addressing below) it caps the bytes one window covers the same way.
-  uint64_t debug_max_binding_bytes = 0;
   // How scans and reductions reach the caller's buffers. Errc::unsupported for device_address on a
   // device without bufferDeviceAddress (DeviceInfo::buffer_device_address).
   Addressing addressing = Addressing::automatic;
@@ -195,6 +174,7 @@ class Context {
   // matches the selector), Errc::unsupported if the chosen one lacks Vulkan 1.1 or push descriptors.
   //   auto ctx = gpuscan::Context::create();
   //   std::cout << ctx.device_info().name;        // "llvmpipe (LLVM 15.0.6, 256 bits)"
+  // gpuscan's tests create theirs with gpuscan::create_context_for_tests (gpuscan/testing.hpp, unstable).
   static Context create(const ContextCreateInfo& info = {});
   // Uses the application's instance, device and queue.
   static Context adopt(const AdoptInfo& info);
@@ -248,10 +228,10 @@ class Context {
   // A sentence on what runs for `count` elements and why (for `gpuscan info`).
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
 
-  struct Impl;
-  Impl& impl() const noexcept { return *impl_; }
+  struct Impl;  // the backend's state (src/vulkan/context_impl.hpp)
 
  private:
+  friend struct detail::ContextAccess;
   explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

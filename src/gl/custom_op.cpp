@@ -66,8 +66,8 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
 }
 
 uint32_t compile_custom_op(const Context& ctx, const CustomOp& op) {
-  ctx.impl().check_current();
-  return ctx.impl().custom_op(op).element_size;
+  impl_of(ctx).check_current();
+  return impl_of(ctx).custom_op(op).element_size;
 }
 
 }  // namespace gpuscan::gl

@@ -40,7 +40,7 @@ struct ResolvedCompact {
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
                                 bool partition = false, bool temp_zeroed = false, bool indirect = false,
                                 core::PlanExtent extent = core::PlanExtent::full) {
-  ctx.impl().check_count(count, element_size(config.type), "compaction");
+  impl_of(ctx).check_count(count, element_size(config.type), "compaction");
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, info.max_workgroup_invocations);
@@ -52,7 +52,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
                                    "CompactPath::shared_memory or automatic");
   // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
-  const uint64_t window = ctx.impl().window_elements(DataType::u32);
+  const uint64_t window = impl_of(ctx).window_elements(DataType::u32);
   const bool windowed = core::compaction_windowed(count, shape, window);
   // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
   const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
@@ -100,7 +100,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
-                                 {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
+                                 {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]},
                                  r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window, extent);
   if (indirect) r.plan = core::plan_indirect(r.plan, 4, &r.indirect);
   return r;
@@ -175,7 +175,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   }
 
   core::check_recordable(r.plan.windows_left_out);
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
@@ -308,9 +308,9 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
     });
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
       for (vk::OwnedBuffer* b : {&in, &out, &count, &temp, &flag_buffer})
-        ctx.impl().abandoned_buffers.push_back(std::move(*b));
+        impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
     }
     throw;
   }

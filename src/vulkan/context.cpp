@@ -14,6 +14,7 @@
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/testing.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/reconvergence.hpp"
@@ -436,17 +437,21 @@ Context Context::create(const ContextCreateInfo& create_info) {
   vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
 
   impl->max_groups_x = impl->info.max_workgroup_count[0];
-  impl->withhold_first_tile = create_info.debug_withhold_first_tile;
-  impl->late_fallback = create_info.debug_late_fallback;
-  impl->prefix_stride = std::max(create_info.debug_prefix_stride, 1u);
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
-  impl->debug_max_window_bytes = create_info.debug_max_binding_bytes;
-  if (create_info.debug_max_binding_bytes != 0)
-    impl->max_binding_bytes = std::min(impl->max_binding_bytes, create_info.debug_max_binding_bytes);
-  if (create_info.max_workgroup_count_x != 0)
-    impl->max_groups_x = std::min(impl->max_groups_x, create_info.max_workgroup_count_x);
   impl->create_layouts();
   return Context(std::move(impl));
+}
+
+Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks& hooks) {
+  Context ctx = Context::create(info);
+  Context::Impl& impl = impl_of(ctx);
+  impl.withhold_first_tile = hooks.withhold_first_tile;
+  impl.late_fallback = hooks.late_fallback;
+  impl.prefix_stride = std::max(hooks.prefix_stride, 1u);
+  impl.debug_max_window_bytes = hooks.max_binding_bytes;
+  if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
+  if (hooks.max_workgroup_count_x != 0) impl.max_groups_x = std::min(impl.max_groups_x, hooks.max_workgroup_count_x);
+  return ctx;
 }
 
 Context Context::adopt(const AdoptInfo& adopt_info) {
@@ -647,7 +652,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
 // operators the config's or the defaults.
 static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, uint64_t count) {
   if (!config.custom_op)
-    return ctx.impl().scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
+    return impl_of(ctx).scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
                                  config.type, config.kind, count);
   const uint32_t esize = core::element_bytes(config);
   return {config.workgroup_size ? config.workgroup_size : core::default_workgroup_size,

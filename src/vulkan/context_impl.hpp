@@ -37,10 +37,10 @@ struct Context::Impl {
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   MessageCallback on_message;
   DeviceInfo info;
-  uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
-  bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
-  uint32_t prefix_stride = 1;        // ContextCreateInfo::debug_prefix_stride (at least 1)
-  bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
+  uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or TestHooks::max_workgroup_count_x
+  bool withhold_first_tile = false;  // TestHooks::withhold_first_tile
+  uint32_t prefix_stride = 1;        // TestHooks::prefix_stride (at least 1)
+  bool late_fallback = false;       // TestHooks::late_fallback
   // GPUSCAN_PIPELINE_STATS set and VK_KHR_pipeline_executable_properties present: each pipeline's
   // compiler statistics (registers, shared memory, ...) go to stderr as it is built (docs/bench.md).
   bool pipeline_stats = false;
@@ -72,11 +72,11 @@ struct Context::Impl {
     const uint32_t chosen = requested ? requested : several ? core::default_tiles_per_workgroup : 1;
     return std::min(chosen, max_tiles_per_workgroup());
   }
-  uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
+  uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or TestHooks::max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
   // binding (core/windows.hpp).
   // With `device_address`, those of a window through device addresses (no binding limit: 2^31, or
-  // debug_max_binding_bytes).
+  // TestHooks::max_binding_bytes).
   uint64_t window_elements(uint32_t element_bytes, bool device_address = false) const;
   uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
   // Errc::too_large when `count` elements of `element_bytes` bytes exceed the device's largest memory
@@ -90,7 +90,7 @@ struct Context::Impl {
     return device_address_enabled ? VkBufferUsageFlags{VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT} : 0u;
   }
   Addressing addressing = Addressing::automatic;
-  uint64_t debug_max_window_bytes = 0;  // ContextCreateInfo::debug_max_binding_bytes (0 = none)
+  uint64_t debug_max_window_bytes = 0;  // TestHooks::max_binding_bytes (0 = none)
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64
@@ -174,6 +174,15 @@ struct Context::Impl {
                        std::span<const uint32_t> params, uint32_t groups_x, uint32_t groups_y,
                        std::optional<IndirectCommand> indirect = std::nullopt);
 };
+
+namespace detail {
+// A Context keeps its state private; the backend, and gpuscan's white-box tests and benchmarks, reach it here.
+struct ContextAccess {
+  static Context::Impl& impl(const Context& ctx) noexcept { return *ctx.impl_; }
+};
+}  // namespace detail
+
+inline Context::Impl& impl_of(const Context& ctx) noexcept { return detail::ContextAccess::impl(ctx); }
 
 namespace vk {
 // Fills a DeviceInfo from Vulkan queries (device_info.cpp).

@@ -195,9 +195,9 @@ TEST_F(CompactRecordTest, EmptyInputWritesZeroCount) {
 // A grid capped at 3 workgroups per row: the 130 tiles run as a 44 x 3 grid, its last two workgroups past
 // the end, and the counts' scan runs on two-dimensional grids too.
 TEST_F(CompactRecordTest, TwoDimensionalGrids) {
-  ContextCreateInfo info;
-  info.max_workgroup_count_x = 3;
-  const Context capped = make_validated_context(info);
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context({}, hooks);
   std::mt19937_64 rng(fresh_seed());
   const size_t n = 129 * 128 + 1;
   const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);

@@ -94,14 +94,14 @@ TEST_F(ScanLayoutTest, InPlace) {
   }
 }
 
-// Runs `body(ctx, rng, late)` on the shared context and on one with ContextCreateInfo::debug_late_fallback
+// Runs `body(ctx, rng, late)` on the shared context and on one with TestHooks::late_fallback
 // (late = true), where every look-back recomputes its already-published nearest predecessor from its input.
 template <class Body>
 void on_both_single_pass_contexts(Body&& body) {
   if (!shared_context().single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
-  ContextCreateInfo info;
-  info.debug_late_fallback = true;
-  const Context late = make_validated_context(info);
+  TestHooks hooks;
+  hooks.late_fallback = true;
+  const Context late = make_validated_context({}, hooks);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -113,7 +113,7 @@ void on_both_single_pass_contexts(Body&& body) {
 // predecessor overwrites once it has published; the fallback must notice and use the published state.
 // Small tiles (W = 32, K = 1) give many tiles and, with a spin limit of 1, fallbacks at nearly every
 // wait; 32- and 64-bit states (the latter published in two words). Also with
-// ContextCreateInfo::debug_late_fallback, where every tile computes its nearest predecessor's total
+// TestHooks::late_fallback, where every tile computes its nearest predecessor's total
 // from its input after that predecessor has published (and so has most likely overwritten it).
 TEST_F(ScanLayoutTest, SinglePassInPlace) {
   on_both_single_pass_contexts([](const Context& ctx, std::mt19937_64& rng, bool late) {
@@ -214,9 +214,9 @@ TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
 // so the library caps the limit there (lavapipe_max_spin_limit); uncapped, the look-backs were cut short
 // and tiles got wrong prefixes on lavapipe. On other devices the polls just take longer.
 TEST_F(ScanLayoutTest, SinglePassWithAHugeSpinLimit) {
-  ContextCreateInfo info;
-  info.debug_withhold_first_tile = true;
-  const Context ctx = make_validated_context(info);
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context ctx = make_validated_context({}, hooks);
   if (!ctx.single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -240,9 +240,9 @@ TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  ContextCreateInfo info;
-  info.max_workgroup_count_x = 7;
-  const Context capped = make_validated_context(info);
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 7;
+  const Context capped = make_validated_context({}, hooks);
   for (auto algorithm : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass}) {
     for (size_t n : {64u * 7 + 1, 64u * 50 + 3, 64u * 64 * 9 + 5}) {
       const auto input = random_values<uint32_t>(n, rng);
