@@ -16,8 +16,6 @@
 #include <string>
 #include <system_error>
 
-#include <vulkan/vulkan_core.h>
-
 namespace gpuscan {
 
 enum class Errc {

@@ -19,21 +19,22 @@
 #include <string>
 #include <vector>
 
+// Only the neutral headers: a GL program needs no Vulkan header.
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
+#include "gpuscan/message.hpp"  // MessageSeverity, MessageCallback
 #include "gpuscan/reduce.hpp"  // ReduceConfig
 #include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
-#include "gpuscan/vulkan.hpp"   // MessageSeverity, MessageCallback
 
 namespace gpuscan::gl {
 
-// What gpuscan learned about the GL context (glGetString / glGetInteger*).
 namespace detail {
 struct ContextAccess;  // the backend's way to a Context's state (src/gl/context_impl.hpp)
 }  // namespace detail
 
+// What gpuscan learned about the GL context (glGetString / glGetInteger*).
 struct GlInfo {
   std::string version;       // GL_VERSION: "4.5 (Core Profile) Mesa 22.3.6"
   std::string renderer;      // GL_RENDERER: "llvmpipe (LLVM 15.0.6, 256 bits)"
@@ -79,8 +80,8 @@ class Context {
   // Creates an EGL display (`info.platform`) and a GL 4.5 core context without a surface (a 1x1 pbuffer
   // where EGL needs one) and makes it current on the calling thread. Throws Errc::no_device without
   // libEGL.so.1 or an EGL display, Errc::unsupported when the driver cannot make a GL 4.5 core context.
-  static Context create(const ContextCreateInfo& info = {});
   // gpuscan's tests create theirs with gpuscan::gl::create_context_for_tests (gpuscan/testing.hpp, unstable).
+  static Context create(const ContextCreateInfo& info = {});
   // Uses the GL context current on the calling thread (EGL, GLX, ...), which must be 4.5 or later.
   // gpuscan does not destroy it; destroy the gpuscan Context while it is still current (its programs
   // and its parameter buffer are deleted then). Throws Errc::unsupported when no context is current.
@@ -111,8 +112,8 @@ class Context {
   struct Impl;  // the backend's state (src/gl/context_impl.hpp)
 
  private:
-  explicit Context(std::unique_ptr<Impl> impl);
   friend struct detail::ContextAccess;
+  explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -16,7 +16,7 @@
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/variant_names.hpp"
-#include "gpuscan/compact.hpp"
+#include "gpuscan/vulkan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"
@@ -326,45 +326,6 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
 }
 
 }  // namespace
-
-std::string_view to_string(PredicateKind kind) noexcept {
-  switch (kind) {
-    case PredicateKind::nonzero: return "nonzero";
-    case PredicateKind::equal: return "equal";
-    case PredicateKind::not_equal: return "not_equal";
-    case PredicateKind::less: return "less";
-    case PredicateKind::less_equal: return "less_equal";
-    case PredicateKind::greater: return "greater";
-    case PredicateKind::greater_equal: return "greater_equal";
-    case PredicateKind::bits_set: return "bits_set";
-    case PredicateKind::in_range: return "in_range";
-  }
-  return "?";
-}
-
-std::string_view to_string(CompactAlgorithm algorithm) noexcept {
-  switch (algorithm) {
-    case CompactAlgorithm::automatic: return "auto";
-    case CompactAlgorithm::three_pass: return "three-pass";
-    case CompactAlgorithm::single_pass: return "single-pass";
-  }
-  return "?";
-}
-
-std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept {
-  for (CompactAlgorithm a : {CompactAlgorithm::automatic, CompactAlgorithm::three_pass, CompactAlgorithm::single_pass})
-    if (name == to_string(a)) return a;
-  return std::nullopt;
-}
-
-std::string_view to_string(CompactPath path) noexcept {
-  switch (path) {
-    case CompactPath::automatic: return "auto";
-    case CompactPath::ballot: return "ballot";
-    case CompactPath::shared_memory: return "shared-memory";
-  }
-  return "?";
-}
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
                                            bool indirect) {

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cpu/reference.hpp"
-#include "gpuscan/reduce.hpp"
+#include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"

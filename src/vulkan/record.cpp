@@ -11,7 +11,7 @@
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/variant_names.hpp"
-#include "gpuscan/reduce.hpp"
+#include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"

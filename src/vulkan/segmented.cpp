@@ -16,7 +16,7 @@
 #include "core/segmented_checks.hpp"
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
-#include "gpuscan/segmented.hpp"
+#include "gpuscan/vulkan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"
@@ -156,15 +156,6 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
 }
 
 }  // namespace
-
-std::string_view to_string(SegmentHeads heads) noexcept {
-  switch (heads) {
-    case SegmentHeads::flags: return "flags";
-    case SegmentHeads::keys_u32: return "u32 keys";
-    case SegmentHeads::keys_u64: return "u64 keys";
-  }
-  return "?";
-}
 
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                                    bool indirect) {

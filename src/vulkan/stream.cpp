@@ -14,7 +14,7 @@
 #include "core/scan_shape.hpp"
 #include "core/stream.hpp"
 #include "cpu/reference.hpp"
-#include "gpuscan/stream.hpp"
+#include "gpuscan/vulkan/stream.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"
