@@ -34,7 +34,6 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
 // windows it lists the first two and ends with "  ... N more window(s), planned as the ones above".
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
 
-
 struct ScanArgs {
   ScanConfig config;
   // Elements to scan; 0 records nothing. With count_from: the upper bound of the count in GPU memory,
