@@ -79,7 +79,7 @@ std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t 
 
 // The GLSL copy roofline: shaders/copy.comp (the tile kernels' layout) through the GL executor's dispatch.
 void issue_copy(const gl::Context& ctx, GLuint in, GLuint out, uint64_t n, uint32_t w, uint32_t k) {
-  gl::Context::Impl& impl = ctx.impl();
+  gl::Context::Impl& impl = impl_of(ctx);
   gs::PipelineKey key;
   key.variant = "copy.u32";
   key.workgroup_size = w;
@@ -126,7 +126,7 @@ int main(int argc, char** argv) {
                     : platform == "device"    ? gl::Platform::device
                                               : gl::Platform::automatic;
     const gl::Context ctx = gl::Context::create(info);
-    const gl::Functions& f = ctx.impl().gl;
+    const gl::Functions& f = impl_of(ctx).gl;
     const gl::GlInfo& d = ctx.info();
     g_warmup_ms = warmup_ms >= 0 ? warmup_ms : default_warmup_ms(d.renderer.find("llvmpipe") != std::string::npos);
 

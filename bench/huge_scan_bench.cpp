@@ -28,7 +28,7 @@ constexpr uint32_t pattern_group = 256;  // bench_pattern.comp's local size
 // exclusive scan `out` of `in`, counting mismatches into `counter`, one u32 per window.
 void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, VkBuffer counter, uint64_t n,
                     bool check) {
-  gs::Context::Impl& impl = ctx.impl();
+  gs::Context::Impl& impl = impl_of(ctx);
   gs::bench::add_bench_modules(ctx);
   gs::PipelineKey key;
   key.variant = "bench_pattern";
@@ -100,14 +100,14 @@ int main(int argc, char** argv) {
       };
       Buffers b{device_buffer(n * 4), device_buffer(n * 4), device_buffer(temp_bytes), {}, {}, {}};
       constexpr uint32_t max_windows = 1024;  // counter slots: 2^40 elements in windows of 2^30
-      if (n / (ctx.impl().window_elements(gs::DataType::u32) - 16 - pattern_group) >= max_windows)
+      if (n / (impl_of(ctx).window_elements(gs::DataType::u32) - 16 - pattern_group) >= max_windows)
         throw gs::Error(gs::Errc::too_large, "more than 1024 check windows");
       gs::vk::OwnedBuffer counter(ctx.physical_device(), ctx.device(), max_windows * 4, usage,
                                   gs::vk::MemoryKind::host_visible);
       auto* slots = static_cast<uint32_t*>(counter.mapped());
       gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_pattern(ctx, cmd, b, counter.handle(), n, false); });
       const Stats copy = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, 256, 4); }));
-      const uint64_t scan_window = ctx.impl().window_elements(4, by_address);
+      const uint64_t scan_window = impl_of(ctx).window_elements(4, by_address);
       const uint64_t windows = (n + scan_window - 1) / scan_window;
       // The check itself must be able to fail: on the poisoned output it finds (nearly) every element wrong.
       auto check = [&](const gs::ScanArgs* args) {

@@ -81,8 +81,8 @@ void raise_gpuscan_error(const gpuscan::Error& e) {
   py::str message = to_str(e.what());
   py::object error = py::reinterpret_borrow<py::object>(g_error_type)(message);
   error.attr("code") = py::str(errc_name(e.code()));
-  error.attr("vk_result") =
-      e.vk_result() == VK_SUCCESS ? py::object(py::none()) : py::object(py::str(gpuscan::vk_result_name(e.vk_result())));
+  const auto* vk = dynamic_cast<const gpuscan::VulkanError*>(&e);
+  error.attr("vk_result") = vk ? py::object(py::str(gpuscan::vk_result_name(vk->result()))) : py::object(py::none());
   error.attr("message") = message;
   PyErr_SetObject(g_error_type, error.ptr());
 }

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/error.hpp"
 
@@ -28,9 +29,9 @@ std::pair<uint32_t, uint32_t> shape(DataType type, ScanKind kind, uint64_t count
 
 constexpr auto excl = ScanKind::exclusive;
 constexpr auto incl = ScanKind::inclusive;
-constexpr uint32_t W = gpuscan::default_workgroup_size;
-constexpr uint64_t large = gpuscan::large_tile_min_elements;
-constexpr uint64_t small = gpuscan::small_tile_max_elements;
+constexpr uint32_t W = core::default_workgroup_size;
+constexpr uint64_t large = core::large_tile_min_elements;
+constexpr uint64_t small = core::small_tile_max_elements;
 
 TEST(SinglePassShape, ExclusiveFourByteTypesGrowTheirTilesWithTheCount) {
   for (const DataType t : {DataType::u32, DataType::i32}) {
@@ -50,10 +51,10 @@ TEST(SinglePassShape, LargeInclusiveIntegerScansTakeHalfTheWorkgroupAndTwiceTheV
   for (const DataType t : {DataType::u32, DataType::i32}) {
     EXPECT_EQ(shape(t, incl, small), std::pair(W, 4u));
     EXPECT_EQ(shape(t, incl, large), std::pair(W, 4u));
-    EXPECT_EQ(shape(t, incl, large + 1), std::pair(gpuscan::inclusive_large_tile_workgroup_size, 8u));
+    EXPECT_EQ(shape(t, incl, large + 1), std::pair(core::inclusive_large_tile_workgroup_size, 8u));
     // The same tile size as the default shape: automatic's one-tile threshold does not move.
-    EXPECT_EQ(uint64_t{gpuscan::inclusive_large_tile_workgroup_size} * gpuscan::large_tile_vectors_per_lane,
-              uint64_t{W} * gpuscan::default_vectors_per_lane);
+    EXPECT_EQ(uint64_t{core::inclusive_large_tile_workgroup_size} * core::large_tile_vectors_per_lane,
+              uint64_t{W} * core::default_vectors_per_lane);
   }
   EXPECT_EQ(shape(DataType::f32, incl, large + 1), std::pair(W, 4u));
 }
@@ -86,7 +87,7 @@ TEST(SinglePassShape, UntunedDevicesKeepThePlainDefaults) {
 TEST(ReduceThenScanShape, LargeEightByteScansTakeW64) {
   for (const DataType t : {DataType::u64, DataType::i64, DataType::f64}) {
     EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, incl, large + 1, true).workgroup_size,
-              gpuscan::large_eight_byte_rts_workgroup_size);
+              core::large_eight_byte_rts_workgroup_size);
     EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, excl, large + 1, true).vectors_per_lane,
               2u);
     EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large, true).workgroup_size, W);
@@ -96,7 +97,7 @@ TEST(ReduceThenScanShape, LargeEightByteScansTakeW64) {
   for (const DataType t : {DataType::u32, DataType::i32, DataType::f32}) {
     const core::TileShape s = core::reduce_then_scan_shape(0, 0, t, large + 1, true);
     EXPECT_EQ(s.workgroup_size, W);
-    EXPECT_EQ(s.vectors_per_lane, gpuscan::default_vectors_per_lane_for(gpuscan::element_size(t)));
+    EXPECT_EQ(s.vectors_per_lane, core::default_vectors_per_lane_for(gpuscan::element_size(t)));
   }
   // Multipass takes the requested W or the default; K plays no part there.
   EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::multipass, 0, 0, DataType::u64, excl, large + 1, true).workgroup_size, W);

@@ -1,5 +1,7 @@
 // Stream compaction: keep the elements of an array that a predicate or a flag selects, in
-// their original order (stable), and write how many were kept to a GPU buffer.
+// their original order (stable), and write how many were kept to a GPU buffer. This header holds what
+// every backend shares (predicates, CompactConfig, PartitionResult) and names no graphics API; the calls
+// are in gpuscan/vulkan/compact.hpp (included by gpuscan/vulkan.hpp) and gpuscan/gl.hpp.
 //
 //   std::vector<float> v = {0.5f, -1, 3, 0, 2};
 //   auto big = gpuscan::select_if(ctx, std::span<const float>(v), gpuscan::Predicate::greater(1.0f));
@@ -27,12 +29,10 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string_view>
 #include <vector>
 
 #include "gpuscan/types.hpp"
-#include "gpuscan/vulkan.hpp"
 
 namespace gpuscan {
 
@@ -107,18 +107,14 @@ enum class CompactAlgorithm : uint8_t { automatic, three_pass, single_pass };
 std::string_view to_string(CompactAlgorithm algorithm) noexcept;  // "auto", "three-pass", "single-pass"
 std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept;
 
-// The single-pass selection's K by default for large inputs (CompactConfig::vectors_per_lane).
-inline constexpr uint32_t compact_large_tile_vectors_per_lane = 8;
-
 struct CompactConfig {
   DataType type = DataType::u32;
   CompactPath path = CompactPath::automatic;
   // As in ScanConfig: W (0 = 256, else a power of two from 32 to the device maximum) and vectors per
-  // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is
-  // compact_large_tile_vectors_per_lane (8) for single-pass selections (by a predicate or by flags) of
-  // more than large_tile_min_elements (2^23) elements where that tile fits shared memory (not on
-  // lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a predicate and 3-11 %
-  // by flags at 2^24 and 2^28 (bench/RESULTS.md).
+  // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is 8 for
+  // single-pass selections (by a predicate or by flags) of more than 2^23 elements where that tile fits
+  // shared memory (not on lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a
+  // predicate and 3-11 % by flags at 2^24 and 2^28 (bench/RESULTS.md).
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;
@@ -126,107 +122,15 @@ struct CompactConfig {
   // ScanConfig::spin_limit). Tests set 1 to force the fallback.
   uint32_t spin_limit = 0;
   // single_pass: tiles one workgroup takes in turn, as ScanConfig::tiles_per_workgroup (0 = the same
-  // default: 4 above several_tiles_min_tiles tiles, else 1; 1 on lavapipe, and at most
-  // lavapipe_max_tiles_per_workgroup there).
+  // default: 4 above 512 tiles, else 1; 1 on lavapipe, and at most 4 there).
   uint32_t tiles_per_workgroup = 0;
 };
-
-// Temporary storage record_select_if / record_select_flagged / record_partition_if /
-// record_partition_flagged need for `count` elements (tile counts and their scan's scratch, or the
-// single-pass look-back state). size is never 0 for count > 0. Where the single-pass plan may run, usage
-// includes TRANSFER_DST (the state is cleared with a fill) and alignment is the device's storage-buffer
-// offset alignment (the state is bound from its first byte).
-// With `indirect` (SelectArgs::count_from), `count` is the upper bound, size covers the dispatch
-// parameters written on the GPU too, and usage includes INDIRECT_BUFFER.
-TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                           bool indirect = false);
-
-// The passes a selection of `count` elements would record (for `gpuscan info`-like listings).
-std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
-
-struct SelectArgs {
-  CompactConfig config;
-  uint64_t count = 0;     // elements of input; 0 records a pass that writes 0 to count_out
-  BufferView input;       // count elements
-  BufferView flags;       // record_select_flagged: count u32 flags (kept where non-zero); ignored by select_if
-  Predicate predicate;    // record_select_if; ignored by select_flagged
-  BufferView output;      // room for the worst case: count elements, whatever the data
-  BufferView count_out;   // one u32: the number of elements kept
-  BufferView temp;        // compact_temp_requirements(ctx, count, config).size bytes
-  // single_pass: temp's look-back state is known to be zero -- zeroed by the caller once, or left so by
-  // the previous single-pass compaction or scan on this temp (each clears it when it ends) -- so no fill
-  // and no transfer -> compute barrier are recorded. A three-pass compaction or a partition on the same
-  // temp leaves it dirty. Ignored by the three-pass plan.
-  bool temp_zeroed = false;
-  // Optional: take the count from GPU memory (IndirectCount, as ScanArgs::count_from): `count` is then
-  // its upper bound, which sizes temp (compact_temp_requirements(..., indirect = true)) and the buffers'
-  // checks. A count above the bound compacts the first `count` elements and sets the status word to 1
-  // (else 0); nothing is read or written past the bound. Every dispatch is issued with
-  // vkCmdDispatchIndirect sized for the real count, so compaction -> compaction and scan -> compaction
-  // chains (and compaction -> scan) need no readback. Barrier contract as for scans: the count's writes
-  // visible to COMPUTE_SHADER / SHADER_READ; temp needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT; the bound
-  // must fit one binding (no windows). count_out receives the number kept of the real count.
-  //   // count_buf holds 5 (written by an earlier pass); in = [3, 0, 7, 0, 4, 1, 6, 0]
-  //   record_select_if(ctx, cmd, {.count = 8, .input = in, .predicate = Predicate::nonzero(), .output = out,
-  //                               .count_out = kept, .temp = tmp, .count_from = IndirectCount{.buffer = count_buf}});
-  //   // out <-- [3, 7, 4], kept <-- 3, out[3..7] untouched
-  std::optional<IndirectCount> count_from;
-};
-
-// Record the compaction into `cmd`. Barrier contract as record_scan's: writes to input (and flags)
-// must be visible to COMPUTE_SHADER / SHADER_READ, earlier uses of output, count_out and temp complete
-// before COMPUTE_SHADER. Afterwards output[0, kept) and count_out are written by COMPUTE_SHADER /
-// SHADER_WRITE; output past `kept` is left as it was. Input and output must not overlap.
-void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
-void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
-
-// Record a stable partition into `cmd` (same arguments and barrier contract as record_select_*): output
-// must hold `count` elements (else Errc::buffer_too_small) and all of output[0, count) is written, kept
-// elements first, rejected after them, both in input order; count_out receives the number kept.
-void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
-void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
 
 template <Element T>
 struct PartitionResult {
   std::vector<T> values;  // values.size() elements: [0, kept) kept, [kept, size) rejected, each in input order
   uint64_t kept = 0;      // read back from the GPU's count buffer
 };
-
-// Convenience: upload, compact, download. The result's size is the number kept (read back from the
-// GPU's count buffer). select_flagged throws Errc::invalid_argument when flags is shorter than values.
-template <Element T>
-std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
-template <Element T>
-std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
-                              CompactConfig config = {});
-
-// Convenience: upload, partition, download. partition_flagged throws Errc::invalid_argument when flags
-// is shorter than values.
-template <Element T>
-PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
-template <Element T>
-PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
-                                     CompactConfig config = {});
-
-extern template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
-extern template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
-extern template std::vector<float> select_if(const Context&, std::span<const float>, Predicate, CompactConfig);
-extern template std::vector<uint32_t> select_flagged(const Context&, std::span<const uint32_t>,
-                                                     std::span<const uint32_t>, CompactConfig);
-extern template std::vector<int32_t> select_flagged(const Context&, std::span<const int32_t>,
-                                                    std::span<const uint32_t>, CompactConfig);
-extern template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
-                                                  CompactConfig);
-
-extern template PartitionResult<uint32_t> partition(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
-extern template PartitionResult<int32_t> partition(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
-extern template PartitionResult<float> partition(const Context&, std::span<const float>, Predicate, CompactConfig);
-extern template PartitionResult<uint32_t> partition_flagged(const Context&, std::span<const uint32_t>,
-                                                            std::span<const uint32_t>, CompactConfig);
-extern template PartitionResult<int32_t> partition_flagged(const Context&, std::span<const int32_t>,
-                                                           std::span<const uint32_t>, CompactConfig);
-extern template PartitionResult<float> partition_flagged(const Context&, std::span<const float>,
-                                                         std::span<const uint32_t>, CompactConfig);
 
 template <Element T>
 bool Predicate::operator()(T v) const {

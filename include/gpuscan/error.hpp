@@ -1,6 +1,7 @@
-// gpuscan errors: every failure is a gpuscan::Error carrying a std::error_code from gpuscan's category,
-// the VkResult where Vulkan reported one, and a sentence the user can act on. The library never prints
-// and never exits.
+// gpuscan errors: every failure is a gpuscan::Error, a std::system_error whose code() is in gpuscan's
+// category and whose what() is a sentence the user can act on. Where Vulkan reported a VkResult, the
+// error is a gpuscan::VulkanError (gpuscan/vulkan/error.hpp), which carries it. The library never prints
+// and never exits. This header names no graphics API.
 //
 //   try {
 //     auto out = gpuscan::exclusive_scan(ctx, std::span<const uint32_t>(in));
@@ -15,8 +16,6 @@
 #include <string>
 #include <system_error>
 
-#include <vulkan/vulkan_core.h>
-
 namespace gpuscan {
 
 enum class Errc {
@@ -28,7 +27,7 @@ enum class Errc {
   unsupported,            // the device or this version of gpuscan cannot do what was asked
   too_large,              // the request exceeds a device or format limit
   no_device,              // no Vulkan implementation or no suitable physical device
-  vulkan_error,           // a Vulkan call failed; Error::vk_result() says how
+  vulkan_error,           // a Vulkan call failed; VulkanError::result() says how
   io_error,               // a file could not be read or written (CLI and file helpers)
   parse_error,            // malformed input data (CLI text input)
   timeout,                // the GPU did not finish a submission in time (a hang); the Context is unusable
@@ -39,21 +38,16 @@ enum class Errc {
 const std::error_category& error_category() noexcept;
 std::error_code make_error_code(Errc e) noexcept;
 
-class Error : public std::runtime_error {
+class Error : public std::system_error {
  public:
-  Error(Errc code, const std::string& message, VkResult vk_result = VK_SUCCESS);
+  Error(Errc code, const std::string& message);
 
-  std::error_code code() const noexcept { return code_; }
-  // The VkResult behind the error, or VK_SUCCESS where Vulkan did not report one.
-  VkResult vk_result() const noexcept { return vk_result_; }
+  // The message alone: std::system_error's own what() would append the category's text for the code.
+  const char* what() const noexcept override { return message_.what(); }
 
  private:
-  std::error_code code_;
-  VkResult vk_result_;
+  std::runtime_error message_;  // a shared string: copying an exception must not throw
 };
-
-// The name of a VkResult ("VK_ERROR_OUT_OF_DEVICE_MEMORY"), for messages.
-const char* vk_result_name(VkResult result) noexcept;
 
 }  // namespace gpuscan
 

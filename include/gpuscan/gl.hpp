@@ -19,15 +19,20 @@
 #include <string>
 #include <vector>
 
+// Only the neutral headers: a GL program needs no Vulkan header.
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
+#include "gpuscan/message.hpp"  // MessageSeverity, MessageCallback
 #include "gpuscan/reduce.hpp"  // ReduceConfig
 #include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
-#include "gpuscan/vulkan.hpp"   // MessageSeverity, MessageCallback
 
 namespace gpuscan::gl {
+
+namespace detail {
+struct ContextAccess;  // the backend's way to a Context's state (src/gl/context_impl.hpp)
+}  // namespace detail
 
 // What gpuscan learned about the GL context (glGetString / glGetInteger*).
 struct GlInfo {
@@ -68,11 +73,6 @@ struct ContextCreateInfo {
   // shader compiler's messages as info (a failed compile throws with the same log).
   bool debug = false;
   MessageCallback on_message;  // optional; called on the thread that made the failing GL call
-  // Debugging aid, as in the Vulkan ContextCreateInfo: cap the grid width (0 = no cap).
-  uint32_t max_workgroup_count_x = 0;
-  // Debugging aid: bind at most this many bytes per SSBO binding (0 = GL_MAX_SHADER_STORAGE_BLOCK_SIZE),
-  // so that scans longer than one binding -- consecutive windows chained on the GPU -- run on small inputs.
-  uint64_t debug_max_binding_bytes = 0;
 };
 
 class Context {
@@ -80,6 +80,7 @@ class Context {
   // Creates an EGL display (`info.platform`) and a GL 4.5 core context without a surface (a 1x1 pbuffer
   // where EGL needs one) and makes it current on the calling thread. Throws Errc::no_device without
   // libEGL.so.1 or an EGL display, Errc::unsupported when the driver cannot make a GL 4.5 core context.
+  // gpuscan's tests create theirs with gpuscan::gl::create_context_for_tests (gpuscan/testing.hpp, unstable).
   static Context create(const ContextCreateInfo& info = {});
   // Uses the GL context current on the calling thread (EGL, GLX, ...), which must be 4.5 or later.
   // gpuscan does not destroy it; destroy the gpuscan Context while it is still current (its programs
@@ -108,10 +109,10 @@ class Context {
   // What `automatic` picks for compaction: ballot with GL_KHR_shader_subgroup ballot, else shared_memory.
   CompactPath resolve(CompactPath requested) const;
 
-  struct Impl;
-  Impl& impl() const noexcept { return *impl_; }
+  struct Impl;  // the backend's state (src/gl/context_impl.hpp)
 
  private:
+  friend struct detail::ContextAccess;
   explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -1,8 +1,10 @@
-// The umbrella header: everything gpuscan offers.
+// The umbrella header: the neutral types and the Vulkan backend (gpuscan/vulkan.hpp). gl.hpp (the OpenGL
+// backend), mpi.hpp (gpuscan::mpi) and testing.hpp (hooks for gpuscan's own tests) are included on their own.
 #pragma once
 
 #include "gpuscan/compact.hpp"
 #include "gpuscan/error.hpp"
+#include "gpuscan/message.hpp"
 #include "gpuscan/reduce.hpp"
 #include "gpuscan/segmented.hpp"
 #include "gpuscan/stream.hpp"

@@ -1,6 +1,8 @@
 // Device-wide reduction: the combination of all elements of a buffer under one operator, for every
 // type and operator a scan has (types.hpp). The result is left in the caller's GPU buffer (recording
-// API) or returned (convenience calls). docs/reduce.md is the guide.
+// API) or returned (convenience calls). docs/reduce.md is the guide. This header holds ReduceConfig,
+// which every backend shares, and names no graphics API; the calls are in gpuscan/vulkan/reduce.hpp
+// (included by gpuscan/vulkan.hpp) and gpuscan/gl.hpp.
 //
 // It reuses the tile kernels of the scans: each workgroup reduces one tile of B = W·K·4 elements
 // (shaders/reduce_tiles.comp), the tile totals are reduced again, and so on until one tile is left
@@ -11,11 +13,8 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
-#include <vector>
 
 #include "gpuscan/types.hpp"
-#include "gpuscan/vulkan.hpp"
 
 namespace gpuscan {
 
@@ -25,56 +24,5 @@ struct ReduceConfig {
   uint32_t workgroup_size = 0;    // W, as ScanConfig::workgroup_size (0 = 256)
   uint32_t vectors_per_lane = 0;  // K, as ScanConfig::vectors_per_lane (0 = 4, or 2 for 8-byte types)
 };
-
-// Temporary storage record_reduce needs for `count` elements: one total per tile at every level above
-// the input; size 0 when one tile holds everything (then ReduceArgs::temp may stay empty).
-// `indirect`: the count will come from GPU memory (ReduceArgs::count_from; `count` is its upper bound).
-TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
-                                          bool indirect = false);
-
-// The passes a reduction of `count` elements would record, one line each (for `gpuscan info`).
-std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config);
-
-struct ReduceArgs {
-  ReduceConfig config;
-  uint64_t count = 0;  // elements to reduce; 0 writes the identity (input may then be empty)
-  BufferView input;    // count elements from input.offset
-  BufferView output;   // one element at output.offset receives the result; must not overlap input
-  BufferView temp;     // reduce_temp_requirements(ctx, count, config).size bytes from temp.offset
-  // Optional: the count from GPU memory, as ScanArgs::count_from (vulkan.hpp); `count` is then its upper
-  // bound. A count of 0 writes the identity; one above the bound reduces the bound's elements and sets
-  // the status word to 1.
-  std::optional<IndirectCount> count_from;
-};
-
-// Records the reduction into `cmd`. Barrier contract as record_scan's (vulkan.hpp): writes to `input`
-// visible to compute-shader reads before; earlier uses of `output` and `temp` complete before compute
-// shaders; afterwards output[0] is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
-// VK_ACCESS_SHADER_WRITE_BIT.
-//
-//   // in = [3, 1, 7, 0, 4, 1, 6, 3]
-//   gpuscan::record_reduce(ctx, cmd, {.config = {.op = gpuscan::Op::max}, .count = 8, .input = in,
-//                                     .output = out, .temp = tmp});
-//   // out[0] <-- 7
-void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args);
-
-// Convenience: upload, reduce, download. Blocks until the GPU is done. An empty input gives the
-// operator's identity (0 for add, 1 for mul, the type's largest value or +inf for min, ...).
-//   std::vector<int64_t> in = {5, -3, 2, 7, -1};
-//   gpuscan::reduce(ctx, std::span<const int64_t>(in));                  // 10
-//   gpuscan::reduce(ctx, std::span<const int64_t>(in), gpuscan::Op::min);  // -3
-template <Element T>
-T reduce(const Context& ctx, std::span<const T> input, Op op = Op::add);
-
-// Untyped form (the CLI): input.size() must be a multiple of the element size of config.type; returns
-// the one result element's bytes.
-std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config);
-
-extern template uint32_t reduce(const Context&, std::span<const uint32_t>, Op);
-extern template int32_t reduce(const Context&, std::span<const int32_t>, Op);
-extern template float reduce(const Context&, std::span<const float>, Op);
-extern template uint64_t reduce(const Context&, std::span<const uint64_t>, Op);
-extern template int64_t reduce(const Context&, std::span<const int64_t>, Op);
-extern template double reduce(const Context&, std::span<const double>, Op);
 
 }  // namespace gpuscan

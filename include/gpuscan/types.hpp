@@ -134,26 +134,25 @@ struct ScanConfig {
   Algorithm algorithm = Algorithm::automatic;
   WorkgroupAlgorithm workgroup = WorkgroupAlgorithm::automatic;  // multipass only
   // Invocations per workgroup W. 0 = default (256; for large inclusive single-pass scans of u32/i32
-  // 128, for large reduce-then-scans of u64/i64 64: "Single-pass tile shapes" and "Reduce-then-scan
-  // tile shapes" below). Otherwise a power of two from 32 to the device's
+  // 128, for large reduce-then-scans of u64/i64 64: docs/scan.md, "ScanConfig"; Context::workgroup_size
+  // says which a scan takes). Otherwise a power of two from 32 to the device's
   // maxComputeWorkGroupInvocations. Multipass tiles hold 2·W elements; single-pass and
   // reduce-then-scan tiles W · vectors_per_lane · 4.
   uint32_t workgroup_size = 0;
   // Tile kernels: 4-element vectors each invocation owns. 0 = default (4 for 4-byte types, 2 for 8-byte
-  // ones: default_vectors_per_lane_for; single-pass scans vary it with the count: "Single-pass tile
-  // shapes" below); otherwise 1, 2, 4, 8 or 16.
+  // ones; single-pass scans vary it with the count: docs/scan.md, "ScanConfig";
+  // Context::vectors_per_lane); otherwise 1, 2, 4, 8 or 16.
   uint32_t vectors_per_lane = 0;
   // Single-pass: polls of a predecessor's state before computing its total from its input instead.
-  // 0 = default (default_spin_limit, 1024). Tests set 1 to force the fallback path. On lavapipe it is capped at
-  // lavapipe_max_spin_limit: lavapipe ends every loop of a shader invocation after 65535 iterations in
-  // all, which long polling would reach (a look-back cut short gives wrong results).
+  // 0 = default (1024). Tests set 1 to force the fallback path. On lavapipe it is capped at 256: lavapipe
+  // ends every loop of a shader invocation after 65535 iterations in all, which long polling would
+  // reach (a look-back cut short gives wrong results).
   uint32_t spin_limit = 0;
   // Single-pass: tiles one workgroup scans in turn. With more than one, a workgroup loads and scans its
   // next tile, and publishes that tile's total, before it looks back for the tile it holds, so it does
   // not sit idle in the look-back (docs/scan.md, "Several tiles per workgroup"). 0 = default
-  // (default_tiles_per_workgroup above several_tiles_min_tiles tiles, else 1; always 1 on lavapipe, a CPU
-  // with no memory latency to hide); 1 = one tile per workgroup. On lavapipe capped at
-  // lavapipe_max_tiles_per_workgroup (its loop-iteration limit, as for spin_limit).
+  // (4 above 512 tiles, else 1; always 1 on lavapipe, a CPU with no memory latency to hide); 1 = one
+  // tile per workgroup. On lavapipe capped at 4 (its loop-iteration limit, as for spin_limit).
   uint32_t tiles_per_workgroup = 0;
   // The operator: add (a prefix sum) unless set. See Op for the operators each type has.
   //   ScanConfig c;  c.type = DataType::i64;  c.op = Op::max;   // running maximum of int64_t values
@@ -171,46 +170,5 @@ struct ScanConfig {
   //   config.custom_op = gpuscan::CustomOp{absmax_glsl};
   std::optional<CustomOp> custom_op;
 };
-
-inline constexpr uint32_t default_workgroup_size = 256;
-inline constexpr uint32_t default_vectors_per_lane = 4;
-// The default K for elements of `element_bytes` bytes. 8-byte types hold twice the registers per vector:
-// on the H200 their scans ran 1.5-1.8x faster with K = 2 than with 4 at 2^24-2^28 elements, while 4-byte
-// types are fastest at 4 (bench/RESULTS.md, the shape sweep per element type).
-constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
-  return element_bytes >= 8 ? 2 : default_vectors_per_lane;
-}
-// Single-pass tile shapes. The single-pass scan's defaults depend on the type, the kind and the count
-// (core::single_pass_shape; measured on the H200, bench/RESULTS.md; lavapipe keeps W = 256 and
-// default_vectors_per_lane_for):
-// - above large_tile_min_elements, exclusive scans of 4-byte types take K = large_tile_vectors_per_lane.
-//   With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each with a 32 KiB tile in
-//   flight: 2^24-2^28 u32 7-16 % faster than K = 4; 2^22 was 4 % slower;
-// - there, inclusive scans of u32/i32 take W = inclusive_large_tile_workgroup_size with K = 8: their kernel
-//   holds a fourth value per vector, 114 registers at W = 256, K = 8 (two workgroups per SM) but 96 at
-//   W = 128 (five); 4-6 % faster than W = 256, K = 4 at 2^24-2^27, the same tile size;
-// - exclusive scans of u32/i32 of at most small_tile_max_elements take K = small_tile_vectors_per_lane:
-//   tiles of 2048, twice as many workgroups at once; 2^16 9 %, 2^18 4 % faster.
-inline constexpr uint32_t large_tile_vectors_per_lane = 8;
-inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
-inline constexpr uint32_t inclusive_large_tile_workgroup_size = 128;
-inline constexpr uint32_t small_tile_vectors_per_lane = 2;
-inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
-// Reduce-then-scan tile shapes (core::reduce_then_scan_shape): W = 256 and default_vectors_per_lane_for,
-// except 8-byte types above large_tile_min_elements, which take W = large_eight_byte_rts_workgroup_size
-// (K = 2: tiles of 512): on the H200 u64 at 2^24 / 2^26 / 2^28 7 / 5 / 4 % faster than at W = 256 (W = 32
-// slower again), f64 6 / 1 / 4 %. Not on lavapipe.
-inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
-// 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
-// H200 (bench/RESULTS.md; the slow batches once blamed on 64 were the clock); the longer limit
-// only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.
-inline constexpr uint32_t default_spin_limit = 1024;
-inline constexpr uint32_t lavapipe_max_spin_limit = 256;
-// 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.
-// The default takes one tile per workgroup up to several_tiles_min_tiles tiles: so few that every tile gets
-// a workgroup of its own at once, a further index only delays the held tile (2^20: 2-4 % slower with 4).
-inline constexpr uint32_t default_tiles_per_workgroup = 4;
-inline constexpr uint64_t several_tiles_min_tiles = 512;
-inline constexpr uint32_t lavapipe_max_tiles_per_workgroup = 4;
 
 }  // namespace gpuscan

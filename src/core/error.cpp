@@ -36,33 +36,7 @@ const std::error_category& error_category() noexcept {
 
 std::error_code make_error_code(Errc e) noexcept { return {static_cast<int>(e), error_category()}; }
 
-Error::Error(Errc code, const std::string& message, VkResult vk_result)
-    : std::runtime_error(message), code_(make_error_code(code)), vk_result_(vk_result) {}
-
-const char* vk_result_name(VkResult r) noexcept {
-  switch (r) {
-#define GPUSCAN_CASE(x) case x: return #x;
-    GPUSCAN_CASE(VK_SUCCESS)
-    GPUSCAN_CASE(VK_NOT_READY)
-    GPUSCAN_CASE(VK_TIMEOUT)
-    GPUSCAN_CASE(VK_INCOMPLETE)
-    GPUSCAN_CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
-    GPUSCAN_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    GPUSCAN_CASE(VK_ERROR_INITIALIZATION_FAILED)
-    GPUSCAN_CASE(VK_ERROR_DEVICE_LOST)
-    GPUSCAN_CASE(VK_ERROR_MEMORY_MAP_FAILED)
-    GPUSCAN_CASE(VK_ERROR_LAYER_NOT_PRESENT)
-    GPUSCAN_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
-    GPUSCAN_CASE(VK_ERROR_FEATURE_NOT_PRESENT)
-    GPUSCAN_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
-    GPUSCAN_CASE(VK_ERROR_TOO_MANY_OBJECTS)
-    GPUSCAN_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
-    GPUSCAN_CASE(VK_ERROR_FRAGMENTED_POOL)
-    GPUSCAN_CASE(VK_ERROR_UNKNOWN)
-    GPUSCAN_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
-#undef GPUSCAN_CASE
-    default: return "VkResult";
-  }
-}
+Error::Error(Errc code, const std::string& message)
+    : std::system_error(make_error_code(code), message), message_(message) {}
 
 }  // namespace gpuscan

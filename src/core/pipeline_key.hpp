@@ -19,12 +19,12 @@ struct PipelineKey {
   bool vector_aligned = true;     // 4
   uint32_t spin_limit = 1024;     // 5
   uint32_t predicate = 0;         // 6: stream compaction's predicate kind (shaders/common/compact.glsl)
-  bool withhold_first_tile = false;  // 7: WITHHOLD_FIRST_TILE (ContextCreateInfo::debug_withhold_first_tile)
+  bool withhold_first_tile = false;  // 7: WITHHOLD_FIRST_TILE (TestHooks::withhold_first_tile)
   uint32_t heads = 0;             // 8: HEADS, where segmented scans find segment starts (core::HeadSource)
-  bool late_fallback = false;    // 9: LATE_FALLBACK (ContextCreateInfo::debug_late_fallback)
+  bool late_fallback = false;    // 9: LATE_FALLBACK (TestHooks::late_fallback)
   bool in_place = false;          // 10: IN_PLACE, the single-pass scan's output is its input
   uint32_t tiles_per_workgroup = 1;  // 11: TILES_PER_WORKGROUP, tiles a single-pass workgroup takes in turn
-  uint32_t prefix_stride = 1;     // 12: PREFIX_STRIDE (ContextCreateInfo::debug_prefix_stride)
+  uint32_t prefix_stride = 1;     // 12: PREFIX_STRIDE (TestHooks::prefix_stride)
   uint32_t op = 0;                // 13: OP, the operator of a scan or reduction kernel (shaders/common/ops.glsl)
   auto operator<=>(const PipelineKey&) const = default;
 

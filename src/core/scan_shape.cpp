@@ -4,6 +4,7 @@
 #include <bit>
 #include <string>
 
+#include "core/tuning.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/error.hpp"
 

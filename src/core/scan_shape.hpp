@@ -57,11 +57,11 @@ void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_byt
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
 
 // The single-pass scan's W and K for `count` elements: the requested ones where non-zero, else the
-// defaults measured fastest on the H200 (include/gpuscan/types.hpp, "Single-pass tile shapes"). With
+// defaults measured fastest on the H200 (core/tuning.hpp, "Single-pass tile shapes"). With
 // `tuned` false (lavapipe: a CPU, with none of the GPU's latencies to hide) the plain defaults.
 TileShape single_pass_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, ScanKind kind,
                             uint64_t count, bool tuned);
-// Reduce-then-scan's W and K likewise ("Reduce-then-scan tile shapes" in gpuscan/types.hpp).
+// Reduce-then-scan's W and K likewise ("Reduce-then-scan tile shapes" in core/tuning.hpp).
 TileShape reduce_then_scan_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, uint64_t count,
                                  bool tuned);
 // The shape a scan of `count` elements runs `algorithm` with: one of the two above, or for multipass

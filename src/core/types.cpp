@@ -1,3 +1,5 @@
+#include "gpuscan/compact.hpp"
+#include "gpuscan/segmented.hpp"
 #include "gpuscan/types.hpp"
 
 namespace gpuscan {
@@ -89,6 +91,54 @@ std::optional<WorkgroupAlgorithm> parse_workgroup_algorithm(std::string_view nam
   for (auto a : {WorkgroupAlgorithm::automatic, WorkgroupAlgorithm::blelloch, WorkgroupAlgorithm::subgroup})
     if (name == to_string(a)) return a;
   return std::nullopt;
+}
+
+std::string_view to_string(PredicateKind kind) noexcept {
+  switch (kind) {
+    case PredicateKind::nonzero: return "nonzero";
+    case PredicateKind::equal: return "equal";
+    case PredicateKind::not_equal: return "not_equal";
+    case PredicateKind::less: return "less";
+    case PredicateKind::less_equal: return "less_equal";
+    case PredicateKind::greater: return "greater";
+    case PredicateKind::greater_equal: return "greater_equal";
+    case PredicateKind::bits_set: return "bits_set";
+    case PredicateKind::in_range: return "in_range";
+  }
+  return "?";
+}
+
+std::string_view to_string(CompactAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case CompactAlgorithm::automatic: return "auto";
+    case CompactAlgorithm::three_pass: return "three-pass";
+    case CompactAlgorithm::single_pass: return "single-pass";
+  }
+  return "?";
+}
+
+std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept {
+  for (CompactAlgorithm a : {CompactAlgorithm::automatic, CompactAlgorithm::three_pass, CompactAlgorithm::single_pass})
+    if (name == to_string(a)) return a;
+  return std::nullopt;
+}
+
+std::string_view to_string(CompactPath path) noexcept {
+  switch (path) {
+    case CompactPath::automatic: return "auto";
+    case CompactPath::ballot: return "ballot";
+    case CompactPath::shared_memory: return "shared-memory";
+  }
+  return "?";
+}
+
+std::string_view to_string(SegmentHeads heads) noexcept {
+  switch (heads) {
+    case SegmentHeads::flags: return "flags";
+    case SegmentHeads::keys_u32: return "u32 keys";
+    case SegmentHeads::keys_u64: return "u64 keys";
+  }
+  return "?";
 }
 
 }  // namespace gpuscan

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/egl.hpp"
+#include "gpuscan/testing.hpp"
 
 namespace gpuscan::gl {
 
@@ -146,10 +148,7 @@ std::unique_ptr<Context::Impl> finish(std::unique_ptr<Context::Impl> impl, const
   impl->info = query_info(impl->gl);
   impl->on_message = info.on_message;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
-  if (info.max_workgroup_count_x) impl->max_groups_x = std::min(impl->max_groups_x, info.max_workgroup_count_x);
   impl->max_binding_bytes = impl->info.max_shader_storage_block_size;
-  if (info.debug_max_binding_bytes)
-    impl->max_binding_bytes = std::min(impl->max_binding_bytes, info.debug_max_binding_bytes);
   if (info.debug && impl->info.khr_debug) {
     impl->gl.Enable(GL_DEBUG_OUTPUT);
     impl->gl.Enable(GL_DEBUG_OUTPUT_SYNCHRONOUS);  // the callback runs inside the failing call
@@ -434,7 +433,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   const Algorithm algorithm = resolve(config, count);
   const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(element_size(config.type));
+      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(element_size(config.type));
   std::ostringstream s;
   s << to_string(algorithm) << " for " << count << " elements";
   if (algorithm == Algorithm::reduce_then_scan)
@@ -449,6 +448,14 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
               ? " (automatic: GL_KHR_shader_subgroup arithmetic is there; single-pass is not offered on GL)"
               : " (automatic: no GL_KHR_shader_subgroup arithmetic, so Blelloch workgroup scans)");
   return s.str();
+}
+
+Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks& hooks) {
+  Context ctx = Context::create(info);
+  Context::Impl& impl = impl_of(ctx);
+  if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
+  if (hooks.max_workgroup_count_x != 0) impl.max_groups_x = std::min(impl.max_groups_x, hooks.max_workgroup_count_x);
+  return ctx;
 }
 
 }  // namespace gpuscan::gl

@@ -29,8 +29,8 @@ struct Context::Impl {
   void* surface = nullptr;  // a 1x1 pbuffer where EGL lacks EGL_KHR_surfaceless_context, else null
   bool owns_context = false;
   MessageCallback on_message;
-  uint64_t max_binding_bytes = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE, or ContextCreateInfo::debug_max_binding_bytes
-  uint32_t max_groups_x = 0;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], or the debugging cap
+  uint64_t max_binding_bytes = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE, or TestHooks::max_binding_bytes
+  uint32_t max_groups_x = 0;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], or TestHooks::max_workgroup_count_x
 
   // Programs are compiled on first use and kept; the key's constants become GPUSCAN_SPEC_<id>.
   std::map<PipelineKey, GLuint> programs;
@@ -75,6 +75,15 @@ struct Context::Impl {
   // Throws Errc::gl_error naming `what` if GL reports an error (the error is consumed).
   void check_error(const char* what) const;
 };
+
+namespace detail {
+// A Context keeps its state private; the backend, and gpuscan's white-box tests and benchmarks, reach it here.
+struct ContextAccess {
+  static Context::Impl& impl(const Context& ctx) noexcept { return *ctx.impl_; }
+};
+}  // namespace detail
+
+inline Context::Impl& impl_of(const Context& ctx) noexcept { return detail::ContextAccess::impl(ctx); }
 
 // Fills GlInfo from the current context and loads nothing; Errc::unsupported below GL 4.5.
 GlInfo query_info(const Functions& gl);

@@ -15,7 +15,7 @@ template <class T>
 PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
                                Predicate predicate, CompactConfig config, bool partition) {
   config.type = data_type_of<T>::value;
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const uint64_t n = values.size();
   const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
@@ -47,7 +47,7 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
 
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
                                   double* gpu_ns, std::optional<uint64_t> initial_bits) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   // A custom operator's elements are its T's (the snippet compiled first, for its size).
   const uint32_t esize = config.custom_op ? impl.custom_op(*config.custom_op).element_size : element_size(config.type);
@@ -74,7 +74,7 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
 
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config,
                                     double* gpu_ns) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const uint32_t esize = element_size(config.type);
   if (input.size() % esize != 0)

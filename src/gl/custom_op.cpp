@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/variant_names.hpp"
 #include "gl/context_impl.hpp"
 
@@ -43,7 +44,7 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
     custom_snippets[compiled.prefix] = op.glsl;
     PipelineKey key;
     key.variant = compiled.prefix + core::custom_variant_name(core::Kernel::scan_local);
-    key.workgroup_size = default_workgroup_size;
+    key.workgroup_size = core::default_workgroup_size;
     GLuint first = 0;
     try {
       first = program(key);  // a compile error throws here, before the snippet is cached
@@ -65,8 +66,8 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
 }
 
 uint32_t compile_custom_op(const Context& ctx, const CustomOp& op) {
-  ctx.impl().check_current();
-  return ctx.impl().custom_op(op).element_size;
+  impl_of(ctx).check_current();
+  return impl_of(ctx).custom_op(op).element_size;
 }
 
 }  // namespace gpuscan::gl

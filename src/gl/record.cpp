@@ -33,7 +33,7 @@ struct Resolved {
 };
 
 core::PlanLimits limits(const Context& ctx) {
-  return {ctx.impl().max_groups_x, ctx.impl().info.max_workgroup_count[1]};
+  return {impl_of(ctx).max_groups_x, impl_of(ctx).info.max_workgroup_count[1]};
 }
 
 // `extent`: the plan to issue, or its outline (core::PlanExtent) for sizing temp and describing it.
@@ -43,7 +43,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   Resolved r;
   r.config = config;
   if (config.custom_op) {  // compiled (or found) first: its element size is needed from here on
-    const Context::Impl::CompiledCustomOp& custom = ctx.impl().custom_op(*config.custom_op);
+    const Context::Impl::CompiledCustomOp& custom = impl_of(ctx).custom_op(*config.custom_op);
     r.config.custom_op->element_size = custom.element_size;
     r.custom_prefix = custom.prefix;
   }
@@ -57,7 +57,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   if (config.custom_op && config.workgroup == WorkgroupAlgorithm::subgroup)
     throw Error(Errc::unsupported, "custom operators run the Blelloch workgroup scan (no subgroup operation "
                                    "implements them); use WorkgroupAlgorithm::blelloch or automatic");
-  const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes, ctx.impl().binding_alignment(esize), esize);
+  const uint64_t window = core::window_elements(impl_of(ctx).max_binding_bytes, impl_of(ctx).binding_alignment(esize), esize);
   r.plan = core::plan_scan(r.algorithm, count, r.config, r.shape, limits(ctx), false, window, extent);
   r.plan_bound = count;
   r.block_size = r.algorithm == Algorithm::multipass ? 2 * r.shape.workgroup_size
@@ -74,10 +74,10 @@ Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& 
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   core::check_op(config.op, config.type);
-  ctx.impl().reduce_without_subgroups(config.type);  // refuses the types GL lacks
+  impl_of(ctx).reduce_without_subgroups(config.type);  // refuses the types GL lacks
   core::check_shared_memory(r.shape, config.type, info.max_shared_memory_bytes);
   const uint32_t esize = element_size(config.type);
-  const uint64_t window = core::window_elements(ctx.impl().max_binding_bytes, ctx.impl().binding_alignment(esize), esize);
+  const uint64_t window = core::window_elements(impl_of(ctx).max_binding_bytes, impl_of(ctx).binding_alignment(esize), esize);
   r.algorithm = Algorithm::reduce_then_scan;  // its tile kernels
   r.plan = core::plan_reduction(count, config.type, r.shape, limits(ctx), window, extent);
   r.plan_bound = count;
@@ -265,7 +265,7 @@ void check_count_from(const Context::Impl& impl, const IndirectCount& from, cons
 }
 
 void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bool partition) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const Resolved r = resolve_compact(ctx, args.count, args.config, partition);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
@@ -349,7 +349,7 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
 void record_scan(const Context& ctx, const ScanArgs& args) { record_scan_timed(ctx, args, nullptr); }
 
 void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const Resolved r = resolve_scan(ctx, args.count, args.config, count_from != nullptr);
@@ -417,14 +417,14 @@ std::string describe_reduce_plan(const Context& ctx, uint64_t count, const Reduc
   const Resolved r = resolve_reduce(ctx, count, config, false, core::PlanExtent::outline);
   return "reduce, W = " + std::to_string(r.shape.workgroup_size) + ", " + std::to_string(r.shape.vectors_per_lane) +
          " vectors per lane" +
-         (ctx.impl().reduce_without_subgroups(config.type) ? ", without subgroups" : ", subgroup arithmetic") + "\n" +
+         (impl_of(ctx).reduce_without_subgroups(config.type) ? ", without subgroups" : ", subgroup arithmetic") + "\n" +
          core::describe(r.plan);
 }
 
 void record_reduce(const Context& ctx, const ReduceArgs& args) { record_reduce_timed(ctx, args, nullptr); }
 
 void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu_ns) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const Resolved r = resolve_reduce(ctx, args.count, args.config, count_from != nullptr);

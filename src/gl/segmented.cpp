@@ -34,10 +34,10 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
   core::check_segmented_config(config);
-  ctx.impl().reduce_without_subgroups(config.type);  // refuses the types GL lacks
+  impl_of(ctx).reduce_without_subgroups(config.type);  // refuses the types GL lacks
   const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
   return {shape, core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
-                                      {ctx.impl().max_groups_x, info.max_workgroup_count[1]})};
+                                      {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]})};
 }
 
 // PassParams' ten, then segmented.glsl's heads_offset and heads_before (0: OpenGL plans run in one window).
@@ -128,7 +128,7 @@ std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, con
 }
 
 void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const ResolvedSegmented r = resolve_segmented(ctx, args.count, args.config, args.heads_kind);
   if (args.count == 0) return;
@@ -145,7 +145,7 @@ void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
 std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const uint32_t head_bytes = core::head_unit_bytes(head_source(heads_kind));
   const uint64_t n = core::segmented_value_count(values.size(), config.type, heads.size(), head_bytes,

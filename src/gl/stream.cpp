@@ -55,7 +55,7 @@ StreamPlan plan_scan_stream(const Context& ctx, const ScanConfig& config, const 
 
 StreamStats scan_stream(const Context& ctx, const ScanConfig& config, const StreamReader& read, const StreamWriter& write,
                         const StreamOptions& options, std::optional<uint64_t> initial_bits) {
-  ctx.impl().check_current();
+  impl_of(ctx).check_current();
   const GlStreamPlan p = plan_scan(ctx, config, options);
   StreamStats stats;
   static_cast<StreamPlan&>(stats) = p.plan;

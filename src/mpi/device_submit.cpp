@@ -28,21 +28,21 @@ void submit_between_barriers(const Context& ctx, std::initializer_list<vk::Owned
     if (times) *times = {vk_times.record, vk_times.submit, vk_times.wait, vk_times.gpu};
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {
-      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
       for (vk::OwnedBuffer* b : owned)
-        if (b) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+        if (b) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
     }
     throw;
   }
 }
 
-std::unique_lock<std::mutex> scratch_lock(const Context& ctx) { return std::unique_lock(ctx.impl().scratch_mutex); }
+std::unique_lock<std::mutex> scratch_lock(const Context& ctx) { return std::unique_lock(impl_of(ctx).scratch_mutex); }
 
 vk::OwnedBuffer& scratch(const Context& ctx, VkDeviceSize bytes, bool host_visible) {
   // Every usage a device-piece call's temp or result can need, so one buffer serves them all.
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-  vk::OwnedBuffer& b = host_visible ? ctx.impl().scratch_host : ctx.impl().scratch_device;
+  vk::OwnedBuffer& b = host_visible ? impl_of(ctx).scratch_host : impl_of(ctx).scratch_device;
   if (!b.handle() || b.view().buffer_size < bytes)
     b = vk::OwnedBuffer(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(bytes, 256), usage,
                         host_visible ? vk::MemoryKind::host_visible : vk::MemoryKind::device_local);

@@ -1,15 +1,15 @@
-// Turns a failed Vulkan call into a gpuscan::Error naming the call.
+// Turns a failed Vulkan call into a gpuscan::VulkanError naming the call.
 #pragma once
 
 #include <string>
 
-#include "gpuscan/error.hpp"
+#include "gpuscan/vulkan/error.hpp"
 
 namespace gpuscan::vk {
 
 inline void check(VkResult result, const char* what) {
   if (result != VK_SUCCESS)
-    throw Error(Errc::vulkan_error, std::string(what) + " failed: " + vk_result_name(result), result);
+    throw VulkanError(Errc::vulkan_error, std::string(what) + " failed: " + vk_result_name(result), result);
 }
 
 }  // namespace gpuscan::vk

@@ -14,8 +14,9 @@
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/variant_names.hpp"
-#include "gpuscan/compact.hpp"
+#include "gpuscan/vulkan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"
@@ -39,7 +40,7 @@ struct ResolvedCompact {
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
                                 bool partition = false, bool temp_zeroed = false, bool indirect = false,
                                 core::PlanExtent extent = core::PlanExtent::full) {
-  ctx.impl().check_count(count, element_size(config.type), "compaction");
+  impl_of(ctx).check_count(count, element_size(config.type), "compaction");
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
@@ -51,7 +52,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
                                    "CompactPath::shared_memory or automatic");
   // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
-  const uint64_t window = ctx.impl().window_elements(DataType::u32);
+  const uint64_t window = impl_of(ctx).window_elements(DataType::u32);
   const bool windowed = core::compaction_windowed(count, shape, window);
   // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
   const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
@@ -65,9 +66,9 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   // Large single-pass selections take larger tiles where the stage fits (compact.hpp,
   // CompactConfig::vectors_per_lane).
   if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition &&
-      count > large_tile_min_elements) {
+      count > core::large_tile_min_elements) {
     const core::TileShape large =
-        core::tile_shape(config.workgroup_size, compact_large_tile_vectors_per_lane, core::workgroup_limits(info));
+        core::tile_shape(config.workgroup_size, core::compact_large_tile_vectors_per_lane, core::workgroup_limits(info));
     if (stage_fits_in_shared_memory(large) && !core::compaction_windowed(count, large, window)) {
       shape = large;
       r.vectors_per_lane = large.vectors_per_lane;
@@ -99,7 +100,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
   r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
-                                 {ctx.impl().max_groups_x, info.max_workgroup_count[1]},
+                                 {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]},
                                  r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window, extent);
   if (indirect) r.plan = core::plan_indirect(r.plan, 4, &r.indirect);
   return r;
@@ -174,7 +175,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   }
 
   core::check_recordable(r.plan.windows_left_out);
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
@@ -211,7 +212,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : default_spin_limit, impl.max_spin_limit());
+    key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : core::default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
     if (d.kernel == core::Kernel::compact_single_pass) key.prefix_stride = impl.prefix_stride;
@@ -307,9 +308,9 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
     });
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(ctx.impl().abandoned_mutex);
+      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
       for (vk::OwnedBuffer* b : {&in, &out, &count, &temp, &flag_buffer})
-        ctx.impl().abandoned_buffers.push_back(std::move(*b));
+        impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
     }
     throw;
   }
@@ -325,45 +326,6 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
 }
 
 }  // namespace
-
-std::string_view to_string(PredicateKind kind) noexcept {
-  switch (kind) {
-    case PredicateKind::nonzero: return "nonzero";
-    case PredicateKind::equal: return "equal";
-    case PredicateKind::not_equal: return "not_equal";
-    case PredicateKind::less: return "less";
-    case PredicateKind::less_equal: return "less_equal";
-    case PredicateKind::greater: return "greater";
-    case PredicateKind::greater_equal: return "greater_equal";
-    case PredicateKind::bits_set: return "bits_set";
-    case PredicateKind::in_range: return "in_range";
-  }
-  return "?";
-}
-
-std::string_view to_string(CompactAlgorithm algorithm) noexcept {
-  switch (algorithm) {
-    case CompactAlgorithm::automatic: return "auto";
-    case CompactAlgorithm::three_pass: return "three-pass";
-    case CompactAlgorithm::single_pass: return "single-pass";
-  }
-  return "?";
-}
-
-std::optional<CompactAlgorithm> parse_compact_algorithm(std::string_view name) noexcept {
-  for (CompactAlgorithm a : {CompactAlgorithm::automatic, CompactAlgorithm::three_pass, CompactAlgorithm::single_pass})
-    if (name == to_string(a)) return a;
-  return std::nullopt;
-}
-
-std::string_view to_string(CompactPath path) noexcept {
-  switch (path) {
-    case CompactPath::automatic: return "auto";
-    case CompactPath::ballot: return "ballot";
-    case CompactPath::shared_memory: return "shared-memory";
-  }
-  return "?";
-}
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
                                            bool indirect) {

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/testing.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/reconvergence.hpp"
@@ -151,8 +153,8 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
   VkInstance instance = VK_NULL_HANDLE;
   VkResult r = vkCreateInstance(&info, nullptr, &instance);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-    throw Error(Errc::no_device,
-                "no Vulkan driver found (on Debian without a GPU: apt-get install mesa-vulkan-drivers)", r);
+    throw VulkanError(Errc::no_device,
+                      "no Vulkan driver found (on Debian without a GPU: apt-get install mesa-vulkan-drivers)", r);
   vk::check(r, "vkCreateInstance");
   return instance;
 }
@@ -435,17 +437,21 @@ Context Context::create(const ContextCreateInfo& create_info) {
   vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
 
   impl->max_groups_x = impl->info.max_workgroup_count[0];
-  impl->withhold_first_tile = create_info.debug_withhold_first_tile;
-  impl->late_fallback = create_info.debug_late_fallback;
-  impl->prefix_stride = std::max(create_info.debug_prefix_stride, 1u);
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
-  impl->debug_max_window_bytes = create_info.debug_max_binding_bytes;
-  if (create_info.debug_max_binding_bytes != 0)
-    impl->max_binding_bytes = std::min(impl->max_binding_bytes, create_info.debug_max_binding_bytes);
-  if (create_info.max_workgroup_count_x != 0)
-    impl->max_groups_x = std::min(impl->max_groups_x, create_info.max_workgroup_count_x);
   impl->create_layouts();
   return Context(std::move(impl));
+}
+
+Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks& hooks) {
+  Context ctx = Context::create(info);
+  Context::Impl& impl = impl_of(ctx);
+  impl.withhold_first_tile = hooks.withhold_first_tile;
+  impl.late_fallback = hooks.late_fallback;
+  impl.prefix_stride = std::max(hooks.prefix_stride, 1u);
+  impl.debug_max_window_bytes = hooks.max_binding_bytes;
+  if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
+  if (hooks.max_workgroup_count_x != 0) impl.max_groups_x = std::min(impl.max_groups_x, hooks.max_workgroup_count_x);
+  return ctx;
 }
 
 Context Context::adopt(const AdoptInfo& adopt_info) {
@@ -602,7 +608,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   impl_->check_count(count, std::max<uint32_t>(core::element_bytes(config), 1), "scan");
   const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
+      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t tile = uint64_t{w} * k * 4;
   if (config.custom_op) return resolve_custom(config);
   core::check_op(config.op, config.type);
@@ -646,7 +652,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
 // operators the config's or the defaults.
 static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, uint64_t count) {
   if (!config.custom_op)
-    return ctx.impl().scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
+    return impl_of(ctx).scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
                                  config.type, config.kind, count);
   return core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(ctx.device_info()),
                           core::element_bytes(config));
@@ -665,7 +671,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   const Algorithm algorithm = resolve(config, count);
   const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : default_vectors_per_lane_for(core::element_bytes(config));
+      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(core::element_bytes(config));
   const uint64_t limit = single_pass_auto_limit(*impl_, config);
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {

@@ -13,6 +13,7 @@
 
 #include "core/pipeline_key.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
 
@@ -36,10 +37,10 @@ struct Context::Impl {
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
   MessageCallback on_message;
   DeviceInfo info;
-  uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or the debugging cap
-  bool withhold_first_tile = false;  // ContextCreateInfo::debug_withhold_first_tile
-  uint32_t prefix_stride = 1;        // ContextCreateInfo::debug_prefix_stride (at least 1)
-  bool late_fallback = false;       // ContextCreateInfo::debug_late_fallback
+  uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or TestHooks::max_workgroup_count_x
+  bool withhold_first_tile = false;  // TestHooks::withhold_first_tile
+  uint32_t prefix_stride = 1;        // TestHooks::prefix_stride (at least 1)
+  bool late_fallback = false;       // TestHooks::late_fallback
   // GPUSCAN_PIPELINE_STATS set and VK_KHR_pipeline_executable_properties present: each pipeline's
   // compiler statistics (registers, shared memory, ...) go to stderr as it is built (docs/bench.md).
   bool pipeline_stats = false;
@@ -50,12 +51,12 @@ struct Context::Impl {
   // lavapipe ends all loops of an invocation after 65535 iterations in all (docs/design.md), so long
   // polling there would silently cut a look-back short.
   uint32_t max_spin_limit() const {
-    return on_lavapipe() ? lavapipe_max_spin_limit : UINT32_MAX;
+    return on_lavapipe() ? core::lavapipe_max_spin_limit : UINT32_MAX;
   }
   // The most tiles a single-pass workgroup takes in turn (ScanConfig::tiles_per_workgroup), for the same
   // reason: each tile adds its look-back's polls to the invocation's loop iterations.
   uint32_t max_tiles_per_workgroup() const {
-    return on_lavapipe() ? lavapipe_max_tiles_per_workgroup : UINT32_MAX;
+    return on_lavapipe() ? core::lavapipe_max_tiles_per_workgroup : UINT32_MAX;
   }
   // The W and K a scan of `count` elements of `type` runs `algorithm` with, for a requested W and K
   // (0 = default): core::scan_tile_shape, tuned for GPUs, plain defaults on lavapipe.
@@ -69,15 +70,15 @@ struct Context::Impl {
   // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
   // 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms); explicit counts still run (the tests use them).
   uint32_t tiles_per_workgroup(uint32_t requested, uint64_t tiles) const {
-    const bool several = tiles > several_tiles_min_tiles && !on_lavapipe();
-    const uint32_t chosen = requested ? requested : several ? default_tiles_per_workgroup : 1;
+    const bool several = tiles > core::several_tiles_min_tiles && !on_lavapipe();
+    const uint32_t chosen = requested ? requested : several ? core::default_tiles_per_workgroup : 1;
     return std::min(chosen, max_tiles_per_workgroup());
   }
-  uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or ContextCreateInfo::debug_max_binding_bytes
+  uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or TestHooks::max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one
   // binding (core/windows.hpp).
   // With `device_address`, those of a window through device addresses (no binding limit: 2^31, or
-  // debug_max_binding_bytes).
+  // TestHooks::max_binding_bytes).
   uint64_t window_elements(uint32_t element_bytes, bool device_address = false) const;
   uint64_t window_elements(DataType type) const { return window_elements(element_size(type)); }
   // Errc::too_large when `count` elements of `element_bytes` bytes exceed the device's largest memory
@@ -91,7 +92,7 @@ struct Context::Impl {
     return device_address_enabled ? VkBufferUsageFlags{VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT} : 0u;
   }
   Addressing addressing = Addressing::automatic;
-  uint64_t debug_max_window_bytes = 0;  // ContextCreateInfo::debug_max_binding_bytes (0 = none)
+  uint64_t debug_max_window_bytes = 0;  // TestHooks::max_binding_bytes (0 = none)
   bool single_pass_enabled = false;  // the device has the single-pass scan's features enabled
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64
@@ -175,6 +176,15 @@ struct Context::Impl {
                        std::span<const uint32_t> params, uint32_t groups_x, uint32_t groups_y,
                        std::optional<IndirectCommand> indirect = std::nullopt);
 };
+
+namespace detail {
+// A Context keeps its state private; the backend, and gpuscan's white-box tests and benchmarks, reach it here.
+struct ContextAccess {
+  static Context::Impl& impl(const Context& ctx) noexcept { return *ctx.impl_; }
+};
+}  // namespace detail
+
+inline Context::Impl& impl_of(const Context& ctx) noexcept { return detail::ContextAccess::impl(ctx); }
 
 namespace vk {
 // Fills a DeviceInfo from Vulkan queries (device_info.cpp).

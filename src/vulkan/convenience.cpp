@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cpu/reference.hpp"
-#include "gpuscan/reduce.hpp"
+#include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"
@@ -61,7 +61,7 @@ void destroy_slot(VkDevice device, const Slot& slot) {
 
 // An idle slot of the Context's (reset), or a new one; with `timed`, with its timestamp query pool.
 Slot take_slot(const Context& ctx, bool timed) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   const VkDevice device = ctx.device();
   Slot slot;
   {
@@ -110,7 +110,7 @@ Slot take_slot(const Context& ctx, bool timed) {
 
 void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times) {
   const VkDevice device = ctx.device();
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   const bool timed = times && ctx.device_info().timestamp_period_ns > 0;
   auto t0 = std::chrono::steady_clock::now();
   Slot slot = take_slot(ctx, timed);
@@ -156,10 +156,10 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
         if (slot.timestamps) impl.abandoned_queries.push_back(slot.timestamps);
       }
       slot = {};
-      throw Error(Errc::timeout,
-                  "the GPU did not finish a submission within " + std::to_string(impl.timeout_ns / 1'000'000) +
-                      " ms (a hang or a device lost); destroy this Context",
-                  waited);
+      throw VulkanError(Errc::timeout,
+                        "the GPU did not finish a submission within " + std::to_string(impl.timeout_ns / 1'000'000) +
+                            " ms (a hang or a device lost); destroy this Context",
+                        waited);
     }
     check(waited, "vkWaitForFences");
     if (stamped) {
@@ -192,7 +192,7 @@ std::vector<std::byte> run_on_device(const Context& ctx, std::span<const std::by
   const VkDevice device = ctx.device();
   const VkDeviceSize bytes = input.size();
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT | ctx.impl().address_usage();
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT | impl_of(ctx).address_usage();
   vk::OwnedBuffer staging(physical, device, std::max(bytes, result_bytes),
                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                           vk::MemoryKind::host_visible);
@@ -232,9 +232,9 @@ std::vector<std::byte> run_on_device(const Context& ctx, std::span<const std::by
     }
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(ctx.impl().abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&staging, &data, &result, &temp}) ctx.impl().abandoned_buffers.push_back(std::move(*b));
-      if (queries) ctx.impl().abandoned_queries.push_back(queries);
+      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
+      for (vk::OwnedBuffer* b : {&staging, &data, &result, &temp}) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
+      if (queries) impl_of(ctx).abandoned_queries.push_back(queries);
       throw;
     }
     if (queries) vkDestroyQueryPool(device, queries, nullptr);
@@ -262,7 +262,7 @@ uint64_t element_count(std::span<const std::byte> input, DataType type) {
 
 // The number of a custom operator's elements in `input` (the snippet compiled first, for its size).
 uint64_t custom_element_count(const Context& ctx, std::span<const std::byte> input, const CustomOp& op) {
-  const uint32_t esize = ctx.impl().custom_op(op).element_size;
+  const uint32_t esize = impl_of(ctx).custom_op(op).element_size;
   if (input.size() % esize != 0)
     throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
                                             " bytes, not a whole number of the custom operator's " +

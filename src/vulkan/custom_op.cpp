@@ -211,6 +211,6 @@ const Context::Impl::CompiledCustomOp& Context::Impl::custom_op(const CustomOp& 
   return compiled;
 }
 
-uint32_t compile_custom_op(const Context& ctx, const CustomOp& op) { return ctx.impl().custom_op(op).element_size; }
+uint32_t compile_custom_op(const Context& ctx, const CustomOp& op) { return impl_of(ctx).custom_op(op).element_size; }
 
 }  // namespace gpuscan

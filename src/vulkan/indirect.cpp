@@ -30,7 +30,7 @@ void check_indirect_count(const IndirectCount& from, const BufferView& temp, std
 
 void record_indirect_count(const Context& ctx, VkCommandBuffer cmd, const core::Dispatch& d, const IndirectCount& from,
                            const BufferView& temp, uint32_t esize, core::IndirectCountParams shape, bool min_one_block) {
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   PipelineKey key;
   key.variant = "indirect_count";
   key.use_aux = min_one_block;

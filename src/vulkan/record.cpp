@@ -9,8 +9,9 @@
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "core/variant_names.hpp"
-#include "gpuscan/reduce.hpp"
+#include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"
@@ -51,11 +52,11 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   ScanConfig resolved_config = config;
   std::string custom_prefix;
   if (config.custom_op) {  // compiled (or found) first: its element size is needed from here on
-    const Context::Impl::CompiledCustomOp& custom = ctx.impl().custom_op(*config.custom_op);
+    const Context::Impl::CompiledCustomOp& custom = impl_of(ctx).custom_op(*config.custom_op);
     resolved_config.custom_op->element_size = custom.element_size;
     custom_prefix = custom.prefix;
   }
-  ctx.impl().check_count(count, core::element_bytes(resolved_config), job == Job::reduce ? "reduction" : "scan");
+  impl_of(ctx).check_count(count, core::element_bytes(resolved_config), job == Job::reduce ? "reduction" : "scan");
   core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
@@ -70,15 +71,15 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     fallback.algorithm = Algorithm::reduce_then_scan;
     r.algorithm = ctx.resolve(fallback, count, in_place, vector_aligned);
   }
-  if (in_place && r.algorithm == Algorithm::single_pass && ctx.impl().withhold_first_tile)
+  if (in_place && r.algorithm == Algorithm::single_pass && impl_of(ctx).withhold_first_tile)
     throw Error(Errc::invalid_argument,
-                "ContextCreateInfo::debug_withhold_first_tile does not apply to single-pass scans in place: tile 0 "
+                "TestHooks::withhold_first_tile does not apply to single-pass scans in place: tile 0 "
                 "would overwrite its input without publishing, so no fallback could recompute it");
   // The tile scans' default shapes depend on the type and count (core::scan_tile_shape).
   const bool tile_scan = job == Job::scan && !config.custom_op &&
                          (r.algorithm == Algorithm::single_pass || r.algorithm == Algorithm::reduce_then_scan);
   if (tile_scan) {
-    shape = ctx.impl().scan_shape(r.algorithm, config.workgroup_size, config.vectors_per_lane, config.type, config.kind,
+    shape = impl_of(ctx).scan_shape(r.algorithm, config.workgroup_size, config.vectors_per_lane, config.type, config.kind,
                                   count);
     r.workgroup_size = shape.workgroup_size;
     r.vectors_per_lane = shape.vectors_per_lane;
@@ -87,8 +88,8 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.custom_prefix = std::move(custom_prefix);
   r.in_place = in_place;
   const uint32_t esize = core::element_bytes(r.config);
-  const core::PlanLimits limits{ctx.impl().max_groups_x, info.max_workgroup_count[1]};
-  const uint64_t window = ctx.impl().window_elements(esize, device_address);
+  const core::PlanLimits limits{impl_of(ctx).max_groups_x, info.max_workgroup_count[1]};
+  const uint64_t window = impl_of(ctx).window_elements(esize, device_address);
   r.device_address = device_address;
   r.bound = count;
   r.block_size = shape.workgroup_size * shape.vectors_per_lane * 4;
@@ -103,9 +104,9 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window, extent);
   if (tile_scan)  // temp sized for this count serves smaller ones
     r.plan.temp_elements =
-        std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !ctx.impl().on_lavapipe(),
+        std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !impl_of(ctx).on_lavapipe(),
                                                                 limits, temp_zeroed, window,
-                                                                ctx.impl().min_workgroup()));
+                                                                impl_of(ctx).min_workgroup()));
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }
@@ -115,7 +116,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
 // bound. Throws Errc::unsupported / missing_usage where device addresses are forced but cannot be used.
 bool use_device_address(const Context& ctx, uint64_t count, const ScanConfig& config, const BufferView& input,
                         const BufferView* output) {
-  const Context::Impl& impl = ctx.impl();
+  const Context::Impl& impl = impl_of(ctx);
   if (impl.addressing == Addressing::bindings || count == 0) return false;
   if (impl.addressing == Addressing::device_address) {
     if (config.custom_op)
@@ -132,7 +133,7 @@ bool use_device_address(const Context& ctx, uint64_t count, const ScanConfig& co
 // temp requirements (which must cover each) and `gpuscan info` (the first: device addresses where they
 // would be used with buffers that allow them).
 std::vector<bool> possible_device_address(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  const Context::Impl& impl = ctx.impl();
+  const Context::Impl& impl = impl_of(ctx);
   if (impl.addressing == Addressing::bindings || config.custom_op || count == 0) return {false};
   if (impl.addressing == Addressing::device_address) return {true};
   if (impl.device_address_enabled && count > impl.window_elements(config.type)) return {true, false};
@@ -176,7 +177,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
   core::check_recordable(r.plan.windows_left_out);
   const ScanConfig& config = r.config;
   const uint32_t esize = core::element_bytes(config);
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   auto view_of = [&](core::Slot slot) -> const BufferView& { return *views[static_cast<int>(slot)]; };
   // Plans contain fills only before their first dispatch, so a barrier after a fill orders
   // transfer -> compute and every other barrier compute -> compute.
@@ -221,7 +222,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = std::min(config.spin_limit ? config.spin_limit : default_spin_limit, impl.max_spin_limit());
+    key.spin_limit = std::min(config.spin_limit ? config.spin_limit : core::default_spin_limit, impl.max_spin_limit());
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
     if (d.kernel == core::Kernel::single_pass) key.prefix_stride = impl.prefix_stride;

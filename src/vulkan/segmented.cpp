@@ -16,7 +16,7 @@
 #include "core/segmented_checks.hpp"
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
-#include "gpuscan/segmented.hpp"
+#include "gpuscan/vulkan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"
@@ -48,14 +48,14 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
                                     SegmentHeads heads, bool indirect = false,
                                     core::PlanExtent extent = core::PlanExtent::full) {
   const core::HeadSource source = head_source(heads);
-  ctx.impl().check_count(count, element_size(config.type), "segmented scan");
+  impl_of(ctx).check_count(count, element_size(config.type), "segmented scan");
   const DeviceInfo& info = ctx.device_info();
   const core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info),
                        element_size(config.type));
   core::check_shared_memory(shape, config.type, info.max_shared_memory_bytes);
   core::check_segmented_config(config);
-  const Context::Impl& impl = ctx.impl();
+  const Context::Impl& impl = impl_of(ctx);
   if (const std::string why = impl.type_obstacle(config.type, true); !why.empty())
     throw Error(Errc::unsupported, "segmented scan: " + why);
   constexpr VkSubgroupFeatureFlags needed =
@@ -79,7 +79,7 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
   core::check_recordable(r.plan.windows_left_out);
   const uint32_t esize = element_size(args.config.type);
   const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
-  Context::Impl& impl = ctx.impl();
+  Context::Impl& impl = impl_of(ctx);
   auto view_of = [&](core::SegSlot slot) -> const BufferView& {
     switch (slot) {
       case core::SegSlot::input: return args.input;
@@ -157,15 +157,6 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
 
 }  // namespace
 
-std::string_view to_string(SegmentHeads heads) noexcept {
-  switch (heads) {
-    case SegmentHeads::flags: return "flags";
-    case SegmentHeads::keys_u32: return "u32 keys";
-    case SegmentHeads::keys_u64: return "u64 keys";
-  }
-  return "?";
-}
-
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                                    bool indirect) {
   TempRequirements req;
@@ -234,8 +225,8 @@ std::vector<T> run_segmented(const Context& ctx, std::span<const std::byte> valu
     });
   } catch (const Error& e) {
     if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(ctx.impl().abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&in, &head_buffer, &out, &temp}) ctx.impl().abandoned_buffers.push_back(std::move(*b));
+      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
+      for (vk::OwnedBuffer* b : {&in, &head_buffer, &out, &temp}) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
     }
     throw;
   }

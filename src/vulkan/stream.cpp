@@ -14,7 +14,7 @@
 #include "core/scan_shape.hpp"
 #include "core/stream.hpp"
 #include "cpu/reference.hpp"
-#include "gpuscan/stream.hpp"
+#include "gpuscan/vulkan/stream.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"
@@ -35,7 +35,7 @@ class Slot {
     const VkPhysicalDevice physical = ctx.physical_device();
     const VkDevice device = ctx.device();
     constexpr VkBufferUsageFlags transfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | transfer | ctx.impl().address_usage();
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | transfer | impl_of(ctx).address_usage();
     staging = vk::OwnedBuffer(physical, device, chunk_bytes, transfer, vk::MemoryKind::host_visible);
     data = vk::OwnedBuffer(physical, device, chunk_bytes, storage, vk::MemoryKind::device_local);
     result = vk::OwnedBuffer(physical, device, result_bytes, storage, vk::MemoryKind::device_local);
@@ -68,7 +68,7 @@ class Slot {
 
   ~Slot() {
     if (in_flight_ && !abandoned_ &&
-        vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, ctx_.impl().timeout_ns) != VK_SUCCESS)
+        vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, impl_of(ctx_).timeout_ns) != VK_SUCCESS)
       abandoned_ = true;
     if (abandoned_) abandon();
     else destroy();
@@ -108,21 +108,21 @@ class Slot {
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd_;
-    std::lock_guard lock(ctx_.impl().queue_mutex);
+    std::lock_guard lock(impl_of(ctx_).queue_mutex);
     vk::check(vkQueueSubmit(ctx_.queue(), 1, &submit, fence_), "vkQueueSubmit");
     in_flight_ = true;
   }
 
   // Waits for the submission; returns the GPU time of `work` (0 without timestamps).
   double wait() {
-    const VkResult waited = vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, ctx_.impl().timeout_ns);
+    const VkResult waited = vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, impl_of(ctx_).timeout_ns);
     if (waited == VK_TIMEOUT) {
       abandoned_ = true;
-      throw Error(Errc::timeout,
-                  "the GPU did not finish a chunk of a stream within " +
-                      std::to_string(ctx_.impl().timeout_ns / 1'000'000) +
-                      " ms (a hang or a device lost); destroy this Context",
-                  waited);
+      throw VulkanError(Errc::timeout,
+                        "the GPU did not finish a chunk of a stream within " +
+                            std::to_string(impl_of(ctx_).timeout_ns / 1'000'000) +
+                            " ms (a hang or a device lost); destroy this Context",
+                        waited);
     }
     vk::check(waited, "vkWaitForFences");
     in_flight_ = false;
@@ -146,7 +146,7 @@ class Slot {
     if (pool_) vkDestroyCommandPool(device, pool_, nullptr);
   }
   void abandon() noexcept {
-    Context::Impl& impl = ctx_.impl();
+    Context::Impl& impl = impl_of(ctx_);
     std::lock_guard lock(impl.abandoned_mutex);
     impl.abandoned.emplace_back(pool_, fence_);
     for (vk::OwnedBuffer* b : {&staging, &data, &result, &temp}) impl.abandoned_buffers.push_back(std::move(*b));

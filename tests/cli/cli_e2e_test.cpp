@@ -33,7 +33,8 @@
 #include <vector>
 
 #include "cpu/reference.hpp"
-#include "gpuscan/gpuscan.hpp"  // gpuscan::version, DataType, ScanKind
+#include "gpuscan/types.hpp"
+#include "gpuscan/version.hpp"
 
 #ifndef GPUSCAN_CLI_PATH
 #error "GPUSCAN_CLI_PATH must name the gpuscan executable"

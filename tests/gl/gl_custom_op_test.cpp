@@ -158,9 +158,9 @@ TEST_F(GlTest, CustomOpCompileErrorsCacheAndRefusals) {
   EXPECT_TRUE(take_gl_errors().empty());
   // The cache: a second compile of the same text builds nothing.
   EXPECT_EQ(gl::compile_custom_op(ctx, {affine.glsl}), 8u);
-  const size_t programs = ctx.impl().programs.size();
+  const size_t programs = impl_of(ctx).programs.size();
   EXPECT_EQ(gl::compile_custom_op(ctx, {affine.glsl}), 8u);
-  EXPECT_EQ(ctx.impl().programs.size(), programs);
+  EXPECT_EQ(impl_of(ctx).programs.size(), programs);
   EXPECT_EQ(error_of([&] { gl::compile_custom_op(ctx, {affine.glsl, 12}); }), Errc::invalid_argument);
   // What custom operators refuse.
   GlBuffer in(4096), out(4096), temp(4096);

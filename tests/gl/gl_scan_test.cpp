@@ -128,7 +128,7 @@ TEST_P(GlScanTest, OperatorsAndCarryIn) {
 }
 
 // Scans longer than one SSBO binding run as windows chained on the GPU (src/core/windows.hpp). The
-// context binds at most 20000 bytes for this test (ContextCreateInfo::debug_max_binding_bytes, set on the
+// context binds at most 20000 bytes for this test (TestHooks::max_binding_bytes, set on the
 // shared context here), so a few thousand elements span several windows, with a carry-in and in place.
 TEST_P(GlScanTest, WindowsBeyondOneBinding) {
   const BindingCap cap;

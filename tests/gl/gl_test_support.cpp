@@ -24,7 +24,7 @@ gl::Context& gl_context() {
   return ctx;
 }
 
-const gl::Functions& gl_functions() { return gl_context().impl().gl; }
+const gl::Functions& gl_functions() { return impl_of(gl_context()).gl; }
 
 std::vector<std::string> take_gl_errors() {
   std::lock_guard lock(errors_mutex);

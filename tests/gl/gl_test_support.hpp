@@ -70,13 +70,13 @@ Errc error_of(F&& f) {
 }
 
 // While it lives, the shared context binds at most 20000 bytes per SSBO binding (as
-// ContextCreateInfo::debug_max_binding_bytes would), so a few thousand elements span several windows.
+// TestHooks::max_binding_bytes would), so a few thousand elements span several windows.
 struct BindingCap {
-  uint64_t saved = gl_context().impl().max_binding_bytes;
-  BindingCap() { gl_context().impl().max_binding_bytes = 20000; }
+  uint64_t saved = impl_of(gl_context()).max_binding_bytes;
+  BindingCap() { impl_of(gl_context()).max_binding_bytes = 20000; }
   BindingCap(const BindingCap&) = delete;
   BindingCap& operator=(const BindingCap&) = delete;
-  ~BindingCap() { gl_context().impl().max_binding_bytes = saved; }
+  ~BindingCap() { impl_of(gl_context()).max_binding_bytes = saved; }
 };
 
 // A count in GPU memory for count_from: the words {count, unused, status}, the status poisoned.

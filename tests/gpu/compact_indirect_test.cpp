@@ -123,9 +123,9 @@ TEST_P(CompactIndirectTest, CountAboveTheBoundIsClamped) {
 // A grid capped at 3 workgroups per row: the grids computed on the GPU are two-dimensional too (131
 // tiles at the bound: 44 x 3), with workgroups past the end of the last row.
 TEST_P(CompactIndirectTest, TwoDimensionalGrids) {
-  ContextCreateInfo info;
-  info.max_workgroup_count_x = 3;
-  const Context capped = make_validated_context(info);
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context({}, hooks);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const size_t bound = 130 * 128 + 1;

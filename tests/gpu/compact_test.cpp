@@ -5,6 +5,7 @@
 // partition / partition_flagged the same way (three-pass), against std::stable_partition.
 #include "compact_check.hpp"
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 
 namespace gpuscan::test {
 namespace {
@@ -194,9 +195,9 @@ TEST_F(CompactRecordTest, EmptyInputWritesZeroCount) {
 // A grid capped at 3 workgroups per row: the 130 tiles run as a 44 x 3 grid, its last two workgroups past
 // the end, and the counts' scan runs on two-dimensional grids too.
 TEST_F(CompactRecordTest, TwoDimensionalGrids) {
-  ContextCreateInfo info;
-  info.max_workgroup_count_x = 3;
-  const Context capped = make_validated_context(info);
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context({}, hooks);
   std::mt19937_64 rng(fresh_seed());
   const size_t n = 129 * 128 + 1;
   const std::vector<uint32_t> values = random_values<uint32_t>(n, rng);
@@ -354,7 +355,7 @@ TEST_F(CompactRecordTest, LargeSinglePassSelectionsDefaultTiles) {
   if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot()) GTEST_SKIP() << "no single-pass";
   const size_t n = (size_t{1} << 23) + 5;
   CompactConfig config;
-  const core::TileShape large{default_workgroup_size, compact_large_tile_vectors_per_lane};
+  const core::TileShape large{core::default_workgroup_size, core::compact_large_tile_vectors_per_lane};
   const bool fits = core::compact_single_pass_shared_bytes(large) <= ctx.device_info().max_shared_memory_bytes;
   const std::string plan = describe_compact_plan(ctx, n, config);
   EXPECT_NE(plan.find(fits ? "8 vectors per lane" : "4 vectors per lane"), std::string::npos) << plan;

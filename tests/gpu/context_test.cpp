@@ -2,6 +2,7 @@
 #include <functional>
 #include <cstdlib>
 
+#include "core/tuning.hpp"
 #include "cpu/reference.hpp"
 #include "gpu_test_support.hpp"
 #include "vulkan/reconvergence.hpp"
@@ -59,27 +60,27 @@ TEST_F(ContextTest, ReportsTheDevice) {
             Algorithm::reduce_then_scan);
   // The shape a scan runs with: core::scan_tile_shape's (tested without a device in
   // tests/scan_shape_test.cpp), the plain defaults on lavapipe and for multipass, else the caller's.
-  const uint64_t large = large_tile_min_elements + 1;
+  const uint64_t large = core::large_tile_min_elements + 1;
   const auto shape = [](const ScanConfig& c, uint64_t n) {
     return std::pair{shared_context().workgroup_size(c, n), shared_context().vectors_per_lane(c, n)};
   };
-  EXPECT_EQ(shape({}, 1u << 20), std::pair(default_workgroup_size, default_vectors_per_lane));
-  EXPECT_EQ(shape({}, large), std::pair(default_workgroup_size, lavapipe ? default_vectors_per_lane : large_tile_vectors_per_lane));
-  EXPECT_EQ(shape(inclusive, large), lavapipe ? std::pair(default_workgroup_size, default_vectors_per_lane)
-                                              : std::pair(inclusive_large_tile_workgroup_size, large_tile_vectors_per_lane));
-  EXPECT_EQ(shape({}, small_tile_max_elements),
-            std::pair(default_workgroup_size, lavapipe ? default_vectors_per_lane : small_tile_vectors_per_lane));
-  EXPECT_EQ(shape(u64, large), std::pair(default_workgroup_size, default_vectors_per_lane_for(8)));
+  EXPECT_EQ(shape({}, 1u << 20), std::pair(core::default_workgroup_size, core::default_vectors_per_lane));
+  EXPECT_EQ(shape({}, large), std::pair(core::default_workgroup_size, lavapipe ? core::default_vectors_per_lane : core::large_tile_vectors_per_lane));
+  EXPECT_EQ(shape(inclusive, large), lavapipe ? std::pair(core::default_workgroup_size, core::default_vectors_per_lane)
+                                              : std::pair(core::inclusive_large_tile_workgroup_size, core::large_tile_vectors_per_lane));
+  EXPECT_EQ(shape({}, core::small_tile_max_elements),
+            std::pair(core::default_workgroup_size, lavapipe ? core::default_vectors_per_lane : core::small_tile_vectors_per_lane));
+  EXPECT_EQ(shape(u64, large), std::pair(core::default_workgroup_size, core::default_vectors_per_lane_for(8)));
   ScanConfig explicit_k;
   explicit_k.vectors_per_lane = 2;
   EXPECT_EQ(shared_context().vectors_per_lane(explicit_k, large), 2u);
   ScanConfig rts = inclusive;  // reduce-then-scan keeps the plain defaults for 4-byte types ...
   rts.algorithm = Algorithm::reduce_then_scan;
-  EXPECT_EQ(shape(rts, large), std::pair(default_workgroup_size, default_vectors_per_lane));
+  EXPECT_EQ(shape(rts, large), std::pair(core::default_workgroup_size, core::default_vectors_per_lane));
   for (const DataType t : {DataType::u64, DataType::f64}) {  // ... and takes W = 64 for large 8-byte scans
     rts.type = t;
-    EXPECT_EQ(shape(rts, large), std::pair(lavapipe ? default_workgroup_size : large_eight_byte_rts_workgroup_size,
-                                           default_vectors_per_lane_for(8)));
+    EXPECT_EQ(shape(rts, large), std::pair(lavapipe ? core::default_workgroup_size : core::large_eight_byte_rts_workgroup_size,
+                                           core::default_vectors_per_lane_for(8)));
   }
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);
   EXPECT_NE(shared_context().describe_choice({}, limit32 + 1).find("reduce-then-scan"), std::string::npos);

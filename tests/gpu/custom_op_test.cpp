@@ -242,9 +242,9 @@ TEST_F(CustomOpTest, InPlaceAndConvenience) {
 // 8-byte and a 12-byte element, out of place and in place.
 TEST_F(CustomOpTest, WindowsLongerThanOneBinding) {
   const Context& windowed = cached_context("window 20000", [] {
-    ContextCreateInfo info;
-    info.debug_max_binding_bytes = 20000;
-    return make_validated_context(info);
+    TestHooks hooks;
+    hooks.max_binding_bytes = 20000;
+    return make_validated_context({}, hooks);
   });
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -254,7 +254,7 @@ TEST_F(CustomOpTest, WindowsLongerThanOneBinding) {
   const Operator<MinMaxSum> triple{min_max_sum_glsl, {0xffffffffu, 0u, 0u}, min_max_sum};
   auto check = [&](const auto& op, auto random) {
     using T = typename std::decay_t<decltype(op.identity)>;
-    const size_t w = windowed.impl().window_elements(uint32_t{sizeof(T)});
+    const size_t w = impl_of(windowed).window_elements(uint32_t{sizeof(T)});
     for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
       for (size_t n : {w - 1, w, w + 1, 2 * w, 3 * w + 5})
         for (bool in_place : {false, true}) {
@@ -342,7 +342,7 @@ T combine(T a, T b) { return SumMax(a.sum + b.sum, max(a.max, b.max)); }
                             {0, -std::numeric_limits<double>::infinity()}, [](const SumMax& a, const SumMax& b) {
                               return SumMax{a.sum + b.sum, a.max < b.max ? b.max : a.max};
                             }};
-  if (!shared_context().impl().int64_enabled || !shared_context().impl().float64_enabled) {
+  if (!impl_of(shared_context()).int64_enabled || !impl_of(shared_context()).float64_enabled) {
     EXPECT_EQ(compile_error_code(op.glsl), static_cast<int>(Errc::unsupported));
     GTEST_SKIP() << "the device lacks shaderInt64 or shaderFloat64";
   }
@@ -353,7 +353,7 @@ T combine(T a, T b) { return SumMax(a.sum + b.sum, max(a.max, b.max)); }
 
 // A second scan with the same snippet compiles nothing and builds no pipeline.
 TEST_F(CustomOpTest, CompiledOncePerContext) {
-  Context::Impl& impl = shared_context().impl();
+  Context::Impl& impl = impl_of(shared_context());
   // A snippet no other test uses, so that its first scan here compiles it.
   const std::string glsl = "// " + std::to_string(fresh_seed()) +
                            "\n#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a ^ b; }\n";

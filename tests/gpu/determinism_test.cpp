@@ -85,21 +85,21 @@ TEST_F(DeterminismTest, FloatReductionsAreBitwiseIdenticalRunToRun) {
 // Small tiles (W = 32, K = 1: 235 tiles) make long look-backs; the default shape is checked too.
 TEST_F(DeterminismTest, SinglePassFloatScansGiveTheSameBitsOnEveryPath) {
   if (!shared_context().device_info().single_pass_capable) GTEST_SKIP() << "no single-pass scan on this device";
-  ContextCreateInfo withheld_info;
-  withheld_info.debug_withhold_first_tile = true;
-  ContextCreateInfo late_info;
-  late_info.debug_late_fallback = true;
+  TestHooks withheld_hooks;
+  withheld_hooks.withhold_first_tile = true;
+  TestHooks late_hooks;
+  late_hooks.late_fallback = true;
   // Floats publish block prefixes (lookback_ordered.glsl), so these count blocks of G tiles (G = the
   // subgroup size, at most W): every 2nd block's, and every 7th's, past the W / G blocks a look-back
   // examines per round, so that it folds forward.
-  ContextCreateInfo sparse_info;
-  sparse_info.debug_prefix_stride = 2;
-  ContextCreateInfo sparser_info;
-  sparser_info.debug_prefix_stride = 7;
-  const Context withheld = make_validated_context(withheld_info);
-  const Context late = make_validated_context(late_info);
-  const Context sparse = make_validated_context(sparse_info);
-  const Context sparser = make_validated_context(sparser_info);
+  TestHooks sparse_hooks;
+  sparse_hooks.prefix_stride = 2;
+  TestHooks sparser_hooks;
+  sparser_hooks.prefix_stride = 7;
+  const Context withheld = make_validated_context({}, withheld_hooks);
+  const Context late = make_validated_context({}, late_hooks);
+  const Context sparse = make_validated_context({}, sparse_hooks);
+  const Context sparser = make_validated_context({}, sparser_hooks);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));

@@ -88,9 +88,9 @@ TEST_F(DeviceAddressTest, TileBoundaries) {
 
 // `automatic` takes device addresses only where the buffers allow them and bindings would need windows.
 TEST_F(DeviceAddressTest, AutomaticFallsBackToBindings) {
-  ContextCreateInfo info;
-  info.debug_max_binding_bytes = 20000;  // windows of 4992 u32 through bindings; the same cap with addresses
-  const Context ctx = make_validated_context(info);
+  TestHooks hooks;
+  hooks.max_binding_bytes = 20000;  // windows of 4992 u32 through bindings; the same cap with addresses
+  const Context ctx = make_validated_context({}, hooks);
   EXPECT_EQ(ctx.addressing(), Addressing::automatic);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);

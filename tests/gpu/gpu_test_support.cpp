@@ -34,10 +34,10 @@ MessageLog& message_log() {
   return log;
 }
 
-Context make_validated_context(ContextCreateInfo info) {
+Context make_validated_context(ContextCreateInfo info, const TestHooks& hooks) {
   info.enable_validation = true;
   info.on_message = [](MessageSeverity s, std::string_view m) { message_log().add(s, m); };
-  return Context::create(info);
+  return create_context_for_tests(info, hooks);
 }
 
 Context& shared_context() {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan/testing.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
 
@@ -39,8 +40,8 @@ class MessageLog {
 };
 
 MessageLog& message_log();
-// A Context with validation enabled whose messages go to message_log().
-Context make_validated_context(ContextCreateInfo info = {});
+// A Context with validation enabled whose messages go to message_log(), with `hooks` (gpuscan/testing.hpp).
+Context make_validated_context(ContextCreateInfo info = {}, const TestHooks& hooks = {});
 // The process-wide validated Context (created on first use, destroyed by the test environment).
 Context& shared_context();
 // The Context cached under `key`, made by `make` on first use and destroyed by the test environment's

@@ -86,9 +86,9 @@ TEST_F(MisuseTest, PartialOverlap) {
 
 // The debugging aid that withholds tile 0's state cannot work in place (tile 0 overwrites its input).
 TEST_F(MisuseTest, WithheldFirstTileInPlace) {
-  ContextCreateInfo info;
-  info.debug_withhold_first_tile = true;
-  const Context withholding = make_validated_context(info);
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context withholding = make_validated_context({}, hooks);
   if (!withholding.single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
   HostBuffer<uint32_t> data(withholding, 4096), temp(withholding, 4096);
   ScanArgs a{ScanConfig{}, 1000, data.view(), data.view(), temp.view()};
@@ -98,7 +98,7 @@ TEST_F(MisuseTest, WithheldFirstTileInPlace) {
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("debug_withhold_first_tile"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("TestHooks::withhold_first_tile"), std::string::npos) << e.what();
   }
 }
 

@@ -136,15 +136,15 @@ TEST_P(OpsTest, CarryIn) {
 }
 
 // Tile 0's prefix computed by other workgroups (the look-back's fallback), carry-in included: with
-// ContextCreateInfo::debug_withhold_first_tile tile 0's owner publishes nothing (u32) or only the first
+// TestHooks::withhold_first_tile tile 0's owner publishes nothing (u32) or only the first
 // word of its two (i64: a half-written state, which every waiter sees as not ready for good -- a
 // fallback that dropped its total there, as the look-back once did, never finishes), so every successor
 // has to (and scheduling cannot hide that path). Single-pass scans with and without a carry-in, and a
 // single-pass compaction, whose fallback recounts tile 0.
 TEST(SinglePassFallback, WithheldFirstTile) {
-  ContextCreateInfo info;
-  info.debug_withhold_first_tile = true;
-  const Context ctx = make_validated_context(info);
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context ctx = make_validated_context({}, hooks);
   if (!ctx.device_info().single_pass_capable) GTEST_SKIP() << "no single-pass scan on this device";
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);

@@ -1,5 +1,6 @@
 // Differential tests of the multi-pass scan against the CPU reference: both workgroup algorithms,
 // exclusive and inclusive, u32/i32/f32, sizes around every tile and recursion boundary.
+#include "core/tuning.hpp"
 #include "scan_check.hpp"
 
 namespace gpuscan::test {
@@ -93,14 +94,14 @@ TEST_F(ScanLayoutTest, InPlace) {
   }
 }
 
-// Runs `body(ctx, rng, late)` on the shared context and on one with ContextCreateInfo::debug_late_fallback
+// Runs `body(ctx, rng, late)` on the shared context and on one with TestHooks::late_fallback
 // (late = true), where every look-back recomputes its already-published nearest predecessor from its input.
 template <class Body>
 void on_both_single_pass_contexts(Body&& body) {
   if (!shared_context().single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
-  ContextCreateInfo info;
-  info.debug_late_fallback = true;
-  const Context late = make_validated_context(info);
+  TestHooks hooks;
+  hooks.late_fallback = true;
+  const Context late = make_validated_context({}, hooks);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -112,7 +113,7 @@ void on_both_single_pass_contexts(Body&& body) {
 // predecessor overwrites once it has published; the fallback must notice and use the published state.
 // Small tiles (W = 32, K = 1) give many tiles and, with a spin limit of 1, fallbacks at nearly every
 // wait; 32- and 64-bit states (the latter published in two words). Also with
-// ContextCreateInfo::debug_late_fallback, where every tile computes its nearest predecessor's total
+// TestHooks::late_fallback, where every tile computes its nearest predecessor's total
 // from its input after that predecessor has published (and so has most likely overwritten it).
 TEST_F(ScanLayoutTest, SinglePassInPlace) {
   on_both_single_pass_contexts([](const Context& ctx, std::mt19937_64& rng, bool late) {
@@ -213,9 +214,9 @@ TEST_F(ScanLayoutTest, SinglePassTilesPerWorkgroup) {
 // so the library caps the limit there (lavapipe_max_spin_limit); uncapped, the look-backs were cut short
 // and tiles got wrong prefixes on lavapipe. On other devices the polls just take longer.
 TEST_F(ScanLayoutTest, SinglePassWithAHugeSpinLimit) {
-  ContextCreateInfo info;
-  info.debug_withhold_first_tile = true;
-  const Context ctx = make_validated_context(info);
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context ctx = make_validated_context({}, hooks);
   if (!ctx.single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -239,9 +240,9 @@ TEST_F(ScanLayoutTest, GridsWiderThanTheDeviceLimit) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  ContextCreateInfo info;
-  info.max_workgroup_count_x = 7;
-  const Context capped = make_validated_context(info);
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 7;
+  const Context capped = make_validated_context({}, hooks);
   for (auto algorithm : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass}) {
     for (size_t n : {64u * 7 + 1, 64u * 50 + 3, 64u * 64 * 9 + 5}) {
       const auto input = random_values<uint32_t>(n, rng);
@@ -338,13 +339,13 @@ TEST_F(ScanLayoutTest, SinglePassDefaultsAboveLargeTileSize) {
     const auto run = [](const auto& input, const ScanConfig& config) {
       return record_and_run(shared_context(), input, config);
     };
-    check_sizes<uint32_t>(c, {small_tile_max_elements - 3, small_tile_max_elements, small_tile_max_elements + 1,
-                              large_tile_min_elements + 8192 + 5},
+    check_sizes<uint32_t>(c, {core::small_tile_max_elements - 3, core::small_tile_max_elements, core::small_tile_max_elements + 1,
+                              core::large_tile_min_elements + 8192 + 5},
                           seed, run);
     c.type = DataType::i32;
-    check_sizes<int32_t>(c, {small_tile_max_elements, large_tile_min_elements + 1}, seed + 2, run);
+    check_sizes<int32_t>(c, {core::small_tile_max_elements, core::large_tile_min_elements + 1}, seed + 2, run);
     c.type = DataType::f32;
-    check_sizes<float>(c, {large_tile_min_elements + 1}, seed + 1, run);
+    check_sizes<float>(c, {core::large_tile_min_elements + 1}, seed + 1, run);
   }
 }
 

@@ -2,7 +2,7 @@
 // their count in GPU memory (SegmentedScanArgs::count_from), against the CPU reference
 // (cpu::segmented_scan), outputs poisoned and guarded, fresh random data.
 //
-// A context that binds at most 20000 bytes (ContextCreateInfo::debug_max_binding_bytes) makes small
+// A context that binds at most 20000 bytes (TestHooks::max_binding_bytes) makes small
 // inputs span many windows: windows of whole small tiles (W = 32, K = 1: 4992 u32 elements with flags,
 // 39 tiles), and, with the default tiles of 4096, windows smaller than one tile, so that window
 // boundaries fall inside the tiles a one-window scan would use. Segments span boundaries, start exactly
@@ -25,9 +25,9 @@ constexpr uint64_t small_binding = 20000;
 
 const Context& small_binding_context() {
   return cached_context("window " + std::to_string(small_binding), [] {
-    ContextCreateInfo info;
-    info.debug_max_binding_bytes = small_binding;
-    return make_validated_context(info);
+    TestHooks hooks;
+    hooks.max_binding_bytes = small_binding;
+    return make_validated_context({}, hooks);
   });
 }
 
@@ -45,7 +45,7 @@ size_t window_of(const Context& ctx, const ScanConfig& c, SegmentHeads heads) {
   const uint64_t tile = uint64_t{shape.workgroup_size} * shape.vectors_per_lane * 4;
   const core::HeadSource source = source_of(heads);
   const uint32_t unit = std::max(element_size(c.type), core::head_unit_bytes(source));
-  return core::segmented_window(ctx.impl().window_elements(unit), tile, source);
+  return core::segmented_window(impl_of(ctx).window_elements(unit), tile, source);
 }
 
 // What happens at the window boundaries k·w: whatever the pattern drew, a segment starts there, or none

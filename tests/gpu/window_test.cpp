@@ -1,6 +1,6 @@
 // Scans, reductions and three-pass compactions longer than one storage-buffer binding: they
 // run as consecutive windows chained on the GPU (src/core/windows.hpp, core::CompactRequest::window). A context that binds at most a few KiB
-// (ContextCreateInfo::debug_max_binding_bytes) makes small inputs span many windows, with window
+// (TestHooks::max_binding_bytes) makes small inputs span many windows, with window
 // boundaries inside tiles; one test crosses lavapipe's real 128 MiB maxStorageBufferRange. Every windowed
 // test runs twice: with bindings and with device addresses (Addressing), whose windows the same option
 // caps (tests/gpu/device_address_test.cpp has the rest of the device-address path).
@@ -19,9 +19,10 @@ namespace {
 const Context& windowed_context(uint64_t bytes, Addressing addressing = Addressing::bindings) {
   return cached_context("window " + std::to_string(bytes) + " " + std::string(to_string(addressing)), [&] {
     ContextCreateInfo info;
-    info.debug_max_binding_bytes = bytes;
     info.addressing = addressing;
-    return make_validated_context(info);
+    TestHooks hooks;
+    hooks.max_binding_bytes = bytes;
+    return make_validated_context(info, hooks);
   });
 }
 
@@ -36,7 +37,7 @@ VkBufferUsageFlags usage_for(Addressing addressing) {
 constexpr uint64_t small_binding = 20000;
 
 uint64_t window_of(const Context& ctx, DataType type) {
-  return ctx.impl().window_elements(element_size(type), ctx.addressing() == Addressing::device_address);
+  return impl_of(ctx).window_elements(element_size(type), ctx.addressing() == Addressing::device_address);
 }
 
 class WindowTest : public GpuTest, public ::testing::WithParamInterface<std::tuple<AlgorithmKind, Addressing>> {

@@ -144,7 +144,8 @@ int main(int argc, char** argv) {
       if (command.app->parsed()) code = command.run(globals);
   } catch (const gpuscan::Error& e) {
     std::cerr << "gpuscan: error: " << e.what();
-    if (e.vk_result() != VK_SUCCESS) std::cerr << " (" << gpuscan::vk_result_name(e.vk_result()) << ')';
+    if (const auto* vk = dynamic_cast<const gpuscan::VulkanError*>(&e))
+      std::cerr << " (" << gpuscan::vk_result_name(vk->result()) << ')';
     std::cerr << '\n';
     code = exit_error;
   } catch (const std::exception& e) {

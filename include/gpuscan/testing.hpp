@@ -1,0 +1,58 @@
+// Hooks for gpuscan's own tests and benchmarks: they make rare paths run on small inputs (the single-pass
+// fallback, two-dimensional grids, windows past one binding). UNSTABLE: they may change or go in any
+// release, without notice; applications have no use for them. Results stay correct with every hook, only
+// slower. Names no graphics API: the create_context_for_tests functions take the backends' types,
+// declared here only, so a caller includes gpuscan/vulkan.hpp or gpuscan/gl.hpp as well.
+//
+//   gpuscan::TestHooks hooks;
+//   hooks.max_binding_bytes = 20000;   // windows of 4992 u32
+//   auto ctx = gpuscan::create_context_for_tests({}, hooks);
+//   auto gl_ctx = gpuscan::gl::create_context_for_tests({}, hooks);
+#pragma once
+
+#include <cstdint>
+
+namespace gpuscan {
+
+class Context;
+struct ContextCreateInfo;
+namespace gl {
+class Context;
+struct ContextCreateInfo;
+}  // namespace gl
+
+struct TestHooks {
+  // Cap the grid width below the device's maximum workgroup count in x (0 = no cap), so that the
+  // two-dimensional grids used for very large inputs run on small ones. Vulkan and GL.
+  uint32_t max_workgroup_count_x = 0;
+  // Bind at most this many bytes of a buffer per binding (0 = the device's maxStorageBufferRange, or GL's
+  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE), so that scans longer than one binding -- consecutive windows
+  // chained on the GPU -- run on small inputs. With device addresses (Addressing::device_address) it caps
+  // the bytes one window covers the same way. Vulkan and GL.
+  uint64_t max_binding_bytes = 0;
+  // Vulkan only, single-pass scans and compaction: tile 0's workgroup never publishes the last word of its
+  // look-back state (for 4-byte types its only word; for 8-byte types the second of two, as a workgroup
+  // descheduled between its two stores would leave it), so every other tile must compute tile 0's prefix
+  // itself in the fallback (with the carry-in, if any). Single-pass scans in place refuse it
+  // (Errc::invalid_argument): tile 0 would overwrite its input without publishing.
+  bool withhold_first_tile = false;
+  // Vulkan only, single-pass scans and compaction: a workgroup about to compute a predecessor's total in
+  // the fallback first waits (boundedly) for that predecessor to publish its inclusive prefix, so that in
+  // place the input it reads has most likely been overwritten already; the fallback must notice and drop
+  // its total (shaders/common/lookback.glsl, "In place"). The tests use it with a spin limit of 1.
+  bool late_fallback = false;
+  // Vulkan only, single-pass scans and compaction: only tiles whose index is a multiple of this publish
+  // their inclusive prefix (0 or 1: every tile); the others publish their total alone, so every look-back
+  // folds many totals and, past a window's length, reaches beyond its first window. Results stay the
+  // same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered").
+  uint32_t prefix_stride = 0;
+};
+
+// Context::create(info) with the hooks applied: they change only what the Context records afterwards.
+Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks& hooks);
+// gl::Context::create(info) likewise; only where gpuscan was built with its OpenGL backend.
+namespace gl {
+Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks& hooks);
+}  // namespace gl
+
+}  // namespace gpuscan

@@ -1,0 +1,111 @@
+// Stream compaction on Vulkan (gpuscan/compact.hpp says what it does and how it runs): the recording
+// calls, which append a selection or a partition to the caller's command buffer, and convenience calls
+// on host data.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+#include "gpuscan/compact.hpp"
+#include "gpuscan/types.hpp"
+#include "gpuscan/vulkan/context.hpp"
+
+namespace gpuscan {
+
+// Temporary storage record_select_if / record_select_flagged / record_partition_if /
+// record_partition_flagged need for `count` elements (tile counts and their scan's scratch, or the
+// single-pass look-back state). size is never 0 for count > 0. Where the single-pass plan may run, usage
+// includes TRANSFER_DST (the state is cleared with a fill) and alignment is the device's storage-buffer
+// offset alignment (the state is bound from its first byte).
+// With `indirect` (SelectArgs::count_from), `count` is the upper bound, size covers the dispatch
+// parameters written on the GPU too, and usage includes INDIRECT_BUFFER.
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
+                                           bool indirect = false);
+
+// The passes a selection of `count` elements would record (for `gpuscan info`-like listings).
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
+
+struct SelectArgs {
+  CompactConfig config;
+  uint64_t count = 0;     // elements of input; 0 records a pass that writes 0 to count_out
+  BufferView input;       // count elements
+  BufferView flags;       // record_select_flagged: count u32 flags (kept where non-zero); ignored by select_if
+  Predicate predicate;    // record_select_if; ignored by select_flagged
+  BufferView output;      // room for the worst case: count elements, whatever the data
+  BufferView count_out;   // one u32: the number of elements kept
+  BufferView temp;        // compact_temp_requirements(ctx, count, config).size bytes
+  // single_pass: temp's look-back state is known to be zero -- zeroed by the caller once, or left so by
+  // the previous single-pass compaction or scan on this temp (each clears it when it ends) -- so no fill
+  // and no transfer -> compute barrier are recorded. A three-pass compaction or a partition on the same
+  // temp leaves it dirty. Ignored by the three-pass plan.
+  bool temp_zeroed = false;
+  // Optional: take the count from GPU memory (IndirectCount, as ScanArgs::count_from): `count` is then
+  // its upper bound, which sizes temp (compact_temp_requirements(..., indirect = true)) and the buffers'
+  // checks. A count above the bound compacts the first `count` elements and sets the status word to 1
+  // (else 0); nothing is read or written past the bound. Every dispatch is issued with
+  // vkCmdDispatchIndirect sized for the real count, so compaction -> compaction and scan -> compaction
+  // chains (and compaction -> scan) need no readback. Barrier contract as for scans: the count's writes
+  // visible to COMPUTE_SHADER / SHADER_READ; temp needs VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT; the bound
+  // must fit one binding (no windows). count_out receives the number kept of the real count.
+  //   // count_buf holds 5 (written by an earlier pass); in = [3, 0, 7, 0, 4, 1, 6, 0]
+  //   record_select_if(ctx, cmd, {.count = 8, .input = in, .predicate = Predicate::nonzero(), .output = out,
+  //                               .count_out = kept, .temp = tmp, .count_from = IndirectCount{.buffer = count_buf}});
+  //   // out <-- [3, 7, 4], kept <-- 3, out[3..7] untouched
+  std::optional<IndirectCount> count_from;
+};
+
+// Record the compaction into `cmd`. Barrier contract as record_scan's: writes to input (and flags)
+// must be visible to COMPUTE_SHADER / SHADER_READ, earlier uses of output, count_out and temp complete
+// before COMPUTE_SHADER. Afterwards output[0, kept) and count_out are written by COMPUTE_SHADER /
+// SHADER_WRITE; output past `kept` is left as it was. Input and output must not overlap.
+void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+
+// Record a stable partition into `cmd` (same arguments and barrier contract as record_select_*): output
+// must hold `count` elements (else Errc::buffer_too_small) and all of output[0, count) is written, kept
+// elements first, rejected after them, both in input order; count_out receives the number kept.
+void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
+
+// Convenience: upload, compact, download. The result's size is the number kept (read back from the
+// GPU's count buffer). select_flagged throws Errc::invalid_argument when flags is shorter than values.
+template <Element T>
+std::vector<T> select_if(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
+template <Element T>
+std::vector<T> select_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                              CompactConfig config = {});
+
+// Convenience: upload, partition, download. partition_flagged throws Errc::invalid_argument when flags
+// is shorter than values.
+template <Element T>
+PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Predicate predicate, CompactConfig config = {});
+template <Element T>
+PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
+                                     CompactConfig config = {});
+
+extern template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
+extern template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
+extern template std::vector<float> select_if(const Context&, std::span<const float>, Predicate, CompactConfig);
+extern template std::vector<uint32_t> select_flagged(const Context&, std::span<const uint32_t>,
+                                                     std::span<const uint32_t>, CompactConfig);
+extern template std::vector<int32_t> select_flagged(const Context&, std::span<const int32_t>,
+                                                    std::span<const uint32_t>, CompactConfig);
+extern template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
+                                                  CompactConfig);
+
+extern template PartitionResult<uint32_t> partition(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
+extern template PartitionResult<int32_t> partition(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
+extern template PartitionResult<float> partition(const Context&, std::span<const float>, Predicate, CompactConfig);
+extern template PartitionResult<uint32_t> partition_flagged(const Context&, std::span<const uint32_t>,
+                                                            std::span<const uint32_t>, CompactConfig);
+extern template PartitionResult<int32_t> partition_flagged(const Context&, std::span<const int32_t>,
+                                                           std::span<const uint32_t>, CompactConfig);
+extern template PartitionResult<float> partition_flagged(const Context&, std::span<const float>,
+                                                         std::span<const uint32_t>, CompactConfig);
+
+}  // namespace gpuscan

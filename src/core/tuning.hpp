@@ -1,0 +1,56 @@
+// The tuning table: every default tile shape, spin limit and tile count the backends pick when a
+// config leaves them 0, with the measurements behind them (H200: bench/RESULTS.md; lavapipe, the CPU
+// device the tests run on, keeps the plain defaults). Internal: a config states its own values, and
+// Context::workgroup_size / vectors_per_lane say what a scan takes.
+#pragma once
+
+#include <cstdint>
+
+namespace gpuscan::core {
+
+inline constexpr uint32_t default_workgroup_size = 256;
+inline constexpr uint32_t default_vectors_per_lane = 4;
+// The default K for elements of `element_bytes` bytes. 8-byte types hold twice the registers per vector:
+// on the H200 their scans ran 1.5-1.8x faster with K = 2 than with 4 at 2^24-2^28 elements, while 4-byte
+// types are fastest at 4 (bench/RESULTS.md, the shape sweep per element type).
+constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
+  return element_bytes >= 8 ? 2 : default_vectors_per_lane;
+}
+// Single-pass tile shapes. The single-pass scan's defaults depend on the type, the kind and the count
+// (core::single_pass_shape; measured on the H200, bench/RESULTS.md; lavapipe keeps W = 256 and
+// default_vectors_per_lane_for):
+// - above large_tile_min_elements, exclusive scans of 4-byte types take K = large_tile_vectors_per_lane.
+//   With 8 the H200 runs 3 workgroups of 256 per SM (80 registers each), each with a 32 KiB tile in
+//   flight: 2^24-2^28 u32 7-16 % faster than K = 4; 2^22 was 4 % slower;
+// - there, inclusive scans of u32/i32 take W = inclusive_large_tile_workgroup_size with K = 8: their kernel
+//   holds a fourth value per vector, 114 registers at W = 256, K = 8 (two workgroups per SM) but 96 at
+//   W = 128 (five); 4-6 % faster than W = 256, K = 4 at 2^24-2^27, the same tile size;
+// - exclusive scans of u32/i32 of at most small_tile_max_elements take K = small_tile_vectors_per_lane:
+//   tiles of 2048, twice as many workgroups at once; 2^16 9 %, 2^18 4 % faster.
+inline constexpr uint32_t large_tile_vectors_per_lane = 8;
+inline constexpr uint64_t large_tile_min_elements = uint64_t{1} << 23;
+inline constexpr uint32_t inclusive_large_tile_workgroup_size = 128;
+inline constexpr uint32_t small_tile_vectors_per_lane = 2;
+inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
+// Reduce-then-scan tile shapes (core::reduce_then_scan_shape): W = 256 and default_vectors_per_lane_for,
+// except 8-byte types above large_tile_min_elements, which take W = large_eight_byte_rts_workgroup_size
+// (K = 2: tiles of 512): on the H200 u64 at 2^24 / 2^26 / 2^28 7 / 5 / 4 % faster than at W = 256 (W = 32
+// slower again), f64 6 / 1 / 4 %. Not on lavapipe.
+inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
+// 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
+// H200 (bench/RESULTS.md; the slow batches once blamed on 64 were the clock); the longer limit
+// only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.
+inline constexpr uint32_t default_spin_limit = 1024;
+inline constexpr uint32_t lavapipe_max_spin_limit = 256;
+// 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.
+// The default takes one tile per workgroup up to several_tiles_min_tiles tiles: so few that every tile gets
+// a workgroup of its own at once, a further index only delays the held tile (2^20: 2-4 % slower with 4).
+inline constexpr uint32_t default_tiles_per_workgroup = 4;
+inline constexpr uint64_t several_tiles_min_tiles = 512;
+inline constexpr uint32_t lavapipe_max_tiles_per_workgroup = 4;
+
+// The single-pass selection's K by default for large inputs (CompactConfig::vectors_per_lane): above
+// large_tile_min_elements where the tile fits shared memory, 3-11 % faster than 4 on the H200.
+inline constexpr uint32_t compact_large_tile_vectors_per_lane = 8;
+
+}  // namespace gpuscan::core
