@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "gpuscan/error.hpp"
 
 namespace {
@@ -82,8 +83,8 @@ TEST(WorkgroupFit, NoDefaultScanShapeIsNarrowerThanTheSubgroup) {
       for (const DataType t : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
         for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
           for (const bool tuned : {true, false})
-            for (const uint64_t n : {uint64_t{1000}, gpuscan::small_tile_max_elements + 1,
-                                     gpuscan::large_tile_min_elements + 1, uint64_t{1} << 28}) {
+            for (const uint64_t n : {uint64_t{1000}, core::small_tile_max_elements + 1,
+                                     core::large_tile_min_elements + 1, uint64_t{1} << 28}) {
               const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, t, kind, n, tuned, narrowest);
               const std::string where = std::string(to_string(algorithm)) + " " + std::string(to_string(t)) +
                                         " n " + std::to_string(n) + " subgroup " + std::to_string(sg);
@@ -105,12 +106,12 @@ TEST(WorkgroupFit, NoDefaultScanShapeIsNarrowerThanTheSubgroup) {
   // The case that motivated the rule: the tuned 8-byte reduce-then-scan takes W = 64, which a 128-wide
   // subgroup would overfill; there it runs at W = 128 with the same K.
   const core::TileShape tuned_u64 = core::scan_tile_shape(Algorithm::reduce_then_scan, 0, 0, DataType::u64,
-                                                          ScanKind::inclusive, gpuscan::large_tile_min_elements + 1,
+                                                          ScanKind::inclusive, core::large_tile_min_elements + 1,
                                                           true, 128);
   EXPECT_EQ(tuned_u64.workgroup_size, 128u);
   EXPECT_EQ(tuned_u64.vectors_per_lane,
             core::scan_tile_shape(Algorithm::reduce_then_scan, 0, 0, DataType::u64, ScanKind::inclusive,
-                                  gpuscan::large_tile_min_elements + 1, true).vectors_per_lane);
+                                  core::large_tile_min_elements + 1, true).vectors_per_lane);
 }
 
 // Both backends' device descriptions give their limits: Vulkan's widest subgroup, OpenGL's one size.

@@ -31,9 +31,9 @@ void stress(const char* kind, One one, int share = 1) {
   for (int i = 0; i < count && failures < 5; ++i) {
     const bool withheld = rng() % 4 == 0;
     const Context& ctx = !withheld ? shared_context() : cached_context("withhold-first-tile", [] {
-      ContextCreateInfo info;
-      info.debug_withhold_first_tile = true;
-      return make_validated_context(info);
+      TestHooks hooks;
+      hooks.withhold_first_tile = true;
+      return make_validated_context({}, hooks);
     });
     std::string what;
     if (!one(ctx, rng, what)) {
