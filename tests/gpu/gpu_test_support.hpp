@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan_env.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
 

@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include "gpuscan_env.hpp"
+
 namespace gpuscan::cli {
 
 void ValidationLog::record(MessageSeverity severity, std::string_view message) {
@@ -32,6 +34,7 @@ std::string GlobalFlags::conflict() const {
 Context GlobalFlags::open_context() {
   ContextCreateInfo info;
   info.device_selector = device_selector;
+  info = env::apply(std::move(info));
   info.enable_validation = validate;
   if (validate)
     info.on_message = [log = &validation_log](MessageSeverity s, std::string_view m) { log->record(s, m); };

@@ -38,6 +38,8 @@ struct GlobalFlags {
   // rather than ignored (GPUSCAN_DEVICE, often exported for a whole shell, is ignored on GL).
   std::string conflict() const;
 
+  // The Vulkan context, with the options the environment gives (gpuscan_env.hpp: GPUSCAN_DEVICE where
+  // --device is not given, GPUSCAN_TIMEOUT_MS, ...).
   Context open_context();
   // A context of the chosen API. For GL: gpuscan's own EGL context on EGL's first device (the first
   // hardware one, else Mesa's surfaceless llvmpipe), a debug context whose KHR_debug errors and warnings

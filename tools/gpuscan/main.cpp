@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
       "  gpuscan COMMAND --help                         a command's options and examples\n"
       "Environment: GPUSCAN_DEVICE selects the device like --device (Vulkan only); GPUSCAN_VALIDATE=1 acts like\n"
       "             --validate; GPUSCAN_API=gl acts like --api gl; GPUSCAN_TIMEOUT_MS: how long to wait for the\n"
-      "             GPU (Vulkan; default 60000).\n"
+      "             GPU (Vulkan; default 60000); GPUSCAN_PIPELINE_STATS=1 prints each Vulkan pipeline's compiler\n"
+      "             statistics to stderr as it is built.\n"
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");
 
