@@ -12,6 +12,7 @@
 
 #include "bench_common.hpp"
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan_env.hpp"
 #include "vulkan/memory.hpp"
 
 namespace gpuscan::bench {

@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     gs::ContextCreateInfo info;
     info.device_selector = device;
     info.use_reconvergence_guarantee = reconvergence;
-    const gs::Context ctx = gs::Context::create(info);
+    const gs::Context ctx = gs::Context::create(gs::env::apply(info));
     const gs::DeviceInfo& d = ctx.device_info();
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
     set_warmup_ms(ctx, warmup_ms);

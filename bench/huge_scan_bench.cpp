@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     info.device_selector = device;
     const bool by_address = addressing == "device_address";
     info.addressing = by_address ? gs::Addressing::device_address : gs::Addressing::bindings;
-    const gs::Context ctx = gs::Context::create(info);
+    const gs::Context ctx = gs::Context::create(gs::env::apply(info));
     set_warmup_ms(ctx, warmup_ms);
     std::cout << "# device: " << ctx.device_info().name << ", maxStorageBufferRange "
               << ctx.device_info().max_storage_buffer_range << " bytes, addressing " << addressing << "\n"

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gpuscan/mpi.hpp"
+#include "gpuscan_env.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
 
@@ -168,7 +169,7 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
 
   const mpi::Placement placed = mpi::place(MPI_COMM_WORLD);
-  const Context ctx = mpi::create_context(MPI_COMM_WORLD);
+  const Context ctx = mpi::create_context(MPI_COMM_WORLD, env::apply({}));  // GPUSCAN_DEVICE overrides the placement
   print_devices(ctx, placed, rank, ranks);
   const uint64_t bytes = n * sizeof(uint32_t);
   vk::OwnedBuffer in(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);

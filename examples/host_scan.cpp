@@ -14,7 +14,7 @@ void print(const char* label, const std::vector<uint32_t>& values) {
 }
 
 int main() try {
-  auto ctx = gpuscan::Context::create();  // the device GPUSCAN_DEVICE names, else the first GPU, else lavapipe
+  auto ctx = gpuscan::Context::create();  // the first GPU, else lavapipe
   const std::vector<uint32_t> in = {3, 1, 7, 0, 4, 1, 6, 3};
   print("exclusive result:  ", gpuscan::exclusive_scan(ctx, std::span<const uint32_t>(in)));
   print("exclusive expected:", {0, 3, 4, 11, 11, 15, 16, 22});

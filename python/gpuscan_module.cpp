@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan_env.hpp"
 
 namespace py = pybind11;
 
@@ -161,6 +162,7 @@ struct State {
 std::shared_ptr<State> create_state(std::string selector, bool validation) {
   gpuscan::ContextCreateInfo info;
   info.device_selector = std::move(selector);
+  info = gpuscan::env::apply(std::move(info));  // GPUSCAN_DEVICE (unless a device was named), GPUSCAN_TIMEOUT_MS, ...
   info.enable_validation = validation;
   auto messages = std::make_shared<MessageStore>();
   if (validation)

@@ -1388,3 +1388,20 @@ TEST_P(WindowedScanPlanner, OutlinesOfHugeCountsPlanAFewWindows) {
       EXPECT_EQ(outline.temp_elements, ceil_div(first, 16) * 16 + 2);
     }
 }
+
+// The counts the prepare_* calls plan: every power of two and the count after it, the largest count, and
+// the same again past one and two whole windows (a windowed plan's last window takes any remainder).
+TEST(Windows, BoundaryCounts) {
+  using gpuscan::core::boundary_counts;
+  EXPECT_EQ(boundary_counts(20, 0), (std::vector<uint64_t>{1, 2, 3, 4, 5, 8, 9, 16, 17, 20}));
+  EXPECT_EQ(boundary_counts(1, 0), (std::vector<uint64_t>{1}));
+  EXPECT_TRUE(boundary_counts(0, 0).empty());
+  EXPECT_EQ(boundary_counts(40, 16), (std::vector<uint64_t>{1, 2, 3, 4, 5, 8, 9, 16, 17, 18, 19, 20, 21, 24, 25, 32,
+                                                            33, 34, 35, 36, 37, 40}));
+  EXPECT_EQ(boundary_counts(16, 16), boundary_counts(16, 0));  // one window: nothing past it
+  const std::vector<uint64_t> large = boundary_counts(uint64_t{1} << 40, uint64_t{1} << 31);
+  EXPECT_EQ(large.front(), 1u);
+  EXPECT_EQ(large.back(), uint64_t{1} << 40);
+  EXPECT_TRUE(std::is_sorted(large.begin(), large.end()));
+  EXPECT_LT(large.size(), 250u);
+}

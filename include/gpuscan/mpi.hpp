@@ -44,8 +44,8 @@ struct Placement {
 // works (each rank has its own Context). Collective over `comm`.
 Placement place(MPI_Comm comm);
 
-// Context::create on this rank's device (place()). A device_selector set in `info`, or the
-// GPUSCAN_DEVICE environment variable, overrides the placement. Collective over `comm`.
+// Context::create on this rank's device (place()). A device_selector set in `info` overrides the
+// placement (gpuscan's MPI programs set it from GPUSCAN_DEVICE). Collective over `comm`.
 Context create_context(MPI_Comm comm, ContextCreateInfo info = {});
 
 // What to do with the kept elements of a distributed compaction.

@@ -7,6 +7,27 @@
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
+
+std::vector<uint64_t> boundary_counts(uint64_t max_count, uint64_t window) {
+  std::vector<uint64_t> counts;
+  auto add = [&](uint64_t n) {
+    if (n >= 1 && n <= max_count) counts.push_back(n);
+  };
+  for (uint64_t windows = 0; windows <= 2; ++windows) {
+    if (windows > 0 && (window == 0 || windows * window >= max_count)) break;
+    const uint64_t base = windows * window;
+    add(base);
+    for (uint64_t p = 1; p != 0 && p <= max_count - base; p <<= 1) {
+      add(base + p);
+      if (base + p < max_count) add(base + p + 1);
+    }
+  }
+  add(max_count);
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  return counts;
+}
+
 namespace {
 
 constexpr uint64_t window_multiple = 16;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <variant>
+#include <vector>
 
 #include "core/plan.hpp"
 
@@ -19,6 +20,14 @@ namespace gpuscan::core {
 // 16 elements fit.
 //   window_elements(128 << 20, 16, 4) == 33554416      // lavapipe, u32
 uint64_t window_elements(uint64_t max_binding_bytes, uint64_t offset_alignment, uint32_t element_size);
+
+// Counts from 1 to `max_count` whose plans, between them, take every path that a plan of any count up
+// to max_count takes (the prepare_* calls build the pipelines of each). Tile, level, tile-shape and
+// algorithm boundaries all fall after powers of two (every threshold is one), so every power of two up
+// to max_count and the count after it, and max_count; and, since the last of several windows may take
+// any remainder, the same again after one and after two whole windows of `window` elements (0: none).
+//   boundary_counts(20, 0) == {1, 2, 3, 4, 5, 8, 9, 16, 17, 20}
+std::vector<uint64_t> boundary_counts(uint64_t max_count, uint64_t window);
 
 // Plans one window of `n` elements as if it were the whole array (input[0, n) -> output[0, n), scratch
 // from temp element 0); `first` is true for the first window only, so a single-pass planner can skip

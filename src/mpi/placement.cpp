@@ -1,5 +1,4 @@
 // Rank -> device: one rank per device by the rank's position on its node.
-#include <cstdlib>
 #include <optional>
 
 #include "gpuscan/mpi.hpp"
@@ -27,8 +26,7 @@ Placement place(MPI_Comm comm) {
 
 Context create_context(MPI_Comm comm, ContextCreateInfo info) {
   const Placement p = place(comm);  // collective: every rank takes part even if it overrides
-  const char* env = std::getenv("GPUSCAN_DEVICE");
-  if (info.device_selector.empty() && !(env && *env)) info.device_selector = std::to_string(p.device_index);
+  if (info.device_selector.empty()) info.device_selector = std::to_string(p.device_index);
   std::optional<Context> ctx;
   detail::run_agreed(comm, "gpuscan::mpi::create_context", [&] { ctx.emplace(Context::create(info)); });
   return std::move(*ctx);

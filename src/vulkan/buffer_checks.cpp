@@ -56,7 +56,12 @@ void check_device_address(const char* what, const BufferView& view) {
 
 uint64_t element_address(const Context& ctx, const BufferView& view, uint64_t first, uint32_t esize) {
   const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr, view.buffer};
-  return vkGetBufferDeviceAddress(ctx.device(), &info) + view.offset + first * esize;
+  const uint64_t base = view.buffer == VK_NULL_HANDLE ? 0 : vkGetBufferDeviceAddress(ctx.device(), &info);
+  return base + view.offset + first * esize;
+}
+
+BufferView stand_in_view(VkDeviceSize offset) {
+  return {VK_NULL_HANDLE, UINT64_MAX, ~VkBufferUsageFlags{0}, offset};
 }
 
 bool overlaps(const BufferView& a, uint64_t a_bytes, const BufferView& b, uint64_t b_bytes) {

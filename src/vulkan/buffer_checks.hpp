@@ -27,7 +27,7 @@ bool has_device_address(const BufferView& view);
 void check_device_address(const char* what, const BufferView& view);
 
 // The device address of element `first` of `view`: vkGetBufferDeviceAddress + view.offset + first·esize,
-// in 64 bits.
+// in 64 bits. A stand-in view (no buffer) is taken to start at address 0, as aligned as any buffer.
 uint64_t element_address(const Context& ctx, const BufferView& view, uint64_t first, uint32_t esize);
 
 // Whether two byte ranges of the same buffer overlap.
@@ -42,5 +42,10 @@ struct Binding {
 // minStorageBufferOffsetAlignment and of esize; the shader adds element_offset back, so callers need only
 // element-size alignment. Throws Errc::too_large past maxStorageBufferRange.
 Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first, uint64_t count, uint32_t esize);
+
+// A stand-in for a caller's buffer in the prepare_* calls' walks over a plan (which record nothing): no
+// buffer, room and usage for anything, the range at `offset` bytes. Only the pipelines' keys depend on
+// it, through the offsets bind_elements computes.
+BufferView stand_in_view(VkDeviceSize offset = 0);
 
 }  // namespace gpuscan::vk

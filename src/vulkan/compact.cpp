@@ -16,6 +16,7 @@
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/variant_names.hpp"
+#include "core/windows.hpp"
 #include "gpuscan/vulkan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -134,48 +135,22 @@ TempRequirements temp_needs(const Context& ctx, const core::Plan& plan, bool ind
   return need;
 }
 
-void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
-  const ResolvedCompact r =
-      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
-  const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
-  if (!flagged && args.predicate.kind > PredicateKind::in_range)
-    throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
+// Specialization constant 6 of the compaction kernels: 0 for flags, else the predicate's kind + 1.
+uint32_t predicate_constant(bool flagged, PredicateKind kind) {
+  if (flagged) return 0;
+  if (kind > PredicateKind::in_range)
+    throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(static_cast<uint32_t>(kind)));
+  return static_cast<uint32_t>(kind) + 1;
+}
 
-  vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
-  const uint64_t n = args.count;  // with count_from: the upper bound
-  const uint64_t bytes = n * 4;
-  const uint64_t temp_bytes = r.plan.temp_elements * 4;
-  if (n > 0) {
-    vk::check_view("input", args.input, n, 4, "the compaction needs");
-    if (partition) vk::check_view("output", args.output, n, 4, "the partition writes every element:");
-    else vk::check_view("output", args.output, n, 4, "the compaction needs room for the worst case (every element kept):");
-    if (flagged) vk::check_view("flags", args.flags, n, 4, "the compaction needs one flag per element:");
-    if (vk::overlaps(args.input, bytes, args.output, bytes))
-      throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
-    if (flagged && vk::overlaps(args.flags, bytes, args.output, bytes))
-      throw Error(Errc::invalid_argument, "flags and output ranges overlap");
-    if (vk::overlaps(args.count_out, 4, args.output, bytes) || vk::overlaps(args.count_out, 4, args.input, bytes) ||
-        (flagged && vk::overlaps(args.count_out, 4, args.flags, bytes)))
-      throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
-  }
-  if (temp_bytes > 0) {  // n > 0, or a count in GPU memory (the plan's words)
-    vk::check_view("temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
-    if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes) ||
-        vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, bytes)))
-      throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
-    vk::check_temp_needs(args.temp, temp_needs(ctx, r.plan), "the single-pass compaction");
-  }
-  if (count_from) {
-    const core::ByteRange written[] = {vk::byte_range(args.output, bytes), vk::byte_range(args.temp, temp_bytes),
-                                       vk::byte_range(args.count_out, 4)};
-    vk::check_indirect_count(*count_from, args.temp, written, "the output, temp or count (count_out) range",
-                             "a compaction");
-  }
-
+// Records the steps of `r.plan` with its slots bound to `args`' views; with `cmd` VK_NULL_HANDLE only
+// builds their pipelines (prepare_compact). `predicate`: specialization constant 6 (0 = flags).
+void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact& r, const SelectArgs& args,
+                 bool flagged, uint32_t predicate, const IndirectCount* count_from) {
   core::check_recordable(r.plan.windows_left_out);
   Context::Impl& impl = impl_of(ctx);
+  const uint64_t n = args.count;
+  const uint64_t temp_bytes = r.plan.temp_elements * 4;
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
@@ -191,14 +166,15 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   for (const core::Step& step : r.plan.steps) {
     if (const auto* fill = std::get_if<core::Fill>(&step)) {
       const BufferView& v = view_of(fill->range.slot);
-      vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * 4, fill->range.count * 4, 0);
+      if (cmd) vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * 4, fill->range.count * 4, 0);
       after_fill = true;
       continue;
     }
     if (std::holds_alternative<core::Barrier>(step)) {
-      vk::memory_barrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                         after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
-                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
+      if (cmd)
+        vk::memory_barrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                           after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
       after_fill = false;
       continue;
     }
@@ -277,6 +253,47 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   }
 }
 
+void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const ResolvedCompact r =
+      resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
+  const uint32_t predicate = predicate_constant(flagged, args.predicate.kind);
+
+  vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
+  const uint64_t n = args.count;  // with count_from: the upper bound
+  const uint64_t bytes = n * 4;
+  const uint64_t temp_bytes = r.plan.temp_elements * 4;
+  if (n > 0) {
+    vk::check_view("input", args.input, n, 4, "the compaction needs");
+    if (partition) vk::check_view("output", args.output, n, 4, "the partition writes every element:");
+    else vk::check_view("output", args.output, n, 4, "the compaction needs room for the worst case (every element kept):");
+    if (flagged) vk::check_view("flags", args.flags, n, 4, "the compaction needs one flag per element:");
+    if (vk::overlaps(args.input, bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
+    if (flagged && vk::overlaps(args.flags, bytes, args.output, bytes))
+      throw Error(Errc::invalid_argument, "flags and output ranges overlap");
+    if (vk::overlaps(args.count_out, 4, args.output, bytes) || vk::overlaps(args.count_out, 4, args.input, bytes) ||
+        (flagged && vk::overlaps(args.count_out, 4, args.flags, bytes)))
+      throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
+  }
+  if (temp_bytes > 0) {  // n > 0, or a count in GPU memory (the plan's words)
+    vk::check_view("temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
+    if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes) ||
+        vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, bytes)))
+      throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
+    vk::check_temp_needs(args.temp, temp_needs(ctx, r.plan), "the single-pass compaction");
+  }
+  if (count_from) {
+    const core::ByteRange written[] = {vk::byte_range(args.output, bytes), vk::byte_range(args.temp, temp_bytes),
+                                       vk::byte_range(args.count_out, 4)};
+    vk::check_indirect_count(*count_from, args.temp, written, "the output, temp or count (count_out) range",
+                             "a compaction");
+  }
+
+  record_plan(ctx, cmd, r, args, flagged, predicate, count_from);
+}
+
 template <class T>
 PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
                                Predicate predicate, CompactConfig config, bool partition) {
@@ -351,6 +368,27 @@ std::string describe_compact_plan(const Context& ctx, uint64_t count, const Comp
   return "compaction, " + std::string(to_string(r.algorithm)) + ", " + std::string(to_string(r.path)) +
          " path, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
          " vectors per lane, " + how + "\n" + core::describe(r.plan);
+}
+
+void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig& config, const CompactCall& call,
+                     const PrepareOptions& options) {
+  const uint32_t predicate = predicate_constant(call.flagged, call.predicate);
+  SelectArgs args;
+  args.config = config;
+  args.input = args.flags = vk::stand_in_view(options.vector_aligned ? 0 : 4);
+  args.output = args.count_out = args.temp = vk::stand_in_view();
+  const IndirectCount from{vk::stand_in_view()};
+  // Windows of the three-pass plan are whole tiles (core::plan_compaction), so their remainders start
+  // after that many elements.
+  const ResolvedCompact largest = resolve_compact(ctx, max_count, config, call.partition, false, options.indirect,
+                                                  core::PlanExtent::outline);
+  const uint64_t tile = uint64_t{largest.workgroup_size} * largest.vectors_per_lane * 4;
+  const uint64_t window = ctx.impl().window_elements(DataType::u32);
+  for (const uint64_t count : core::boundary_counts(max_count, window - window % tile)) {
+    args.count = count;
+    const ResolvedCompact r = resolve_compact(ctx, count, config, call.partition, false, options.indirect);
+    record_plan(ctx, VK_NULL_HANDLE, r, args, call.flagged, predicate, options.indirect ? &from : nullptr);
+  }
 }
 
 void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {

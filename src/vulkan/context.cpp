@@ -3,9 +3,10 @@
 #include <bit>
 #include <numeric>
 #include <cctype>
-#include <charconv>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -180,10 +181,8 @@ std::vector<uint32_t> preferred_device_indices(const std::vector<VkPhysicalDevic
 
 // Picks the physical device for `selector` (see ContextCreateInfo::device_selector).
 uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::vector<DeviceInfo>& infos,
-                       std::string selector) {
+                       const std::string& selector) {
   if (devices.empty()) throw Error(Errc::no_device, "the Vulkan loader reports no physical device");
-  if (selector.empty())
-    if (const char* env = std::getenv("GPUSCAN_DEVICE")) selector = env;
 
   auto require_usable = [&](uint32_t i) {
     std::string why = unusable_reason(infos[i], devices[i]);
@@ -224,22 +223,9 @@ Addressing checked_addressing(Addressing requested, bool enabled, bool device_ha
                             "enabled (AdoptInfo::buffer_device_address_enabled)");
 }
 
-// How long convenience calls wait for the GPU: ContextCreateInfo::timeout_ms, else GPUSCAN_TIMEOUT_MS,
-// else `fallback`. A malformed variable is refused, not read as far as its digits go: a typo that left
-// the 60 s default, or cut "5e3" to 5 ms, would show only later, as a long hang or a spurious timeout.
-uint64_t timeout_ns(const ContextCreateInfo& info, uint64_t fallback) {
-  if (info.timeout_ms != 0) return uint64_t{info.timeout_ms} * 1'000'000;
-  const char* env = std::getenv("GPUSCAN_TIMEOUT_MS");
-  if (env == nullptr || *env == '\0') return fallback;
-  const std::string_view text(env);
-  uint32_t ms = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
-  if (ec != std::errc() || end != text.data() + text.size() || ms == 0)
-    throw Error(Errc::invalid_argument, "GPUSCAN_TIMEOUT_MS is '" + std::string(text) +
-                                            "': it must be a whole number of milliseconds from 1 to 4294967295 "
-                                            "(unset, convenience calls wait " +
-                                            std::to_string(fallback / 1'000'000) + " ms)");
-  return uint64_t{ms} * 1'000'000;
+// The fence polling of submit_and_wait (ContextCreateInfo::fence_poll_us, AdoptInfo's).
+std::chrono::microseconds fence_poll(const std::optional<uint32_t>& us, std::chrono::microseconds fallback) {
+  return us ? std::chrono::microseconds(*us) : fallback;
 }
 
 }  // namespace
@@ -264,6 +250,7 @@ Context::Impl::~Impl() {
     }
     for (auto& [key, p] : pipelines) vkDestroyPipeline(device, p, nullptr);
     for (auto& [name, m] : modules) vkDestroyShaderModule(device, m, nullptr);
+    if (owns_pipeline_cache) vkDestroyPipelineCache(device, pipeline_cache, nullptr);
     if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
     if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
   }
@@ -350,7 +337,8 @@ Context Context::create(const ContextCreateInfo& create_info) {
   auto impl = std::make_unique<Impl>();
   impl->owns_device = true;
   impl->on_message = create_info.on_message;
-  impl->timeout_ns = timeout_ns(create_info, impl->timeout_ns);  // a bad GPUSCAN_TIMEOUT_MS: before any Vulkan call
+  if (create_info.timeout_ms != 0) impl->timeout_ns = uint64_t{create_info.timeout_ms} * 1'000'000;
+  impl->fence_poll = fence_poll(create_info.fence_poll_us, impl->fence_poll);
   impl->instance = create_instance(impl.get(), create_info.enable_validation);
   if (create_info.enable_validation) {
     auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
@@ -422,12 +410,12 @@ Context Context::create(const ContextCreateInfo& create_info) {
   }
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  if (std::getenv("GPUSCAN_PIPELINE_STATS") && impl->info.pipeline_executable_properties) {
+  if (create_info.on_pipeline_statistics && impl->info.pipeline_executable_properties) {
     extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     executable_info.pipelineExecutableInfo = VK_TRUE;
     executable_info.pNext = features.pNext;
     features.pNext = &executable_info;
-    impl->pipeline_stats = true;
+    impl->on_pipeline_statistics = create_info.on_pipeline_statistics;
   }
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
@@ -439,6 +427,8 @@ Context Context::create(const ContextCreateInfo& create_info) {
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
   impl->create_layouts();
+  impl->create_pipeline_cache(create_info.load_pipeline_cache ? create_info.load_pipeline_cache(impl->info)
+                                                              : std::vector<std::byte>{});
   return Context(std::move(impl));
 }
 
@@ -494,7 +484,10 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
                                         impl->info.buffer_device_address);
   impl->reconvergence = vk::strongest_reconvergence(impl->info, adopt_info.maximal_reconvergence_enabled,
                                                     adopt_info.subgroup_uniform_control_flow_enabled);
+  impl->fence_poll = fence_poll(adopt_info.fence_poll_us, impl->fence_poll);
   impl->create_layouts();
+  if (adopt_info.pipeline_cache != VK_NULL_HANDLE) impl->pipeline_cache = adopt_info.pipeline_cache;
+  else impl->create_pipeline_cache({});
   return Context(std::move(impl));
 }
 

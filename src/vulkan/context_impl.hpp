@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstddef>
 #include <map>
 #include <span>
 #include <utility>
 #include <vector>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <tuple>
 
@@ -41,10 +44,12 @@ struct Context::Impl {
   bool withhold_first_tile = false;  // TestHooks::withhold_first_tile
   uint32_t prefix_stride = 1;        // TestHooks::prefix_stride (at least 1)
   bool late_fallback = false;       // TestHooks::late_fallback
-  // GPUSCAN_PIPELINE_STATS set and VK_KHR_pipeline_executable_properties present: each pipeline's
-  // compiler statistics (registers, shared memory, ...) go to stderr as it is built (docs/bench.md).
-  bool pipeline_stats = false;
-  void print_pipeline_stats(VkPipeline pipeline, const PipelineKey& key) const;
+  // ContextCreateInfo::on_pipeline_statistics, set only where VK_KHR_pipeline_executable_properties was
+  // enabled: each pipeline's compiler statistics go there as it is built.
+  PipelineStatisticsCallback on_pipeline_statistics;
+  void report_pipeline_statistics(VkPipeline pipeline, const PipelineKey& key) const;
+  // How long submit_and_wait polls its fence before a blocking wait (ContextCreateInfo::fence_poll_us).
+  std::chrono::microseconds fence_poll{2000};
   // Mesa's lavapipe (Vulkan on the CPU), whose limits and defaults differ below.
   bool on_lavapipe() const { return info.name.starts_with("llvmpipe"); }
   // The most look-back polls per round a kernel may make (ScanConfig::spin_limit is capped to it).
@@ -125,8 +130,12 @@ struct Context::Impl {
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
 
-  // Pipelines are built on first use and kept; recording from several threads looks them up here.
-  std::mutex pipelines_mutex;
+  // Pipelines are built on first use (or by prepare_*) and kept. Records look them up under a shared
+  // lock; building one takes it exclusively (the thread-safety note on Context in gpuscan/vulkan.hpp).
+  std::shared_mutex pipelines_mutex;
+  // What pipelines are built with: the application's (AdoptInfo::pipeline_cache) or gpuscan's own.
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  bool owns_pipeline_cache = false;
   std::map<std::string, VkShaderModule> modules;
   std::map<PipelineKey, VkPipeline> pipelines;
 
@@ -155,6 +164,11 @@ struct Context::Impl {
 
   // Creates the layouts shared by every gpuscan pipeline. Called once the device is known.
   void create_layouts();
+  // Creates gpuscan's own pipeline cache from `initial` (ContextCreateInfo::load_pipeline_cache), or
+  // empty where its header does not fit the device (pipeline_cache_fits): such data is no use to the
+  // driver, and handing it over anyway would break a valid-usage rule (initialDataSize must be what
+  // vkGetPipelineCacheData returned).
+  void create_pipeline_cache(std::span<const std::byte> initial);
   VkPipeline pipeline(const PipelineKey& key);
   // Makes `spirv` the module of variant `name` unless one is there: kernels built outside the library's
   // table (the benchmarks' own, bench/CMakeLists.txt).
@@ -168,6 +182,8 @@ struct Context::Impl {
   // Binds the pipeline for `key`, pushes `buffers` as storage bindings 0.. and `params` as push
   // constants, and dispatches a (groups_x, groups_y) grid: what every gpuscan pass records. With
   // `indirect` (a buffer and the offset of a VkDispatchIndirectCommand in it) the grid comes from there.
+  // With `cmd` VK_NULL_HANDLE it only builds the pipeline: the prepare_* calls walk a plan so, with
+  // stand-in buffers (vk::stand_in_view), and the record loops skip their fills and barriers then too.
   struct IndirectCommand {
     VkBuffer buffer;
     VkDeviceSize offset;

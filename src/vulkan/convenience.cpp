@@ -3,7 +3,6 @@
 // Context's pipeline cache and queue lock.
 #include <chrono>
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -41,16 +40,6 @@ using Slot = Context::Impl::SubmitSlot;
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// How long submit_and_wait polls its fence before a blocking wait: 2 ms, or GPUSCAN_FENCE_POLL_US
-// microseconds (read once; 0 blocks at once), for measuring what the polling buys (docs/mpi.md).
-std::chrono::microseconds fence_poll() {
-  static const std::chrono::microseconds poll = [] {
-    const char* env = std::getenv("GPUSCAN_FENCE_POLL_US");
-    return std::chrono::microseconds(env && *env ? std::strtoll(env, nullptr, 10) : 2000);
-  }();
-  return poll;
 }
 
 void destroy_slot(VkDevice device, const Slot& slot) {
@@ -138,10 +127,10 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
     }
     if (times) times->submit = ms_since(t0);
     t0 = std::chrono::steady_clock::now();
-    // Poll for up to 2 ms (fence_poll()) before blocking: a blocking wait can add about a millisecond of
-    // wake-up latency on some drivers, as much as a short scan takes on the GPU.
+    // Poll for up to 2 ms (ContextCreateInfo::fence_poll_us) before blocking: a blocking wait can add
+    // about a millisecond of wake-up latency on some drivers, as much as a short scan takes on the GPU.
     VkResult waited = VK_NOT_READY;
-    const auto poll_end = std::chrono::steady_clock::now() + fence_poll();
+    const auto poll_end = std::chrono::steady_clock::now() + impl.fence_poll;
     // Yielding between polls gives the core to any thread of the driver's that shares it (an MPI rank
     // is often bound to one core).
     while ((waited = vkGetFenceStatus(device, slot.fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end)

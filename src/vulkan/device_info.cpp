@@ -51,6 +51,9 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   info.name = base.deviceName;
   info.type = base.deviceType;
   info.api_version = base.apiVersion;
+  info.vendor_id = base.vendorID;
+  info.device_id = base.deviceID;
+  std::copy_n(base.pipelineCacheUUID, VK_UUID_SIZE, info.pipeline_cache_uuid.begin());
   const VkPhysicalDeviceLimits& limits = base.limits;
   info.max_workgroup_invocations = limits.maxComputeWorkGroupInvocations;
   for (int i = 0; i < 3; ++i) info.max_workgroup_count[i] = limits.maxComputeWorkGroupCount[i];

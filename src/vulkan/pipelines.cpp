@@ -1,7 +1,10 @@
-// Pipelines are built on first use from the embedded SPIR-V and kept for the Context's lifetime. Every module
-// declares the Context's reconvergence guarantee (vulkan/reconvergence.hpp).
+// Pipelines are built from the embedded SPIR-V on first use or by the prepare_* calls, through the Context's
+// pipeline cache, and kept for the Context's lifetime. Every module declares the Context's reconvergence
+// guarantee (vulkan/reconvergence.hpp).
 #include <algorithm>
-#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <shared_mutex>
 #include <vector>
 
 #include "vulkan/check.hpp"
@@ -27,8 +30,12 @@ void Context::Impl::add_module(const std::string& name, std::span<const uint32_t
 }
 
 VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
+  {
+    std::shared_lock lock(pipelines_mutex);
+    if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
+  }
   std::lock_guard lock(pipelines_mutex);
-  if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;
+  if (auto it = pipelines.find(key); it != pipelines.end()) return it->second;  // built meanwhile
 
   auto module = modules.find(key.variant);
   if (module == modules.end()) {
@@ -54,17 +61,17 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = &spec;
   info.layout = pipeline_layout;
-  if (pipeline_stats) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  if (on_pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  vk::check(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
+  vk::check(vkCreateComputePipelines(device, pipeline_cache, 1, &info, nullptr, &pipeline),
             "vkCreateComputePipelines");
-  if (pipeline_stats) print_pipeline_stats(pipeline, key);
   pipelines.emplace(key, pipeline);
+  if (on_pipeline_statistics) report_pipeline_statistics(pipeline, key);
   return pipeline;
 }
 
-// One line per pipeline executable: the variant, its constants, then the driver's statistics as name=value.
-void Context::Impl::print_pipeline_stats(VkPipeline pipeline, const PipelineKey& key) const {
+// One call per pipeline executable: the variant, its constants, then the driver's statistics.
+void Context::Impl::report_pipeline_statistics(VkPipeline pipeline, const PipelineKey& key) const {
   auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
       vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
   auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -76,6 +83,7 @@ void Context::Impl::print_pipeline_stats(VkPipeline pipeline, const PipelineKey&
   if (properties(device, &pipeline_info, &count, nullptr) != VK_SUCCESS) return;
   std::vector<VkPipelineExecutablePropertiesKHR> executables(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
   if (properties(device, &pipeline_info, &count, executables.data()) != VK_SUCCESS) return;
+  const auto constants = key.constants();
   for (uint32_t e = 0; e < count; ++e) {
     VkPipelineExecutableInfoKHR executable{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
     executable.pipeline = pipeline;
@@ -84,21 +92,60 @@ void Context::Impl::print_pipeline_stats(VkPipeline pipeline, const PipelineKey&
     if (statistics(device, &executable, &n, nullptr) != VK_SUCCESS) continue;
     std::vector<VkPipelineExecutableStatisticKHR> stats(n, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
     if (statistics(device, &executable, &n, stats.data()) != VK_SUCCESS) continue;
-    std::fprintf(stderr, "gpuscan pipeline %s", key.variant.c_str());
-    const auto constants = key.constants();
-    for (uint32_t i = 0; i < PipelineKey::constant_count; ++i) std::fprintf(stderr, "%c%u", i ? ',' : ' ', constants[i]);
-    std::fprintf(stderr, " [%s]", executables[e].name);
+    PipelineStatistics report{key.variant, {constants.begin(), constants.end()}, executables[e].name, {}};
     for (const auto& s : stats) {
+      PipelineStatistic& out = report.statistics.emplace_back(PipelineStatistic{s.name, false});
       switch (s.format) {
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: std::fprintf(stderr, " %s=%u", s.name, s.value.b32); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: std::fprintf(stderr, " %s=%lld", s.name, static_cast<long long>(s.value.i64)); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: std::fprintf(stderr, " %s=%llu", s.name, static_cast<unsigned long long>(s.value.u64)); break;
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: std::fprintf(stderr, " %s=%g", s.name, s.value.f64); break;
-        default: break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: out.value = s.value.b32 != VK_FALSE; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: out.value = s.value.i64; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: out.value = s.value.u64; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: out.value = s.value.f64; break;
+        default: report.statistics.pop_back(); break;
       }
     }
-    std::fprintf(stderr, "\n");
+    on_pipeline_statistics(report);
   }
+}
+
+void Context::Impl::create_pipeline_cache(std::span<const std::byte> initial) {
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  if (pipeline_cache_fits(initial, this->info)) {
+    info.initialDataSize = initial.size();
+    info.pInitialData = initial.data();
+  }
+  vk::check(vkCreatePipelineCache(device, &info, nullptr, &pipeline_cache), "vkCreatePipelineCache");
+  owns_pipeline_cache = true;
+}
+
+bool pipeline_cache_fits(std::span<const std::byte> data, const DeviceInfo& device) noexcept {
+  constexpr size_t header_bytes = 16 + VK_UUID_SIZE;  // four 32-bit words, then the UUID
+  if (data.size() < header_bytes) return false;
+  uint32_t words[4];
+  std::memcpy(words, data.data(), sizeof words);
+  return words[0] >= header_bytes && words[0] <= data.size() && words[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE &&
+         words[2] == device.vendor_id && words[3] == device.device_id &&
+         std::memcmp(data.data() + 16, device.pipeline_cache_uuid.data(), VK_UUID_SIZE) == 0;
+}
+
+std::vector<std::byte> Context::pipeline_cache_data() const {
+  // Shared: no gpuscan pipeline is built meanwhile, so the size asked first stays right; an adopted cache
+  // that the application grows at the same time only makes the second call VK_INCOMPLETE: ask again.
+  std::shared_lock lock(impl_->pipelines_mutex);
+  for (;;) {
+    size_t size = 0;
+    vk::check(vkGetPipelineCacheData(impl_->device, impl_->pipeline_cache, &size, nullptr), "vkGetPipelineCacheData");
+    std::vector<std::byte> data(size);
+    const VkResult r = vkGetPipelineCacheData(impl_->device, impl_->pipeline_cache, &size, data.data());
+    if (r == VK_INCOMPLETE) continue;
+    vk::check(r, "vkGetPipelineCacheData");
+    data.resize(size);
+    return data;
+  }
+}
+
+size_t Context::pipeline_count() const {
+  std::shared_lock lock(impl_->pipelines_mutex);
+  return impl_->pipelines.size();
 }
 
 void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
@@ -113,7 +160,9 @@ void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
     writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[i].pBufferInfo = &buffers[i];
   }
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline(key));
+  const VkPipeline bound = pipeline(key);
+  if (cmd == VK_NULL_HANDLE) return;  // a prepare_* call: building the pipeline was all it wanted
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
   cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, count, writes);
   // Always the whole range, unused words zero: push constants persist across pipelines, so words a
   // caller leaves out would keep an earlier dispatch's values (a compaction's offsets once reached a

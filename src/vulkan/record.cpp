@@ -11,6 +11,7 @@
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/variant_names.hpp"
+#include "core/windows.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -170,7 +171,8 @@ ScanConfig as_scan(const ReduceConfig& config) {
   return c;
 }
 
-// Records the steps of `r.plan` with its slots bound to `views` (input, output, temp).
+// Records the steps of `r.plan` with its slots bound to `views` (input, output, temp); with `cmd`
+// VK_NULL_HANDLE only builds their pipelines (prepare_plans).
 // `initial`: the carry-in's bits, given to the plan's root dispatch.
 void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
                   std::optional<uint64_t> initial = std::nullopt, const IndirectCount* count_from = nullptr) {
@@ -189,7 +191,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
   for (const core::Step& step : r.plan.steps) {
     if (const auto* fill = std::get_if<core::Fill>(&step)) {
       const BufferView& v = view_of(fill->range.slot);
-      vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * esize, fill->range.count * esize, 0);
+      if (cmd) vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * esize, fill->range.count * esize, 0);
       after_fill = true;
       continue;
     }
@@ -197,8 +199,9 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
                                     VkAccessFlags(after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT),
                                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads};
-      vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           compute_dst, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+      if (cmd)
+        vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             compute_dst, 0, 1, &barrier, 0, nullptr, 0, nullptr);
       after_fill = false;
       continue;
     }
@@ -305,6 +308,34 @@ void check_indirect_count(const IndirectCount& c, const BufferView& temp, uint64
   vk::check_indirect_count(c, temp, written, "the output or temp range", "a scan");
 }
 
+// Builds the pipelines of every plan `job` makes for `config` and counts up to max_count
+// (core::boundary_counts), under every addressing the Context may choose for them, by walking each plan
+// as a record would, over stand-in buffers at the offsets `options` describes.
+void prepare_plans(const Context& ctx, uint64_t max_count, const ScanConfig& config, const PrepareOptions& options,
+                   Job job) {
+  // A custom operator's element size is known once it is compiled (here, if it was not yet); custom
+  // operators make no vector accesses, so their records count as aligned (record_scan).
+  const uint32_t esize = config.custom_op ? compile_custom_op(ctx, *config.custom_op) : element_size(config.type);
+  const bool aligned = options.vector_aligned || config.custom_op;
+  const BufferView data = vk::stand_in_view(aligned ? 0 : esize);
+  const BufferView output = job == Job::reduce ? vk::stand_in_view() : data;
+  const BufferView temp = vk::stand_in_view();
+  const BufferView* const views[3] = {&data, &output, &temp};
+  const IndirectCount from{vk::stand_in_view()};
+  const Context::Impl& impl = ctx.impl();
+  std::vector<uint64_t> counts = core::boundary_counts(max_count, impl.window_elements(esize));
+  if (impl.device_address_enabled) {  // windows through device addresses are longer
+    const std::vector<uint64_t> more = core::boundary_counts(max_count, impl.window_elements(esize, true));
+    counts.insert(counts.end(), more.begin(), more.end());
+  }
+  const bool in_place = options.in_place && job == Job::scan;
+  for (const uint64_t count : counts)
+    for (const bool by_address : possible_device_address(ctx, count, config)) {
+      const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, job, options.indirect, by_address);
+      record_steps(ctx, VK_NULL_HANDLE, r, views, std::nullopt, options.indirect ? &from : nullptr);
+    }
+}
+
 }  // namespace
 
 void vk::record_scan_dispatch(const Context& ctx, VkCommandBuffer cmd, const core::Dispatch& d,
@@ -350,6 +381,10 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
   if (r.algorithm != Algorithm::multipass) text += ", " + std::to_string(r.vectors_per_lane) + " vectors per lane";
   if (by_address) text += ", device addresses";  // bindings otherwise
   return text + "\n" + core::describe(r.plan);
+}
+
+void prepare_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, const PrepareOptions& options) {
+  prepare_plans(ctx, max_count, config, options, Job::scan);
 }
 
 void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
@@ -405,6 +440,11 @@ std::string describe_reduce_plan(const Context& ctx, uint64_t count, const Reduc
                                   core::PlanExtent::outline);
   return "reduce, W = " + std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) +
          " vectors per lane" + (by_address ? ", device addresses" : "") + "\n" + core::describe(r.plan);
+}
+
+void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config,
+                    const PrepareOptions& options) {
+  prepare_plans(ctx, max_count, as_scan(config), options, Job::reduce);
 }
 
 void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {

@@ -16,6 +16,7 @@
 #include "core/segmented_checks.hpp"
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
+#include "core/windows.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -32,6 +33,7 @@ struct ResolvedSegmented {
   uint32_t vectors_per_lane;
   core::SegmentedPlan plan;
   core::IndirectRegion indirect;  // with a count in GPU memory: where its words are in temp
+  uint64_t window = 0;            // elements of a window (one binding of values and of heads)
 };
 
 core::HeadSource head_source(SegmentHeads heads) {
@@ -70,11 +72,13 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
   ResolvedSegmented r{shape.workgroup_size, shape.vectors_per_lane,
                       core::plan_segmented(count, tile, config.type, config.kind == ScanKind::inclusive, source,
                                            {impl.max_groups_x, info.max_workgroup_count[1]}, window, extent),
-                      {}};
+                      {}, window};
   if (indirect) r.plan = core::plan_segmented_indirect(r.plan, element_size(config.type), &r.indirect);
   return r;
 }
 
+// Records the steps of `r.plan` with its slots bound to `args`' views; with `cmd` VK_NULL_HANDLE only builds
+// their pipelines (prepare_segmented_scan).
 void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
   core::check_recordable(r.plan.windows_left_out);
   const uint32_t esize = element_size(args.config.type);
@@ -99,8 +103,9 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
   const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
   for (const core::SegStep& step : r.plan.steps) {
     if (std::holds_alternative<core::Barrier>(step)) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
-                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
+      if (cmd)
+        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
+                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
       continue;
     }
     if (const auto* c = std::get_if<core::Dispatch>(&step)) {
@@ -175,6 +180,19 @@ std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, con
   return "segmented reduce-then-scan, heads from " + std::string(to_string(heads)) + ", W = " +
          std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) + " vectors per lane\n" +
          core::describe(r.plan);
+}
+
+void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, SegmentHeads heads,
+                            const PrepareOptions& options) {
+  SegmentedScanArgs args{config, heads};
+  args.input = args.output = vk::stand_in_view(options.vector_aligned ? 0 : element_size(config.type));
+  args.heads = args.temp = vk::stand_in_view();
+  if (options.indirect) args.count_from = IndirectCount{vk::stand_in_view()};
+  const uint64_t window = resolve_segmented(ctx, 1, config, heads).window;
+  for (const uint64_t count : core::boundary_counts(max_count, window)) {
+    args.count = count;
+    record_plan(ctx, VK_NULL_HANDLE, resolve_segmented(ctx, count, config, heads, options.indirect), args);
+  }
 }
 
 void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args) {

@@ -97,7 +97,9 @@ class CliTest : public ::testing::Test {
   RunResult run(const std::string& args, const std::string& stdin_file = "", const std::string& env = "") const {
     const fs::path out = path("stdout.log");
     const fs::path err = path("stderr.log");
-    std::string command = env + " " + shell_quote(GPUSCAN_CLI_PATH) + " --validate " + args + " >" +
+    // The pipeline cache goes to the test's directory unless `env` says otherwise.
+    std::string command = "XDG_CACHE_HOME=" + shell_quote(path("cache").string()) + " " + env + " " +
+                          shell_quote(GPUSCAN_CLI_PATH) + " --validate " + args + " >" +
                           shell_quote(out.string()) + " 2>" + shell_quote(err.string());
     if (!stdin_file.empty()) command += " <" + shell_quote(stdin_file);
     const int status = std::system(command.c_str());
@@ -621,6 +623,42 @@ TEST_F(CliTest, MalformedTimeoutEnvironmentVariableIsAnError) {
   }
   const RunResult ok = run("scan -t u32" + io, "", "GPUSCAN_TIMEOUT_MS=120000");
   EXPECT_EQ(ok.exit_code, 0) << ok;
+}
+
+// The Vulkan pipeline cache is kept between runs, one file per device under $XDG_CACHE_HOME/gpuscan; a
+// damaged file is read as no cache and replaced, and --no-pipeline-cache neither reads nor writes one.
+TEST_F(CliTest, PipelineCacheIsKeptBetweenRunsAndNeverFailsOne) {
+  write_file(path("in.txt"), "3\n1\n7\n");
+  const std::string io = " --format text --in " + shell_quote(path("in.txt").string()) + " --out " +
+                         shell_quote(path("out.txt").string());
+  const auto cache_files = [&](const fs::path& dir) {
+    std::vector<fs::path> files;
+    if (fs::exists(dir / "gpuscan"))
+      for (const auto& entry : fs::directory_iterator(dir / "gpuscan"))
+        if (entry.path().filename().string().starts_with("pipelines-")) files.push_back(entry.path());
+    return files;
+  };
+  const RunResult first = run("scan -t u32" + io);
+  ASSERT_EQ(first.exit_code, 0) << first;
+  EXPECT_EQ(read_file(path("out.txt")), "0\n3\n4\n") << first;
+  const std::vector<fs::path> files = cache_files(path("cache"));
+  ASSERT_EQ(files.size(), 1u) << "one file for the one device";
+  const std::string saved = read_file(files[0]);
+  ASSERT_GE(saved.size(), 32u);
+
+  for (const std::string& damaged : {std::string("garbage"), saved.substr(0, 20), std::string(saved.size(), '\xa5'),
+                                     saved.substr(0, 32)}) {
+    write_file(files[0], damaged);
+    const RunResult r = run("scan -t u32" + io);
+    EXPECT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(read_file(path("out.txt")), "0\n3\n4\n") << r;
+    EXPECT_GE(read_file(files[0]).size(), 32u) << "the damaged file is replaced";
+  }
+
+  const RunResult off = run("--no-pipeline-cache scan -t u32" + io, "",
+                            "XDG_CACHE_HOME=" + shell_quote(path("other").string()));
+  EXPECT_EQ(off.exit_code, 0) << off;
+  EXPECT_TRUE(cache_files(path("other")).empty());
 }
 
 TEST_F(CliTest, MalformedTextNamesFileAndLine) {

@@ -197,6 +197,24 @@ TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
     claims.maximal_reconvergence_enabled = claims.subgroup_uniform_control_flow_enabled = true;
     EXPECT_EQ(to_string(Context::adopt(claims).reconvergence()), "none");
   }
+  // The application's pipeline cache: gpuscan builds its pipelines with it, reads it back, and leaves it
+  // to the application.
+  {
+    VkPipelineCacheCreateInfo cache_info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    VkPipelineCache cache = VK_NULL_HANDLE;
+    ASSERT_EQ(vkCreatePipelineCache(device, &cache_info, nullptr, &cache), VK_SUCCESS);
+    {
+      AdoptInfo with_cache{instance, physical, device, queue, 0};
+      with_cache.pipeline_cache = cache;
+      const Context ctx = Context::adopt(with_cache);
+      const std::vector<uint32_t> in = {5, 3, 2};
+      EXPECT_EQ(inclusive_scan(ctx, std::span<const uint32_t>(in)), (std::vector<uint32_t>{5, 8, 10}));
+      EXPECT_TRUE(pipeline_cache_fits(ctx.pipeline_cache_data(), ctx.device_info()));
+    }
+    size_t size = 0;
+    EXPECT_EQ(vkGetPipelineCacheData(device, cache, &size, nullptr), VK_SUCCESS) << "the cache outlives the Context";
+    vkDestroyPipelineCache(device, cache, nullptr);
+  }
   // Still ours and still working after the Context is gone.
   EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);
   vkDestroyDevice(device, nullptr);

@@ -35,6 +35,7 @@ MessageLog& message_log() {
 }
 
 Context make_validated_context(ContextCreateInfo info, const TestHooks& hooks) {
+  info = env::apply(std::move(info));  // GPUSCAN_DEVICE, GPUSCAN_TIMEOUT_MS, ... as the CLI reads them
   info.enable_validation = true;
   info.on_message = [](MessageSeverity s, std::string_view m) { message_log().add(s, m); };
   return create_context_for_tests(info, hooks);

@@ -16,6 +16,7 @@
 
 #include "gpuscan/gpuscan.hpp"
 #include "gpuscan/testing.hpp"
+#include "gpuscan_env.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
 

@@ -97,7 +97,7 @@ class SoakTest : public GpuTest {};
 
 TEST_F(SoakTest, TenThousandConvenienceCallsKeepHostMemoryFlat) {
   const int count = soak_count();
-  const Context ctx = Context::create();
+  const Context ctx = Context::create(env::apply({}));
   long rss_start = 0;
   run_calls(ctx, count, [&] { rss_start = resident_bytes(); });
   const long rss_end = resident_bytes();

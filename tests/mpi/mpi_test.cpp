@@ -24,7 +24,7 @@ Context& mpi_context() {
     ContextCreateInfo info;
     info.enable_validation = true;
     info.on_message = [](MessageSeverity s, std::string_view m) { message_log().add(s, m); };
-    ctx.emplace(mpi::create_context(MPI_COMM_WORLD, info));
+    ctx.emplace(mpi::create_context(MPI_COMM_WORLD, env::apply(info)));  // GPUSCAN_DEVICE overrides the placement
   }
   return *ctx;
 }

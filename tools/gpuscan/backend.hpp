@@ -25,7 +25,15 @@ class Backend {
 #else
   using Variant = std::variant<Context>;
 #endif
-  explicit Backend(Variant context) : context_(std::move(context)) {}
+  // `on_close`: called with the Vulkan context when the Backend is destroyed (the CLI saves its pipeline
+  // cache so); it must not throw.
+  explicit Backend(Variant context, void (*on_close)(const Context&) noexcept = nullptr)
+      : context_(std::move(context)), on_close_(on_close) {}
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  ~Backend() {
+    if (const Context* c = vulkan(); c && on_close_) on_close_(*c);
+  }
 
   template <class F>
   decltype(auto) visit(F&& f) const {
@@ -67,6 +75,7 @@ class Backend {
 
  private:
   Variant context_;
+  void (*on_close_)(const Context&) noexcept = nullptr;
 };
 
 }  // namespace gpuscan::cli

@@ -2,6 +2,9 @@
 
 #include <iostream>
 
+#include "gpuscan_env.hpp"
+#include "pipeline_cache.hpp"
+
 namespace gpuscan::cli {
 
 void ValidationLog::record(MessageSeverity severity, std::string_view message) {
@@ -32,14 +35,16 @@ std::string GlobalFlags::conflict() const {
 Context GlobalFlags::open_context() {
   ContextCreateInfo info;
   info.device_selector = device_selector;
+  info = env::apply(std::move(info));
   info.enable_validation = validate;
+  if (pipeline_cache) info.load_pipeline_cache = load_pipeline_cache;
   if (validate)
     info.on_message = [log = &validation_log](MessageSeverity s, std::string_view m) { log->record(s, m); };
   return Context::create(info);
 }
 
 Backend GlobalFlags::open_backend() {
-  if (api == Api::vulkan) return Backend(open_context());
+  if (api == Api::vulkan) return Backend(open_context(), pipeline_cache ? save_pipeline_cache : nullptr);
 #if GPUSCAN_WITH_GL
   gl::ContextCreateInfo info;
   info.debug = validate;

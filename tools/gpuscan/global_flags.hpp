@@ -26,6 +26,7 @@ class ValidationLog {
 
 struct GlobalFlags {
   std::string device_selector;  // --device; "" = GPUSCAN_DEVICE or gpuscan's default order
+  bool pipeline_cache = true;   // keep the Vulkan pipeline cache between runs (pipeline_cache.hpp); --no-pipeline-cache
   bool validate = false;        // --validate or GPUSCAN_VALIDATE set (and not "0")
   Api api = Api::vulkan;        // --api; GPUSCAN_API
   bool api_from_environment = false;  // GPUSCAN_API chose `api`, not --api
@@ -38,10 +39,12 @@ struct GlobalFlags {
   // rather than ignored (GPUSCAN_DEVICE, often exported for a whole shell, is ignored on GL).
   std::string conflict() const;
 
+  // The Vulkan context, with the options the environment gives (gpuscan_env.hpp: GPUSCAN_DEVICE where
+  // --device is not given, GPUSCAN_TIMEOUT_MS, ...) and the pipeline cache file's contents.
   Context open_context();
   // A context of the chosen API. For GL: gpuscan's own EGL context on EGL's first device (the first
   // hardware one, else Mesa's surfaceless llvmpipe), a debug context whose KHR_debug errors and warnings
-  // count as validation messages with --validate.
+  // count as validation messages with --validate. A Vulkan one saves its pipeline cache when it closes.
   Backend open_backend();
 };
 

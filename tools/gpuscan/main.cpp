@@ -84,7 +84,9 @@ int main(int argc, char** argv) {
       "  gpuscan COMMAND --help                         a command's options and examples\n"
       "Environment: GPUSCAN_DEVICE selects the device like --device (Vulkan only); GPUSCAN_VALIDATE=1 acts like\n"
       "             --validate; GPUSCAN_API=gl acts like --api gl; GPUSCAN_TIMEOUT_MS: how long to wait for the\n"
-      "             GPU (Vulkan; default 60000).\n"
+      "             GPU (Vulkan; default 60000); GPUSCAN_PIPELINE_STATS=1 prints each Vulkan pipeline's compiler\n"
+      "             statistics to stderr as it is built. Vulkan pipelines are cached between runs in\n"
+      "             $XDG_CACHE_HOME/gpuscan (else ~/.cache/gpuscan), one file per device.\n"
       "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
       "            2 usage error; 3 validation-layer messages reported.");
 
@@ -99,6 +101,9 @@ int main(int argc, char** argv) {
          "GPUSCAN_API, else vulkan)")
       ->check(CLI::IsMember({"vulkan", "gl"}))
       ->type_name("API");
+  app.add_flag("!--no-pipeline-cache", globals.pipeline_cache,
+               "neither read nor write the Vulkan pipeline cache kept between runs ($XDG_CACHE_HOME/gpuscan, "
+               "else ~/.cache/gpuscan)");
   app.add_flag("--validate", globals.validate,
                "run with the Khronos validation layer (synchronization checks included); any warning or "
                "error it reports is printed and makes the exit code non-zero");

@@ -63,7 +63,8 @@ int run_reduce(const ReduceOptions& options, GlobalFlags& globals) {
 #endif
   // Binary input streams through the GPU in chunks that fit the budget; text and --verify read it whole.
   InputSource input(options.in, options.type, options.format, options.verify);
-  const Context ctx = globals.open_context();
+  const Backend backend = globals.open_backend();  // saves the pipeline cache when it closes
+  const Context& ctx = *backend.vulkan();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
   const StreamOptions stream{.device_memory_budget = options.budget, .size_hint = input.size()};
   plan_reduce_stream(ctx, config, stream);  // a bad tile shape or budget fails before any reading

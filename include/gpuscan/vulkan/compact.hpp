@@ -72,6 +72,22 @@ void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const Select
 void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
 void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args);
 
+// Which of the four record calls prepare_compact readies the pipelines for: each predicate kind has
+// pipelines of its own (its constants do not: any a, b of that kind is prepared), flags theirs.
+struct CompactCall {
+  bool flagged = false;                               // record_*_flagged; else record_*_if with ...
+  PredicateKind predicate = PredicateKind::nonzero;   // ... a predicate of this kind
+  bool partition = false;                             // record_partition_*; else record_select_*
+};
+
+// Builds up front every pipeline the record call `call` needs for `config` and any count from 1 to
+// `max_count`, as prepare_scan (gpuscan/vulkan/scan.hpp) does for scans; PrepareOptions::in_place does
+// not apply. Throws what the record call would throw for such a compaction.
+//   gpuscan::prepare_compact(ctx, max_particles, {}, {.predicate = gpuscan::PredicateKind::greater});
+//   // later, every frame: record_select_if(ctx, cmd, {... .predicate = Predicate::greater(0.5f) ...})
+void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig& config, const CompactCall& call,
+                     const PrepareOptions& options = {});
+
 // Convenience: upload, compact, download. The result's size is the number kept (read back from the
 // GPU's count buffer). select_flagged throws Errc::invalid_argument when flags is shorter than values.
 template <Element T>

@@ -4,10 +4,16 @@
 // includes them all.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include <vulkan/vulkan_core.h>
@@ -55,8 +61,13 @@ struct DeviceInfo {
   bool subgroup_uniform_control_flow = false;
   bool maximal_reconvergence = false;
   // VK_KHR_pipeline_executable_properties: the driver reports its compiler's statistics per pipeline
-  // (gpuscan prints them when GPUSCAN_PIPELINE_STATS is set; docs/bench.md).
+  // (ContextCreateInfo::on_pipeline_statistics receives them).
   bool pipeline_executable_properties = false;
+  // What a saved pipeline cache must match to be reused (VkPipelineCacheHeaderVersionOne): data from
+  // another vendor, device or driver build is of no use (ContextCreateInfo::load_pipeline_cache).
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  std::array<uint8_t, VK_UUID_SIZE> pipeline_cache_uuid{};
   uint32_t max_workgroup_invocations = 0;
   uint32_t max_workgroup_count[3] = {0, 0, 0};
   uint64_t max_storage_buffer_range = 0;
@@ -109,10 +120,28 @@ std::string_view to_string(Addressing addressing) noexcept;  // "automatic", "bi
 enum class Reconvergence { none, subgroup_uniform, maximal };
 std::string_view to_string(Reconvergence guarantee) noexcept;  // "none", "subgroup-uniform", "maximal"
 
+// One statistic of a compiled pipeline, as the driver names and reports it
+// (VK_KHR_pipeline_executable_properties): registers, shared memory, spills, ...
+struct PipelineStatistic {
+  std::string name;  // "VGPRs", "Shared memory size", ... (the driver's words)
+  std::variant<bool, int64_t, uint64_t, double> value;
+};
+
+// The statistics of one executable (a compute shader) of a pipeline gpuscan built: what
+// ContextCreateInfo::on_pipeline_statistics receives.
+struct PipelineStatistics {
+  std::string variant;              // the shader variant (shaders/variants.cmake): "scan_tiles.u32"
+  std::vector<uint32_t> constants;  // its specialization constants, by constant id
+  std::string executable;           // the driver's name for the executable
+  std::vector<PipelineStatistic> statistics;
+};
+using PipelineStatisticsCallback = std::function<void(const PipelineStatistics&)>;
+
 struct ContextCreateInfo {
-  // Which physical device: "" = the GPUSCAN_DEVICE environment variable if set, otherwise the first
-  // discrete GPU, then integrated, then virtual, then CPU. Otherwise an index into the device list or
-  // a case-insensitive substring of the device name.
+  // Which physical device: "" = the first discrete GPU, then integrated, then virtual, then CPU
+  // (Context::preferred_devices). Otherwise an index into the device list or a case-insensitive
+  // substring of the device name. gpuscan reads no environment variable; the CLI, the tests and the
+  // Python module fill this in from GPUSCAN_DEVICE.
   std::string device_selector;
   // Load VK_LAYER_KHRONOS_validation with synchronization validation; Errc::unsupported if the layer
   // is not installed. Messages go to on_message.
@@ -121,16 +150,31 @@ struct ContextCreateInfo {
   // How scans and reductions reach the caller's buffers. Errc::unsupported for device_address on a
   // device without bufferDeviceAddress (DeviceInfo::buffer_device_address).
   Addressing addressing = Addressing::automatic;
-  // How long convenience calls wait for the GPU before throwing Errc::timeout. 0 = the
-  // GPUSCAN_TIMEOUT_MS environment variable if set (milliseconds, 1 to 4294967295; anything else makes
-  // create() throw Errc::invalid_argument), else 60 s. After a timeout, destroy the Context: it waits for
-  // the device to go idle and then frees what the timed-out submission used.
+  // How long convenience calls wait for the GPU before throwing Errc::timeout, in milliseconds; 0 = 60 s.
+  // After a timeout, destroy the Context: it waits for the device to go idle and then frees what the
+  // timed-out submission used. (The CLI and the tests take it from GPUSCAN_TIMEOUT_MS.)
   uint32_t timeout_ms = 0;
   // Enable the strongest reconvergence guarantee the device offers (maximal, else subgroup-uniform) and declare
   // it in every kernel (Reconvergence); with enable_validation and a validation layer older than 1.3.280, which
   // does not know maximal reconvergence, at most subgroup-uniform. false = declare none, leaving reconvergence
   // to the driver (for A/B comparisons: gpuscan_bench --no-reconvergence).
   bool use_reconvergence_guarantee = true;
+  // Optional: receives the compiler statistics of every pipeline as gpuscan builds it, one call per
+  // executable, on the thread that builds it and with the Context's pipeline lock held (so the callback
+  // must not call gpuscan with this Context). Where the device offers VK_KHR_pipeline_executable_properties
+  // (DeviceInfo::pipeline_executable_properties) gpuscan then enables it; elsewhere it is never called.
+  //   info.on_pipeline_statistics = [](const gpuscan::PipelineStatistics& s) { log(s.variant, s.statistics); };
+  PipelineStatisticsCallback on_pipeline_statistics;
+  // How long convenience calls poll their fence before a blocking wait, in microseconds (a blocking wait
+  // can add about a millisecond of wake-up latency); unset = 2000, 0 = block at once.
+  std::optional<uint32_t> fence_poll_us;
+  // Optional: the initial contents of the Context's pipeline cache, called once the device is chosen and
+  // before any pipeline is built; return what Context::pipeline_cache_data() gave in an earlier run on
+  // that device (kept by the application, e.g. in a file named by DeviceInfo::vendor_id, device_id and
+  // pipeline_cache_uuid), or nothing. Data whose header does not match the device (another device or
+  // driver, a truncated or damaged file) is ignored: the cache then starts empty, and creation never
+  // fails because of it. Exceptions from the callback propagate out of create().
+  std::function<std::vector<std::byte>(const DeviceInfo&)> load_pipeline_cache;
 };
 
 // An application's own Vulkan objects for Context::adopt. gpuscan does not destroy them. The device
@@ -161,11 +205,25 @@ struct AdoptInfo {
   // kernels then declare that guarantee (the stronger one if both). Unset: they declare none (Reconvergence).
   bool maximal_reconvergence_enabled = false;
   bool subgroup_uniform_control_flow_enabled = false;
+  // Optional: the application's pipeline cache, which gpuscan then builds its pipelines with (and
+  // Context::pipeline_cache_data reads); gpuscan does not destroy it. Unless it was created with
+  // VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT, the application may use it at the same time.
+  // VK_NULL_HANDLE: gpuscan creates an empty cache of its own.
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  std::optional<uint32_t> fence_poll_us;  // as ContextCreateInfo::fence_poll_us
 };
 
 // A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
-// created them). It is thread-safe: scans on several threads may share one Context; convenience calls
-// serialize their queue submissions, recording calls only read shared state.
+// created them). It is thread-safe: scans on several threads may share one Context.
+//   - Pipelines are built when first needed, or up front by the prepare_* calls (prepare_scan in
+//     gpuscan/vulkan/scan.hpp), and kept until the Context is destroyed. Building one takes the Context's
+//     pipeline lock exclusively, so a record_* call that finds its pipeline missing compiles it in the
+//     caller's frame and meanwhile stalls records on other threads. Once a configuration is prepared, its
+//     records find every pipeline and take that lock only shared: they run concurrently and build nothing.
+//   - Records of a custom operator (ScanConfig::custom_op) look its compiled snippet up under the
+//     exclusive lock, briefly; its first use compiles it there (compile_custom_op does so up front).
+//   - Convenience calls serialize their queue submissions under a queue lock and reuse command pools
+//     and fences from a shared list under a lock of its own.
 class Context {
  public:
   // Creates an instance and a device. Throws Errc::no_device if there is no Vulkan device (or none that
@@ -226,6 +284,16 @@ class Context {
   // A sentence on what runs for `count` elements and why (for `gpuscan info`).
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
 
+  // The contents of the Context's pipeline cache (vkGetPipelineCacheData), to be saved and given back
+  // through ContextCreateInfo::load_pipeline_cache in a later run, which then builds its pipelines from
+  // the cache instead of compiling them again.
+  //   const std::vector<std::byte> data = ctx.pipeline_cache_data();   // write it to a file
+  std::vector<std::byte> pipeline_cache_data() const;
+  // How many pipelines the Context holds: each built once (by a prepare_* call or on first use), kept
+  // until the Context is destroyed. A count that does not change across a record_* call means the call
+  // built nothing.
+  size_t pipeline_count() const;
+
   struct Impl;  // the backend's state (src/vulkan/context_impl.hpp)
 
  private:
@@ -261,6 +329,25 @@ struct IndirectCount {
   // ScanArgs::count, or to 1 when it was larger and only the first ScanArgs::count elements were
   // scanned (nothing is ever written past the bound).
   BufferView status;
+};
+
+// Whether `data` begins with a pipeline cache header that fits `device` (VkPipelineCacheHeaderVersionOne:
+// its size, version, vendor id, device id and pipelineCacheUUID): what data from
+// ContextCreateInfo::load_pipeline_cache must pass to be used. Vulkan offers no check of the rest; drivers
+// validate it themselves.
+//   if (!gpuscan::pipeline_cache_fits(file_bytes, ctx.device_info())) { /* another device's, or damaged */ }
+bool pipeline_cache_fits(std::span<const std::byte> data, const DeviceInfo& device) noexcept;
+
+// What the records that a prepare_* call (prepare_scan, prepare_reduce, prepare_compact,
+// prepare_segmented_scan) readies the pipelines for look like, beyond their config and count. Records
+// that differ still run, building what they miss when first recorded.
+struct PrepareOptions {
+  bool in_place = false;  // output == input (scans)
+  bool indirect = false;  // the count comes from GPU memory (count_from); max_count is its upper bound
+  // true: the caller's ranges (input, output, flags) start at multiples of 4 elements (16 bytes; 32 for
+  // 64-bit types), as vector loads need; false: at other multiples of the element size. Either way temp
+  // is taken to start at a multiple of the device's minStorageBufferOffsetAlignment.
+  bool vector_aligned = true;
 };
 
 }  // namespace gpuscan

@@ -49,6 +49,12 @@ struct ReduceArgs {
 //   // out[0] <-- 7
 void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args);
 
+// Builds up front every pipeline record_reduce needs for `config` and any count from 1 to `max_count`,
+// as prepare_scan (gpuscan/vulkan/scan.hpp) does for scans; PrepareOptions::in_place does not apply.
+//   gpuscan::prepare_reduce(ctx, 1u << 24, {.op = gpuscan::Op::max});
+void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config,
+                    const PrepareOptions& options = {});
+
 // Convenience: upload, reduce, download. Blocks until the GPU is done. An empty input gives the
 // operator's identity (0 for add, 1 for mul, the type's largest value or +inf for min, ...).
 //   std::vector<int64_t> in = {5, -3, 2, 7, -1};

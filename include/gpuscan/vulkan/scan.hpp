@@ -34,6 +34,17 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
 // windows it lists the first two and ends with "  ... N more window(s), planned as the ones above".
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
 
+// Builds, up front, every pipeline that record_scan needs for `config` and any count from 1 to
+// `max_count` (and any buffers the Context's Addressing may reach by address or by binding), so that
+// those records build nothing in the caller's frame and take the pipeline lock only shared (Context;
+// records of a custom operator still take it exclusively for a brief lookup). Pipelines already built
+// are reused, so preparing twice costs little. Throws what record_scan would throw for such a scan
+// (Errc::unsupported, invalid_argument, too_large, ...); a custom operator is compiled here too.
+//   gpuscan::prepare_scan(ctx, 1u << 20, config);   // at load time
+//   gpuscan::record_scan(ctx, cmd, {.config = config, .count = n, ...});   // n <= 2^20: nothing built
+void prepare_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config,
+                  const PrepareOptions& options = {});
+
 struct ScanArgs {
   ScanConfig config;
   // Elements to scan; 0 records nothing. With count_from: the upper bound of the count in GPU memory,

@@ -65,6 +65,13 @@ struct SegmentedScanArgs {
 // for a count_from bound past one window, and what the config asks that the device cannot do.
 void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args);
 
+// Builds up front every pipeline record_segmented_scan needs for `config`, heads of kind `heads` and any
+// count from 1 to `max_count`, as prepare_scan (gpuscan/vulkan/scan.hpp) does for scans (in place or
+// not: the same pipelines).
+//   gpuscan::prepare_segmented_scan(ctx, 1u << 20, config, gpuscan::SegmentHeads::keys_u32);
+void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config,
+                            SegmentHeads heads = SegmentHeads::flags, const PrepareOptions& options = {});
+
 // Convenience: upload, scan, download; blocks until done. Errc::invalid_argument when there are fewer
 // flags (or keys) than values.
 template <Element T>
