@@ -383,7 +383,7 @@ void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig
   const ResolvedCompact largest = resolve_compact(ctx, max_count, config, call.partition, false, options.indirect,
                                                   core::PlanExtent::outline);
   const uint64_t tile = uint64_t{largest.workgroup_size} * largest.vectors_per_lane * 4;
-  const uint64_t window = ctx.impl().window_elements(DataType::u32);
+  const uint64_t window = impl_of(ctx).window_elements(DataType::u32);
   for (const uint64_t count : core::boundary_counts(max_count, window - window % tile)) {
     args.count = count;
     const ResolvedCompact r = resolve_compact(ctx, count, config, call.partition, false, options.indirect);

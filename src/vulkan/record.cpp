@@ -322,7 +322,7 @@ void prepare_plans(const Context& ctx, uint64_t max_count, const ScanConfig& con
   const BufferView temp = vk::stand_in_view();
   const BufferView* const views[3] = {&data, &output, &temp};
   const IndirectCount from{vk::stand_in_view()};
-  const Context::Impl& impl = ctx.impl();
+  const Context::Impl& impl = impl_of(ctx);
   std::vector<uint64_t> counts = core::boundary_counts(max_count, impl.window_elements(esize));
   if (impl.device_address_enabled) {  // windows through device addresses are longer
     const std::vector<uint64_t> more = core::boundary_counts(max_count, impl.window_elements(esize, true));

@@ -2,7 +2,7 @@
 // while another Context keeps the device busy; and a hang that must end in Errc::timeout instead of a
 // stuck process. GPUSCAN_STRESS_COUNT sets the number of scans (200 by default; the H200 run uses 1000),
 // and half as many compactions. One in four runs on a Context whose tile 0 never publishes its look-back state
-// (ContextCreateInfo::debug_withhold_first_tile): a workgroup stalled for good, which no forward-progress
+// (TestHooks::withhold_first_tile): a workgroup stalled for good, which no forward-progress
 // guarantee would help, so every other tile must take the fallback for it.
 #include <atomic>
 #include <cstdlib>
