@@ -21,9 +21,12 @@ using gpuscan::DataType;
 using gpuscan::ScanKind;
 namespace core = gpuscan::core;
 
+// The measured profile (the H200's tuned shapes) or lavapipe's plain ones.
+const core::TuningProfile& profile(bool tuned) { return tuned ? core::h200_profile() : core::lavapipe_profile(); }
+
 std::pair<uint32_t, uint32_t> shape(DataType type, ScanKind kind, uint64_t count, bool tuned = true,
                                     uint32_t w = 0, uint32_t k = 0) {
-  const core::TileShape s = core::single_pass_shape(w, k, type, kind, count, tuned);
+  const core::TileShape s = core::single_pass_shape(w, k, type, kind, count, profile(tuned));
   return {s.workgroup_size, s.vectors_per_lane};
 }
 
@@ -86,39 +89,39 @@ TEST(SinglePassShape, UntunedDevicesKeepThePlainDefaults) {
 
 TEST(ReduceThenScanShape, LargeEightByteScansTakeW64) {
   for (const DataType t : {DataType::u64, DataType::i64, DataType::f64}) {
-    EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, incl, large + 1, true).workgroup_size,
+    EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, incl, large + 1, profile(true)).workgroup_size,
               core::large_eight_byte_rts_workgroup_size);
-    EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, excl, large + 1, true).vectors_per_lane,
+    EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::reduce_then_scan, 0, 0, t, excl, large + 1, profile(true)).vectors_per_lane,
               2u);
-    EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large, true).workgroup_size, W);
-    EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large + 1, false).workgroup_size, W);
-    EXPECT_EQ(core::reduce_then_scan_shape(512, 0, t, large + 1, true).workgroup_size, 512u);
+    EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large, profile(true)).workgroup_size, W);
+    EXPECT_EQ(core::reduce_then_scan_shape(0, 0, t, large + 1, profile(false)).workgroup_size, W);
+    EXPECT_EQ(core::reduce_then_scan_shape(512, 0, t, large + 1, profile(true)).workgroup_size, 512u);
   }
   for (const DataType t : {DataType::u32, DataType::i32, DataType::f32}) {
-    const core::TileShape s = core::reduce_then_scan_shape(0, 0, t, large + 1, true);
+    const core::TileShape s = core::reduce_then_scan_shape(0, 0, t, large + 1, profile(true));
     EXPECT_EQ(s.workgroup_size, W);
     EXPECT_EQ(s.vectors_per_lane, core::default_vectors_per_lane_for(gpuscan::element_size(t)));
   }
   // Multipass takes the requested W or the default; K plays no part there.
-  EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::multipass, 0, 0, DataType::u64, excl, large + 1, true).workgroup_size, W);
+  EXPECT_EQ(core::scan_tile_shape(gpuscan::Algorithm::multipass, 0, 0, DataType::u64, excl, large + 1, profile(true)).workgroup_size, W);
 }
 
 TEST(SinglePassShape, AutomaticLimits) {
   using core::single_pass_auto_limit;
-  EXPECT_EQ(single_pass_auto_limit(DataType::u32, excl, true), uint64_t{1} << 28);
-  EXPECT_EQ(single_pass_auto_limit(DataType::f32, excl, true), uint64_t{1} << 28);
-  EXPECT_EQ(single_pass_auto_limit(DataType::u32, incl, true), uint64_t{1} << 27);
-  EXPECT_EQ(single_pass_auto_limit(DataType::i32, incl, true), uint64_t{1} << 27);
-  EXPECT_EQ(single_pass_auto_limit(DataType::f32, incl, true), uint64_t{1} << 25);
-  EXPECT_EQ(single_pass_auto_limit(DataType::u64, excl, true), uint64_t{1} << 25);
+  EXPECT_EQ(single_pass_auto_limit(DataType::u32, excl, profile(true)), uint64_t{1} << 28);
+  EXPECT_EQ(single_pass_auto_limit(DataType::f32, excl, profile(true)), uint64_t{1} << 28);
+  EXPECT_EQ(single_pass_auto_limit(DataType::u32, incl, profile(true)), uint64_t{1} << 27);
+  EXPECT_EQ(single_pass_auto_limit(DataType::i32, incl, profile(true)), uint64_t{1} << 27);
+  EXPECT_EQ(single_pass_auto_limit(DataType::f32, incl, profile(true)), uint64_t{1} << 25);
+  EXPECT_EQ(single_pass_auto_limit(DataType::u64, excl, profile(true)), uint64_t{1} << 25);
   for (const DataType t : {DataType::u32, DataType::f32, DataType::u64})
-    for (const ScanKind kind : {excl, incl}) EXPECT_EQ(single_pass_auto_limit(t, kind, false), uint64_t{1} << 21);
+    for (const ScanKind kind : {excl, incl}) EXPECT_EQ(single_pass_auto_limit(t, kind, profile(false)), uint64_t{1} << 21);
   // Deterministic floats take the ordered look-back, which pays off at small sizes only.
   // (f64 up to 2^20 where tuned, f32 and untuned devices 2^21).
   for (const DataType t : {DataType::f32, DataType::f64})
     for (const ScanKind kind : {excl, incl})
       for (const bool tuned : {true, false})
-        EXPECT_EQ(single_pass_auto_limit(t, kind, tuned, true),
+        EXPECT_EQ(single_pass_auto_limit(t, kind, profile(tuned), true),
                   uint64_t{1} << (tuned && t == DataType::f64 ? 20 : 21));
 }
 
@@ -153,11 +156,11 @@ TEST_P(TileScanTemp, ForACountServesEverySmallerCount) {
         config.type = t;
         config.kind = kind;
         const auto own = [&](uint64_t n) {
-          const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, t, kind, n, tuned);
+          const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, t, kind, n, profile(tuned));
           return core::plan_scan(algorithm, n, config, s, limits).temp_elements;
         };
         for (const uint64_t bound : {small + 1, small + 4096, large + 1, large + 65536, uint64_t{1} << 26}) {
-          const uint64_t temp = core::scan_temp_elements(algorithm, bound, config, tuned, limits);
+          const uint64_t temp = core::scan_temp_elements(algorithm, bound, config, profile(tuned), limits);
           for (const uint64_t n : {uint64_t{4097}, small - 1, small, small + 1, large - 1, large, large + 1, bound})
             if (n <= bound)
               EXPECT_GE(temp, own(n)) << to_string(algorithm) << " " << to_string(t) << " n " << n << " bound " << bound;
@@ -174,10 +177,10 @@ TEST_P(ScanTemp, OfManyWindowsCostsOneWindow) {
   gpuscan::ScanConfig config;  // u32, exclusive
   const gpuscan::Algorithm algorithm = GetParam();
   for (const uint64_t window : {core::window_elements(128u << 20, 16, 4), core::window_elements(20000, 16, 4)}) {
-    const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, DataType::u32, excl, window, false);
+    const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, DataType::u32, excl, window, profile(false));
     const uint64_t first = core::plan_scan(algorithm, window, config, s, limits).temp_elements;
     for (const uint64_t count : {uint64_t{1} << 40, uint64_t{1} << 50})
-      EXPECT_EQ(core::scan_temp_elements(algorithm, count, config, false, limits, false, window),
+      EXPECT_EQ(core::scan_temp_elements(algorithm, count, config, profile(false), limits, false, window),
                 (first + 15) / 16 * 16 + 2)
           << "window " << window << " count " << count;
   }

@@ -19,6 +19,9 @@ using gpuscan::DataType;
 using gpuscan::ScanKind;
 namespace core = gpuscan::core;
 
+// The measured profile (the H200's tuned shapes) or lavapipe's plain ones.
+const core::TuningProfile& profile(bool tuned) { return tuned ? core::h200_profile() : core::lavapipe_profile(); }
+
 constexpr uint32_t subgroup_sizes[] = {4, 8, 16, 32, 64, 128};
 constexpr uint32_t max_invocations = 1024;
 
@@ -85,20 +88,20 @@ TEST(WorkgroupFit, NoDefaultScanShapeIsNarrowerThanTheSubgroup) {
           for (const bool tuned : {true, false})
             for (const uint64_t n : {uint64_t{1000}, core::small_tile_max_elements + 1,
                                      core::large_tile_min_elements + 1, uint64_t{1} << 28}) {
-              const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, t, kind, n, tuned, narrowest);
+              const core::TileShape s = core::scan_tile_shape(algorithm, 0, 0, t, kind, n, profile(tuned), {max_invocations, sg});
               const std::string where = std::string(to_string(algorithm)) + " " + std::string(to_string(t)) +
                                         " n " + std::to_string(n) + " subgroup " + std::to_string(sg);
               EXPECT_GE(s.workgroup_size, narrowest) << where;
               EXPECT_EQ(s.workgroup_size % sg, 0u) << where;
               // Where the subgroup is no wider than 32 the tuned shapes are unchanged.
               if (sg <= 32)
-                EXPECT_EQ(s.workgroup_size, core::scan_tile_shape(algorithm, 0, 0, t, kind, n, tuned).workgroup_size)
+                EXPECT_EQ(s.workgroup_size, core::scan_tile_shape(algorithm, 0, 0, t, kind, n, profile(tuned)).workgroup_size)
                     << where;
               if (algorithm == Algorithm::multipass || n > (uint64_t{1} << 26)) continue;
               gpuscan::ScanConfig config;
               config.type = t;
               config.kind = kind;
-              EXPECT_GE(core::scan_temp_elements(algorithm, n, config, tuned, plan_limits, false, 0, narrowest),
+              EXPECT_GE(core::scan_temp_elements(algorithm, n, config, profile(tuned), plan_limits, false, 0, {max_invocations, sg}),
                         core::plan_scan(algorithm, n, config, s, plan_limits).temp_elements)
                   << where;
             }
@@ -107,11 +110,11 @@ TEST(WorkgroupFit, NoDefaultScanShapeIsNarrowerThanTheSubgroup) {
   // subgroup would overfill; there it runs at W = 128 with the same K.
   const core::TileShape tuned_u64 = core::scan_tile_shape(Algorithm::reduce_then_scan, 0, 0, DataType::u64,
                                                           ScanKind::inclusive, core::large_tile_min_elements + 1,
-                                                          true, 128);
+                                                          profile(true), {1024, 128});
   EXPECT_EQ(tuned_u64.workgroup_size, 128u);
   EXPECT_EQ(tuned_u64.vectors_per_lane,
             core::scan_tile_shape(Algorithm::reduce_then_scan, 0, 0, DataType::u64, ScanKind::inclusive,
-                                  core::large_tile_min_elements + 1, true).vectors_per_lane);
+                                  core::large_tile_min_elements + 1, profile(true)).vectors_per_lane);
 }
 
 // Both backends' device descriptions give their limits: Vulkan's widest subgroup, OpenGL's one size.

@@ -114,7 +114,8 @@ struct CompactConfig {
   // lane K (0 = 4, else 1, 2, 4, 8 or 16). A tile holds W · K · 4 elements. The default K is 8 for
   // single-pass selections (by a predicate or by flags) of more than 2^23 elements where that tile fits
   // shared memory (not on lavapipe, whose 32 KiB it exceeds at W = 256): on the H200 3-10 % faster by a
-  // predicate and 3-11 % by flags at 2^24 and 2^28 (bench/RESULTS.md).
+  // predicate and 3-11 % by flags at 2^24 and 2^28 (bench/RESULTS.md). Devices without measurements
+  // keep 4 (Context::tuning_profile "conservative").
   uint32_t workgroup_size = 0;
   uint32_t vectors_per_lane = 0;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;

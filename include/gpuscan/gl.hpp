@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // Only the neutral headers: a GL program needs no Vulkan header.
@@ -106,6 +107,10 @@ class Context {
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;
   Algorithm resolve(const ScanConfig& config, uint64_t count) const;
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
+  // As gpuscan::Context::tuning_profile, chosen by GL_VENDOR and GL_RENDERER (GL has no PCI IDs):
+  // "lavapipe" on llvmpipe, "nvidia-h200" on an NVIDIA H200, else "conservative".
+  std::string_view tuning_profile() const noexcept;
+  std::string_view tuning_profile_source() const noexcept;
   // What `automatic` picks for compaction: ballot with GL_KHR_shader_subgroup ballot, else shared_memory.
   CompactPath resolve(CompactPath requested) const;
 

@@ -31,11 +31,12 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //   reduce_then_scan  reduce tiles, scan the tile totals, scan tiles again with their offsets: 3N.
 //   multipass         scan-then-propagate with Blelloch or subgroup workgroup scans: 4N.
 //   automatic         single_pass where the device can and the scan spans more
-//                     than one tile but at most 2^28 elements for exclusive scans of 4-byte types,
-//                     2^27 for inclusive ones of u32/i32, 2^25 for the rest, 2^21 on lavapipe and
-//                     for deterministic f32, 2^20 for deterministic f64 (ScanConfig::deterministic)
-//                     (core::single_pass_auto_limit, where it measured fastest, see
-//                     bench/RESULTS.md); otherwise reduce_then_scan where the device has subgroup
+//                     than one tile but at most the device's tuning profile's limit
+//                     (Context::tuning_profile; core::single_pass_auto_limit): on the H200 2^28
+//                     elements for exclusive scans of 4-byte types, 2^27 for inclusive ones of
+//                     u32/i32, 2^25 for the rest, 2^21 for deterministic f32, 2^20 for deterministic
+//                     f64 (ScanConfig::deterministic), where it measured fastest (bench/RESULTS.md);
+//                     2^21 on every other device; otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
 enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass };
 
@@ -151,7 +152,8 @@ struct ScanConfig {
   // Single-pass: tiles one workgroup scans in turn. With more than one, a workgroup loads and scans its
   // next tile, and publishes that tile's total, before it looks back for the tile it holds, so it does
   // not sit idle in the look-back (docs/scan.md, "Several tiles per workgroup"). 0 = default
-  // (4 above 512 tiles, else 1; always 1 on lavapipe, a CPU with no memory latency to hide); 1 = one
+  // (on the H200 4 above 512 tiles, else 1; 1 on other devices, lavapipe being a CPU with no memory
+  // latency to hide and the others unmeasured); 1 = one
   // tile per workgroup. On lavapipe capped at 4 (its loop-iteration limit, as for spin_limit).
   uint32_t tiles_per_workgroup = 0;
   // The operator: add (a prefix sum) unless set. See Op for the operators each type has.

@@ -49,61 +49,64 @@ namespace {
 bool four_byte_integer(DataType type) { return type == DataType::u32 || type == DataType::i32; }
 }  // namespace
 
-TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count, bool tuned) {
+TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count,
+                            const TuningProfile& p) {
   const uint32_t bytes = element_size(type);
   const bool exclusive = kind == ScanKind::exclusive;
-  const bool large = tuned && count > large_tile_min_elements;
+  const bool large = p.large_tiles && count > p.large_tile_min_elements;
   // W = 128 comes with K = 8: a caller who sets K keeps the default W.
   if (w == 0)
-    w = large && !exclusive && four_byte_integer(type) && k == 0 ? inclusive_large_tile_workgroup_size
+    w = large && !exclusive && four_byte_integer(type) && k == 0 ? p.inclusive_large_tile_workgroup_size
                                                                  : default_workgroup_size;
   if (k == 0) {
-    if (large && bytes == 4 && (exclusive || (four_byte_integer(type) && w <= inclusive_large_tile_workgroup_size)))
-      k = large_tile_vectors_per_lane;
-    else if (tuned && exclusive && four_byte_integer(type) && count <= small_tile_max_elements)
-      k = small_tile_vectors_per_lane;
+    if (large && bytes == 4 && (exclusive || (four_byte_integer(type) && w <= p.inclusive_large_tile_workgroup_size)))
+      k = p.large_tile_vectors_per_lane;
+    else if (p.small_tiles && exclusive && four_byte_integer(type) && count <= p.small_tile_max_elements)
+      k = p.small_tile_vectors_per_lane;
     else
       k = default_vectors_per_lane_for(bytes);
   }
   return {w, k};
 }
 
-TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t count, bool tuned) {
+TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t count, const TuningProfile& p) {
   if (w == 0)
-    w = tuned && element_size(type) == 8 && count > large_tile_min_elements ? large_eight_byte_rts_workgroup_size
-                                                                            : default_workgroup_size;
+    w = p.large_eight_byte_rts_workgroup_size != 0 && element_size(type) == 8 && count > p.large_tile_min_elements
+            ? p.large_eight_byte_rts_workgroup_size
+            : default_workgroup_size;
   if (k == 0) k = default_vectors_per_lane_for(element_size(type));
   return {w, k};
 }
 
 TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count,
-                          bool tuned, uint32_t min_workgroup) {
+                          const TuningProfile& profile, const WorkgroupLimits& workgroup) {
   TileShape shape{w ? w : default_workgroup_size, k ? k : default_vectors_per_lane_for(element_size(type))};
-  if (algorithm == Algorithm::single_pass) shape = single_pass_shape(w, k, type, kind, count, tuned);
-  if (algorithm == Algorithm::reduce_then_scan) shape = reduce_then_scan_shape(w, k, type, count, tuned);
+  if (algorithm == Algorithm::single_pass) shape = single_pass_shape(w, k, type, kind, count, profile);
+  if (algorithm == Algorithm::reduce_then_scan) shape = reduce_then_scan_shape(w, k, type, count, profile);
   // The tuned shapes were measured on 32-wide subgroups; on wider ones a narrower default W keeps its K.
-  if (w == 0) shape.workgroup_size = std::max(shape.workgroup_size, min_workgroup);
+  // Vulkan promises 128 invocations, not the default 256: a smaller device gets its widest workgroup.
+  if (w == 0)
+    shape.workgroup_size =
+        std::max(std::min(shape.workgroup_size, workgroup.max_invocations), min_workgroup_size(workgroup));
   return shape;
 }
 
-uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered) {
-  // Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, at 2^21
-  // 1.01-1.03x, at 2^22 7-10 % slower; f64 at 2^20 1.02-1.04x, at 2^21 already 8-9 % slower
-  // (bench/RESULTS.md).
-  if (tuned && ordered && element_size(type) == 8) return uint64_t{1} << 20;
-  if (!tuned || ordered) return uint64_t{1} << 21;
-  if (element_size(type) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
-  if (four_byte_integer(type)) return uint64_t{1} << 27;  // inclusive, with W = 128, K = 8 above 2^23
-  return uint64_t{1} << 25;
+uint64_t single_pass_auto_limit(DataType type, ScanKind kind, const TuningProfile& p, bool ordered) {
+  const TuningProfile::AutoLimits& limits = p.auto_limits;
+  if (ordered) return element_size(type) == 8 ? limits.ordered_eight_byte : limits.ordered;
+  if (element_size(type) == 4 && kind == ScanKind::exclusive) return limits.exclusive_four_byte;
+  if (four_byte_integer(type)) return limits.inclusive_four_byte_integer;
+  return limits.other;
 }
 
-uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
-                            const PlanLimits& limits, bool temp_zeroed, uint64_t window, uint32_t min_workgroup) {
+uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config,
+                            const TuningProfile& profile, const PlanLimits& limits, bool temp_zeroed, uint64_t window,
+                            const WorkgroupLimits& workgroup) {
   uint64_t temp = 0;
-  for (const uint64_t n : {small_tile_max_elements, large_tile_min_elements, count}) {
+  for (const uint64_t n : {profile.small_tile_max_elements, profile.large_tile_min_elements, count}) {
     const uint64_t largest = std::min(n, count);  // of the counts up to `count` that take n's shape
     const TileShape shape = scan_tile_shape(algorithm, config.workgroup_size, config.vectors_per_lane, config.type,
-                                            config.kind, largest, tuned, min_workgroup);
+                                            config.kind, largest, profile, workgroup);
     temp = std::max(temp, plan_scan(algorithm, largest, config, shape, limits, temp_zeroed, window,
                                     PlanExtent::outline).temp_elements);
   }

@@ -1,12 +1,13 @@
-// What both backends decide the same way once they know the device's limits: the tile shape (W, K),
-// whether a workgroup's shared memory fits, and the plan for a chosen algorithm. Only which algorithm
-// runs differs between the backends (what the device offers), so that stays with them.
+// What both backends decide the same way once they know the device's limits: the tile shape (W, K) for a
+// tuning profile (core/profile.hpp), whether a workgroup's shared memory fits, and the plan for a chosen
+// algorithm. Which algorithm runs is core::choose_scan's (core/policy.hpp), from what the device offers.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "core/plan.hpp"
+#include "core/profile.hpp"
 #include "gpuscan/types.hpp"
 
 namespace gpuscan::core {
@@ -57,29 +58,31 @@ void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_byt
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes);
 
 // The single-pass scan's W and K for `count` elements: the requested ones where non-zero, else the
-// defaults measured fastest on the H200 (core/tuning.hpp, "Single-pass tile shapes"). With
-// `tuned` false (lavapipe: a CPU, with none of the GPU's latencies to hide) the plain defaults.
+// profile's defaults (its large and small tiles where it has them, core/tuning.hpp "Single-pass tile
+// shapes" for the H200's; the plain defaults otherwise).
 TileShape single_pass_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, ScanKind kind,
-                            uint64_t count, bool tuned);
+                            uint64_t count, const TuningProfile& profile);
 // Reduce-then-scan's W and K likewise ("Reduce-then-scan tile shapes" in core/tuning.hpp).
 TileShape reduce_then_scan_shape(uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type, uint64_t count,
-                                 bool tuned);
+                                 const TuningProfile& profile);
 // The shape a scan of `count` elements runs `algorithm` with: one of the two above, or for multipass
-// the requested W (and K) or the plain defaults. A default W narrower than `min_workgroup` (min_workgroup_size)
-// is raised to it; a requested W is left to tile_shape to check.
+// the requested W (and K) or the plain defaults. A default W is kept within `workgroup`: at most its
+// max_invocations, at least min_workgroup_size; a requested W is left to tile_shape to check.
 TileShape scan_tile_shape(Algorithm algorithm, uint32_t workgroup_size, uint32_t vectors_per_lane, DataType type,
-                          ScanKind kind, uint64_t count, bool tuned, uint32_t min_workgroup = 32);
-// The most elements `automatic` gives the single-pass scan before reduce-then-scan (`tuned`: as above;
-// `ordered`: a deterministic float scan, whose look-back combines in a fixed order and costs more).
-uint64_t single_pass_auto_limit(DataType type, ScanKind kind, bool tuned, bool ordered = false);
+                          ScanKind kind, uint64_t count, const TuningProfile& profile,
+                          const WorkgroupLimits& workgroup = {1024, 0});
+// The most elements `automatic` gives the single-pass scan before reduce-then-scan: the profile's limit
+// for the type and kind (`ordered`: a deterministic float scan, whose look-back combines in a fixed order
+// and costs more).
+uint64_t single_pass_auto_limit(DataType type, ScanKind kind, const TuningProfile& profile, bool ordered = false);
 // Temp elements of `algorithm`'s plan for `count` elements that also serve every smaller count, whose
 // default shape may have smaller tiles and so more tiles' state: the largest of each shape's plan at
 // the largest count (up to `count`) that takes it. The arguments as plan_scan's and scan_tile_shape's
 // (config.type and kind, the requested W and K). Its cost does not grow with the count's windows: it
 // sizes their outlines (PlanExtent::outline).
-uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, bool tuned,
+uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfig& config, const TuningProfile& profile,
                             const PlanLimits& limits, bool temp_zeroed = false, uint64_t window = 0,
-                            uint32_t min_workgroup = 32);
+                            const WorkgroupLimits& workgroup = {1024, 0});
 
 // Throws Errc::too_large when `count` elements of `element_bytes` bytes could never be held by the device:
 // more bytes than 64-bit offsets express, or more than `largest_heap`, the device's largest memory heap

@@ -1,7 +1,8 @@
 // The tuning table: every default tile shape, spin limit and tile count the backends pick when a
 // config leaves them 0, with the measurements behind them (H200: bench/RESULTS.md; lavapipe, the CPU
-// device the tests run on, keeps the plain defaults). Internal: a config states its own values, and
-// Context::workgroup_size / vectors_per_lane say what a scan takes.
+// device the tests run on, keeps the plain defaults). The profiles (core/profile.hpp) are made of these
+// numbers; the policy (core/policy.hpp) reads them from a profile only. Internal: a config states its own
+// values, and Context::workgroup_size / vectors_per_lane say what a scan takes.
 #pragma once
 
 #include <cstdint>
@@ -37,16 +38,36 @@ inline constexpr uint64_t small_tile_max_elements = uint64_t{1} << 18;
 // (K = 2: tiles of 512): on the H200 u64 at 2^24 / 2^26 / 2^28 7 / 5 / 4 % faster than at W = 256 (W = 32
 // slower again), f64 6 / 1 / 4 %. Not on lavapipe.
 inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
+// The most elements `automatic` gives the single-pass scan before reduce-then-scan: its 3N bytes beat the
+// single-pass scan's 2N once the look-back costs more than the extra pass. H200, default shapes
+// (bench/RESULTS.md): exclusive scans of 4-byte types, with their large single-pass tiles, ran faster
+// single-pass up to 2^29 (2^28 is the limit: larger scans of them may need windows); inclusive ones of
+// u32/i32, with theirs (W = 128, K = 8), up to 2^27 (level there, 4 % slower at 2^28); other inclusive
+// scans and 8-byte types were faster single-pass at 2^24 and reduce-then-scan from 2^26.
+inline constexpr uint64_t h200_auto_limit_exclusive_four_byte = uint64_t{1} << 28;
+inline constexpr uint64_t h200_auto_limit_inclusive_four_byte_integer = uint64_t{1} << 27;
+inline constexpr uint64_t h200_auto_limit_other = uint64_t{1} << 25;
+// Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, at 2^21
+// 1.01-1.03x, at 2^22 7-10 % slower; f64 at 2^20 1.02-1.04x, at 2^21 already 8-9 % slower.
+inline constexpr uint64_t h200_auto_limit_ordered_eight_byte = uint64_t{1} << 20;
+// Every other limit, and every limit of the other profiles. On lavapipe, a CPU where the look-back's
+// waits hide nothing, reduce-then-scan was faster already at 2^22 (12.5 vs 22.9 ms).
+inline constexpr uint64_t plain_single_pass_auto_limit = uint64_t{1} << 21;
 // 1024 polls (one poll: an L2 round trip). With the GPU's clock up, 64 and 1024 run equally fast on the
 // H200 (bench/RESULTS.md; the slow batches once blamed on 64 were the clock); the longer limit
 // only makes the fallback rarer. A predecessor that really does not run costs its waiter 1024 polls.
 inline constexpr uint32_t default_spin_limit = 1024;
+// lavapipe ends all loops of an invocation after 65535 iterations in all (docs/design.md), so long
+// polling there would silently cut a look-back short: requests are capped to this.
 inline constexpr uint32_t lavapipe_max_spin_limit = 256;
 // 4 tiles per workgroup: 13-23 % faster than 1 at 2^22-2^26 u32 on the H200 (W = 256), 2-32 alike at 2^28.
 // The default takes one tile per workgroup up to several_tiles_min_tiles tiles: so few that every tile gets
 // a workgroup of its own at once, a further index only delays the held tile (2^20: 2-4 % slower with 4).
 inline constexpr uint32_t default_tiles_per_workgroup = 4;
 inline constexpr uint64_t several_tiles_min_tiles = 512;
+// lavapipe takes one tile per workgroup by default: on a CPU there is no memory latency for a next tile
+// to hide, and 4 made a 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms). Requests are capped for the
+// same loop limit as the spin limit: each tile adds its look-back's polls to the invocation's iterations.
 inline constexpr uint32_t lavapipe_max_tiles_per_workgroup = 4;
 
 // The single-pass selection's K by default for large inputs (CompactConfig::vectors_per_lane): above

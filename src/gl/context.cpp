@@ -146,6 +146,7 @@ void APIENTRY debug_message(GLenum source, GLenum type, GLuint, GLenum severity,
 std::unique_ptr<Context::Impl> finish(std::unique_ptr<Context::Impl> impl, const ContextCreateInfo& info) {
   impl->gl = load_functions();
   impl->info = query_info(impl->gl);
+  impl->profile = &core::select_gl_profile(impl->info.vendor, impl->info.renderer);
   impl->on_message = info.on_message;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->max_binding_bytes = impl->info.max_shader_storage_block_size;
@@ -345,6 +346,8 @@ Context& Context::operator=(Context&&) noexcept = default;
 Context::~Context() = default;
 
 const GlInfo& Context::info() const noexcept { return impl_->info; }
+std::string_view Context::tuning_profile() const noexcept { return impl_->profile->name; }
+std::string_view Context::tuning_profile_source() const noexcept { return impl_->profile->source; }
 
 void Context::make_current() const {
   if (!impl_->owns_context)
@@ -393,9 +396,8 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count) const {
   }
   core::check_op(config.op, config.type);
   check_type(impl_->info, config.type);
-  const bool subgroups = impl_->info.subgroup_arithmetic && !wide(config.type);
   switch (config.algorithm) {
-    case Algorithm::automatic: return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
+    case Algorithm::automatic: return core::choose_scan(impl_->caps(config.type), *impl_->profile, config, count).algorithm;
     case Algorithm::single_pass:
       throw Error(Errc::unsupported,
                   "the single-pass scan is not offered on OpenGL: its look-back needs 64-bit buffer atomics and "
@@ -406,13 +408,17 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count) const {
         throw Error(Errc::unsupported, "reduce-then-scan is not offered for " + std::string(to_string(config.type)) +
                                            " on OpenGL (GL's GLSL has no subgroup arithmetic on 64-bit types); use "
                                            "multipass");
-      if (!subgroups)
+      if (!impl_->caps(config.type).subgroup_arithmetic)
         throw Error(Errc::unsupported, "reduce-then-scan: " + impl_->info.renderer +
                                            " has no GL_KHR_shader_subgroup arithmetic in compute shaders; use multipass");
       return Algorithm::reduce_then_scan;
     case Algorithm::multipass: return Algorithm::multipass;
   }
   return Algorithm::multipass;
+}
+
+core::DeviceCaps Context::Impl::caps(DataType type) const {
+  return {core::workgroup_limits(info), info.subgroup_arithmetic && !wide(type), false};
 }
 
 bool Context::Impl::reduce_without_subgroups(DataType type) const {
@@ -445,8 +451,9 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
       << (config.custom_op ? "blelloch (custom operator)" : to_string(resolve(config.workgroup, config.type)));
   if (config.algorithm == Algorithm::automatic)
     s << (impl_->info.subgroup_arithmetic
-              ? " (automatic: GL_KHR_shader_subgroup arithmetic is there; single-pass is not offered on GL)"
-              : " (automatic: no GL_KHR_shader_subgroup arithmetic, so Blelloch workgroup scans)");
+              ? " (automatic: GL_KHR_shader_subgroup arithmetic is there; single-pass is not offered on GL"
+              : " (automatic: no GL_KHR_shader_subgroup arithmetic, so Blelloch workgroup scans")
+      << "; profile " << impl_->profile->name << ": " << impl_->profile->source << ")";
   return s.str();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/pipeline_key.hpp"
+#include "core/policy.hpp"
 #include "gl/functions.hpp"
 #include "gpuscan/gl.hpp"
 
@@ -31,6 +32,10 @@ struct Context::Impl {
   MessageCallback on_message;
   uint64_t max_binding_bytes = 0;  // GL_MAX_SHADER_STORAGE_BLOCK_SIZE, or TestHooks::max_binding_bytes
   uint32_t max_groups_x = 0;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], or TestHooks::max_workgroup_count_x
+  // The tuning profile chosen from GL_VENDOR and GL_RENDERER at creation (core::select_gl_profile).
+  const core::TuningProfile* profile = &core::conservative_profile();
+  // What the context offers scans of `type` (core::choose_scan): never the single-pass scan.
+  core::DeviceCaps caps(DataType type) const;
 
   // Programs are compiled on first use and kept; the key's constants become GPUSCAN_SPEC_<id>.
   std::map<PipelineKey, GLuint> programs;

@@ -53,6 +53,10 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info), esize);
   core::check_shared_memory(r.shape, esize, info.max_shared_memory_bytes);
   r.algorithm = ctx.resolve(config, count);  // also refuses the types and operators GL lacks
+  // tile_shape above checks a requested W and K; the shape itself is the policy's.
+  ScanConfig chosen = r.config;
+  chosen.algorithm = r.algorithm;
+  r.shape = core::choose_scan(impl_of(ctx).caps(config.type), *impl_of(ctx).profile, chosen, count).shape;
   if (r.algorithm == Algorithm::multipass && !config.custom_op) r.workgroup = ctx.resolve(config.workgroup, config.type);
   if (config.custom_op && config.workgroup == WorkgroupAlgorithm::subgroup)
     throw Error(Errc::unsupported, "custom operators run the Blelloch workgroup scan (no subgroup operation "

@@ -64,12 +64,11 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
       ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed && stage_fits;
   if (r.algorithm == CompactAlgorithm::automatic)
     r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
-  // Large single-pass selections take larger tiles where the stage fits (compact.hpp,
-  // CompactConfig::vectors_per_lane).
-  if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition &&
-      count > core::large_tile_min_elements) {
-    const core::TileShape large =
-        core::tile_shape(config.workgroup_size, core::compact_large_tile_vectors_per_lane, core::workgroup_limits(info));
+  // Large single-pass selections take larger tiles where the profile has them and the stage fits
+  // (compact.hpp, CompactConfig::vectors_per_lane).
+  const uint32_t large_k = core::compact_large_vectors_per_lane(*impl_of(ctx).profile, count);
+  if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition && large_k != 0) {
+    const core::TileShape large = core::tile_shape(config.workgroup_size, large_k, core::workgroup_limits(info));
     if (stage_fits_in_shared_memory(large) && !core::compaction_windowed(count, large, window)) {
       shape = large;
       r.vectors_per_lane = large.vectors_per_lane;
@@ -188,7 +187,7 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = std::min(args.config.spin_limit ? args.config.spin_limit : core::default_spin_limit, impl.max_spin_limit());
+    key.spin_limit = impl.spin_limit(args.config.spin_limit);
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
     if (d.kernel == core::Kernel::compact_single_pass) key.prefix_stride = impl.prefix_stride;

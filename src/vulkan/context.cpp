@@ -354,6 +354,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   const uint32_t chosen = choose_device(devices, infos, create_info.device_selector);
   impl->physical_device = devices[chosen];
   impl->info = infos[chosen];
+  impl->profile = &core::select_profile(impl->info.vendor_id, impl->info.device_id, impl->info.name);
   impl->queue_family = vk::find_compute_queue_family(impl->physical_device);
 
   const float priority = 1.0f;
@@ -461,6 +462,7 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   for (uint32_t i = 0; i < devices.size(); ++i)
     if (devices[i] == adopt_info.physical_device) index = i;
   impl->info = vk::query_device_info(adopt_info.physical_device, index);
+  impl->profile = &core::select_profile(impl->info.vendor_id, impl->info.device_id, impl->info.name);
   const std::string why = unusable_reason(impl->info, adopt_info.physical_device);
   if (!why.empty()) throw Error(Errc::unsupported, "the adopted device cannot run gpuscan: " + why);
 
@@ -532,6 +534,8 @@ WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type)
 }
 
 bool Context::single_pass_available() const noexcept { return impl_->single_pass_enabled; }
+std::string_view Context::tuning_profile() const noexcept { return impl_->profile->name; }
+std::string_view Context::tuning_profile_source() const noexcept { return impl_->profile->source; }
 Addressing Context::addressing() const noexcept { return impl_->addressing; }
 
 std::string Context::describe_addressing(DataType type, uint64_t count) const {
@@ -567,17 +571,9 @@ static std::string single_pass_obstacle(const Context::Impl& impl) {
   return "";
 }
 
-// Above this many elements `automatic` prefers reduce-then-scan: its 3N bytes beat the single-pass
-// scan's 2N once the look-back costs more than the extra pass. H200, default shapes (bench/RESULTS.md):
-// exclusive scans of 4-byte types, with their large single-pass tiles, ran faster single-pass up to
-// 2^29 (2^28 is the limit: larger scans of them may need windows); inclusive ones of u32/i32, with theirs
-// (W = 128, K = 8), up to 2^27 (level there, 4 % slower at 2^28); other inclusive scans and 8-byte types
-// were faster single-pass at 2^24 and reduce-then-scan from 2^26.
-// On lavapipe, a CPU where the look-back's waits hide nothing, reduce-then-scan was faster already at
-// 2^22 (12.5 vs 22.9 ms). core::single_pass_auto_limit holds the numbers.
-static uint64_t single_pass_auto_limit(const Context::Impl& impl, const ScanConfig& config) {
-  return core::single_pass_auto_limit(config.type, config.kind, !impl.on_lavapipe(),
-                                      is_float(config.type) && config.deterministic);
+core::DeviceCaps Context::Impl::caps(DataType type) const {
+  return {core::workgroup_limits(info), subgroup_arithmetic_for(type),
+          single_pass_obstacle(*this).empty() && type_obstacle(type, true).empty()};
 }
 
 static std::string power_of_two(uint64_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
@@ -599,24 +595,12 @@ static Algorithm resolve_custom(const ScanConfig& config) {
 Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_place*/, bool vector_aligned) const {
   // A custom operator's element size is known once it is compiled; until then each element takes a byte at least.
   impl_->check_count(count, std::max<uint32_t>(core::element_bytes(config), 1), "scan");
-  const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
-  const uint32_t k =
-      config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(core::element_bytes(config));
-  const uint64_t tile = uint64_t{w} * k * 4;
   if (config.custom_op) return resolve_custom(config);
   core::check_op(config.op, config.type);
   if (const std::string why = impl_->type_obstacle(config.type); !why.empty()) throw Error(Errc::unsupported, why);
   std::string obstacle = single_pass_obstacle(*impl_);
   if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
-  const bool subgroups = impl_->subgroup_arithmetic_for(config.type);
   switch (config.algorithm) {
-    case Algorithm::automatic:
-      // Measured on the H200 (bench/RESULTS.md): one reduce-then-scan dispatch wins while one tile
-      // holds the input, the single-pass scan up to single_pass_auto_limit, reduce-then-scan beyond.
-      if (obstacle.empty() && vector_aligned && count > tile &&
-          count <= single_pass_auto_limit(*impl_, config))
-        return Algorithm::single_pass;
-      return subgroups ? Algorithm::reduce_then_scan : Algorithm::multipass;
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
       if (!vector_aligned)
@@ -625,9 +609,9 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
                     "bytes; 32 for 64-bit types): with "
                     "other offsets it gave wrong results on NVIDIA's driver (580) and is refused until that is "
                     "understood; use reduce-then-scan (or automatic) for such offsets");
-      return Algorithm::single_pass;
+      break;
     case Algorithm::reduce_then_scan:
-      if (!subgroups) {
+      if (!impl_->subgroup_arithmetic_for(config.type)) {
         const std::string why = impl_->type_obstacle(config.type, true);
         throw Error(Errc::unsupported, "reduce-then-scan: " + (why.empty() ? impl_->info.name +
                                                                                  " has no subgroup arithmetic (with "
@@ -635,20 +619,18 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
                                                                                  "multipass"
                                                                            : why));
       }
-      return Algorithm::reduce_then_scan;
-    case Algorithm::multipass: return Algorithm::multipass;
+      break;
+    default: break;  // automatic: core::choose_scan's rule
   }
-  return Algorithm::multipass;
+  return core::choose_scan(impl_->caps(config.type), *impl_->profile, config, count, vector_aligned).algorithm;
 }
 
 // The shape of the algorithm `automatic` (or the caller) picks (core::scan_tile_shape), or for custom
 // operators the config's or the defaults.
 static core::TileShape run_shape(const Context& ctx, const ScanConfig& config, uint64_t count) {
-  if (!config.custom_op)
-    return impl_of(ctx).scan_shape(ctx.resolve(config, count), config.workgroup_size, config.vectors_per_lane,
-                                 config.type, config.kind, count);
-  return core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(ctx.device_info()),
-                          core::element_bytes(config));
+  ScanConfig chosen = config;
+  if (!config.custom_op) chosen.algorithm = ctx.resolve(config, count);  // refuses what cannot run here
+  return core::choose_scan(impl_of(ctx).caps(config.type), *impl_of(ctx).profile, chosen, count).shape;
 }
 
 uint32_t Context::workgroup_size(const ScanConfig& config, uint64_t count) const {
@@ -665,7 +647,9 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
   const uint32_t w = core::workgroup_size_or_default(config.workgroup_size, core::workgroup_limits(impl_->info));
   const uint32_t k =
       config.vectors_per_lane ? config.vectors_per_lane : core::default_vectors_per_lane_for(core::element_bytes(config));
-  const uint64_t limit = single_pass_auto_limit(*impl_, config);
+  const core::TuningProfile& profile = *impl_->profile;
+  const uint64_t limit = core::single_pass_auto_limit(config.type, config.kind, profile,
+                                                      is_float(config.type) && config.deterministic);
   s << to_string(algorithm) << " for " << count << " elements";
   switch (algorithm) {
     case Algorithm::single_pass:
@@ -693,16 +677,17 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     if (obstacle.empty()) obstacle = impl_->type_obstacle(config.type, true);
     if (algorithm == Algorithm::single_pass)
       s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
-           "single-pass measured fastest from one tile up to "
-        << power_of_two(limit) << " elements)";
+           "profile "
+        << profile.name << " takes single-pass from one tile up to " << power_of_two(limit) << " elements; "
+        << profile.source << ")";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";
     else if (count <= uint64_t{w} * k * 4)
       s << " (automatic: one tile holds the input, so one dispatch without look-back state suffices)";
     else
       s << " (automatic: above " << power_of_two(limit) << " elements (" << to_string(config.type) << ", "
-        << to_string(config.kind) << ") reduce-then-scan measured faster than single-pass "
-        << (impl_->on_lavapipe() ? "on lavapipe" : "on the H200") << ")";
+        << to_string(config.kind) << ") profile " << profile.name << " takes reduce-then-scan over single-pass; "
+        << profile.source << ")";
   }
   return s.str();
 }

@@ -15,8 +15,8 @@
 #include <tuple>
 
 #include "core/pipeline_key.hpp"
+#include "core/policy.hpp"
 #include "core/scan_shape.hpp"
-#include "core/tuning.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"
 
@@ -50,34 +50,22 @@ struct Context::Impl {
   void report_pipeline_statistics(VkPipeline pipeline, const PipelineKey& key) const;
   // How long submit_and_wait polls its fence before a blocking wait (ContextCreateInfo::fence_poll_us).
   std::chrono::microseconds fence_poll{2000};
-  // Mesa's lavapipe (Vulkan on the CPU), whose limits and defaults differ below.
-  bool on_lavapipe() const { return info.name.starts_with("llvmpipe"); }
-  // The most look-back polls per round a kernel may make (ScanConfig::spin_limit is capped to it).
-  // lavapipe ends all loops of an invocation after 65535 iterations in all (docs/design.md), so long
-  // polling there would silently cut a look-back short.
-  uint32_t max_spin_limit() const {
-    return on_lavapipe() ? core::lavapipe_max_spin_limit : UINT32_MAX;
-  }
-  // The most tiles a single-pass workgroup takes in turn (ScanConfig::tiles_per_workgroup), for the same
-  // reason: each tile adds its look-back's polls to the invocation's loop iterations.
-  uint32_t max_tiles_per_workgroup() const {
-    return on_lavapipe() ? core::lavapipe_max_tiles_per_workgroup : UINT32_MAX;
-  }
+  // The tuning profile chosen for the device at creation (core::select_profile): every default and cap
+  // below that depends on the device comes from it.
+  const core::TuningProfile* profile = &core::conservative_profile();
+  // What the device offers scans of `type` (core::choose_scan).
+  core::DeviceCaps caps(DataType type) const;
+  // The most look-back polls per round a kernel may make for a requested limit (0 = default).
+  uint32_t spin_limit(uint32_t requested) const { return core::spin_limit(*profile, requested); }
   // The W and K a scan of `count` elements of `type` runs `algorithm` with, for a requested W and K
-  // (0 = default): core::scan_tile_shape, tuned for GPUs, plain defaults on lavapipe.
+  // (0 = default): core::scan_tile_shape with the device's profile.
   core::TileShape scan_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind,
                              uint64_t count) const {
-    return core::scan_tile_shape(algorithm, w, k, type, kind, count, !on_lavapipe(), min_workgroup());
+    return core::scan_tile_shape(algorithm, w, k, type, kind, count, *profile, core::workgroup_limits(info));
   }
-  // The narrowest workgroup this device's kernels run with (core::min_workgroup_size).
-  uint32_t min_workgroup() const { return core::min_workgroup_size(core::workgroup_limits(info)); }
   // The TILES_PER_WORKGROUP of a look-back dispatch over `tiles` tiles for a requested count (0 = default).
-  // lavapipe's default is 1: on a CPU there is no memory latency for a next tile to hide, and 4 made a
-  // 2^22 u32 scan 1.5x slower there (22.9 -> 34.2 ms); explicit counts still run (the tests use them).
   uint32_t tiles_per_workgroup(uint32_t requested, uint64_t tiles) const {
-    const bool several = tiles > core::several_tiles_min_tiles && !on_lavapipe();
-    const uint32_t chosen = requested ? requested : several ? core::default_tiles_per_workgroup : 1;
-    return std::min(chosen, max_tiles_per_workgroup());
+    return core::tiles_per_workgroup(*profile, requested, tiles);
   }
   uint64_t max_binding_bytes = 0;    // maxStorageBufferRange, or TestHooks::max_binding_bytes
   // Elements of `type` (or of that many bytes) in one window of a scan or reduction longer than one

@@ -105,9 +105,9 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.plan = core::plan_scan(r.algorithm, count, r.config, shape, limits, temp_zeroed, window, extent);
   if (tile_scan)  // temp sized for this count serves smaller ones
     r.plan.temp_elements =
-        std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, !impl_of(ctx).on_lavapipe(),
+        std::max(r.plan.temp_elements, core::scan_temp_elements(r.algorithm, count, r.config, *impl_of(ctx).profile,
                                                                 limits, temp_zeroed, window,
-                                                                impl_of(ctx).min_workgroup()));
+                                                                core::workgroup_limits(info)));
   if (indirect) r.plan = core::plan_indirect(r.plan, esize, &r.indirect);
   return r;
 }
@@ -225,7 +225,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.inclusive = d.inclusive;
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     key.vectors_per_lane = r.vectors_per_lane;
-    key.spin_limit = std::min(config.spin_limit ? config.spin_limit : core::default_spin_limit, impl.max_spin_limit());
+    key.spin_limit = impl.spin_limit(config.spin_limit);
     key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
     key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
     if (d.kernel == core::Kernel::single_pass) key.prefix_stride = impl.prefix_stride;

@@ -769,8 +769,14 @@ TEST_F(CliTest, InfoListsAndMarksADevice) {
   EXPECT_NE(r.out.find("* ["), std::string::npos) << "no device marked as picked\n" << r;
   for (const char* field : {"subgroup operations", "push descriptors", "single-pass capable",
                             "max workgroup invocations", "max storage buffer range", "timestamp period",
-                            "gpuscan picks:", "\nalgorithm: ", "\nreconvergence: "})
+                            "gpuscan picks:", "\ntuning profile: ", "\nalgorithm: ", "\nreconvergence: "})
     EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r;
+  // The profile the defaults come from, by name, and where its numbers came from.
+  const size_t profile = r.out.find("\ntuning profile: ") + 17;
+  const std::string profile_name = r.out.substr(profile, r.out.find(' ', profile) - profile);
+  EXPECT_TRUE(profile_name == "nvidia-h200" || profile_name == "lavapipe" || profile_name == "conservative")
+      << profile_name << '\n' << r;
+  EXPECT_EQ(r.out.compare(profile + profile_name.size(), 5, " — "), 0) << r;
   // One of the three guarantees, and on a device that offers neither (lavapipe) why none.
   const size_t at = r.out.find("\nreconvergence: ");
   const std::string guarantee = r.out.substr(at + 16, r.out.find(' ', at + 16) - at - 16);
@@ -983,7 +989,9 @@ TEST_F(CliTest, InfoJsonIsValidJson) {
       "assert c['n'] == 16777216 and c['type'] == 'u32' and c['kind'] == 'exclusive', c\n"
       "assert c['algorithm'] in ('single-pass', 'reduce-then-scan', 'multipass'), c\n"
       "assert c['description'].startswith(c['algorithm'] + ' for 16777216 elements'), c\n"
-      "assert 'plan' not in c and 'error' not in d\n";
+      "assert 'plan' not in c and 'error' not in d\n"
+      "p = d['tuning_profile']\n"
+      "assert p['name'] in ('nvidia-h200', 'lavapipe', 'conservative') and p['source'], p\n";
   write_file(path("check.py"), check);
   EXPECT_EQ(std::system(("python3 " + shell_quote(path("check.py").string()) + " " + file + " " +
                          shell_quote(std::string(gpuscan::version)))
@@ -1022,7 +1030,7 @@ TEST_F(CliTest, InfoJsonForAnUnknownDevice) {
   write_file(path("check.py"),
              "import json, sys\n"
              "d = json.load(open(sys.argv[1]))\n"
-             "assert d['picked'] is None and d['choice'] is None, d\n"
+             "assert d['picked'] is None and d['choice'] is None and d['tuning_profile'] is None, d\n"
              "assert not any(x['picked'] for x in d['devices'])\n"
              "assert 'no-such-device-anywhere' in d['error']['message'], d['error']\n");
   EXPECT_EQ(std::system(("python3 " + shell_quote(path("check.py").string()) + " " +
@@ -1304,12 +1312,13 @@ TEST_F(CliTest, MemoryBudgetMisuse) {
 TEST_F(CliTest, GlInfoReportsTheContextAndThePick) {
   const RunResult r = run("--api gl info --n 100000");
   ASSERT_EQ(r.exit_code, 0) << r;
-  for (const char* fragment : {"on OpenGL (EGL", "  renderer  ", "  subgroup operations  ", "\nalgorithm: ",
+  for (const char* fragment : {"on OpenGL (EGL", "  renderer  ", "  subgroup operations  ", "\ntuning profile: ", "\nalgorithm: ",
                                "\ncompaction: the ", "plan for n = 100000:", "uniform_add"})
     EXPECT_NE(r.out.find(fragment), std::string::npos) << fragment << "\n" << r;
   const RunResult json = run("info --json --api gl");
   ASSERT_EQ(json.exit_code, 0) << json;
   EXPECT_NE(json.out.find("\"api\": \"gl\""), std::string::npos) << json;
+  EXPECT_NE(json.out.find("\"tuning_profile\": {"), std::string::npos) << json;
 }
 
 // --api gl reaches the GL backend for scans and compaction; each GL scan's type, kind and size is the GL

@@ -203,6 +203,10 @@ TEST_F(GlMisuseTest, ReportsWhatItFound) {
   EXPECT_GT(info.max_shader_storage_block_size, 0u);
   EXPECT_NE(ctx.describe_choice({}).find(info.subgroup_arithmetic ? "reduce-then-scan" : "multipass"),
             std::string::npos);
+  // The tuning profile, by GL_RENDERER (GL has no PCI IDs), and describe_choice cites it.
+  if (info.renderer.starts_with("llvmpipe")) EXPECT_EQ(ctx.tuning_profile(), "lavapipe");
+  EXPECT_FALSE(ctx.tuning_profile_source().empty());
+  EXPECT_NE(ctx.describe_choice({}).find("profile " + std::string(ctx.tuning_profile())), std::string::npos);
   EXPECT_EQ(ctx.resolve(CompactPath::automatic), info.subgroup_ballot ? CompactPath::ballot : CompactPath::shared_memory);
   EXPECT_NE(gl::describe_scan_plan(ctx, 1000, {}).find("plan:"), std::string::npos);
 }

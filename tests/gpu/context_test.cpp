@@ -30,14 +30,16 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
-  // Where automatic's single-pass range ends (core::single_pass_auto_limit): 2^21 elements on lavapipe;
-  // on other devices 2^28 for exclusive scans of 4-byte types, 2^27 for inclusive ones of u32/i32 and
-  // 2^25 for the rest; for deterministic floats (the ordered look-back) 2^21, 2^20 for f64 off lavapipe.
-  const bool lavapipe = d.name.starts_with("llvmpipe");
-  const uint64_t limit32 = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 28;
-  const uint64_t limit_inclusive = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 27;
-  const uint64_t limit_other = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 25;
-  const uint64_t limit_f64 = lavapipe ? uint64_t{1} << 21 : uint64_t{1} << 20;
+  // Where automatic's single-pass range ends (core::single_pass_auto_limit): with the H200's profile
+  // 2^28 for exclusive scans of 4-byte types, 2^27 for inclusive ones of u32/i32 and 2^25 for the rest;
+  // for deterministic floats (the ordered look-back) 2^21, 2^20 for f64. lavapipe's and the conservative
+  // profile: 2^21 for all.
+  if (d.name.starts_with("llvmpipe")) EXPECT_EQ(shared_context().tuning_profile(), "lavapipe");
+  const bool plain = shared_context().tuning_profile() != "nvidia-h200";
+  const uint64_t limit32 = plain ? uint64_t{1} << 21 : uint64_t{1} << 28;
+  const uint64_t limit_inclusive = plain ? uint64_t{1} << 21 : uint64_t{1} << 27;
+  const uint64_t limit_other = plain ? uint64_t{1} << 21 : uint64_t{1} << 25;
+  const uint64_t limit_f64 = plain ? uint64_t{1} << 21 : uint64_t{1} << 20;
   ScanConfig f32;
   f32.type = DataType::f32;
   f32.deterministic = false;
@@ -59,17 +61,17 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
   // The shape a scan runs with: core::scan_tile_shape's (tested without a device in
-  // tests/scan_shape_test.cpp), the plain defaults on lavapipe and for multipass, else the caller's.
+  // tests/scan_shape_test.cpp), the plain defaults off the H200 and for multipass, else the caller's.
   const uint64_t large = core::large_tile_min_elements + 1;
   const auto shape = [](const ScanConfig& c, uint64_t n) {
     return std::pair{shared_context().workgroup_size(c, n), shared_context().vectors_per_lane(c, n)};
   };
   EXPECT_EQ(shape({}, 1u << 20), std::pair(core::default_workgroup_size, core::default_vectors_per_lane));
-  EXPECT_EQ(shape({}, large), std::pair(core::default_workgroup_size, lavapipe ? core::default_vectors_per_lane : core::large_tile_vectors_per_lane));
-  EXPECT_EQ(shape(inclusive, large), lavapipe ? std::pair(core::default_workgroup_size, core::default_vectors_per_lane)
+  EXPECT_EQ(shape({}, large), std::pair(core::default_workgroup_size, plain ? core::default_vectors_per_lane : core::large_tile_vectors_per_lane));
+  EXPECT_EQ(shape(inclusive, large), plain ? std::pair(core::default_workgroup_size, core::default_vectors_per_lane)
                                               : std::pair(core::inclusive_large_tile_workgroup_size, core::large_tile_vectors_per_lane));
   EXPECT_EQ(shape({}, core::small_tile_max_elements),
-            std::pair(core::default_workgroup_size, lavapipe ? core::default_vectors_per_lane : core::small_tile_vectors_per_lane));
+            std::pair(core::default_workgroup_size, plain ? core::default_vectors_per_lane : core::small_tile_vectors_per_lane));
   EXPECT_EQ(shape(u64, large), std::pair(core::default_workgroup_size, core::default_vectors_per_lane_for(8)));
   ScanConfig explicit_k;
   explicit_k.vectors_per_lane = 2;
@@ -79,7 +81,7 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_EQ(shape(rts, large), std::pair(core::default_workgroup_size, core::default_vectors_per_lane));
   for (const DataType t : {DataType::u64, DataType::f64}) {  // ... and takes W = 64 for large 8-byte scans
     rts.type = t;
-    EXPECT_EQ(shape(rts, large), std::pair(lavapipe ? core::default_workgroup_size : core::large_eight_byte_rts_workgroup_size,
+    EXPECT_EQ(shape(rts, large), std::pair(plain ? core::default_workgroup_size : core::large_eight_byte_rts_workgroup_size,
                                            core::default_vectors_per_lane_for(8)));
   }
   EXPECT_NE(shared_context().describe_choice({}, 1u << 20).find("single-pass"), std::string::npos);

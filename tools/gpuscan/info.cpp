@@ -134,6 +134,20 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.end_object();
 }
 
+// The tuning profile a context's defaults come from (Context::tuning_profile, on either API): a line
+// "tuning profile: NAME — SOURCE" in text, {"name", "source"} in JSON.
+template <class Ctx>
+std::string describe_profile(const Ctx& ctx) {
+  return "tuning profile: " + std::string(ctx.tuning_profile()) + " — " + std::string(ctx.tuning_profile_source());
+}
+template <class Ctx>
+void write_profile(JsonWriter& json, const Ctx& ctx) {
+  json.key("tuning_profile").begin_object();
+  json.key("name").value(std::string(ctx.tuning_profile()));
+  json.key("source").value(std::string(ctx.tuning_profile_source()));
+  json.end_object();
+}
+
 // `info --json`: everything the text form says, as one document. Whatever fails (no device matches, an
 // explicit algorithm cannot run there) is left null and described under "error"; the error is then
 // reported on stderr and sets the exit code as it does without --json.
@@ -193,6 +207,10 @@ int run_info_json(const InfoOptions& options, GlobalFlags& globals) {
   } else {
     json.null();
   }
+  if (ctx)
+    write_profile(json, *ctx);
+  else
+    json.key("tuning_profile").null();
 
   json.key("choice");
   if (choice) {
@@ -266,6 +284,7 @@ int run_info_gl(const InfoOptions& options, GlobalFlags& globals) {
     json.key("max_shader_storage_block_size").value(info.max_shader_storage_block_size);
     json.key("shader_storage_offset_alignment").value(info.shader_storage_offset_alignment);
     json.key("max_shared_memory_bytes").value(info.max_shared_memory_bytes);
+    write_profile(json, ctx);
     json.key("n").value(n);
     json.key("algorithm").value(to_string(ctx.resolve(config, n)));
     json.key("algorithm_description").value(choice);
@@ -298,7 +317,8 @@ int run_info_gl(const InfoOptions& options, GlobalFlags& globals) {
       << "  max SSBO binding            " << format_bytes(info.max_shader_storage_block_size) << '\n'
       << "  SSBO offset alignment       " << format_bytes(info.shader_storage_offset_alignment) << '\n'
       << "  shared memory               " << format_bytes(info.max_shared_memory_bytes) << '\n'
-      << "\nalgorithm: " << choice << '\n'
+      << '\n' << describe_profile(ctx) << '\n'
+      << "algorithm: " << choice << '\n'
       << "compaction: the " << compaction << " path (automatic)\n";
   if (options.n) out << "\nplan for n = " << n << ":\n" << plan;
   return 0;
@@ -339,7 +359,8 @@ int run_info(const InfoOptions& options, GlobalFlags& globals) {
 
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   const uint64_t n = options.n.value_or(default_choice_count);
-  out << "\nalgorithm: " << ctx->describe_choice(config, n) << '\n';
+  out << '\n' << describe_profile(*ctx) << '\n';
+  out << "algorithm: " << ctx->describe_choice(config, n) << '\n';
   out << "addressing: " << ctx->describe_addressing(config.type, n) << '\n';
   out << "reconvergence: " << describe_reconvergence(*ctx) << '\n';
 

@@ -1,0 +1,65 @@
+#include "core/profile.hpp"
+
+namespace gpuscan::core {
+
+namespace {
+
+// The numbers and their measurements: core/tuning.hpp.
+constexpr TuningProfile h200{
+    .name = "nvidia-h200",
+    .source = "measured on an NVIDIA H200, driver 580.159.04 (bench/RESULTS.md)",
+    .large_tiles = true,
+    .large_tile_vectors_per_lane = large_tile_vectors_per_lane,
+    .inclusive_large_tile_workgroup_size = inclusive_large_tile_workgroup_size,
+    .small_tiles = true,
+    .small_tile_vectors_per_lane = small_tile_vectors_per_lane,
+    .large_eight_byte_rts_workgroup_size = large_eight_byte_rts_workgroup_size,
+    .auto_limits = {.exclusive_four_byte = h200_auto_limit_exclusive_four_byte,
+                    .inclusive_four_byte_integer = h200_auto_limit_inclusive_four_byte_integer,
+                    .other = h200_auto_limit_other,
+                    .ordered_eight_byte = h200_auto_limit_ordered_eight_byte},
+    .default_tiles_per_workgroup = default_tiles_per_workgroup,
+    .compact_large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane,
+};
+
+constexpr TuningProfile lavapipe{
+    .name = "lavapipe",
+    .source = "lavapipe: a CPU; plain defaults, spin limit and tiles per workgroup capped for its loop-iteration limit",
+    .max_spin_limit = lavapipe_max_spin_limit,
+    .max_tiles_per_workgroup = lavapipe_max_tiles_per_workgroup,
+    // The large compaction tiles applied here as before: their stage exceeds lavapipe's 32 KiB at W = 256,
+    // so they apply only where a config asks for a narrower W.
+    .compact_large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane,
+};
+
+constexpr TuningProfile conservative{.name = "conservative",
+                                     .source = "no measurements for this device: plain defaults"};
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+// An H200 by its name. Other H200 variants than the one measured (NVL and the like) are taken by name, as
+// their PCI IDs are not checked here; a GH200 is a different part (its own memory and clocks) and stays
+// conservative until measured.
+bool h200_name(std::string_view name) { return contains(name, "H200") && !contains(name, "GH200"); }
+
+}  // namespace
+
+const TuningProfile& h200_profile() { return h200; }
+const TuningProfile& lavapipe_profile() { return lavapipe; }
+const TuningProfile& conservative_profile() { return conservative; }
+
+const TuningProfile& select_profile(uint32_t vendor_id, uint32_t device_id, std::string_view device_name) {
+  // 0x2335: the H200 SXM 141GB, the device measured.
+  if (vendor_id == vendor_nvidia && (device_id == 0x2335 || h200_name(device_name))) return h200;
+  // Mesa's vendor ID is shared by its software devices: the name tells lavapipe from the others.
+  if (vendor_id == vendor_mesa && device_name.starts_with("llvmpipe")) return lavapipe;
+  return conservative;
+}
+
+const TuningProfile& select_gl_profile(std::string_view vendor, std::string_view renderer) {
+  if (renderer.starts_with("llvmpipe")) return lavapipe;
+  if (contains(vendor, "NVIDIA") && h200_name(renderer)) return h200;
+  return conservative;
+}
+
+}  // namespace gpuscan::core

@@ -1,0 +1,74 @@
+// Tuning profiles: every device-dependent number the scan policy uses (core/policy.hpp), one set per
+// device that was measured, and a conservative set for every other device. Internal: the numbers
+// themselves and the measurements behind them are in core/tuning.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/tuning.hpp"
+
+namespace gpuscan::core {
+
+// The defaults are the plain ones (the conservative profile's): no large or small tiles, automatic's
+// single-pass limit 2^21, one tile per workgroup, no caps. The thresholds are the H200's, so that a profile
+// switching a rule on states only its flag and its numbers.
+struct TuningProfile {
+  std::string_view name;    // "nvidia-h200", "lavapipe", "conservative"
+  std::string_view source;  // one sentence: where its numbers came from
+
+  // Single-pass tile shapes (core::single_pass_shape). Large tiles: above large_tile_min_elements,
+  // exclusive 4-byte scans take K = large_tile_vectors_per_lane, inclusive u32/i32 scans W =
+  // inclusive_large_tile_workgroup_size with that K. Small tiles: exclusive u32/i32 scans of at most
+  // small_tile_max_elements take K = small_tile_vectors_per_lane.
+  bool large_tiles = false;
+  uint64_t large_tile_min_elements = core::large_tile_min_elements;
+  uint32_t large_tile_vectors_per_lane = default_vectors_per_lane;
+  uint32_t inclusive_large_tile_workgroup_size = default_workgroup_size;
+  bool small_tiles = false;
+  uint64_t small_tile_max_elements = core::small_tile_max_elements;
+  uint32_t small_tile_vectors_per_lane = default_vectors_per_lane;
+  // Reduce-then-scan of 8-byte types above large_tile_min_elements: this W (0: the plain default).
+  uint32_t large_eight_byte_rts_workgroup_size = 0;
+
+  // The most elements `automatic` gives the single-pass scan (core::single_pass_auto_limit), by type and
+  // kind, and for the ordered (deterministic float) look-back.
+  struct AutoLimits {
+    uint64_t exclusive_four_byte = plain_single_pass_auto_limit;
+    uint64_t inclusive_four_byte_integer = plain_single_pass_auto_limit;
+    uint64_t other = plain_single_pass_auto_limit;
+    uint64_t ordered = plain_single_pass_auto_limit;
+    uint64_t ordered_eight_byte = plain_single_pass_auto_limit;
+  } auto_limits;
+
+  // Look-back polls per round: the default for ScanConfig::spin_limit 0, and the cap on any request.
+  uint32_t default_spin_limit = core::default_spin_limit;
+  uint32_t max_spin_limit = UINT32_MAX;
+  // Tiles a single-pass workgroup takes in turn: default_tiles_per_workgroup where a dispatch has more
+  // than several_tiles_min_tiles tiles (else 1), and the cap on any request.
+  uint32_t default_tiles_per_workgroup = 1;
+  uint64_t several_tiles_min_tiles = core::several_tiles_min_tiles;
+  uint32_t max_tiles_per_workgroup = UINT32_MAX;
+
+  // The single-pass selection's K above large_tile_min_elements where the stage fits (0: the plain K).
+  uint32_t compact_large_tile_vectors_per_lane = 0;
+};
+
+// Measured on an NVIDIA H200 (core/tuning.hpp, bench/RESULTS.md).
+const TuningProfile& h200_profile();
+// Mesa's lavapipe, the CPU device the tests run on: plain shapes, its loop-iteration limit respected.
+const TuningProfile& lavapipe_profile();
+// Every device without measurements: plain shapes and limits, correct whatever the subgroup size or
+// scheduling (the look-back's fallback never assumes forward progress).
+const TuningProfile& conservative_profile();
+
+inline constexpr uint32_t vendor_nvidia = 0x10DE;
+inline constexpr uint32_t vendor_mesa = 0x10005;  // VK_VENDOR_ID_MESA: Mesa's software devices
+
+// The profile of a Vulkan device: by PCI vendor and device ID, with the device name where the IDs alone
+// do not tell (DeviceInfo::vendor_id, device_id, name).
+const TuningProfile& select_profile(uint32_t vendor_id, uint32_t device_id, std::string_view device_name);
+// The profile of an OpenGL context, which has no PCI IDs: by GL_VENDOR and GL_RENDERER.
+const TuningProfile& select_gl_profile(std::string_view vendor, std::string_view renderer);
+
+}  // namespace gpuscan::core

@@ -1,0 +1,213 @@
+// Unit tests for the tuning profiles and the scan policy (core/profile.hpp, core/policy.hpp): which
+// profile a device gets by its IDs and names, that the H200's and lavapipe's profiles give exactly the
+// shapes, limits and tile counts those devices took before profiles existed (the expected values below
+// restate those rules with their numbers, independently of the profiles), that the conservative profile
+// gives the plain ones, and that choose_scan's W fits any device.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "core/policy.hpp"
+#include "core/profile.hpp"
+
+namespace {
+
+using gpuscan::Algorithm;
+using gpuscan::DataType;
+using gpuscan::ScanKind;
+namespace core = gpuscan::core;
+
+constexpr DataType all_types[] = {DataType::u32, DataType::i32, DataType::f32,
+                                  DataType::u64, DataType::i64, DataType::f64};
+constexpr uint64_t counts[] = {1,
+                               4096,
+                               (uint64_t{1} << 18) - 1,
+                               uint64_t{1} << 18,
+                               (uint64_t{1} << 18) + 1,
+                               uint64_t{1} << 20,
+                               uint64_t{1} << 23,
+                               (uint64_t{1} << 23) + 1,
+                               uint64_t{1} << 26,
+                               uint64_t{1} << 28};
+
+std::string name(uint32_t vendor, uint32_t device, const std::string& device_name) {
+  return std::string(core::select_profile(vendor, device, device_name).name);
+}
+
+TEST(TuningProfile, SelectedByVendorAndDeviceId) {
+  EXPECT_EQ(name(0x10DE, 0x2335, "NVIDIA H200"), "nvidia-h200");
+  EXPECT_EQ(name(0x10DE, 0x2335, ""), "nvidia-h200");               // the ID alone suffices
+  EXPECT_EQ(name(0x10DE, 0x233B, "NVIDIA H200 NVL"), "nvidia-h200");  // another variant, by name
+  EXPECT_EQ(name(0x10005, 0, "llvmpipe (LLVM 15.0.6, 256 bits)"), "lavapipe");
+  // NVIDIA devices other than the H200, a GH200 among them, and every other vendor: conservative.
+  EXPECT_EQ(name(0x10DE, 0x2330, "NVIDIA H100 80GB HBM3"), "conservative");
+  EXPECT_EQ(name(0x10DE, 0x2342, "NVIDIA GH200 480GB"), "conservative");
+  EXPECT_EQ(name(0x10DE, 0x2684, "NVIDIA GeForce RTX 4090"), "conservative");
+  EXPECT_EQ(name(0x1002, 0x744C, "AMD Radeon RX 7900 XTX (RADV NAVI31)"), "conservative");
+  EXPECT_EQ(name(0x8086, 0x56A0, "Intel(R) Arc(tm) A770 Graphics (DG2)"), "conservative");
+  // A name alone is not enough: lavapipe needs Mesa's vendor ID, the H200 NVIDIA's.
+  EXPECT_EQ(name(0x1002, 0, "llvmpipe"), "conservative");
+  EXPECT_EQ(name(0x10005, 0, "softpipe"), "conservative");
+  EXPECT_EQ(name(0x1002, 0x2335, "H200"), "conservative");
+}
+
+TEST(TuningProfile, SelectedOnOpenGlByVendorAndRenderer) {
+  EXPECT_EQ(core::select_gl_profile("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)").name, "lavapipe");
+  EXPECT_EQ(core::select_gl_profile("NVIDIA Corporation", "NVIDIA H200/PCIe/SSE2").name, "nvidia-h200");
+  EXPECT_EQ(core::select_gl_profile("NVIDIA Corporation", "NVIDIA GeForce RTX 4090/PCIe/SSE2").name, "conservative");
+  EXPECT_EQ(core::select_gl_profile("AMD", "AMD Radeon RX 7900 XTX (radeonsi, navi31)").name, "conservative");
+}
+
+TEST(TuningProfile, EverySourceSaysWhereItsNumbersCameFrom) {
+  for (const core::TuningProfile* p : {&core::h200_profile(), &core::lavapipe_profile(), &core::conservative_profile()})
+    EXPECT_FALSE(p->source.empty()) << p->name;
+  EXPECT_NE(core::h200_profile().source.find("H200"), std::string::npos);
+}
+
+using Shape = std::pair<uint32_t, uint32_t>;
+
+bool four_byte_integer(DataType t) { return t == DataType::u32 || t == DataType::i32; }
+uint32_t plain_k(DataType t) { return gpuscan::element_size(t) == 8 ? 2 : 4; }
+
+// The H200's single-pass rules as they stood: above 2^23 exclusive 4-byte scans K = 8, inclusive u32/i32
+// W = 128, K = 8; exclusive u32/i32 of at most 2^18 K = 2; else W = 256 and K = 4 (2 for 8-byte types).
+Shape h200_single_pass(DataType t, ScanKind kind, uint64_t n) {
+  const bool exclusive = kind == ScanKind::exclusive;
+  if (n > (uint64_t{1} << 23) && gpuscan::element_size(t) == 4) {
+    if (exclusive) return {256, 8};
+    if (four_byte_integer(t)) return {128, 8};
+  }
+  if (exclusive && four_byte_integer(t) && n <= (uint64_t{1} << 18)) return {256, 2};
+  return {256, plain_k(t)};
+}
+// Its reduce-then-scan rule: 8-byte types above 2^23 W = 64.
+Shape h200_reduce_then_scan(DataType t, uint64_t n) {
+  return {gpuscan::element_size(t) == 8 && n > (uint64_t{1} << 23) ? 64 : 256, plain_k(t)};
+}
+// Its automatic limits: ordered f64 2^20, other ordered 2^21; exclusive 4-byte 2^28, inclusive u32/i32
+// 2^27, the rest 2^25.
+uint64_t h200_limit(DataType t, ScanKind kind, bool ordered) {
+  if (ordered) return uint64_t{1} << (gpuscan::element_size(t) == 8 ? 20 : 21);
+  if (gpuscan::element_size(t) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
+  return uint64_t{1} << (four_byte_integer(t) ? 27 : 25);
+}
+
+struct Expected {
+  Shape single_pass, reduce_then_scan;
+  uint64_t limit, ordered_limit;  // automatic's, for the unordered and the ordered look-back
+};
+
+Expected h200_expected(DataType t, ScanKind kind, uint64_t n) {
+  return {h200_single_pass(t, kind, n), h200_reduce_then_scan(t, n), h200_limit(t, kind, false), h200_limit(t, kind, true)};
+}
+// lavapipe's and the conservative profile's: W = 256, the plain K, 2^21 for every automatic limit.
+Expected plain_expected(DataType t, ScanKind, uint64_t) {
+  return {{256, plain_k(t)}, {256, plain_k(t)}, uint64_t{1} << 21, uint64_t{1} << 21};
+}
+
+// The profile's default shapes and automatic limits against `expected` over every type, kind and count.
+void expect_sweep(const core::TuningProfile& p, Expected (*expected)(DataType, ScanKind, uint64_t)) {
+  for (const DataType t : all_types)
+    for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+      for (const uint64_t n : counts) {
+        const std::string where = std::string(p.name) + " " + std::string(to_string(t)) + " " +
+                                  std::string(to_string(kind)) + " " + std::to_string(n);
+        const Expected e = expected(t, kind, n);
+        const core::TileShape sp = core::scan_tile_shape(Algorithm::single_pass, 0, 0, t, kind, n, p);
+        const core::TileShape rts = core::scan_tile_shape(Algorithm::reduce_then_scan, 0, 0, t, kind, n, p);
+        EXPECT_EQ(Shape(sp.workgroup_size, sp.vectors_per_lane), e.single_pass) << where;
+        EXPECT_EQ(Shape(rts.workgroup_size, rts.vectors_per_lane), e.reduce_then_scan) << where;
+        EXPECT_EQ(core::single_pass_auto_limit(t, kind, p, false), e.limit) << where;
+        EXPECT_EQ(core::single_pass_auto_limit(t, kind, p, true), e.ordered_limit) << where;
+      }
+}
+
+// The look-back's limits and the compaction's K a profile gives: the spin limit for no request and for
+// 5000 polls, tiles per workgroup for no request over 513 tiles and for a request of 32, and the
+// selection's K above 2^23 elements.
+struct ExpectedLimits {
+  uint32_t spin, spin_5000, tiles_513, tiles_32, compact_k;
+};
+
+void expect_limits(const core::TuningProfile& p, ExpectedLimits e) {
+  EXPECT_EQ(core::spin_limit(p, 0), e.spin) << p.name;
+  EXPECT_EQ(core::spin_limit(p, 100), 100u) << p.name;
+  EXPECT_EQ(core::spin_limit(p, 5000), e.spin_5000) << p.name;
+  EXPECT_EQ(core::tiles_per_workgroup(p, 0, 512), 1u) << p.name;
+  EXPECT_EQ(core::tiles_per_workgroup(p, 0, 513), e.tiles_513) << p.name;
+  EXPECT_EQ(core::tiles_per_workgroup(p, 2, 10), 2u) << p.name;
+  EXPECT_EQ(core::tiles_per_workgroup(p, 32, 10), e.tiles_32) << p.name;
+  EXPECT_EQ(core::compact_large_vectors_per_lane(p, uint64_t{1} << 23), 0u) << p.name;
+  EXPECT_EQ(core::compact_large_vectors_per_lane(p, (uint64_t{1} << 23) + 1), e.compact_k) << p.name;
+}
+
+// Spin limit 1024 by default, any request kept; 4 tiles per workgroup above 512 tiles, else 1; single-pass
+// selections above 2^23 K = 8.
+TEST(TuningProfile, H200ReproducesItsMeasuredShapesAndLimits) {
+  expect_sweep(core::h200_profile(), h200_expected);
+  expect_limits(core::h200_profile(), {1024, 5000, 4, 32, 8});
+}
+
+// Spin limit 1024 capped at 256 and tiles per workgroup 1 by default, requests capped at 4 (its
+// 65535-iteration loop limit); the large compaction tiles applied on lavapipe as well.
+TEST(TuningProfile, LavapipeKeepsThePlainShapesAndItsCaps) {
+  expect_sweep(core::lavapipe_profile(), plain_expected);
+  expect_limits(core::lavapipe_profile(), {256, 256, 1, 4, 8});
+}
+
+TEST(TuningProfile, ConservativeGivesThePlainDefaults) {
+  expect_sweep(core::conservative_profile(), plain_expected);
+  expect_limits(core::conservative_profile(), {1024, 5000, 1, 32, 0});
+}
+
+// Whatever the device's subgroups (4 to 128 wide) and workgroup limit (128 to 1024 invocations), every
+// algorithm's default W under every profile is a power of two, whole subgroups wide and within the limit.
+TEST(ChooseScan, WorkgroupFitsEveryDevice) {
+  for (const core::TuningProfile* p : {&core::h200_profile(), &core::lavapipe_profile(), &core::conservative_profile()})
+    for (uint32_t sg = 4; sg <= 128; sg *= 2)
+      for (uint32_t max_invocations = 128; max_invocations <= 1024; max_invocations *= 2)
+        for (const bool single_pass_ok : {false, true})
+          for (const Algorithm algorithm : {Algorithm::automatic, Algorithm::single_pass, Algorithm::reduce_then_scan,
+                                            Algorithm::multipass})
+            for (const DataType t : all_types)
+              for (const ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+                for (const uint64_t n : counts) {
+                  gpuscan::ScanConfig config;
+                  config.type = t;
+                  config.kind = kind;
+                  config.algorithm = algorithm;
+                  const core::DeviceCaps caps{{max_invocations, sg}, true, single_pass_ok};
+                  const core::ScanChoice c = core::choose_scan(caps, *p, config, n);
+                  const uint32_t w = c.shape.workgroup_size;
+                  const std::string where = std::string(p->name) + " subgroup " + std::to_string(sg) + " max " +
+                                            std::to_string(max_invocations) + " " +
+                                            std::string(to_string(c.algorithm)) + " " + std::string(to_string(t)) +
+                                            " n " + std::to_string(n);
+                  EXPECT_TRUE(std::has_single_bit(w)) << where;
+                  EXPECT_GE(w, sg) << where;
+                  EXPECT_LE(w, max_invocations) << where;
+                  if (algorithm == Algorithm::automatic && !single_pass_ok)
+                    EXPECT_EQ(c.algorithm, Algorithm::reduce_then_scan) << where;
+                }
+}
+
+// automatic: single-pass from one plain tile up to the profile's limit where the device runs it and the
+// offsets are vector-aligned; else reduce-then-scan with subgroup arithmetic, multipass without.
+TEST(ChooseScan, AutomaticRule) {
+  const core::TuningProfile& p = core::h200_profile();
+  const core::DeviceCaps full{{1024, 32}, true, true};
+  const gpuscan::ScanConfig config;  // u32 exclusive: tiles of 4096, limit 2^28
+  EXPECT_EQ(core::choose_scan(full, p, config, 4096).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, p, config, 4097).algorithm, Algorithm::single_pass);
+  EXPECT_EQ(core::choose_scan(full, p, config, uint64_t{1} << 28).algorithm, Algorithm::single_pass);
+  EXPECT_EQ(core::choose_scan(full, p, config, (uint64_t{1} << 28) + 1).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, p, config, 1u << 20, false).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, core::conservative_profile(), config, (1u << 21) + 1).algorithm,
+            Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan({{1024, 32}, false, false}, p, config, 1u << 20).algorithm, Algorithm::multipass);
+}
+
+}  // namespace
