@@ -28,7 +28,7 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
   string(TOUPPER "${type}" TYPE)
   # The kernels that touch a scan's or reduction's caller buffers, once with bindings and once with
   # ".bda": src and dst through buffer device addresses (ADDRESS_DEVICE, common/pass_io.glsl; Vulkan 1.2).
-  # The single-pass scan has no ".bda" form: the device-address path does not take it (src/vulkan/record.cpp).
+  # The single-pass scans have theirs below.
   set(kernels "")
   foreach(wg blelloch subgroup)
     string(TOUPPER "${wg}" WG)
@@ -51,13 +51,21 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
   endif()
   foreach(op IN LISTS ops)
     string(TOUPPER "${op}" OP)
-    list(APPEND GPUSCAN_SHADER_VARIANTS "single_pass.${type}.${op}|single_pass.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2")
+    set(lookbacks "|")
     # Floats: the single-pass scan with the ordered look-back (common/lookback_ordered.glsl), the same bits
     # on every run; ScanConfig::deterministic picks it (src/vulkan/record.cpp).
     if(type MATCHES "^f")
-      list(APPEND GPUSCAN_SHADER_VARIANTS
-        "single_pass.${type}.${op}.ordered|single_pass.comp|TYPE_${TYPE},OP_${OP},LOOKBACK_ORDERED|vulkan1.2")
+      list(APPEND lookbacks ".ordered|,LOOKBACK_ORDERED")
     endif()
+    foreach(lookback IN LISTS lookbacks)
+      string(REPLACE "|" ";" parts "${lookback}|")
+      list(GET parts 0 suffix)
+      list(GET parts 1 define)
+      set(name "single_pass.${type}.${op}${suffix}")
+      list(APPEND GPUSCAN_SHADER_VARIANTS
+        "${name}|single_pass.comp|TYPE_${TYPE},OP_${OP}${define}|vulkan1.2"
+        "${name}.bda|single_pass.comp|TYPE_${TYPE},OP_${OP}${define},ADDRESS_DEVICE|vulkan1.2")
+    endforeach()
   endforeach()
   list(APPEND GPUSCAN_SHADER_VARIANTS
     # Chains the windows of a scan longer than one pass: one element at each end, always bound.

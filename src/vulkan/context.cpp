@@ -603,12 +603,6 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
   switch (config.algorithm) {
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
-      if (!vector_aligned)
-        throw Error(Errc::misaligned,
-                    "the single-pass scan needs input and output offsets that are multiples of 4 elements (16 "
-                    "bytes; 32 for 64-bit types): with "
-                    "other offsets it gave wrong results on NVIDIA's driver (580) and is refused until that is "
-                    "understood; use reduce-then-scan (or automatic) for such offsets");
       break;
     case Algorithm::reduce_then_scan:
       if (!impl_->subgroup_arithmetic_for(config.type)) {

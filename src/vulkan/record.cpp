@@ -61,17 +61,6 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
-  if (device_address && job == Job::scan && r.algorithm == Algorithm::single_pass) {
-    // Through device addresses the single-pass scan failed on the H200 (an exclusive scan over windows
-    // with a carry-in: tile 1 onward wrong, bench/RESULTS.md), cause not found; lavapipe passed.
-    // Until it is understood, that combination is not offered.
-    if (config.algorithm == Algorithm::single_pass)
-      throw Error(Errc::unsupported, "the single-pass scan does not run through device addresses (it failed on "
-                                     "NVIDIA's driver); use reduce-then-scan, Addressing::bindings or automatic");
-    ScanConfig fallback = config;
-    fallback.algorithm = Algorithm::reduce_then_scan;
-    r.algorithm = ctx.resolve(fallback, count, in_place, vector_aligned);
-  }
   if (in_place && r.algorithm == Algorithm::single_pass && impl_of(ctx).withhold_first_tile)
     throw Error(Errc::invalid_argument,
                 "TestHooks::withhold_first_tile does not apply to single-pass scans in place: tile 0 "
@@ -141,14 +130,15 @@ std::vector<bool> possible_device_address(const Context& ctx, uint64_t count, co
   return {false};
 }
 
-// The kernels with a ".bda" variant (shaders/variants.cmake): the multipass and reduce-then-scan kernels that
-// read or write the caller's arrays (single-pass scans never take device addresses: resolve_scan).
+// The kernels with a ".bda" variant (shaders/variants.cmake): the scan kernels that read or write the
+// caller's arrays.
 bool has_address_variant(core::Kernel kernel) {
   switch (kernel) {
     case core::Kernel::scan_local:
     case core::Kernel::uniform_add:
     case core::Kernel::reduce_tiles:
-    case core::Kernel::scan_tiles: return true;
+    case core::Kernel::scan_tiles:
+    case core::Kernel::single_pass: return true;
     default: return false;
   }
 }

@@ -30,9 +30,8 @@ TEST_F(DeviceAddressTest, BeyondTheBindingLimitThroughBothPaths) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const auto input = random_values<uint32_t>(n, rng);
-  // The single-pass scan is not offered through device addresses (it failed on the H200; resolve_scan in
-  // src/vulkan/record.cpp): the window tests check that it is refused.
-  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan}) {
+  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass}) {
+    if (a == Algorithm::single_pass && !addressed.single_pass_available()) continue;
     ScanConfig c;
     c.algorithm = a;
     c.kind = a == Algorithm::reduce_then_scan ? ScanKind::inclusive : ScanKind::exclusive;
@@ -59,8 +58,9 @@ TEST_F(DeviceAddressTest, TileBoundaries) {
   const Context& ctx = context_with(Addressing::device_address);
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
-  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan})
+  for (Algorithm a : {Algorithm::multipass, Algorithm::reduce_then_scan, Algorithm::single_pass})
     for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      if (a == Algorithm::single_pass && !ctx.single_pass_available()) continue;
       ScanConfig c;
       c.algorithm = a;
       c.kind = kind;

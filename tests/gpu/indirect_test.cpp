@@ -75,8 +75,6 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
 // The same through device addresses (Addressing::device_address), 32- and 64-bit, with a carry-in.
 TEST_P(IndirectTest, CountsThroughDeviceAddresses) {
   if (!shared_context().device_address_available()) GTEST_SKIP() << "no bufferDeviceAddress on this device";
-  if (GetParam().algorithm == Algorithm::single_pass)
-    GTEST_SKIP() << "the single-pass scan is not offered through device addresses (window_test checks the refusal)";
   ctx_ = &context_with(Addressing::device_address);
   usage_ = addressable;
   const uint64_t seed = fresh_seed();

@@ -19,10 +19,21 @@ inline std::vector<size_t> boundary_sizes(size_t b, std::mt19937_64& rng) {
 }
 
 // Guard elements around the output: a scan that writes past its range is caught by them. 37 puts the
-// output off vector alignment (exercising the scalar paths); the single-pass scan requires
-// offsets of whole 4-element vectors, so it gets 36.
+// output off vector alignment (exercising the scalar paths); the single-pass scan gets 36, so that its
+// tests run the vector path it takes in practice (single_pass_offsets_test.cpp runs its scalar path).
 inline size_t guard_elements_for(const ScanConfig& config) {
   return config.algorithm == Algorithm::single_pass ? 36 : 37;
+}
+
+// Records `args` between the host's writes and its reads, submits and waits.
+inline void run_scan(const Context& ctx, const ScanArgs& args) {
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    record_scan(ctx, cmd, args);
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
 }
 
 // Result of one recorded scan: the output range and whether the guards survived.
@@ -51,15 +62,9 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
   poison(temp.data(), req.size + 64);
   std::vector<T> guard_before(out.data(), out.data() + n + 2 * guard_elements);
 
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    ScanArgs args{config, n, in.view(in_offset * sizeof(T)), out.view(guard_elements * sizeof(T)), temp.view()};
-    if (initial) args.initial_bits = element_bits(*initial);
-    record_scan(ctx, cmd, args);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
+  ScanArgs args{config, n, in.view(in_offset * sizeof(T)), out.view(guard_elements * sizeof(T)), temp.view()};
+  if (initial) args.initial_bits = element_bits(*initial);
+  run_scan(ctx, args);
 
   if (temp_out) temp_out->assign(static_cast<uint32_t*>(temp.buffer.mapped()),
                                  static_cast<uint32_t*>(temp.buffer.mapped()) + req.size / 4);
@@ -76,13 +81,7 @@ RecordedScan<T> record_and_run(const Context& ctx, const std::vector<T>& input, 
 // Scans `data` in place, from host writes to host reads.
 inline void scan_in_place(const Context& ctx, const ScanConfig& config, uint64_t n, const BufferView& data,
                    const BufferView& temp) {
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    record_scan(ctx, cmd, {config, n, data, data, temp});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
+  run_scan(ctx, {config, n, data, data, temp});
 }
 
 // Scans a copy of `input` in place and returns it.

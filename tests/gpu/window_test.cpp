@@ -68,16 +68,6 @@ void check_windowed(const Context& ctx, ScanConfig c, size_t n, std::mt19937_64&
   if (c.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
     GTEST_SKIP() << "this context cannot run single-pass scans on " << ctx.device_info().name;
   const auto input = random_op_values<T>(n, c.op, rng);
-  if (c.algorithm == Algorithm::single_pass && ctx.addressing() == Addressing::device_address) {
-    // Not offered through device addresses: it failed on the H200 (src/vulkan/record.cpp, resolve_scan).
-    try {
-      (void)record_and_run<T>(ctx, input, c, 0, nullptr, std::nullopt, usage);
-      ADD_FAILURE() << "a single-pass scan through device addresses was not refused";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
-    }
-    return;
-  }
   std::optional<T> initial;
   if (carry) initial = random_op_values<T>(1, c.op, rng)[0];
   SCOPED_TRACE(std::string(to_string(c.type)) + " " + std::string(to_string(c.op)) + " " +
@@ -116,8 +106,6 @@ TEST_P(WindowTest, InPlace) {
   const Context& ctx = context();
   const ScanConfig c = param_config();
   if (c.algorithm == Algorithm::single_pass && !ctx.single_pass_available()) GTEST_SKIP() << "no single-pass scan here";
-  if (c.algorithm == Algorithm::single_pass && ctx.addressing() == Addressing::device_address)
-    GTEST_SKIP() << "single-pass through device addresses is refused (checked in the other window tests)";
   const size_t w = window_of(ctx, DataType::u32);
   for (size_t n : window_sizes(w, rng)) {
     const auto input = random_values<uint32_t>(n, rng);
