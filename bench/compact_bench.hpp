@@ -1,4 +1,4 @@
-// The benchmark's compaction cases (issue 4): select_if with a `>` threshold and select_flagged with
+// The benchmark's compaction cases: select_if with a `>` threshold and select_flagged with
 // 0/1 flags, at chosen densities (percent of elements kept), on random u32 data.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Scans beyond one binding on a real GPU (issue 6): u32 exclusive sums of 2^31 and 2^33 elements (8 and
+// Scans beyond one binding on a real GPU: u32 exclusive sums of 2^31 and 2^33 elements (8 and
 // 32 GiB per buffer; an H200 binds at most 4 GiB - 1, so these run as windows chained on the GPU). The
 // input is generated and the result checked on the GPU (shaders/bench_pattern.comp: out[0] == 0 and
 // out[i] + x[i] == out[i + 1] everywhere), so nothing of that size crosses to the host. Each algorithm is

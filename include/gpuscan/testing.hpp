@@ -46,6 +46,11 @@ struct TestHooks {
   // folds many totals and, past a window's length, reaches beyond its first window. Results stay the
   // same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered").
   uint32_t prefix_stride = 0;
+  // Vulkan only: every kernel is built requiring this subgroup size (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo),
+  // so that the tests run each size a device offers, not only the one its driver picks. 0: the driver's
+  // choice. create_context_for_tests throws Errc::unsupported unless the device has subgroupSizeControl
+  // for compute and the size is a power of two from DeviceInfo::min_subgroup_size to max_subgroup_size.
+  uint32_t required_subgroup_size = 0;
 };
 
 // Context::create(info) with the hooks applied: they change only what the Context records afterwards.

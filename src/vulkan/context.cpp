@@ -54,6 +54,22 @@ bool instance_has_extension(const char* name) {
                      [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
+bool device_has_extension(VkPhysicalDevice physical, const char* name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> exts(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, exts.data());
+  return std::any_of(exts.begin(), exts.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+// The Vulkan version gpuscan's instances ask for: the loader's, up to 1.3.
+uint32_t instance_api_version() {
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  vkEnumerateInstanceVersion(&loader_version);  // absent in 1.0 loaders: then linking would have failed
+  return std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+}
+
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                 VkDebugUtilsMessageTypeFlagsEXT,
                                                 const VkDebugUtilsMessengerCallbackDataEXT* data,
@@ -114,15 +130,14 @@ std::vector<VkPhysicalDevice> enumerate_physical(VkInstance instance) {
 }
 
 VkInstance create_instance(Context::Impl* impl, bool validation) {
-  uint32_t loader_version = VK_API_VERSION_1_0;
-  vkEnumerateInstanceVersion(&loader_version);  // absent in 1.0 loaders: then linking would have failed
-  if (loader_version < VK_API_VERSION_1_1)
+  const uint32_t api_version = instance_api_version();
+  if (api_version < VK_API_VERSION_1_1)
     throw Error(Errc::no_device, "the Vulkan loader supports only Vulkan 1.0; gpuscan needs 1.1");
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "gpuscan";
   app.pEngineName = "gpuscan";
-  app.apiVersion = std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
+  app.apiVersion = api_version;
 
   std::vector<const char*> layers, extensions;
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -409,6 +424,20 @@ Context Context::create(const ContextCreateInfo& create_info) {
     maximal_reconvergence.pNext = features.pNext;
     features.pNext = &maximal_reconvergence;
   }
+  // Full subgroups for every kernel (and required sizes for the tests) where the device offers them: through
+  // the extension where it is listed, else as Vulkan 1.3 core where instance and device both speak 1.3.
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  const bool size_control_extension = device_has_extension(impl->physical_device, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  if ((impl->info.subgroup_size_control || impl->info.compute_full_subgroups) &&
+      (size_control_extension || std::min(impl->info.api_version, instance_api_version()) >= VK_API_VERSION_1_3)) {
+    if (size_control_extension) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    size_control.subgroupSizeControl = impl->info.subgroup_size_control;
+    size_control.computeFullSubgroups = impl->info.compute_full_subgroups;
+    size_control.pNext = features.pNext;
+    features.pNext = &size_control;
+    impl->subgroup_size_control_enabled = impl->info.subgroup_size_control;
+    impl->full_subgroups_enabled = impl->info.compute_full_subgroups;
+  }
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
   if (create_info.on_pipeline_statistics && impl->info.pipeline_executable_properties) {
@@ -442,6 +471,17 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
   impl.debug_max_window_bytes = hooks.max_binding_bytes;
   if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
   if (hooks.max_workgroup_count_x != 0) impl.max_groups_x = std::min(impl.max_groups_x, hooks.max_workgroup_count_x);
+  if (const uint32_t size = hooks.required_subgroup_size; size != 0) {
+    const DeviceInfo& d = impl.info;
+    if (!impl.subgroup_size_control_enabled)
+      throw Error(Errc::unsupported, d.name + " cannot require a subgroup size for compute shaders "
+                                              "(subgroupSizeControl, VK_EXT_subgroup_size_control)");
+    if (!std::has_single_bit(size) || size < d.min_subgroup_size || size > d.max_subgroup_size)
+      throw Error(Errc::unsupported, "subgroup size " + std::to_string(size) + ": " + d.name + " offers powers of two from " +
+                                         std::to_string(d.min_subgroup_size) + " to " +
+                                         std::to_string(d.max_subgroup_size));
+    impl.required_subgroup_size = size;
+  }
   return ctx;
 }
 
@@ -482,6 +522,8 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   impl->float64_enabled = adopt_info.shader_float64_enabled && impl->info.shader_float64;
   impl->extended_types_enabled = adopt_info.subgroup_extended_types_enabled && impl->info.subgroup_extended_types;
   impl->device_address_enabled = adopt_info.buffer_device_address_enabled && impl->info.buffer_device_address;
+  impl->subgroup_size_control_enabled = adopt_info.subgroup_size_control_enabled && impl->info.subgroup_size_control;
+  impl->full_subgroups_enabled = adopt_info.compute_full_subgroups_enabled && impl->info.compute_full_subgroups;
   impl->addressing = checked_addressing(adopt_info.addressing, impl->device_address_enabled,
                                         impl->info.buffer_device_address);
   impl->reconvergence = vk::strongest_reconvergence(impl->info, adopt_info.maximal_reconvergence_enabled,

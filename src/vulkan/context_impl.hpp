@@ -90,6 +90,9 @@ struct Context::Impl {
   bool int64_enabled = false;        // shaderInt64
   bool float64_enabled = false;      // shaderFloat64
   bool extended_types_enabled = false;  // shaderSubgroupExtendedTypes
+  bool subgroup_size_control_enabled = false;  // subgroupSizeControl (VK_EXT_subgroup_size_control / 1.3)
+  bool full_subgroups_enabled = false;         // computeFullSubgroups, likewise
+  uint32_t required_subgroup_size = 0;         // TestHooks::required_subgroup_size (0 = the driver's choice)
   Reconvergence reconvergence = Reconvergence::none;  // what every module declares (create_module)
   uint64_t timeout_ns = 60'000'000'000;  // convenience calls' wait for the GPU
   // Pools and fences of submissions that timed out: the GPU may still use them, so they are destroyed

@@ -98,7 +98,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     return std::any_of(extensions.begin(), extensions.end(),
                        [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
   };
-  info.max_subgroup_size = info.subgroup_size;
+  info.max_subgroup_size = info.min_subgroup_size = info.subgroup_size;
   if (base.apiVersion >= VK_API_VERSION_1_3 || has(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
     // Where subgroup sizes may vary between pipelines (Intel's 8 to 32, AMD's wave32 and wave64), a kernel
     // may run with any of them, so workgroups are sized for the widest.
@@ -107,6 +107,16 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     props2.pNext = &control;
     vkGetPhysicalDeviceProperties2(physical, &props2);
     info.max_subgroup_size = std::max(info.subgroup_size, control.maxSubgroupSize);
+    if (control.minSubgroupSize) info.min_subgroup_size = std::min(info.subgroup_size, control.minSubgroupSize);
+    info.max_compute_workgroup_subgroups = control.maxComputeWorkgroupSubgroups;
+    VkPhysicalDeviceSubgroupSizeControlFeatures size_control{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f.pNext = &size_control;
+    vkGetPhysicalDeviceFeatures2(physical, &f);
+    info.subgroup_size_control =
+        size_control.subgroupSizeControl && (control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
+    info.compute_full_subgroups = size_control.computeFullSubgroups;
   }
   info.push_descriptors = has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   info.pipeline_executable_properties = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);

@@ -62,6 +62,27 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
   info.stage.pSpecializationInfo = &spec;
   info.layout = pipeline_layout;
   if (on_pipeline_statistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+  // Subgroups. The kernels index shared memory by gl_SubgroupID and count gl_NumSubgroups, which is
+  // sound only when every subgroup is full: Vulkan promises that only with computeFullSubgroups and this
+  // flag, so gpuscan sets it wherever it can. W (specialization constant 0, 0 for the two kernels with a
+  // fixed local size) is a multiple of every subgroup size the device may pick: core::tile_shape keeps it
+  // a power of two no narrower than max_subgroup_size.
+  const uint32_t w = key.workgroup_size;
+  const uint32_t unit = required_subgroup_size ? required_subgroup_size : this->info.max_subgroup_size;
+  if (full_subgroups_enabled && w != 0 && w % unit == 0)
+    info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  if (required_subgroup_size) {  // TestHooks::required_subgroup_size
+    const uint32_t most = this->info.max_compute_workgroup_subgroups;
+    if (most && w / required_subgroup_size > most)
+      throw Error(Errc::unsupported, "a workgroup of " + std::to_string(w) + " invocations needs " +
+                                         std::to_string(w / required_subgroup_size) + " subgroups of " +
+                                         std::to_string(required_subgroup_size) + ", more than the device's " +
+                                         std::to_string(most) + " (maxComputeWorkgroupSubgroups)");
+    required.requiredSubgroupSize = required_subgroup_size;
+    info.stage.pNext = &required;
+  }
   VkPipeline pipeline = VK_NULL_HANDLE;
   vk::check(vkCreateComputePipelines(device, pipeline_cache, 1, &info, nullptr, &pipeline),
             "vkCreateComputePipelines");

@@ -94,15 +94,17 @@ void check_offsets(const Context& ctx, VkBufferUsageFlags usage) {
   EXPECT_GT(cases, 0u);
 }
 
-TEST(SinglePassOffsetsTest, Bindings) { check_offsets(shared_context(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT); }
+class SinglePassOffsetsTest : public GpuTest {};
 
-TEST(SinglePassOffsetsTest, DeviceAddresses) {
+TEST_F(SinglePassOffsetsTest, Bindings) { check_offsets(shared_context(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT); }
+
+TEST_F(SinglePassOffsetsTest, DeviceAddresses) {
   if (!shared_context().device_address_available()) GTEST_SKIP() << "no bufferDeviceAddress on this device";
   check_offsets(context_with(Addressing::device_address), addressable);
 }
 
 // Windows of 16 Ki 4-byte elements (8 Ki of 8 bytes): every case spans several, chained with the carry.
-TEST(SinglePassOffsetsTest, DeviceAddressesInWindows) {
+TEST_F(SinglePassOffsetsTest, DeviceAddressesInWindows) {
   if (!shared_context().device_address_available()) GTEST_SKIP() << "no bufferDeviceAddress on this device";
   const Context& ctx = cached_context("device-address-windows-64k", [] {
     ContextCreateInfo info;

@@ -38,8 +38,10 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
   row("type") << gpuscan::to_string(d.type) << '\n';
   row("API version") << format_api_version(d.api_version) << '\n';
   row("subgroup size") << d.subgroup_size;
-  if (d.max_subgroup_size != d.subgroup_size) out << " (up to " << d.max_subgroup_size << " per pipeline)";
-  out << '\n';
+  if (d.min_subgroup_size != d.max_subgroup_size)
+    out << " (" << d.min_subgroup_size << " to " << d.max_subgroup_size << " per pipeline)";
+  out << (d.subgroup_size_control ? ", sizes can be required" : "")
+      << (d.compute_full_subgroups ? ", full subgroups" : "") << '\n';
   row("subgroup operations") << format_subgroup_operations(d.subgroup_operations) << '\n';
   row("push descriptors") << (d.push_descriptors ? "yes" : "no (gpuscan needs VK_KHR_push_descriptor)")
                           << '\n';
@@ -105,7 +107,10 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.key("type").value(gpuscan::to_string(d.type));
   json.key("api_version").value(format_api_version(d.api_version));
   json.key("subgroup_size").value(d.subgroup_size);
+  json.key("min_subgroup_size").value(d.min_subgroup_size);
   json.key("max_subgroup_size").value(d.max_subgroup_size);
+  json.key("subgroup_size_control").value(d.subgroup_size_control);
+  json.key("compute_full_subgroups").value(d.compute_full_subgroups);
   json.key("subgroup_operations").begin_array();
   if (d.subgroup_operations != 0)
     for (const std::string& name : split(format_subgroup_operations(d.subgroup_operations), ' ')) json.value(name);

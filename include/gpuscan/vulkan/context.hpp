@@ -40,6 +40,15 @@ struct DeviceInfo {
   // Vulkan 1.3), else subgroup_size. gpuscan's workgroups are at least this wide (docs/design.md, "Subgroup
   // sizes"): a default workgroup size is raised to it, a narrower requested one is Errc::invalid_argument.
   uint32_t max_subgroup_size = 0;
+  // The narrowest likewise: minSubgroupSize, else subgroup_size.
+  uint32_t min_subgroup_size = 0;
+  // VK_EXT_subgroup_size_control's features (core in Vulkan 1.3): subgroupSizeControl with compute among
+  // requiredSubgroupSizeStages -- a pipeline may require any power-of-two size from min_subgroup_size to
+  // max_subgroup_size (TestHooks::required_subgroup_size runs the kernels so) -- and computeFullSubgroups.
+  // gpuscan enables both on the devices it creates and builds every kernel with full subgroups.
+  bool subgroup_size_control = false;
+  bool compute_full_subgroups = false;
+  uint32_t max_compute_workgroup_subgroups = 0;  // maxComputeWorkgroupSubgroups; 0 where not reported
   VkSubgroupFeatureFlags subgroup_operations = 0;  // in compute shaders; 0 where unsupported
   bool push_descriptors = false;                   // VK_KHR_push_descriptor, which gpuscan needs
   // What the single-pass scan needs: Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, and
@@ -199,6 +208,10 @@ struct AdoptInfo {
   // Set if the device was created with Vulkan 1.2's bufferDeviceAddress enabled; without it scans use
   // bindings only, and addressing = device_address throws Errc::unsupported.
   bool buffer_device_address_enabled = false;
+  // Set if the device was created with subgroupSizeControl and computeFullSubgroups enabled
+  // (VK_EXT_subgroup_size_control or Vulkan 1.3): gpuscan then builds its kernels with full subgroups.
+  bool subgroup_size_control_enabled = false;
+  bool compute_full_subgroups_enabled = false;
   Addressing addressing = Addressing::automatic;  // as ContextCreateInfo::addressing
   // Set if the device was created with VK_KHR_shader_maximal_reconvergence and shaderMaximalReconvergence
   // enabled, or with VK_KHR_shader_subgroup_uniform_control_flow and shaderSubgroupUniformControlFlow: the
