@@ -281,7 +281,7 @@ class Context {
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;
   // The algorithm a scan of `count` elements would use, in place or not, with input and output
   // offsets that are multiples of 4 elements (16 bytes, or 32 for 64-bit types: `vector_aligned`) or
-  // not; throws Errc::unsupported (or invalid_argument, misaligned) when the type, the operator or an
+  // not; throws Errc::unsupported (or invalid_argument) when the type, the operator or an
   // explicitly requested algorithm cannot run so, saying why.
   Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
                     bool vector_aligned = true) const;
