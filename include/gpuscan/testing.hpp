@@ -50,6 +50,8 @@ struct TestHooks {
   // so that the tests run each size a device offers, not only the one its driver picks. 0: the driver's
   // choice. create_context_for_tests throws Errc::unsupported unless the device has subgroupSizeControl
   // for compute and the size is a power of two from DeviceInfo::min_subgroup_size to max_subgroup_size.
+  // The Context's DeviceInfo::max_workgroup_invocations then shrinks to maxComputeWorkgroupSubgroups subgroups
+  // of that size, which a pipeline requiring it may not exceed.
   uint32_t required_subgroup_size = 0;
 };
 

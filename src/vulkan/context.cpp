@@ -481,6 +481,11 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
                                          std::to_string(d.min_subgroup_size) + " to " +
                                          std::to_string(d.max_subgroup_size));
     impl.required_subgroup_size = size;
+    // A workgroup then holds at most maxComputeWorkgroupSubgroups subgroups of that size (lavapipe: 32, so
+    // 128 invocations at size 4): the plans size their workgroups within it, as within any device limit.
+    if (d.max_compute_workgroup_subgroups != 0)
+      impl.info.max_workgroup_invocations =
+          std::min(impl.info.max_workgroup_invocations, d.max_compute_workgroup_subgroups * size);
   }
   return ctx;
 }
