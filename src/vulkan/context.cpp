@@ -50,17 +50,7 @@ bool instance_has_extension(const char* name) {
   vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> exts(count);
   vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
-  return std::any_of(exts.begin(), exts.end(),
-                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
-}
-
-bool device_has_extension(VkPhysicalDevice physical, const char* name) {
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> exts(count);
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, exts.data());
-  return std::any_of(exts.begin(), exts.end(),
-                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+  return vk::lists(exts, name);
 }
 
 // The Vulkan version gpuscan's instances ask for: the loader's, up to 1.3.
@@ -427,7 +417,8 @@ Context Context::create(const ContextCreateInfo& create_info) {
   // Full subgroups for every kernel (and required sizes for the tests) where the device offers them: through
   // the extension where it is listed, else as Vulkan 1.3 core where instance and device both speak 1.3.
   VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-  const bool size_control_extension = device_has_extension(impl->physical_device, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  const bool size_control_extension =
+      vk::lists(vk::device_extensions(impl->physical_device), VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   if ((impl->info.subgroup_size_control || impl->info.compute_full_subgroups) &&
       (size_control_extension || std::min(impl->info.api_version, instance_api_version()) >= VK_API_VERSION_1_3)) {
     if (size_control_extension) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);

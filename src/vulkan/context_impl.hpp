@@ -196,6 +196,9 @@ inline Context::Impl& impl_of(const Context& ctx) noexcept { return detail::Cont
 namespace vk {
 // Fills a DeviceInfo from Vulkan queries (device_info.cpp).
 DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index);
+// The extensions a physical device lists, and whether such a list names one.
+std::vector<VkExtensionProperties> device_extensions(VkPhysicalDevice physical);
+bool lists(const std::vector<VkExtensionProperties>& extensions, const char* name);
 // The first queue family with compute, preferring one without graphics; UINT32_MAX if none.
 uint32_t find_compute_queue_family(VkPhysicalDevice physical);
 }  // namespace vk

@@ -42,6 +42,19 @@ uint32_t find_compute_queue_family(VkPhysicalDevice physical) {
   return any;
 }
 
+std::vector<VkExtensionProperties> device_extensions(VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> extensions(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  return extensions;
+}
+
+bool lists(const std::vector<VkExtensionProperties>& extensions, const char* name) {
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
 DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   VkPhysicalDeviceProperties base;
   vkGetPhysicalDeviceProperties(physical, &base);
@@ -90,14 +103,8 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     info.buffer_device_address = f12.bufferDeviceAddress;
   }
 
-  uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
-  std::vector<VkExtensionProperties> extensions(count);
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
-  const auto has = [&](const char* name) {
-    return std::any_of(extensions.begin(), extensions.end(),
-                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
-  };
+  const std::vector<VkExtensionProperties> extensions = device_extensions(physical);
+  const auto has = [&](const char* name) { return lists(extensions, name); };
   info.max_subgroup_size = info.min_subgroup_size = info.subgroup_size;
   if (base.apiVersion >= VK_API_VERSION_1_3 || has(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
     // Where subgroup sizes may vary between pipelines (Intel's 8 to 32, AMD's wave32 and wave64), a kernel

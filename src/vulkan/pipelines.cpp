@@ -73,13 +73,7 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
     info.stage.flags |= VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
-  if (required_subgroup_size) {  // TestHooks::required_subgroup_size
-    const uint32_t most = this->info.max_compute_workgroup_subgroups;
-    if (most && w / required_subgroup_size > most)
-      throw Error(Errc::unsupported, "a workgroup of " + std::to_string(w) + " invocations needs " +
-                                         std::to_string(w / required_subgroup_size) + " subgroups of " +
-                                         std::to_string(required_subgroup_size) + ", more than the device's " +
-                                         std::to_string(most) + " (maxComputeWorkgroupSubgroups)");
+  if (required_subgroup_size) {  // TestHooks::required_subgroup_size; W fits (create_context_for_tests)
     required.requiredSubgroupSize = required_subgroup_size;
     info.stage.pNext = &required;
   }
