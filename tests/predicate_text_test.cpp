@@ -40,12 +40,23 @@ TEST(PredicateText, MalformedIsInvalidArgumentNamingTheForms) {
       EXPECT_NE(what.find(gpuscan::predicate_forms), std::string::npos) << what;
     }
   }
-  try {
-    parse_predicate("gt:1", DataType::u64);
-    ADD_FAILURE() << "no error for a u64 predicate";
-  } catch (const gpuscan::Error& e) {
-    EXPECT_EQ(e.code(), gpuscan::Errc::unsupported) << e.what();
-  }
+}
+
+// 64-bit constants: the whole range of u64 and i64, f64 beyond f32's, masks of 64 bits.
+TEST(PredicateText, SixtyFourBitConstants) {
+  EXPECT_EQ(parse_predicate("ge:18446744073709551615", DataType::u64), Predicate::greater_equal(~uint64_t{0}));
+  EXPECT_EQ(parse_predicate("eq:0x123456789abcdef0", DataType::u64), Predicate::equal(uint64_t{0x123456789abcdef0}));
+  EXPECT_EQ(parse_predicate("le:-0", DataType::u64), Predicate::less_equal(uint64_t{0}));
+  EXPECT_EQ(parse_predicate("lt:-9223372036854775808", DataType::i64),
+            Predicate::less(std::numeric_limits<int64_t>::min()));
+  EXPECT_EQ(parse_predicate("range:-0x100000000:9223372036854775807", DataType::i64),
+            Predicate::in_range(-(int64_t{1} << 32), std::numeric_limits<int64_t>::max()));
+  EXPECT_EQ(parse_predicate("gt:1e300", DataType::f64), Predicate::greater(1e300));
+  EXPECT_EQ(parse_predicate("ne:-0", DataType::f64), Predicate::not_equal(-0.0));
+  EXPECT_EQ(parse_predicate("bit:0x8000000000000000", DataType::f64), Predicate::bits_set(uint64_t{1} << 63));
+  // A 32-bit element takes a 32-bit mask only.
+  EXPECT_THROW(parse_predicate("bit:0x100000000", DataType::u32), gpuscan::Error);
+  EXPECT_EQ(parse_predicate("bit:0x100000000", DataType::i64), Predicate::bits_set(uint64_t{1} << 32));
 }
 
 TEST(PredicateText, IntegerConstantsInHex) {
@@ -78,6 +89,12 @@ TEST(PredicateText, OutOfRangeConstantsNameTheRange) {
       {"lt:-1e39", DataType::f32, "3.4028235e+38"},
       {"gt:1e-50", DataType::f32, "1.4e-45"},  // would round to 0: gt:0 is another test
       {"range:1e40:2", DataType::f32, "3.4028235e+38"},
+      {"gt:18446744073709551616", DataType::u64, "0 to 18446744073709551615"},
+      {"ge:-1", DataType::u64, "0 to 18446744073709551615"},
+      {"gt:9223372036854775808", DataType::i64, "-9223372036854775808 to 9223372036854775807"},
+      {"lt:-0x8000000000000001", DataType::i64, "-9223372036854775808 to 9223372036854775807"},
+      {"gt:1e309", DataType::f64, "1.7976931348623157e+308"},
+      {"gt:1e-400", DataType::f64, "4.9e-324"},
   };
   for (const auto& c : cases) {
     try {

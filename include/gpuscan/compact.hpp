@@ -1,7 +1,8 @@
 // Stream compaction: keep the elements of an array that a predicate or a flag selects, in
 // their original order (stable), and write how many were kept to a GPU buffer. This header holds what
 // every backend shares (predicates, CompactConfig, PartitionResult) and names no graphics API; the calls
-// are in gpuscan/vulkan/compact.hpp (included by gpuscan/vulkan.hpp) and gpuscan/gl.hpp.
+// are in gpuscan/vulkan/compact.hpp (included by gpuscan/vulkan.hpp) and gpuscan/gl.hpp. Every element
+// type on Vulkan (u64 and i64 need shaderInt64, f64 shaderFloat64); u32, i32 and f32 on OpenGL.
 //
 //   std::vector<float> v = {0.5f, -1, 3, 0, 2};
 //   auto big = gpuscan::select_if(ctx, std::span<const float>(v), gpuscan::Predicate::greater(1.0f));
@@ -36,8 +37,9 @@
 
 namespace gpuscan {
 
-// The built-in predicates. The constants are compared in the element type (u32 and i32 as integers,
-// f32 as floats: NaN compares false, -0 equals 0); bits_set tests the element's 32-bit pattern.
+// The built-in predicates. The constants are compared in the element type (u32, i32, u64 and i64 as
+// integers, f32 and f64 as floats: NaN compares false, except that not_equal holds for it, and -0 equals
+// 0); bits_set tests the element's bit pattern (32 or 64 bits).
 enum class PredicateKind : uint8_t {
   nonzero,        // v != 0
   equal,          // v == a
@@ -54,8 +56,10 @@ std::string_view to_string(PredicateKind kind) noexcept;  // "nonzero", "equal",
 
 struct Predicate {
   PredicateKind kind = PredicateKind::nonzero;
-  uint32_t a = 0;  // bit pattern of the first constant in the element type
-  uint32_t b = 0;  // bit pattern of the second (in_range's upper bound)
+  // Bit patterns of the constants in the element type, zero-extended for the 4-byte types (whose
+  // kernels read the low 32 bits only).
+  uint64_t a = 0;  // the first constant
+  uint64_t b = 0;  // the second (in_range's upper bound)
 
   static Predicate nonzero() { return {}; }
   template <Element T> static Predicate equal(T v) { return {PredicateKind::equal, bits(v)}; }
@@ -64,26 +68,35 @@ struct Predicate {
   template <Element T> static Predicate less_equal(T v) { return {PredicateKind::less_equal, bits(v)}; }
   template <Element T> static Predicate greater(T v) { return {PredicateKind::greater, bits(v)}; }
   template <Element T> static Predicate greater_equal(T v) { return {PredicateKind::greater_equal, bits(v)}; }
-  static Predicate bits_set(uint32_t mask) { return {PredicateKind::bits_set, mask}; }
+  static Predicate bits_set(uint64_t mask) { return {PredicateKind::bits_set, mask}; }
   template <Element T> static Predicate in_range(T lo, T hi) { return {PredicateKind::in_range, bits(lo), bits(hi)}; }
 
   // The same test on the host (for references and the CLI): `v` in the type the predicate was built for.
   template <Element T> bool operator()(T v) const;
 
-  template <Element T> static uint32_t bits(T v) { return std::bit_cast<uint32_t>(v); }
+  template <Element T> static uint64_t bits(T v) {
+    if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
+    else return std::bit_cast<uint64_t>(v);
+  }
+  // The element of type T whose bit pattern is `bits` (its low 32 bits for a 4-byte T).
+  template <Element T> static T value(uint64_t bits) {
+    if constexpr (sizeof(T) == 4) return std::bit_cast<T>(static_cast<uint32_t>(bits));
+    else return std::bit_cast<T>(bits);
+  }
   friend bool operator==(const Predicate&, const Predicate&) = default;
 };
 
 // The predicate syntax of `gpuscan compact --pred` and the Python module's compact(a, "gt:100"): one of
-// predicate_forms, constants written in the element type `type`: u32 and i32 in decimal or 0x hex
-// ("gt:0x10", "lt:-0x10"), f32 as decimal numbers (also 1.5e3, inf, nan); MASK a u32. Throws
-// Errc::invalid_argument ("invalid predicate 'gt:x': ...; valid forms: ...") for anything else: malformed
-// text ("eq:1.5" for i32) or a constant out of the type's range, the message then naming the range
-// ("ge:-1" for u32, "gt:1e39" or "gt:1e-50" for f32, whose comparison f32 cannot make).
+// predicate_forms, constants written in the element type `type`: integers (u32, i32, u64, i64) in decimal
+// or 0x hex ("gt:0x10", "lt:-0x10"), floats (f32, f64) as decimal numbers (also 1.5e3, inf, nan); MASK as
+// wide as the element (32 or 64 bits). Throws Errc::invalid_argument ("invalid predicate 'gt:x': ...;
+// valid forms: ...") for anything else: malformed text ("eq:1.5" for i32) or a constant out of the type's
+// range, the message then naming the range ("ge:-1" for u32, "gt:1e39" or "gt:1e-50" for f32, whose
+// comparison f32 cannot make).
 //   parse_predicate("range:-1:1", DataType::f32) == Predicate::in_range(-1.0f, 1.0f)
 inline constexpr const char* predicate_forms =
     "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type, "
-    "integers also in 0x hex; MASK a u32, decimal or 0x hex)";
+    "integers also in 0x hex; MASK as wide as the element, decimal or 0x hex)";
 Predicate parse_predicate(std::string_view text, DataType type);
 
 // How a tile ranks its kept elements.
@@ -135,8 +148,8 @@ struct PartitionResult {
 
 template <Element T>
 bool Predicate::operator()(T v) const {
-  const T ca = std::bit_cast<T>(a);
-  const T cb = std::bit_cast<T>(b);
+  const T ca = value<T>(a);
+  const T cb = value<T>(b);
   switch (kind) {
     case PredicateKind::nonzero: return v != T(0);
     case PredicateKind::equal: return v == ca;
@@ -145,7 +158,7 @@ bool Predicate::operator()(T v) const {
     case PredicateKind::less_equal: return v <= ca;
     case PredicateKind::greater: return v > ca;
     case PredicateKind::greater_equal: return v >= ca;
-    case PredicateKind::bits_set: return (std::bit_cast<uint32_t>(v) & a) != 0;
+    case PredicateKind::bits_set: return (bits(v) & a) != 0;
     case PredicateKind::in_range: return ca <= v && v <= cb;
   }
   return false;

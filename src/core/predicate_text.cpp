@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 
@@ -12,26 +13,29 @@
 namespace gpuscan {
 namespace {
 
-std::optional<uint32_t> parse_mask(std::string_view text) {
+// A mask as wide as the element type's bit pattern (32 or 64 bits).
+std::optional<uint64_t> parse_mask(std::string_view text, DataType type) {
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     text.remove_prefix(2);
     base = 16;
   }
-  uint32_t v = 0;
+  uint64_t v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (element_size(type) == 4 && v > std::numeric_limits<uint32_t>::max()) return std::nullopt;
   return v;
 }
 
 // One constant parsed, or why not: malformed text, or a number the element type cannot hold.
 struct Constant {
   enum Status { ok, malformed, out_of_range } status = malformed;
-  uint32_t bits = 0;
+  uint64_t bits = 0;
 };
 
-// Integers: decimal or 0x hex (as bit masks are written), after an optional '-'. They go through
-// int64 so that "-1" for u32 is out of range rather than wrapped.
+// Integers: decimal or 0x hex (as bit masks are written), after an optional '-'. The magnitude is
+// checked against the type's range before it is converted, so that "-1" for u32 or u64 is out of range
+// rather than wrapped.
 template <class T>
 Constant parse_integer(std::string_view text) {
   const bool negative = text.starts_with('-');
@@ -46,33 +50,40 @@ Constant parse_integer(std::string_view text) {
   if (digits.empty() || end != digits.data() + digits.size() ||
       (ec != std::errc() && ec != std::errc::result_out_of_range))
     return {};
-  constexpr int64_t min = std::numeric_limits<T>::min();
-  constexpr int64_t max = std::numeric_limits<T>::max();
-  // |min| and max both fit in uint64 for 32-bit T, so an out-of-range magnitude is caught before the cast.
-  if (ec == std::errc::result_out_of_range || (negative ? magnitude > uint64_t(-min) : magnitude > uint64_t(max)))
+  // |min| (0, or 2^(bits-1) for a signed T) and max both fit in uint64.
+  constexpr uint64_t max = std::numeric_limits<T>::max();
+  constexpr uint64_t min_magnitude = std::is_signed_v<T> ? max + 1 : 0;
+  if (ec == std::errc::result_out_of_range || magnitude > (negative ? min_magnitude : max))
     return {Constant::out_of_range};
-  const int64_t value = negative ? -static_cast<int64_t>(magnitude) : static_cast<int64_t>(magnitude);
+  // Two's complement negation in uint64, then the value's bits in T (modular since C++20).
+  const uint64_t value = negative ? ~magnitude + 1 : magnitude;
   return {Constant::ok, Predicate::bits(static_cast<T>(value))};
 }
 
-// The bit pattern of one constant of `type`: integers as parse_integer reads them, f32 as from_chars
-// does (1.5e3, inf, nan). A non-zero f32 constant that rounds to 0 is out of range, as is one beyond
-// the largest float: the comparison would be another than the one written.
+// Floats as from_chars reads them (1.5e3, inf, nan). A non-zero constant that rounds to 0 is out of
+// range, as is one beyond the largest value: the comparison would be another than the one written.
+template <class T>
+Constant parse_float(std::string_view text) {
+  T v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (end != text.data() + text.size()) return {};
+  if (ec == std::errc::result_out_of_range) return {Constant::out_of_range};
+  if (ec != std::errc()) return {};
+  return {Constant::ok, Predicate::bits(v)};
+}
+
+// The bit pattern of one constant of `type`.
 Constant parse_constant(std::string_view text, DataType type) {
   if (text.empty()) return {};
   switch (type) {
     case DataType::u32: return parse_integer<uint32_t>(text);
     case DataType::i32: return parse_integer<int32_t>(text);
-    case DataType::f32: {
-      float v = 0;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (end != text.data() + text.size()) return {};
-      if (ec == std::errc::result_out_of_range) return {Constant::out_of_range};
-      if (ec != std::errc()) return {};
-      return {Constant::ok, Predicate::bits(v)};
-    }
-    default: return {};  // parse_predicate refused other types already
+    case DataType::f32: return parse_float<float>(text);
+    case DataType::u64: return parse_integer<uint64_t>(text);
+    case DataType::i64: return parse_integer<int64_t>(text);
+    case DataType::f64: return parse_float<double>(text);
   }
+  return {};
 }
 
 // The values a constant of `type` may take, for out-of-range errors.
@@ -80,6 +91,9 @@ std::string constant_range(DataType type) {
   switch (type) {
     case DataType::u32: return "0 to 4294967295";
     case DataType::i32: return "-2147483648 to 2147483647";
+    case DataType::u64: return "0 to 18446744073709551615";
+    case DataType::i64: return "-9223372036854775808 to 9223372036854775807";
+    case DataType::f64: return "0, inf, nan, or a magnitude from 4.9e-324 to 1.7976931348623157e+308";
     default: return "0, inf, nan, or a magnitude from 1.4e-45 to 3.4028235e+38";
   }
 }
@@ -87,8 +101,6 @@ std::string constant_range(DataType type) {
 }  // namespace
 
 Predicate parse_predicate(std::string_view text, DataType type) {
-  if (element_size(type) != 4)
-    throw Error(Errc::unsupported, "predicates compare u32, i32 and f32 elements, not " + std::string(to_string(type)));
   const auto colon = text.find(':');
   const std::string name(text.substr(0, colon));
   const std::string rest(colon == std::string_view::npos ? "" : text.substr(colon + 1));
@@ -101,7 +113,7 @@ Predicate parse_predicate(std::string_view text, DataType type) {
     return Predicate::nonzero();
   }
   if (name == "bit") {
-    const auto mask = parse_mask(rest);
+    const auto mask = parse_mask(rest, type);
     if (!mask) throw bad("malformed mask '" + rest + "'");
     return Predicate::bits_set(*mask);
   }
