@@ -64,7 +64,7 @@ void main() {
   }
   uint total;
 #if defined(COMPACT_BALLOT) && defined(COMPACT_PARTITION)
-  uvec4 values[VECTORS_PER_LANE];
+  EVEC4 values[VECTORS_PER_LANE];
   uvec4 ranks[VECTORS_PER_LANE];  // kept elements of the subgroup before each element (kept or not)
   bvec4 keep[VECTORS_PER_LANE];
   uvec4 flags[VECTORS_PER_LANE];
@@ -82,14 +82,14 @@ void main() {
       const uint i = ballot_first(tile, k) + c;
       if (i >= g_n) continue;
       const uint before = base + ranks[k][c];
-      store_out(keep[k][c] ? before : all_kept + (window_first + i - before), values[k][c]);
+      store_out(keep[k][c] ? before : all_kept + (window_first + i - before), evec4_at(values[k], c));
     }
 #elif defined(COMPACT_BALLOT)
   ballot_store_kept(tile_offset + ballot_rank_kept(tile, total));
 #else
   const uint first = tile * tile_elements() + gl_LocalInvocationID.x * ITEMS;
   uint kept = 0u;
-  uint v;
+  EBITS v;
   for (uint k = 0u; k < ITEMS; ++k) {
     const uint i = first + k;
     if (i < g_n && compact_keep(i, false, v)) ++kept;

@@ -86,11 +86,11 @@ set(GPUSCAN_BENCH_SHADER_VARIANTS
   "bench_pattern|bench_pattern.comp|TYPE_U32,OP_ADD")
 
 # Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a
-# specialization constant. Elements move as 32-bit patterns and ops.glsl's T is the u32 count (TYPE_U32,
-# OP_ADD: the single-pass plan's look-back combines kept counts); ELEMENT_<type> is what the predicate
-# compares. compact_partition is compact_scatter.comp with COMPACT_PARTITION (stable partition: every
+# specialization constant. Elements move as bit patterns (uint, or uvec2 for the 8-byte types) and
+# ops.glsl's T is the u32 count (TYPE_U32, OP_ADD: the single-pass plan's look-back combines kept counts);
+# ELEMENT_<type> is what the predicate compares. compact_partition is compact_scatter.comp with COMPACT_PARTITION (stable partition: every
 # element written). compact_single_pass (ballot path only) needs Vulkan 1.2 like single_pass.
-foreach(type u32 i32 f32)
+foreach(type u32 i32 f32 u64 i64 f64)
   if(NOT type IN_LIST GPUSCAN_BUILT_TYPES)
     continue()
   endif()
@@ -122,7 +122,8 @@ set(GPUSCAN_CUSTOM_OP_VARIANTS
 # OpenGL (cmake/Shaders.cmake, gpuscan_gl_variants; docs/gl.md): the kernels also built with
 # GPUSCAN_NO_SUBGROUPS as "<name>.no_subgroups" (every invocation a subgroup of its own,
 # common/subgroup_basic.glsl) for GL drivers without GL_KHR_shader_subgroup, and the variants that use no
-# subgroup operation, the only ones (with those) built for the 64-bit types on GL.
+# subgroup operation, the only ones (with those) built for the 64-bit types on GL. GL compacts 4-byte
+# elements only: no compaction kernel of a 64-bit element is built for it.
 # The segmented kernels are built for GL in that form only.
 set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles)
 set(GPUSCAN_GL_SUBGROUP_FREE "^(scan_local[.].*[.]blelloch|uniform_add[.]|window_carry[.])")

@@ -31,12 +31,12 @@ uint ballot_first(uint tile, uint k) {
 // Returns whether `tile` is loaded whole: `hoist` (the caller's choice) and the tile whole and aligned.
 // Then this invocation's rows are loaded -- the values (with flags only where `load` is LOAD_ALL) and
 // with flags the flags; otherwise `values` and `flags` are zero and ballot_row_keep loads row by row.
-bool ballot_load_tile(uint tile, bool hoist, uint load, out uvec4 values[VECTORS_PER_LANE],
+bool ballot_load_tile(uint tile, bool hoist, uint load, out EVEC4 values[VECTORS_PER_LANE],
                       out uvec4 flags[VECTORS_PER_LANE]) {
   const uint first = tile * tile_elements();
   const bool whole = hoist && VECTOR_ALIGNED && first < g_n && g_n - first >= tile_elements();
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    values[k] = uvec4(0u);
+    values[k] = evec4_zero();
     flags[k] = uvec4(0u);
   }
   if (whole) {
@@ -52,7 +52,7 @@ bool ballot_load_tile(uint tile, bool hoist, uint load, out uvec4 values[VECTORS
 // Which of row k's four elements are kept: in a whole tile from the rows ballot_load_tile loaded
 // (`values`, `flags`; with flags and LOAD_KEPT the values are loaded here, where one of the four is
 // kept, as compact_keep4 does), elsewhere loaded now into `values` (compact_keep4).
-bvec4 ballot_row_keep(bool whole, uint tile, uint k, uint load, inout uvec4 values, uvec4 flags) {
+bvec4 ballot_row_keep(bool whole, uint tile, uint k, uint load, inout EVEC4 values, uvec4 flags) {
   if (!whole) return compact_keep4(ballot_first(tile, k), load, values);
   if (PREDICATE != PRED_FLAGGED) return compact_keep_values4(values);
   const bvec4 kept = notEqual(flags, uvec4(0u));
@@ -93,7 +93,7 @@ uint subgroup_counts_exclusive(uint subgroup_count, out uint total) {
 // their bits (where loaded) and the kept elements' ranks among the subgroup's kept elements
 // (BALLOT_NONE where not kept).
 const uint BALLOT_NONE = 0xffffffffu;
-uvec4 b_values[VECTORS_PER_LANE];
+EVEC4 b_values[VECTORS_PER_LANE];
 uvec4 b_ranks[VECTORS_PER_LANE];
 
 // Loads and ranks the kept elements of `tile` into b_values / b_ranks. Returns, to every invocation,
@@ -118,7 +118,7 @@ uint ballot_rank_kept(uint tile, out uint total) {
 void ballot_store_kept(uint base) {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
     for (uint c = 0u; c < 4u; ++c)
-      if (b_ranks[k][c] != BALLOT_NONE) store_out(base + b_ranks[k][c], b_values[k][c]);
+      if (b_ranks[k][c] != BALLOT_NONE) store_out(base + b_ranks[k][c], evec4_at(b_values[k], c));
 }
 
 #endif

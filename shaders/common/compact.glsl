@@ -2,29 +2,69 @@
 // constants, the five storage buffers, the built-in predicates, the count of a tile's kept elements and
 // a shared-memory scan of one u32 per invocation.
 //
-// Elements move as their 32-bit patterns (uint): compaction only copies them, and ops.glsl's T is the
-// u32 count type here (the single-pass plan's look-back combines kept counts). Only the predicate sees
-// the element type E (ELEMENT_U32, ELEMENT_I32 or ELEMENT_F32).
+// Elements move as their bit patterns, EBITS: uint for the 4-byte element types, uvec2 (low word, high
+// word) for the 8-byte ones; compaction only copies them, and ops.glsl's T is the u32 count type here
+// (the single-pass plan's look-back combines kept counts). Only the predicate sees the element type E
+// (ELEMENT_U32, ELEMENT_I32, ELEMENT_F32, ELEMENT_U64, ELEMENT_I64 or ELEMENT_F64). Four consecutive
+// elements travel together as an EVEC4 (a uvec4, or for 8-byte elements the four low words and the four
+// high words: two 16-byte loads), read and written through evec4_at / evec4_set.
 //
 // The predicate is specialization constant 6 (PREDICATE: 0 = the flags buffer, 1.. = PredicateKind + 1
-// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in E),
-// so one pipeline per predicate kind serves every constant.
+// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in E; the
+// 8-byte types' high words in a_hi and b_hi), so one pipeline per predicate kind serves every constant.
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
 
 #include "backend.glsl"
 
+#if defined(ELEMENT_U32) || defined(ELEMENT_I32) || defined(ELEMENT_F32)
+#define ELEMENT_WORDS 1
+#define EBITS uint
+#define EVEC4 uvec4
+EVEC4 evec4_zero() { return uvec4(0u); }
+EBITS evec4_at(EVEC4 v, uint c) { return v[c]; }
+void evec4_set(inout EVEC4 v, uint c, EBITS bits) { v[c] = bits; }
+bool bits_any(EBITS bits) { return bits != 0u; }
+#else
+#define ELEMENT_WORDS 2
+#define EBITS uvec2
+struct EVec4 {
+  uvec4 lo;  // the low words of the four elements
+  uvec4 hi;  // their high words
+};
+#define EVEC4 EVec4
+EVEC4 evec4_zero() { return EVec4(uvec4(0u), uvec4(0u)); }
+EBITS evec4_at(EVEC4 v, uint c) { return uvec2(v.lo[c], v.hi[c]); }
+void evec4_set(inout EVEC4 v, uint c, EBITS bits) {
+  v.lo[c] = bits.x;
+  v.hi[c] = bits.y;
+}
+bool bits_any(EBITS bits) { return (bits.x | bits.y) != 0u; }
+#endif
+
 #if defined(ELEMENT_U32)
 #define E uint
-E element(uint bits) { return bits; }
+E element(EBITS bits) { return bits; }
 #elif defined(ELEMENT_I32)
 #define E int
-E element(uint bits) { return int(bits); }
+E element(EBITS bits) { return int(bits); }
 #elif defined(ELEMENT_F32)
 #define E float
-E element(uint bits) { return uintBitsToFloat(bits); }
+E element(EBITS bits) { return uintBitsToFloat(bits); }
+#elif defined(ELEMENT_U64) || defined(ELEMENT_I64)
+// Only the predicate's comparisons need 64-bit integers (shaderInt64); the elements move as uvec2.
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#if defined(ELEMENT_U64)
+#define E uint64_t
 #else
-#error "define one of ELEMENT_U32, ELEMENT_I32, ELEMENT_F32"
+#define E int64_t
+#endif
+E element(EBITS bits) { return E(packUint2x32(bits)); }
+#elif defined(ELEMENT_F64)
+#define E double  // shaderFloat64
+E element(EBITS bits) { return packDouble2x32(bits); }
+#else
+#error "define one of ELEMENT_U32, ELEMENT_I32, ELEMENT_F32, ELEMENT_U64, ELEMENT_I64, ELEMENT_F64"
 #endif
 
 SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
@@ -55,10 +95,14 @@ PARAMS_BLOCK uniform CompactParams {
   uint all_tiles;     // 0: g_blocks
   uint dst_base;
   uint dst_count;     // 0: binding 1 holds the whole output from dst_offset
+#if ELEMENT_WORDS == 2
+  uint a_hi;          // the high words of a and b (words 15 and 16)
+  uint b_hi;
+#endif
 } pc;
 
-layout(binding = 0, std430) readonly buffer SrcBuffer { uint g_src[]; };
-layout(binding = 1, std430) writeonly buffer DstBuffer { uint g_dst[]; };
+layout(binding = 0, std430) readonly buffer SrcBuffer { EBITS g_src[]; };
+layout(binding = 1, std430) writeonly buffer DstBuffer { EBITS g_dst[]; };
 layout(binding = 2, std430) buffer AuxBuffer { uint g_aux[]; };
 layout(binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
 layout(binding = 0, std430) readonly buffer SrcVectors { uvec4 g_src4[]; };
@@ -102,15 +146,23 @@ void compact_begin() {
 uint linear_block_index() { return gl_WorkGroupID.y * g_groups_x + gl_WorkGroupID.x; }
 
 // Writes output element d (an index into the whole output) where binding 1 holds it.
-void store_out(uint d, uint bits) {
+void store_out(uint d, EBITS bits) {
   if (pc.dst_count == 0u) g_dst[pc.dst_offset + d] = bits;
   else if (d >= pc.dst_base && d - pc.dst_base < pc.dst_count) g_dst[pc.dst_offset + (d - pc.dst_base)] = bits;
 }
 
+#if ELEMENT_WORDS == 1
+EBITS constant_a() { return pc.a; }
+EBITS constant_b() { return pc.b; }
+#else
+EBITS constant_a() { return uvec2(pc.a, pc.a_hi); }
+EBITS constant_b() { return uvec2(pc.b, pc.b_hi); }
+#endif
+
 // Whether the built-in predicate (PREDICATE > 0) keeps an element with these bits.
-bool predicate_holds(uint bits) {
+bool predicate_holds(EBITS bits) {
   const E v = element(bits);
-  const E a = element(pc.a);
+  const E a = element(constant_a());
   switch (PREDICATE) {
     case PRED_NONZERO: return v != E(0);
     case PRED_EQUAL: return v == a;
@@ -119,32 +171,41 @@ bool predicate_holds(uint bits) {
     case PRED_LESS_EQUAL: return v <= a;
     case PRED_GREATER: return v > a;
     case PRED_GREATER_EQUAL: return v >= a;
-    case PRED_BITS_SET: return (bits & pc.a) != 0u;
-    case PRED_IN_RANGE: return a <= v && v <= element(pc.b);
+    case PRED_BITS_SET: return bits_any(bits & constant_a());
+    case PRED_IN_RANGE: return a <= v && v <= element(constant_b());
   }
   return false;
 }
 
 // Whether element i (< g_n) is kept; `value` receives its bits when the predicate reads it (always,
 // except for the flags, where it is loaded only if `need_value`).
-bool compact_keep(uint i, bool need_value, out uint value) {
+bool compact_keep(uint i, bool need_value, out EBITS value) {
   if (PREDICATE == PRED_FLAGGED) {
     const bool kept = g_flags[pc.flags_offset + i] != 0u;
-    value = (kept && need_value) ? g_src[pc.src_offset + i] : 0u;
+    value = (kept && need_value) ? g_src[pc.src_offset + i] : EBITS(0u);
     return kept;
   }
   value = g_src[pc.src_offset + i];
   return predicate_holds(value);
 }
 
-// Elements e .. e+3 (e a multiple of 4; VECTOR_ALIGNED) of the input and of the flags, as one 16-byte load.
-uvec4 src_vector(uint e) { return g_src4[(pc.src_offset + e) / 4u]; }
+// Elements e .. e+3 (e a multiple of 4; VECTOR_ALIGNED) of the input and of the flags, as 16-byte loads:
+// one for the flags and the 4-byte elements, two for the 8-byte ones.
+#if ELEMENT_WORDS == 1
+EVEC4 src_vector(uint e) { return g_src4[(pc.src_offset + e) / 4u]; }
+#else
+EVEC4 src_vector(uint e) {
+  const uint q = (pc.src_offset + e) / 2u;  // two elements per uvec4
+  const uvec4 v0 = g_src4[q], v1 = g_src4[q + 1u];
+  return EVec4(uvec4(v0.x, v0.z, v1.x, v1.z), uvec4(v0.y, v0.w, v1.y, v1.w));
+}
+#endif
 uvec4 flags_vector(uint e) { return g_flags4[(pc.flags_offset + e) / 4u]; }
 
 // Whether the built-in predicate (PREDICATE > 0) keeps each of four elements.
-bvec4 compact_keep_values4(uvec4 values) {
-  return bvec4(predicate_holds(values.x), predicate_holds(values.y), predicate_holds(values.z),
-               predicate_holds(values.w));
+bvec4 compact_keep_values4(EVEC4 values) {
+  return bvec4(predicate_holds(evec4_at(values, 0u)), predicate_holds(evec4_at(values, 1u)),
+               predicate_holds(evec4_at(values, 2u)), predicate_holds(evec4_at(values, 3u)));
 }
 
 // Which values compact_keep4 loads for the flags (the predicates read them all anyway).
@@ -153,10 +214,10 @@ const uint LOAD_KEPT = 1u;  // where one of the four is kept: selection
 const uint LOAD_ALL = 2u;   // all: partition
 
 // Elements e .. e+3 (e a multiple of 4): whether each is kept (false past n), and their bits in
-// `values` where loaded. One 16-byte load of values (and one of flags) where VECTOR_ALIGNED and all
+// `values` where loaded. Vector loads of values (src_vector) and flags where VECTOR_ALIGNED and all
 // four are below n; element by element otherwise.
-bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
-  values = uvec4(0u);
+bvec4 compact_keep4(uint e, uint load, out EVEC4 values) {
+  values = evec4_zero();
   if (VECTOR_ALIGNED && e + 3u < g_n) {
     if (PREDICATE == PRED_FLAGGED) {
       const bvec4 kept = notEqual(flags_vector(e), uvec4(0u));
@@ -169,10 +230,10 @@ bvec4 compact_keep4(uint e, uint load, out uvec4 values) {
   bvec4 kept = bvec4(false);
   for (uint c = 0u; c < 4u; ++c) {
     if (e + c >= g_n) break;
-    uint v;
+    EBITS v;
     kept[c] = compact_keep(e + c, load != LOAD_NONE, v);
     if (load == LOAD_ALL && PREDICATE == PRED_FLAGGED) v = g_src[pc.src_offset + e + c];
-    values[c] = v;
+    evec4_set(values, c, v);
   }
   return kept;
 }

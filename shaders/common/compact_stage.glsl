@@ -5,19 +5,20 @@
 // row; while the tile loop (common/tile_loop.glsl) holds a tile, it waits in shared memory, so the
 // next tile's loads have the registers to themselves.
 //
-// Needs W·K·16 bytes of shared memory for the stage (the host refuses shapes that do not fit) and
+// Needs W·K·4 elements of shared memory for the stage (W·K·16 bytes, W·K·32 for 8-byte elements: the host
+// refuses shapes that do not fit, core::compact_single_pass_shared_bytes) and
 // subgroup arithmetic (common/subgroup_totals.glsl scans the subgroups' counts). Include after
 // common/ballot.glsl and common/subgroup_totals.glsl.
 #ifndef GPUSCAN_COMPACT_STAGE_GLSL
 #define GPUSCAN_COMPACT_STAGE_GLSL
 
-uvec4 st_values[VECTORS_PER_LANE];
+EVEC4 st_values[VECTORS_PER_LANE];
 // Per row: the subgroup's kept elements before this lane's first element of the row (bits 4..31; a tile
 // has at most 2^16 elements) and which of the lane's four elements are kept (bits 0..3).
 uint st_rows[VECTORS_PER_LANE];
 uint st_subgroup_before;  // the tile's kept elements before this subgroup's
 
-shared uint sh_stage[gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u];
+shared EBITS sh_stage[gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u];
 
 // Combines the subgroups' kept counts across the workgroup: returns the tile's kept count to every
 // invocation and leaves the count before this subgroup in `before_subgroup`. Call from uniform control
@@ -61,7 +62,7 @@ void stage_gather() {
     const uint row = st_rows[k];
     uint place = st_subgroup_before + (row >> 4);
     for (uint c = 0u; c < 4u; ++c) {
-      if ((row & (1u << c)) != 0u) sh_stage[place++] = st_values[k][c];
+      if ((row & (1u << c)) != 0u) sh_stage[place++] = evec4_at(st_values[k], c);
     }
   }
 }
@@ -78,7 +79,7 @@ void stage_store(uint first, uint count) {
 uint stage_count(uint tile) {
   uint kept = 0u;
   DONT_UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    uvec4 values;
+    EVEC4 values;
     uint row_count;
     ballot_row_ranks(compact_keep4(ballot_first(tile, k), LOAD_NONE, values), row_count);
     kept += row_count;

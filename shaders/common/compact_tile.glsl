@@ -14,9 +14,10 @@ uint count_kept(uint tile) {
   if (gl_LocalInvocationID.x == 0u) sh_tile_count = 0u;
   barrier();
   uint kept = 0u;
-  uint v;
+  EBITS v;
 #if defined(COMPACT_BALLOT)
-  uvec4 values[VECTORS_PER_LANE], flags[VECTORS_PER_LANE];
+  EVEC4 values[VECTORS_PER_LANE];
+  uvec4 flags[VECTORS_PER_LANE];
   const bool whole = ballot_load_tile(tile, true, LOAD_NONE, values, flags);
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     uint row_count;

@@ -207,12 +207,6 @@ Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLi
   return plan_windowed_reduce(count, window, plan_one, extent);
 }
 
-void check_compaction_type(DataType type) {
-  if (element_size(type) != 4)
-    throw Error(Errc::unsupported,
-                "compaction supports u32, i32 and f32 elements, not " + std::string(to_string(type)));
-}
-
 void check_flag_count(uint64_t flags, uint64_t values) {
   if (flags < values)
     throw Error(Errc::invalid_argument, "flags hold " + std::to_string(flags) + " elements, fewer than the " +
@@ -236,12 +230,12 @@ bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window) {
   return window != 0 && count > compaction_window(shape, window);
 }
 
-uint64_t compact_single_pass_shared_bytes(TileShape shape) {
+uint64_t compact_single_pass_shared_bytes(TileShape shape, uint32_t element_bytes) {
   const uint64_t subgroups = shape.workgroup_size / 4 + 1;  // subgroups have at least 4 invocations
   // The stage, five words per subgroup (look-back, subgroup totals, ballot counts), and -- in case the
   // compiler keeps them although this kernel does not use them -- compact.glsl's W-word scan array and a
   // few scalars.
-  return tile_elements(shape) * 4 + subgroups * 5 * 4 + uint64_t{shape.workgroup_size} * 4 + 64;
+  return tile_elements(shape) * element_bytes + subgroups * 5 * 4 + uint64_t{shape.workgroup_size} * 4 + 64;
 }
 
 Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, bool partition, const PlanLimits& limits,

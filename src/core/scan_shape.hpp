@@ -113,8 +113,6 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
 Plan plan_reduction(uint64_t count, DataType type, TileShape shape, const PlanLimits& limits, uint64_t window = 0,
                     PlanExtent extent = PlanExtent::full);
 
-// Throws Errc::unsupported unless compaction has kernels for `type` (the 4-byte types so far).
-void check_compaction_type(DataType type);
 // Throws Errc::invalid_argument when a select_flagged / partition_flagged call has fewer flags than values.
 void check_flag_count(uint64_t flags, uint64_t values);
 
@@ -128,8 +126,9 @@ Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, boo
 // Whether such a plan runs in windows.
 bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window);
 // Shared memory the single-pass compaction kernel needs at most (compact_stage.glsl stages a whole tile
-// of u32, W·K·16 bytes; the look-back and the subgroup counts take a few words per subgroup, and
-// compact.glsl's scan array W words).
-uint64_t compact_single_pass_shared_bytes(TileShape shape);
+// of W·K·4 elements of `element_bytes` each: W·K·16 bytes for the 4-byte types, W·K·32 for the 8-byte
+// ones; the look-back and the subgroup counts take a few words per subgroup, and compact.glsl's scan
+// array W words).
+uint64_t compact_single_pass_shared_bytes(TileShape shape, uint32_t element_bytes = 4);
 
 }  // namespace gpuscan::core

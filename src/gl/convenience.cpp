@@ -25,7 +25,7 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
   OwnedBuffer out(impl.gl, bytes);
   OwnedBuffer count(impl.gl, 4);
   OwnedBuffer temp(impl.gl, temp_req.size);
-  OwnedBuffer flag_buffer(impl.gl, flags ? bytes : 0, flags);
+  OwnedBuffer flag_buffer(impl.gl, flags ? n * 4 : 0, flags);
   SelectArgs args{config, n, in.view(), flag_buffer.view(), predicate, out.view(), count.view(), temp.view()};
   if (flags) (partition ? record_partition_flagged : record_select_flagged)(ctx, args);
   else (partition ? record_partition_if : record_select_if)(ctx, args);
@@ -163,7 +163,8 @@ GPUSCAN_GL_INSTANTIATE_SCAN(int64_t)
 GPUSCAN_GL_INSTANTIATE_SCAN(double)
 #undef GPUSCAN_GL_INSTANTIATE_SCAN
 
-// Compaction: the instantiations for the types it has kernels for (the 4-byte ones, as on Vulkan).
+// Compaction: every type, so that the 8-byte ones, which GL has no kernels for, are refused with
+// Errc::unsupported (resolve_compact in record.cpp) rather than fail to link.
 #define GPUSCAN_GL_INSTANTIATE(T)                                                                              \
   template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);            \
   template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>,       \
@@ -174,6 +175,9 @@ GPUSCAN_GL_INSTANTIATE_SCAN(double)
 GPUSCAN_GL_INSTANTIATE(uint32_t)
 GPUSCAN_GL_INSTANTIATE(int32_t)
 GPUSCAN_GL_INSTANTIATE(float)
+GPUSCAN_GL_INSTANTIATE(uint64_t)
+GPUSCAN_GL_INSTANTIATE(int64_t)
+GPUSCAN_GL_INSTANTIATE(double)
 #undef GPUSCAN_GL_INSTANTIATE
 
 }  // namespace gpuscan::gl

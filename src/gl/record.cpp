@@ -95,7 +95,11 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   const GlInfo& info = ctx.info();
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
-  core::check_compaction_type(config.type);
+  // The GL backend builds no compaction kernel of an 8-byte element (cmake/Shaders.cmake).
+  if (element_size(config.type) != 4)
+    throw Error(Errc::unsupported, "OpenGL compaction supports u32, i32 and f32 elements, not " +
+                                       std::string(to_string(config.type)) +
+                                       "; the Vulkan backend compacts u64, i64 and f64");
   if (config.algorithm == CompactAlgorithm::single_pass)
     throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back, as the "
                                    "single-pass scan's, needs 64-bit buffer atomics and GL_KHR_shader_subgroup ballots, "
@@ -324,8 +328,8 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     bindings[4] = bind_elements(impl, args.count_out, 0, 1, 4);
     params[6] = bindings[3].element_offset;
     params[7] = bindings[4].element_offset;
-    params[8] = args.predicate.a;
-    params[9] = args.predicate.b;
+    params[8] = static_cast<uint32_t>(args.predicate.a);  // 4-byte elements only
+    params[9] = static_cast<uint32_t>(args.predicate.b);
     return compact_bindings;
   };
   execute(impl, r.plan, views, 4, key_of, extra);

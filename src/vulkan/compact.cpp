@@ -41,24 +41,34 @@ struct ResolvedCompact {
 ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config,
                                 bool partition = false, bool temp_zeroed = false, bool indirect = false,
                                 core::PlanExtent extent = core::PlanExtent::full) {
-  impl_of(ctx).check_count(count, element_size(config.type), "compaction");
+  const uint32_t esize = element_size(config.type);
+  impl_of(ctx).check_count(count, esize, "compaction");
   const DeviceInfo& info = ctx.device_info();
   core::TileShape shape =
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
-  core::check_compaction_type(config.type);
+  // The 8-byte types' predicates compare 64-bit integers or doubles (the elements move as uvec2).
+  if (const std::string why = impl_of(ctx).type_obstacle(config.type, false, "compactions"); !why.empty())
+    throw Error(Errc::unsupported, why);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-  ResolvedCompact r{config.path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}, {}};
-  if (r.path == CompactPath::automatic) r.path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
-  if (r.path == CompactPath::ballot && !ballot)
+  CompactPath path = config.path;
+  if (path == CompactPath::automatic) path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
+  if (path == CompactPath::ballot && !ballot)
     throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
                                    "CompactPath::shared_memory or automatic");
-  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
-  const uint64_t window = impl_of(ctx).window_elements(DataType::u32);
-  const bool windowed = core::compaction_windowed(count, shape, window);
   // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
   const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
-    return core::compact_single_pass_shared_bytes(s) <= info.max_shared_memory_bytes;
+    return core::compact_single_pass_shared_bytes(s, esize) <= info.max_shared_memory_bytes;
   };
+  // An 8-byte element doubles the stage (W = 256, K = 4: 32 KiB, more than lavapipe's 32 KiB with the
+  // rest): a selection that may run single-pass halves the default K until its stage fits, rather than
+  // fall back to three passes (automatic) or be refused (single_pass).
+  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
+  const uint64_t window = impl_of(ctx).window_elements(config.type);
+  if (esize == 8 && config.vectors_per_lane == 0 && !partition && config.algorithm != CompactAlgorithm::three_pass &&
+      path == CompactPath::ballot && ctx.single_pass_available() && !core::compaction_windowed(count, shape, window))
+    while (shape.vectors_per_lane > 1 && !stage_fits_in_shared_memory(shape)) shape.vectors_per_lane /= 2;
+  ResolvedCompact r{path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}, {}};
+  const bool windowed = core::compaction_windowed(count, shape, window);
   const bool stage_fits = stage_fits_in_shared_memory(shape);
   const bool single_pass_possible =
       ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed && stage_fits;
@@ -92,7 +102,8 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
       throw Error(Errc::invalid_argument,
                   "the single-pass compaction stages a tile of W·K·4 elements in shared memory: W = " +
                       std::to_string(shape.workgroup_size) + ", K = " + std::to_string(shape.vectors_per_lane) +
-                      " need " + std::to_string(core::compact_single_pass_shared_bytes(shape)) +
+                      " of " + std::string(to_string(config.type)) + " need " +
+                      std::to_string(core::compact_single_pass_shared_bytes(shape, esize)) +
                       " bytes, the device has " +
                       std::to_string(info.max_shared_memory_bytes) +
                       "; use a smaller W or K, or CompactAlgorithm::three_pass or automatic");
@@ -150,6 +161,9 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
   Context::Impl& impl = impl_of(ctx);
   const uint64_t n = args.count;
   const uint64_t temp_bytes = r.plan.temp_elements * 4;
+  const uint32_t esize = element_size(args.config.type);
+  // Input and output hold elements; temp holds u32 tile counts (what the count scans read and write).
+  auto esize_of = [&](core::Slot slot) { return slot == core::Slot::temp ? 4u : esize; };
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
@@ -193,8 +207,8 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
     if (d.kernel == core::Kernel::compact_single_pass) key.prefix_stride = impl.prefix_stride;
     if (d.kernel == core::Kernel::compact_single_pass)
       key.tiles_per_workgroup = impl.tiles_per_workgroup(args.config.tiles_per_workgroup, d.blocks);
-    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, 4);
-    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, 4);
+    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize_of(d.src.slot));
+    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize_of(d.dst.slot));
     // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.
     const uint64_t aux_count =
         compact && d.dynamic ? r.indirect.first + r.indirect.elements - d.aux.offset : d.aux.count;
@@ -221,8 +235,10 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
       bindings = 5;
       params[6] = flags.element_offset;
       params[7] = count.element_offset;
-      params[8] = args.predicate.a;
-      params[9] = args.predicate.b;
+      params[8] = static_cast<uint32_t>(args.predicate.a);
+      params[9] = static_cast<uint32_t>(args.predicate.b);
+      params[15] = static_cast<uint32_t>(args.predicate.a >> 32);  // read by the 8-byte types' kernels only
+      params[16] = static_cast<uint32_t>(args.predicate.b >> 32);
       if (d.dynamic)
         params[10] = core::dynamic_param(static_cast<uint32_t>(aux.element_offset + r.indirect.first - d.aux.offset),
                                          d.level);
@@ -232,8 +248,8 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
         params[13] = static_cast<uint32_t>(d.dst.offset);
         params[14] = static_cast<uint32_t>(d.dst.count);
       }
-      // The ballot path loads 16-byte vectors of values and flags where both start on a vector boundary.
-      key.vector_aligned = src.element_offset % 4 == 0 && flags.element_offset % 4 == 0;
+      // The ballot path loads 16-byte vectors of values (and flags) where both start on a 16-byte boundary.
+      key.vector_aligned = src.element_offset * esize % 16 == 0 && (!flagged || flags.element_offset % 4 == 0);
     } else {
       key.variant = core::compact_variant_name(d.kernel, args.config.type, false);
       key.inclusive = d.inclusive;
@@ -248,7 +264,7 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
       if (d.dynamic) params[9] = core::dynamic_param(words.element_offset, d.level);
     }
     impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
-                         std::span<const uint32_t>(params, compact ? 15 : 10), d.groups_x, d.groups_y, command);
+                         std::span<const uint32_t>(params, compact ? 17 : 10), d.groups_x, d.groups_y, command);
   }
 }
 
@@ -261,25 +277,27 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
 
   vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;  // with count_from: the upper bound
-  const uint64_t bytes = n * 4;
+  const uint32_t esize = element_size(args.config.type);
+  const uint64_t bytes = n * esize;  // of the input and of the output
+  const uint64_t flag_bytes = n * 4;
   const uint64_t temp_bytes = r.plan.temp_elements * 4;
   if (n > 0) {
-    vk::check_view("input", args.input, n, 4, "the compaction needs");
-    if (partition) vk::check_view("output", args.output, n, 4, "the partition writes every element:");
-    else vk::check_view("output", args.output, n, 4, "the compaction needs room for the worst case (every element kept):");
+    vk::check_view("input", args.input, n, esize, "the compaction needs");
+    if (partition) vk::check_view("output", args.output, n, esize, "the partition writes every element:");
+    else vk::check_view("output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
     if (flagged) vk::check_view("flags", args.flags, n, 4, "the compaction needs one flag per element:");
     if (vk::overlaps(args.input, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
-    if (flagged && vk::overlaps(args.flags, bytes, args.output, bytes))
+    if (flagged && vk::overlaps(args.flags, flag_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "flags and output ranges overlap");
     if (vk::overlaps(args.count_out, 4, args.output, bytes) || vk::overlaps(args.count_out, 4, args.input, bytes) ||
-        (flagged && vk::overlaps(args.count_out, 4, args.flags, bytes)))
+        (flagged && vk::overlaps(args.count_out, 4, args.flags, flag_bytes)))
       throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
   }
   if (temp_bytes > 0) {  // n > 0, or a count in GPU memory (the plan's words)
     vk::check_view("temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
     if (vk::overlaps(args.temp, temp_bytes, args.input, bytes) || vk::overlaps(args.temp, temp_bytes, args.output, bytes) ||
-        vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, bytes)))
+        vk::overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && vk::overlaps(args.temp, temp_bytes, args.flags, flag_bytes)))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
     vk::check_temp_needs(args.temp, temp_needs(ctx, r.plan), "the single-pass compaction");
   }
@@ -312,8 +330,8 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
   std::memcpy(in.mapped(), values.data(), bytes);
   SelectArgs args{config, n, in.view(), {}, predicate, out.view(), count.view(), temp.view()};
   if (flags) {
-    flag_buffer = vk::OwnedBuffer(physical, device, bytes, usage, vk::MemoryKind::host_visible);
-    std::memcpy(flag_buffer.mapped(), flags, bytes);
+    flag_buffer = vk::OwnedBuffer(physical, device, n * 4, usage, vk::MemoryKind::host_visible);
+    std::memcpy(flag_buffer.mapped(), flags, n * 4);
     args.flags = flag_buffer.view();
   }
   try {
@@ -374,7 +392,7 @@ void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig
   const uint32_t predicate = predicate_constant(call.flagged, call.predicate);
   SelectArgs args;
   args.config = config;
-  args.input = args.flags = vk::stand_in_view(options.vector_aligned ? 0 : 4);
+  args.input = args.flags = vk::stand_in_view(options.vector_aligned ? 0 : element_size(config.type));
   args.output = args.count_out = args.temp = vk::stand_in_view();
   const IndirectCount from{vk::stand_in_view()};
   // Windows of the three-pass plan are whole tiles (core::plan_compaction), so their remainders start
@@ -382,7 +400,7 @@ void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig
   const ResolvedCompact largest = resolve_compact(ctx, max_count, config, call.partition, false, options.indirect,
                                                   core::PlanExtent::outline);
   const uint64_t tile = uint64_t{largest.workgroup_size} * largest.vectors_per_lane * 4;
-  const uint64_t window = impl_of(ctx).window_elements(DataType::u32);
+  const uint64_t window = impl_of(ctx).window_elements(config.type);
   for (const uint64_t count : core::boundary_counts(max_count, window - window % tile)) {
     args.count = count;
     const ResolvedCompact r = resolve_compact(ctx, count, config, call.partition, false, options.indirect);
@@ -432,23 +450,19 @@ PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> valu
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, true);
 }
 
-template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
-template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
-template std::vector<float> select_if(const Context&, std::span<const float>, Predicate, CompactConfig);
-template std::vector<uint32_t> select_flagged(const Context&, std::span<const uint32_t>, std::span<const uint32_t>,
-                                              CompactConfig);
-template std::vector<int32_t> select_flagged(const Context&, std::span<const int32_t>, std::span<const uint32_t>,
-                                             CompactConfig);
-template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
-                                           CompactConfig);
-
-#define GPUSCAN_PARTITION_INSTANTIATE(T)                                                                    \
+#define GPUSCAN_COMPACT_INSTANTIATE(T)                                                                      \
+  template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);          \
+  template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>,     \
+                                         CompactConfig);                                                    \
   template PartitionResult<T> partition(const Context&, std::span<const T>, Predicate, CompactConfig);      \
   template PartitionResult<T> partition_flagged(const Context&, std::span<const T>, std::span<const uint32_t>, \
                                                 CompactConfig);
-GPUSCAN_PARTITION_INSTANTIATE(uint32_t)
-GPUSCAN_PARTITION_INSTANTIATE(int32_t)
-GPUSCAN_PARTITION_INSTANTIATE(float)
-#undef GPUSCAN_PARTITION_INSTANTIATE
+GPUSCAN_COMPACT_INSTANTIATE(uint32_t)
+GPUSCAN_COMPACT_INSTANTIATE(int32_t)
+GPUSCAN_COMPACT_INSTANTIATE(float)
+GPUSCAN_COMPACT_INSTANTIATE(uint64_t)
+GPUSCAN_COMPACT_INSTANTIATE(int64_t)
+GPUSCAN_COMPACT_INSTANTIATE(double)
+#undef GPUSCAN_COMPACT_INSTANTIATE
 
 }  // namespace gpuscan

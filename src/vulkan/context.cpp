@@ -538,9 +538,9 @@ VkDevice Context::device() const noexcept { return impl_->device; }
 VkQueue Context::queue() const noexcept { return impl_->queue; }
 uint32_t Context::queue_family_index() const noexcept { return impl_->queue_family; }
 
-std::string Context::Impl::type_obstacle(DataType type, bool subgroup_ops) const {
+std::string Context::Impl::type_obstacle(DataType type, bool subgroup_ops, std::string_view operation) const {
   const bool int64 = type == DataType::u64 || type == DataType::i64;
-  const std::string what = std::string(to_string(type)) + " scans need ";
+  const std::string what = std::string(to_string(type)) + " " + std::string(operation) + " need ";
   if (int64 && !int64_enabled)
     return what + (info.shader_int64 ? "shaderInt64, which the adopted device was not created with "
                                        "(AdoptInfo::shader_int64_enabled)"

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <map>
 #include <span>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 #include <mutex>
@@ -24,10 +26,11 @@ namespace gpuscan {
 
 // The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
 inline constexpr uint32_t descriptor_bindings = 5;
-// 16: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset and heads_before,
+// 20: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset and heads_before,
 // and, from word 12 (8-byte aligned), the ".bda" variants' src and dst addresses; or the compaction
-// kernels' CompactParams (15 words, shaders/common/compact.glsl). 64 of the 128 bytes every device offers.
-inline constexpr uint32_t push_constant_words = 16;
+// kernels' CompactParams (15 words, 17 with the 8-byte types' high constant words,
+// shaders/common/compact.glsl). 80 of the 128 bytes every device offers.
+inline constexpr uint32_t push_constant_words = 20;
 inline constexpr uint32_t address_push_word = 12;
 
 struct Context::Impl {
@@ -147,9 +150,9 @@ struct Context::Impl {
   Impl& operator=(const Impl&) = delete;
   ~Impl();
 
-  // Why scans of `type` cannot run on this context ("" if they can); with `subgroup_ops`, also why
-  // they cannot use subgroup operations.
-  std::string type_obstacle(DataType type, bool subgroup_ops = false) const;
+  // Why scans (or the `what` named: "compactions") of `type` cannot run on this context ("" if they
+  // can); with `subgroup_ops`, also why they cannot use subgroup operations.
+  std::string type_obstacle(DataType type, bool subgroup_ops = false, std::string_view what = "scans") const;
   // Whether scans of `type` may use subgroup arithmetic here.
   bool subgroup_arithmetic_for(DataType type) const { return info.has_subgroup_arithmetic() && type_obstacle(type, true).empty(); }
 

@@ -44,9 +44,34 @@ TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
   CompactConfig single;
   single.algorithm = CompactAlgorithm::single_pass;
   EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, single); }), Errc::unsupported);
-  CompactConfig wide;
-  wide.type = DataType::u64;
-  EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, wide); }), Errc::unsupported);
+}
+
+// GL compacts the 4-byte types only (it builds no 64-bit compaction kernels): every 64-bit type, through
+// the recording and the convenience calls, is refused naming the type, before anything is issued.
+TEST_F(GlMisuseTest, CompactionOfEightByteTypes) {
+  GlBuffer count{16};
+  const std::vector<uint64_t> wide = {1, 0, 3};
+  const std::vector<double> doubles = {1, 0, 3};
+  const std::vector<uint32_t> flags = {1, 0, 1};
+  for (const DataType type : {DataType::u64, DataType::i64, DataType::f64}) {
+    CompactConfig c;
+    c.type = type;
+    EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, c); }), Errc::unsupported) << to_string(type);
+    const gl::SelectArgs a{c, 100, in.view(), {}, Predicate::nonzero(), out.view(), count.view(), temp.view()};
+    try {
+      gl::record_select_if(ctx, a);
+      ADD_FAILURE() << "a " << to_string(type) << " compaction was issued";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
+      EXPECT_NE(std::string(e.what()).find(std::string("not ") + std::string(to_string(type))), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(error_of([&] { gl::record_partition_flagged(ctx, a); }), Errc::unsupported) << to_string(type);
+  }
+  EXPECT_EQ(error_of([&] { gl::select_if(ctx, std::span<const uint64_t>(wide), Predicate::nonzero()); }),
+            Errc::unsupported);
+  EXPECT_EQ(error_of([&] { gl::partition_flagged(ctx, std::span<const double>(doubles), std::span<const uint32_t>(flags)); }),
+            Errc::unsupported);
 }
 
 TEST_F(GlMisuseTest, Buffers) {

@@ -1,14 +1,18 @@
 // Stream compaction checks shared by the Vulkan and OpenGL tests: every predicate family and the flags,
 // densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, u32 / i32 /
-// f32, against std::copy_if and std::stable_partition. COMPACT_TESTS(Fixture) defines the test cases
+// f32 / u64 / i64 / f64, against std::copy_if and std::stable_partition. COMPACT_TESTS(Fixture) defines the test cases
 // for a fixture derived from CompactChecks.
 #pragma once
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <sstream>
+#include <type_traits>
 
+#include "core/scan_shape.hpp"
+#include "core/tuning.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuscan/compact.hpp"
 
@@ -41,21 +45,43 @@ std::vector<Predicate> predicates() {
     p.push_back(Predicate::greater<T>(0));
     p.push_back(Predicate::greater_equal<T>(0));
     p.push_back(Predicate::in_range<T>(-(1 << 30), 1 << 30));
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    // Constants whose high and low words both matter.
+    const uint64_t c = 0x8000000080000000u;
+    p.push_back(Predicate::equal<T>(0x123456789abcdefu));
+    p.push_back(Predicate::not_equal<T>(0x123456789abcdefu));
+    p.push_back(Predicate::less<T>(c));
+    p.push_back(Predicate::less_equal<T>(c));
+    p.push_back(Predicate::greater<T>(c));
+    p.push_back(Predicate::greater_equal<T>(c));
+    p.push_back(Predicate::in_range<T>(0x40000000ffffffffu, 0xC000000000000001u));
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    p.push_back(Predicate::equal<T>(-0x1234567890));
+    p.push_back(Predicate::not_equal<T>(-0x1234567890));
+    p.push_back(Predicate::less<T>(-1));
+    p.push_back(Predicate::less_equal<T>(0));
+    p.push_back(Predicate::greater<T>(int64_t{1} << 32));
+    p.push_back(Predicate::greater_equal<T>(0));
+    p.push_back(Predicate::in_range<T>(-(int64_t{1} << 62), (int64_t{1} << 62) + 5));
   } else {
-    p.push_back(Predicate::equal<T>(3.5f));
-    p.push_back(Predicate::not_equal<T>(3.5f));
-    p.push_back(Predicate::less<T>(0.25f));
-    p.push_back(Predicate::less_equal<T>(0.25f));
-    p.push_back(Predicate::greater<T>(0.25f));
-    p.push_back(Predicate::greater_equal<T>(0.25f));
-    p.push_back(Predicate::in_range<T>(-1.0f, 1.0f));
+    p.push_back(Predicate::equal<T>(T(3.5)));
+    p.push_back(Predicate::not_equal<T>(T(3.5)));
+    p.push_back(Predicate::less<T>(T(0.25)));
+    p.push_back(Predicate::less_equal<T>(T(0.25)));
+    p.push_back(Predicate::greater<T>(T(0.25)));
+    p.push_back(Predicate::greater_equal<T>(T(0.25)));
+    p.push_back(Predicate::in_range<T>(T(-1), T(1)));
   }
   p.push_back(Predicate::bits_set(0x10u));
+  // 8-byte types: a mask in the high word too (f64: the lowest exponent bit).
+  if constexpr (sizeof(T) == 8) p.push_back(Predicate::bits_set(0x0010000000000001u));
   return p;
 }
 
 // Values for which `keep(v)` holds with probability `density` (exactly never / always at 0 and 1).
-// Candidates are random values or, one time in eight, the predicate's own constants (boundaries).
+// Candidates are random values or, six times in sixteen, zero, the predicate's own constants or their
+// neighbours (boundaries; for 8-byte types the neighbour of a constant whose low word is all ones or
+// zero differs in its high word).
 template <class T, class Keep>
 std::vector<T> values_with_density(size_t n, double density, Keep keep, const Predicate& p, std::mt19937_64& rng) {
   std::bernoulli_distribution want(density);
@@ -65,9 +91,12 @@ std::vector<T> values_with_density(size_t n, double density, Keep keep, const Pr
     for (int tries = 0;; ++tries) {
       T c = random_values<T>(1, rng)[0];
       switch (rng() % 16) {
-        case 0: c = std::bit_cast<T>(p.a); break;
-        case 1: c = std::bit_cast<T>(p.b); break;
+        case 0: c = Predicate::value<T>(p.a); break;
+        case 1: c = Predicate::value<T>(p.b); break;
         case 2: c = T(0); break;
+        case 3: c = Predicate::value<T>(p.a + 1); break;
+        case 4: c = Predicate::value<T>(p.a - 1); break;
+        case 5: c = Predicate::value<T>(p.b + 1); break;
         default: break;
       }
       if (keep(c) == w) {
@@ -84,7 +113,7 @@ template <class T>
 void expect_same(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (size_t i = 0; i < got.size(); ++i)
-    if (std::bit_cast<uint32_t>(got[i]) != std::bit_cast<uint32_t>(want[i])) {
+    if (Predicate::bits(got[i]) != Predicate::bits(want[i])) {
       ADD_FAILURE() << what << ": first difference at " << i << ": got " << got[i] << ", want " << want[i];
       return;
     }
@@ -114,8 +143,15 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
 
   using ::testing::WithParamInterface<Param>::GetParam;
   bool single_pass() const { return GetParam().algorithm == CompactAlgorithm::single_pass; }
+  // The device's shared memory, where a fixture knows it: single-pass shapes whose stage exceeds it take
+  // half the K (8-byte elements stage twice the bytes: W = 128, K = 8 of them fill lavapipe's 32 KiB).
+  uint64_t shared_memory_bytes = std::numeric_limits<uint64_t>::max();
   CompactConfig config(uint32_t w = small_w, uint32_t k = 1, uint32_t spin_limit = 0,
                        uint32_t tiles_per_workgroup = 0) const {
+    const core::TileShape shape{w ? w : core::default_workgroup_size, k};
+    if (single_pass() && k > 1 &&
+        core::compact_single_pass_shared_bytes(shape, element_size(GetParam().type)) > shared_memory_bytes)
+      k /= 2;
     return {GetParam().type, GetParam().path, w, k, GetParam().algorithm, spin_limit, tiles_per_workgroup};
   }
   // Partitions run three-pass only; the single-pass instances check that they say so, then skip (a
@@ -277,12 +313,53 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
       }
   }
 
+  // Floats: NaNs of several kinds (quiet, signalling, negative with a payload), -0, +0 and the infinities
+  // among random values, under every predicate and under predicates on -0 and NaN: as on the host, NaN
+  // compares false except under not_equal (and nonzero), and -0 equals 0.
+  template <class T>
+  void nan_and_signed_zero() {
+    using Limits = std::numeric_limits<T>;
+    std::vector<Predicate> ps = predicates<T>();
+    for (const T c : {T(-0.0), Limits::quiet_NaN()}) {
+      ps.push_back(Predicate::equal<T>(c));
+      ps.push_back(Predicate::not_equal<T>(c));
+      ps.push_back(Predicate::less_equal<T>(c));
+      ps.push_back(Predicate::greater_equal<T>(c));
+    }
+    ps.push_back(Predicate::in_range<T>(T(-0.0), T(0)));
+    const T specials[] = {T(0), T(-0.0), Limits::infinity(), -Limits::infinity(), Limits::quiet_NaN(),
+                          -Limits::quiet_NaN()};
+    for (const Predicate& p : ps) {
+      const size_t n = 1000 + rng() % 3000;
+      std::vector<T> in = random_values<T>(n, rng);
+      for (auto& x : in)
+        if (rng() % 4 == 0) x = specials[rng() % std::size(specials)];
+      in = with_nans(std::move(in), rng);
+      const auto keep = [&](T v) { return p(v); };
+      std::vector<T> want;
+      std::copy_if(in.begin(), in.end(), std::back_inserter(want), keep);
+      std::ostringstream what;
+      what << "select_if " << to_string(p.kind) << " a=0x" << std::hex << p.a << std::dec << " n=" << n
+           << " seed=" << seed;
+      expect_same(select_if(ctx, std::span<const T>(in), p, config()), want, what.str());
+      if (single_pass()) continue;  // partitions run three-pass only
+      std::vector<T> parted = in;
+      const size_t kept = std::stable_partition(parted.begin(), parted.end(), keep) - parted.begin();
+      const PartitionResult<T> got = partition(ctx, std::span<const T>(in), p, config());
+      EXPECT_EQ(got.kept, kept) << what.str();
+      expect_same(got.values, parted, "partition: " + what.str());
+    }
+  }
+
   template <class F>
   void for_type(F&& f) {
     switch (GetParam().type) {
       case DataType::u32: f(uint32_t{}); break;
       case DataType::i32: f(int32_t{}); break;
       case DataType::f32: f(float{}); break;
+      case DataType::u64: f(uint64_t{}); break;
+      case DataType::i64: f(int64_t{}); break;
+      case DataType::f64: f(double{}); break;
     }
   }
 };
@@ -311,6 +388,12 @@ TEST_P(Fixture, PartitionEveryPredicateAndDensityMatchesStablePartition) {  \
 TEST_P(Fixture, PartitionSizesAroundTileBoundaries) {  \
   if (skip_partition()) GTEST_SKIP() << "partitions run three-pass only; the single-pass one was refused";  \
   for_type([&](auto t) { partition_every_size<decltype(t)>(); });  \
+}  \
+TEST_P(Fixture, NanAndSignedZeroMatchTheHost) {  \
+  if (GetParam().type != DataType::f32 && GetParam().type != DataType::f64) GTEST_SKIP() << "not a float type";  \
+  for_type([&](auto t) {  \
+    if constexpr (std::is_floating_point_v<decltype(t)>) nan_and_signed_zero<decltype(t)>();  \
+  });  \
 }  \
 TEST_P(Fixture, PartitionOtherTileShapes) {  \
   if (skip_partition()) GTEST_SKIP() << "partitions run three-pass only; the single-pass one was refused";  \

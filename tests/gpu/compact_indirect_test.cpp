@@ -30,7 +30,9 @@ class CompactIndirectTest : public GpuTest, public ::testing::WithParamInterface
   }
   bool single_pass() const { return GetParam().algorithm == CompactAlgorithm::single_pass; }
   // W = 32, K = 1: tiles of 128 elements, so small bounds make several levels of tile counts.
-  CompactConfig config() const { return {DataType::u32, GetParam().path, 32, 1, GetParam().algorithm}; }
+  CompactConfig config(DataType type = DataType::u32) const {
+    return {type, GetParam().path, 32, 1, GetParam().algorithm};
+  }
 
   // Compacts with `bound` as SelectArgs::count and `gpu_count` (u32, or u64 with as_64) in GPU memory;
   // checks the output, the untouched tail, count_out and the status word.
@@ -38,23 +40,33 @@ class CompactIndirectTest : public GpuTest, public ::testing::WithParamInterface
              bool as_64 = false) {
     check_on(ctx, bound, gpu_count, flagged, partition, rng, seed, as_64);
   }
+  // Elements of type T (u32 unless a test says otherwise): the values and the output hold T, flags and
+  // words stay u32.
+  template <class T = uint32_t>
   void check_on(const Context& ctx, size_t bound, uint64_t gpu_count, bool flagged, bool partition,
                 std::mt19937_64& rng, uint64_t seed, bool as_64 = false) {
     SCOPED_TRACE("bound " + std::to_string(bound) + ", count " + std::to_string(gpu_count) + (as_64 ? " (u64)" : "") +
-                 (flagged ? ", flagged" : ", if") + (partition ? " partition" : " select") + ", seed " +
-                 std::to_string(seed));
-    const CompactConfig c = config();
+                 (flagged ? ", flagged" : ", if") + (partition ? " partition" : " select") + ", " +
+                 std::string(to_string(data_type_of<T>::value)) + ", seed " + std::to_string(seed));
+    const CompactConfig c = config(data_type_of<T>::value);
     const size_t room = std::max<size_t>(bound, 1);
-    std::vector<uint32_t> values = random_values<uint32_t>(bound, rng);
+    std::vector<T> values = random_values<T>(bound, rng);
     std::vector<uint32_t> flags(bound);
     for (auto& f : flags) f = rng() % 2 ? static_cast<uint32_t>(rng() | 1) : 0u;
-    const Predicate pred = Predicate::less<uint32_t>(0x80000000u);
-    HostBuffer<uint32_t> in(ctx, room * 4), out(ctx, room * 4), fl(ctx, room * 4), words(ctx, 32);
+    // About half kept: below the middle of an unsigned type's range, negative for the others.
+    const Predicate pred = [] {
+      if constexpr (std::is_unsigned_v<T>) return Predicate::less<T>(T(1) << (sizeof(T) * 8 - 1));
+      else return Predicate::less<T>(T(0));
+    }();
+    T poisoned;
+    poison(&poisoned, sizeof poisoned);
+    HostBuffer<T> in(ctx, room * sizeof(T)), out(ctx, room * sizeof(T));
+    HostBuffer<uint32_t> fl(ctx, room * 4), words(ctx, 32);
     const TempRequirements req = compact_temp_requirements(ctx, bound, c, true);
     HostBuffer<uint32_t> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
     std::copy(values.begin(), values.end(), in.data());
     std::copy(flags.begin(), flags.end(), fl.data());
-    poison(out.data(), room * 4);
+    poison(out.data(), room * sizeof(T));
     poison(temp.data(), std::max<VkDeviceSize>(req.size, 4));
     poison(words.data(), 32);
     words.data()[0] = static_cast<uint32_t>(gpu_count);  // the count, then (u64) its high word
@@ -76,15 +88,15 @@ class CompactIndirectTest : public GpuTest, public ::testing::WithParamInterface
     for (size_t i = 0; i < n; ++i) order[i] = i;
     auto keep = [&](size_t i) { return flagged ? flags[i] != 0 : pred(values[i]); };
     const size_t kept = std::stable_partition(order.begin(), order.end(), keep) - order.begin();
-    std::vector<uint32_t> want(partition ? n : kept);
+    std::vector<T> want(partition ? n : kept);
     for (size_t i = 0; i < want.size(); ++i) want[i] = values[order[i]];
     EXPECT_EQ(words.data()[2], gpu_count > bound ? 1u : 0u) << "status word";
     EXPECT_EQ(words.data()[4], kept) << "count_out";
     EXPECT_EQ(words.data()[3], poison_word);
     EXPECT_EQ(words.data()[5], poison_word);
-    expect_same(std::vector<uint32_t>(out.data(), out.data() + want.size()), want, "output");
+    expect_same(std::vector<T>(out.data(), out.data() + want.size()), want, "output");
     size_t touched = 0;
-    for (size_t i = want.size(); i < room; ++i) touched += out.data()[i] != poison_word;
+    for (size_t i = want.size(); i < room; ++i) touched += Predicate::bits(out.data()[i]) != Predicate::bits(poisoned);
     EXPECT_EQ(touched, 0u) << "elements past what the count writes were written";
   }
 
@@ -133,6 +145,24 @@ TEST_P(CompactIndirectTest, TwoDimensionalGrids) {
     if (partition && single_pass()) continue;
     for (uint64_t count : {uint64_t{0}, uint64_t{5 * 128 + 3}, uint64_t{bound}, uint64_t{bound + 2}})
       check_on(capped, bound, count, partition, partition, rng, seed);
+  }
+}
+
+// 8-byte elements: counts around tile boundaries, above the bound, and a u64 count.
+TEST_P(CompactIndirectTest, EightByteElements) {
+  if (!ctx.device_info().shader_int64 || !ctx.device_info().shader_float64)
+    GTEST_SKIP() << "no shaderInt64 / shaderFloat64";
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t bound = 130 * 128 + 1;
+  const size_t any = std::uniform_int_distribution<size_t>(0, bound)(rng);
+  for (bool partition : {false, true}) {
+    if (partition && single_pass()) continue;
+    for (bool flagged : {false, true})
+      for (uint64_t count : {uint64_t{0}, uint64_t{1}, uint64_t{129}, uint64_t{any}, uint64_t{bound + 3}}) {
+        check_on<uint64_t>(ctx, bound, count, flagged, partition, rng, seed);
+        check_on<double>(ctx, bound, count, flagged, partition, rng, seed, count == bound + 3);
+      }
   }
 }
 

@@ -1,7 +1,8 @@
 // Stream compaction (include/gpuscan/compact.hpp) against std::copy_if: every predicate family and the
 // flags, densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, the
 // ballot and the shared-memory path, the three-pass and the single-pass plan (the latter also with its
-// look-back fallback forced), u32 / i32 / f32 -- under the validation layers -- plus misuse.
+// look-back fallback forced), u32 / i32 / f32 / u64 / i64 / f64 -- under the validation layers -- plus
+// misuse. NaN and -0 under every predicate for f32 and f64.
 // partition / partition_flagged the same way (three-pass), against std::stable_partition.
 #include "compact_check.hpp"
 #include "core/scan_shape.hpp"
@@ -12,11 +13,15 @@ namespace {
 
 class CompactTest : public CompactChecks<Context, GpuTest> {
  protected:
-  CompactTest() : CompactChecks(shared_context()) {}
+  CompactTest() : CompactChecks(shared_context()) { shared_memory_bytes = ctx.device_info().max_shared_memory_bytes; }
   void SetUp() override {
     if (GetParam().path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot())
       GTEST_SKIP() << "no subgroup ballots";
     if (single_pass() && !ctx.single_pass_available()) GTEST_SKIP() << "no single-pass look-back on this device";
+    const DataType type = GetParam().type;
+    if (((type == DataType::u64 || type == DataType::i64) && !ctx.device_info().shader_int64) ||
+        (type == DataType::f64 && !ctx.device_info().shader_float64))
+      GTEST_SKIP() << "no shaderInt64 / shaderFloat64 for " << to_string(type);
   }
 };
 
@@ -32,7 +37,16 @@ INSTANTIATE_TEST_SUITE_P(All, CompactTest,
                                            Param{DataType::i32, CompactPath::shared_memory, three},
                                            Param{DataType::f32, CompactPath::ballot, three},
                                            Param{DataType::f32, CompactPath::ballot, single},
-                                           Param{DataType::f32, CompactPath::shared_memory, three}),
+                                           Param{DataType::f32, CompactPath::shared_memory, three},
+                                           Param{DataType::u64, CompactPath::ballot, three},
+                                           Param{DataType::u64, CompactPath::ballot, single},
+                                           Param{DataType::u64, CompactPath::shared_memory, three},
+                                           Param{DataType::i64, CompactPath::ballot, three},
+                                           Param{DataType::i64, CompactPath::ballot, single},
+                                           Param{DataType::i64, CompactPath::shared_memory, three},
+                                           Param{DataType::f64, CompactPath::ballot, three},
+                                           Param{DataType::f64, CompactPath::ballot, single},
+                                           Param{DataType::f64, CompactPath::shared_memory, three}),
                          param_name);
 
 class CompactSinglePassTest : public CompactTest {};
@@ -48,7 +62,9 @@ TEST_P(CompactSinglePassTest, SeveralTilesPerWorkgroup) {
 INSTANTIATE_TEST_SUITE_P(All, CompactSinglePassTest,
                          ::testing::Values(Param{DataType::u32, CompactPath::ballot, single},
                                            Param{DataType::i32, CompactPath::ballot, single},
-                                           Param{DataType::f32, CompactPath::ballot, single}),
+                                           Param{DataType::f32, CompactPath::ballot, single},
+                                           Param{DataType::u64, CompactPath::ballot, single},
+                                           Param{DataType::f64, CompactPath::ballot, single}),
                          param_name);
 
 // The recording API with element offsets that are not binding-aligned: output past the kept elements
@@ -58,67 +74,77 @@ class CompactRecordTest : public GpuTest {
   const Context& ctx = shared_context();
 };
 
-TEST_F(CompactRecordTest, OffsetsCountBufferAndUntouchedTail) {
+// Whether `v` still holds poison()'s bytes.
+template <class T>
+bool poisoned(T v) {
+  T p;
+  poison(&p, sizeof p);
+  return Predicate::bits(v) == Predicate::bits(p);
+}
+
+// The recording calls of element type T (signed: the predicate is v < 0) at element offsets: the input
+// at `in_at` (2: 16-byte aligned for 8-byte elements, so their vector loads run; 3: element by element),
+// the output at 5, the count at word 2; poisoned output and count around what is written.
+template <class T>
+void record_at_offsets(const Context& ctx, bool partition, size_t in_at) {
+  static_assert(std::is_signed_v<T>);
+  const DataType type = data_type_of<T>::value;
   for (auto [path, algorithm] : {std::pair{CompactPath::ballot, CompactAlgorithm::single_pass},
                                  std::pair{CompactPath::ballot, CompactAlgorithm::three_pass},
                                  std::pair{CompactPath::shared_memory, CompactAlgorithm::three_pass}}) {
     if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
-    if (algorithm == CompactAlgorithm::single_pass && !ctx.single_pass_available()) continue;
+    if (algorithm == CompactAlgorithm::single_pass && (partition || !ctx.single_pass_available())) continue;
     const size_t n = 1000;
     std::mt19937_64 rng(fresh_seed());
-    HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 5) * 4), count(ctx, 16);
-    const CompactConfig cfg{DataType::i32, path, 32, 2, algorithm};
+    HostBuffer<T> in(ctx, (n + in_at) * sizeof(T)), out(ctx, (n + 7) * sizeof(T));
+    HostBuffer<uint32_t> count(ctx, 16);
+    const CompactConfig cfg{type, path, 32, 2, algorithm};
     const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
     HostBuffer<uint32_t> temp(ctx, req.size + req.alignment, req.usage);
-    const std::vector<int32_t> values = random_values<int32_t>(n, rng);
-    std::memcpy(in.data() + 3, values.data(), n * 4);
-    poison(out.data(), (n + 5) * 4);
+    const std::vector<T> values = random_values<T>(n, rng);
+    std::memcpy(in.data() + in_at, values.data(), n * sizeof(T));
+    poison(out.data(), (n + 7) * sizeof(T));
     poison(count.data(), 16);
-    SelectArgs a{cfg,           n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8),
-                 temp.view(req.alignment)};
+    const SelectArgs a{cfg, n, in.view(in_at * sizeof(T)), {}, Predicate::less<T>(T(0)), out.view(5 * sizeof(T)),
+                       count.view(8), temp.view(req.alignment)};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record_select_if(ctx, cmd, a);
+      partition ? record_partition_if(ctx, cmd, a) : record_select_if(ctx, cmd, a);
       vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
-    std::vector<int32_t> want;
-    std::copy_if(values.begin(), values.end(), std::back_inserter(want), [](int32_t v) { return v < 0; });
-    ASSERT_EQ(count.data()[2], want.size());
-    EXPECT_EQ(count.data()[1], 0xA5A5A5A5u);
-    EXPECT_EQ(count.data()[3], 0xA5A5A5A5u);
-    EXPECT_TRUE(std::equal(want.begin(), want.end(), out.data() + 5));
-    for (size_t i = 0; i < n + 5; ++i)
-      if (i < 5 || i >= 5 + want.size()) ASSERT_EQ(static_cast<uint32_t>(out.data()[i]), 0xA5A5A5A5u) << i;
+    const auto negative = [](T v) { return v < T(0); };
+    std::vector<T> want;
+    if (partition) {
+      want = values;
+      want.resize(std::stable_partition(want.begin(), want.end(), negative) - want.begin());
+      std::copy_if(values.begin(), values.end(), std::back_inserter(want), [&](T v) { return !negative(v); });
+    } else {
+      std::copy_if(values.begin(), values.end(), std::back_inserter(want), negative);
+    }
+    const std::string what = std::string(to_string(type)) + " " + std::string(to_string(path)) + " " +
+                             std::string(to_string(algorithm)) + " input at " + std::to_string(in_at);
+    ASSERT_EQ(count.data()[2], static_cast<uint32_t>(std::count_if(values.begin(), values.end(), negative))) << what;
+    EXPECT_EQ(count.data()[1], 0xA5A5A5A5u) << what;
+    EXPECT_EQ(count.data()[3], 0xA5A5A5A5u) << what;
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), out.data() + 5)) << what;
+    for (size_t i = 0; i < n + 7; ++i)
+      if (i < 5 || i >= 5 + want.size()) ASSERT_TRUE(poisoned(out.data()[i])) << what << ": element " << i;
+  }
+}
+
+TEST_F(CompactRecordTest, OffsetsCountBufferAndUntouchedTail) {
+  for (const size_t in_at : {size_t{2}, size_t{3}}) {
+    record_at_offsets<int32_t>(ctx, false, in_at);
+    if (ctx.device_info().shader_int64) record_at_offsets<int64_t>(ctx, false, in_at);
+    if (ctx.device_info().shader_float64) record_at_offsets<double>(ctx, false, in_at);
   }
 }
 
 TEST_F(CompactRecordTest, PartitionOffsetsCountBufferAndTail) {
-  for (CompactPath path : {CompactPath::ballot, CompactPath::shared_memory}) {
-    if (path == CompactPath::ballot && !ctx.device_info().has_subgroup_ballot()) continue;
-    const size_t n = 1000;
-    std::mt19937_64 rng(fresh_seed());
-    HostBuffer<int32_t> in(ctx, (n + 3) * 4), out(ctx, (n + 7) * 4), count(ctx, 16);
-    const CompactConfig cfg{DataType::i32, path, 32, 2};
-    const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
-    HostBuffer<uint32_t> temp(ctx, req.size + 4, req.usage);
-    const std::vector<int32_t> values = random_values<int32_t>(n, rng);
-    std::memcpy(in.data() + 3, values.data(), n * 4);
-    poison(out.data(), (n + 7) * 4);
-    poison(count.data(), 16);
-    SelectArgs a{cfg, n, in.view(12), {}, Predicate::less<int32_t>(0), out.view(20), count.view(8), temp.view(4)};
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record_partition_if(ctx, cmd, a);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
-    std::vector<int32_t> want = values;
-    const size_t kept =
-        std::stable_partition(want.begin(), want.end(), [](int32_t v) { return v < 0; }) - want.begin();
-    ASSERT_EQ(count.data()[2], kept);
-    EXPECT_EQ(count.data()[1], 0xA5A5A5A5u);
-    EXPECT_EQ(count.data()[3], 0xA5A5A5A5u);
-    EXPECT_TRUE(std::equal(want.begin(), want.end(), out.data() + 5)) << to_string(path);
-    for (size_t i : {size_t{0}, size_t{4}, n + 5, n + 6}) EXPECT_EQ(static_cast<uint32_t>(out.data()[i]), 0xA5A5A5A5u) << i;
+  for (const size_t in_at : {size_t{2}, size_t{3}}) {
+    record_at_offsets<int32_t>(ctx, true, in_at);
+    if (ctx.device_info().shader_int64) record_at_offsets<int64_t>(ctx, true, in_at);
+    if (ctx.device_info().shader_float64) record_at_offsets<double>(ctx, true, in_at);
   }
 }
 
@@ -399,6 +425,41 @@ TEST_F(CompactRecordTest, SinglePassReusesItsSelfClearedTemp) {
     ASSERT_EQ(count.data()[0], want.size()) << "n=" << n;
     ASSERT_TRUE(std::equal(want.begin(), want.end(), out.data())) << "n=" << n;
     for (size_t i = 0; i < req.size / 4; ++i) ASSERT_EQ(temp.data()[i], 0u) << "state word " << i << " n=" << n;
+  }
+}
+
+// 8-byte elements stage twice the bytes per tile: a selection's default K halves until the stage fits
+// shared memory (lavapipe's 32 KiB: K = 2 at W = 256), so automatic keeps the single-pass plan; a
+// partition keeps K = 4 (three-pass), and an explicit shape whose stage does not fit is refused naming
+// the type and both sizes.
+TEST_F(CompactRecordTest, EightByteStagesFitSharedMemory) {
+  if (!ctx.single_pass_available() || !ctx.device_info().has_subgroup_ballot() || !ctx.device_info().shader_int64)
+    GTEST_SKIP() << "no single-pass or no shaderInt64";
+  const uint64_t shared = ctx.device_info().max_shared_memory_bytes;
+  uint32_t k = 4;
+  while (k > 1 && core::compact_single_pass_shared_bytes({core::default_workgroup_size, k}, 8) > shared) k /= 2;
+  const size_t n = 100003;
+  CompactConfig config{DataType::u64};
+  const std::string plan = describe_compact_plan(ctx, n, config);
+  EXPECT_NE(plan.find("single-pass"), std::string::npos) << plan;
+  EXPECT_NE(plan.find(std::to_string(k) + " vectors per lane"), std::string::npos) << plan;
+  std::mt19937_64 rng(fresh_seed());
+  const std::vector<uint64_t> in = random_values<uint64_t>(n, rng);
+  const uint64_t threshold = rng();
+  std::vector<uint64_t> want;
+  std::copy_if(in.begin(), in.end(), std::back_inserter(want), [&](uint64_t v) { return v > threshold; });
+  EXPECT_EQ(select_if(ctx, std::span<const uint64_t>(in), Predicate::greater(threshold), config), want);
+  config.algorithm = CompactAlgorithm::three_pass;
+  EXPECT_NE(describe_compact_plan(ctx, n, config).find("4 vectors per lane"), std::string::npos);
+  config.algorithm = CompactAlgorithm::single_pass;
+  config.vectors_per_lane = 16;
+  if (core::compact_single_pass_shared_bytes({core::default_workgroup_size, 16}, 8) <= shared) return;
+  try {
+    compact_temp_requirements(ctx, n, config);
+    ADD_FAILURE() << "a single-pass u64 tile larger than shared memory did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("of u64"), std::string::npos) << e.what();
   }
 }
 

@@ -178,17 +178,26 @@ TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
     EXPECT_EQ(to_string(ctx.reconvergence()), "none");  // not enabled by the application
     std::vector<int32_t> in = {5, -3, 2, 7, -1};
     EXPECT_EQ(inclusive_scan(ctx, std::span<const int32_t>(in)), (std::vector<int32_t>{5, 2, 4, 11, 10}));
-    // Created without shaderInt64 / shaderFloat64: the 64-bit types are refused, saying why.
+    // Created without shaderInt64 / shaderFloat64: the 64-bit types are refused, saying why -- scans and
+    // compactions alike, each naming the feature.
     const std::vector<uint64_t> wide = {1, 2};
+    const std::vector<int64_t> signed_wide = {1, -2};
     const std::vector<double> doubles = {1, 2};
-    for (auto call : {std::function<void()>([&] { inclusive_scan(ctx, std::span<const uint64_t>(wide)); }),
-                      std::function<void()>([&] { inclusive_scan(ctx, std::span<const double>(doubles)); })}) {
+    const std::vector<uint32_t> flags = {1, 0};
+    const std::pair<std::function<void()>, const char*> calls[] = {
+        {[&] { inclusive_scan(ctx, std::span<const uint64_t>(wide)); }, "shader_int64"},
+        {[&] { inclusive_scan(ctx, std::span<const double>(doubles)); }, "shader_float64"},
+        {[&] { select_if(ctx, std::span<const uint64_t>(wide), Predicate::nonzero()); }, "shader_int64"},
+        {[&] { partition(ctx, std::span<const int64_t>(signed_wide), Predicate::less<int64_t>(0)); }, "shader_int64"},
+        {[&] { select_flagged(ctx, std::span<const double>(doubles), std::span<const uint32_t>(flags)); },
+         "shader_float64"}};
+    for (const auto& [call, feature] : calls) {
       try {
         call();
-        ADD_FAILURE() << "a 64-bit scan ran on a device created without the 64-bit features";
+        ADD_FAILURE() << "a 64-bit scan or compaction ran on a device created without the 64-bit features";
       } catch (const Error& e) {
         EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
-        EXPECT_NE(std::string(e.what()).find("AdoptInfo::shader_"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(std::string("AdoptInfo::") + feature), std::string::npos) << e.what();
       }
     }
   }

@@ -237,6 +237,15 @@ TEST_P(CompactWindowTest, EveryFunctionAcrossWindows) {
   sweep<float>(config(0, 0), 4096);
 }
 
+// 8-byte elements: a 20000-byte binding holds 2500, windows of 19 tiles of 128 (2432 elements); the
+// flags' windows (u32) hold the same elements in half the bytes.
+TEST_P(CompactWindowTest, EightByteElementsAcrossWindows) {
+  const DeviceInfo& info = ctx.device_info();
+  if (!info.shader_int64 || !info.shader_float64) GTEST_SKIP() << "no shaderInt64 / shaderFloat64";
+  sweep<int64_t>(config(), 2432);
+  sweep<double>(config(), 2432);
+}
+
 // The single-pass plan fits one binding: automatic falls back to three-pass past it; asking for it is
 // Errc::too_large; so is a count in GPU memory whose bound spans windows.
 TEST_P(CompactWindowTest, SinglePassAndIndirectCountsRefused) {

@@ -104,24 +104,20 @@ template <Element T>
 PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                                      CompactConfig config = {});
 
-extern template std::vector<uint32_t> select_if(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
-extern template std::vector<int32_t> select_if(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
-extern template std::vector<float> select_if(const Context&, std::span<const float>, Predicate, CompactConfig);
-extern template std::vector<uint32_t> select_flagged(const Context&, std::span<const uint32_t>,
-                                                     std::span<const uint32_t>, CompactConfig);
-extern template std::vector<int32_t> select_flagged(const Context&, std::span<const int32_t>,
-                                                    std::span<const uint32_t>, CompactConfig);
-extern template std::vector<float> select_flagged(const Context&, std::span<const float>, std::span<const uint32_t>,
-                                                  CompactConfig);
-
-extern template PartitionResult<uint32_t> partition(const Context&, std::span<const uint32_t>, Predicate, CompactConfig);
-extern template PartitionResult<int32_t> partition(const Context&, std::span<const int32_t>, Predicate, CompactConfig);
-extern template PartitionResult<float> partition(const Context&, std::span<const float>, Predicate, CompactConfig);
-extern template PartitionResult<uint32_t> partition_flagged(const Context&, std::span<const uint32_t>,
-                                                            std::span<const uint32_t>, CompactConfig);
-extern template PartitionResult<int32_t> partition_flagged(const Context&, std::span<const int32_t>,
-                                                           std::span<const uint32_t>, CompactConfig);
-extern template PartitionResult<float> partition_flagged(const Context&, std::span<const float>,
-                                                         std::span<const uint32_t>, CompactConfig);
+// u32, i32 and f32; u64 and i64 need shaderInt64, f64 shaderFloat64 (Errc::unsupported without).
+#define GPUSCAN_COMPACT_EXTERN(T)                                                                            \
+  extern template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);   \
+  extern template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>, \
+                                                CompactConfig);                                             \
+  extern template PartitionResult<T> partition(const Context&, std::span<const T>, Predicate, CompactConfig); \
+  extern template PartitionResult<T> partition_flagged(const Context&, std::span<const T>,                   \
+                                                       std::span<const uint32_t>, CompactConfig);
+GPUSCAN_COMPACT_EXTERN(uint32_t)
+GPUSCAN_COMPACT_EXTERN(int32_t)
+GPUSCAN_COMPACT_EXTERN(float)
+GPUSCAN_COMPACT_EXTERN(uint64_t)
+GPUSCAN_COMPACT_EXTERN(int64_t)
+GPUSCAN_COMPACT_EXTERN(double)
+#undef GPUSCAN_COMPACT_EXTERN
 
 }  // namespace gpuscan
