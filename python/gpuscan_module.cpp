@@ -1,7 +1,7 @@
 // The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
-// convenience calls, for dtypes uint32, int32, float32, uint64, int64 and float64, and stream
-// compaction (compact, partition) of uint32, int32 and float32 arrays; bool and 8- and 16-bit integers
-// go through a 32- or 64-bit dtype (Operand below). cumsum and cumprod take numpy's signature.
+// convenience calls and stream compaction (compact, partition), for dtypes uint32, int32, float32,
+// uint64, int64 and float64; bool and 8- and 16-bit integers go through a 32- or 64-bit dtype (Operand
+// below). cumsum and cumprod take numpy's signature.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
@@ -510,18 +510,11 @@ py::object compact_typed(std::shared_ptr<State> state, const py::array& a, const
   return py::make_tuple(to_numpy(std::move(r.values)), kept);
 }
 
-// The library compacts 32-bit elements only. A Python list of ints or floats arrives here as int64 or
-// float64, hence the hint to convert it.
+// Dtypes compaction has no type for (float16, longdouble, complex, ...).
 [[noreturn]] void uncompactable_dtype(const py::dtype& dtype, const char* function) {
-  const char k = dtype.kind();
-  std::string hint;
-  if (k == 'i' || k == 'u')
-    hint = std::string(": pass np.asarray(a, ") + (k == 'i' ? "np.int32" : "np.uint32") + ") where the values fit";
-  else if (k == 'f') hint = ": pass np.asarray(a, np.float32), which rounds to float32";
-  if (dtype.itemsize() == 8 && (k == 'i' || k == 'f'))
-    hint += " (numpy makes a Python list of ints int64, and one of floats float64)";
-  throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32 and float32 (and bool and "
-                       "8- and 16-bit integers), not " + dtype_name(dtype) + hint);
+  const std::string hint = dtype.kind() == 'f' ? ": pass np.asarray(a, np.float32) or np.float64" : "";
+  throw py::type_error(std::string(function) + "() supports arrays of dtype uint32, int32, float32, uint64, int64 "
+                       "and float64 (and bool and 8- and 16-bit integers), not " + dtype_name(dtype) + hint);
 }
 
 py::object compact(std::shared_ptr<State> state, const py::object& a, const py::object& pred, const std::string& path,
@@ -530,16 +523,22 @@ py::object compact(std::shared_ptr<State> state, const py::object& a, const py::
   gpuscan::CompactConfig config = make_compact_config(path, algorithm);
   const py::array array = as_array(a, function);
   const py::dtype dtype = array.dtype();
-  if (!narrow_dtype(dtype) && !(native_dtype(dtype) && dtype.itemsize() == 4)) uncompactable_dtype(dtype, function);
+  if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
   // Narrow elements are compacted as their 32-bit widening, which compares as they do, and cast back.
   const Operand in = operand(array, dtype, gpuscan::Op::add, function);
   config.type = checked_type(in.array, gpuscan::Op::add, function);
   const auto run = [&](auto tag) {
     return compact_typed<decltype(tag)>(std::move(state), in.array, pred, config, partition, function);
   };
-  const py::object result = config.type == gpuscan::DataType::u32   ? run(uint32_t{})
-                            : config.type == gpuscan::DataType::i32 ? run(int32_t{})
-                                                                    : run(float{});
+  py::object result;
+  switch (config.type) {
+    case gpuscan::DataType::u32: result = run(uint32_t{}); break;
+    case gpuscan::DataType::i32: result = run(int32_t{}); break;
+    case gpuscan::DataType::f32: result = run(float{}); break;
+    case gpuscan::DataType::u64: result = run(uint64_t{}); break;
+    case gpuscan::DataType::i64: result = run(int64_t{}); break;
+    case gpuscan::DataType::f64: result = run(double{}); break;
+  }
   if (!partition) return in.narrow(result);
   const py::tuple values_kept = result;
   return py::make_tuple(in.narrow(values_kept[0].cast<py::array>()), values_kept[1]);
@@ -812,7 +811,7 @@ PYBIND11_MODULE(gpuscan, m) {
     gpuscan.compact(a, "gt:3")  # array([7, 4, 6], dtype=uint32), as a[a > 3]; or compact(a, mask)
 
 Scans, reductions and segmented scans take 1-D arrays of dtype uint32, int32, float32, uint64, int64 or
-float64 (the 64-bit ones where the device has them), compact and partition the 32-bit ones; any length;
+float64 (the 64-bit ones where the device has them), and so do compact and partition; any length;
 integer sums wrap like numpy's. bool and 8- and 16-bit integers are converted as numpy's accumulate
 converts them (np.cumsum of bool is int64); compaction keeps their dtype. cumsum(a, axis, dtype, out) and
 cumprod(...) take numpy's arguments and dtype rules.
@@ -857,8 +856,9 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "  # array([[2, 1], [6, 3], [6, 8]], dtype=uint32)";
   static const char* compact_doc =
       "The elements of `a` that `pred` keeps, in order, as a new array: a[mask] for a mask, like numpy's\n"
-      "boolean indexing. `a`: 1-D uint32, int32 or float32 (bool, 8- and 16-bit integers through their 32-bit\n"
-      "widening; int64 and float64 raise TypeError). `pred`: a predicate string, as gpuscan compact\n"
+      "boolean indexing. `a`: 1-D uint32, int32, float32, uint64, int64 or float64 (the 64-bit ones where the\n"
+      "device has them; bool, 8- and 16-bit integers through their 32-bit widening). `pred`: a predicate\n"
+      "string, as gpuscan compact\n"
       "--pred takes it ('nonzero', 'eq:C', 'ne:C', 'lt:C', 'le:C', 'gt:C', 'ge:C', 'bit:MASK',\n"
       "'range:LO:HI'; constants in a's dtype, integers also as 0x hex), or a boolean or integer mask of len(a)\n"
       "(kept where non-zero).\n"

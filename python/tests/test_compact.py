@@ -10,7 +10,7 @@ import pytest
 import gpuscan
 from test_gpuscan import SEED, ctx, no_validation_messages, random_array, rng_for  # noqa: F401
 
-DTYPES = [np.uint32, np.int32, np.float32]  # compaction's element types
+DTYPES = [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64]  # compaction's element types
 SIZES = [0, 1, 4095, 4096, 4097, 200_003]
 DENSITIES = [0.0, 0.01, 0.5, 0.99, 1.0]
 ALGORITHMS = ["auto", "three-pass", "single-pass"]
@@ -30,6 +30,12 @@ def mask_with_density(n, density, rng):
     return rng.random(n) < density
 
 
+def skip_without_64_bit(ctx, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.itemsize == 8 and not ctx.device["shader_float64" if dtype.kind == "f" else "shader_int64"]:
+        pytest.skip(f"no 64-bit {dtype.name} in shaders on this device")
+
+
 def can_run(ctx, path, algorithm):
     device = ctx.device
     if path == "ballot" and not device["subgroup_ballot"]:
@@ -43,6 +49,7 @@ def can_run(ctx, path, algorithm):
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_mask_matches_boolean_indexing(ctx, dtype, n, algorithm):
+    skip_without_64_bit(ctx, dtype)
     for density in DENSITIES:
         rng = rng_for("mask", dtype, n, algorithm, density)
         a = random_array(dtype, n, rng)
@@ -62,12 +69,21 @@ PREDICATES = {
                ("range:-5:5", lambda a: (a >= -5) & (a <= 5))],
     np.float32: [("gt:0.5", lambda a: a > 0.5), ("range:-1:1", lambda a: (a >= -1) & (a <= 1)),
                  ("lt:-2.5e2", lambda a: a < -250), ("bit:2147483648", lambda a: np.signbit(a))],
+    # 64-bit constants whose high words decide.
+    np.uint64: [("nonzero", lambda a: a != 0), ("gt:0x8000000000000000", lambda a: a > 0x8000000000000000),
+                ("le:4294967296", lambda a: a <= 4294967296), ("bit:0x100000000", lambda a: (a & 0x100000000) != 0),
+                ("range:0x100000000:0xc000000000000000", lambda a: (a >= 0x100000000) & (a <= 0xC000000000000000))],
+    np.int64: [("lt:-4294967296", lambda a: a < -4294967296), ("ge:0", lambda a: a >= 0), ("ne:0", lambda a: a != 0),
+               ("range:-9223372036854775808:-1", lambda a: a <= -1)],
+    np.float64: [("gt:0.5", lambda a: a > 0.5), ("range:-1:1", lambda a: (a >= -1) & (a <= 1)),
+                 ("lt:-2.5e2", lambda a: a < -250), ("bit:0x8000000000000000", lambda a: np.signbit(a))],
 }
 
 
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 def test_predicate_strings_match_numpy(ctx, dtype, path):
+    skip_without_64_bit(ctx, dtype)
     for pred, keep in PREDICATES[dtype]:
         for n in (1, 4097, 100_000):
             rng = rng_for("pred", dtype, pred, n)
@@ -162,10 +178,7 @@ def test_bad_arguments(ctx):
         ctx.compact(a, np.ones(4, dtype=np.float32))
     with pytest.raises(TypeError, match=r"predicate string .* mask"):
         ctx.compact(a, None)
-    for wide in (np.float64, np.uint64, np.int64):
-        with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
-            ctx.compact(a.astype(wide), "nonzero")
-    with pytest.raises(TypeError, match=r"uint32, int32 and float32"):
+    with pytest.raises(TypeError, match=r"uint32, int32, float32, uint64, int64 and float64"):
         ctx.compact(a.astype(np.float16), "nonzero")
     with pytest.raises(ValueError, match=r"1-D"):
         ctx.partition(a.reshape(2, 2), "nonzero")
@@ -185,7 +198,21 @@ def test_single_pass_partition_is_a_gpuscan_error(ctx):
     assert "three-pass" in info.value.message
 
 
-def test_nan_and_negative_zero_are_copied_bit_exact(ctx):
-    a = np.array([np.nan, -0.0, 1.0, np.inf, -np.nan, 0.0], dtype=np.float32)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_nan_and_negative_zero_are_copied_bit_exact(ctx, dtype):
+    skip_without_64_bit(ctx, dtype)
+    a = np.array([np.nan, -0.0, 1.0, np.inf, -np.nan, 0.0], dtype=dtype)
     check_same(ctx.compact(a, "nonzero"), a[a != 0], "nonzero floats")  # NaN != 0; -0 == 0
+    check_same(ctx.compact(a, "eq:-0"), a[a == 0], "eq:-0")  # both zeros
+    check_same(ctx.compact(a, "ne:nan"), a, "ne:nan")  # NaN is not equal to anything
     check_same(ctx.compact(a, np.ones(6, dtype=bool)), a, "all, bit exact")
+
+
+def test_sixty_four_bit_ids_above_two_to_the_32(ctx):
+    """The docs' example: u64 ids, selected by a constant only their high words reach."""
+    skip_without_64_bit(ctx, np.uint64)
+    ids = np.array([7, 1 << 40, 3, (1 << 40) + 5, 1 << 32], dtype=np.uint64)
+    check_same(ctx.compact(ids, "ge:0x10000000000"), ids[ids >= 1 << 40], "u64 ids")
+    values, kept = ctx.partition(ids, "lt:0x100000000")
+    assert kept == 2
+    check_same(values, np.concatenate((ids[ids < 1 << 32], ids[ids >= 1 << 32])), "u64 partition")

@@ -530,8 +530,10 @@ TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
        {"--algorithm single-pass is not offered with --api gl", "--algorithm three-pass or auto"}},
       {"compact -t u32 --pred nonzero --algorithm single-pass" + io,
        {"--algorithm single-pass is not offered with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
-      {"compact -t u64 --pred nonzero" + io, {"compact takes --type u32, i32 or f32, not --type u64"}},
-      {"compact -t f64 --flags " + missing + io, {"compact takes --type u32, i32 or f32, not --type f64"}},
+      {"compact --api gl -t u64 --pred nonzero" + io,
+       {"compact with --api gl takes --type u32, i32 or f32, not --type u64"}},
+      {"compact -t f64 --flags " + missing + io,
+       {"compact with GPUSCAN_API=gl takes --type u32, i32 or f32, not --type f64"}, "GPUSCAN_API=gl"},
       {"compact -t u32 --flags - --in - --out -",
        {"--in - and --flags - both name standard input, which can be read only once"}},
       // scan: operators and types
@@ -1602,6 +1604,36 @@ TEST_F(CliTest, CompactAlgorithms) {
                             shell_quote(path("in.bin").string()) + " --out -");
   EXPECT_EQ(bad.exit_code, 2) << bad;
   if (!skipped.empty()) GTEST_SKIP() << "--algorithm single-pass cannot run here: " << skipped;
+}
+
+// The 64-bit types, whose constants need their high words: u64 ids above 2^32, i64 below -2^32, f64
+// beyond f32's range, and a 64-bit mask; text in and out, partition too.
+TEST_F(CliTest, CompactSixtyFourBitTypes) {
+  const struct {
+    const char* type;
+    const char* pred;
+    const char* in;
+    const char* want;
+    bool partition;
+  } cases[] = {
+      {"u64", "ge:0x100000000", "4294967296\n5\n18446744073709551615\n4294967295\n0\n",
+       "4294967296\n18446744073709551615\n", false},
+      {"u64", "bit:0x8000000000000000", "1\n9223372036854775808\n9223372036854775807\n",
+       "9223372036854775808\n1\n9223372036854775807\n", true},
+      {"i64", "lt:-4294967296", "-5\n-4294967297\n7\n-9223372036854775808\n-4294967296\n",
+       "-4294967297\n-9223372036854775808\n", false},
+      {"i64", "range:-1:4294967296", "-2\n4294967296\n4294967297\n-1\n", "4294967296\n-1\n-2\n4294967297\n",
+       true},
+      {"f64", "gt:1e300", "1e+308\n-1e+308\n1e+200\n3e+300\n", "1e+308\n3e+300\n", false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(c.type) + " " + c.pred);
+    write_file(path("in.txt"), c.in);
+    const RunResult r = run(std::string("compact --type ") + c.type + " --pred " + c.pred + " --format text --in " +
+                            shell_quote(path("in.txt").string()) + " --out -" + (c.partition ? " --partition" : ""));
+    ASSERT_EQ(r.exit_code, 0) << r;
+    EXPECT_EQ(r.out, c.want) << r;
+  }
 }
 
 TEST_F(CliTest, CompactOfAnEmptyFileKeepsNothing) {

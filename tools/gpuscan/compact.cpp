@@ -53,8 +53,9 @@ PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input
 
 // Options that conflict, in the command line's words (commands.hpp, Command::conflict).
 std::string compact_conflict(const CompactOptions& options, const GlobalFlags& globals) {
-  if (element_size(options.type) != 4)
-    return "compact takes --type u32, i32 or f32, not --type " + std::string(to_string(options.type));
+  if (element_size(options.type) != 4 && globals.api == Api::gl)
+    return "compact with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
+           std::string(to_string(options.type)) + " (the GL backend builds no 64-bit compaction kernels)";
   if (options.algorithm == CompactAlgorithm::single_pass) {
     if (globals.api == Api::gl)
       return "--algorithm single-pass is not offered with " + globals.api_option() +
@@ -71,7 +72,7 @@ std::string compact_conflict(const CompactOptions& options, const GlobalFlags& g
 
 int run_compact(CompactOptions& options, GlobalFlags& globals) {
   const auto input = read_values(options.in, options.type, options.format);
-  const uint64_t n = input.size() / 4;
+  const uint64_t n = input.size() / element_size(options.type);
   std::optional<std::vector<uint32_t>> flags;
   if (!options.flags.empty()) {
     flags = values_from_bytes<uint32_t>(read_values(options.flags, DataType::u32, options.format));
@@ -98,9 +99,9 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
     case DataType::u32: go(uint32_t{}); break;
     case DataType::i32: go(int32_t{}); break;
     case DataType::f32: go(float{}); break;
-    default:  // compact_conflict refuses these first
-      throw Error(Errc::unsupported, "compaction supports u32, i32 and f32 elements, not " +
-                                         std::string(to_string(options.type)));
+    case DataType::u64: go(uint64_t{}); break;
+    case DataType::i64: go(int64_t{}); break;
+    case DataType::f64: go(double{}); break;
   }
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("
@@ -147,7 +148,7 @@ Command add_compact_command(CLI::App& app) {
     if (has_pred == has_flags)
       throw CLI::ValidationError("--pred/--flags", "give exactly one of --pred or --flags; predicates: " +
                                                        std::string(predicate_forms));
-    if (has_pred && element_size(options->type) == 4) {  // other types: compact_conflict says so
+    if (has_pred) {
       try {
         options->predicate = parse_predicate(options->pred, options->type);
       } catch (const Error& e) {
@@ -161,6 +162,7 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type u32 --pred gt:100 --in a.bin --out kept.bin\n"
       "  gpuscan compact --type f32 --pred range:-1:1 --in a.txt --out - --format text\n"
       "  gpuscan compact --type i32 --flags f.bin --in a.bin --out p.bin --partition\n"
+      "  gpuscan compact --type u64 --pred ge:0x100000000 --in ids.bin --out big.bin\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out kept.bin --algorithm three-pass\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
