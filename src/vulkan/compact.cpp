@@ -59,11 +59,11 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
     return core::compact_single_pass_shared_bytes(s, esize) <= info.max_shared_memory_bytes;
   };
+  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
+  const uint64_t window = impl_of(ctx).window_elements(config.type);
   // An 8-byte element doubles the stage (W = 256, K = 4: 32 KiB, more than lavapipe's 32 KiB with the
   // rest): a selection that may run single-pass halves the default K until its stage fits, rather than
   // fall back to three passes (automatic) or be refused (single_pass).
-  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
-  const uint64_t window = impl_of(ctx).window_elements(config.type);
   if (esize == 8 && config.vectors_per_lane == 0 && !partition && config.algorithm != CompactAlgorithm::three_pass &&
       path == CompactPath::ballot && ctx.single_pass_available() && !core::compaction_windowed(count, shape, window))
     while (shape.vectors_per_lane > 1 && !stage_fits_in_shared_memory(shape)) shape.vectors_per_lane /= 2;
