@@ -18,7 +18,6 @@
 #include "backend.glsl"
 
 #if defined(ELEMENT_U32) || defined(ELEMENT_I32) || defined(ELEMENT_F32)
-#define ELEMENT_WORDS 1
 #define EBITS uint
 #define EVEC4 uvec4
 EVEC4 evec4_zero() { return uvec4(0u); }
@@ -26,7 +25,6 @@ EBITS evec4_at(EVEC4 v, uint c) { return v[c]; }
 void evec4_set(inout EVEC4 v, uint c, EBITS bits) { v[c] = bits; }
 bool bits_any(EBITS bits) { return bits != 0u; }
 #else
-#define ELEMENT_WORDS 2
 #define EBITS uvec2
 struct EVec4 {
   uvec4 lo;  // the low words of the four elements
@@ -95,7 +93,7 @@ PARAMS_BLOCK uniform CompactParams {
   uint all_tiles;     // 0: g_blocks
   uint dst_base;
   uint dst_count;     // 0: binding 1 holds the whole output from dst_offset
-#if ELEMENT_WORDS == 2
+#if defined(ELEMENT_U64) || defined(ELEMENT_I64) || defined(ELEMENT_F64)
   uint a_hi;          // the high words of a and b (words 15 and 16)
   uint b_hi;
 #endif
@@ -151,7 +149,7 @@ void store_out(uint d, EBITS bits) {
   else if (d >= pc.dst_base && d - pc.dst_base < pc.dst_count) g_dst[pc.dst_offset + (d - pc.dst_base)] = bits;
 }
 
-#if ELEMENT_WORDS == 1
+#if defined(ELEMENT_U32) || defined(ELEMENT_I32) || defined(ELEMENT_F32)
 EBITS constant_a() { return pc.a; }
 EBITS constant_b() { return pc.b; }
 #else
@@ -191,7 +189,7 @@ bool compact_keep(uint i, bool need_value, out EBITS value) {
 
 // Elements e .. e+3 (e a multiple of 4; VECTOR_ALIGNED) of the input and of the flags, as 16-byte loads:
 // one for the flags and the 4-byte elements, two for the 8-byte ones.
-#if ELEMENT_WORDS == 1
+#if defined(ELEMENT_U32) || defined(ELEMENT_I32) || defined(ELEMENT_F32)
 EVEC4 src_vector(uint e) { return g_src4[(pc.src_offset + e) / 4u]; }
 #else
 EVEC4 src_vector(uint e) {
