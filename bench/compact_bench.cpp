@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <limits>
+#include <type_traits>
 
 #include "vulkan/submit.hpp"
 
@@ -13,10 +15,11 @@ bool flagged_op(const std::string& op) { return op == "select-flagged"; }
 
 // "single-pass" runs with SelectArgs::temp_zeroed (the state zeroed once, then left zeroed by every
 // run, as the scan's "single-pass"); "single-pass-fill" clears it with a fill inside every run.
-CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k, uint32_t m = 0, uint32_t spin = 0) {
+CompactConfig config_for(DataType type, const std::string& algorithm, uint32_t w, uint32_t k, uint32_t m = 0,
+                         uint32_t spin = 0) {
   CompactConfig c;
   c.spin_limit = spin;
-  c.type = DataType::u32;
+  c.type = type;
   c.workgroup_size = w;
   c.vectors_per_lane = k;
   c.tiles_per_workgroup = m;
@@ -24,19 +27,26 @@ CompactConfig config_for(const std::string& algorithm, uint32_t w, uint32_t k, u
   return c;
 }
 
-// One input of n random u32 with exactly kept = n·density/100 selected elements: for select-if the
+// One input of n random elements with exactly kept = n·density/100 selected: for select-if the
 // threshold is the value below the `kept` largest (so up to ties at the threshold, exactly those are
-// greater), for select-flagged `kept` flags of 1 at random places.
+// greater), for select-flagged `kept` flags of 1 at random places. Integers are uniform over the type's
+// bits, floats uniform in [0, 1).
+template <class T>
 struct CaseData {
-  std::vector<uint32_t> values, flags;
-  uint32_t threshold = 0;
-  std::vector<uint32_t> expected;  // std::copy_if of the selection
+  std::vector<T> values;
+  std::vector<uint32_t> flags;
+  T threshold = 0;
+  std::vector<T> expected;  // std::copy_if of the selection
 };
 
-CaseData make_case(uint64_t n, uint32_t density, bool flagged, std::mt19937_64& rng) {
-  CaseData c;
+template <class T>
+CaseData<T> make_case(uint64_t n, uint32_t density, bool flagged, std::mt19937_64& rng) {
+  CaseData<T> c;
   c.values.resize(n);
-  for (auto& v : c.values) v = static_cast<uint32_t>(rng());
+  for (auto& v : c.values) {
+    if constexpr (std::is_floating_point_v<T>) v = static_cast<T>(static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    else v = static_cast<T>(rng());
+  }
   const uint64_t kept = n * density / 100;
   if (flagged) {
     c.flags.assign(n, 0);
@@ -46,15 +56,15 @@ CaseData make_case(uint64_t n, uint32_t density, bool flagged, std::mt19937_64& 
       if (c.flags[i]) c.expected.push_back(c.values[i]);
   } else {
     if (kept == n) {
-      c.threshold = 0;  // all but zeros: random u32 data has almost none
+      c.threshold = std::numeric_limits<T>::lowest();  // all but the lowest value, which random data almost never holds
     } else {
-      std::vector<uint32_t> sorted = c.values;
+      std::vector<T> sorted = c.values;
       const auto nth = sorted.begin() + static_cast<ptrdiff_t>(n - kept - 1);
       std::nth_element(sorted.begin(), nth, sorted.end());
       c.threshold = *nth;
     }
     std::copy_if(c.values.begin(), c.values.end(), std::back_inserter(c.expected),
-                 [&](uint32_t v) { return v > c.threshold; });
+                 [&](T v) { return v > c.threshold; });
   }
   return c;
 }
@@ -77,18 +87,24 @@ uint64_t compact_temp_bytes(const Context& ctx, uint64_t max_n, const CompactOpt
   uint64_t bytes = 16;
   for (const auto& a : o.algorithms)
     for (auto w : o.workgroup_sizes)
-      for (auto k : o.vectors) bytes = std::max(bytes, compact_temp_requirements(ctx, max_n, config_for(a, w, k)).size);
+      for (auto k : o.vectors)
+        for (const auto& t : o.types)
+          bytes = std::max(bytes, compact_temp_requirements(ctx, max_n, config_for(t, a, w, k)).size);
   return bytes;
 }
 
-int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink,
-                         std::mt19937_64& rng) {
+namespace {
+
+template <class T>
+int run_cases_of_type(const Context& ctx, const Buffers& b, uint64_t n, DataType type, const CompactOptions& o,
+                      Sink& sink, std::mt19937_64& rng) {
   int failures = 0;
+  const std::string type_name(to_string(type));
   for (const auto& op : o.ops) {
     const bool flagged = flagged_op(op);
     for (const uint32_t density : o.densities) {
-      const CaseData data = make_case(n, density, flagged, rng);
-      upload(ctx, b, b.in.handle(), data.values.data(), n * 4);
+      const CaseData<T> data = make_case<T>(n, density, flagged, rng);
+      upload(ctx, b, b.in.handle(), data.values.data(), n * sizeof(T));
       if (flagged) upload(ctx, b, b.flags.handle(), data.flags.data(), n * 4);
       const uint64_t kept = data.expected.size();
       const std::string kind = op + "-" + std::to_string(density) + "%";
@@ -100,7 +116,7 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
             // M and the spin limit are single-pass only
             if (alg == "three-pass" && (m != o.tiles_per_workgroup.front() || spin != o.spins.front())) continue;
             SelectArgs args;
-            args.config = config_for(alg, w, k, m, spin);
+            args.config = config_for(type, alg, w, k, m, spin);
             args.count = n;
             args.input = b.in.view();
             args.flags = b.flags.view();
@@ -121,16 +137,16 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
               label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
             if (o.tiles_per_workgroup.size() > 1 && alg != "three-pass") label += "-m" + std::to_string(m);
             if (o.spins.size() > 1 && alg != "three-pass") label += "-s" + std::to_string(spin);
-            const std::string what = label + " " + kind + " n=" + std::to_string(n);
+            const std::string what = label + " " + type_name + " " + kind + " n=" + std::to_string(n);
             if (o.verify) {
-              poison(ctx, b.out.handle(), n * 4);
+              poison(ctx, b.out.handle(), n * sizeof(T));
               poison(ctx, b.count.handle(), 4);
               vk::submit_and_wait(ctx, record);
               uint32_t got_kept = 0;
               std::memcpy(&got_kept, read_back(ctx, b, b.count.handle(), 4), 4);
-              const auto* got = static_cast<const uint32_t*>(read_back(ctx, b, b.out.handle(), n * 4));
+              const auto* got = static_cast<const T*>(read_back(ctx, b, b.out.handle(), n * sizeof(T)));
               const bool ok = got_kept == kept &&
-                              (kept == 0 || std::memcmp(got, data.expected.data(), kept * 4) == 0);
+                              (kept == 0 || std::memcmp(got, data.expected.data(), kept * sizeof(T)) == 0);
               if (!ok) {
                 ++failures;
                 std::cerr << "MISMATCH " << what << ": kept " << got_kept << " of " << kept << " expected\n";
@@ -138,15 +154,27 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
                 continue;
               }
             }
-            Row row{"gpuscan-vulkan", label, "u32", kind, n};
+            Row row{"gpuscan-vulkan", label, type_name, kind, n};
             row.stats = summarize(time_runs(ctx, o.warmup, o.runs, record));
             row.runs = o.runs;
-            row.bytes = static_cast<double>(n) * 4 * (flagged ? 2 : 1) + static_cast<double>(kept) * 4;
+            row.bytes = static_cast<double>(n) * (sizeof(T) + (flagged ? 4 : 0)) + static_cast<double>(kept) * sizeof(T);
             std::cerr << what << ": " << row.stats.median_ms << " ms\n";
             sink.row(row);
           }
     }
   }
+  return failures;
+}
+
+}  // namespace
+
+int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink,
+                         std::mt19937_64& rng) {
+  int failures = 0;
+  for (const DataType type : o.types)
+    failures += visit_type(type, [&](auto tag) {
+      return run_cases_of_type<decltype(tag)>(ctx, b, n, type, o, sink, rng);
+    });
   return failures;
 }
 

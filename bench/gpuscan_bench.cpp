@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
   std::vector<std::string> ops = {"scan"};
   CompactOptions compact;
+  std::vector<std::string> compact_types = {"u32"};
   compact.densities = {1, 50, 99};
   compact.algorithms = {"three-pass", "single-pass"};
   std::string csv_path, json_path, device;
@@ -101,6 +102,8 @@ int main(int argc, char** argv) {
                  "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags); default scan")
       ->delimiter(',');
   app.add_option("--densities", compact.densities, "compaction: percent of elements kept (default 1,50,99)")
+      ->delimiter(',');
+  app.add_option("--compact-types", compact_types, "compaction: element types (u32, i32, f32, u64, i64, f64; default u32)")
       ->delimiter(',');
   app.add_option("--compact-algorithms", compact.algorithms,
                  "compaction: three-pass, single-pass (temp zeroed once, then left zeroed by each run), "
@@ -136,6 +139,12 @@ int main(int argc, char** argv) {
     compact.warmup = warmup;
     compact.runs = runs;
     compact.verify = verify;
+    compact.types.clear();
+    for (const auto& t : compact_types) {
+      const auto parsed = gs::parse_data_type(t);
+      if (!parsed) throw gs::Error(gs::Errc::invalid_argument, "unknown compaction type " + t);
+      compact.types.push_back(*parsed);
+    }
     check_compact_options(compact);
 
     std::ofstream file;
@@ -154,14 +163,16 @@ int main(int argc, char** argv) {
            << " ms of warm-up work in the same submission (at most " << BatchWarmup::kShortWarmupMs
            << " ms for a case that follows another within " << BatchWarmup::kIdle.count() << " ms)";
     sink.metadata("timing", timing.str());
-    sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*sizeof(T); compaction n*4 read + kept*4 "
-                          "written (+ n*4 flags read for select-flagged)");
+    sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*sizeof(T); compaction n*sizeof(T) read + "
+                          "kept*sizeof(T) written (+ n*4 flags read for select-flagged)");
 
     const uint64_t max_n = uint64_t{1} << max_log2;
     // Bytes per element of the widest type asked for; buffers hold max_n of those. With 8-byte types the
     // copy roofline is also measured at 2n u32, so every scan row has a copy row of the same bytes.
     uint32_t max_esize = 4;
-    for (const auto& t : types) {
+    std::vector<std::string> sized_types = types;
+    if (!compact.ops.empty()) sized_types.insert(sized_types.end(), compact_types.begin(), compact_types.end());
+    for (const auto& t : sized_types) {
       const auto parsed = gs::parse_data_type(t);
       if (!parsed) throw gs::Error(gs::Errc::invalid_argument, "unknown type " + t);
       max_esize = std::max(max_esize, gs::element_size(*parsed));
