@@ -2,17 +2,18 @@
 //
 // Times cub::DeviceScan::ExclusiveSum / InclusiveSum for u32, f32 and u64,
 // a device-to-device cudaMemcpyAsync of n u32 (the CUDA copy roofline), and
-// (with --selects) cub::DeviceSelect::If / Flagged on u32, and writes CSV rows
+// (with --selects) cub::DeviceSelect::If / Flagged on u32, u64 or f64 (--select-types), and writes CSV rows
 // in the same format as the gpuscan Vulkan benchmark:
 //
 //   impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps
 //
 // gbps = 2 * n * sizeof(type) (one read + one write) / median time, in 1e9 B/s,
 // for scans and the copy; for compaction (kind "select-if-50%" etc., as
-// gpuscan_bench writes) the bytes moved at least: n*4 read + kept*4 written,
-// + n*4 flags read for Flagged (u32 flags, as gpuscan's select_flagged takes).
+// gpuscan_bench writes) the bytes moved at least: n*sizeof(T) read + kept*sizeof(T)
+// written, + n*4 flags read for Flagged (u32 flags, as gpuscan's select_flagged takes).
 //
-// Compaction data, per (op, density d, n): n random u32; select-if keeps
+// Compaction data, per (op, density d, n): n random elements (integers over all
+// bits, f64 uniform in [0, 1)); select-if keeps
 // v > threshold, the threshold being the value just below the n*d/100 largest
 // (so exactly that many are kept, up to ties); select-flagged has exactly
 // n*d/100 flags set to 1 at random places.  Each case is checked against a CPU
@@ -58,6 +59,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -113,6 +115,7 @@ struct Options {
   double f32_atol = 1e-6;
   bool sync_each = false;
   std::vector<std::string> selects;                // subset of if,flagged (default none)
+  std::vector<std::string> select_types{"u32"};    // subset of u32,u64,f64
   std::vector<std::uint64_t> densities{1, 50, 99};  // percent kept
   std::size_t mem_margin = std::size_t(256) << 20;  // keep this much free device memory
 };
@@ -135,7 +138,8 @@ static void print_help() {
       "  --seed S         input seed (default: fresh random seed, printed)\n"
       "  --f32-rtol X     f32 check: |got-ref| <= X*sum|x| + atol (default 1e-3)\n"
       "  --device I       CUDA device index (default 0)\n"
-      "  --selects LIST   also time cub::DeviceSelect: subset of if,flagged (u32)\n"
+      "  --selects LIST   also time cub::DeviceSelect: subset of if,flagged\n"
+      "  --select-types L element types of the selects: subset of u32,u64,f64 (default u32)\n"
       "  --densities LIST compaction: percent of elements kept (default 1,50,99)\n"
       "  --select-only    only the DeviceSelect cases (no scans, no copy)\n"
       "  --sync-each      synchronize after every timed call instead of batching\n"
@@ -239,6 +243,10 @@ static Options parse_args(int argc, char** argv) {
       o.selects = split(need(i), ',');
       for (auto& s : o.selects)
         if (s != "if" && s != "flagged") usage_error("unknown --selects entry '" + s + "'");
+    } else if (a == "--select-types") {
+      o.select_types = split(need(i), ',');
+      for (auto& t : o.select_types)
+        if (t != "u32" && t != "u64" && t != "f64") usage_error("unknown --select-types entry '" + t + "'");
     } else if (a == "--densities") {
       o.densities.clear();
       for (auto& s : split(need(i), ',')) {
@@ -279,6 +287,8 @@ static void fill_random(T* h, std::uint64_t n, std::uint64_t seed, std::uint64_t
     std::uint64_t r = splitmix64(base + i);
     if constexpr (std::is_same_v<T, float>) {
       h[i] = static_cast<float>(r >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 random bits
+    } else if constexpr (std::is_same_v<T, double>) {
+      h[i] = static_cast<double>(r >> 11) * 0x1.0p-53;  // [0, 1), 53 random bits
     } else if constexpr (std::is_same_v<T, std::uint32_t>) {
       h[i] = static_cast<std::uint32_t>(r >> 32);  // full range; sums wrap mod 2^32
     } else {
@@ -651,12 +661,14 @@ static void bench_copy(const Options& o, Timer& timer, cudaStream_t stream, Outp
 }
 
 // select-if's predicate: keep v > threshold.
+template <typename T>
 struct GreaterThan {
-  std::uint32_t threshold;
-  __host__ __device__ bool operator()(const std::uint32_t& v) const { return v > threshold; }
+  T threshold;
+  __host__ __device__ bool operator()(const T& v) const { return v > threshold; }
 };
 
-static void bench_select(const Options& o, Timer& timer, cudaStream_t stream, Output& out) {
+template <typename T>
+static void bench_select(const Options& o, const char* type, Timer& timer, cudaStream_t stream, Output& out) {
   for (const std::string& op : o.selects) {
     const bool flagged = op == "flagged";
     const char* algorithm = flagged ? "DeviceSelect::Flagged" : "DeviceSelect::If";
@@ -667,36 +679,36 @@ static void bench_select(const Options& o, Timer& timer, cudaStream_t stream, Ou
         continue;
       }
       const int items = static_cast<int>(n);
-      const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(std::uint32_t);
+      const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+      const std::size_t flag_bytes = static_cast<std::size_t>(n) * sizeof(std::uint32_t);
       std::size_t tmp_bytes = 0;
       if (flagged)
-        CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, tmp_bytes, static_cast<const std::uint32_t*>(nullptr),
-                                              static_cast<const std::uint32_t*>(nullptr),
-                                              static_cast<std::uint32_t*>(nullptr), static_cast<int*>(nullptr),
-                                              items, stream));
+        CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, tmp_bytes, static_cast<const T*>(nullptr),
+                                              static_cast<const std::uint32_t*>(nullptr), static_cast<T*>(nullptr),
+                                              static_cast<int*>(nullptr), items, stream));
       else
-        CUDA_CHECK(cub::DeviceSelect::If(nullptr, tmp_bytes, static_cast<const std::uint32_t*>(nullptr),
-                                         static_cast<std::uint32_t*>(nullptr), static_cast<int*>(nullptr), items,
-                                         GreaterThan{0}, stream));
-      if (!fits((flagged ? 3 : 2) * bytes + tmp_bytes, o, algorithm, n, out)) continue;
+        CUDA_CHECK(cub::DeviceSelect::If(nullptr, tmp_bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
+                                         static_cast<int*>(nullptr), items, GreaterThan<T>{0}, stream));
+      if (!fits(2 * bytes + (flagged ? flag_bytes : 0) + tmp_bytes, o, algorithm, n, out)) continue;
 
-      std::vector<std::uint32_t> h_in(n), h_flags, h_out(n);
-      std::uint32_t* d_in = nullptr;
+      std::vector<T> h_in(n), h_out(n);
+      std::vector<std::uint32_t> h_flags;
+      T* d_in = nullptr;
       std::uint32_t* d_flags = nullptr;
-      std::uint32_t* d_out = nullptr;
+      T* d_out = nullptr;
       int* d_count = nullptr;
       void* d_tmp = nullptr;
       CUDA_CHECK(cudaMalloc(&d_in, bytes));
       CUDA_CHECK(cudaMalloc(&d_out, bytes));
       CUDA_CHECK(cudaMalloc(&d_count, sizeof(int)));
       CUDA_CHECK(cudaMalloc(&d_tmp, std::max<std::size_t>(tmp_bytes, 1)));
-      if (flagged) CUDA_CHECK(cudaMalloc(&d_flags, bytes));
+      if (flagged) CUDA_CHECK(cudaMalloc(&d_flags, flag_bytes));
 
       for (std::uint64_t density : o.densities) {
         fill_random(h_in.data(), n, o.seed, 5 * 0x100000000ull + n * 101 + density);
         const std::uint64_t kept_target = n * density / 100;
-        GreaterThan pred{0};
-        std::vector<std::uint32_t> expected;
+        GreaterThan<T> pred{std::numeric_limits<T>::lowest()};
+        std::vector<T> expected;
         if (flagged) {
           h_flags.assign(n, 0);
           std::fill(h_flags.begin(), h_flags.begin() + static_cast<std::ptrdiff_t>(kept_target), 1u);
@@ -704,10 +716,10 @@ static void bench_select(const Options& o, Timer& timer, cudaStream_t stream, Ou
           std::shuffle(h_flags.begin(), h_flags.end(), shuffle_rng);
           for (std::uint64_t i = 0; i < n; ++i)
             if (h_flags[i]) expected.push_back(h_in[i]);
-          upload(d_flags, h_flags.data(), bytes, stream);
+          upload(d_flags, h_flags.data(), flag_bytes, stream);
         } else {
           if (kept_target < n) {
-            std::vector<std::uint32_t> sorted = h_in;
+            std::vector<T> sorted = h_in;
             auto nth = sorted.begin() + static_cast<std::ptrdiff_t>(n - kept_target - 1);
             std::nth_element(sorted.begin(), nth, sorted.end());
             pred.threshold = *nth;
@@ -736,14 +748,15 @@ static void bench_select(const Options& o, Timer& timer, cudaStream_t stream, Ou
         download(&got_count, d_count, sizeof(int), stream);
         download(h_out.data(), d_out, bytes, stream);
         if (got_count != static_cast<int>(expected.size()) ||
-            std::memcmp(h_out.data(), expected.data(), expected.size() * sizeof(std::uint32_t)) != 0) {
+            std::memcmp(h_out.data(), expected.data(), expected.size() * sizeof(T)) != 0) {
           std::fprintf(stderr, "  %s: count %d, expected %zu\n", kind.c_str(), got_count, expected.size());
-          mismatch_exit(out, algorithm, "u32", kind.c_str(), n);
+          mismatch_exit(out, algorithm, type, kind.c_str(), n);
         }
 
         Stats s = timer.time(call, o.warmup, o.runs);
-        const double moved = static_cast<double>(n) * 4 * (flagged ? 2 : 1) + static_cast<double>(expected.size()) * 4;
-        out.row_bytes("cub", algorithm, "u32", kind.c_str(), n, moved, s, "verified (exact)");
+        const double moved = static_cast<double>(n) * (sizeof(T) + (flagged ? 4 : 0)) +
+                             static_cast<double>(expected.size()) * sizeof(T);
+        out.row_bytes("cub", algorithm, type, kind.c_str(), n, moved, s, "verified (exact)");
       }
       CUDA_CHECK(cudaFree(d_tmp));
       CUDA_CHECK(cudaFree(d_count));
@@ -856,7 +869,11 @@ int main(int argc, char** argv) {
       }
     }
     if (o.copy) bench_copy(o, timer, stream, out);
-    bench_select(o, timer, stream, out);
+    for (const std::string& t : o.select_types) {
+      if (t == "u32") bench_select<std::uint32_t>(o, "u32", timer, stream, out);
+      if (t == "u64") bench_select<std::uint64_t>(o, "u64", timer, stream, out);
+      if (t == "f64") bench_select<double>(o, "f64", timer, stream, out);
+    }
     std::fprintf(stderr, "done: %d rows written, all verified; %d size(s) skipped for memory", out.rows,
                  out.skipped);
     if (timer.block_timeouts() > 0)
