@@ -709,6 +709,9 @@ class ContextObject {
                      const std::string& algorithm) const {
     return ::compact(state(), a, pred, path, algorithm, false);
   }
+  py::object unique(const py::object& a, const std::string& algorithm) const {
+    return ::compact(state(), a, py::str("run-start"), "auto", algorithm, false);
+  }
   py::object partition(const py::object& a, const py::object& pred, const std::string& path,
                        const std::string& algorithm) const {
     return ::compact(state(), a, pred, path, algorithm, true);
@@ -860,10 +863,15 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "device has them; bool, 8- and 16-bit integers through their 32-bit widening). `pred`: a predicate\n"
       "string, as gpuscan compact\n"
       "--pred takes it ('nonzero', 'eq:C', 'ne:C', 'lt:C', 'le:C', 'gt:C', 'ge:C', 'bit:MASK',\n"
-      "'range:LO:HI'; constants in a's dtype, integers also as 0x hex), or a boolean or integer mask of len(a)\n"
+      "'range:LO:HI', 'run-start'; constants in a's dtype, integers also as 0x hex), or a boolean or integer mask of len(a)\n"
       "(kept where non-zero).\n"
       "path: 'auto', 'ballot', 'shared-memory'; algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
+  static const char* unique_doc =
+      "The first element of every run of equal consecutive elements of `a`, in order (std::unique_copy):\n"
+      "on sorted input the same as numpy.unique(a, equal_nan=False); elements compare as numbers (-0.0 ==\n"
+      "0.0, every NaN its own run). dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'.\n"
+      "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)";
   static const char* partition_doc =
       "(values, kept): every element of `a`, those `pred` keeps first, then the others, both in input order\n"
       "(np.concatenate([a[m], a[~m]]) for a boolean mask m), and the number kept. Arguments as compact().\n"
@@ -930,6 +938,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", compact_doc)
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
+      .def("unique", &ContextObject::unique, py::arg("a"), py::arg("algorithm") = "auto", unique_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
            py::arg("keys") = py::none(), py::arg("op") = "add", py::arg("inclusive") = false, segmented_doc)
       .def("cumsum", &ContextObject::cumsum, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
@@ -1010,6 +1019,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         return default_context().cast<const ContextObject&>().partition(a, pred, path, algorithm);
       },
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
+  m.def(
+      "unique",
+      [](const py::object& a, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().unique(a, algorithm);
+      },
+      py::arg("a"), py::arg("algorithm") = "auto", unique_doc);
   m.def(
       "segmented_scan",
       [](const py::object& a, const py::object& flags, const py::object& keys, const std::string& op, bool inclusive) {

@@ -25,6 +25,8 @@ TEST(PredicateText, EveryFormInItsType) {
   EXPECT_EQ(parse_predicate("range:10:20", DataType::u32), Predicate::in_range(10u, 20u));
   EXPECT_EQ(parse_predicate("bit:0x10", DataType::i32), Predicate::bits_set(0x10u));
   EXPECT_EQ(parse_predicate("bit:7", DataType::u32), Predicate::bits_set(7u));
+  EXPECT_EQ(parse_predicate("run-start", DataType::f64), Predicate::run_start());
+  EXPECT_THROW(parse_predicate("run-start:1", DataType::u32), gpuscan::Error);
 }
 
 TEST(PredicateText, MalformedIsInvalidArgumentNamingTheForms) {

@@ -39,7 +39,9 @@ namespace gpuscan {
 
 // The built-in predicates. The constants are compared in the element type (u32, i32, u64 and i64 as
 // integers, f32 and f64 as floats: NaN compares false, except that not_equal holds for it, and -0 equals
-// 0); bits_set tests the element's bit pattern (32 or 64 bits).
+// 0); bits_set tests the element's bit pattern (32 or 64 bits). run_start alone looks at a second
+// element, the one before: select_if with it is unique (std::unique_copy, CUB's DeviceSelect::Unique),
+// partition_if with it puts the first of each run before the repeats.
 enum class PredicateKind : uint8_t {
   nonzero,        // v != 0
   equal,          // v == a
@@ -50,6 +52,8 @@ enum class PredicateKind : uint8_t {
   greater_equal,  // v >= a
   bits_set,       // (bits(v) & a) != 0
   in_range,       // a <= v && v <= b (closed)
+  run_start,      // i == 0 || v != input[i - 1] (compared as the others: every NaN starts a run, -0 == 0);
+                  // its input must fit one binding (Errc::too_large) and one rank (MPI: Errc::unsupported)
 };
 
 std::string_view to_string(PredicateKind kind) noexcept;  // "nonzero", "equal", ...
@@ -70,9 +74,14 @@ struct Predicate {
   template <Element T> static Predicate greater_equal(T v) { return {PredicateKind::greater_equal, bits(v)}; }
   static Predicate bits_set(uint64_t mask) { return {PredicateKind::bits_set, mask}; }
   template <Element T> static Predicate in_range(T lo, T hi) { return {PredicateKind::in_range, bits(lo), bits(hi)}; }
+  static Predicate run_start() { return {PredicateKind::run_start}; }
 
-  // The same test on the host (for references and the CLI): `v` in the type the predicate was built for.
-  template <Element T> bool operator()(T v) const;
+  // The same test on the host (for references and the CLI): `v` in the type the predicate was built for;
+  // `before` the element before v (nullptr for element 0), which only run_start reads.
+  //   Predicate::run_start().holds(2.0f, &two) == false       Predicate::greater(1u).holds(2u) == true
+  template <Element T> bool holds(T v, const T* before = nullptr) const;
+  // holds(v): for run_start, as for element 0 (true); std::copy_if(..., predicate) is right for the others.
+  template <Element T> bool operator()(T v) const { return holds(v); }
 
   template <Element T> static uint64_t bits(T v) {
     if constexpr (sizeof(T) == 4) return std::bit_cast<uint32_t>(v);
@@ -94,9 +103,11 @@ struct Predicate {
 // range, the message then naming the range ("ge:-1" for u32, "gt:1e39" or "gt:1e-50" for f32, whose
 // comparison f32 cannot make).
 //   parse_predicate("range:-1:1", DataType::f32) == Predicate::in_range(-1.0f, 1.0f)
+//   parse_predicate("run-start", DataType::u64) == Predicate::run_start()
 inline constexpr const char* predicate_forms =
     "nonzero, eq:C, ne:C, lt:C, le:C, gt:C, ge:C, bit:MASK, range:LO:HI (C, LO, HI in the element type, "
-    "integers also in 0x hex; MASK as wide as the element, decimal or 0x hex)";
+    "integers also in 0x hex; MASK as wide as the element, decimal or 0x hex), run-start (unequal to the "
+    "element before: the first of each run)";
 Predicate parse_predicate(std::string_view text, DataType type);
 
 // How a tile ranks its kept elements.
@@ -147,7 +158,7 @@ struct PartitionResult {
 };
 
 template <Element T>
-bool Predicate::operator()(T v) const {
+bool Predicate::holds(T v, const T* before) const {
   const T ca = value<T>(a);
   const T cb = value<T>(b);
   switch (kind) {
@@ -160,6 +171,7 @@ bool Predicate::operator()(T v) const {
     case PredicateKind::greater_equal: return v >= ca;
     case PredicateKind::bits_set: return (bits(v) & a) != 0;
     case PredicateKind::in_range: return ca <= v && v <= cb;
+    case PredicateKind::run_start: return before == nullptr || v != *before;
   }
   return false;
 }

@@ -338,5 +338,11 @@ PartitionResult<T> partition(const Context& ctx, std::span<const T> values, Pred
 template <Element T>
 PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                                      CompactConfig config = {});
+// The first element of every run of equal consecutive elements (select_if with Predicate::run_start()),
+// as gpuscan::unique on Vulkan.
+template <Element T>
+std::vector<T> unique(const Context& ctx, std::span<const T> values, CompactConfig config = {}) {
+  return select_if(ctx, values, Predicate::run_start(), config);
+}
 
 }  // namespace gpuscan::gl

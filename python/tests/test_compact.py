@@ -216,3 +216,38 @@ def test_sixty_four_bit_ids_above_two_to_the_32(ctx):
     values, kept = ctx.partition(ids, "lt:0x100000000")
     assert kept == 2
     check_same(values, np.concatenate((ids[ids < 1 << 32], ids[ids >= 1 << 32])), "u64 partition")
+
+
+def check_narrow_or_same(got, want, what):
+    if want.dtype.itemsize >= 4:
+        check_same(got, want, what)
+    else:  # bool and 16-bit: no bit patterns to compare as u32
+        assert got.dtype == want.dtype and np.array_equal(got, want), f"{what} (GPUSCAN_SEED={SEED})"
+
+
+@pytest.mark.parametrize("algorithm", ["three-pass", "single-pass"])
+@pytest.mark.parametrize("n", [0, 1, 4097, 200_003])
+@pytest.mark.parametrize("dtype", DTYPES + [np.int16, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_unique_of_sorted_input_is_numpy_unique(ctx, dtype, n, algorithm):
+    skip_without_64_bit(ctx, dtype)
+    if not can_run(ctx, "auto", algorithm):
+        pytest.skip(f"{algorithm} cannot run on this device")
+    rng = rng_for("unique", np.dtype(dtype).name, n, algorithm)
+    # Few distinct values, so runs are long and cross tiles; sorted, the result is numpy.unique's.
+    pool = random_array(dtype, 50, rng) if dtype != np.bool_ else np.array([False, True])
+    a = np.sort(rng.choice(pool, n))
+    check_narrow_or_same(ctx.unique(a, algorithm=algorithm), np.unique(a), f"unique {algorithm} n={n}")
+    # Unsorted: the first of each run of equal neighbours (std::unique_copy).
+    b = rng.choice(pool, n)
+    keep = np.ones(n, dtype=bool)
+    keep[1:] = b[1:] != b[:-1]
+    check_narrow_or_same(ctx.unique(b, algorithm=algorithm), b[keep], f"unique of runs {algorithm} n={n}")
+
+
+def test_unique_compares_floats_as_numbers(ctx):
+    a = np.array([1.0, -0.0, 0.0, np.nan, np.nan, 2.0, 2.0], dtype=np.float32)
+    want = np.array([1.0, -0.0, np.nan, np.nan, 2.0], dtype=np.float32)
+    check_same(ctx.unique(a), want, "-0 == 0, every NaN its own run")
+    assert gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32)).tolist() == [3, 1, 3, 7]
+    values, kept = ctx.partition(np.array([5, 5, 6], dtype=np.int64), "run-start")
+    assert values.tolist() == [5, 6, 5] and kept == 2

@@ -54,7 +54,7 @@ bool ballot_load_tile(uint tile, bool hoist, uint load, out EVEC4 values[VECTORS
 // kept, as compact_keep4 does), elsewhere loaded now into `values` (compact_keep4).
 bvec4 ballot_row_keep(bool whole, uint tile, uint k, uint load, inout EVEC4 values, uvec4 flags) {
   if (!whole) return compact_keep4(ballot_first(tile, k), load, values);
-  if (PREDICATE != PRED_FLAGGED) return compact_keep_values4(values);
+  if (PREDICATE != PRED_FLAGGED) return compact_keep_values4(ballot_first(tile, k), values);
   const bvec4 kept = notEqual(flags, uvec4(0u));
   if (load == LOAD_KEPT && any(kept)) values = src_vector(ballot_first(tile, k));
   return kept;

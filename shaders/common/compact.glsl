@@ -10,7 +10,7 @@
 // high words: two 16-byte loads), read and written through evec4_at / evec4_set.
 //
 // The predicate is specialization constant 6 (PREDICATE: 0 = the flags buffer, 1.. = PredicateKind + 1
-// in include/gpuscan/compact.hpp), its constants the push-constant words a and b (bit patterns in E; the
+// in include/gpuscan/compact.hpp; PRED_RUN_START alone reads a second element, the one before), its constants the push-constant words a and b (bit patterns in E; the
 // 8-byte types' high words in a_hi and b_hi), so one pipeline per predicate kind serves every constant.
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
@@ -117,6 +117,7 @@ const uint PRED_GREATER = 6u;
 const uint PRED_GREATER_EQUAL = 7u;
 const uint PRED_BITS_SET = 8u;
 const uint PRED_IN_RANGE = 9u;
+const uint PRED_RUN_START = 10u;  // unequal (in E) to the element before; element 0 always
 
 // Elements per invocation and per tile.
 const uint ITEMS = VECTORS_PER_LANE * 4u;
@@ -157,7 +158,7 @@ EBITS constant_a() { return uvec2(pc.a, pc.a_hi); }
 EBITS constant_b() { return uvec2(pc.b, pc.b_hi); }
 #endif
 
-// Whether the built-in predicate (PREDICATE > 0) keeps an element with these bits.
+// Whether the built-in predicate (PREDICATE > 0, not PRED_RUN_START) keeps an element with these bits.
 bool predicate_holds(EBITS bits) {
   const E v = element(bits);
   const E a = element(constant_a());
@@ -184,6 +185,7 @@ bool compact_keep(uint i, bool need_value, out EBITS value) {
     return kept;
   }
   value = g_src[pc.src_offset + i];
+  if (PREDICATE == PRED_RUN_START) return i == 0u || element(g_src[pc.src_offset + i - 1u]) != element(value);
   return predicate_holds(value);
 }
 
@@ -200,8 +202,15 @@ EVEC4 src_vector(uint e) {
 #endif
 uvec4 flags_vector(uint e) { return g_flags4[(pc.flags_offset + e) / 4u]; }
 
-// Whether the built-in predicate (PREDICATE > 0) keeps each of four elements.
-bvec4 compact_keep_values4(EVEC4 values) {
+// Whether the built-in predicate (PREDICATE > 0) keeps each of elements e .. e+3, whose bits are
+// `values`. PRED_RUN_START compares each with the one before: the first with element e-1, loaded here
+// (a word its neighbour just loaded, so mostly a cache hit).
+bvec4 compact_keep_values4(uint e, EVEC4 values) {
+  if (PREDICATE == PRED_RUN_START) {
+    const E v0 = element(evec4_at(values, 0u)), v1 = element(evec4_at(values, 1u)),
+            v2 = element(evec4_at(values, 2u)), v3 = element(evec4_at(values, 3u));
+    return bvec4(e == 0u || element(g_src[pc.src_offset + e - 1u]) != v0, v0 != v1, v1 != v2, v2 != v3);
+  }
   return bvec4(predicate_holds(evec4_at(values, 0u)), predicate_holds(evec4_at(values, 1u)),
                predicate_holds(evec4_at(values, 2u)), predicate_holds(evec4_at(values, 3u)));
 }
@@ -223,7 +232,7 @@ bvec4 compact_keep4(uint e, uint load, out EVEC4 values) {
       return kept;
     }
     values = src_vector(e);
-    return compact_keep_values4(values);
+    return compact_keep_values4(e, values);
   }
   bvec4 kept = bvec4(false);
   for (uint c = 0u; c < 4u; ++c) {

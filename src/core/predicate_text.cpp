@@ -112,6 +112,10 @@ Predicate parse_predicate(std::string_view text, DataType type) {
     if (colon != std::string_view::npos) throw bad("nonzero takes no constant");
     return Predicate::nonzero();
   }
+  if (name == "run-start") {
+    if (colon != std::string_view::npos) throw bad("run-start takes no constant");
+    return Predicate::run_start();
+  }
   if (name == "bit") {
     const auto mask = parse_mask(rest, type);
     if (!mask) throw bad("malformed mask '" + rest + "'");

@@ -226,6 +226,13 @@ uint64_t compaction_window(TileShape shape, uint64_t window) {
 
 }  // namespace
 
+void check_run_start_fits(uint64_t count, uint64_t window) {
+  if (window != 0 && count > window)
+    throw Error(Errc::too_large, "the run_start predicate (unique) compares each element with the one before, so its " +
+                                     std::to_string(count) + " elements must fit one storage-buffer binding of " +
+                                     std::to_string(window) + "; split the input where a run ends");
+}
+
 bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window) {
   return window != 0 && count > compaction_window(shape, window);
 }

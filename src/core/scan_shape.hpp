@@ -125,6 +125,9 @@ Plan plan_compaction(uint64_t count, TileShape shape, bool counts_multipass, boo
                      uint64_t window = 0, PlanExtent extent = PlanExtent::full);
 // Whether such a plan runs in windows.
 bool compaction_windowed(uint64_t count, TileShape shape, uint64_t window);
+// The run_start predicate reads the element before each one, which for a window's first element the
+// binding does not hold: Errc::too_large unless `count` fits one window of `window` elements.
+void check_run_start_fits(uint64_t count, uint64_t window);
 // Shared memory the single-pass compaction kernel needs at most (compact_stage.glsl stages a whole tile
 // of W·K·4 elements of `element_bytes` each: W·K·16 bytes for the 4-byte types, W·K·32 for the 8-byte
 // ones; the look-back and the subgroup counts take a few words per subgroup, and compact.glsl's scan

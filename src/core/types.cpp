@@ -104,6 +104,7 @@ std::string_view to_string(PredicateKind kind) noexcept {
     case PredicateKind::greater_equal: return "greater_equal";
     case PredicateKind::bits_set: return "bits_set";
     case PredicateKind::in_range: return "in_range";
+    case PredicateKind::run_start: return "run_start";
   }
   return "?";
 }

@@ -277,8 +277,10 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
   impl.check_current();
   const Resolved r = resolve_compact(ctx, args.count, args.config, partition);
   const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
-  if (!flagged && args.predicate.kind > PredicateKind::in_range)
+  if (!flagged && args.predicate.kind > PredicateKind::run_start)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
+  if (!flagged && args.predicate.kind == PredicateKind::run_start)
+    core::check_run_start_fits(args.count, core::window_elements(impl.max_binding_bytes, impl.binding_alignment(4), 4));
   check_view(impl, "count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;
   const uint64_t bytes = n * 4;

@@ -45,8 +45,16 @@ KeptPlacement distributed_select(MPI_Comm comm, bool flagged, DataType type, con
   call.op = flagged ? 0 : static_cast<uint32_t>(predicate.kind);
   call.variant = static_cast<uint32_t>(rebalance);
   // One collective: the same-call check, the error agreement and every rank's kept count.
+  // run_start reads the element before each one, which for a piece's first element another rank holds;
+  // refused inside the step, so that every rank agrees on the error.
+  const auto checked_select = [&] {
+    if (!flagged && predicate.kind == PredicateKind::run_start)
+      throw Error(Errc::unsupported, "the run_start predicate compares each element with the one before, which "
+                                     "for a piece's first element another rank holds: not offered across ranks");
+    return local_select();
+  };
   const std::vector<uint64_t> counts = gather_after_step(
-      comm, call, flagged ? "gpuscan::mpi::select_flagged" : "gpuscan::mpi::select_if", local_select);
+      comm, call, flagged ? "gpuscan::mpi::select_flagged" : "gpuscan::mpi::select_if", checked_select);
   const size_t me = static_cast<size_t>(rank_of(comm));
   KeptPlacement placed;
   placed.kept = counts[me];

@@ -148,7 +148,7 @@ TempRequirements temp_needs(const Context& ctx, const core::Plan& plan, bool ind
 // Specialization constant 6 of the compaction kernels: 0 for flags, else the predicate's kind + 1.
 uint32_t predicate_constant(bool flagged, PredicateKind kind) {
   if (flagged) return 0;
-  if (kind > PredicateKind::in_range)
+  if (kind > PredicateKind::run_start)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(static_cast<uint32_t>(kind)));
   return static_cast<uint32_t>(kind) + 1;
 }
@@ -274,6 +274,8 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   const ResolvedCompact r =
       resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
   const uint32_t predicate = predicate_constant(flagged, args.predicate.kind);
+  if (!flagged && args.predicate.kind == PredicateKind::run_start)
+    core::check_run_start_fits(args.count, impl_of(ctx).window_elements(args.config.type));
 
   vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;  // with count_from: the upper bound

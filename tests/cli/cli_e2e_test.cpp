@@ -467,7 +467,7 @@ TEST_F(CliTest, UnknownTypeIsAUsageErrorListingValidTypes) {
 }
 
 TEST_F(CliTest, UnknownCommandAndOptionAreUsageErrors) {
-  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, reduce, compact, demo"});
+  expect_failure(run("frobnicate"), 2, {"unknown command 'frobnicate'", "info, scan, reduce, compact, unique, demo"});
   expect_failure(run(""), 2, {"no command given"});
   expect_failure(run("info --bogus"), 2, {"--bogus"});
   expect_failure(run("scan --type u32 --out x"), 2, {"--in"});
@@ -943,7 +943,7 @@ TEST_F(CliTest, DemoPastOneBinding) {
 
 // Every command's --help ends with examples, and the top-level help documents the exit codes.
 TEST_F(CliTest, HelpOfEveryCommandShowsExamples) {
-  for (const std::string command : {"", "info ", "scan ", "reduce ", "compact ", "demo "}) {
+  for (const std::string command : {"", "info ", "scan ", "reduce ", "compact ", "unique ", "demo "}) {
     const RunResult r = run(command + "--help");
     ASSERT_EQ(r.exit_code, 0) << command << r;
     const size_t examples = r.out.find("\nExamples:\n  ");
@@ -1164,6 +1164,28 @@ std::vector<uint32_t> reference(const std::vector<uint32_t>& in, const std::func
   kept = out.size();
   if (partition) out.insert(out.end(), rejected.begin(), rejected.end());
   return out;
+}
+
+// `unique` keeps the first of each run (numbers compare as numbers: -0 == 0, NaN starts its own run), and
+// with --partition puts the repeats after; the same on GL. Every type, size and path is the GPU suites'
+// (CompactTest.RunStartsMatchUniqueCopy).
+TEST_F(CliTest, UniqueKeepsTheFirstOfEachRun) {
+  write_file(path("runs.txt"), "3\n-0\n0\nnan\nnan\n7\n7\n-2.5\n");
+  const std::string io = " --format text -i " + shell_quote(path("runs.txt").string()) + " -o -";
+  for (const std::string api : {"", " --api gl"}) {
+    RunResult r = run("unique --type f32" + api + io);
+    ASSERT_EQ(r.exit_code, 0) << api << r;
+    EXPECT_EQ(r.out, "3\n-0\nnan\nnan\n7\n-2.5\n") << api;
+    EXPECT_NE(r.err.find("kept 6 of 8 f32 elements (predicate run-start)"), std::string::npos) << r;
+    r = run("unique --type f32 --partition" + api + io);
+    ASSERT_EQ(r.exit_code, 0) << api << r;
+    EXPECT_EQ(r.out, "3\n-0\nnan\nnan\n7\n-2.5\n0\n7\n") << api;
+  }
+  write_file(path("ids.txt"), "18446744073709551615\n18446744073709551615\n1\n1\n18446744073709551615\n");
+  const RunResult r = run("unique --type u64 --algorithm three-pass --format text -i " +
+                          shell_quote(path("ids.txt").string()) + " -o -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "18446744073709551615\n1\n18446744073709551615\n");
 }
 
 // --- Operators, 64-bit types and `reduce` -----------------------------------------------------------

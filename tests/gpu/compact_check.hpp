@@ -1,6 +1,7 @@
 // Stream compaction checks shared by the Vulkan and OpenGL tests: every predicate family and the flags,
 // densities 0%, 1%, 50%, 99% and 100%, sizes around tile (and tile-count scan) boundaries, u32 / i32 /
-// f32 / u64 / i64 / f64, against std::copy_if and std::stable_partition. COMPACT_TESTS(Fixture) defines the test cases
+// f32 / u64 / i64 / f64, against std::copy_if and std::stable_partition; run starts (unique) against
+// std::unique_copy's rule. COMPACT_TESTS(Fixture) defines the test cases
 // for a fixture derived from CompactChecks.
 #pragma once
 
@@ -174,7 +175,7 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
 
   template <class T>
   void check_select_if(const Predicate& p, size_t n, double density, const CompactConfig& cfg) {
-    const auto keep = [&](T v) { return p(v); };
+    const auto keep = [&](T v) { return p.holds(v); };
     const std::vector<T> in = values_with_density<T>(n, density, keep, p, rng);
     std::vector<T> want;
     std::copy_if(in.begin(), in.end(), std::back_inserter(want), keep);
@@ -202,7 +203,7 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
 
   template <class T>
   void check_partition_if(const Predicate& p, size_t n, double density, const CompactConfig& cfg) {
-    const auto keep = [&](T v) { return p(v); };
+    const auto keep = [&](T v) { return p.holds(v); };
     const std::vector<T> in = values_with_density<T>(n, density, keep, p, rng);
     std::vector<T> want = in;
     const size_t kept = std::stable_partition(want.begin(), want.end(), keep) - want.begin();
@@ -339,7 +340,7 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
       for (auto& x : in)
         if (rng() % 4 == 0) x = specials[rng() % std::size(specials)];
       in = with_nans(std::move(in), rng);
-      const auto keep = [&](T v) { return p(v); };
+      const auto keep = [&](T v) { return p.holds(v); };
       std::vector<T> want;
       std::copy_if(in.begin(), in.end(), std::back_inserter(want), keep);
       std::ostringstream what;
@@ -353,6 +354,53 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
       EXPECT_EQ(got.kept, kept) << what.str();
       expect_same(got.values, parted, "partition: " + what.str());
     }
+  }
+
+  // Runs of equal elements, of lengths 1 to max_run, their values drawn from a small alphabet (so a run
+  // may equal the one before it: one longer run) that for floats holds -0, +0, NaN and the infinities.
+  template <class T>
+  std::vector<T> runs_of(size_t n, uint32_t max_run) {
+    std::vector<T> alphabet = random_values<T>(6, rng);
+    if constexpr (std::is_floating_point_v<T>) {
+      using Limits = std::numeric_limits<T>;
+      alphabet.insert(alphabet.end(), {T(0), T(-0.0), Limits::quiet_NaN(), Limits::infinity(), -Limits::infinity()});
+    } else {
+      alphabet.insert(alphabet.end(), {T(0), std::numeric_limits<T>::max()});
+    }
+    std::vector<T> v;
+    v.reserve(n);
+    while (v.size() < n) {
+      const T x = alphabet[rng() % alphabet.size()];
+      v.insert(v.end(), std::min<size_t>(1 + rng() % max_run, n - v.size()), x);
+    }
+    return v;
+  }
+
+  // select_if and (three-pass) partition_if with Predicate::run_start against std::unique_copy's rule.
+  template <class T>
+  void check_run_starts(size_t n, uint32_t max_run, const CompactConfig& cfg) {
+    const std::vector<T> in = runs_of<T>(n, max_run);
+    std::vector<T> firsts, repeats;
+    for (size_t i = 0; i < n; ++i)
+      (Predicate::run_start().holds(in[i], i ? &in[i - 1] : nullptr) ? firsts : repeats).push_back(in[i]);
+    std::ostringstream what;
+    what << "run_start n=" << n << " runs up to " << max_run << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    expect_same(unique(ctx, std::span<const T>(in), cfg), firsts, what.str());
+    if (single_pass()) return;  // partitions run three-pass only
+    const PartitionResult<T> got = partition(ctx, std::span<const T>(in), Predicate::run_start(), cfg);
+    EXPECT_EQ(got.kept, firsts.size()) << what.str();
+    firsts.insert(firsts.end(), repeats.begin(), repeats.end());
+    expect_same(got.values, firsts, "partition: " + what.str());
+  }
+
+  template <class T>
+  void run_starts() {
+    size_t round = 0;
+    for (const size_t n : sizes)
+      for (const uint32_t max_run : {1u, 3u, 40u, 1000u})
+        check_run_starts<T>(n, max_run, round++ % 3 ? config() : config(0, 4));
+    check_run_starts<T>(5000, 5000, config());  // one run, or a few
   }
 
   template <class F>
@@ -398,6 +446,9 @@ TEST_P(Fixture, NanAndSignedZeroMatchTheHost) {  \
   for_type([&](auto t) {  \
     if constexpr (std::is_floating_point_v<decltype(t)>) nan_and_signed_zero<decltype(t)>();  \
   });  \
+}  \
+TEST_P(Fixture, RunStartsMatchUniqueCopy) {  \
+  for_type([&](auto t) { run_starts<decltype(t)>(); });  \
 }  \
 TEST_P(Fixture, PartitionOtherTileShapes) {  \
   if (skip_partition()) GTEST_SKIP() << "partitions run three-pass only; the single-pass one was refused";  \

@@ -86,7 +86,7 @@ class CompactIndirectTest : public GpuTest, public ::testing::WithParamInterface
     const size_t n = static_cast<size_t>(std::min<uint64_t>(gpu_count, bound));
     std::vector<size_t> order(n);
     for (size_t i = 0; i < n; ++i) order[i] = i;
-    auto keep = [&](size_t i) { return flagged ? flags[i] != 0 : pred(values[i]); };
+    auto keep = [&](size_t i) { return flagged ? flags[i] != 0 : pred.holds(values[i]); };
     const size_t kept = std::stable_partition(order.begin(), order.end(), keep) - order.begin();
     std::vector<T> want(partition ? n : kept);
     for (size_t i = 0; i < want.size(); ++i) want[i] = values[order[i]];

@@ -282,6 +282,20 @@ TEST_P(CompactWindowTest, SinglePassAndIndirectCountsRefused) {
 }
 
 // The recording API across windows: output past the kept elements untouched, count at its offset.
+// run_start compares each element with the one before, which a window's binding does not hold: inputs
+// that fit one binding run, longer ones are Errc::too_large.
+TEST_P(CompactWindowTest, RunStartsFitOneBinding) {
+  check_run_starts<uint32_t>(4992, 7, config());
+  const std::vector<uint32_t> v = random_values<uint32_t>(3 * 4992 + 7, rng);
+  try {
+    unique(ctx, std::span<const uint32_t>(v), config());
+    ADD_FAILURE() << "a windowed run_start selection did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::too_large) << e.what();
+    EXPECT_NE(std::string(e.what()).find("one storage-buffer binding"), std::string::npos) << e.what();
+  }
+}
+
 TEST_P(CompactWindowTest, RecordedSelectionLeavesTheTailAlone) {
   for (size_t n : {size_t{4992 * 2 + 3}, size_t{4992 * 5}}) {
     const CompactConfig cfg = config();

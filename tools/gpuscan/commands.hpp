@@ -28,6 +28,7 @@ Command add_info_command(CLI::App& app);  // info.cpp: devices, the pick, the al
 Command add_scan_command(CLI::App& app);  // scan.cpp: scan a file into a file
 Command add_reduce_command(CLI::App& app);   // reduce.cpp: reduce a file to one value
 Command add_compact_command(CLI::App& app);  // compact.cpp: select_if / select_flagged / partition on a file
+Command add_unique_command(CLI::App& app);   // compact.cpp: the first of each run of equal elements
 Command add_demo_command(CLI::App& app);     // demo.cpp: random data, every variant, checked and timed
 
 }  // namespace gpuscan::cli

@@ -1,6 +1,6 @@
 // `gpuscan compact`: read a file of numbers, keep the elements a predicate (or a flags file) selects,
 // on the GPU, write them (with --partition: the kept ones, then the rejected ones, both in input
-// order) and print the number kept to stderr.
+// order) and print the number kept to stderr. `gpuscan unique`: the same with the run-start predicate.
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -110,7 +110,53 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
   return 0;
 }
 
+// --path and --algorithm, shared by compact and unique.
+void add_plan_options(CLI::App& sub, const std::shared_ptr<CompactOptions>& options) {
+  sub.add_option_function<std::string>(
+         "--path",
+         [options](const std::string& name) {
+           options->path = name == "ballot"          ? CompactPath::ballot
+                           : name == "shared-memory" ? CompactPath::shared_memory
+                                                     : CompactPath::automatic;
+         },
+         "how tiles rank kept elements: auto, ballot or shared-memory")
+      ->check(CLI::IsMember({"auto", "ballot", "shared-memory"}))
+      ->type_name("PATH");
+  sub.add_option_function<std::string>(
+         "--algorithm",
+         [options](const std::string& name) { options->algorithm = *parse_compact_algorithm(name); },
+         "how the selection is planned: auto (single-pass where the device can), three-pass (count, scan "
+         "the counts, scatter; any device) or single-pass (one dispatch, look-back over the tiles' counts; "
+         "Vulkan and the ballot path only, not with --partition)")
+      ->check(CLI::IsMember({"auto", "three-pass", "single-pass"}))
+      ->type_name("ALG");
+}
+
 }  // namespace
+
+Command add_unique_command(CLI::App& app) {
+  auto options = std::make_shared<CompactOptions>();
+  options->pred = "run-start";
+  options->predicate = Predicate::run_start();
+  CLI::App* sub = app.add_subcommand("unique", "Keep the first element of every run of equal consecutive elements");
+  add_type_option(*sub, options->type)->required()->default_str("");
+  sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
+  sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
+  add_format_option(*sub, options->format);
+  sub->add_flag("--partition", options->partition,
+                "write every element: the first of each run, then the repeats, both in input order");
+  add_plan_options(*sub, options);
+  sub->footer(
+      "Elements compare as numbers: -0 equals 0, and every NaN starts a run of its own. On sorted input the\n"
+      "output is the distinct values. The input must fit one storage-buffer binding.\n"
+      "Examples:\n"
+      "  gpuscan unique --type u32 --in sorted.bin --out distinct.bin\n"
+      "  gpuscan unique --type f64 --in a.txt --out - --format text\n"
+      "The number kept goes to stderr.\n" +
+      std::string(exit_codes_help));
+  return {sub, [options](GlobalFlags& globals) { return run_compact(*options, globals); },
+          [options](const GlobalFlags& globals) { return compact_conflict(*options, globals); }};
+}
 
 Command add_compact_command(CLI::App& app) {
   auto options = std::make_shared<CompactOptions>();
@@ -125,24 +171,7 @@ Command add_compact_command(CLI::App& app) {
   add_format_option(*sub, options->format);
   sub->add_flag("--partition", options->partition,
                 "write every element: the kept ones first, then the rejected ones, both in input order");
-  sub->add_option_function<std::string>(
-         "--path",
-         [options](const std::string& name) {
-           options->path = name == "ballot"          ? CompactPath::ballot
-                           : name == "shared-memory" ? CompactPath::shared_memory
-                                                     : CompactPath::automatic;
-         },
-         "how tiles rank kept elements: auto, ballot or shared-memory")
-      ->check(CLI::IsMember({"auto", "ballot", "shared-memory"}))
-      ->type_name("PATH");
-  sub->add_option_function<std::string>(
-         "--algorithm",
-         [options](const std::string& name) { options->algorithm = *parse_compact_algorithm(name); },
-         "how the selection is planned: auto (single-pass where the device can), three-pass (count, scan "
-         "the counts, scatter; any device) or single-pass (one dispatch, look-back over the tiles' counts; "
-         "Vulkan and the ballot path only, not with --partition)")
-      ->check(CLI::IsMember({"auto", "three-pass", "single-pass"}))
-      ->type_name("ALG");
+  add_plan_options(*sub, options);
   sub->callback([sub, options] {
     const bool has_pred = !options->pred.empty(), has_flags = !options->flags.empty();
     if (has_pred == has_flags)
@@ -165,6 +194,7 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type u64 --pred ge:0x100000000 --in ids.bin --out big.bin\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out kept.bin --algorithm three-pass\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
+      "  gpuscan compact --type u32 --pred run-start --in a.bin --out b.bin --partition   firsts of runs, then repeats\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_compact(*options, globals); },

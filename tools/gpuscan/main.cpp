@@ -4,6 +4,7 @@
 //   gpuscan [--device SEL] [--validate] info [--n N] ...   devices, the pick, the algorithm, the plan
 //   gpuscan [--device SEL] [--validate] scan --type T --in FILE --out FILE [--format binary|text] ...
 //   gpuscan [--device SEL] [--validate] compact --type T --pred PRED|--flags FILE --in FILE --out FILE ...
+//   gpuscan [--device SEL] [--validate] unique --type T --in FILE --out FILE ...
 //   gpuscan [--device SEL] [--validate] demo [--n N] [--type T] [--algorithm A] ...
 //
 // scan, info and demo share --algorithm auto|single-pass|reduce-then-scan|multipass|blelloch,
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
       "  gpuscan info --json                            the same as JSON\n"
       "  gpuscan scan --type u32 --in a.bin --out b.bin --verify\n"
       "  gpuscan compact --type u32 --pred gt:100 --in a.bin --out b.bin [--partition]\n"
+      "  gpuscan unique --type u64 --in sorted.bin --out distinct.bin\n"
       "  gpuscan --device llvmpipe demo --n 1000000\n"
       "  gpuscan --api gl info                          the OpenGL backend: GL version, subgroups, the pick\n"
       "  gpuscan COMMAND --help                         a command's options and examples\n"
@@ -110,7 +112,7 @@ int main(int argc, char** argv) {
 
   // The command table.
   const Command commands[] = {add_info_command(app), add_scan_command(app), add_reduce_command(app),
-                              add_compact_command(app), add_demo_command(app)};
+                              add_compact_command(app), add_unique_command(app), add_demo_command(app)};
   // Unknown words land in app.remaining() (subcommands fall through to here), so that an unknown
   // command can be named as such instead of CLI11's "A subcommand is required".
   app.allow_extras();

@@ -104,6 +104,16 @@ template <Element T>
 PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                                      CompactConfig config = {});
 
+// Convenience: the first element of every run of equal consecutive elements, which is select_if with
+// Predicate::run_start() (std::unique_copy; on sorted data, the distinct values in order). The input
+// must fit one storage-buffer binding (Errc::too_large).
+//   std::vector<uint32_t> v = {3, 3, 1, 1, 1, 3, 7, 7};
+//   gpuscan::unique(ctx, std::span<const uint32_t>(v));   // {3, 1, 3, 7}
+template <Element T>
+std::vector<T> unique(const Context& ctx, std::span<const T> values, CompactConfig config = {}) {
+  return select_if(ctx, values, Predicate::run_start(), config);
+}
+
 // u32, i32 and f32; u64 and i64 need shaderInt64, f64 shaderFloat64 (Errc::unsupported without).
 #define GPUSCAN_COMPACT_EXTERN(T)                                                                            \
   extern template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);   \
