@@ -270,7 +270,7 @@ static bool check_segmented(ReduceOp op, const std::vector<T>& in, const std::ve
       want = static_cast<double>(acc);
     }
     if (!ok && wrong++ < 10)
-      std::fprintf(stderr, "  segment %zu [%zu, %zu): got %.9g, expected %.9g\n", s, begin, end,
+      std::fprintf(stderr, "  segment %zu [%zu, %zu): got %.10g, expected %.10g\n", s, begin, end,
                    static_cast<double>(got[s]), want);
   }
   if (wrong > 10) std::fprintf(stderr, "  ... %d wrong segments in total\n", wrong);
