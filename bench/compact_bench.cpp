@@ -6,6 +6,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "segment_lengths.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
@@ -73,8 +74,8 @@ CaseData<T> make_case(uint64_t n, uint32_t density, bool flagged, std::mt19937_6
 
 void check_compact_options(const CompactOptions& o) {
   for (const auto& op : o.ops)
-    if (op != "select-if" && op != "select-flagged")
-      throw Error(Errc::invalid_argument, "unknown compaction op '" + op + "' (select-if, select-flagged)");
+    if (op != "select-if" && op != "select-flagged" && op != "unique")
+      throw Error(Errc::invalid_argument, "unknown compaction op '" + op + "' (select-if, select-flagged, unique)");
   for (const auto& a : o.algorithms)
     if (a != "three-pass" && a != "single-pass" && a != "single-pass-fill")
       throw Error(Errc::invalid_argument,
@@ -101,6 +102,7 @@ int run_cases_of_type(const Context& ctx, const Buffers& b, uint64_t n, DataType
   int failures = 0;
   const std::string type_name(to_string(type));
   for (const auto& op : o.ops) {
+    if (op == "unique") continue;  // run_unique_cases
     const bool flagged = flagged_op(op);
     for (const uint32_t density : o.densities) {
       const CaseData<T> data = make_case<T>(n, density, flagged, rng);
@@ -166,6 +168,60 @@ int run_cases_of_type(const Context& ctx, const Buffers& b, uint64_t n, DataType
   return failures;
 }
 
+// unique (select_if with Predicate::run_start) on the u32 key runs of bench/segment_lengths.hpp, mean run
+// 16, the data CUB's DeviceSelect::Unique gets in bench/cub/cub_family_bench.cu (kind "unique-mean16").
+int run_unique_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink) {
+  std::vector<uint32_t> keys;
+  bench_inputs::fill_runs(keys, n, bench_inputs::default_seed, 16);
+  std::vector<uint32_t> expected;
+  std::unique_copy(keys.begin(), keys.end(), std::back_inserter(expected));
+  upload(ctx, b, b.in.handle(), keys.data(), n * 4);
+  const uint64_t kept = expected.size();
+  int failures = 0;
+  for (const auto& alg : o.algorithms)
+    for (auto w : o.workgroup_sizes)
+      for (auto k : o.vectors) {
+        SelectArgs args;
+        args.config = config_for(DataType::u32, alg, w, k);
+        args.count = n;
+        args.input = b.in.view();
+        args.predicate = Predicate::run_start();
+        args.output = b.out.view();
+        args.count_out = b.count.view();
+        args.temp = b.temp.view();
+        if (alg == "single-pass") {
+          zero(ctx, b.temp.handle());
+          args.temp_zeroed = true;
+        }
+        auto record = [&](VkCommandBuffer cmd) { record_select_if(ctx, cmd, args); };
+        std::string label = alg;
+        if (o.workgroup_sizes.size() > 1 || o.vectors.size() > 1)
+          label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
+        const std::string what = label + " u32 unique-mean16 n=" + std::to_string(n);
+        if (o.verify) {
+          poison(ctx, b.out.handle(), n * 4);
+          poison(ctx, b.count.handle(), 4);
+          vk::submit_and_wait(ctx, record);
+          uint32_t got_kept = 0;
+          std::memcpy(&got_kept, read_back(ctx, b, b.count.handle(), 4), 4);
+          const auto* got = static_cast<const uint32_t*>(read_back(ctx, b, b.out.handle(), n * 4));
+          if (got_kept != kept || std::memcmp(got, expected.data(), kept * 4) != 0) {
+            ++failures;
+            std::cerr << "MISMATCH " << what << ": kept " << got_kept << " of " << kept << " expected\n";
+            sink.note("MISMATCH " + what);
+            continue;
+          }
+        }
+        Row row{"gpuscan-vulkan", label, "u32", "unique-mean16", n};
+        row.stats = summarize(time_runs(ctx, o.warmup, o.runs, record));
+        row.runs = o.runs;
+        row.bytes = static_cast<double>(n) * 4 + static_cast<double>(kept) * 4;
+        std::cerr << what << ": " << row.stats.median_ms << " ms\n";
+        sink.row(row);
+      }
+  return failures;
+}
+
 }  // namespace
 
 int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink,
@@ -175,6 +231,7 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
     failures += visit_type(type, [&](auto tag) {
       return run_cases_of_type<decltype(tag)>(ctx, b, n, type, o, sink, rng);
     });
+  if (std::find(o.ops.begin(), o.ops.end(), "unique") != o.ops.end()) failures += run_unique_cases(ctx, b, n, o, sink);
   return failures;
 }
 

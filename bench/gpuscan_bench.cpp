@@ -99,7 +99,8 @@ int main(int argc, char** argv) {
   app.add_option("--copy-workgroup-sizes", copy_workgroup_sizes, "copy roofline: W values")->delimiter(',');
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
   app.add_option("--ops", ops,
-                 "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags); default scan")
+                 "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags), unique (u32 runs of mean "
+                 "length 16, bench/segment_lengths.hpp); default scan")
       ->delimiter(',');
   app.add_option("--densities", compact.densities, "compaction: percent of elements kept (default 1,50,99)")
       ->delimiter(',');
