@@ -544,6 +544,59 @@ py::object compact(std::shared_ptr<State> state, const py::object& a, const py::
   return py::make_tuple(in.narrow(values_kept[0].cast<py::array>()), values_kept[1]);
 }
 
+// unique_by_key(keys, values): the first of every run of equal consecutive keys and the value beside it.
+// Keys are integers or bool, compared as they are (widened to u32, or as u64 bits); values any dtype
+// compact() takes.
+py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj, const py::object& values_obj,
+                        const std::string& algorithm) {
+  const char* function = "unique_by_key";
+  gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
+  const py::array keys = as_array(keys_obj, function);
+  const py::dtype key_dtype = keys.dtype();
+  const char kk = key_dtype.kind();
+  if (!(kk == 'u' || kk == 'i' || kk == 'b') || key_dtype.itemsize() > 8)
+    throw py::type_error(std::string(function) + "() takes integer or bool keys (compared exactly), not " +
+                         dtype_name(key_dtype));
+  const bool wide_keys = key_dtype.itemsize() == 8;
+  const py::array key_words = keys.attr("astype")(wide_keys ? "uint64" : "uint32");
+  const py::array values = as_array(values_obj, function);
+  if (values.ndim() != 1 || key_words.ndim() != 1 || values.size() != keys.size())
+    throw py::value_error(std::string(function) + "() takes 1-D keys and values of the same length, not " +
+                          std::to_string(keys.size()) + " keys and " + std::to_string(values.size()) + " values");
+  const py::dtype dtype = values.dtype();
+  if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
+  const Operand in = operand(values, dtype, gpuscan::Op::add, function);
+  config.type = checked_type(in.array, gpuscan::Op::add, function);
+  py::object unique_keys, firsts;
+  const auto run = [&](auto key_tag, auto value_tag) {
+    using Key = decltype(key_tag);
+    using T = decltype(value_tag);
+    const auto k = contiguous<Key>(key_words);
+    const auto v = contiguous<T>(in.array);
+    std::pair<std::vector<Key>, std::vector<T>> r;
+    {
+      py::gil_scoped_release release;
+      r = gpuscan::unique_by_key<Key, T>(state->ctx, span_of(k), span_of(v), config);
+      state.reset();
+    }
+    unique_keys = to_numpy(std::move(r.first));
+    firsts = to_numpy(std::move(r.second));
+  };
+  const auto with_key = [&](auto value_tag) {
+    if (wide_keys) run(uint64_t{}, value_tag);
+    else run(uint32_t{}, value_tag);
+  };
+  switch (config.type) {
+    case gpuscan::DataType::u32: with_key(uint32_t{}); break;
+    case gpuscan::DataType::i32: with_key(int32_t{}); break;
+    case gpuscan::DataType::f32: with_key(float{}); break;
+    case gpuscan::DataType::u64: with_key(uint64_t{}); break;
+    case gpuscan::DataType::i64: with_key(int64_t{}); break;
+    case gpuscan::DataType::f64: with_key(double{}); break;
+  }
+  return py::make_tuple(unique_keys.attr("astype")(key_dtype), in.narrow(firsts.cast<py::array>()));
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Segmented scans
 
@@ -709,6 +762,9 @@ class ContextObject {
                      const std::string& algorithm) const {
     return ::compact(state(), a, pred, path, algorithm, false);
   }
+  py::tuple unique_by_key(const py::object& keys, const py::object& values, const std::string& algorithm) const {
+    return ::unique_by_key(state(), keys, values, algorithm);
+  }
   py::object unique(const py::object& a, const std::string& algorithm) const {
     return ::compact(state(), a, py::str("run-start"), "auto", algorithm, false);
   }
@@ -872,6 +928,12 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "on sorted input the same as numpy.unique(a, equal_nan=False); elements compare as numbers (-0.0 ==\n"
       "0.0, every NaN its own run). dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)";
+  static const char* unique_by_key_doc =
+      "(keys, values): the first of every run of equal consecutive keys and the value beside it, in order\n"
+      "(CUB's DeviceSelect::UniqueByKey). keys: 1-D integers or bool (compared exactly); values: a dtype as\n"
+      "compact() takes, as many as keys. algorithm: 'auto', 'three-pass', 'single-pass'.\n"
+      "    gpuscan.unique_by_key(np.array([5, 5, 9, 2], np.uint32), np.array([1., 2., 3., 4.]))\n"
+      "    # (array([5, 9, 2], dtype=uint32), array([1., 3., 4.]))";
   static const char* partition_doc =
       "(values, kept): every element of `a`, those `pred` keeps first, then the others, both in input order\n"
       "(np.concatenate([a[m], a[~m]]) for a boolean mask m), and the number kept. Arguments as compact().\n"
@@ -939,6 +1001,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
       .def("unique", &ContextObject::unique, py::arg("a"), py::arg("algorithm") = "auto", unique_doc)
+      .def("unique_by_key", &ContextObject::unique_by_key, py::arg("keys"), py::arg("values"),
+           py::arg("algorithm") = "auto", unique_by_key_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
            py::arg("keys") = py::none(), py::arg("op") = "add", py::arg("inclusive") = false, segmented_doc)
       .def("cumsum", &ContextObject::cumsum, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
@@ -1025,6 +1089,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
         return default_context().cast<const ContextObject&>().unique(a, algorithm);
       },
       py::arg("a"), py::arg("algorithm") = "auto", unique_doc);
+  m.def(
+      "unique_by_key",
+      [](const py::object& keys, const py::object& values, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().unique_by_key(keys, values, algorithm);
+      },
+      py::arg("keys"), py::arg("values"), py::arg("algorithm") = "auto", unique_by_key_doc);
   m.def(
       "segmented_scan",
       [](const py::object& a, const py::object& flags, const py::object& keys, const std::string& op, bool inclusive) {

@@ -251,3 +251,29 @@ def test_unique_compares_floats_as_numbers(ctx):
     assert gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32)).tolist() == [3, 1, 3, 7]
     values, kept = ctx.partition(np.array([5, 5, 6], dtype=np.int64), "run-start")
     assert values.tolist() == [5, 6, 5] and kept == 2
+
+
+@pytest.mark.parametrize("key_dtype", [np.uint32, np.int64, np.int16, np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dtype", [np.float32, np.uint64, np.int8], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [0, 1, 4097, 100_003])
+def test_unique_by_key_keeps_the_first_of_each_run_of_keys(ctx, key_dtype, dtype, n):
+    skip_without_64_bit(ctx, dtype)
+    skip_without_64_bit(ctx, key_dtype)
+    rng = rng_for("unique_by_key", np.dtype(key_dtype).name, np.dtype(dtype).name, n)
+    pool = np.array([False, True]) if key_dtype == np.bool_ else random_array(key_dtype, 7, rng)
+    keys = np.repeat(rng.choice(pool, n), rng.integers(1, 9, n))[:n]
+    values = random_array(dtype, keys.size, rng)
+    first = np.ones(keys.size, dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    got_keys, got_values = ctx.unique_by_key(keys, values)
+    assert got_keys.dtype == keys.dtype and np.array_equal(got_keys, keys[first])
+    check_narrow_or_same(got_values, values[first], f"unique_by_key n={n}")
+
+
+def test_unique_by_key_bad_arguments(ctx):
+    with pytest.raises(ValueError):
+        ctx.unique_by_key(np.zeros(3, np.uint32), np.zeros(2, np.float32))
+    with pytest.raises(TypeError):
+        ctx.unique_by_key(np.zeros(3, np.float32), np.zeros(3, np.float32))
+    assert [a.tolist() for a in gpuscan.unique_by_key(np.array([5, 5, 9, 2], np.uint32),
+                                                      np.array([1.0, 2.0, 3.0, 4.0]))] == [[5, 9, 2], [1.0, 3.0, 4.0]]

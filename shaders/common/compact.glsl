@@ -70,6 +70,13 @@ SPEC_CONSTANT(3, uint, VECTORS_PER_LANE, 4u);
 // (compact_keep4).
 SPEC_CONSTANT(4, bool, VECTOR_ALIGNED, true);
 SPEC_CONSTANT(6, uint, PREDICATE, 0u);
+// What the flags binding holds where PREDICATE is PRED_FLAGGED: HEADS_FLAGS, u32 flags (kept where
+// non-zero); HEADS_KEYS32 / HEADS_KEYS64, u32 or u64 keys (kept where the key differs from the one
+// before: unique_by_key), as the segmented scans' HEADS.
+const uint HEADS_FLAGS = 0u;
+const uint HEADS_KEYS32 = 1u;
+const uint HEADS_KEYS64 = 2u;
+SPEC_CONSTANT(8, uint, HEADS, 0u);
 
 // The first six words are PassParams (common/pass_io.glsl); compaction adds four.
 PARAMS_BLOCK uniform CompactParams {
@@ -176,11 +183,21 @@ bool predicate_holds(EBITS bits) {
   return false;
 }
 
+// Whether the flags binding keeps element i (HEADS): its flag is non-zero, or its key differs from the
+// one before (element 0 always). Keys index the binding in their own units (pc.flags_offset too).
+bool flag_at(uint i) {
+  const uint j = pc.flags_offset + i;
+  if (HEADS == HEADS_FLAGS) return g_flags[j] != 0u;
+  if (i == 0u) return true;
+  if (HEADS == HEADS_KEYS32) return g_flags[j] != g_flags[j - 1u];
+  return g_flags[2u * j] != g_flags[2u * j - 2u] || g_flags[2u * j + 1u] != g_flags[2u * j - 1u];
+}
+
 // Whether element i (< g_n) is kept; `value` receives its bits when the predicate reads it (always,
 // except for the flags, where it is loaded only if `need_value`).
 bool compact_keep(uint i, bool need_value, out EBITS value) {
   if (PREDICATE == PRED_FLAGGED) {
-    const bool kept = g_flags[pc.flags_offset + i] != 0u;
+    const bool kept = flag_at(i);
     value = (kept && need_value) ? g_src[pc.src_offset + i] : EBITS(0u);
     return kept;
   }
@@ -200,7 +217,11 @@ EVEC4 src_vector(uint e) {
   return EVec4(uvec4(v0.x, v0.z, v1.x, v1.z), uvec4(v0.y, v0.w, v1.y, v1.w));
 }
 #endif
-uvec4 flags_vector(uint e) { return g_flags4[(pc.flags_offset + e) / 4u]; }
+// The flags of elements e .. e+3: one 16-byte load of flags; for keys, whether each starts a run (1 or 0).
+uvec4 flags_vector(uint e) {
+  if (HEADS != HEADS_FLAGS) return uvec4(flag_at(e), flag_at(e + 1u), flag_at(e + 2u), flag_at(e + 3u));
+  return g_flags4[(pc.flags_offset + e) / 4u];
+}
 
 // Whether the built-in predicate (PREDICATE > 0) keeps each of elements e .. e+3, whose bits are
 // `values`. PRED_RUN_START compares each with the one before: the first with element e-1, loaded here

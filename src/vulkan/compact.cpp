@@ -145,6 +145,16 @@ TempRequirements temp_needs(const Context& ctx, const core::Plan& plan, bool ind
   return need;
 }
 
+// Bytes per element of what SelectArgs::flags holds.
+uint32_t head_bytes(SegmentHeads kind) {
+  switch (kind) {
+    case SegmentHeads::flags:
+    case SegmentHeads::keys_u32: return 4;
+    case SegmentHeads::keys_u64: return 8;
+  }
+  throw Error(Errc::invalid_argument, "unknown SelectArgs::flags_kind " + std::to_string(static_cast<uint32_t>(kind)));
+}
+
 // Specialization constant 6 of the compaction kernels: 0 for flags, else the predicate's kind + 1.
 uint32_t predicate_constant(bool flagged, PredicateKind kind) {
   if (flagged) return 0;
@@ -227,8 +237,10 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
       key.variant = core::compact_variant_name(d.kernel, args.config.type, r.path == CompactPath::ballot);
       key.predicate = predicate;
       // select_if binds the input as its (unread) flags.
+      const uint32_t flag_bytes = flagged ? head_bytes(args.flags_kind) : 4;
       const vk::Binding flags =
-          flagged && n > 0 ? vk::bind_elements(ctx, args.flags, d.src.offset, d.src.count, 4) : src;
+          flagged && n > 0 ? vk::bind_elements(ctx, args.flags, d.src.offset, d.src.count, flag_bytes) : src;
+      if (flagged) key.heads = static_cast<uint32_t>(args.flags_kind);  // HEADS: the same values
       const vk::Binding count = vk::bind_elements(ctx, args.count_out, 0, 1, 4);
       infos[3] = flags.info;
       infos[4] = count.info;
@@ -249,7 +261,8 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
         params[14] = static_cast<uint32_t>(d.dst.count);
       }
       // The ballot path loads 16-byte vectors of values (and flags) where both start on a 16-byte boundary.
-      key.vector_aligned = src.element_offset * esize % 16 == 0 && (!flagged || flags.element_offset % 4 == 0);
+      key.vector_aligned = src.element_offset * esize % 16 == 0 &&
+                           (!flagged || args.flags_kind != SegmentHeads::flags || flags.element_offset % 4 == 0);
     } else {
       key.variant = core::compact_variant_name(d.kernel, args.config.type, false);
       key.inclusive = d.inclusive;
@@ -276,18 +289,24 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   const uint32_t predicate = predicate_constant(flagged, args.predicate.kind);
   if (!flagged && args.predicate.kind == PredicateKind::run_start)
     core::check_run_start_fits(args.count, impl_of(ctx).window_elements(args.config.type));
+  const uint32_t flag_size = flagged ? head_bytes(args.flags_kind) : 4;
+  if (flagged && args.flags_kind != SegmentHeads::flags)  // keys compare with the one before, as run_start
+    core::check_run_start_fits(args.count, impl_of(ctx).window_elements(std::max(element_size(args.config.type), flag_size)));
 
   vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;  // with count_from: the upper bound
   const uint32_t esize = element_size(args.config.type);
   const uint64_t bytes = n * esize;  // of the input and of the output
-  const uint64_t flag_bytes = n * 4;
+  const uint64_t flag_bytes = n * flag_size;
   const uint64_t temp_bytes = r.plan.temp_elements * 4;
   if (n > 0) {
     vk::check_view("input", args.input, n, esize, "the compaction needs");
     if (partition) vk::check_view("output", args.output, n, esize, "the partition writes every element:");
     else vk::check_view("output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
-    if (flagged) vk::check_view("flags", args.flags, n, 4, "the compaction needs one flag per element:");
+    if (flagged)
+      vk::check_view("flags", args.flags, n, flag_size,
+                     args.flags_kind == SegmentHeads::flags ? "the compaction needs one flag per element:"
+                                                            : "the compaction needs one key per element:");
     if (vk::overlaps(args.input, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
     if (flagged && vk::overlaps(args.flags, flag_bytes, args.output, bytes))
@@ -313,9 +332,11 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   record_plan(ctx, cmd, r, args, flagged, predicate, count_from);
 }
 
+// `flags`: values.size() flags or keys, as `flags_kind` says; nullptr for a predicate.
 template <class T>
-PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
-                               Predicate predicate, CompactConfig config, bool partition) {
+PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const void* flags,
+                               Predicate predicate, CompactConfig config, bool partition,
+                               SegmentHeads flags_kind = SegmentHeads::flags) {
   config.type = data_type_of<T>::value;
   const uint64_t n = values.size();
   const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
@@ -332,9 +353,11 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
   std::memcpy(in.mapped(), values.data(), bytes);
   SelectArgs args{config, n, in.view(), {}, predicate, out.view(), count.view(), temp.view()};
   if (flags) {
-    flag_buffer = vk::OwnedBuffer(physical, device, n * 4, usage, vk::MemoryKind::host_visible);
-    std::memcpy(flag_buffer.mapped(), flags, n * 4);
+    const uint64_t flag_bytes = n * head_bytes(flags_kind);
+    flag_buffer = vk::OwnedBuffer(physical, device, flag_bytes, usage, vk::MemoryKind::host_visible);
+    std::memcpy(flag_buffer.mapped(), flags, flag_bytes);
     args.flags = flag_buffer.view();
+    args.flags_kind = flags_kind;
   }
   try {
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
@@ -452,13 +475,32 @@ PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> valu
   return run_compact(ctx, values, values.empty() ? &none : flags.data(), Predicate{}, config, true);
 }
 
+template <class Key, Element T>
+std::pair<std::vector<Key>, std::vector<T>> unique_by_key(const Context& ctx, std::span<const Key> keys,
+                                                          std::span<const T> values, CompactConfig config) {
+  static_assert(std::is_same_v<Key, uint32_t> || std::is_same_v<Key, uint64_t>, "keys are u32 or u64");
+  if (values.size() < keys.size())
+    throw Error(Errc::invalid_argument, std::to_string(values.size()) + " values for " + std::to_string(keys.size()) +
+                                            " keys: unique_by_key needs one value per key");
+  values = values.first(keys.size());
+  std::vector<Key> unique_keys = run_compact(ctx, keys, nullptr, Predicate::run_start(), config, false).values;
+  if (keys.empty()) return {};
+  constexpr SegmentHeads kind = sizeof(Key) == 4 ? SegmentHeads::keys_u32 : SegmentHeads::keys_u64;
+  std::vector<T> firsts = run_compact(ctx, values, keys.data(), Predicate{}, config, false, kind).values;
+  return {std::move(unique_keys), std::move(firsts)};
+}
+
 #define GPUSCAN_COMPACT_INSTANTIATE(T)                                                                      \
   template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);          \
   template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>,     \
                                          CompactConfig);                                                    \
   template PartitionResult<T> partition(const Context&, std::span<const T>, Predicate, CompactConfig);      \
   template PartitionResult<T> partition_flagged(const Context&, std::span<const T>, std::span<const uint32_t>, \
-                                                CompactConfig);
+                                                CompactConfig);                                             \
+  template std::pair<std::vector<uint32_t>, std::vector<T>> unique_by_key(                                  \
+      const Context&, std::span<const uint32_t>, std::span<const T>, CompactConfig);                        \
+  template std::pair<std::vector<uint64_t>, std::vector<T>> unique_by_key(                                  \
+      const Context&, std::span<const uint64_t>, std::span<const T>, CompactConfig);
 GPUSCAN_COMPACT_INSTANTIATE(uint32_t)
 GPUSCAN_COMPACT_INSTANTIATE(int32_t)
 GPUSCAN_COMPACT_INSTANTIATE(float)

@@ -23,9 +23,71 @@ class CompactTest : public CompactChecks<Context, GpuTest> {
         (type == DataType::f64 && !ctx.device_info().shader_float64))
       GTEST_SKIP() << "no shaderInt64 / shaderFloat64 for " << to_string(type);
   }
+
+  // unique_by_key and partition_flagged with keys as heads: u32 and u64 keys in runs (of equal keys from a
+  // small alphabet, so a run may continue the one before), values of the suite's type, against the first of
+  // each run of equal keys (Vulkan only: OpenGL takes u32 flags).
+  template <class Key, class T>
+  void check_by_key(size_t n, uint32_t max_run, const CompactConfig& cfg) {
+    const std::vector<Key> alphabet = random_values<Key>(5, rng);
+    std::vector<Key> keys;
+    while (keys.size() < n) keys.insert(keys.end(), std::min<size_t>(1 + rng() % max_run, n - keys.size()),
+                                        alphabet[rng() % alphabet.size()]);
+    const std::vector<T> values = random_values<T>(n, rng);
+    std::vector<Key> want_keys;
+    std::vector<T> want_values, repeats;
+    for (size_t i = 0; i < n; ++i) {
+      const bool first = i == 0 || keys[i] != keys[i - 1];
+      if (first) want_keys.push_back(keys[i]), want_values.push_back(values[i]);
+      else repeats.push_back(values[i]);
+    }
+    std::ostringstream what;
+    what << "unique_by_key " << sizeof(Key) * 8 << "-bit keys n=" << n << " runs up to " << max_run
+         << " W=" << cfg.workgroup_size << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    const auto [got_keys, got_values] =
+        unique_by_key(ctx, std::span<const Key>(keys), std::span<const T>(values), cfg);
+    expect_same(got_keys, want_keys, what.str());
+    expect_same(got_values, want_values, what.str());
+    if (single_pass() || n == 0) return;  // partitions run three-pass only
+    // The same heads through the recording call: partition_flagged with SelectArgs::flags_kind.
+    HostBuffer<T> in(ctx, n * sizeof(T)), out(ctx, n * sizeof(T));
+    HostBuffer<Key> key_buffer(ctx, n * sizeof(Key));
+    HostBuffer<uint32_t> count(ctx, 4);
+    const TempRequirements req = compact_temp_requirements(ctx, n, cfg);
+    HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+    std::copy(values.begin(), values.end(), in.data());
+    std::copy(keys.begin(), keys.end(), key_buffer.data());
+    poison(out.data(), n * sizeof(T));
+    SelectArgs args{cfg, n, in.view(), key_buffer.view(), {}, out.view(), count.view(), temp.view()};
+    args.config.type = data_type_of<T>::value;
+    args.flags_kind = sizeof(Key) == 4 ? SegmentHeads::keys_u32 : SegmentHeads::keys_u64;
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_partition_flagged(ctx, cmd, args); });
+    EXPECT_EQ(count.data()[0], want_values.size()) << what.str();
+    want_values.insert(want_values.end(), repeats.begin(), repeats.end());
+    expect_same(std::vector<T>(out.data(), out.data() + n), want_values, "partition_flagged: " + what.str());
+  }
 };
 
 COMPACT_TESTS(CompactTest)
+
+TEST_P(CompactTest, UniqueByKeyMatchesTheFirstOfEachRun) {
+  size_t round = 0;
+  for_type([&](auto v) {
+    using T = decltype(v);
+    for (const size_t n : {size_t{0}, size_t{1}, size_t{127}, size_t{129}, size_t{1000}, size_t{129 * 128 + 1}})
+      for (const uint32_t max_run : {1u, 4u, 300u}) {
+        const CompactConfig cfg = round++ % 2 ? config() : config(0, 4);
+        check_by_key<uint32_t, T>(n, max_run, cfg);
+        // u64 keys: their unique stages 8-byte elements, so a K that fits 4-byte values may not (lavapipe).
+        CompactConfig key_cfg = cfg;
+        const core::TileShape shape{cfg.workgroup_size ? cfg.workgroup_size : core::default_workgroup_size,
+                                    cfg.vectors_per_lane};
+        if (single_pass() && core::compact_single_pass_shared_bytes(shape, 8) > shared_memory_bytes)
+          key_cfg.vectors_per_lane /= 2;
+        if (ctx.device_info().shader_int64) check_by_key<uint64_t, T>(n, max_run, key_cfg);
+      }
+  });
+}
 
 constexpr CompactAlgorithm three = CompactAlgorithm::three_pass, single = CompactAlgorithm::single_pass;
 INSTANTIATE_TEST_SUITE_P(All, CompactTest,

@@ -7,11 +7,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <vulkan/vulkan_core.h>
 
 #include "gpuscan/compact.hpp"
+#include "gpuscan/segmented.hpp"
 #include "gpuscan/types.hpp"
 #include "gpuscan/vulkan/context.hpp"
 
@@ -57,6 +59,15 @@ struct SelectArgs {
   //                               .count_out = kept, .temp = tmp, .count_from = IndirectCount{.buffer = count_buf}});
   //   // out <-- [3, 7, 4], kept <-- 3, out[3..7] untouched
   std::optional<IndirectCount> count_from;
+  // What `flags` holds: SegmentHeads::flags (the default), or keys_u32 / keys_u64, count keys, an element
+  // kept where its key differs from the one before (element 0 always): the values of unique_by_key, and
+  // with record_partition_flagged the first of each run of keys, then the rest. Keys must fit one
+  // storage-buffer binding, as run_start's input (Errc::too_large).
+  //   // keys = [5, 5, 9, 9, 9, 2], in = [10, 11, 12, 13, 14, 15]
+  //   record_select_flagged(ctx, cmd, {.count = 6, .input = in, .flags = keys, .output = out, .count_out = kept,
+  //                                    .temp = tmp, .flags_kind = SegmentHeads::keys_u32});
+  //   // out <-- [10, 12, 15], kept <-- 3
+  SegmentHeads flags_kind = SegmentHeads::flags;
 };
 
 // Record the compaction into `cmd`. Barrier contract as record_scan's: writes to input (and flags)
@@ -104,6 +115,18 @@ template <Element T>
 PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                                      CompactConfig config = {});
 
+// Convenience: the first of every run of equal consecutive keys and the value beside it (CUB's
+// DeviceSelect::UniqueByKey, thrust::unique_by_key_copy): .first the keys (unique), .second the values
+// (select_flagged with the keys as SegmentHeads::keys_u32 or keys_u64). Key is uint32_t or uint64_t;
+// Errc::invalid_argument when there are fewer values than keys.
+//   std::vector<uint32_t> keys = {5, 5, 9, 9, 9, 2};
+//   std::vector<float> v = {1, 2, 3, 4, 5, 6};
+//   auto [k, first] = gpuscan::unique_by_key(ctx, std::span<const uint32_t>(keys), std::span<const float>(v));
+//   // k == {5, 9, 2}, first == {1, 3, 6}
+template <class Key, Element T>
+std::pair<std::vector<Key>, std::vector<T>> unique_by_key(const Context& ctx, std::span<const Key> keys,
+                                                          std::span<const T> values, CompactConfig config = {});
+
 // Convenience: the first element of every run of equal consecutive elements, which is select_if with
 // Predicate::run_start() (std::unique_copy; on sorted data, the distinct values in order). The input
 // must fit one storage-buffer binding (Errc::too_large).
@@ -121,7 +144,11 @@ std::vector<T> unique(const Context& ctx, std::span<const T> values, CompactConf
                                                 CompactConfig);                                             \
   extern template PartitionResult<T> partition(const Context&, std::span<const T>, Predicate, CompactConfig); \
   extern template PartitionResult<T> partition_flagged(const Context&, std::span<const T>,                   \
-                                                       std::span<const uint32_t>, CompactConfig);
+                                                       std::span<const uint32_t>, CompactConfig);           \
+  extern template std::pair<std::vector<uint32_t>, std::vector<T>> unique_by_key(                           \
+      const Context&, std::span<const uint32_t>, std::span<const T>, CompactConfig);                        \
+  extern template std::pair<std::vector<uint64_t>, std::vector<T>> unique_by_key(                           \
+      const Context&, std::span<const uint64_t>, std::span<const T>, CompactConfig);
 GPUSCAN_COMPACT_EXTERN(uint32_t)
 GPUSCAN_COMPACT_EXTERN(int32_t)
 GPUSCAN_COMPACT_EXTERN(float)
