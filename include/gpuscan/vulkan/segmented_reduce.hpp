@@ -18,8 +18,8 @@
 // segment reads the scan at the segment's last element, or writes the identity for an empty segment.
 // The combination order is the segmented scan's: it depends only on the count, the tile shape and the
 // subgroup size, never on scheduling, so float results are bitwise reproducible on one device. It
-// moves about 5N values and 3N flags plus the offsets (binary searches) and S outputs; a one-read
-// design is future work. It needs what segmented scans need (subgroup shuffles). Limits: u32 offsets,
+// reads the values twice, writes N flags and reads them twice, writes N scanned values, and reads the
+// offsets (binary searches) and S scanned values; a design that reads the values once is future work. It needs what segmented scans need (subgroup shuffles). Limits: u32 offsets,
 // and values, flags and the scanned values each bound once, so count is at most what one
 // storage-buffer binding holds (maxStorageBufferRange; Errc::too_large past it). Not on OpenGL.
 #pragma once
