@@ -4,7 +4,7 @@
 // many tiles, many empty segments (10^4 at one position, at tile boundaries, at both ends), segments
 // aligned to tiles, offsets[0] > 0 and offsets[S] < n (values outside ignored); S = 0 and n = 0; output
 // poisoned and guarded, fresh random data (GPUSCAN_SEED replays a run); bitwise-identical repeated float
-// runs; misuse.
+// runs; offsets that break the precondition on the record path; misuse.
 //
 // Float sums are compared with a tolerance (cpu::segmented_reduce_tolerance): the GPU combines in the
 // segmented scan's tree order (by tile, row and subgroup), not the reference's left-to-right order, so the
@@ -253,6 +253,25 @@ TEST_F(SegmentedOffsetsTest, RepeatedFloatRunsAreBitwiseEqual) {
   const auto b = segmented_reduce(shared_context(), std::span<const float>(values), std::span<const uint32_t>(offsets));
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
+}
+
+// The record path does not check the offsets (they are in GPU memory): decreasing offsets and offsets
+// past count give unspecified results but no access outside the bound ranges -- the output's guards
+// hold, the validation layer stays quiet, and the segments that are well formed still come out right.
+TEST_F(SegmentedOffsetsTest, BrokenOffsetsStayInBounds) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const size_t n = 3 * kSmallTile + 7;
+  const auto values = random_op_values<uint32_t>(n, Op::add, rng);
+  std::vector<uint32_t> offsets = {0, 10, 20, 5, 300, 4000000000u, 50, static_cast<uint32_t>(n) + 100, 0xFFFFFFFFu};
+  const auto r = record_reduction(shared_context(), values, offsets, small_tiles(DataType::u32, Op::add));
+  EXPECT_TRUE(r.guards_intact) << "the reduction wrote outside its output range";
+  ASSERT_EQ(r.output.size(), offsets.size() - 1);
+  const std::vector<uint32_t> good(offsets.begin(), offsets.begin() + 3);  // [0, 10) and [10, 20)
+  const auto expected = cpu::segmented_reduce<uint32_t>(values, good, Op::add);
+  EXPECT_EQ(r.output[0], expected[0]);
+  EXPECT_EQ(r.output[1], expected[1]);
 }
 
 TEST_F(SegmentedOffsetsTest, ConvenienceChecksOffsets) {
