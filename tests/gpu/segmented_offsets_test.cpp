@@ -232,7 +232,7 @@ TEST_F(SegmentedOffsetsTest, NoValuesOrNoSegments) {
   EXPECT_TRUE(segmented_reduce(ctx, std::span<const int32_t>(v), std::span<const uint32_t>(one)).empty());
 }
 
-// The header's worked example.
+// The headers' worked examples.
 TEST_F(SegmentedOffsetsTest, WorkedExample) {
   const Context& ctx = shared_context();
   const std::vector<uint32_t> v = {3, 1, 7, 0, 4, 1, 6, 3};
@@ -241,6 +241,8 @@ TEST_F(SegmentedOffsetsTest, WorkedExample) {
             (std::vector<uint32_t>{11, 0, 4, 10}));
   EXPECT_EQ(segmented_reduce(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(offsets), Op::max),
             (std::vector<uint32_t>{7, 0, 4, 6}));
+  EXPECT_EQ(segmented_scan_by_offsets(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(offsets)),
+            (std::vector<uint32_t>{0, 3, 4, 0, 0, 0, 1, 7}));
 }
 
 TEST_F(SegmentedOffsetsTest, RepeatedFloatRunsAreBitwiseEqual) {
@@ -272,6 +274,47 @@ TEST_F(SegmentedOffsetsTest, BrokenOffsetsStayInBounds) {
   const auto expected = cpu::segmented_reduce<uint32_t>(values, good, Op::add);
   EXPECT_EQ(r.output[0], expected[0]);
   EXPECT_EQ(r.output[1], expected[1]);
+}
+
+// Segmented scans by offsets (gpuscan/vulkan/segmented.hpp): against cpu::segmented_scan with a start at
+// element 0 and at every offset within the values, every type x add / max, exclusive and inclusive.
+TEST_F(SegmentedOffsetsTest, ScanByOffsets) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  int round = 0;
+  for (DataType type : {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64, DataType::f64})
+    for (Op op : {Op::add, Op::max})
+      for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
+        visit_type(type, [&](auto tag) {
+          using T = decltype(tag);
+          const size_t n = std::array<size_t, 4>{kSmallTile - 1, kSmallTile + 1, 9 * kSmallTile + 5, 1}[round % 4];
+          const Lengths lengths = static_cast<Lengths>(round++ % 5);
+          const auto values = random_op_values<T>(n, op, rng);
+          const uint32_t first = n > 2 && round % 2 ? static_cast<uint32_t>(1 + rng() % (n / 2)) : 0;
+          const auto offsets = make_offsets(first, static_cast<uint32_t>(n), lengths, kSmallTile, rng);
+          SCOPED_TRACE(std::string(to_string(type)) + " " + std::string(to_string(op)) + " " +
+                       std::string(to_string(kind)) + ", " + name(lengths) + ", n = " + std::to_string(n) + ", seed " +
+                       std::to_string(seed));
+          ScanConfig c;
+          c.op = op;
+          c.kind = kind;
+          c.workgroup_size = 32;
+          c.vectors_per_lane = 1;
+          const auto got = segmented_scan_by_offsets(shared_context(), std::span<const T>(values),
+                                                     std::span<const uint32_t>(offsets), c);
+          std::vector<uint8_t> starts(n, 0);
+          for (uint32_t o : offsets)
+            if (o < n) starts[o] = 1;
+          const auto expected = cpu::segmented_scan<T>(values, starts, kind, op);
+          ASSERT_EQ(got.size(), n);
+          const bool float_sum = std::is_floating_point_v<T> && op == Op::add;
+          const auto tol = cpu::segmented_float_tolerance<T>(values, starts, kind);
+          for (size_t i = 0; i < n; ++i) {
+            const bool ok = float_sum ? std::fabs(double(got[i]) - double(expected[i])) <= tol[i]
+                                      : std::memcmp(&got[i], &expected[i], sizeof(T)) == 0;
+            ASSERT_TRUE(ok) << "index " << i << ": got " << +got[i] << ", expected " << +expected[i];
+          }
+        });
 }
 
 TEST_F(SegmentedOffsetsTest, ConvenienceChecksOffsets) {

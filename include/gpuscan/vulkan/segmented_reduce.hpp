@@ -22,6 +22,7 @@
 // offsets (binary searches) and S scanned values; a design that reads the values once is future work. It needs what segmented scans need (subgroup shuffles). Limits: u32 offsets,
 // and values, flags and the scanned values each bound once, so count is at most what one
 // storage-buffer binding holds (maxStorageBufferRange; Errc::too_large past it). Not on OpenGL.
+// Segmented scans with segments by offsets are in gpuscan/vulkan/segmented.hpp (segmented_scan_by_offsets).
 #pragma once
 
 #include <cstddef>
