@@ -24,11 +24,22 @@ std::vector<uint32_t> offsets_len0_32(uint64_t segments, uint64_t state) {
   return o;
 }
 
-std::vector<uint32_t> offsets_cut(uint64_t segments, uint64_t n, uint64_t state) {
+std::vector<uint32_t> offsets_with_total(uint64_t segments, uint64_t n, uint64_t state) {
+  const uint64_t base = n / segments;
+  std::vector<uint64_t> lengths(segments);
+  uint64_t sum = 0;
+  for (auto& len : lengths) {
+    len = base / 2 + splitmix64_next(state) % (base + 1);
+    sum += len;
+  }
+  // Spread the difference from n evenly; taking away, adj <= base / 2 <= every length.
+  const bool add = n >= sum;
+  const uint64_t diff = add ? n - sum : sum - n, each = diff / segments, extra = diff % segments;
   std::vector<uint32_t> o(segments + 1, 0);
-  for (uint64_t s = 1; s < segments; ++s) o[s] = static_cast<uint32_t>(splitmix64_next(state) % (n + 1));
-  o[segments] = static_cast<uint32_t>(n);
-  std::sort(o.begin() + 1, o.end() - 1);
+  for (uint64_t s = 0; s < segments; ++s) {
+    const uint64_t adj = each + (s < extra ? 1 : 0);
+    o[s + 1] = static_cast<uint32_t>(o[s] + (add ? lengths[s] + adj : lengths[s] - adj));
+  }
   return o;
 }
 
@@ -133,7 +144,7 @@ int run_segmented_reduce_cases(const Context& ctx, const SegmentedReduceOptions&
   std::vector<std::pair<std::string, std::vector<uint32_t>>> cases;
   cases.emplace_back("segments-1e6-len0-32", offsets_len0_32(1000000, options.rng_state));
   for (int e : {24, 28})
-    if (e <= options.max_log2) cases.emplace_back("segments-1e3", offsets_cut(1000, uint64_t{1} << e, options.rng_state));
+    if (e <= options.max_log2) cases.emplace_back("segments-1e3", offsets_with_total(1000, uint64_t{1} << e, options.rng_state));
   int failures = 0;
   for (const auto& type_name : options.types) {
     const auto type = parse_data_type(type_name);

@@ -2,7 +2,7 @@
 // the CUB comparison (cub::DeviceSegmentedReduce::Sum) generates the same way:
 //   kind "segments-1e6-len0-32": 10^6 segments, lengths uniform in [0, 32] (mean 16); n = their sum.
 //   kind "segments-1e3":         10^3 segments over n = 2^24 and 2^28 elements (those within --max-log2),
-//                                lengths around n / 10^3.
+//                                lengths about n / 10^3 (offsets_with_total).
 // The lengths come from splitmix64 (segment_lengths_*) started at --segment-rng, so another program
 // that implements the same two functions gets the same offsets. Values are random (u32 over the whole
 // range, f32 uniform in [-1, 1)), add. gbps counts n values read, S + 1 offsets read and S results written.
@@ -24,9 +24,11 @@ uint64_t splitmix64_next(uint64_t& state);
 // about 1.6 · 10^7 elements).
 std::vector<uint32_t> offsets_len0_32(uint64_t segments, uint64_t state);
 
-// Offsets of `segments` segments covering exactly n elements: segments - 1 cut points
-// splitmix64_next(state) % (n + 1), drawn in order, sorted, between 0 and n.
-std::vector<uint32_t> offsets_cut(uint64_t segments, uint64_t n, uint64_t state);
+// Offsets of `segments` segments covering exactly n elements, each about base = n / segments long:
+// lengths base / 2 + splitmix64_next(state) % (base + 1) drawn in order, then the difference between
+// their sum and n spread evenly (each segment |diff| / segments more or less, the first |diff| % segments
+// one more) -- the CUB benchmark's segment_lengths_with_total, so both reduce the same segments.
+std::vector<uint32_t> offsets_with_total(uint64_t segments, uint64_t n, uint64_t state);
 
 struct SegmentedReduceOptions {
   std::vector<std::string> types;  // u32, f32 (any type the library takes)
