@@ -27,6 +27,7 @@
 #include "gpuscan/gpuscan.hpp"
 #include "bench_support.hpp"
 #include "compact_bench.hpp"
+#include "segmented_reduce_bench.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gs = gpuscan;
@@ -73,6 +74,9 @@ int main(int argc, char** argv) {
   compact.algorithms = {"three-pass", "single-pass"};
   std::string csv_path, json_path, device;
   bool verify = true, reconvergence = true;
+  uint64_t segment_rng = 1;
+  app.add_option("--segment-rng", segment_rng,
+                 "segmented-reduce: the splitmix64 starting state of the segment lengths (default 1)");
   app.add_option("--min-log2", min_log2, "smallest size 2^k (default 10)");
   app.add_option("--max-log2", max_log2, "largest size 2^k (default 28)");
   app.add_option("--step", step, "exponent step (default 2)");
@@ -100,7 +104,8 @@ int main(int argc, char** argv) {
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
   app.add_option("--ops", ops,
                  "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags), unique (u32 runs of mean "
-                 "length 16, bench/segment_lengths.hpp); default scan")
+                 "length 16, bench/segment_lengths.hpp), segmented-reduce (segments by offsets, "
+                 "bench/segmented_reduce_bench.hpp); default scan")
       ->delimiter(',');
   app.add_option("--densities", compact.densities, "compaction: percent of elements kept (default 1,50,99)")
       ->delimiter(',');
@@ -128,9 +133,10 @@ int main(int argc, char** argv) {
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
     set_warmup_ms(ctx, warmup_ms);
 
-    bool scans = false;
+    bool scans = false, segmented_reduce = false;
     for (const auto& op : ops) {
       if (op == "scan") scans = true;
+      else if (op == "segmented-reduce") segmented_reduce = true;
       else compact.ops.push_back(op);
     }
     compact.workgroup_sizes = workgroup_sizes;
@@ -165,7 +171,8 @@ int main(int argc, char** argv) {
            << " ms for a case that follows another within " << BatchWarmup::kIdle.count() << " ms)";
     sink.metadata("timing", timing.str());
     sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*sizeof(T); compaction n*sizeof(T) read + "
-                          "kept*sizeof(T) written (+ n*4 flags read for select-flagged)");
+                          "kept*sizeof(T) written (+ n*4 flags read for select-flagged); segmented reduction "
+                          "n*sizeof(T) + (S+1)*4 read + S*sizeof(T) written");
 
     const uint64_t max_n = uint64_t{1} << max_log2;
     // Bytes per element of the widest type asked for; buffers hold max_n of those. With 8-byte types the
@@ -323,6 +330,8 @@ int main(int argc, char** argv) {
       if (copy_words != n) sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy_n, runs, 2.0 * n * 4});
       sink.row({"glsl-copy", "copy", "u32", "copy", copy_words, best_copy, runs, 2.0 * copy_words * 4});
     }
+    if (segmented_reduce)  // sizes of their own, after the sweep (segmented_reduce_bench.hpp)
+      failures += run_segmented_reduce_cases(ctx, {types, max_log2, segment_rng, warmup, runs, verify}, sink, rng);
     sink.finish();
     if (failures) std::cerr << failures << " case(s) failed verification\n";
     return failures ? 1 : 0;

@@ -657,6 +657,53 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Segmented reductions by offsets
+
+// `offsets` as u32: a 1-D integer array of S + 1 entries from 0 to 2^32 - 1 (the library checks that they
+// are non-decreasing and within len(a)).
+py::array offsets_u32(const py::object& offsets) {
+  const py::module_ numpy = py::module_::import("numpy");
+  py::array o = numpy.attr("asarray")(offsets);
+  const char k = o.dtype().kind();
+  if (o.size() == 0 && k == 'f') o = o.attr("astype")("uint32");  // [] reads as float64
+  else if (k != 'i' && k != 'u')
+    throw py::type_error("segmented_reduce() takes offsets as an array of integers, not " + dtype_name(o.dtype()));
+  if (o.ndim() != 1)
+    throw py::value_error("segmented_reduce(): offsets must be 1-D (S + 1 entries for S segments)");
+  if (o.size() > 0 && (numpy.attr("min")(o).cast<py::object>() < py::int_(0) ||
+                       numpy.attr("max")(o).cast<py::object>() > py::int_(UINT32_MAX)))
+    throw py::value_error("segmented_reduce(): offsets must lie in [0, 2^32 - 1]");
+  return contiguous<uint32_t>(o.attr("astype")("uint32"));
+}
+
+template <class T>
+py::array segmented_reduce_typed(std::shared_ptr<State> state, const py::array& a, const py::array& offsets,
+                                 gpuscan::Op op) {
+  const auto input = contiguous<T>(a);
+  const std::span<const uint32_t> offs(static_cast<const uint32_t*>(offsets.data()), static_cast<size_t>(offsets.size()));
+  std::vector<T> out;
+  {
+    py::gil_scoped_release release;
+    out = gpuscan::segmented_reduce<T>(state->ctx, std::span<const T>(input.data(), static_cast<size_t>(input.size())),
+                                       offs, op);
+    state.reset();  // as in scan_typed
+  }
+  return to_numpy(std::move(out));
+}
+
+py::array segmented_reduce(std::shared_ptr<State> state, const py::object& a, const py::object& offsets,
+                           const std::string& op_name) {
+  const gpuscan::Op op = parse_op(op_name);
+  const py::array array = as_array(a, "segmented_reduce");
+  const Operand in = operand(array, result_dtype(array.dtype(), op), op, "segmented_reduce");
+  const gpuscan::DataType type = checked_type(in.array, in.op, "segmented_reduce");
+  const py::array offs = offsets_u32(offsets);
+  return in.narrow(gpuscan::visit_type(type, [&](auto tag) {
+    return segmented_reduce_typed<decltype(tag)>(std::move(state), in.array, offs, in.op);
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------------
 // numpy's spellings: cumsum and cumprod
 
 // `axis` as an index into `ndim` dimensions, as numpy reads it: operator.index (TypeError for a float or
@@ -775,6 +822,9 @@ class ContextObject {
   py::array segmented_scan(const py::object& a, const py::object& flags, const py::object& keys, const std::string& op,
                            bool inclusive) const {
     return segmented(state(), a, flags, keys, op, inclusive);
+  }
+  py::array segmented_reduce(const py::object& a, const py::object& offsets, const std::string& op) const {
+    return ::segmented_reduce(state(), a, offsets, op);
   }
   py::object cumsum(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
     return cumulative(state(), a, axis, dtype, out, gpuscan::Op::add, "cumsum");
@@ -963,6 +1013,16 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "    gpuscan.segmented_scan(a, keys=np.array([9, 9, 9, 4, 4, 9, 9, 9]), inclusive=True)\n"
       "    # array([ 3,  4, 11,  0,  4,  1,  7, 10], dtype=uint32)";
 
+  static const char* segmented_reduce_doc =
+      "Segmented reduction by offsets (CSR): S + 1 non-decreasing integer offsets give S segments\n"
+      "a[offsets[s]:offsets[s+1]]; returns an array of S results of a's dtype, the op's identity for an\n"
+      "empty segment (unlike numpy's reduceat). Values outside [offsets[0], offsets[-1]) are ignored.\n"
+      "dtypes and ops as reduce(); floats bitwise the same on every run. gpuscan.Error 'invalid_argument'\n"
+      "for decreasing offsets or offsets[-1] > len(a).\n"
+      "    a = np.array([3, 1, 7, 0, 4, 1, 6, 3], dtype=np.uint32)\n"
+      "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8])             # array([11,  0,  4, 10], dtype=uint32)\n"
+      "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8], op='max')   # array([7, 0, 4, 6], dtype=uint32)";
+
   py::class_<ContextObject>(m, "Context", R"(A gpuscan context: one Vulkan device and gpuscan's pipelines for it.
 
 Context(device=None, validation=False)
@@ -1005,6 +1065,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", unique_by_key_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
            py::arg("keys") = py::none(), py::arg("op") = "add", py::arg("inclusive") = false, segmented_doc)
+      .def("segmented_reduce", &ContextObject::segmented_reduce, py::arg("a"), py::arg("offsets"),
+           py::arg("op") = "add", segmented_reduce_doc)
       .def("cumsum", &ContextObject::cumsum, py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
            py::arg("out") = py::none(), cumsum_doc)
       .def("cumprod", &ContextObject::cumprod, py::arg("a"), py::arg("axis") = py::none(),
@@ -1102,6 +1164,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       },
       py::arg("a"), py::arg("flags") = py::none(), py::arg("keys") = py::none(), py::arg("op") = "add",
       py::arg("inclusive") = false, segmented_doc);
+  m.def(
+      "segmented_reduce",
+      [](const py::object& a, const py::object& offsets, const std::string& op) {
+        return default_context().cast<const ContextObject&>().segmented_reduce(a, offsets, op);
+      },
+      py::arg("a"), py::arg("offsets"), py::arg("op") = "add", segmented_reduce_doc);
   m.def(
       "cumsum",
       [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {

@@ -72,8 +72,12 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
     "window_carry.${type}|window_carry.comp|TYPE_${TYPE}"
     # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
     "seg_reduce_tiles.${type}|seg_reduce_tiles.comp|TYPE_${TYPE}"
-    "seg_scan_tiles.${type}|seg_scan_tiles.comp|TYPE_${TYPE}")
+    "seg_scan_tiles.${type}|seg_scan_tiles.comp|TYPE_${TYPE}"
+    # Segmented reductions by offsets (common/segment_offsets.glsl): each segment's result from the scan.
+    "seg_offsets_gather.${type}|seg_offsets_gather.comp|TYPE_${TYPE}")
 endforeach()
+# ... and their head flags, from the offsets (no element type of their own).
+list(APPEND GPUSCAN_SHADER_VARIANTS "seg_offsets_heads|seg_offsets_heads.comp|TYPE_U32,OP_ADD")
 
 # Indirect counts: turns a count in GPU memory into every level's parameters and dispatch commands.
 list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32,OP_ADD")

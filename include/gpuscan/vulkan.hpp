@@ -4,6 +4,7 @@
 //   vulkan/context.hpp    Context, ContextCreateInfo, AdoptInfo, DeviceInfo, BufferView, TempRequirements
 //   vulkan/scan.hpp       record_scan, scan, scan_bytes, custom operators
 //   vulkan/reduce.hpp     record_reduce, reduce          vulkan/segmented.hpp  record_segmented_scan, ...
+//   vulkan/segmented_reduce.hpp  record_segmented_reduce, segmented_reduce (segments by offsets)
 //   vulkan/compact.hpp    record_select_if, select_if, partition, ...
 //   vulkan/stream.hpp     scan_stream, reduce_stream, scan_chunked, reduce_chunked
 // The types the backends share (ScanConfig, CompactConfig, Predicate, ...) are in the neutral headers
@@ -17,4 +18,5 @@
 #include "gpuscan/vulkan/reduce.hpp"
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
+#include "gpuscan/vulkan/segmented_reduce.hpp"
 #include "gpuscan/vulkan/stream.hpp"

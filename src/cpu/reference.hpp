@@ -156,6 +156,30 @@ T reduce(std::span<const T> in, Op op = Op::add) {
   return total;
 }
 
+// Segmented reduction by offsets (CSR): result s combines in[offsets[s] .. offsets[s+1]) left to right,
+// the identity for an empty segment. Offsets must be non-decreasing with offsets.back() <= in.size().
+template <class T>
+std::vector<T> segmented_reduce(std::span<const T> in, std::span<const uint32_t> offsets, Op op = Op::add) {
+  std::vector<T> out(offsets.empty() ? 0 : offsets.size() - 1);
+  for (size_t s = 0; s < out.size(); ++s)
+    out[s] = reduce<T>(in.subspan(offsets[s], offsets[s + 1] - offsets[s]), op);
+  return out;
+}
+
+// float_tolerance for segmented_reduce's sums in any association order, one bound per segment.
+template <class T>
+std::vector<double> segmented_reduce_tolerance(std::span<const T> in, std::span<const uint32_t> offsets) {
+  std::vector<double> tol(offsets.empty() ? 0 : offsets.size() - 1);
+  double depth = 8;
+  for (size_t n = in.size(); n > 1; n >>= 1) depth += 2;
+  for (size_t s = 0; s < tol.size(); ++s) {
+    double magnitude = 0;
+    for (uint32_t i = offsets[s]; i < offsets[s + 1]; ++i) magnitude += std::fabs(static_cast<double>(in[i]));
+    tol[s] = depth * std::numeric_limits<T>::epsilon() * magnitude + 1e-300;
+  }
+  return tol;
+}
+
 // Per-element error bound for a float sum scan computed in any association order: each partial sum is
 // off by at most (levels of additions) * eps * (sum of magnitudes so far). `depth` bounds the number of
 // additions on any path (a generous 2·log2(n) + 8 covers tree scans and carries).

@@ -1511,6 +1511,26 @@ TEST_F(CliTest, SegmentedScanOfBinaryFilesVerifies) {
   }
 }
 
+// reduce --offsets FILE: one result per segment, the identity for an empty one; Vulkan only.
+TEST_F(CliTest, SegmentedReduceByOffsets) {
+  write_file(path("v.txt"), "3\n1\n7\n0\n4\n1\n6\n3\n");
+  write_file(path("o.txt"), "0\n3\n3\n5\n8\n");
+  write_file(path("bad.txt"), "0\n5\n3\n");
+  const std::string v = " --format text --verify --in " + shell_quote(path("v.txt").string()) + " --offsets ";
+  RunResult r = run("reduce --type u32" + v + shell_quote(path("o.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "11\n0\n4\n10\n");
+  EXPECT_NE(r.err.find("segmented reduction of 8 u32 elements in 4 segments"), std::string::npos) << r;
+  EXPECT_NE(r.err.find("verified against the CPU reference"), std::string::npos) << r;
+  r = run("reduce --type i64 --op max" + v + shell_quote(path("o.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "7\n-9223372036854775808\n4\n6\n");
+  expect_failure(run("reduce --type u32" + v + shell_quote(path("bad.txt").string())), 1,
+                 {"offsets decrease at index 2"});
+  expect_failure(run("reduce --api gl --type u32" + v + shell_quote(path("o.txt").string())), 2,
+                 {"usage error", "--offsets runs on Vulkan only"});
+}
+
 TEST_F(CliTest, SegmentedScanErrors) {
   write_file(path("v.txt"), "3\n1\n7\n0\n");
   write_file(path("f3.txt"), "1\n0\n0\n");

@@ -2,6 +2,7 @@
 // it (or write it to --out), optionally check it against the CPU reference. One summary line goes to
 // stderr.
 #include <chrono>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -25,7 +26,49 @@ struct ReduceOptions {
   FileFormat format = FileFormat::binary;
   bool verify = false;
   uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
+  std::string offsets;  // --offsets: u32 segment offsets (S + 1), one result per segment
 };
+
+// `gpuscan reduce --offsets FILE`: one result per segment [offsets[s], offsets[s+1]) of the values
+// (include/gpuscan/vulkan/segmented_reduce.hpp), Vulkan only; reads the whole input.
+int run_segmented_reduce(const ReduceOptions& options, GlobalFlags& globals) {
+  const auto values = read_values(options.in, options.type, options.format);
+  const auto offset_bytes = read_values(options.offsets, DataType::u32, options.format);
+  std::vector<uint32_t> offsets(offset_bytes.size() / 4);
+  if (!offsets.empty()) std::memcpy(offsets.data(), offset_bytes.data(), offset_bytes.size());
+  const Backend backend = globals.open_backend();
+  const Context& ctx = *backend.vulkan();
+  const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = segmented_reduce_bytes(ctx, values, offsets, config);  // checks the offsets
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  if (options.out.empty()) std::cout << format_text(result, options.type);
+  else write_values(options.out, result, options.type, options.format);
+  const uint32_t esize = element_size(options.type);
+  const uint64_t segments = offsets.size() - 1;
+  std::cerr << "gpuscan: " << to_string(config.op) << " segmented reduction of " << values.size() / esize << ' '
+            << to_string(config.type) << " elements in " << segments << " segments (offsets '" << options.offsets
+            << "') on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+  // Each segment checked as a reduction of its own; a mismatch names the segment.
+  return end_summary(std::cerr, options.verify, [&]() -> std::optional<Mismatch> {
+    Mismatch total;
+    total.elements = segments;
+    for (uint64_t s = 0; s < segments; ++s) {
+      const auto slice = std::span<const std::byte>(values).subspan(uint64_t{offsets[s]} * esize,
+                                                                     uint64_t{offsets[s + 1] - offsets[s]} * esize);
+      const auto m = verify_reduce(slice, std::span<const std::byte>(result).subspan(s * esize, esize), options.type,
+                                   options.op);
+      if (!m) continue;
+      if (total.count++ == 0) {
+        total.index = s;
+        total.got = m->got;
+        total.expected = m->expected;
+      }
+    }
+    if (total.count == 0) return std::nullopt;
+    return total;
+  });
+}
 
 #if GPUSCAN_WITH_GL
 // On OpenGL the whole input is reduced in one call (gl::reduce_bytes; GL has no streamed reduction).
@@ -51,6 +94,14 @@ int run_gl_reduce(const ReduceOptions& options, GlobalFlags& globals) {
 // Options that conflict, in the command line's words (commands.hpp, Command::conflict). `budget_given`:
 // --device-memory-budget was given, which the OpenGL reduction, reading the whole input, cannot honour.
 std::string reduce_conflict(const ReduceOptions& options, const GlobalFlags& globals, bool budget_given) {
+  if (!options.offsets.empty()) {
+    if (globals.api == Api::gl)
+      return "--offsets runs on Vulkan only: segmented reductions by offsets are not implemented on OpenGL";
+    if (budget_given)
+      return "--device-memory-budget does not apply to --offsets: segmented reductions read the whole file";
+    if (std::string conflict = stdin_conflict(options.in, "--offsets", options.offsets); !conflict.empty())
+      return conflict;
+  }
   if (globals.api == Api::gl && budget_given)
     return "--device-memory-budget does not apply with " + globals.api_option() +
            ": the OpenGL reduction reads the whole input and is not streamed in chunks";
@@ -58,6 +109,7 @@ std::string reduce_conflict(const ReduceOptions& options, const GlobalFlags& glo
 }
 
 int run_reduce(const ReduceOptions& options, GlobalFlags& globals) {
+  if (!options.offsets.empty()) return run_segmented_reduce(options, globals);
 #if GPUSCAN_WITH_GL
   if (globals.api == Api::gl) return run_gl_reduce(options, globals);
 #endif
@@ -95,6 +147,10 @@ Command add_reduce_command(CLI::App& app) {
   sub->add_option("--out,-o", options->out,
                   "write the result to FILE in --format ('-' = standard output); default: print it as text")
       ->type_name("FILE");
+  sub->add_option("--offsets", options->offsets,
+                  "segmented reduction: file of S + 1 non-decreasing u32 offsets in --format; prints one result "
+                  "per segment [offsets[s], offsets[s+1]) (the identity for an empty one); Vulkan only")
+      ->type_name("FILE");
   add_format_option(*sub, options->format);
   CLI::Option* budget = add_memory_budget_option(*sub, options->budget);
   add_tile_shape_options(*sub, options->workgroup_size, options->vectors_per_lane, "Tiles hold W*K*4 elements");
@@ -105,7 +161,8 @@ Command add_reduce_command(CLI::App& app) {
       "Examples:\n"
       "  seq 1 100 | gpuscan reduce --type u32 --in - --format text               5050\n"
       "  gpuscan reduce --type f64 --op max --in a.bin                            the largest element\n"
-      "  gpuscan reduce --type i64 --op xor --in a.txt --format text --out r.txt --verify\n" +
+      "  gpuscan reduce --type i64 --op xor --in a.txt --format text --out r.txt --verify\n"
+      "  gpuscan reduce --type f32 --in v.bin --offsets o.bin --out sums.bin --verify   one sum per segment\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_reduce(*options, globals); },
           [options, budget](const GlobalFlags& globals) {

@@ -88,13 +88,45 @@ std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const 
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config);
 
+// Segmented scans with segments given by offsets (CSR, as segmented_reduce takes them,
+// gpuscan/vulkan/segmented_reduce.hpp): a segment starts at every offsets[s], s = 0 ... S, and at element 0.
+// The elements before offsets[0] and from offsets[S] on are scanned as segments of their own; empty
+// segments start nothing. It runs as a pass that writes head flags into temp (a binary search of the
+// offsets per element) and then record_segmented_scan on them, so it moves N flags more than a scan by
+// flags. Same limits as segmented_reduce: u32 offsets, count within one binding (Errc::too_large).
+//   // in = [3, 1, 7, 0, 4, 1, 6, 3], offsets = [0, 3, 3, 5, 8]: segments [3 1 7] [] [0 4] [1 6 3]
+//   gpuscan::record_segmented_scan_by_offsets(ctx, cmd, {.config = {}, .count = 8, .segments = 4, .input = in,
+//                                                        .offsets = offsets, .output = out, .temp = tmp});
+//   // out <-- [0, 3, 4, 0, 0, 0, 1, 7]
+TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx, uint64_t count,
+                                                             const ScanConfig& config);
+struct SegmentedScanByOffsetsArgs {
+  ScanConfig config;
+  uint64_t count = 0;     // elements to scan; 0 records nothing
+  uint64_t segments = 0;  // S
+  BufferView input;       // count elements
+  BufferView offsets;     // S + 1 u32, non-decreasing (a precondition, as for record_segmented_reduce)
+  BufferView output;      // count elements; may be exactly the input; must not overlap offsets
+  BufferView temp;        // segmented_scan_by_offsets_temp_requirements(ctx, count, config).size bytes
+};
+// Barrier contract and errors as record_segmented_scan's, plus offsets too short for S + 1
+// (buffer_too_small) and offsets overlapping output or temp (invalid_argument).
+void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args);
+
+// Convenience: checks the offsets on the host as segmented_reduce does (Errc::invalid_argument).
+template <Element T>
+std::vector<T> segmented_scan_by_offsets(const Context& ctx, std::span<const T> values,
+                                         std::span<const uint32_t> offsets, ScanConfig config = {});
+
 #define GPUSCAN_SEGMENTED_DECLARE(T)                                                                              \
   extern template std::vector<T> segmented_scan(const Context&, std::span<const T>, std::span<const uint32_t>,    \
                                                 ScanConfig);                                                      \
   extern template std::vector<T> segmented_scan_by_key(const Context&, std::span<const uint32_t>,                 \
                                                        std::span<const T>, ScanConfig);                           \
   extern template std::vector<T> segmented_scan_by_key(const Context&, std::span<const uint64_t>,                 \
-                                                       std::span<const T>, ScanConfig);
+                                                       std::span<const T>, ScanConfig);                           \
+  extern template std::vector<T> segmented_scan_by_offsets(const Context&, std::span<const T>,                    \
+                                                           std::span<const uint32_t>, ScanConfig);
 GPUSCAN_SEGMENTED_DECLARE(uint32_t)
 GPUSCAN_SEGMENTED_DECLARE(int32_t)
 GPUSCAN_SEGMENTED_DECLARE(float)

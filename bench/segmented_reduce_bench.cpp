@@ -1,0 +1,137 @@
+#include "segmented_reduce_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+
+#include "cpu/reference.hpp"
+#include "gpuscan/gpuscan.hpp"
+#include "segment_lengths.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::bench {
+
+std::vector<uint32_t> offsets_len0_32(uint64_t segments, uint64_t state) {
+  return bench_inputs::segment_offsets<uint32_t>(bench_inputs::random_segment_lengths(state, segments, 32));
+}
+
+std::vector<uint32_t> offsets_with_total(uint64_t segments, uint64_t n, uint64_t state) {
+  return bench_inputs::segment_offsets<uint32_t>(bench_inputs::segment_lengths_with_total(state, n, segments));
+}
+
+namespace {
+
+constexpr VkBufferUsageFlags kUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+vk::OwnedBuffer device_copy_of(const Context& ctx, const void* data, uint64_t bytes) {
+  vk::OwnedBuffer staging(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::host_visible);
+  std::memcpy(staging.mapped(), data, bytes);
+  vk::OwnedBuffer buffer(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::copy_with_barrier(cmd, staging.handle(), buffer.handle(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  });
+  return buffer;
+}
+
+template <class T>
+std::vector<T> values_for(uint64_t n, std::mt19937_64& rng) {
+  std::vector<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::uniform_real_distribution<T> u(-1, 1);
+    for (auto& x : v) x = u(rng);
+  } else {
+    for (auto& x : v) x = static_cast<T>(rng());
+  }
+  return v;
+}
+
+template <class T>
+bool check(const Context& ctx, const vk::OwnedBuffer& out, const std::vector<T>& values,
+           const std::vector<uint32_t>& offsets) {
+  const uint64_t segments = offsets.size() - 1;
+  vk::OwnedBuffer readback(ctx.physical_device(), ctx.device(), segments * sizeof(T), kUsage,
+                           vk::MemoryKind::host_readback);
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    vk::copy_with_barrier(cmd, out.handle(), readback.handle(), segments * sizeof(T), VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  const T* got = static_cast<const T*>(readback.mapped());
+  const auto want = cpu::segmented_reduce<T>(values, offsets, Op::add);
+  std::vector<double> tol;
+  if constexpr (std::is_floating_point_v<T>) tol = cpu::segmented_reduce_tolerance<T>(values, offsets);
+  for (uint64_t s = 0; s < segments; ++s) {
+    const bool ok = tol.empty() ? got[s] == want[s] : std::fabs(double(got[s]) - double(want[s])) <= tol[s];
+    if (!ok) return false;
+  }
+  return true;
+}
+
+template <class T>
+int run_case(const Context& ctx, const SegmentedReduceOptions& options, const std::string& kind,
+             const std::vector<uint32_t>& offsets, Sink& sink, std::mt19937_64& rng) {
+  const std::string type_name(to_string(data_type_of<T>::value));
+  const uint64_t n = offsets.back(), segments = offsets.size() - 1;
+  ReduceConfig config;
+  config.type = data_type_of<T>::value;
+  TempRequirements req;
+  try {
+    req = segmented_reduce_temp_requirements(ctx, n, config);
+  } catch (const Error& e) {
+    if (e.code() != Errc::too_large) throw;
+    std::cerr << "segmented-reduce " << type_name << " " << kind << " n=" << n << ": skipped: " << e.what() << "\n";
+    sink.note("segmented-reduce " + type_name + " " + kind + " n=" + std::to_string(n) + " skipped: " + e.what());
+    return 0;
+  }
+  const auto values = values_for<T>(n, rng);
+  const vk::OwnedBuffer in = device_copy_of(ctx, values.data(), n * sizeof(T));
+  const vk::OwnedBuffer offs = device_copy_of(ctx, offsets.data(), offsets.size() * 4);
+  const vk::OwnedBuffer out(ctx.physical_device(), ctx.device(), segments * sizeof(T), kUsage,
+                            vk::MemoryKind::device_local);
+  const vk::OwnedBuffer temp(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(req.size, 4),
+                             kUsage | req.usage, vk::MemoryKind::device_local);
+  const SegmentedReduceArgs args{config, n, segments, in.view(), offs.view(), out.view(), temp.view()};
+  prepare_segmented_reduce(ctx, n, config);
+  if (options.verify) {
+    poison(ctx, out.handle(), segments * sizeof(T));
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); });
+    if (!check<T>(ctx, out, values, offsets)) {
+      std::cerr << "MISMATCH segmented-reduce " << type_name << " " << kind << " n=" << n << "\n";
+      sink.note("MISMATCH segmented-reduce " + type_name + " " + kind + " n=" + std::to_string(n));
+      return 1;
+    }
+  }
+  const Stats s = summarize(time_runs(ctx, options.warmup, options.runs,
+                                      [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); }));
+  std::cerr << "segmented-reduce " << type_name << " " << kind << " n=" << n << " S=" << segments << ": "
+            << s.median_ms << " ms\n";
+  sink.row({"gpuscan-vulkan", "segmented-reduce", type_name, kind, n, s, options.runs,
+            double(n) * sizeof(T) + double(segments + 1) * 4 + double(segments) * sizeof(T)});
+  return 0;
+}
+
+}  // namespace
+
+int run_segmented_reduce_cases(const Context& ctx, const SegmentedReduceOptions& options, Sink& sink,
+                               std::mt19937_64& rng) {
+  std::vector<std::pair<std::string, std::vector<uint32_t>>> cases;
+  cases.emplace_back("segments-1e6-mean16", offsets_len0_32(1000000, options.rng_state));
+  for (int e : {24, 28})
+    if (e <= options.max_log2) cases.emplace_back("segments-1e3", offsets_with_total(1000, uint64_t{1} << e, options.rng_state));
+  int failures = 0;
+  for (const auto& type_name : options.types) {
+    const auto type = parse_data_type(type_name);
+    if (!type) throw Error(Errc::invalid_argument, "unknown type " + type_name);
+    for (const auto& [kind, offsets] : cases)
+      failures += visit_type(*type, [&](auto tag) {
+        return run_case<decltype(tag)>(ctx, options, kind, offsets, sink, rng);
+      });
+  }
+  return failures;
+}
+
+}  // namespace gpuscan::bench
