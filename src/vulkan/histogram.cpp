@@ -2,6 +2,7 @@
 // transfers, then one dispatch of shaders/histogram.comp per window of the input.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -106,8 +107,8 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
   Context::Impl& impl = impl_of(ctx);
   const bool even = [&] {  // equal widths: the kernel may start from an arithmetic candidate
     const auto& e = args.bins.edges;
-    const HistogramBins same = HistogramBins::even(num_bins, e.front(), e.back());
-    return e.front() < e.back() && same.edges == e;
+    if (!std::isfinite(e.front()) || !std::isfinite(e.back()) || !(e.front() < e.back())) return false;
+    return HistogramBins::even(num_bins, e.front(), e.back()).edges == e;
   }();
   const double lower = args.bins.edges.front();
   const double scale = num_bins / (args.bins.edges.back() - lower);
