@@ -248,6 +248,14 @@ TEST_F(HistogramTest, ConvenienceCall) {
   EXPECT_EQ(histogram(shared_context(), std::span<const float>(), bins), std::vector<uint64_t>(64, 0));
 }
 
+TEST_F(HistogramTest, PrepareBuildsOrRefuses) {
+  const Context& ctx = shared_context();
+  EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::f32}));
+  if (has_u64_counts(ctx)) EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::i32, .counts = DataType::u64}));
+  EXPECT_THROW(prepare_histogram(ctx, {.type = DataType::f64}), Error);
+  EXPECT_THROW(prepare_histogram(ctx, {.workgroup_size = 48}), Error);
+}
+
 TEST_F(HistogramTest, Refusals) {
   const Context& ctx = shared_context();
   EXPECT_THROW(HistogramBins::even(0, 0, 1), Error);
