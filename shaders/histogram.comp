@@ -24,6 +24,9 @@ const uint FLAG_EVEN = 1u;         // candidate from (x - lower) * scale, else a
 const uint FLAG_CHECK_UPPER = 2u;  // edge_n is a sample value (src/core/histogram_edges.hpp)
 const uint FLAG_CLOSED = 4u;       // the last bin includes edge_n
 const uint FLAG_SHARED = 8u;       // count in shared memory first
+const uint FLAG_INDIRECT = 16u;    // the sample count is in g_count_words (HistogramArgs::count_from)
+const uint FLAG_COUNT64 = 32u;     // ... as a u64, low word first
+const uint FLAG_STATUS = 64u;      // ... and this dispatch writes the status word
 
 PARAMS_BLOCK uniform HistogramParams {
   uint n;              // samples in this window
@@ -36,11 +39,19 @@ PARAMS_BLOCK uniform HistogramParams {
   float lower;         // the even bins' lower bound and bins per unit, for the candidate only
   float scale;
   uint groups;         // workgroups in the grid
+  uint count_offset;   // FLAG_INDIRECT: the count's word offset in binding 3,
+  uint start_lo;       // this window's first sample,
+  uint start_hi;
+  uint bound_lo;       // the count's upper bound (HistogramArgs::count),
+  uint bound_hi;
+  uint status_offset;  // and the status word's offset in binding 4
 } pc;
 
 layout(binding = 0, std430) readonly buffer Samples { T g_samples[]; };
 layout(binding = 1, std430) buffer Counts { COUNT g_counts[]; };
 layout(binding = 2, std430) readonly buffer Edges { T g_edges[]; };
+layout(binding = 3, std430) readonly buffer CountWords { uint g_count_words[]; };
+layout(binding = 4, std430) buffer StatusWord { uint g_status[]; };
 
 shared uint s_counts[SHARED_BINS];
 
@@ -78,7 +89,28 @@ void add_global(uint bin, uint amount) {
 #endif
 }
 
+bool above(uvec2 a, uvec2 b) { return a.y > b.y || (a.y == b.y && a.x > b.x); }
+
+// The samples of this window: pc.n, or with a count in GPU memory what of min(count, bound) falls in
+// [start, start + pc.n). Sets the status word (count above the bound) on the first window.
+uint window_samples() {
+  if ((pc.flags & FLAG_INDIRECT) == 0u) return pc.n;
+  const bool wide = (pc.flags & FLAG_COUNT64) != 0u;
+  uvec2 count = uvec2(g_count_words[pc.count_offset], wide ? g_count_words[pc.count_offset + 1u] : 0u);
+  const uvec2 bound = uvec2(pc.bound_lo, pc.bound_hi);
+  const bool over = above(count, bound);
+  if ((pc.flags & FLAG_STATUS) != 0u && gl_WorkGroupID.x == 0u && gl_LocalInvocationID.x == 0u)
+    g_status[pc.status_offset] = over ? 1u : 0u;
+  if (over) count = bound;
+  const uvec2 start = uvec2(pc.start_lo, pc.start_hi);
+  if (!above(count, start)) return 0u;
+  const uint lo = count.x - start.x;
+  const uint hi = count.y - start.y - (count.x < start.x ? 1u : 0u);
+  return hi != 0u ? pc.n : min(lo, pc.n);
+}
+
 void main() {
+  const uint n = window_samples();
   const uint w = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
   const bool use_shared = (pc.flags & FLAG_SHARED) != 0u;  // uniform: barriers below are safe
@@ -87,7 +119,7 @@ void main() {
     barrier();
   }
   const uint stride = pc.groups * w;  // windows hold at most 2^31 samples, so i never wraps
-  for (uint i = gl_WorkGroupID.x * w + lid; i < pc.n; i += stride) {
+  for (uint i = gl_WorkGroupID.x * w + lid; i < n; i += stride) {
     const int c = bin_of(g_samples[pc.src_offset + i]);
     if (c < 0) continue;
     if (use_shared) atomicAdd(s_counts[c], 1u);

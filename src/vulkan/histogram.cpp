@@ -102,7 +102,21 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
   }
   vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  if (args.count == 0 || table.searchable == 0) return;
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  if (count_from) {
+    vk::check_view("count_from.buffer", count_from->buffer, count_from->is_64bit ? 2 : 1, 4, "the count takes");
+    if (vk::overlaps(count_from->buffer, 8, args.counts, uint64_t{num_bins} * cbytes))
+      throw Error(Errc::invalid_argument, "count_from.buffer overlaps the counts; give them disjoint ranges");
+    if (count_from->status.buffer != VK_NULL_HANDLE) {
+      vk::check_view("count_from.status", count_from->status, 1, 4, "the status takes");
+      if (vk::overlaps(count_from->status, 4, args.counts, uint64_t{num_bins} * cbytes) ||
+          (args.count > 0 && vk::overlaps(count_from->status, 4, args.input, sample_bytes)))
+        throw Error(Errc::invalid_argument, "count_from.status overlaps the counts or the input");
+    }
+  }
+  const bool status = count_from && count_from->status.buffer != VK_NULL_HANDLE;
+  // With a count in GPU memory the status word is written even when no sample can be counted.
+  if ((args.count == 0 || table.searchable == 0) && !status) return;
 
   Context::Impl& impl = impl_of(ctx);
   const bool even = [&] {  // equal widths: the kernel may start from an arithmetic candidate
@@ -113,21 +127,35 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
   const double lower = args.bins.edges.front();
   const double scale = num_bins / (args.bins.edges.back() - lower);
   uint32_t flags = (even ? 1u : 0u) | (table.check_upper ? 2u : 0u) | (config.last_bin_closed ? 4u : 0u) |
-                   (num_bins <= kHistogramSharedBins ? 8u : 0u);
+                   (num_bins <= kHistogramSharedBins ? 8u : 0u) |
+                   (count_from ? 16u | (count_from->is_64bit ? 32u : 0u) : 0u);
+  // No sample can count: the kernel then only sets the status word (its window of 0 samples).
+  const uint64_t counted = table.searchable == 0 ? 0 : args.count;
   const vk::Binding counts = vk::bind_elements(ctx, args.counts, 0, num_bins, cbytes);
-  const vk::Binding edges = vk::bind_elements(ctx, args.temp, 0, table.words.size(), 4);
+  const vk::Binding edges =  // no table when no edge is a sample value; the kernel then reads none
+      table.words.empty() ? counts : vk::bind_elements(ctx, args.temp, 0, table.words.size(), 4);
   const uint64_t window = impl.window_elements(4);
   const uint32_t w = key.workgroup_size;
-  for (uint64_t start = 0; start < args.count; start += window) {
-    const uint64_t len = std::min(window, args.count - start);
-    const vk::Binding src = vk::bind_elements(ctx, args.input, start, len, 4);
+  const vk::Binding words = count_from ? vk::bind_elements(ctx, count_from->buffer, 0, count_from->is_64bit ? 2 : 1, 4)
+                                       : counts;  // unread
+  const vk::Binding status_word = status ? vk::bind_elements(ctx, count_from->status, 0, 1, 4) : counts;  // unwritten
+  for (uint64_t start = 0; start < counted || (start == 0 && status); start += window) {
+    const uint64_t len = std::min(window, counted - start);
+    if (start > 0)  // windows add to the same counts (and read the count words the first one set beside the status)
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    const vk::Binding src = len ? vk::bind_elements(ctx, args.input, start, len, 4) : counts;  // unread when empty
     const uint32_t groups = static_cast<uint32_t>(
-        std::min<uint64_t>({(len + w - 1) / w, kMaxGroups, impl.max_groups_x}));
+        std::max<uint64_t>(1, std::min<uint64_t>({(len + w - 1) / w, kMaxGroups, impl.max_groups_x})));
     const float lower_f = static_cast<float>(lower), scale_f = static_cast<float>(scale);
-    const uint32_t params[10] = {static_cast<uint32_t>(len), src.element_offset, counts.element_offset,
-                                 edges.element_offset, num_bins, table.searchable, flags,
-                                 std::bit_cast<uint32_t>(lower_f), std::bit_cast<uint32_t>(scale_f), groups};
-    const VkDescriptorBufferInfo infos[3] = {src.info, counts.info, edges.info};
+    const uint32_t params[16] = {static_cast<uint32_t>(len), src.element_offset, counts.element_offset,
+                                 edges.element_offset, num_bins, std::max<uint32_t>(table.searchable, 1),
+                                 flags | (status && start == 0 ? 64u : 0u), std::bit_cast<uint32_t>(lower_f),
+                                 std::bit_cast<uint32_t>(scale_f), groups, words.element_offset,
+                                 static_cast<uint32_t>(start), static_cast<uint32_t>(start >> 32),
+                                 static_cast<uint32_t>(args.count), static_cast<uint32_t>(args.count >> 32),
+                                 status_word.element_offset};
+    const VkDescriptorBufferInfo infos[5] = {src.info, counts.info, edges.info, words.info, status_word.info};
     impl.record_dispatch(cmd, key, infos, params, groups, 1);
   }
 }

@@ -248,6 +248,53 @@ TEST_F(HistogramTest, ConvenienceCall) {
   EXPECT_EQ(histogram(shared_context(), std::span<const float>(), bins), std::vector<uint64_t>(64, 0));
 }
 
+// The count from GPU memory (HistogramArgs::count_from): below, at and above the bound (the status word),
+// as u32 and u64, across windows.
+TEST_F(HistogramTest, CountFromGpuMemory) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins bins = HistogramBins::even(50, -1, 1);
+  const std::vector<float> all = samples<float>(20000, bins, rng);
+  const Context& windowed = cached_context("histogram window 4096", [] {
+    TestHooks hooks;
+    hooks.max_binding_bytes = 4096;
+    return make_validated_context({}, hooks);
+  });
+  for (const Context* ctx : std::initializer_list<const Context*>{&shared_context(), &windowed})
+    for (bool wide : {false, true})
+      for (uint64_t count : {uint64_t{0}, uint64_t{1}, uint64_t{7777}, uint64_t{20000}, uint64_t{20001},
+                             (uint64_t{1} << 32) + 5}) {
+        const uint64_t bound = all.size();
+        HostBuffer<float> in(*ctx, bound * 4);
+        std::memcpy(in.data(), all.data(), bound * 4);
+        HostBuffer<uint32_t> counts(*ctx, 50 * 4, kCountsUsage);
+        HostBuffer<uint32_t> words(*ctx, 16, kCountsUsage);  // count at word 1, status at word 3
+        const TempRequirements req = histogram_temp_requirements(*ctx, bins, {.type = DataType::f32});
+        HostBuffer<uint32_t> temp(*ctx, req.size, req.usage);
+        poison(counts.data(), 50 * 4);
+        words.data()[1] = static_cast<uint32_t>(count);
+        words.data()[2] = static_cast<uint32_t>(count >> 32);
+        words.data()[3] = 0xA5A5A5A5u;
+        if (!wide && count >> 32) continue;
+        HistogramArgs args{{.type = DataType::f32}, bins, bound, in.view(), counts.view(), temp.view()};
+        args.count_from = IndirectCount{words.view(4), wide, words.view(12)};
+        vk::submit_and_wait(*ctx, [&](VkCommandBuffer cmd) {
+          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+          record_histogram(*ctx, cmd, args);
+          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        });
+        const std::vector<float> used(all.begin(), all.begin() + static_cast<ptrdiff_t>(std::min(count, bound)));
+        const std::vector<uint64_t> want = expected(used, bins);
+        const std::vector<uint64_t> got(counts.data(), counts.data() + 50);
+        EXPECT_EQ(got, want) << "count " << count << (wide ? " (u64)" : " (u32)");
+        EXPECT_EQ(words.data()[3], count > bound ? 1u : 0u) << "status, count " << count;
+      }
+}
+
 TEST_F(HistogramTest, PrepareBuildsOrRefuses) {
   const Context& ctx = shared_context();
   EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::f32}));

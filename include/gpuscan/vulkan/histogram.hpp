@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct HistogramArgs {
   BufferView counts;   // num_bins counts of config.counts from counts.offset; TRANSFER_DST usage unless
                        // config.accumulate; must not overlap input or temp
   BufferView temp;     // histogram_temp_requirements(...).size bytes from temp.offset
+  // Optional: the count from GPU memory, as ScanArgs::count_from (gpuscan/vulkan/scan.hpp); `count` is then its
+  // upper bound. A count above the bound counts the bound's samples and sets the status word to 1.
+  std::optional<IndirectCount> count_from;
 };
 
 // Records the histogram into `cmd`. Barrier contract as record_scan's (gpuscan/vulkan/scan.hpp), with transfers
