@@ -46,8 +46,9 @@ struct HistogramArgs {
 // Records the histogram into `cmd`. Barrier contract as record_scan's (gpuscan/vulkan/scan.hpp), with transfers
 // added: writes to `input` visible to compute-shader reads before; earlier uses of `counts` and `temp`
 // complete before transfers and compute shaders (the counts are zeroed with vkCmdFillBuffer and the edge
-// table written with vkCmdUpdateBuffer); afterwards counts[0, num_bins) are written by
-// VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT. With config.accumulate the counts are
+// table written with vkCmdUpdateBuffer); afterwards counts[0, num_bins) (and a count_from status word) are
+// written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT. A count_from count must be
+// visible to compute-shader reads. With config.accumulate the counts are
 // not zeroed but added to, and earlier writes to them must be visible to compute-shader reads and writes.
 // Throws Errc::invalid_argument for no bins, edges that are NaN or decrease, or counts overlapping input
 // or temp; the errors of check_view for buffers too small, misaligned or without STORAGE_BUFFER usage.
