@@ -12,6 +12,7 @@
 //   gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")      # array([5, 7], dtype=uint32)
 //   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
 //   gpuscan.cumsum(np.ones((2, 3), bool), axis=1)                       # as np.cumsum: int64
+//   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.]))
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
 // unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
@@ -429,6 +430,46 @@ py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Histogram
+
+// np.histogram(a, bins, range) for uint32, int32 and float32 samples: the edges come from
+// numpy.histogram_bin_edges (so they are numpy's, bit for bit) and the GPU counts with the last bin closed,
+// numpy's convention. Returns (counts as int64, edges), as np.histogram does.
+template <class T>
+py::array histogram_typed(std::shared_ptr<State> state, const py::array& a, const gpuscan::HistogramBins& bins) {
+  const auto input = contiguous<T>(a);
+  const std::span<const T> span(input.data(), static_cast<size_t>(input.size()));
+  const gpuscan::HistogramConfig config{.counts = span.size() >> 32 ? gpuscan::DataType::u64 : gpuscan::DataType::u32,
+                                        .last_bin_closed = true};
+  std::vector<uint64_t> counts;
+  {
+    py::gil_scoped_release release;
+    counts = gpuscan::histogram<T>(state->ctx, span, bins, config);
+    state.reset();
+  }
+  std::vector<int64_t> out(counts.begin(), counts.end());
+  return to_numpy(std::move(out));
+}
+
+py::tuple histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
+                    const py::object& range) {
+  const py::module_ np = py::module_::import("numpy");
+  const py::array array = np.attr("ravel")(as_array(a, "histogram"));
+  const py::array_t<double> edges = np.attr("asarray")(np.attr("histogram_bin_edges")(array, bins, range), "float64");
+  gpuscan::HistogramBins b;
+  b.edges.assign(edges.data(), edges.data() + edges.size());
+  const std::string dtype = dtype_name(array.dtype());
+  py::array counts;
+  if (dtype == "uint32") counts = histogram_typed<uint32_t>(std::move(state), array, b);
+  else if (dtype == "int32") counts = histogram_typed<int32_t>(std::move(state), array, b);
+  else if (dtype == "float32") counts = histogram_typed<float>(std::move(state), array, b);
+  else
+    throw py::type_error("histogram() supports arrays of dtype uint32, int32 and float32, not " + dtype +
+                         " (convert with a.astype(numpy.float32), numpy.int32 or numpy.uint32)");
+  return py::make_tuple(counts, edges);
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Compaction
 
 // `path=` and `algorithm=` of compact() / partition(), as the CLI's --path and --algorithm; underscores
@@ -802,6 +843,9 @@ class ContextObject {
     return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, deterministic, "inclusive_scan");
   }
   py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
+  py::tuple histogram(const py::object& a, const py::object& bins, const py::object& range) const {
+    return ::histogram(state(), a, bins, range);
+  }
   py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
     return ::custom_scan(state(), a, glsl, inclusive);
   }
@@ -1054,6 +1098,10 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("reduce", &ContextObject::reduce, py::arg("a"), py::arg("op") = "add",
            "a[0] op a[1] op ... as a numpy scalar of a's dtype; the op's identity for an empty array.\n"
            "Same dtypes and ops as the scans; float results are bitwise the same on every run.")
+      .def("histogram", &ContextObject::histogram, py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
+           "Counts of a's samples in bins, as numpy.histogram(a, bins, range) (without weights or density):\n"
+           "(counts as int64, edges as float64), equal to numpy's. uint32, int32 and float32 samples; the edges\n"
+           "come from numpy.histogram_bin_edges and the last bin includes its upper edge, as in numpy.")
       .def("custom_scan", &ContextObject::custom_scan, py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false,
            custom_scan_doc)
       .def("compact", &ContextObject::compact, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
@@ -1127,6 +1175,14 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("op") = "add",
       "Reduction on default_context(): a[0] op a[1] op ..., a numpy scalar of a's dtype\n"
       "(gpuscan.reduce(np.array([3, 1, 7], np.uint32), op='max') == 7). op as for the scans.");
+  m.def(
+      "histogram",
+      [](const py::object& a, const py::object& bins, const py::object& range) {
+        return default_context().cast<const ContextObject&>().histogram(a, bins, range);
+      },
+      py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
+      "numpy.histogram on default_context(): gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
+      "== (array([1, 3]), array([1., 2., 3.])). uint32, int32 and float32 samples.");
   m.def(
       "custom_scan",
       [](const py::object& a, const std::string& glsl, bool inclusive) {

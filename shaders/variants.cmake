@@ -131,3 +131,16 @@ set(GPUSCAN_CUSTOM_OP_VARIANTS
 # The segmented kernels are built for GL in that form only.
 set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles)
 set(GPUSCAN_GL_SUBGROUP_FREE "^(scan_local[.].*[.]blelloch|uniform_add[.]|window_carry[.])")
+
+# Histograms (include/gpuscan/vulkan/histogram.hpp): "histogram.<sample type>.<count type>". The 64-bit
+# counts use 64-bit buffer atomics (shaderBufferInt64Atomics), hence Vulkan 1.2. Named targets keep both
+# out of the OpenGL build, which has no histogram.
+foreach(type u32 i32 f32)
+  if(NOT type IN_LIST GPUSCAN_BUILT_TYPES)
+    continue()
+  endif()
+  string(TOUPPER "${type}" TYPE)
+  list(APPEND GPUSCAN_SHADER_VARIANTS
+    "histogram.${type}.u32|histogram.comp|TYPE_${TYPE},OP_ADD|vulkan1.1"
+    "histogram.${type}.u64|histogram.comp|TYPE_${TYPE},OP_ADD,COUNTS_U64|vulkan1.2")
+endforeach()

@@ -15,6 +15,7 @@
 #include "gpuscan/vulkan/compact.hpp"
 #include "gpuscan/vulkan/context.hpp"
 #include "gpuscan/vulkan/error.hpp"
+#include "gpuscan/vulkan/histogram.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/segmented.hpp"

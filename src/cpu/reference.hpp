@@ -5,6 +5,7 @@
 // quiet NaN), as numpy's minimum and maximum do.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -178,6 +179,26 @@ std::vector<double> segmented_reduce_tolerance(std::span<const T> in, std::span<
     tol[s] = depth * std::numeric_limits<T>::epsilon() * magnitude + 1e-300;
   }
   return tol;
+}
+
+// Histogram counts by the definition of include/gpuscan/histogram.hpp: bin i holds the x with
+// edges[i] <= x < edges[i + 1] compared in double (exact for 32-bit samples); with `last_closed` the last
+// bin also holds x == edges.back(). NaN and samples outside the edges are not counted. A plain scan of
+// the double edges, independent of the GPU's sample-type edge table.
+//   histogram<float>({0.5f, 2, 3}, {0, 1, 2, 3}, false) == {1, 0, 1}
+template <class T>
+std::vector<uint64_t> histogram(std::span<const T> in, std::span<const double> edges, bool last_closed) {
+  const size_t bins = edges.size() - 1;
+  std::vector<uint64_t> counts(bins, 0);
+  for (const T& sample : in) {
+    const double x = static_cast<double>(sample);
+    if (std::isnan(x) || x < edges.front()) continue;
+    // The last edge <= x opens x's bin; past the last edge only x == edges.back() counts, when closed.
+    const size_t i = static_cast<size_t>(std::upper_bound(edges.begin(), edges.end(), x) - edges.begin()) - 1;
+    if (i < bins) ++counts[i];
+    else if (last_closed && x == edges.back()) ++counts[bins - 1];
+  }
+  return counts;
 }
 
 // Per-element error bound for a float sum scan computed in any association order: each partial sum is

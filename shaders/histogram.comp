@@ -1,0 +1,135 @@
+#version 450
+// Histogram (include/gpuscan/vulkan/histogram.hpp): workgroups stride over the samples of one window and
+// count each into its bin, in shared-memory counters when the bins fit there (flushed with one global
+// atomic per non-zero bin), else straight into the global counts. No subgroup operations, no waiting on
+// other workgroups. Bin membership is exact: the candidate bin is moved until edge_c <= x < edge_{c+1}
+// holds against the edge table (src/core/histogram_edges.hpp says why its values make that exact).
+#extension GL_GOOGLE_include_directive : require
+
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+
+#include "common/ops.glsl"
+
+#if defined(COUNTS_U64)
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#define COUNT uint64_t
+#else
+#define COUNT uint
+#endif
+
+const uint SHARED_BINS = 4096u;  // kHistogramSharedBins
+const uint FLAG_EVEN = 1u;         // candidate from (x - lower) * scale, else a binary search
+const uint FLAG_CHECK_UPPER = 2u;  // edge_n is a sample value (src/core/histogram_edges.hpp)
+const uint FLAG_CLOSED = 4u;       // the last bin includes edge_n
+const uint FLAG_SHARED = 8u;       // count in shared memory first
+const uint FLAG_INDIRECT = 16u;    // the sample count is in g_count_words (HistogramArgs::count_from)
+const uint FLAG_COUNT64 = 32u;     // ... as a u64, low word first
+const uint FLAG_STATUS = 64u;      // ... and this dispatch writes the status word
+
+PARAMS_BLOCK uniform HistogramParams {
+  uint n;              // samples in this window
+  uint src_offset;     // element offsets inside bindings 0, 1, 2
+  uint counts_offset;
+  uint edges_offset;
+  uint num_bins;
+  uint searchable;     // bins 0..searchable-1 can hold a sample
+  uint flags;
+  float lower;         // the even bins' lower bound and bins per unit, for the candidate only
+  float scale;
+  uint groups;         // workgroups in the grid
+  uint count_offset;   // FLAG_INDIRECT: the count's word offset in binding 3,
+  uint start_lo;       // this window's first sample,
+  uint start_hi;
+  uint bound_lo;       // the count's upper bound (HistogramArgs::count),
+  uint bound_hi;
+  uint status_offset;  // and the status word's offset in binding 4
+} pc;
+
+layout(binding = 0, std430) readonly buffer Samples { T g_samples[]; };
+layout(binding = 1, std430) buffer Counts { COUNT g_counts[]; };
+layout(binding = 2, std430) readonly buffer Edges { T g_edges[]; };
+layout(binding = 3, std430) readonly buffer CountWords { uint g_count_words[]; };
+layout(binding = 4, std430) buffer StatusWord { uint g_status[]; };
+
+shared uint s_counts[SHARED_BINS];
+
+T edge(uint i) { return g_edges[pc.edges_offset + i]; }
+
+// The bin of x, or -1 when x is not counted (outside the edges, NaN).
+int bin_of(T x) {
+  if (pc.searchable == 0u || !(x >= edge(0u))) return -1;
+  if ((pc.flags & FLAG_CHECK_UPPER) != 0u) {
+    const T top = edge(pc.num_bins);
+    if ((pc.flags & FLAG_CLOSED) != 0u ? !(x <= top) : !(x < top)) return -1;
+  }
+  const uint last = pc.searchable - 1u;
+  uint c;
+  if ((pc.flags & FLAG_EVEN) != 0u) {
+    c = uint(clamp((float(x) - pc.lower) * pc.scale, 0.0, float(last)));
+    while (c > 0u && x < edge(c)) --c;
+    while (c < last && x >= edge(c + 1u)) ++c;
+  } else {  // the last bin whose lower edge is <= x
+    uint lo = 0u, hi = last;
+    while (lo < hi) {
+      const uint mid = hi - (hi - lo) / 2u;
+      if (edge(mid) <= x) lo = mid; else hi = mid - 1u;
+    }
+    c = lo;
+  }
+  return int(c);
+}
+
+void add_global(uint bin, uint amount) {
+#if defined(COUNTS_U64)
+  atomicAdd(g_counts[pc.counts_offset + bin], uint64_t(amount));
+#else
+  atomicAdd(g_counts[pc.counts_offset + bin], amount);
+#endif
+}
+
+bool above(uvec2 a, uvec2 b) { return a.y > b.y || (a.y == b.y && a.x > b.x); }
+
+// The samples of this window: pc.n, or with a count in GPU memory what of min(count, bound) falls in
+// [start, start + pc.n). Sets the status word (count above the bound) on the first window.
+uint window_samples() {
+  if ((pc.flags & FLAG_INDIRECT) == 0u) return pc.n;
+  const bool wide = (pc.flags & FLAG_COUNT64) != 0u;
+  uvec2 count = uvec2(g_count_words[pc.count_offset], wide ? g_count_words[pc.count_offset + 1u] : 0u);
+  const uvec2 bound = uvec2(pc.bound_lo, pc.bound_hi);
+  const bool over = above(count, bound);
+  if ((pc.flags & FLAG_STATUS) != 0u && gl_WorkGroupID.x == 0u && gl_LocalInvocationID.x == 0u)
+    g_status[pc.status_offset] = over ? 1u : 0u;
+  if (over) count = bound;
+  const uvec2 start = uvec2(pc.start_lo, pc.start_hi);
+  if (!above(count, start)) return 0u;
+  const uint lo = count.x - start.x;
+  const uint hi = count.y - start.y - (count.x < start.x ? 1u : 0u);
+  return hi != 0u ? pc.n : min(lo, pc.n);
+}
+
+void main() {
+  const uint n = window_samples();
+  const uint w = gl_WorkGroupSize.x;
+  const uint lid = gl_LocalInvocationID.x;
+  const bool use_shared = (pc.flags & FLAG_SHARED) != 0u;  // uniform: barriers below are safe
+  if (use_shared) {
+    for (uint b = lid; b < pc.num_bins; b += w) s_counts[b] = 0u;
+    barrier();
+  }
+  const uint stride = pc.groups * w;  // windows hold at most 2^31 samples, so i never wraps
+  for (uint i = gl_WorkGroupID.x * w + lid; i < n; i += stride) {
+    const int c = bin_of(g_samples[pc.src_offset + i]);
+    if (c < 0) continue;
+    if (use_shared) atomicAdd(s_counts[c], 1u);
+    else add_global(uint(c), 1u);
+  }
+  if (use_shared) {
+    barrier();
+    for (uint b = lid; b < pc.num_bins; b += w) {
+      const uint v = s_counts[b];
+      if (v != 0u) add_global(b, v);
+    }
+  }
+}

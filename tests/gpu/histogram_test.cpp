@@ -1,0 +1,362 @@
+// Histograms (include/gpuscan/vulkan/histogram.hpp) against the CPU reference (cpu::histogram): every
+// sample type and count width, bin counts around the kernel's limits (1, 2, 255-257, past shared memory),
+// sizes around a workgroup and a few ×10^5, samples on the edges, outside them and (floats) NaN, ±inf and
+// -0.0; windows, contention, accumulation, numpy's closed last bin, and refusals.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "cpu/reference.hpp"
+#include "gpu_test_support.hpp"
+#include "gpuscan/vulkan.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+class HistogramTest : public GpuTest {};
+
+constexpr VkBufferUsageFlags kCountsUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+constexpr size_t kGuard = 3;
+
+bool has_u64_counts(const Context& ctx) { return ctx.single_pass_available(); }
+
+// Runs record_histogram on `input` (from element `in_offset`) into counts between poisoned guards, with
+// temp poisoned; `start` fills the counts first (used with config.accumulate, else poisoned).
+template <class T>
+std::vector<uint64_t> run(const Context& ctx, const std::vector<T>& input, const HistogramBins& bins,
+                          const HistogramConfig& config, size_t in_offset = 0,
+                          const std::vector<uint64_t>* start = nullptr) {
+  const size_t n = input.size();
+  const uint32_t bins_n = bins.num_bins();
+  const size_t cbytes = element_size(config.counts);
+  HostBuffer<T> in(ctx, std::max<size_t>(1, in_offset + n) * sizeof(T));
+  HostBuffer<std::byte> counts(ctx, (bins_n + 2 * kGuard) * cbytes, kCountsUsage);
+  HistogramConfig c = config;
+  c.type = data_type_of<T>::value;
+  const TempRequirements req = histogram_temp_requirements(ctx, bins, c);
+  HostBuffer<std::byte> temp(ctx, req.size, req.usage);
+  if (n) std::memcpy(in.data() + in_offset, input.data(), n * sizeof(T));
+  poison(counts.data(), (bins_n + 2 * kGuard) * cbytes);
+  poison(temp.data(), req.size);
+  if (start)
+    for (uint32_t i = 0; i < bins_n; ++i) {
+      const uint64_t v = (*start)[i];
+      std::memcpy(counts.data() + (kGuard + i) * cbytes, &v, cbytes);  // little-endian: low bytes first
+    }
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    record_histogram(ctx, cmd, {c, bins, n, n ? in.view(in_offset * sizeof(T)) : BufferView{},
+                                counts.view(kGuard * cbytes), temp.view()});
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  for (size_t i = 0; i < kGuard * cbytes; ++i) {
+    EXPECT_EQ(counts.data()[i], std::byte{0xA5}) << "guard byte " << i << " before the counts overwritten";
+    EXPECT_EQ(counts.data()[(kGuard + bins_n) * cbytes + i], std::byte{0xA5}) << "guard after the counts overwritten";
+  }
+  std::vector<uint64_t> out(bins_n, 0);
+  for (uint32_t i = 0; i < bins_n; ++i) std::memcpy(&out[i], counts.data() + (kGuard + i) * cbytes, cbytes);
+  return out;
+}
+
+template <class T>
+std::vector<uint64_t> expected(const std::vector<T>& input, const HistogramBins& bins, bool closed = false) {
+  return cpu::histogram<T>(input, bins.edges, closed);
+}
+
+// Samples around [edges.front(), edges.back()]: uniform over the range widened by a quarter on each side,
+// a fifth of them exactly on an edge (as the sample type holds it), and for floats NaN, ±inf and ±0.
+template <class T>
+std::vector<T> samples(size_t n, const HistogramBins& bins, std::mt19937_64& rng) {
+  const double lo = bins.edges.front(), hi = bins.edges.back(), pad = (hi - lo) / 4;
+  const double type_lo = static_cast<double>(std::numeric_limits<T>::lowest());
+  const double type_hi = static_cast<double>(std::numeric_limits<T>::max());
+  std::uniform_real_distribution<double> uniform(std::max(type_lo, lo - pad), std::min(type_hi, hi + pad));
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    const uint64_t r = rng() % 20;
+    double d = r < 4 ? bins.edges[rng() % bins.edges.size()] : uniform(rng);
+    if constexpr (std::is_integral_v<T>) d = std::clamp(std::floor(d), type_lo, type_hi);
+    x = static_cast<T>(d);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T special[] = {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                           -std::numeric_limits<T>::infinity(), T(-0.0), T(0.0)};
+      if (r == 19) x = special[rng() % 5];
+    }
+  }
+  return v;
+}
+
+template <class T>
+void check_sizes_and_bins(const Context& ctx, DataType counts, double lo, double hi) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::string(to_string(data_type_of<T>::value)) +
+               " samples, " + std::string(to_string(counts)) + " counts");
+  const size_t w = 256;
+  for (uint32_t nb : {1u, 2u, 255u, 256u, 257u, kHistogramSharedBins + 905})
+    for (size_t n : {size_t{0}, size_t{1}, w - 1, w, w + 1, 5 * w + 3, size_t{2048} * w + 17}) {
+      const HistogramBins bins = HistogramBins::even(nb, lo, hi);
+      const auto input = samples<T>(n, bins, rng);
+      EXPECT_EQ(run(ctx, input, bins, {.counts = counts}), expected(input, bins)) << nb << " bins, n = " << n;
+    }
+}
+
+TEST_F(HistogramTest, EvenBinsEveryTypeSizesAndBinCounts) {
+  const Context& ctx = shared_context();
+  for (DataType counts : {DataType::u32, DataType::u64}) {
+    if (counts == DataType::u64 && !has_u64_counts(ctx)) continue;
+    check_sizes_and_bins<uint32_t>(ctx, counts, 1000, 70000);
+    check_sizes_and_bins<int32_t>(ctx, counts, -5000, 3000);
+    check_sizes_and_bins<float>(ctx, counts, -1.5, 2.25);
+  }
+}
+
+// Edges that are not exact in the sample type: the table rounds them up without moving any sample's bin.
+TEST_F(HistogramTest, EdgesBetweenSampleValues) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins f = HistogramBins::even(7, -0.1, 0.3);  // 0.1-ish edges are not floats
+  const auto fin = samples<float>(100000, f, rng);
+  EXPECT_EQ(run(shared_context(), fin, f, {}), expected(fin, f));
+  const HistogramBins i = HistogramBins::even(3, -10.5, 10);  // edges -10.5, -3.66.., 3.16.., 10
+  const auto iin = samples<int32_t>(5000, i, rng);
+  EXPECT_EQ(run(shared_context(), iin, i, {}), expected(iin, i));
+  // Near 2^24, where adjacent floats are 2 apart.
+  const HistogramBins big = HistogramBins::custom({16777215.0, 16777216.5, 16777217.0, 16777219.0});
+  const std::vector<float> bin = {16777215.f, 16777216.f, 16777218.f, 16777220.f, 16777214.f};
+  EXPECT_EQ(run(shared_context(), bin, big, {}), expected(bin, big));
+}
+
+// The full 32-bit ranges, whose upper edge no sample reaches (the benchmark's u32 case).
+TEST_F(HistogramTest, FullIntegerRanges) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins u = HistogramBins::even(256, 0, 4294967296.0);
+  std::vector<uint32_t> uin = random_values<uint32_t>(300000, rng);
+  uin.insert(uin.end(), {0u, UINT32_MAX, 1u << 24, (1u << 24) - 1});
+  const auto got = run(shared_context(), uin, u, {});
+  EXPECT_EQ(got, expected(uin, u));
+  uint64_t total = 0;
+  for (uint64_t c : got) total += c;
+  EXPECT_EQ(total, uin.size());  // every u32 is in [0, 2^32)
+  const HistogramBins s = HistogramBins::even(255, -2147483648.0, 2147483648.0);
+  const auto sin = random_values<int32_t>(100000, rng);
+  EXPECT_EQ(run(shared_context(), sin, s, {}), expected(sin, s));
+  // Bins wholly above the type: empty, and those below its minimum start at it.
+  const HistogramBins above = HistogramBins::custom({-1e12, 0, 4e9, 5e9, 6e9});
+  EXPECT_EQ(run(shared_context(), uin, above, {}), expected(uin, above));
+}
+
+TEST_F(HistogramTest, CustomEdgesWithEmptyBins) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins bins = HistogramBins::custom({-3, -3, -1, 0, 0, 0, 2.5, 7, 7, 100});
+  for (size_t n : {1, 999, 77777}) {
+    const auto f = samples<float>(n, bins, rng);
+    EXPECT_EQ(run(shared_context(), f, bins, {}), expected(f, bins)) << "n = " << n;
+    const auto i = samples<int32_t>(n, bins, rng);
+    EXPECT_EQ(run(shared_context(), i, bins, {}), expected(i, bins)) << "n = " << n;
+  }
+  // Many custom bins: global atomics and the binary search.
+  std::vector<double> edges(kHistogramSharedBins * 5);  // an 80 KiB table: two vkCmdUpdateBuffer calls
+  for (size_t k = 0; k < edges.size(); ++k) edges[k] = static_cast<double>(k * k) / 7.0;
+  const HistogramBins many = HistogramBins::custom(edges);
+  const auto u = samples<uint32_t>(200000, many, rng);
+  EXPECT_EQ(run(shared_context(), u, many, {}), expected(u, many));
+}
+
+TEST_F(HistogramTest, SpecialFloats) {
+  const HistogramBins bins = HistogramBins::even(4, -1, 1);
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> in = {-0.0f, 0.0f, nan, -nan, inf, -inf, -1.0f, 1.0f, 0.5f, -0.5f,
+                                 std::nextafter(1.0f, 0.0f), std::nextafter(-1.0f, -2.0f)};
+  EXPECT_EQ(run(shared_context(), in, bins, {}), (std::vector<uint64_t>{1, 1, 2, 2}));
+  const HistogramBins infinite = HistogramBins::custom({-INFINITY, 0, INFINITY});
+  EXPECT_EQ(run(shared_context(), in, infinite, {}), expected(in, infinite));  // +inf is not below +inf
+  EXPECT_EQ(run(shared_context(), in, infinite, {.last_bin_closed = true}), expected(in, infinite, true));
+}
+
+TEST_F(HistogramTest, ClosedLastBinAsNumpy) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins bins = HistogramBins::even(10, 0, 1);
+  auto in = samples<float>(50000, bins, rng);
+  in.insert(in.end(), 37, 1.0f);
+  const auto got = run(shared_context(), in, bins, {.last_bin_closed = true});
+  EXPECT_EQ(got, expected(in, bins, true));
+  EXPECT_NE(got, expected(in, bins, false));
+  const HistogramBins dup = HistogramBins::custom({0, 5, 5});  // the closed last bin is [5, 5]
+  EXPECT_EQ(run(shared_context(), std::vector<int32_t>{5, 5, 4, 6}, dup, {.last_bin_closed = true}),
+            (std::vector<uint64_t>{1, 2}));
+}
+
+TEST_F(HistogramTest, AllSamplesInOneBin) {
+  const std::vector<uint32_t> in(300001, 42);
+  for (uint32_t nb : {256u, kHistogramSharedBins * 2}) {
+    const HistogramBins bins = HistogramBins::even(nb, 0, nb);
+    std::vector<uint64_t> want(nb, 0);
+    want[42] = in.size();
+    EXPECT_EQ(run(shared_context(), in, bins, {}), want) << nb << " bins";
+  }
+}
+
+TEST_F(HistogramTest, AccumulatesWhenAsked) {
+  const HistogramBins bins = HistogramBins::even(3, 0, 3);
+  const std::vector<int32_t> in = {0, 1, 1, 2, 2, 2, 3};
+  const std::vector<uint64_t> start = {10, 20, 4000000000u};
+  EXPECT_EQ(run(shared_context(), in, bins, {.accumulate = true}, 0, &start),
+            (std::vector<uint64_t>{11, 22, 4000000003u}));
+  EXPECT_EQ(run(shared_context(), in, bins, {}, 0, &start), (std::vector<uint64_t>{1, 2, 3}));
+}
+
+TEST_F(HistogramTest, OffsetsAndWindows) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins bins = HistogramBins::even(300, -2, 2);
+  const auto in = samples<float>(20000, bins, rng);
+  EXPECT_EQ(run(shared_context(), in, bins, {}, 3), expected(in, bins));
+  // 4 KiB bindings: 20000 samples in 20 windows.
+  const Context& windowed = cached_context("histogram window 4096", [] {
+    TestHooks hooks;
+    hooks.max_binding_bytes = 4096;
+    return make_validated_context({}, hooks);
+  });
+  EXPECT_EQ(run(windowed, in, bins, {}, 5), expected(in, bins));
+  EXPECT_EQ(run(windowed, in, HistogramBins::even(900, -2, 2), {}), expected(in, HistogramBins::even(900, -2, 2)));
+}
+
+TEST_F(HistogramTest, ConvenienceCall) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<uint32_t> doc = {1, 5, 9, 12, 5, 0};
+  EXPECT_EQ(histogram(shared_context(), std::span<const uint32_t>(doc), HistogramBins::even(3, 0, 12)),
+            (std::vector<uint64_t>{2, 2, 1}));
+  const HistogramBins bins = HistogramBins::even(64, 0, 1);
+  const auto in = samples<float>(123457, bins, rng);
+  EXPECT_EQ(histogram(shared_context(), std::span<const float>(in), bins), expected(in, bins));
+  EXPECT_EQ(histogram(shared_context(), std::span<const float>(), bins), std::vector<uint64_t>(64, 0));
+}
+
+// The count from GPU memory (HistogramArgs::count_from): below, at and above the bound (the status word),
+// as u32 and u64, across windows.
+TEST_F(HistogramTest, CountFromGpuMemory) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const HistogramBins bins = HistogramBins::even(50, -1, 1);
+  const std::vector<float> all = samples<float>(20000, bins, rng);
+  const Context& windowed = cached_context("histogram window 4096", [] {
+    TestHooks hooks;
+    hooks.max_binding_bytes = 4096;
+    return make_validated_context({}, hooks);
+  });
+  for (const Context* ctx : std::initializer_list<const Context*>{&shared_context(), &windowed})
+    for (bool wide : {false, true})
+      for (uint64_t count : {uint64_t{0}, uint64_t{1}, uint64_t{7777}, uint64_t{20000}, uint64_t{20001},
+                             (uint64_t{1} << 32) + 5}) {
+        const uint64_t bound = all.size();
+        HostBuffer<float> in(*ctx, bound * 4);
+        std::memcpy(in.data(), all.data(), bound * 4);
+        HostBuffer<uint32_t> counts(*ctx, 50 * 4, kCountsUsage);
+        HostBuffer<uint32_t> words(*ctx, 16, kCountsUsage);  // count at word 1, status at word 3
+        const TempRequirements req = histogram_temp_requirements(*ctx, bins, {.type = DataType::f32});
+        HostBuffer<uint32_t> temp(*ctx, req.size, req.usage);
+        poison(counts.data(), 50 * 4);
+        words.data()[1] = static_cast<uint32_t>(count);
+        words.data()[2] = static_cast<uint32_t>(count >> 32);
+        words.data()[3] = 0xA5A5A5A5u;
+        if (!wide && count >> 32) continue;
+        HistogramArgs args{{.type = DataType::f32}, bins, bound, in.view(), counts.view(), temp.view()};
+        args.count_from = IndirectCount{words.view(4), wide, words.view(12)};
+        vk::submit_and_wait(*ctx, [&](VkCommandBuffer cmd) {
+          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+          record_histogram(*ctx, cmd, args);
+          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+        });
+        const std::vector<float> used(all.begin(), all.begin() + static_cast<ptrdiff_t>(std::min(count, bound)));
+        const std::vector<uint64_t> want = expected(used, bins);
+        const std::vector<uint64_t> got(counts.data(), counts.data() + 50);
+        EXPECT_EQ(got, want) << "count " << count << (wide ? " (u64)" : " (u32)");
+        EXPECT_EQ(words.data()[3], count > bound ? 1u : 0u) << "status, count " << count;
+      }
+}
+
+TEST_F(HistogramTest, PrepareBuildsOrRefuses) {
+  const Context& ctx = shared_context();
+  EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::f32}));
+  if (has_u64_counts(ctx)) EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::i32, .counts = DataType::u64}));
+  EXPECT_THROW(prepare_histogram(ctx, {.type = DataType::f64}), Error);
+  EXPECT_THROW(prepare_histogram(ctx, {.workgroup_size = 48}), Error);
+}
+
+TEST_F(HistogramTest, Refusals) {
+  const Context& ctx = shared_context();
+  EXPECT_THROW(HistogramBins::even(0, 0, 1), Error);
+  EXPECT_THROW(HistogramBins::even(4, 1, 1), Error);
+  EXPECT_THROW(HistogramBins::even(4, 0, INFINITY), Error);
+  HostBuffer<uint32_t> in(ctx, 64 * 4, kCountsUsage);
+  HostBuffer<uint32_t> counts(ctx, 16 * 4, kCountsUsage);
+  HostBuffer<uint32_t> temp(ctx, 64 * 4, kCountsUsage);
+  HostBuffer<uint32_t> storage_only(ctx, 64 * 4);
+  const HistogramBins four = HistogramBins::even(4, 0, 4);
+  auto expect = [&](HistogramArgs args, Errc code, const std::string& fragment) {
+    expect_recording_error(ctx, [&](VkCommandBuffer cmd) { record_histogram(ctx, cmd, args); }, code, fragment);
+  };
+  const HistogramArgs good{{}, four, 64, in.view(), counts.view(), temp.view()};
+  HistogramArgs a = good;
+  a.bins = HistogramBins::custom({1});
+  expect(a, Errc::invalid_argument, "at least one bin");
+  a.bins = HistogramBins::custom({0, 2, 1});
+  expect(a, Errc::invalid_argument, "must not decrease");
+  a.bins = HistogramBins::custom({0, NAN, 1});
+  expect(a, Errc::invalid_argument, "NaN");
+  a = good;
+  a.bins = HistogramBins::even(17, 0, 1);
+  expect(a, Errc::buffer_too_small, "counts buffer holds 16");
+  a = good;
+  a.count = 65;
+  expect(a, Errc::buffer_too_small, "input buffer holds 64");
+  a = good;
+  a.counts = in.view(32 * 4);
+  expect(a, Errc::invalid_argument, "overlap the input");
+  a = good;
+  a.temp = counts.view(8);
+  expect(a, Errc::invalid_argument, "temp overlaps the counts");
+  a = good;
+  a.counts = storage_only.view();
+  expect(a, Errc::missing_usage, "TRANSFER_DST");
+  a = good;
+  a.temp = storage_only.view();
+  expect(a, Errc::missing_usage, "TRANSFER_DST");
+  a = good;
+  a.config.type = DataType::u64;
+  expect(a, Errc::unsupported, "u64 samples");
+  a = good;
+  a.config.counts = DataType::i32;
+  expect(a, Errc::invalid_argument, "u32 or u64");
+  if (!has_u64_counts(ctx)) {
+    a = good;
+    a.config.counts = DataType::u64;
+    expect(a, Errc::unsupported, "shaderBufferInt64Atomics");
+  }
+  a = good;
+  a.counts = BufferView{};
+  expect(a, Errc::null_handle, "counts");
+}
+
+}  // namespace
+}  // namespace gpuscan::test

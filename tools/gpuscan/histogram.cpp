@@ -1,0 +1,107 @@
+// `gpuscan histogram`: read a file of samples, count them into bins on the GPU (Vulkan), print one count
+// per line, optionally check the counts against the CPU reference. One summary line goes to stderr.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "cpu/reference.hpp"
+#include "format.hpp"
+#include "io.hpp"
+#include "options.hpp"
+#include "verify.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+struct HistogramOptions {
+  DataType type = DataType::u32;
+  uint32_t bins = 0;
+  double lower = 0, upper = 0;
+  std::string edges;  // a text file of num_bins + 1 edges instead of --bins/--lower/--upper
+  std::string counts = "u32";
+  bool closed = false;
+  std::string in;
+  FileFormat format = FileFormat::binary;
+  bool verify = false;
+};
+
+std::optional<Mismatch> verify_counts(std::span<const std::byte> input, DataType type, const HistogramBins& bins,
+                                      bool closed, const std::vector<uint64_t>& got) {
+  auto reference = [&]<class T>(T) {
+    const std::vector<T> samples = values_from_bytes<T>(input);
+    return cpu::histogram<T>(samples, bins.edges, closed);
+  };
+  const std::vector<uint64_t> want = type == DataType::u32   ? reference(uint32_t{})
+                                     : type == DataType::i32 ? reference(int32_t{})
+                                                             : reference(float{});
+  Mismatch m;
+  m.elements = want.size();
+  for (size_t i = 0; i < want.size(); ++i)
+    if (got[i] != want[i] && m.count++ == 0) {
+      m.index = i;
+      m.got = std::to_string(got[i]);
+      m.expected = std::to_string(want[i]);
+    }
+  if (m.count == 0) return std::nullopt;
+  return m;
+}
+
+int run_histogram(const HistogramOptions& options, GlobalFlags& globals) {
+  if (globals.api == Api::gl) throw Error(Errc::unsupported, "gpuscan histogram runs on Vulkan only (no --api gl)");
+  HistogramBins bins;
+  if (!options.edges.empty()) {
+    const auto bytes = read_values(options.edges, DataType::f64, FileFormat::text);
+    bins = HistogramBins::custom(values_from_bytes<double>(bytes));
+  } else {
+    bins = HistogramBins::even(options.bins, options.lower, options.upper);
+  }
+  const std::optional<DataType> counts = parse_data_type(options.counts);
+  const HistogramConfig config{.type = options.type, .counts = counts.value_or(DataType::i32),
+                               .last_bin_closed = options.closed};
+  InputSource input(options.in, options.type, options.format, true);
+  const Backend backend = globals.open_backend();
+  const Context& ctx = *backend.vulkan();
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<uint64_t> result = histogram_bytes(ctx, input.values(), bins, config);
+  const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  for (uint64_t c : result) std::cout << c << '\n';
+  std::cerr << "gpuscan: histogram of " << input.values().size() / element_size(options.type) << ' '
+            << to_string(options.type) << " samples into " << bins.num_bins() << " bins on "
+            << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+  return end_summary(std::cerr, options.verify,
+                     [&] { return verify_counts(input.values(), options.type, bins, options.closed, result); });
+}
+
+}  // namespace
+
+Command add_histogram_command(CLI::App& app) {
+  auto options = std::make_shared<HistogramOptions>();
+  CLI::App* sub = app.add_subcommand("histogram", "Count the samples in a file into bins on the GPU");
+  add_type_option(*sub, options->type)->required()->default_str("");
+  sub->add_option("--bins", options->bins, "number of even bins over [--lower, --upper)")->type_name("N");
+  sub->add_option("--lower", options->lower, "lower bound of the even bins")->type_name("L");
+  sub->add_option("--upper", options->upper, "upper bound of the even bins (excluded)")->type_name("U");
+  sub->add_option("--edges", options->edges, "text file of num_bins + 1 non-decreasing bin edges instead")
+      ->type_name("FILE");
+  sub->add_option("--counts", options->counts, "count type: u32 or u64")->type_name("TYPE");
+  sub->add_flag("--closed", options->closed, "the last bin includes its upper edge (numpy's np.histogram)");
+  sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
+  add_format_option(*sub, options->format);
+  sub->add_flag("--verify", options->verify, "check the counts against the CPU reference; exit 1 if they differ");
+  sub->footer(
+      "Examples:\n"
+      "  seq 0 9 | gpuscan histogram --type u32 --bins 2 --lower 0 --upper 10 --in - --format text   5 5\n"
+      "  gpuscan histogram --type f32 --edges edges.txt --in a.bin --verify\n" +
+      std::string(exit_codes_help));
+  return {sub, [options](GlobalFlags& globals) { return run_histogram(*options, globals); },
+          [options](const GlobalFlags&) -> std::string {
+            if (options->edges.empty() && options->bins == 0) return "give --bins N --lower L --upper U or --edges FILE";
+            if (!options->edges.empty() && options->bins != 0) return "--edges and --bins exclude each other";
+            if (options->counts != "u32" && options->counts != "u64") return "--counts is u32 or u64";
+            return "";
+          }};
+}
+
+}  // namespace gpuscan::cli
