@@ -359,20 +359,8 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
     args.flags = flag_buffer.view();
     args.flags_kind = flags_kind;
   }
-  try {
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record_compact(ctx, cmd, args, flags != nullptr, partition);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
-  } catch (const Error& e) {
-    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&in, &out, &count, &temp, &flag_buffer})
-        impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
-    }
-    throw;
-  }
+  vk::submit_for_host(ctx, {&in, &out, &count, &temp, &flag_buffer},
+                      [&](VkCommandBuffer cmd) { record_compact(ctx, cmd, args, flags != nullptr, partition); });
   uint32_t kept = 0;
   std::memcpy(&kept, count.mapped(), 4);
   if (kept > n) throw Error(Errc::vulkan_error, "the GPU reported " + std::to_string(kept) + " elements kept of " +

@@ -264,19 +264,8 @@ std::vector<std::byte> run_segmented_reduce(const Context& ctx, std::span<const 
   if (n) std::memcpy(in.mapped(), values.data(), n * esize);
   std::memcpy(offs.mapped(), offsets.data(), offsets.size() * 4);
   const SegmentedReduceArgs args{config, n, segments, in.view(), offs.view(), out.view(), temp.view()};
-  try {
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record_segmented_reduce(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
-  } catch (const Error& e) {
-    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&in, &offs, &out, &temp}) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
-    }
-    throw;
-  }
+  vk::submit_for_host(ctx, {&in, &offs, &out, &temp},
+                      [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); });
   std::memcpy(result.data(), out.mapped(), result.size());
   return result;
 }
@@ -301,19 +290,8 @@ std::vector<T> run_segmented_scan_by_offsets(const Context& ctx, std::span<const
   std::memcpy(in.mapped(), values.data(), n * sizeof(T));
   std::memcpy(offs.mapped(), offsets.data(), offsets.size() * 4);
   const SegmentedScanByOffsetsArgs args{config, n, offsets.size() - 1, in.view(), offs.view(), out.view(), temp.view()};
-  try {
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record_segmented_scan_by_offsets(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
-  } catch (const Error& e) {
-    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&in, &offs, &out, &temp}) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
-    }
-    throw;
-  }
+  vk::submit_for_host(ctx, {&in, &offs, &out, &temp},
+                      [&](VkCommandBuffer cmd) { record_segmented_scan_by_offsets(ctx, cmd, args); });
   std::memcpy(result.data(), out.mapped(), n * sizeof(T));
   return result;
 }

@@ -235,19 +235,8 @@ std::vector<T> run_segmented(const Context& ctx, std::span<const std::byte> valu
   std::memcpy(in.mapped(), values.data(), n * esize);
   std::memcpy(head_buffer.mapped(), heads.data(), n * head_bytes);
   SegmentedScanArgs args{config, heads_kind, n, in.view(), head_buffer.view(), out.view(), temp.view()};
-  try {
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record_segmented_scan(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
-  } catch (const Error& e) {
-    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&in, &head_buffer, &out, &temp}) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
-    }
-    throw;
-  }
+  vk::submit_for_host(ctx, {&in, &head_buffer, &out, &temp},
+                      [&](VkCommandBuffer cmd) { record_segmented_scan(ctx, cmd, args); });
   std::memcpy(result.data(), out.mapped(), n * esize);
   return result;
 }
