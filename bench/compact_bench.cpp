@@ -74,8 +74,9 @@ CaseData<T> make_case(uint64_t n, uint32_t density, bool flagged, std::mt19937_6
 
 void check_compact_options(const CompactOptions& o) {
   for (const auto& op : o.ops)
-    if (op != "select-if" && op != "select-flagged" && op != "unique")
-      throw Error(Errc::invalid_argument, "unknown compaction op '" + op + "' (select-if, select-flagged, unique)");
+    if (op != "select-if" && op != "select-flagged" && op != "unique" && op != "rle")
+      throw Error(Errc::invalid_argument,
+                  "unknown compaction op '" + op + "' (select-if, select-flagged, unique, rle)");
   for (const auto& a : o.algorithms)
     if (a != "three-pass" && a != "single-pass" && a != "single-pass-fill")
       throw Error(Errc::invalid_argument,
@@ -91,6 +92,11 @@ uint64_t compact_temp_bytes(const Context& ctx, uint64_t max_n, const CompactOpt
       for (auto k : o.vectors)
         for (const auto& t : o.types)
           bytes = std::max(bytes, compact_temp_requirements(ctx, max_n, config_for(t, a, w, k)).size);
+  if (std::find(o.ops.begin(), o.ops.end(), "rle") != o.ops.end())
+    for (const auto& a : o.algorithms)
+      for (auto w : o.workgroup_sizes)
+        for (auto k : o.vectors)
+          bytes = std::max(bytes, run_length_temp_requirements(ctx, max_n, config_for(DataType::u32, a, w, k)).size);
   return bytes;
 }
 
@@ -102,7 +108,7 @@ int run_cases_of_type(const Context& ctx, const Buffers& b, uint64_t n, DataType
   int failures = 0;
   const std::string type_name(to_string(type));
   for (const auto& op : o.ops) {
-    if (op == "unique") continue;  // run_unique_cases
+    if (op == "unique" || op == "rle") continue;  // run_runs_cases
     const bool flagged = flagged_op(op);
     for (const uint32_t density : o.densities) {
       const CaseData<T> data = make_case<T>(n, density, flagged, rng);
@@ -168,15 +174,19 @@ int run_cases_of_type(const Context& ctx, const Buffers& b, uint64_t n, DataType
   return failures;
 }
 
-// unique (select_if with Predicate::run_start) on the u32 key runs of bench/segment_lengths.hpp, mean run
-// 16, the data CUB's DeviceSelect::Unique gets in bench/cub/cub_family_bench.cu (kind "unique-mean16").
-int run_unique_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink) {
-  std::vector<uint32_t> keys;
-  bench_inputs::fill_runs(keys, n, bench_inputs::default_seed, 16);
-  std::vector<uint32_t> expected;
-  std::unique_copy(keys.begin(), keys.end(), std::back_inserter(expected));
-  upload(ctx, b, b.in.handle(), keys.data(), n * 4);
+// unique (select_if with Predicate::run_start; kind "unique-mean16") and run-length encoding
+// (record_run_length_encode, the lengths in the flags buffer; kind "encode-mean16") on the u32 key runs of
+// bench/segment_lengths.hpp, mean run 16: the data CUB's DeviceSelect::Unique and
+// DeviceRunLengthEncode::Encode get in bench/cub/cub_family_bench.cu.
+int run_runs_cases(const Context& ctx, const Buffers& b, uint64_t n, const CompactOptions& o, Sink& sink,
+                   const std::vector<uint32_t>& keys, bool encode) {
+  std::vector<uint32_t> expected, lengths;
+  for (uint64_t i = 0; i < n; ++i) {
+    if (i == 0 || keys[i] != keys[i - 1]) expected.push_back(keys[i]), lengths.push_back(0);
+    ++lengths.back();
+  }
   const uint64_t kept = expected.size();
+  const std::string kind = encode ? "encode-mean16" : "unique-mean16";
   int failures = 0;
   for (const auto& alg : o.algorithms)
     for (auto w : o.workgroup_sizes)
@@ -193,29 +203,48 @@ int run_unique_cases(const Context& ctx, const Buffers& b, uint64_t n, const Com
           zero(ctx, b.temp.handle());
           args.temp_zeroed = true;
         }
-        auto record = [&](VkCommandBuffer cmd) { record_select_if(ctx, cmd, args); };
+        RunLengthArgs rle;
+        rle.config = args.config;
+        rle.count = n;
+        rle.input = b.in.view();
+        rle.values = b.out.view();
+        rle.lengths = b.flags.view();
+        rle.runs_out = b.count.view();
+        rle.temp = b.temp.view();
+        rle.temp_zeroed = args.temp_zeroed;
+        auto record = [&](VkCommandBuffer cmd) {
+          if (encode) record_run_length_encode(ctx, cmd, rle);
+          else record_select_if(ctx, cmd, args);
+        };
         std::string label = alg;
         if (o.workgroup_sizes.size() > 1 || o.vectors.size() > 1)
           label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
-        const std::string what = label + " u32 unique-mean16 n=" + std::to_string(n);
+        const std::string what = label + " u32 " + kind + " n=" + std::to_string(n);
         if (o.verify) {
           poison(ctx, b.out.handle(), n * 4);
+          poison(ctx, b.flags.handle(), n * 4);
           poison(ctx, b.count.handle(), 4);
           vk::submit_and_wait(ctx, record);
           uint32_t got_kept = 0;
           std::memcpy(&got_kept, read_back(ctx, b, b.count.handle(), 4), 4);
           const auto* got = static_cast<const uint32_t*>(read_back(ctx, b, b.out.handle(), n * 4));
-          if (got_kept != kept || std::memcmp(got, expected.data(), kept * 4) != 0) {
+          bool ok = got_kept == kept && std::memcmp(got, expected.data(), kept * 4) == 0;
+          if (ok && encode) {
+            const auto* got_lengths = static_cast<const uint32_t*>(read_back(ctx, b, b.flags.handle(), n * 4));
+            ok = std::memcmp(got_lengths, lengths.data(), kept * 4) == 0;
+          }
+          if (!ok) {
             ++failures;
             std::cerr << "MISMATCH " << what << ": kept " << got_kept << " of " << kept << " expected\n";
             sink.note("MISMATCH " + what);
             continue;
           }
         }
-        Row row{"gpuscan-vulkan", label, "u32", "unique-mean16", n};
+        Row row{"gpuscan-vulkan", label, "u32", kind, n};
         row.stats = summarize(time_runs(ctx, o.warmup, o.runs, record));
         row.runs = o.runs;
-        row.bytes = static_cast<double>(n) * 4 + static_cast<double>(kept) * 4;
+        // As the CUB benchmark counts them: the keys read, the runs' values (and lengths) written.
+        row.bytes = static_cast<double>(n) * 4 + static_cast<double>(kept) * (encode ? 8 : 4);
         std::cerr << what << ": " << row.stats.median_ms << " ms\n";
         sink.row(row);
       }
@@ -231,7 +260,15 @@ int run_compaction_cases(const Context& ctx, const Buffers& b, uint64_t n, const
     failures += visit_type(type, [&](auto tag) {
       return run_cases_of_type<decltype(tag)>(ctx, b, n, type, o, sink, rng);
     });
-  if (std::find(o.ops.begin(), o.ops.end(), "unique") != o.ops.end()) failures += run_unique_cases(ctx, b, n, o, sink);
+  const bool unique = std::find(o.ops.begin(), o.ops.end(), "unique") != o.ops.end();
+  const bool encode = std::find(o.ops.begin(), o.ops.end(), "rle") != o.ops.end();
+  if (unique || encode) {
+    std::vector<uint32_t> keys;
+    bench_inputs::fill_runs(keys, n, bench_inputs::default_seed, 16);
+    upload(ctx, b, b.in.handle(), keys.data(), n * 4);
+    if (unique) failures += run_runs_cases(ctx, b, n, o, sink, keys, false);
+    if (encode) failures += run_runs_cases(ctx, b, n, o, sink, keys, true);
+  }
   return failures;
 }
 

@@ -12,7 +12,7 @@
 namespace gpuscan::bench {
 
 struct CompactOptions {
-  std::vector<std::string> ops;         // "select-if", "select-flagged", "unique" (u32 key runs, mean 16)
+  std::vector<std::string> ops;         // "select-if", "select-flagged", "unique", "rle" (u32 key runs, mean 16)
   std::vector<DataType> types{DataType::u32};
   std::vector<uint32_t> densities;      // percent kept, 0..100
   std::vector<std::string> algorithms;  // "three-pass", "single-pass", "single-pass-fill"

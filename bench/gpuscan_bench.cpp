@@ -104,8 +104,8 @@ int main(int argc, char** argv) {
   app.add_option("--copy-workgroup-sizes", copy_workgroup_sizes, "copy roofline: W values")->delimiter(',');
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
   app.add_option("--ops", ops,
-                 "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags), unique (u32 runs of mean "
-                 "length 16, bench/segment_lengths.hpp), segmented-reduce (segments by offsets, "
+                 "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags), unique and rle (run-length "
+                 "encoding) of u32 runs of mean length 16 (bench/segment_lengths.hpp), segmented-reduce (segments by offsets, "
                  "bench/segmented_reduce_bench.hpp), histogram (256 even bins: u32 over [0, 2^32), f32 over [0, 1)); "
                  "default scan")
       ->delimiter(',');

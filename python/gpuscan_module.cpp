@@ -638,6 +638,53 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
   return py::make_tuple(unique_keys.attr("astype")(key_dtype), in.narrow(firsts.cast<py::array>()));
 }
 
+// run_length_encode(a) -> (values, lengths) and non_trivial_runs(a) -> (offsets, lengths), lengths and
+// offsets uint32 (include/gpuscan/vulkan/run_length.hpp). dtypes as compact(); narrow ones run widened,
+// which keeps their runs.
+py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const std::string& algorithm,
+                      bool non_trivial) {
+  const char* function = non_trivial ? "non_trivial_runs" : "run_length_encode";
+  gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
+  const py::array array = as_array(a, function);
+  const py::dtype dtype = array.dtype();
+  if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
+  const Operand in = operand(array, dtype, gpuscan::Op::add, function);
+  config.type = checked_type(in.array, gpuscan::Op::add, function);
+  py::object first, lengths;
+  const auto run = [&](auto tag) {
+    using T = decltype(tag);
+    const auto v = contiguous<T>(in.array);
+    if (non_trivial) {
+      gpuscan::NonTrivialRuns r;
+      {
+        py::gil_scoped_release release;
+        r = gpuscan::non_trivial_runs<T>(state->ctx, span_of(v), config);
+        state.reset();
+      }
+      first = to_numpy(std::move(r.offsets));
+      lengths = to_numpy(std::move(r.lengths));
+      return;
+    }
+    gpuscan::RunLengthResult<T> r;
+    {
+      py::gil_scoped_release release;
+      r = gpuscan::run_length_encode<T>(state->ctx, span_of(v), config);
+      state.reset();
+    }
+    first = in.narrow(to_numpy(std::move(r.values)));
+    lengths = to_numpy(std::move(r.lengths));
+  };
+  switch (config.type) {
+    case gpuscan::DataType::u32: run(uint32_t{}); break;
+    case gpuscan::DataType::i32: run(int32_t{}); break;
+    case gpuscan::DataType::f32: run(float{}); break;
+    case gpuscan::DataType::u64: run(uint64_t{}); break;
+    case gpuscan::DataType::i64: run(int64_t{}); break;
+    case gpuscan::DataType::f64: run(double{}); break;
+  }
+  return py::make_tuple(first, lengths);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Segmented scans
 
@@ -856,8 +903,16 @@ class ContextObject {
   py::tuple unique_by_key(const py::object& keys, const py::object& values, const std::string& algorithm) const {
     return ::unique_by_key(state(), keys, values, algorithm);
   }
-  py::object unique(const py::object& a, const std::string& algorithm) const {
-    return ::compact(state(), a, py::str("run-start"), "auto", algorithm, false);
+  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm) const {
+    if (!return_counts) return ::compact(state(), a, py::str("run-start"), "auto", algorithm, false);
+    const py::tuple r = ::run_lengths(state(), a, algorithm, false);
+    return py::make_tuple(r[0], r[1].attr("astype")("intp"));  // numpy's counts are intp
+  }
+  py::tuple run_length_encode(const py::object& a, const std::string& algorithm) const {
+    return ::run_lengths(state(), a, algorithm, false);
+  }
+  py::tuple non_trivial_runs(const py::object& a, const std::string& algorithm) const {
+    return ::run_lengths(state(), a, algorithm, true);
   }
   py::object partition(const py::object& a, const py::object& pred, const std::string& path,
                        const std::string& algorithm) const {
@@ -1021,7 +1076,21 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "The first element of every run of equal consecutive elements of `a`, in order (std::unique_copy):\n"
       "on sorted input the same as numpy.unique(a, equal_nan=False); elements compare as numbers (-0.0 ==\n"
       "0.0, every NaN its own run). dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'.\n"
-      "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)";
+      "return_counts=True also returns each run's length (intp), as numpy.unique(a, return_counts=True)\n"
+      "does on sorted input (Vulkan only: run_length_encode).\n"
+      "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)\n"
+      "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))";
+  static const char* run_length_encode_doc =
+      "(values, lengths): the first element of every run of equal consecutive elements of `a` and the run's\n"
+      "length (uint32), as CUB's DeviceRunLengthEncode::Encode. Elements compare as unique() compares them;\n"
+      "dtypes as compact(). Vulkan only.\n"
+      "    gpuscan.run_length_encode(np.array([7, 7, 7, 2, 5, 5], np.uint32))\n"
+      "    # (array([7, 2, 5], dtype=uint32), array([3, 1, 2], dtype=uint32))";
+  static const char* non_trivial_runs_doc =
+      "(offsets, lengths): where each run of two or more equal consecutive elements of `a` starts and its\n"
+      "length, both uint32 (CUB's DeviceRunLengthEncode::NonTrivialRuns). dtypes as compact(). Vulkan only.\n"
+      "    gpuscan.non_trivial_runs(np.array([7, 7, 7, 2, 5, 5], np.uint32))\n"
+      "    # (array([0, 4], dtype=uint32), array([3, 2], dtype=uint32))";
   static const char* unique_by_key_doc =
       "(keys, values): the first of every run of equal consecutive keys and the value beside it, in order\n"
       "(CUB's DeviceSelect::UniqueByKey). keys: 1-D integers or bool (compared exactly); values: a dtype as\n"
@@ -1108,7 +1177,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", compact_doc)
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
-      .def("unique", &ContextObject::unique, py::arg("a"), py::arg("algorithm") = "auto", unique_doc)
+      .def("unique", &ContextObject::unique, py::arg("a"), py::arg("return_counts") = false,
+           py::arg("algorithm") = "auto", unique_doc)
+      .def("run_length_encode", &ContextObject::run_length_encode, py::arg("a"), py::arg("algorithm") = "auto",
+           run_length_encode_doc)
+      .def("non_trivial_runs", &ContextObject::non_trivial_runs, py::arg("a"), py::arg("algorithm") = "auto",
+           non_trivial_runs_doc)
       .def("unique_by_key", &ContextObject::unique_by_key, py::arg("keys"), py::arg("values"),
            py::arg("algorithm") = "auto", unique_by_key_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
@@ -1203,10 +1277,22 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "unique",
-      [](const py::object& a, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().unique(a, algorithm);
+      [](const py::object& a, bool return_counts, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm);
       },
-      py::arg("a"), py::arg("algorithm") = "auto", unique_doc);
+      py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", unique_doc);
+  m.def(
+      "run_length_encode",
+      [](const py::object& a, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().run_length_encode(a, algorithm);
+      },
+      py::arg("a"), py::arg("algorithm") = "auto", run_length_encode_doc);
+  m.def(
+      "non_trivial_runs",
+      [](const py::object& a, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().non_trivial_runs(a, algorithm);
+      },
+      py::arg("a"), py::arg("algorithm") = "auto", non_trivial_runs_doc);
   m.def(
       "unique_by_key",
       [](const py::object& keys, const py::object& values, const std::string& algorithm) {

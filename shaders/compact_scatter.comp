@@ -104,7 +104,7 @@ void main() {
     if (p) store_out(at++, v);
     else store_out(all_kept + (window_first + i - at), v);
 #else
-    if (i < g_n && compact_keep(i, true, v)) store_out(at++, v);
+    if (i < g_n && compact_keep(i, true, v)) store_kept(at++, window_first + i, v);
 #endif
   }
 #endif

@@ -17,6 +17,7 @@
 #include "gpuscan/vulkan/error.hpp"
 #include "gpuscan/vulkan/histogram.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
+#include "gpuscan/vulkan/run_length.hpp"
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
 #include "gpuscan/vulkan/segmented_reduce.hpp"

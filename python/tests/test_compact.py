@@ -277,3 +277,50 @@ def test_unique_by_key_bad_arguments(ctx):
         ctx.unique_by_key(np.zeros(3, np.float32), np.zeros(3, np.float32))
     assert [a.tolist() for a in gpuscan.unique_by_key(np.array([5, 5, 9, 2], np.uint32),
                                                       np.array([1.0, 2.0, 3.0, 4.0]))] == [[5, 9, 2], [1.0, 3.0, 4.0]]
+
+
+def runs_of(dtype, n, rng):
+    """n elements in runs of 1..8 equal values from a small pool (a run may continue the one before)."""
+    pool = random_array(dtype, 7, rng) if dtype != np.bool_ else np.array([False, True])
+    return np.repeat(rng.choice(pool, n), rng.integers(1, 9, n))[:n]
+
+
+def host_runs(a):
+    """(starts, lengths) of the runs of equal neighbours, compared as numbers (every NaN its own run)."""
+    first = np.ones(a.size, dtype=bool)
+    first[1:] = ~(a[1:] == a[:-1])
+    starts = np.flatnonzero(first)
+    return starts, np.diff(np.append(starts, a.size))
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.float32, np.uint64, np.int64, np.float64, np.int16,
+                                   np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("n", [0, 1, 2, 4097, 100_003])
+def test_run_length_encode_finds_every_run(ctx, dtype, n):
+    skip_without_64_bit(ctx, dtype)
+    rng = rng_for("run_length_encode", np.dtype(dtype).name, n)
+    a = runs_of(dtype, n, rng)
+    starts, lengths = host_runs(a)
+    values, got_lengths = ctx.run_length_encode(a)
+    assert got_lengths.dtype == np.uint32 and np.array_equal(got_lengths, lengths)
+    check_narrow_or_same(values, a[starts], f"run_length_encode values n={n}")
+    offsets, trivial_lengths = ctx.non_trivial_runs(a)
+    long_runs = lengths > 1
+    assert offsets.dtype == np.uint32 and np.array_equal(offsets, starts[long_runs])
+    assert np.array_equal(trivial_lengths, lengths[long_runs])
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.float32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_unique_with_counts_is_numpy_unique_on_sorted_input(ctx, dtype):
+    skip_without_64_bit(ctx, dtype)
+    rng = rng_for("unique_counts", np.dtype(dtype).name)
+    a = np.sort(rng.choice(random_array(dtype, 40, rng), 50_000))
+    values, counts = ctx.unique(a, return_counts=True)
+    want_values, want_counts = np.unique(a, return_counts=True)
+    check_same(values, want_values, "unique(return_counts=True) values")
+    assert counts.dtype == want_counts.dtype and np.array_equal(counts, want_counts)
+    f = np.array([1.0, -0.0, 0.0, np.nan, np.nan, 2.0, 2.0], dtype=np.float64)
+    values, counts = gpuscan.unique(f, return_counts=True)
+    check_same(values, np.array([1.0, -0.0, np.nan, np.nan, 2.0]), "-0 == 0, every NaN its own run")
+    assert counts.tolist() == [1, 2, 1, 1, 2]
+    assert [x.tolist() for x in gpuscan.non_trivial_runs(f)] == [[1, 5], [2, 2]]

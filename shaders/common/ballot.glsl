@@ -95,12 +95,14 @@ uint subgroup_counts_exclusive(uint subgroup_count, out uint total) {
 const uint BALLOT_NONE = 0xffffffffu;
 EVEC4 b_values[VECTORS_PER_LANE];
 uvec4 b_ranks[VECTORS_PER_LANE];
+uint b_tile;  // the tile they belong to (in this dispatch)
 
 // Loads and ranks the kept elements of `tile` into b_values / b_ranks. Returns, to every invocation,
 // the number of the tile's kept elements before its subgroup's; `total` the tile's. Call from uniform
 // control flow.
 uint ballot_rank_kept(uint tile, out uint total) {
   uvec4 flags[VECTORS_PER_LANE];
+  b_tile = tile;
   const bool whole = ballot_load_tile(tile, true, LOAD_KEPT, b_values, flags);
   uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
@@ -116,9 +118,11 @@ uint ballot_rank_kept(uint tile, out uint total) {
 
 // Writes the ranked kept elements, the subgroup's first at output element `base`.
 void ballot_store_kept(uint base) {
+  const uint window_first = pc.tile_base * tile_elements();
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
     for (uint c = 0u; c < 4u; ++c)
-      if (b_ranks[k][c] != BALLOT_NONE) store_out(base + b_ranks[k][c], evec4_at(b_values[k], c));
+      if (b_ranks[k][c] != BALLOT_NONE)
+        store_kept(base + b_ranks[k][c], window_first + ballot_first(b_tile, k) + c, evec4_at(b_values[k], c));
 }
 
 #endif

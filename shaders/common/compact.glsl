@@ -1,5 +1,5 @@
 // Stream compaction (compact_count.comp, compact_scatter.comp, compact_single_pass.comp): the push
-// constants, the five storage buffers, the built-in predicates, the count of a tile's kept elements and
+// constants, the six storage buffers, the built-in predicates, the count of a tile's kept elements and
 // a shared-memory scan of one u32 per invocation.
 //
 // Elements move as their bit patterns, EBITS: uint for the 4-byte element types, uvec2 (low word, high
@@ -10,8 +10,10 @@
 // high words: two 16-byte loads), read and written through evec4_at / evec4_set.
 //
 // The predicate is specialization constant 6 (PREDICATE: 0 = the flags buffer, 1.. = PredicateKind + 1
-// in include/gpuscan/compact.hpp; PRED_RUN_START alone reads a second element, the one before), its constants the push-constant words a and b (bit patterns in E; the
-// 8-byte types' high words in a_hi and b_hi), so one pipeline per predicate kind serves every constant.
+// in include/gpuscan/compact.hpp; PRED_RUN_START reads a second element, the one before, and the
+// internal PRED_RUN_EDGE the ones before and after), its constants the push-constant words a and b (bit
+// patterns in E; the 8-byte types' high words in a_hi and b_hi), so one pipeline per predicate kind
+// serves every constant.
 #ifndef GPUSCAN_COMPACT_GLSL
 #define GPUSCAN_COMPACT_GLSL
 
@@ -100,10 +102,9 @@ PARAMS_BLOCK uniform CompactParams {
   uint all_tiles;     // 0: g_blocks
   uint dst_base;
   uint dst_count;     // 0: binding 1 holds the whole output from dst_offset
-#if defined(ELEMENT_U64) || defined(ELEMENT_I64) || defined(ELEMENT_F64)
-  uint a_hi;          // the high words of a and b (words 15 and 16)
+  uint a_hi;          // the 8-byte types' high words of a and b (words 15 and 16)
   uint b_hi;
-#endif
+  uint index_offset;  // element offset inside binding 5 (OUT_INDICES)
 } pc;
 
 layout(binding = 0, std430) readonly buffer SrcBuffer { EBITS g_src[]; };
@@ -113,6 +114,14 @@ layout(binding = 3, std430) readonly buffer FlagsBuffer { uint g_flags[]; };
 layout(binding = 0, std430) readonly buffer SrcVectors { uvec4 g_src4[]; };
 layout(binding = 3, std430) readonly buffer FlagsVectors { uvec4 g_flags4[]; };
 layout(binding = 4, std430) writeonly buffer CountBuffer { uint g_count[]; };
+layout(binding = 5, std430) writeonly buffer IndexBuffer { uint g_index[]; };
+
+// What a kept element writes (specialization constant 14): its bits to binding 1 (OUT_VALUES), its index
+// in the whole input to binding 5 as a u32 (OUT_INDICES), or both. Run-length encoding writes both (the
+// first of each run and where it starts), its non-trivial runs only the indices.
+const uint OUT_VALUES = 1u;
+const uint OUT_INDICES = 2u;
+SPEC_CONSTANT(14, uint, OUTPUTS, 1u);
 
 const uint PRED_FLAGGED = 0u;
 const uint PRED_NONZERO = 1u;
@@ -125,6 +134,9 @@ const uint PRED_GREATER_EQUAL = 7u;
 const uint PRED_BITS_SET = 8u;
 const uint PRED_IN_RANGE = 9u;
 const uint PRED_RUN_START = 10u;  // unequal (in E) to the element before; element 0 always
+// Internal to run-length encoding (no PredicateKind): the first or the last element of a run of two or
+// more equal elements, so a non-trivial run's two ends are kept one after the other.
+const uint PRED_RUN_EDGE = 11u;
 
 // Elements per invocation and per tile.
 const uint ITEMS = VECTORS_PER_LANE * 4u;
@@ -156,6 +168,22 @@ void store_out(uint d, EBITS bits) {
   if (pc.dst_count == 0u) g_dst[pc.dst_offset + d] = bits;
   else if (d >= pc.dst_base && d - pc.dst_base < pc.dst_count) g_dst[pc.dst_offset + (d - pc.dst_base)] = bits;
 }
+
+// Writes what a kept element writes (OUTPUTS): output element d is the element of input index i
+// (whole-input, windows included), whose bits are `bits`.
+void store_kept(uint d, uint i, EBITS bits) {
+  if ((OUTPUTS & OUT_VALUES) != 0u) store_out(d, bits);
+  if ((OUTPUTS & OUT_INDICES) != 0u) g_index[pc.index_offset + d] = i;
+}
+
+// An input index carried where bits travel (the single-pass stage holds indices with OUT_INDICES).
+#if defined(ELEMENT_U32) || defined(ELEMENT_I32) || defined(ELEMENT_F32)
+EBITS index_as_bits(uint i) { return i; }
+uint bits_as_index(EBITS bits) { return bits; }
+#else
+EBITS index_as_bits(uint i) { return uvec2(i, 0u); }
+uint bits_as_index(EBITS bits) { return bits.x; }
+#endif
 
 #if defined(ELEMENT_U32) || defined(ELEMENT_I32) || defined(ELEMENT_F32)
 EBITS constant_a() { return pc.a; }
@@ -203,6 +231,11 @@ bool compact_keep(uint i, bool need_value, out EBITS value) {
   }
   value = g_src[pc.src_offset + i];
   if (PREDICATE == PRED_RUN_START) return i == 0u || element(g_src[pc.src_offset + i - 1u]) != element(value);
+  if (PREDICATE == PRED_RUN_EDGE) {
+    const bool starts = i == 0u || element(g_src[pc.src_offset + i - 1u]) != element(value);
+    const bool ends = i + 1u >= g_n || element(g_src[pc.src_offset + i + 1u]) != element(value);
+    return starts != ends;
+  }
   return predicate_holds(value);
 }
 
@@ -231,6 +264,13 @@ bvec4 compact_keep_values4(uint e, EVEC4 values) {
     const E v0 = element(evec4_at(values, 0u)), v1 = element(evec4_at(values, 1u)),
             v2 = element(evec4_at(values, 2u)), v3 = element(evec4_at(values, 3u));
     return bvec4(e == 0u || element(g_src[pc.src_offset + e - 1u]) != v0, v0 != v1, v1 != v2, v2 != v3);
+  }
+  if (PREDICATE == PRED_RUN_EDGE) {  // the next element too: e + 4 (< n, else the last ends a run)
+    const E v0 = element(evec4_at(values, 0u)), v1 = element(evec4_at(values, 1u)),
+            v2 = element(evec4_at(values, 2u)), v3 = element(evec4_at(values, 3u));
+    const bvec4 starts = bvec4(e == 0u || element(g_src[pc.src_offset + e - 1u]) != v0, v0 != v1, v1 != v2, v2 != v3);
+    const bvec4 ends = bvec4(v0 != v1, v1 != v2, v2 != v3, e + 4u >= g_n || element(g_src[pc.src_offset + e + 4u]) != v3);
+    return notEqual(starts, ends);
   }
   return bvec4(predicate_holds(evec4_at(values, 0u)), predicate_holds(evec4_at(values, 1u)),
                predicate_holds(evec4_at(values, 2u)), predicate_holds(evec4_at(values, 3u)));

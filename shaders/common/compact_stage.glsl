@@ -17,6 +17,7 @@ EVEC4 st_values[VECTORS_PER_LANE];
 // has at most 2^16 elements) and which of the lane's four elements are kept (bits 0..3).
 uint st_rows[VECTORS_PER_LANE];
 uint st_subgroup_before;  // the tile's kept elements before this subgroup's
+uint st_tile;             // the tile they belong to
 
 shared EBITS sh_stage[gl_WorkGroupSize.x * VECTORS_PER_LANE * 4u];
 
@@ -42,6 +43,7 @@ uint stage_rank(uint tile) {
   // Only large tiles (K >= 8, the default above 2^23) load all their rows before the first ballot: at
   // K = 4 that made 2^20 5-14 % slower.
   uvec4 flags[VECTORS_PER_LANE];
+  st_tile = tile;
   const bool whole = ballot_load_tile(tile, VECTORS_PER_LANE >= 8u, LOAD_ALL, st_values, flags);
   uint kept = 0u;  // the subgroup's kept elements so far (uniform in the subgroup)
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
@@ -54,23 +56,35 @@ uint stage_rank(uint tile) {
   return stage_subgroups_total(kept, st_subgroup_before);
 }
 
-// Moves the ranked tile into sh_stage in output order. Call from uniform control flow, once every
-// invocation is done reading the previous tile from the stage; the stage is complete after the next
-// barrier().
+// Moves the ranked tile into sh_stage in output order: the kept elements' bits, or with OUT_INDICES
+// their input indices. Call from uniform control flow, once every invocation is done reading the
+// previous tile from the stage; the stage is complete after the next barrier().
 void stage_gather() {
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     const uint row = st_rows[k];
     uint place = st_subgroup_before + (row >> 4);
     for (uint c = 0u; c < 4u; ++c) {
-      if ((row & (1u << c)) != 0u) sh_stage[place++] = evec4_at(st_values[k], c);
+      if ((row & (1u << c)) == 0u) continue;
+      sh_stage[place++] = (OUTPUTS & OUT_INDICES) != 0u ? index_as_bits(ballot_first(st_tile, k) + c)
+                                                         : evec4_at(st_values[k], c);
     }
   }
 }
 
-// Stores the staged tile's `count` kept elements, the first at output element `first`. Call after a
-// barrier() that follows stage_gather().
+// Stores the staged tile's `count` kept elements, the first at output element `first`. With
+// OUT_INDICES and OUT_VALUES the values are read again from the input at the staged indices: the tile
+// was loaded moments before, so from cache, and the stage stays one word (two for 8-byte elements) per
+// element. Call after a barrier() that follows stage_gather().
 void stage_store(uint first, uint count) {
-  for (uint i = gl_LocalInvocationID.x; i < count; i += gl_WorkGroupSize.x) store_out(first + i, sh_stage[i]);
+  for (uint i = gl_LocalInvocationID.x; i < count; i += gl_WorkGroupSize.x) {
+    const EBITS staged = sh_stage[i];
+    if ((OUTPUTS & OUT_INDICES) == 0u) {
+      store_out(first + i, staged);
+      continue;
+    }
+    const uint at = bits_as_index(staged);
+    store_kept(first + i, at, (OUTPUTS & OUT_VALUES) != 0u ? g_src[pc.src_offset + at] : EBITS(0u));
+  }
 }
 
 // The kept count of stage_rank, for the look-back's fallback: one row in registers at a time (a loop

@@ -122,9 +122,10 @@ struct Views {
 };
 
 // Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl) and indirect_count.comp's
-// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) fifteen (words 10..14,
-// a count from GPU memory and windows, stay 0 here: GL compacts within one binding).
-constexpr size_t param_words = 15;
+// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) eighteen (words 10..17 --
+// a count from GPU memory, windows, the 8-byte constants' high words and the indices' offset -- stay 0
+// here: GL compacts 4-byte elements within one binding and writes no indices).
+constexpr size_t param_words = 18;
 constexpr size_t scan_bindings = 4;
 constexpr size_t compact_bindings = 5;
 

@@ -83,4 +83,10 @@ Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first
   return {{view.buffer, bound, bytes}, static_cast<uint32_t>((start - bound) / esize)};
 }
 
+BufferView sub_view(const BufferView& view, VkDeviceSize byte_offset) {
+  BufferView s = view;
+  s.offset += byte_offset;
+  return s;
+}
+
 }  // namespace gpuscan::vk

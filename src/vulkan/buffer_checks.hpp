@@ -48,4 +48,7 @@ Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first
 // it, through the offsets bind_elements computes.
 BufferView stand_in_view(VkDeviceSize offset = 0);
 
+// The part of `view` from `byte_offset` bytes on (a temp buffer's arrays, say).
+BufferView sub_view(const BufferView& view, VkDeviceSize byte_offset);
+
 }  // namespace gpuscan::vk

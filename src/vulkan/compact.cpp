@@ -1,7 +1,8 @@
 // Stream compaction on Vulkan (include/gpuscan/compact.hpp): checks the arguments, asks src/core for
 // the plan (count, scan of the tile counts, scatter) and records it; plus the convenience calls.
 //
-// Bindings: 0 input, 1 output, 2 temp (tile counts / offsets), 3 flags, 4 count. The predicate kind is
+// Bindings: 0 input, 1 output, 2 temp (tile counts / offsets), 3 flags, 4 count, 5 the kept elements'
+// input indices (vk::record_select_indexed; otherwise the output again, unwritten). The predicate kind is
 // specialization constant 6 (one pipeline per kind), its constants push-constant words 8 and 9: the
 // push-constant range grew from 6 to 10 words rather than passing constants through a buffer, so
 // select_if needs no upload of its constants and no extra binding.
@@ -19,6 +20,7 @@
 #include "core/windows.hpp"
 #include "gpuscan/vulkan/compact.hpp"
 #include "vulkan/buffer_checks.hpp"
+#include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
@@ -164,9 +166,11 @@ uint32_t predicate_constant(bool flagged, PredicateKind kind) {
 }
 
 // Records the steps of `r.plan` with its slots bound to `args`' views; with `cmd` VK_NULL_HANDLE only
-// builds their pipelines (prepare_compact). `predicate`: specialization constant 6 (0 = flags).
+// builds their pipelines (prepare_compact). `predicate`: specialization constant 6 (0 = flags);
+// `indexed`: where the kept elements' indices go, and whether their values go too.
 void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact& r, const SelectArgs& args,
-                 bool flagged, uint32_t predicate, const IndirectCount* count_from) {
+                 bool flagged, uint32_t predicate, const IndirectCount* count_from,
+                 const vk::IndexedSelect* indexed = nullptr) {
   core::check_recordable(r.plan.windows_left_out);
   Context::Impl& impl = impl_of(ctx);
   const uint64_t n = args.count;
@@ -177,6 +181,7 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
   auto view_of = [&](core::Slot slot) -> const BufferView& {
     if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
     if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
+    if (slot == core::Slot::output && indexed && !indexed->values) return indexed->indices;
     return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
   };
   // Only the single-pass plan fills (its look-back state, before its one dispatch), so a barrier after a
@@ -218,14 +223,16 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
     if (d.kernel == core::Kernel::compact_single_pass)
       key.tiles_per_workgroup = impl.tiles_per_workgroup(args.config.tiles_per_workgroup, d.blocks);
     const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize_of(d.src.slot));
-    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count, esize_of(d.dst.slot));
+    const bool indices_only = d.dst.slot == core::Slot::output && indexed && !indexed->values;
+    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count,
+                                              indices_only ? 4u : esize_of(d.dst.slot));
     // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.
     const uint64_t aux_count =
         compact && d.dynamic ? r.indirect.first + r.indirect.elements - d.aux.offset : d.aux.count;
     const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, aux_count, 4);
     if (d.kernel == core::Kernel::compact_single_pass && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass compaction's state");
-    VkDescriptorBufferInfo infos[5] = {src.info, dst.info, aux.info, {}, {}};
+    VkDescriptorBufferInfo infos[6] = {src.info, dst.info, aux.info, {}, {}, {}};
     uint32_t bindings = 3;
     uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
                                             aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
@@ -244,7 +251,15 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
       const vk::Binding count = vk::bind_elements(ctx, args.count_out, 0, 1, 4);
       infos[3] = flags.info;
       infos[4] = count.info;
-      bindings = 5;
+      // Binding 5, the indices: the caller's, else the output again (OUTPUTS leaves it unwritten).
+      const bool with_indices = indexed && n > 0 && d.kernel != core::Kernel::compact_count;
+      const vk::Binding indices = with_indices ? vk::bind_elements(ctx, indexed->indices, 0, n, 4) : dst;
+      infos[5] = indices.info;
+      bindings = 6;
+      if (indexed) {
+        key.outputs = (indexed->values ? 1u : 0u) | 2u;  // OUT_VALUES, OUT_INDICES
+        params[17] = indices.element_offset;
+      }
       params[6] = flags.element_offset;
       params[7] = count.element_offset;
       params[8] = static_cast<uint32_t>(args.predicate.a);
@@ -277,18 +292,21 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
       if (d.dynamic) params[9] = core::dynamic_param(words.element_offset, d.level);
     }
     impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
-                         std::span<const uint32_t>(params, compact ? 17 : 10), d.groups_x, d.groups_y, command);
+                         std::span<const uint32_t>(params, compact ? 18 : 10), d.groups_x, d.groups_y, command);
   }
 }
 
-void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition) {
+void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition,
+                    const vk::IndexedSelect* indexed = nullptr) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const ResolvedCompact r =
       resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
-  const uint32_t predicate = predicate_constant(flagged, args.predicate.kind);
-  if (!flagged && args.predicate.kind == PredicateKind::run_start)
+  const uint32_t predicate = indexed ? indexed->predicate : predicate_constant(flagged, args.predicate.kind);
+  if (indexed || (!flagged && args.predicate.kind == PredicateKind::run_start))
     core::check_run_start_fits(args.count, impl_of(ctx).window_elements(args.config.type));
+  if (indexed && args.count > UINT32_MAX)
+    throw Error(Errc::too_large, "input indices are u32: at most 2^32 - 1 elements, not " + std::to_string(args.count));
   const uint32_t flag_size = flagged ? head_bytes(args.flags_kind) : 4;
   if (flagged && args.flags_kind != SegmentHeads::flags)  // keys compare with the one before, as run_start
     core::check_run_start_fits(args.count, impl_of(ctx).window_elements(std::max(element_size(args.config.type), flag_size)));
@@ -299,10 +317,20 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   const uint64_t bytes = n * esize;  // of the input and of the output
   const uint64_t flag_bytes = n * flag_size;
   const uint64_t temp_bytes = r.plan.temp_elements * 4;
+  if (n > 0 && indexed) {
+    vk::check_view("indices", indexed->indices, n, 4, "the compaction needs room for the worst case (every element kept):");
+    const uint64_t index_bytes = n * 4;
+    if (vk::overlaps(indexed->indices, index_bytes, args.input, bytes) ||
+        (indexed->values && vk::overlaps(indexed->indices, index_bytes, args.output, bytes)) ||
+        vk::overlaps(indexed->indices, index_bytes, args.count_out, 4) ||
+        vk::overlaps(indexed->indices, index_bytes, args.temp, r.plan.temp_elements * 4))
+      throw Error(Errc::invalid_argument, "the indices overlap the input, output, count or temp range");
+  }
   if (n > 0) {
     vk::check_view("input", args.input, n, esize, "the compaction needs");
     if (partition) vk::check_view("output", args.output, n, esize, "the partition writes every element:");
-    else vk::check_view("output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
+    else if (!indexed || indexed->values)
+      vk::check_view("output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
     if (flagged)
       vk::check_view("flags", args.flags, n, flag_size,
                      args.flags_kind == SegmentHeads::flags ? "the compaction needs one flag per element:"
@@ -329,7 +357,7 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
                              "a compaction");
   }
 
-  record_plan(ctx, cmd, r, args, flagged, predicate, count_from);
+  record_plan(ctx, cmd, r, args, flagged, predicate, count_from, indexed);
 }
 
 // `flags`: values.size() flags or keys, as `flags_kind` says; nullptr for a predicate.
@@ -419,6 +447,14 @@ void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig
     const ResolvedCompact r = resolve_compact(ctx, count, config, call.partition, false, options.indirect);
     record_plan(ctx, VK_NULL_HANDLE, r, args, call.flagged, predicate, options.indirect ? &from : nullptr);
   }
+}
+
+void vk::record_select_indexed(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args,
+                               const IndexedSelect& how) {
+  if (how.predicate != predicate_run_start && how.predicate != predicate_run_edge)
+    throw Error(Errc::invalid_argument, "indexed selections find runs: predicate constant " +
+                                            std::to_string(how.predicate) + " is neither run start nor run edge");
+  record_compact(ctx, cmd, args, false, false, &how);
 }
 
 void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {

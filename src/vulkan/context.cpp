@@ -280,7 +280,8 @@ uint64_t Context::Impl::window_elements(uint32_t element_bytes, bool device_addr
 }
 
 void Context::Impl::create_layouts() {
-  // src, dst, aux for every pass; then a scan's carry (binding 3), or compaction's flags and count (3, 4).
+  // src, dst, aux for every pass; then a scan's carry (binding 3), or compaction's flags, count and
+  // indices (3, 4, 5).
   VkDescriptorSetLayoutBinding bindings[descriptor_bindings];
   for (uint32_t i = 0; i < descriptor_bindings; ++i)
     bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};

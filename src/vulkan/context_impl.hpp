@@ -24,12 +24,12 @@
 
 namespace gpuscan {
 
-// The shared pipeline layout: storage buffers 0..4 pushed as descriptors, and push-constant words.
-inline constexpr uint32_t descriptor_bindings = 5;
+// The shared pipeline layout: storage buffers 0..5 pushed as descriptors (compaction's input indices
+// are the only binding 5), and push-constant words.
+inline constexpr uint32_t descriptor_bindings = 6;
 // 20: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset and heads_before,
 // and, from word 12 (8-byte aligned), the ".bda" variants' src and dst addresses; or the compaction
-// kernels' CompactParams (15 words, 17 with the 8-byte types' high constant words,
-// shaders/common/compact.glsl). 80 of the 128 bytes every device offers.
+// kernels' CompactParams (18 words, shaders/common/compact.glsl). 80 of the 128 bytes every device offers.
 inline constexpr uint32_t push_constant_words = 20;
 inline constexpr uint32_t address_push_word = 12;
 

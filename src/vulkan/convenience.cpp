@@ -24,6 +24,12 @@ void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAcces
   vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+void compute_barrier(VkCommandBuffer cmd) {
+  if (cmd == VK_NULL_HANDLE) return;
+  memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
 void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
                        VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                        VkAccessFlags dst_access) {

@@ -38,4 +38,8 @@ void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDevice
 void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 
+// Compute-shader writes before it visible to compute-shader reads and writes after it; nothing where cmd
+// is VK_NULL_HANDLE (the prepare_* walks).
+void compute_barrier(VkCommandBuffer cmd);
+
 }  // namespace gpuscan::vk

@@ -1188,6 +1188,26 @@ TEST_F(CliTest, UniqueKeepsTheFirstOfEachRun) {
   EXPECT_EQ(r.out, "18446744073709551615\n1\n18446744073709551615\n");
 }
 
+TEST_F(CliTest, RleWritesEachRunAndItsLength) {
+  write_file(path("runs.txt"), "3\n-0\n0\nnan\nnan\n7\n7\n7\n-2.5\n");
+  const std::string in = " --format text -i " + shell_quote(path("runs.txt").string());
+  RunResult r = run("rle --type f32" + in + " --values " + shell_quote(path("v.txt").string()) + " --lengths -");
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "1\n2\n1\n1\n3\n1\n");
+  EXPECT_EQ(read_file(path("v.txt")), "3\n-0\nnan\nnan\n7\n-2.5\n");
+  EXPECT_NE(r.err.find("6 runs in 9 f32 elements"), std::string::npos) << r;
+  r = run("rle --type f32 --non-trivial" + in + " --offsets - --lengths " + shell_quote(path("l.txt").string()));
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "1\n5\n");
+  EXPECT_EQ(read_file(path("l.txt")), "2\n3\n");
+  r = run("rle --type f32 --non-trivial" + in + " --values -");
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_NE(r.err.find("--non-trivial writes --offsets and --lengths"), std::string::npos) << r;
+  r = run("rle --type u32 --api gl" + in + " --lengths -");
+  EXPECT_NE(r.exit_code, 0) << r;
+  EXPECT_NE(r.err.find("Vulkan only"), std::string::npos) << r;
+}
+
 // --- Operators, 64-bit types and `reduce` -----------------------------------------------------------
 
 TEST_F(CliTest, ScanWithOperatorAndSixtyFourBitType) {

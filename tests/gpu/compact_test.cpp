@@ -3,7 +3,8 @@
 // ballot and the shared-memory path, the three-pass and the single-pass plan (the latter also with its
 // look-back fallback forced), u32 / i32 / f32 / u64 / i64 / f64 -- under the validation layers -- plus
 // misuse. NaN and -0 under every predicate for f32 and f64.
-// partition / partition_flagged the same way (three-pass), against std::stable_partition.
+// partition / partition_flagged the same way (three-pass), against std::stable_partition. Run-length
+// encoding (encode and non-trivial runs) against the runs the host finds.
 #include "compact_check.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
@@ -66,6 +67,70 @@ class CompactTest : public CompactChecks<Context, GpuTest> {
     want_values.insert(want_values.end(), repeats.begin(), repeats.end());
     expect_same(std::vector<T>(out.data(), out.data() + n), want_values, "partition_flagged: " + what.str());
   }
+
+  // Run-length encoding (gpuscan/vulkan/run_length.hpp) of runs_of data against the runs the host finds
+  // with Predicate::run_start's rule: the convenience calls, then the recording call with the caller's
+  // offsets, poisoned outputs whose tails past the runs must stay untouched.
+  template <class T>
+  void check_run_lengths(size_t n, uint32_t max_run, const CompactConfig& cfg) {
+    const std::vector<T> in = runs_of<T>(n, max_run);
+    std::vector<T> want_values;
+    std::vector<uint32_t> want_starts, want_lengths, trivial_offsets, trivial_lengths;
+    for (size_t i = 0; i < n; ++i) {
+      if (Predicate::run_start().holds(in[i], i ? &in[i - 1] : nullptr)) {
+        want_values.push_back(in[i]);
+        want_starts.push_back(static_cast<uint32_t>(i));
+        want_lengths.push_back(0);
+      }
+      ++want_lengths.back();
+    }
+    for (size_t r = 0; r < want_lengths.size(); ++r)
+      if (want_lengths[r] > 1) trivial_offsets.push_back(want_starts[r]), trivial_lengths.push_back(want_lengths[r]);
+    std::ostringstream what;
+    what << "run-length n=" << n << " runs up to " << max_run << " W=" << cfg.workgroup_size
+         << " K=" << cfg.vectors_per_lane << " seed=" << seed;
+    const RunLengthResult<T> got = run_length_encode(ctx, std::span<const T>(in), cfg);
+    expect_same(got.values, want_values, "encode values: " + what.str());
+    expect_same(got.lengths, want_lengths, "encode lengths: " + what.str());
+    const NonTrivialRuns runs = non_trivial_runs(ctx, std::span<const T>(in), cfg);
+    expect_same(runs.offsets, trivial_offsets, "non-trivial offsets: " + what.str());
+    expect_same(runs.lengths, trivial_lengths, "non-trivial lengths: " + what.str());
+    if (n == 0) return;
+    // The recording call, with offsets, every output poisoned and one element longer than the worst case.
+    HostBuffer<T> input(ctx, n * sizeof(T)), values(ctx, (n + 1) * sizeof(T));
+    HostBuffer<uint32_t> lengths(ctx, (n + 1) * 4), offsets(ctx, (n + 1) * 4), count(ctx, 4);
+    CompactConfig c = cfg;
+    c.type = data_type_of<T>::value;
+    const TempRequirements req = run_length_temp_requirements(ctx, n, c);
+    HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
+    std::copy(in.begin(), in.end(), input.data());
+    poison(values.data(), (n + 1) * sizeof(T));
+    poison(lengths.data(), (n + 1) * 4);
+    poison(offsets.data(), (n + 1) * 4);
+    poison(count.data(), 4);
+    poison(temp.data(), req.size);
+    RunLengthArgs args;
+    args.config = c;
+    args.count = n;
+    args.input = input.view();
+    args.values = values.view();
+    args.lengths = lengths.view();
+    args.offsets = offsets.view();
+    args.runs_out = count.view();
+    args.temp = temp.view();
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      record_run_length_encode(ctx, cmd, args);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    const size_t r = want_values.size();
+    ASSERT_EQ(count.data()[0], r) << what.str();
+    expect_same(std::vector<T>(values.data(), values.data() + r), want_values, "record values: " + what.str());
+    expect_same(std::vector<uint32_t>(lengths.data(), lengths.data() + r), want_lengths, "record lengths: " + what.str());
+    expect_same(std::vector<uint32_t>(offsets.data(), offsets.data() + r), want_starts, "record offsets: " + what.str());
+    EXPECT_EQ(lengths.data()[r], 0xA5A5A5A5u) << "lengths past the runs written: " << what.str();
+    EXPECT_EQ(offsets.data()[r], 0xA5A5A5A5u) << "offsets past the runs written: " << what.str();
+  }
 };
 
 COMPACT_TESTS(CompactTest)
@@ -86,6 +151,18 @@ TEST_P(CompactTest, UniqueByKeyMatchesTheFirstOfEachRun) {
           key_cfg.vectors_per_lane /= 2;
         if (ctx.device_info().shader_int64) check_by_key<uint64_t, T>(n, max_run, key_cfg);
       }
+  });
+}
+
+TEST_P(CompactTest, RunLengthEncodeMatchesTheRuns) {
+  size_t round = 0;
+  for_type([&](auto v) {
+    using T = decltype(v);
+    for (const size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t{127}, size_t{128}, size_t{129}, size_t{1000},
+                           size_t{129 * 128 + 1}})
+      for (const uint32_t max_run : {1u, 2u, 5u, 300u})
+        check_run_lengths<T>(n, max_run, round++ % 2 ? config() : config(0, 4));
+    check_run_lengths<T>(5000, 5000, config());  // one run, or a few
   });
 }
 
@@ -523,6 +600,85 @@ TEST_F(CompactRecordTest, EightByteStagesFitSharedMemory) {
     EXPECT_EQ(e.code(), Errc::invalid_argument) << e.what();
     EXPECT_NE(std::string(e.what()).find("of u64"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gpuscan::test
+
+namespace gpuscan::test {
+namespace {
+
+// Run-length encoding's refusals: outputs too small for the worst case or overlapping, non-trivial runs
+// without offsets, a bad temp; and an empty input, which writes 0 runs.
+class CompactRunLengthMisuseTest : public GpuTest {
+ protected:
+  const Context& ctx = shared_context();
+  HostBuffer<uint32_t> in{ctx, 4096}, values{ctx, 4096}, lengths{ctx, 4096}, offsets{ctx, 4096}, runs{ctx, 4};
+  static constexpr uint64_t n = 1000;
+  HostBuffer<uint32_t> temp{ctx, run_length_temp_requirements(ctx, n, {}).size,
+                            run_length_temp_requirements(ctx, n, {}).usage};
+  RunLengthArgs args() const {
+    RunLengthArgs a;
+    a.count = n;
+    a.input = in.view();
+    a.values = values.view();
+    a.lengths = lengths.view();
+    a.runs_out = runs.view();
+    a.temp = temp.view();
+    return a;
+  }
+  void expect_error(const RunLengthArgs& a, Errc code, const std::string& says, bool non_trivial = false) {
+    try {
+      vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+        if (non_trivial) record_non_trivial_runs(ctx, cmd, a);
+        else record_run_length_encode(ctx, cmd, a);
+      });
+      ADD_FAILURE() << "no error; expected one saying '" << says << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code) << e.what();
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+};
+
+TEST_F(CompactRunLengthMisuseTest, RefusesBadOutputsAndTemp) {
+  RunLengthArgs a = args();
+  a.lengths = lengths.view(4096 - 4 * (n - 1));  // one u32 short of the worst case
+  expect_error(a, Errc::buffer_too_small, "lengths");
+  a = args();
+  a.values = lengths.view();
+  a.lengths = lengths.view(64);  // inside the values' range
+  expect_error(a, Errc::invalid_argument, "overlaps");
+  a = args();
+  a.offsets = in.view();
+  expect_error(a, Errc::invalid_argument, "overlaps");
+  a = args();
+  expect_error(a, Errc::null_handle, "offsets", true);  // non-trivial runs need offsets
+  a = args();
+  a.temp = temp.view(64);
+  expect_error(a, Errc::buffer_too_small, "temp");
+}
+
+TEST_F(CompactRunLengthMisuseTest, EmptyInputWritesZeroRuns) {
+  for (const bool non_trivial : {false, true}) {
+    poison(runs.data(), 4);
+    RunLengthArgs a;
+    a.runs_out = runs.view();
+    a.temp = temp.view();
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      if (non_trivial) record_non_trivial_runs(ctx, cmd, a);
+      else record_run_length_encode(ctx, cmd, a);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    EXPECT_EQ(runs.data()[0], 0u) << (non_trivial ? "non-trivial" : "encode");
+  }
+  EXPECT_TRUE(run_length_encode(ctx, std::span<const double>()).values.empty());
+  EXPECT_TRUE(non_trivial_runs(ctx, std::span<const int32_t>()).lengths.empty());
+  // One element: one run of 1, no non-trivial run.
+  const std::vector<float> one = {2.5f};
+  EXPECT_EQ(run_length_encode(ctx, std::span<const float>(one)).lengths, std::vector<uint32_t>{1});
+  EXPECT_TRUE(non_trivial_runs(ctx, std::span<const float>(one)).offsets.empty());
 }
 
 }  // namespace

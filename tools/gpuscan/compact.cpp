@@ -95,14 +95,7 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
     kept = r.kept;
     output = bytes_from_values<T>(std::span<const T>(r.values));
   };
-  switch (options.type) {
-    case DataType::u32: go(uint32_t{}); break;
-    case DataType::i32: go(int32_t{}); break;
-    case DataType::f32: go(float{}); break;
-    case DataType::u64: go(uint64_t{}); break;
-    case DataType::i64: go(int64_t{}); break;
-    case DataType::f64: go(double{}); break;
-  }
+  visit_element_type(options.type, go);
   write_values(options.out, output, options.type, options.format);
   std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("
             << (flags ? "flags '" + options.flags + "'" : "predicate " + options.pred)

@@ -132,6 +132,19 @@ std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 // --- Typed views of byte arrays. ---
 
+
+// Calls f(T{}) with T the C++ type of `type` (uint32_t, int32_t, float, uint64_t, int64_t or double).
+template <class F>
+void visit_element_type(DataType type, F&& f) {
+  switch (type) {
+    case DataType::u32: f(uint32_t{}); break;
+    case DataType::i32: f(int32_t{}); break;
+    case DataType::f32: f(float{}); break;
+    case DataType::u64: f(uint64_t{}); break;
+    case DataType::i64: f(int64_t{}); break;
+    case DataType::f64: f(double{}); break;
+  }
+}
 template <class T>
 std::vector<T> values_from_bytes(std::span<const std::byte> bytes) {
   std::vector<T> values(bytes.size() / sizeof(T));

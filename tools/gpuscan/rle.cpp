@@ -1,0 +1,108 @@
+// `gpuscan rle`: read a file of numbers, find its runs of equal consecutive elements on the GPU
+// (Vulkan), and write the first element of each run and its length -- or, with --non-trivial, where each
+// run of two or more starts and its length. The number of runs goes to stderr.
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "gpuscan/vulkan/run_length.hpp"
+#include "io.hpp"
+#include "options.hpp"
+
+namespace gpuscan::cli {
+namespace {
+
+struct RleOptions {
+  DataType type = DataType::u32;
+  std::string in;
+  std::string values;   // files written: the first element of each run ...
+  std::string lengths;  // ... each run's length (u32) ...
+  std::string offsets;  // ... and where it starts (u32, --non-trivial)
+  FileFormat format = FileFormat::binary;
+  bool non_trivial = false;
+};
+
+int run_rle(const RleOptions& options, GlobalFlags& globals) {
+  if (globals.api == Api::gl) throw Error(Errc::unsupported, "gpuscan rle runs on Vulkan only (no --api gl)");
+  const auto input = read_values(options.in, options.type, options.format);
+  const uint64_t n = input.size() / element_size(options.type);
+  const Backend backend = globals.open_backend();
+  const Context& ctx = *backend.vulkan();
+  CompactConfig config;
+  config.type = options.type;
+  size_t runs = 0;
+  auto go = [&](auto tag) {
+    using T = decltype(tag);
+    const std::vector<T> v = values_from_bytes<T>(input);
+    if (options.non_trivial) {
+      const NonTrivialRuns r = non_trivial_runs(ctx, std::span<const T>(v), config);
+      runs = r.lengths.size();
+      if (!options.offsets.empty())
+        write_values(options.offsets, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.offsets)), DataType::u32,
+                     options.format);
+      if (!options.lengths.empty())
+        write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
+                     options.format);
+      return;
+    }
+    const RunLengthResult<T> r = run_length_encode(ctx, std::span<const T>(v), config);
+    runs = r.lengths.size();
+    if (!options.values.empty())
+      write_values(options.values, bytes_from_values<T>(std::span<const T>(r.values)), options.type, options.format);
+    if (!options.lengths.empty())
+      write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
+                   options.format);
+  };
+  visit_element_type(options.type, go);
+  std::cerr << "gpuscan: " << runs << (options.non_trivial ? " non-trivial runs" : " runs") << " in " << n << ' '
+            << to_string(options.type) << " elements\n";
+  return 0;
+}
+
+}  // namespace
+
+Command add_rle_command(CLI::App& app) {
+  auto options = std::make_shared<RleOptions>();
+  CLI::App* sub = app.add_subcommand("rle", "Run-length encode a file: each run's first element and length");
+  add_type_option(*sub, options->type)->required()->default_str("");
+  sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
+  sub->add_option("--values", options->values, "write the first element of each run here ('-' = standard output)")
+      ->type_name("FILE");
+  sub->add_option("--lengths", options->lengths, "write each run's length (u32) here ('-' = standard output)")
+      ->type_name("FILE");
+  sub->add_option("--offsets", options->offsets,
+                  "--non-trivial: write where each run starts (u32) here ('-' = standard output)")
+      ->type_name("FILE");
+  sub->add_flag("--non-trivial", options->non_trivial,
+                "only the runs of two or more elements: --offsets and --lengths, no --values");
+  add_format_option(*sub, options->format);
+  sub->footer(
+      "Elements compare as numbers: -0 equals 0, and every NaN is a run of its own. On sorted input the\n"
+      "values are the distinct ones and the lengths how often each occurs. The input must fit one\n"
+      "storage-buffer binding and hold fewer than 2^32 elements. Vulkan only.\n"
+      "Examples:\n"
+      "  printf '7\\n7\\n7\\n2\\n5\\n5\\n' | gpuscan rle --type u32 --in - --format text --values v.txt --lengths -\n"
+      "      v.txt: 7 2 5; standard output: 3 1 2\n"
+      "  gpuscan rle --type f64 --in a.bin --non-trivial --offsets starts.bin --lengths lengths.bin\n"
+      "The number of runs goes to stderr.\n" +
+      std::string(exit_codes_help));
+  return {sub, [options](GlobalFlags& globals) { return run_rle(*options, globals); },
+          [options](const GlobalFlags& globals) -> std::string {
+            if (globals.api == Api::gl) return "rle runs on Vulkan only, not with " + globals.api_option();
+            if (options->non_trivial && !options->values.empty())
+              return "--non-trivial writes --offsets and --lengths, not --values";
+            if (!options->non_trivial && !options->offsets.empty())
+              return "--offsets needs --non-trivial (the encoding writes --values and --lengths)";
+            const int outputs = !options->values.empty() + !options->lengths.empty() + !options->offsets.empty();
+            if (outputs == 0)
+              return options->non_trivial ? "give --offsets FILE and/or --lengths FILE"
+                                          : "give --values FILE and/or --lengths FILE";
+            int to_stdout = (options->values == "-") + (options->lengths == "-") + (options->offsets == "-");
+            if (to_stdout > 1) return "only one output can go to standard output ('-')";
+            return "";
+          }};
+}
+
+}  // namespace gpuscan::cli
