@@ -336,7 +336,8 @@ int main(int argc, char** argv) {
       sink.row({"glsl-copy", "copy", "u32", "copy", copy_words, best_copy, runs, 2.0 * copy_words * 4});
     }
     if (segmented_reduce)  // sizes of their own, after the sweep (segmented_reduce_bench.hpp)
-      failures += run_segmented_reduce_cases(ctx, {types, max_log2, segment_rng, warmup, runs, verify}, sink, rng);
+      failures += run_segmented_reduce_cases(
+          ctx, {types, max_log2, segment_rng, warmup, runs, verify, workgroup_sizes, vectors}, sink, rng);
     sink.finish();
     if (failures) std::cerr << failures << " case(s) failed verification\n";
     return failures ? 1 : 0;

@@ -31,6 +31,7 @@ struct SegmentedReduceOptions {
   uint64_t rng_state = 1;          // --segment-rng
   uint32_t warmup = 5, runs = 30;
   bool verify = true;
+  std::vector<uint32_t> workgroup_sizes{0}, vectors{0};  // tile shapes to sweep (0 = the default)
 };
 
 // Runs every case; rows go to `sink` (impl gpuscan-vulkan, algorithm segmented-reduce). A case the

@@ -73,11 +73,15 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
     # Segmented scans (common/segmented.glsl): where heads come from is specialization constant 8.
     "seg_reduce_tiles.${type}|seg_reduce_tiles.comp|TYPE_${TYPE}"
     "seg_scan_tiles.${type}|seg_scan_tiles.comp|TYPE_${TYPE}"
-    # Segmented reductions by offsets (common/segment_offsets.glsl): each segment's result from the scan.
+    # Segmented reductions by offsets: the tiles read once, then the pieces of segments that cross tiles
+    # (seg_offsets_finish); seg_offsets_gather writes the identities of an empty input's segments.
+    "seg_offsets_tiles.${type}|seg_offsets_tiles.comp|TYPE_${TYPE}|vulkan1.1"
+    "seg_offsets_finish.${type}|seg_offsets_finish.comp|TYPE_${TYPE}|vulkan1.1"
     "seg_offsets_gather.${type}|seg_offsets_gather.comp|TYPE_${TYPE}")
 endforeach()
-# ... and their head flags, from the offsets (no element type of their own).
-list(APPEND GPUSCAN_SHADER_VARIANTS "seg_offsets_heads|seg_offsets_heads.comp|TYPE_U32,OP_ADD")
+# ... their head flags and each tile's range of offsets (no element type of their own).
+list(APPEND GPUSCAN_SHADER_VARIANTS "seg_offsets_heads|seg_offsets_heads.comp|TYPE_U32,OP_ADD"
+  "seg_offsets_bounds|seg_offsets_bounds.comp|TYPE_U32|vulkan1.1")
 
 # Indirect counts: turns a count in GPU memory into every level's parameters and dispatch commands.
 list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32,OP_ADD")

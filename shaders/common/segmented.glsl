@@ -27,7 +27,10 @@
 // heads_before: 1 where the key before element 0 (at heads_offset - 1) belongs to the array -- a window
 // after the first of a scan longer than one binding (core/segmented_plan.hpp) -- so that element 0
 // starts a segment only where its key differs from it.
+// A kernel may define PASS_PARAMS_EXTRA itself, starting with these two words, to add words of its own.
+#if !defined(PASS_PARAMS_EXTRA)
 #define PASS_PARAMS_EXTRA uint heads_offset; uint heads_before;
+#endif
 #include "pass_io.glsl"
 
 #include "tile_layout.glsl"
@@ -98,9 +101,13 @@ PairVector pair_vector_inclusive(PairVector v) {
 
 Pair pair_vector_last(PairVector v) { return Pair(v.heads.w, v.values.w); }
 
-// Whether element i of this pass's array starts a segment (0 past the end).
+// Whether element i of this pass's array starts a segment (0 past the end). With HEADS_FROM_OFFSETS
+// the kernel defines offsets_head_at(i) (seg_offsets_tiles.comp: segment starts given by CSR offsets).
 uint head_at(uint i) {
   if (i >= g_pass_n) return 0u;
+#if defined(HEADS_FROM_OFFSETS)
+  return offsets_head_at(i);
+#endif
   const uint j = pc.heads_offset + i;
   if (HEADS == HEADS_FLAGS) return g_heads[j] != 0u ? 1u : 0u;
   if (i == 0u && pc.heads_before == 0u) return 1u;

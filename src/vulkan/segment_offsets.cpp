@@ -1,11 +1,13 @@
 // Segments given by offsets on Vulkan: segmented reductions (include/gpuscan/vulkan/segmented_reduce.hpp)
-// -- head flags from the offsets (seg_offsets_heads), the segmented scan (record_segmented_scan,
-// inclusive) into temp, and each segment's result from it (seg_offsets_gather) -- and segmented scans
-// by offsets (include/gpuscan/vulkan/segmented.hpp): the same flags, then the segmented scan into output.
+// -- the values read once by tiles (seg_offsets_tiles), the segmented scan of the tiles' totals
+// (record_segmented_scan), and the segments that cross tiles completed from it (seg_offsets_finish) --
+// and segmented scans by offsets (include/gpuscan/vulkan/segmented.hpp): head flags from the offsets
+// (seg_offsets_heads), then the segmented scan into the output.
 //
-// Temp of a reduction: [flags: count u32][scanned: count elements][the segmented scan's scratch]; of a
-// scan: [flags][the segmented scan's scratch]; each array at a multiple of 64 bytes. Bindings of both kernels (shaders/common/segment_offsets.glsl): 0 src (unread
-// by the heads kernel), 1 dst, 2 unread, 3 unread (pass_io.glsl's carry / indirect words), 4 offsets.
+// Temp of a reduction: ReduceLayout (per-tile arrays, then the scan of the tiles); of a scan: [flags: count
+// u32][the segmented scan's scratch]; each array at a multiple of 64 bytes. Bindings of the heads and
+// gather kernels (shaders/common/segment_offsets.glsl): 0 src (unread by the heads kernel), 1 dst,
+// 2 unread, 3 unread (pass_io.glsl's carry / indirect words), 4 offsets.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -38,18 +40,17 @@ ScanConfig scan_config(const ReduceConfig& c) {
   return s;
 }
 
+// A scan by offsets' temp: its head flags, then the segmented scan's own.
 struct Layout {
-  uint32_t workgroup_size = 0;  // of the two offset kernels: the tile shape's W, valid on the device
+  uint32_t workgroup_size = 0;  // of the heads kernel: the tile shape's W, valid on the device
   uint64_t flags = 0;           // byte offsets in temp
-  uint64_t scanned = 0;
   uint64_t scan_temp = 0;
   TempRequirements scan_req;    // the segmented scan's own
   uint64_t bytes = 0;           // all of temp
 };
 
-// Checks the config and the count, and places the arrays in temp (`scanned`: a reduction's scanned
-// values; a scan by offsets writes its output instead).
-Layout layout_for(const Context& ctx, uint64_t count, const ScanConfig& config, bool scanned = true) {
+// Checks the config and the count, and places the arrays in temp.
+Layout layout_for(const Context& ctx, uint64_t count, const ScanConfig& config) {
   const uint32_t esize = element_size(config.type);
   const DeviceInfo& info = ctx.device_info();
   Layout l;
@@ -66,16 +67,9 @@ Layout layout_for(const Context& ctx, uint64_t count, const ScanConfig& config, 
   l.scan_req = segmented_scan_temp_requirements(ctx, count, config);  // checks the config and the device
   if (count == 0) return l;
   l.flags = 0;
-  l.scanned = round_up(count * 4, array_alignment);
-  l.scan_temp = scanned ? round_up(l.scanned + count * esize, array_alignment) : l.scanned;
+  l.scan_temp = round_up(count * 4, array_alignment);
   l.bytes = l.scan_temp + l.scan_req.size;
   return l;
-}
-
-BufferView sub_view(const BufferView& v, uint64_t byte_offset) {
-  BufferView s = v;
-  s.offset += byte_offset;
-  return s;
 }
 
 void check_segments(uint64_t segments) {
@@ -104,39 +98,122 @@ void dispatch_offsets_kernel(const Context& ctx, VkCommandBuffer cmd, const std:
   impl.record_dispatch(cmd, key, infos, params, gx, gy);
 }
 
-void compute_barrier(VkCommandBuffer cmd) {
-  vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+// Where a reduction keeps its per-tile arrays in temp (seg_offsets_tiles.comp): the tiles' total values,
+// the pieces of segments that end in a tile they did not start in, and the tiles' scanned totals (T
+// each); the tiles' heads, the pieces' segments (u32 each) and the ranges of offsets in each tile (two
+// u32, seg_offsets_bounds.comp); then the segmented scan of the tiles.
+struct ReduceLayout {
+  core::TileShape shape;       // of the tile pass
+  uint64_t tiles = 0;
+  uint64_t words = 0;          // byte offsets in temp; the T arrays start at 0
+  uint64_t scan_temp = 0;
+  TempRequirements scan_req;   // the scan of the tiles' totals
+  uint64_t bytes = 0;          // all of temp
+};
+
+ReduceLayout reduce_layout_for(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  const ScanConfig scan = scan_config(config);
+  layout_for(ctx, count, scan);  // checks the count and the config, as for scans by offsets
+  const uint32_t esize = element_size(config.type);
+  ReduceLayout l;
+  // K = 1 unless asked: a tile of (head, value) pairs holds many registers, and on the H200 (u32, W = 256)
+  // K = 1 was the fastest of K = 1, 2, 4 in every case measured (2^28 in 10^3 segments: 0.878 ms against
+  // 0.963 and 1.248; 10^6 segments of mean 16: 0.162 ms against 0.167 and 0.188; bench/RESULTS.md).
+  l.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane ? config.vectors_per_lane : 1,
+                             core::workgroup_limits(ctx.device_info()), esize);
+  const uint64_t span = uint64_t{l.shape.workgroup_size} * l.shape.vectors_per_lane * 4;
+  l.tiles = (count + span - 1) / span;
+  l.scan_req = segmented_scan_temp_requirements(ctx, l.tiles, scan);
+  if (count == 0) return l;
+  l.words = round_up(3 * l.tiles * esize, array_alignment);
+  l.scan_temp = round_up(l.words + 16 * l.tiles, std::max<uint64_t>(array_alignment, l.scan_req.alignment));
+  l.bytes = l.scan_temp + l.scan_req.size;
+  return l;
 }
 
-// Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the three passes.
-void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const SegmentedReduceArgs& args) {
+// Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the reduction: each tile's range of
+// offsets (seg_offsets_bounds), the tiles, read once (seg_offsets_tiles), the segmented scan of their
+// totals, and the pieces of segments that cross tiles (seg_offsets_finish). An empty input writes the identities only (seg_offsets_gather).
+void record_passes(const Context& ctx, VkCommandBuffer cmd, const ReduceLayout& l, const SegmentedReduceArgs& args) {
+  Context::Impl& impl = impl_of(ctx);
   const uint32_t esize = element_size(args.config.type);
-  const std::string gather = "seg_offsets_gather." + std::string(to_string(args.config.type));
+  const std::string type(to_string(args.config.type));
   const vk::Binding offsets = vk::bind_elements(ctx, args.offsets, 0, args.segments + 1, 4);
   const vk::Binding out = vk::bind_elements(ctx, args.output, 0, args.segments, esize);
+  const uint32_t w = l.shape.workgroup_size;
   if (args.count == 0) {  // every segment is empty: identities only (src is bound but not read)
-    dispatch_offsets_kernel(ctx, cmd, gather, args.config.op, l.workgroup_size, 0, args.segments, args.segments, out,
-                            out, offsets);
+    dispatch_offsets_kernel(ctx, cmd, "seg_offsets_gather." + type, args.config.op, w, 0, args.segments,
+                            args.segments, out, out, offsets);
     return;
   }
-  const vk::Binding flags = vk::bind_elements(ctx, args.temp, l.flags / 4, args.count, 4);
-  dispatch_offsets_kernel(ctx, cmd, "seg_offsets_heads", Op::add, l.workgroup_size, args.count, args.count,
-                          args.segments, flags, flags, offsets);
-  if (cmd) compute_barrier(cmd);
-  SegmentedScanArgs scan{scan_config(args.config), SegmentHeads::flags, args.count, args.input,
-                         sub_view(args.temp, l.flags), sub_view(args.temp, l.scanned), sub_view(args.temp, l.scan_temp)};
+  const core::PlanLimits limits{impl.max_groups_x, ctx.device_info().max_workgroup_count[1]};
+  const vk::Binding in = vk::bind_elements(ctx, args.input, 0, args.count, esize);
+  const vk::Binding tile_values = vk::bind_elements(ctx, args.temp, 0, 2 * l.tiles, esize);
+  const vk::Binding tile_words = vk::bind_elements(ctx, args.temp, l.words / 4, 4 * l.tiles, 4);
+  const uint32_t span = w * l.shape.vectors_per_lane * 4;
+  {  // each tile's range of offsets
+    const vk::Binding bounds = vk::bind_elements(ctx, args.temp, l.words / 4 + 2 * l.tiles, 2 * l.tiles, 4);
+    const uint64_t blocks = (l.tiles + w - 1) / w;
+    uint32_t gx = 0, gy = 0;
+    core::grid_for(blocks, limits, gx, gy);
+    PipelineKey key;
+    key.variant = "seg_offsets_bounds";
+    key.workgroup_size = w;
+    const VkDescriptorBufferInfo infos[5] = {bounds.info, bounds.info, bounds.info, bounds.info, offsets.info};
+    const uint32_t params[6] = {static_cast<uint32_t>(l.tiles), span, static_cast<uint32_t>(args.segments),
+                                offsets.element_offset, bounds.element_offset, gx};
+    impl.record_dispatch(cmd, key, infos, params, gx, gy);
+  }
+  vk::compute_barrier(cmd);
+  {
+    uint32_t gx = 0, gy = 0;
+    core::grid_for(l.tiles, limits, gx, gy);
+    PipelineKey key;
+    key.variant = "seg_offsets_tiles." + type;
+    key.op = core::op_constant(args.config.op);
+    key.workgroup_size = w;
+    key.vectors_per_lane = l.shape.vectors_per_lane;
+    key.vector_aligned = in.element_offset % 4 == 0;
+    const VkDescriptorBufferInfo infos[6] = {in.info, out.info, tile_values.info, in.info, offsets.info, tile_words.info};
+    uint32_t params[push_constant_words] = {static_cast<uint32_t>(args.count), in.element_offset, out.element_offset,
+                                            tile_values.element_offset, gx, static_cast<uint32_t>(l.tiles)};
+    params[10] = offsets.element_offset;
+    params[12] = static_cast<uint32_t>(args.segments);
+    params[13] = tile_words.element_offset;
+    impl.record_dispatch(cmd, key, infos, params, gx, gy);
+  }
+  if (l.tiles == 1) return;  // every segment that ends in the only tile started there
+  vk::compute_barrier(cmd);
+  const uint64_t scanned_bytes = 2 * l.tiles * esize;
+  const SegmentedScanArgs scan{scan_config(args.config), SegmentHeads::flags, l.tiles, vk::sub_view(args.temp, 0),
+                               vk::sub_view(args.temp, l.words), vk::sub_view(args.temp, scanned_bytes),
+                               vk::sub_view(args.temp, l.scan_temp)};
   if (cmd) record_segmented_scan(ctx, cmd, scan);
-  if (cmd) compute_barrier(cmd);
-  const vk::Binding scanned = vk::bind_elements(ctx, args.temp, l.scanned / esize, args.count, esize);
-  dispatch_offsets_kernel(ctx, cmd, gather, args.config.op, l.workgroup_size, args.count, args.segments,
-                          args.segments, scanned, out, offsets);
+  vk::compute_barrier(cmd);
+  {
+    const vk::Binding scanned = vk::bind_elements(ctx, args.temp, 2 * l.tiles, l.tiles, esize);
+    const vk::Binding pieces = vk::bind_elements(ctx, args.temp, l.tiles, l.tiles, esize);
+    const vk::Binding segments = vk::bind_elements(ctx, args.temp, l.words / 4 + l.tiles, l.tiles, 4);
+    const uint64_t blocks = (l.tiles + w - 1) / w;
+    uint32_t gx = 0, gy = 0;
+    core::grid_for(blocks, limits, gx, gy);
+    PipelineKey key;
+    key.variant = "seg_offsets_finish." + type;
+    key.op = core::op_constant(args.config.op);
+    key.workgroup_size = w;
+    const VkDescriptorBufferInfo infos[5] = {scanned.info, out.info, pieces.info, scanned.info, segments.info};
+    uint32_t params[push_constant_words] = {static_cast<uint32_t>(l.tiles), scanned.element_offset,
+                                            out.element_offset, pieces.element_offset, gx,
+                                            static_cast<uint32_t>(blocks)};
+    params[10] = segments.element_offset;
+    impl.record_dispatch(cmd, key, infos, params, gx, gy);
+  }
 }
 
 }  // namespace
 
 TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  const Layout l = layout_for(ctx, count, scan_config(config));
+  const ReduceLayout l = reduce_layout_for(ctx, count, config);
   TempRequirements req;
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 4);
@@ -146,7 +223,7 @@ TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t
 
 void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const SegmentedReduceArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const Layout l = layout_for(ctx, args.count, scan_config(args.config));
+  const ReduceLayout l = reduce_layout_for(ctx, args.count, args.config);
   check_segments(args.segments);
   if (args.segments == 0) return;
   const uint32_t esize = element_size(args.config.type);
@@ -177,7 +254,7 @@ void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const Segm
 
 TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx, uint64_t count,
                                                              const ScanConfig& config) {
-  const Layout l = layout_for(ctx, count, config, false);
+  const Layout l = layout_for(ctx, count, config);
   TempRequirements req;
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 4);
@@ -187,7 +264,7 @@ TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx,
 
 void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const Layout l = layout_for(ctx, args.count, args.config, false);
+  const Layout l = layout_for(ctx, args.count, args.config);
   check_segments(args.segments);
   if (args.count == 0) return;
   const uint32_t esize = element_size(args.config.type);
@@ -204,23 +281,26 @@ void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, c
                                       std::to_string(align) + " (segmented_scan_by_offsets_temp_requirements' alignment)");
   vk::check_view("temp", args.temp, l.bytes / 4, 4, "the segmented scan needs");
   // The scan's own checks (views, overlaps of input, output and temp) run before anything is recorded.
-  const SegmentedScanArgs scan{args.config, SegmentHeads::flags, args.count, args.input, sub_view(args.temp, l.flags),
-                               args.output, sub_view(args.temp, l.scan_temp)};
+  const SegmentedScanArgs scan{args.config, SegmentHeads::flags, args.count, args.input, vk::sub_view(args.temp, l.flags),
+                               args.output, vk::sub_view(args.temp, l.scan_temp)};
   core::check_segmented_buffers(scan.input, scan.heads, scan.output, scan.temp, args.count, esize, 4, l.scan_req.size,
                                 vk::check_view, vk::overlaps);
   const vk::Binding offsets = vk::bind_elements(ctx, args.offsets, 0, args.segments + 1, 4);
   const vk::Binding flags = vk::bind_elements(ctx, args.temp, l.flags / 4, args.count, 4);
   dispatch_offsets_kernel(ctx, cmd, "seg_offsets_heads", Op::add, l.workgroup_size, args.count, args.count,
                           args.segments, flags, flags, offsets);
-  compute_barrier(cmd);
+  vk::compute_barrier(cmd);
   record_segmented_scan(ctx, cmd, scan);
 }
 
 void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config) {
   SegmentedReduceArgs args{config, std::max<uint64_t>(max_count, 1), 1};
   args.input = args.offsets = args.output = args.temp = vk::stand_in_view();
-  prepare_segmented_scan(ctx, args.count, scan_config(config));
-  record_passes(ctx, VK_NULL_HANDLE, layout_for(ctx, args.count, scan_config(config)), args);
+  const ReduceLayout l = reduce_layout_for(ctx, args.count, config);
+  prepare_segmented_scan(ctx, std::max<uint64_t>(l.tiles, 2), scan_config(config));
+  record_passes(ctx, VK_NULL_HANDLE, l, args);
+  args.count = 0;  // the identities of an empty input
+  record_passes(ctx, VK_NULL_HANDLE, reduce_layout_for(ctx, 0, config), args);
 }
 
 namespace {

@@ -132,7 +132,8 @@ template <class T>
 }
 
 template <class T>
-void check_case(const ReduceConfig& c, size_t n, Lengths lengths, bool margins, std::mt19937_64& rng, uint64_t seed) {
+void check_case(const ReduceConfig& c, size_t n, Lengths lengths, bool margins, std::mt19937_64& rng, uint64_t seed,
+                const Context& ctx = shared_context()) {
   const uint32_t tile = c.workgroup_size ? c.workgroup_size * c.vectors_per_lane * 4 : 0;
   const auto values = random_op_values<T>(n, c.op, rng);
   const uint32_t first = margins && n > 2 ? static_cast<uint32_t>(1 + rng() % (n / 2)) : 0;
@@ -142,7 +143,7 @@ void check_case(const ReduceConfig& c, size_t n, Lengths lengths, bool margins, 
                ", n = " + std::to_string(n) + ", S = " + std::to_string(offsets.size() - 1) + ", values [" +
                std::to_string(first) + ", " + std::to_string(last) + "), tile " + std::to_string(tile) + ", seed " +
                std::to_string(seed));
-  const auto r = record_reduction(shared_context(), values, offsets, c);
+  const auto r = record_reduction(ctx, values, offsets, c);
   EXPECT_TRUE(r.guards_intact) << "the reduction wrote outside its output range";
   EXPECT_TRUE(matches(values, offsets, r.output, c.op));
 }
@@ -179,6 +180,22 @@ TEST_F(SegmentedOffsetsTest, BoundarySweep) {
         check_case<uint32_t>(small_tiles(DataType::u32, Op::add), n, static_cast<Lengths>(l), margins, rng, seed);
         check_case<float>(small_tiles(DataType::f32, Op::max), n, static_cast<Lengths>(l), margins, rng, seed);
       }
+}
+
+// Grids capped at 3 workgroups per row, so that the tiles run as two-dimensional grids, with every
+// segment layout.
+TEST_F(SegmentedOffsetsTest, TwoDimensionalGrids) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context({}, hooks);
+  const uint32_t e = kSmallTile;
+  for (size_t n : {size_t{3 * e}, size_t{3 * e + 1}, size_t{20 * e + 7}})
+    for (int l = 0; l < 5; ++l) {
+      check_case<uint32_t>(small_tiles(DataType::u32, Op::add), n, static_cast<Lengths>(l), l % 2 == 0, rng, seed, capped);
+      check_case<float>(small_tiles(DataType::f32, Op::min), n, static_cast<Lengths>(l), l % 2 == 1, rng, seed, capped);
+    }
 }
 
 // ~10^5 and 10^6 values at the default tile shape: tiny segments in the millions-of-segments regime and
@@ -259,14 +276,15 @@ TEST_F(SegmentedOffsetsTest, RepeatedFloatRunsAreBitwiseEqual) {
 
 // The record path does not check the offsets (they are in GPU memory): decreasing offsets and offsets
 // past count give unspecified results but no access outside the bound ranges -- the output's guards
-// hold, the validation layer stays quiet, and the segments that are well formed still come out right.
+// hold and the validation layer stays quiet. The segments in front of the broken ones, into which no
+// broken offset points, still come out right.
 TEST_F(SegmentedOffsetsTest, BrokenOffsetsStayInBounds) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
   const size_t n = 3 * kSmallTile + 7;
   const auto values = random_op_values<uint32_t>(n, Op::add, rng);
-  std::vector<uint32_t> offsets = {0, 10, 20, 5, 300, 4000000000u, 50, static_cast<uint32_t>(n) + 100, 0xFFFFFFFFu};
+  std::vector<uint32_t> offsets = {0, 10, 20, 300, 4000000000u, 50, 25, static_cast<uint32_t>(n) + 100, 0xFFFFFFFFu};
   const auto r = record_reduction(shared_context(), values, offsets, small_tiles(DataType::u32, Op::add));
   EXPECT_TRUE(r.guards_intact) << "the reduction wrote outside its output range";
   ASSERT_EQ(r.output.size(), offsets.size() - 1);

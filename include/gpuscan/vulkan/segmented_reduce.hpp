@@ -11,17 +11,17 @@
 //                                         gpuscan::Op::max);
 //   // tops == {7, 0, 4, 6}                                           (max's identity on u32 is 0)
 //
-// How it runs (docs/segmented_reduce.md): three passes, balanced over elements, not over segments, so a
-// few huge segments and millions of tiny ones run alike. (1) One invocation per element writes a head
-// flag into temp: 1 where a segment starts (binary search of the offsets). (2) The segmented scan of
-// gpuscan/segmented.hpp, inclusive, over the values with those flags, into temp. (3) One invocation per
-// segment reads the scan at the segment's last element, or writes the identity for an empty segment.
-// The combination order is the segmented scan's: it depends only on the count, the tile shape and the
-// subgroup size, never on scheduling, so float results are bitwise reproducible on one device. It
-// reads the values twice, writes N flags and reads them twice, writes N scanned values, and reads the
-// offsets (binary searches) and S scanned values; a design that reads the values once is future work. It needs what segmented scans need (subgroup shuffles). Limits: u32 offsets,
-// and values, flags and the scanned values each bound once, so count is at most what one
-// storage-buffer binding holds (maxStorageBufferRange; Errc::too_large past it). Not on OpenGL.
+// How it runs (docs/segmented_reduce.md): balanced over elements, not over segments, so a few huge
+// segments and millions of tiny ones run alike, and the values are read once. (0) One invocation per
+// tile finds the offsets that fall in it. (1) Each workgroup scans
+// a tile as (head, value) pairs, the heads marked from the offsets that fall in the tile, and writes the
+// result of every segment that starts and ends there; a segment that ends in the tile but started
+// before leaves its piece in temp, as every tile its total. (2) gpuscan's segmented scan, inclusive, of
+// the tiles' totals. (3) One invocation per tile with a piece writes scan-before-the-tile (+) piece.
+// The combination order depends only on the count, the offsets, the tile shape and the subgroup size,
+// never on scheduling, so float results are bitwise reproducible on one device. It needs what segmented
+// scans need (subgroup shuffles). Limits: u32 offsets; the values are bound once, so count is at most
+// what one storage-buffer binding holds (maxStorageBufferRange; Errc::too_large past it). Not on OpenGL.
 // Segmented scans with segments by offsets are in gpuscan/vulkan/segmented.hpp (segmented_scan_by_offsets).
 #pragma once
 
@@ -38,12 +38,12 @@
 
 namespace gpuscan {
 
-// Temporary storage record_segmented_reduce needs for `count` values of config.type (any S): the flags,
-// the scanned values and the segmented scan's own scratch. size is 0 when count is 0.
+// Temporary storage record_segmented_reduce needs for `count` values of config.type (any S): a few
+// values and words per tile of the values and the scan of the tiles' totals. size is 0 when count is 0.
 TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config);
 
 struct SegmentedReduceArgs {
-  ReduceConfig config;    // type and op; workgroup_size and vectors_per_lane shape the segmented scan's tiles
+  ReduceConfig config;    // type and op; workgroup_size and vectors_per_lane shape the tiles (K 0 = 1 here)
   uint64_t count = 0;     // values in `input` (from input.offset); offsets index them
   uint64_t segments = 0;  // S: segments and results; 0 records nothing
   BufferView input;       // count elements of config.type (may be empty when count is 0)
