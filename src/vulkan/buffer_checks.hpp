@@ -48,4 +48,11 @@ Binding bind_elements(const Context& ctx, const BufferView& view, uint64_t first
 // it, through the offsets bind_elements computes.
 BufferView stand_in_view(VkDeviceSize offset = 0);
 
+// The part of `view` from `byte_offset` bytes on (a plan's array inside the caller's temp).
+inline BufferView sub_view(const BufferView& view, uint64_t byte_offset) {
+  BufferView s = view;
+  s.offset += byte_offset;
+  return s;
+}
+
 }  // namespace gpuscan::vk

@@ -72,11 +72,8 @@ Layout layout_for(const Context& ctx, uint64_t count, const ScanConfig& config, 
   return l;
 }
 
-BufferView sub_view(const BufferView& v, uint64_t byte_offset) {
-  BufferView s = v;
-  s.offset += byte_offset;
-  return s;
-}
+using vk::compute_barrier;
+using vk::sub_view;
 
 void check_segments(uint64_t segments) {
   if (segments > UINT32_MAX - 2)
@@ -102,11 +99,6 @@ void dispatch_offsets_kernel(const Context& ctx, VkCommandBuffer cmd, const std:
   params[10] = static_cast<uint32_t>(segments);
   params[11] = offsets.element_offset;
   impl.record_dispatch(cmd, key, infos, params, gx, gy);
-}
-
-void compute_barrier(VkCommandBuffer cmd) {
-  vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 // Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the three passes.

@@ -38,4 +38,10 @@ void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDevice
 void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 
+// Between two of gpuscan's own dispatches: shader writes visible to the next dispatch's reads and writes.
+inline void compute_barrier(VkCommandBuffer cmd) {
+  memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
 }  // namespace gpuscan::vk
