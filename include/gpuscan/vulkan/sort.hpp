@@ -90,12 +90,6 @@ void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsA
 //   gpuscan::prepare_sort(ctx, 1u << 20, {.key_type = gpuscan::DataType::f32});
 void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config);
 
-// Convenience: upload, sort, download. Blocks until the GPU is done. `config.key_type` and value_bytes
-// are taken from the types.
-//   std::vector<float> k = {2.5f, -1.0f, 2.5f};
-//   gpuscan::sort(ctx, std::span<const float>(k));                        // {-1.0f, 2.5f, 2.5f}
-//   gpuscan::argsort(ctx, std::span<const float>(k));                     // {1, 0, 2}
-//   gpuscan::sort(ctx, std::span<const float>(k), {.descending = true});  // {2.5f, 2.5f, -1.0f}
 struct SortedBytes {
   std::vector<std::byte> keys, values;
 };
@@ -114,6 +108,12 @@ std::vector<T> from_bytes(const std::vector<std::byte>& bytes) {
 }
 }  // namespace detail
 
+// Convenience: upload, sort, download. Blocks until the GPU is done. `config.key_type` and value_bytes
+// are taken from the types.
+//   std::vector<float> k = {2.5f, -1.0f, 2.5f};
+//   gpuscan::sort(ctx, std::span<const float>(k));                        // {-1.0f, 2.5f, 2.5f}
+//   gpuscan::argsort(ctx, std::span<const float>(k));                     // {1, 0, 2}
+//   gpuscan::sort(ctx, std::span<const float>(k), {.descending = true});  // {2.5f, 2.5f, -1.0f}
 template <Element K>
 std::vector<K> sort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
   config.key_type = data_type_of<K>::value;
