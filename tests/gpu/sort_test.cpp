@@ -232,6 +232,34 @@ TEST_F(SortTest, BitRanges) {
   EXPECT_EQ(sort_passes({.begin_bit = 8, .end_bit = 8}), 1u);
 }
 
+// A grid capped at 3 workgroups per row: 11 tiles run as a 4 x 3 grid whose last workgroup lies past the
+// end, and the digit counts' scan runs on two-dimensional grids too.
+TEST_F(SortTest, TwoDimensionalGrids) {
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context({}, hooks);
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  check_sort(capped, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles);
+  check_sort(capped, random_values<double>(10 * kSmallTile + 1, rng), kSmallTiles, false, false, true);
+}
+
+// Past a few hundred tiles (the counts' scan then spans several of its own tiles), with the pipelines
+// built up front: the sorts build none.
+TEST_F(SortTest, LargerInputsAfterPrepare) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const size_t n = (size_t{1} << 18) + 3;
+  prepare_sort(ctx, n, {});
+  prepare_sort(ctx, n, {.value_bytes = 4});
+  const size_t built = ctx.pipeline_count();
+  check_sort(ctx, random_values<uint32_t>(n, rng), {}, true, true);
+  EXPECT_EQ(ctx.pipeline_count(), built) << "a prepared sort built pipelines";
+}
+
 TEST_F(SortTest, ConvenienceCalls) {
   const Context& ctx = shared_context();
   const std::vector<uint32_t> k = {2, 1, 2};
