@@ -10,6 +10,9 @@ LOCAL_SIZE_X_FROM(0);
 
 #include "common/radix_key.glsl"
 
+// Per-tile digit counts, digit-major ([digit][tile]), scanned in place before sort_downsweep reads them.
+layout(binding = 2, std430) writeonly buffer Counts { uint g_counts[]; };
+
 shared uint sh_counts[RADIX];
 
 void main() {

@@ -37,6 +37,8 @@ PARAMS_BLOCK uniform SortParams {
   uint counts;
   uint values_in;
   uint values_out;
+  uint state;       // sort_onesweep: word offset of the tile states in binding 2
+  uint pass_base;   // sort_onesweep: this pass's offsets exceed the digits' by pass · n (mod 2^32)
 } pc;
 
 #if defined(KEY_64)
@@ -48,8 +50,6 @@ const uint KEY_WORDS = 1u;
 #endif
 
 layout(binding = 0, std430) readonly buffer KeysIn { KEY g_keys_in[]; };
-// Per-tile digit counts, digit-major ([digit][tile]); scanned in place between the two kernels.
-layout(binding = 2, std430) buffer Counts { uint g_counts[]; };
 
 uint ordered_bits(uint b, uint kind) {
   if (kind == KEY_SIGNED) return b ^ 0x80000000u;
@@ -82,12 +82,15 @@ uint bits_from(uvec2 k, uint shift) {
 // Digits of this pass: 2^bits.
 uint radix_digits() { return 1u << pc.bits; }
 
-uint digit_of(KEY key) {
-  if (pc.bits == 0u) return 0u;
-  const uint top = radix_digits() - 1u;
-  const uint d = bits_from(ordered_bits(key, pc.flags & KEY_KIND_MASK), pc.shift) & top;
+// The digit of bits [shift, shift + bits) (bits 0: the one digit 0).
+uint digit_at(KEY key, uint shift, uint bits) {
+  if (bits == 0u) return 0u;
+  const uint top = (1u << bits) - 1u;
+  const uint d = bits_from(ordered_bits(key, pc.flags & KEY_KIND_MASK), shift) & top;
   return (pc.flags & FLAG_DESCENDING) != 0u ? top - d : d;
 }
+
+uint digit_of(KEY key) { return digit_at(key, pc.shift, pc.bits); }
 
 uint tile_keys() { return gl_WorkGroupSize.x * KEYS_PER_LANE; }
 
