@@ -17,6 +17,16 @@
 
 namespace gpuscan {
 
+// How each pass finds where a tile's keys go (docs/sort.md, "The kernels").
+//   multipass  per pass: the tiles' digit counts, their scan (record_scan), the scatter -- three dispatches
+//              that read the keys twice.
+//   onesweep   the digit counts of every pass in one read first, then one dispatch per pass whose tiles
+//              look back over earlier tiles' counts, with a fallback so that no workgroup depends on
+//              another's progress. Needs 64-bit buffer atomics (shaderBufferInt64Atomics, as the
+//              single-pass scan; Errc::unsupported otherwise).
+//   automatic  multipass (Onesweep is not yet measured against it).
+enum class SortAlgorithm : uint8_t { automatic, multipass, onesweep };
+
 struct SortConfig {
   DataType key_type = DataType::u32;  // u32, i32, f32, u64, i64 or f64
   // Bytes per value: 0 for keys only (record_sort), 4 or 8 for pairs (record_sort_pairs), whose values
@@ -36,6 +46,7 @@ struct SortConfig {
   // Keys per invocation K, a tile being W·K keys: 0 = the default (8, less where shared memory is short),
   // otherwise a power of two from 1 to 32.
   uint32_t keys_per_lane = 0;
+  SortAlgorithm algorithm = SortAlgorithm::automatic;
 };
 
 }  // namespace gpuscan

@@ -2,9 +2,14 @@
 // (shaders/sort_upsweep.comp), their exclusive scan in digit-major order with record_scan, and the stable
 // scatter (shaders/sort_downsweep.comp), ping-ponging between the caller's output and temp.
 //
-// Temp: [keys: count keys][values: count values][digit counts: 256 · tiles u32][record_scan's temp], each
-// part at a multiple of 64 bytes. Bindings of both kernels: 0 keys in, 1 keys out, 2 digit counts,
-// 3 values in, 4 values out (the upsweep reads 0 and writes 2 only).
+// SortAlgorithm::onesweep instead: every pass's digit counts at once (shaders/sort_histogram.comp), their
+// scan, then per pass one dispatch of shaders/sort_onesweep.comp, whose tiles look back over the tile
+// states, cleared before each pass.
+//
+// Temp: [keys: count keys][values: count values][digit counts: 256 · tiles u32 (onesweep: 256 · passes)]
+// [onesweep: the tile counter, 8 bytes, and the tile states, 256 · tiles 64-bit words][record_scan's temp],
+// each part at a multiple of 64 bytes. Bindings of the kernels: 0 keys in, 1 keys out, 2 digit counts
+// (onesweep: the counts and the states, as 64-bit words), 3 values in, 4 values out.
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -115,13 +120,24 @@ ScanConfig counts_scan_config(const Context& ctx) {
   return c;
 }
 
+bool use_onesweep(const Context& ctx, const SortConfig& config) {
+  if (config.algorithm != SortAlgorithm::onesweep) return false;
+  if (!impl_of(ctx).single_pass_enabled)
+    throw Error(Errc::unsupported, "the Onesweep sort needs 64-bit buffer atomics (Vulkan 1.2 with "
+                                   "shaderBufferInt64Atomics), which this device or Context lacks; use "
+                                   "SortAlgorithm::multipass");
+  return true;
+}
+
 struct Layout {
   Shape shape;
   BitRange bits;
+  bool onesweep = false;
   uint32_t passes = 1;
   uint64_t tiles = 0;
-  uint64_t counts = 0;  // u32 digit counts: 256 · tiles
-  uint64_t keys = 0, values = 0, count_words = 0, scan_temp = 0;  // byte offsets in temp
+  uint64_t counts = 0;  // u32 digit counts: 256 · tiles (onesweep: 256 · passes)
+  uint64_t keys = 0, values = 0, count_words = 0, states = 0, scan_temp = 0;  // byte offsets in temp
+  uint64_t state_bytes = 0;  // onesweep: the tile counter and the states
   TempRequirements scan_req;
   uint64_t bytes = 0;
 };
@@ -131,6 +147,7 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config) 
   l.bits = bit_range(config);
   l.passes = std::max<uint32_t>(1, (l.bits.end - l.bits.begin + kDigitBits - 1) / kDigitBits);
   l.shape = shape_for(ctx, config);
+  l.onesweep = use_onesweep(ctx, config);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   if (count > UINT32_MAX)
     throw Error(Errc::too_large, "the sort takes at most 2^32 - 1 keys (u32 positions), not " + std::to_string(count));
@@ -143,12 +160,14 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config) 
                                      " on this device (maxStorageBufferRange), not " + std::to_string(count));
   if (count == 0) return l;
   l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
-  l.counts = l.tiles * kRadix;
+  l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
   l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
   l.keys = 0;
   l.values = round_up(count * kbytes, kArrayAlignment);
   l.count_words = round_up(l.values + count * vbytes, kArrayAlignment);
-  l.scan_temp = round_up(l.count_words + l.counts * 4, kArrayAlignment);
+  l.states = round_up(l.count_words + l.counts * 4, kArrayAlignment);
+  l.state_bytes = l.onesweep ? 8 + l.tiles * kRadix * 8 : 0;
+  l.scan_temp = round_up(l.states + l.state_bytes, kArrayAlignment);
   l.bytes = l.scan_temp + l.scan_req.size;
   return l;
 }
@@ -179,15 +198,27 @@ struct Buffers {
   bool indices = false;
 };
 
+void transfer_barrier(VkCommandBuffer cmd, bool to_transfer) {
+  if (to_transfer)
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  else
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
 // Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines).
 void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const SortConfig& config, uint64_t count,
                    const Buffers& b) {
   Context::Impl& impl = impl_of(ctx);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const std::string key_name = kbytes == 8 ? "k64" : "k32";
+  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
   const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name);
-  const PipelineKey downsweep =
-      kernel_key(l.shape, "sort_downsweep." + key_name + (vbytes ? (vbytes == 8 ? ".v64" : ".v32") : ""));
+  const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name);
+  PipelineKey onesweep = kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
+  onesweep.spin_limit = impl.spin_limit(0);
+  onesweep.withhold_first_tile = impl.withhold_first_tile;
   uint32_t gx = 0, gy = 0;
   core::grid_for(l.tiles, {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]}, gx, gy);
   const BufferView counts_view = sub_view(b.temp, l.count_words);
@@ -204,6 +235,28 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     values_from = b.indices ? values_out : vk::bind_elements(ctx, b.values_in, 0, count, vbytes);
   }
   const uint32_t flags = key_flags(config);
+  // Onesweep: the binding of the counts and states as 64-bit words, and every pass's counts first.
+  const vk::Binding words = l.onesweep ? vk::bind_elements(ctx, b.temp, l.count_words / 8,
+                                                           (l.states + l.state_bytes - l.count_words) / 8, 8)
+                                       : counts;
+  const uint32_t state_word = words.element_offset + static_cast<uint32_t>((l.states - l.count_words) / 8);
+  if (l.onesweep) {
+    if (cmd) {
+      vkCmdFillBuffer(cmd, b.temp.buffer, b.temp.offset + l.count_words, l.counts * 4, 0);
+      transfer_barrier(cmd, false);
+    }
+    const uint32_t groups = static_cast<uint32_t>(std::max<uint64_t>(
+        1, std::min<uint64_t>({(count + l.shape.workgroup_size - 1) / l.shape.workgroup_size, 2048, impl.max_groups_x})));
+    const uint32_t params[11] = {static_cast<uint32_t>(count), l.passes, groups, l.bits.begin,
+                                 l.bits.end - l.bits.begin, flags, keys_from.element_offset, 0, counts.element_offset, 0, 0};
+    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_from.info, counts.info, keys_from.info, keys_from.info};
+    impl.record_dispatch(cmd, kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
+    if (cmd) {
+      compute_barrier(cmd);
+      record_scan(ctx, cmd, scan);
+      compute_barrier(cmd);
+    }
+  }
   for (uint32_t pass = 0; pass < l.passes; ++pass) {
     const bool to_output = (l.passes - 1 - pass) % 2 == 0;
     const vk::Binding& keys_to = to_output ? keys_out : keys_temp;
@@ -211,19 +264,30 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     const uint32_t shift = l.bits.begin + pass * kDigitBits;
     const uint32_t bits = std::min(kDigitBits, l.bits.end - shift);
     const uint32_t pass_flags = flags | (pass == 0 && b.indices ? kIndexValues : 0);
-    const uint32_t params[11] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
+    const uint32_t params[13] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
                                  l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
-                                 keys_to.element_offset, counts.element_offset, values_from.element_offset,
-                                 values_to.element_offset};
-    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_to.info, counts.info, values_from.info,
-                                             values_to.info};
-    impl.record_dispatch(cmd, upsweep, infos, params, gx, gy);
-    if (cmd) {
-      compute_barrier(cmd);
-      record_scan(ctx, cmd, scan);
-      compute_barrier(cmd);
+                                 keys_to.element_offset,
+                                 l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
+                                 values_from.element_offset, values_to.element_offset, state_word,
+                                 static_cast<uint32_t>(pass * count)};
+    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_to.info, l.onesweep ? words.info : counts.info,
+                                             values_from.info, values_to.info};
+    if (l.onesweep) {  // the tile counter and states cleared, then one dispatch
+      if (cmd) {
+        transfer_barrier(cmd, true);
+        vkCmdFillBuffer(cmd, b.temp.buffer, b.temp.offset + l.states, l.state_bytes, 0);
+        transfer_barrier(cmd, false);
+      }
+      impl.record_dispatch(cmd, onesweep, infos, params, gx, gy);
+    } else {
+      impl.record_dispatch(cmd, upsweep, infos, params, gx, gy);
+      if (cmd) {
+        compute_barrier(cmd);
+        record_scan(ctx, cmd, scan);
+        compute_barrier(cmd);
+      }
+      impl.record_dispatch(cmd, downsweep, infos, params, gx, gy);
     }
-    impl.record_dispatch(cmd, downsweep, infos, params, gx, gy);
     if (cmd && pass + 1 < l.passes) compute_barrier(cmd);
     keys_from = keys_to;
     values_from = values_to;
@@ -238,6 +302,9 @@ void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config
   vk::check_view("keys_in", b.keys_in, count, kbytes, need);
   vk::check_view("keys_out", b.keys_out, count, kbytes, need);
   vk::check_view("temp", b.temp, l.bytes / 4, 4, "the sort needs (bytes / 4)");
+  if (l.onesweep && !(b.temp.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
+    throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which the Onesweep sort "
+                                     "needs to clear its tile states (sort_temp_requirements' usage)");
   const VkDeviceSize align = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
   if (b.temp.offset % align != 0)
     throw Error(Errc::misaligned, "temp starts at byte " + std::to_string(b.temp.offset) + ", not a multiple of " +
@@ -291,7 +358,8 @@ TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, cons
   TempRequirements req;
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
-  req.usage = l.scan_req.usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  req.usage = l.scan_req.usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+              (l.onesweep ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : VkBufferUsageFlags{0});
   return req;
 }
 

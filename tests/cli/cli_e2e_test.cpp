@@ -1737,6 +1737,9 @@ TEST_F(CliTest, SortKeysValuesAndIndices) {
   ASSERT_EQ(r.exit_code, 0) << r;
   EXPECT_EQ(r.out, "2\n2\n1\n1\n");
   EXPECT_EQ(read_file(path("vo.txt")), "5\n7\n6\n8\n");
+  r = run("sort --type i64 --format text --algorithm onesweep --in - --out - --verify", path("k.txt").string());
+  if (r.exit_code == 0) EXPECT_EQ(r.out, "1\n1\n2\n2\n");
+  else expect_failure(r, 1, {"64-bit buffer atomics"});  // a device without them refuses Onesweep
   write_file(path("k.txt"), "258\n513\n1\n");  // bits [0, 8): 2, 1, 1
   r = run("sort --type u32 --bits 8 --format text --in - --out -", path("k.txt").string());
   ASSERT_EQ(r.exit_code, 0) << r;
@@ -1750,5 +1753,6 @@ TEST_F(CliTest, SortUsageErrors) {
   expect_failure(run("sort --type u32 --values " + shell_quote(path("k.bin").string()) + io), 2,
                  {"usage error", "--values-out"});
   expect_failure(run("sort --type u32 --values-type u16" + io), 2, {"--values-type"});
+  expect_failure(run("sort --type u32 --algorithm quick" + io), 2, {"usage error", "--algorithm"});
   expect_failure(run("sort --type u32 --bits 40" + io), 1, {"bit range"});
 }

@@ -260,6 +260,45 @@ TEST_F(SortTest, LargerInputsAfterPrepare) {
   EXPECT_EQ(ctx.pipeline_count(), built) << "a prepared sort built pipelines";
 }
 
+// SortAlgorithm::onesweep: the same checks over every key type, pairs, argsort, descending and bit
+// ranges, and with tile 0 withholding its states, so that look-backs reaching it take the fallback.
+class SortOnesweepTest : public GpuTest {};
+
+TEST_F(SortOnesweepTest, MatchesStableSort) {
+  const Context& ctx = shared_context();
+  if (!ctx.single_pass_available()) GTEST_SKIP() << "no 64-bit buffer atomics: Onesweep is refused";
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  SortConfig small = kSmallTiles;
+  small.algorithm = SortAlgorithm::onesweep;
+  const SortConfig large{.algorithm = SortAlgorithm::onesweep};
+  for (size_t n : {size_t{1}, kSmallTile, 5 * kSmallTile + 3}) check_sort(ctx, few_distinct<uint32_t>(n, 7, rng), small);
+  check_sort(ctx, random_values<uint32_t>(70001, rng), large);
+  check_sort(ctx, random_values<int32_t>(9000, rng), {.descending = true, .algorithm = SortAlgorithm::onesweep}, false);
+  check_sort(ctx, float_specials<float>(9000, rng), large, false);
+  check_sort(ctx, float_specials<double>(9000, rng), large, false, true, true);
+  check_sort(ctx, random_values<int64_t>(9000, rng), large, false, true);
+  check_sort(ctx, random_values<uint64_t>(9000, rng), {.begin_bit = 28, .end_bit = 44, .algorithm = SortAlgorithm::onesweep},
+             false);
+  check_sort(ctx, random_values<uint32_t>(3000, rng), {.begin_bit = 5, .end_bit = 5, .algorithm = SortAlgorithm::onesweep},
+             false);
+}
+
+TEST_F(SortOnesweepTest, FallbackWhenTileZeroWithholdsItsState) {
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context withheld = make_validated_context({}, hooks);
+  if (!withheld.single_pass_available()) GTEST_SKIP() << "no 64-bit buffer atomics: Onesweep is refused";
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  SortConfig small = kSmallTiles;
+  small.algorithm = SortAlgorithm::onesweep;
+  check_sort(withheld, few_distinct<uint32_t>(7 * kSmallTile + 1, 300, rng), small);
+  check_sort(withheld, random_values<double>(3 * kSmallTile, rng), small, false, false, true);
+}
+
 TEST_F(SortTest, ConvenienceCalls) {
   const Context& ctx = shared_context();
   const std::vector<uint32_t> k = {2, 1, 2};

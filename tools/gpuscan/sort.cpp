@@ -26,6 +26,7 @@ struct SortOptions {
   std::string indices_out;
   std::string bits;  // "E" (bits [0, E)) or "B:E"
   bool descending = false;
+  std::string algorithm = "auto";  // auto, multipass, onesweep
   FileFormat format = FileFormat::binary;
   bool verify = false;
 };
@@ -93,6 +94,9 @@ std::optional<Mismatch> verify_sort(std::span<const std::byte> keys, std::span<c
 int run_sort(const SortOptions& options, GlobalFlags& globals) {
   if (globals.api == Api::gl) throw Error(Errc::unsupported, "gpuscan sort runs on Vulkan only (no --api gl)");
   SortConfig config{.key_type = options.type, .descending = options.descending};
+  config.algorithm = options.algorithm == "onesweep"    ? SortAlgorithm::onesweep
+                     : options.algorithm == "multipass" ? SortAlgorithm::multipass
+                                                        : SortAlgorithm::automatic;
   if (!options.bits.empty()) {
     const auto range = parse_bits(options.bits);  // checked by sort_conflict
     config.begin_bit = range->first;
@@ -151,6 +155,10 @@ Command add_sort_command(CLI::App& app) {
                   "sort on bits [0, E) or [B, E) of the ordered key only: E or B:E (keys that differ only "
                   "elsewhere stay in input order)")
       ->type_name("E|B:E");
+  sub->add_option("--algorithm", options->algorithm,
+                  "auto (multipass), multipass (three dispatches a pass) or onesweep (one dispatch a pass with a "
+                  "look-back; needs 64-bit buffer atomics)")
+      ->type_name("NAME");
   add_format_option(*sub, options->format);
   sub->add_flag("--verify", options->verify, "check the result against std::stable_sort; exit 1 if it differs");
   sub->footer(
@@ -165,6 +173,8 @@ Command add_sort_command(CLI::App& app) {
           [options](const GlobalFlags&) -> std::string {
             if (!options->bits.empty() && !parse_bits(options->bits))
               return "--bits is E or B:E with 0 <= B <= E <= 64, not '" + options->bits + "'";
+            if (options->algorithm != "auto" && options->algorithm != "multipass" && options->algorithm != "onesweep")
+              return "--algorithm is auto, multipass or onesweep, not '" + options->algorithm + "'";
             if (options->values.empty() != options->values_out.empty())
               return "--values and --values-out go together";
             if (!options->values.empty() && !options->indices_out.empty())

@@ -8,7 +8,9 @@
 // ballots and writes them, staged in shared memory in digit order, to their scanned positions. No
 // workgroup ever waits for another, so the sort needs no forward-progress guarantee, and it is correct
 // for any subgroup size from 4 to 128. The device needs subgroup ballots in compute shaders
-// (DeviceInfo::has_subgroup_ballot; Errc::unsupported otherwise).
+// (DeviceInfo::has_subgroup_ballot; Errc::unsupported otherwise). SortAlgorithm::onesweep replaces the
+// three dispatches of every pass by one, after one read of the keys for every pass's digit counts
+// (gpuscan/sort.hpp; docs/sort.md, "Onesweep").
 //
 // Double buffering: a sort of b bits runs P = max(1, ceil(b / 8)) passes (4 for 32-bit keys, 8 for 64-bit
 // keys, fewer with a bit range). Pass 1 reads keys_in; the passes then alternate between keys_out and a key
