@@ -511,9 +511,17 @@ py::array array_of(const std::vector<std::byte>& bytes, const py::dtype& dtype) 
 }
 
 // Keys (values: None), argsort (`indices`), or keys with values of any 4- or 8-byte dtype.
+// algorithm=: "auto" (multipass), "multipass" or "onesweep", as the CLI's --algorithm.
+gpuscan::SortAlgorithm sort_algorithm(const std::string& name) {
+  if (name == "auto") return gpuscan::SortAlgorithm::automatic;
+  if (name == "multipass") return gpuscan::SortAlgorithm::multipass;
+  if (name == "onesweep") return gpuscan::SortAlgorithm::onesweep;
+  throw py::value_error("sort algorithm is 'auto', 'multipass' or 'onesweep', not '" + name + "'");
+}
+
 gpuscan::SortedBytes run_sort(std::shared_ptr<State> state, const SortKeys& keys, const py::array* values,
-                              bool descending, bool indices) {
-  gpuscan::SortConfig config{.key_type = keys.type, .descending = descending};
+                              bool descending, const std::string& algorithm, bool indices) {
+  gpuscan::SortConfig config{.key_type = keys.type, .descending = descending, .algorithm = sort_algorithm(algorithm)};
   if (values) config.value_bytes = static_cast<uint32_t>(values->itemsize());
   if (indices) config.value_bytes = 4;
   if (keys.array.size() > UINT32_MAX)
@@ -531,7 +539,8 @@ gpuscan::SortedBytes run_sort(std::shared_ptr<State> state, const SortKeys& keys
 const char* const sort_doc =
     "numpy.sort(a, kind='stable') of a 1-D array of uint32, int32, float32, uint64, int64 or float64 keys\n"
     "(LSD radix sort on the GPU). Floats in numpy's order: -0.0 and +0.0 equal (input order kept), NaNs last.\n"
-    "descending=True: largest first, ties in input order (NaNs first); not the reverse of the ascending result.";
+    "descending=True: largest first, ties in input order (NaNs first); not the reverse of the ascending result.\n"
+    "algorithm: 'auto' (multipass), 'multipass' or 'onesweep' (needs 64-bit buffer atomics).";
 const char* const argsort_doc =
     "numpy.argsort(a, kind='stable') (int64 positions), with sort()'s dtypes, order and descending=.";
 const char* const sort_pairs_doc =
@@ -539,14 +548,16 @@ const char* const sort_pairs_doc =
     "of 4 or 8 bytes; equal keys keep their values in input order. As (keys[o], values[o]) with\n"
     "o = numpy.argsort(keys, kind='stable').";
 
-py::array sort_array(std::shared_ptr<State> state, const py::object& a, bool descending) {
+py::array sort_array(std::shared_ptr<State> state, const py::object& a, bool descending, const std::string& algorithm) {
   const SortKeys keys = sort_keys_of(a, "sort");
-  return array_of(run_sort(std::move(state), keys, nullptr, descending, false).keys, keys.array.dtype());
+  return array_of(run_sort(std::move(state), keys, nullptr, descending, algorithm, false).keys, keys.array.dtype());
 }
 
-py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool descending) {
+py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool descending,
+                        const std::string& algorithm) {
   const SortKeys keys = sort_keys_of(a, "argsort");
-  const std::vector<std::byte> positions = run_sort(std::move(state), keys, nullptr, descending, true).values;
+  const std::vector<std::byte> positions =
+      run_sort(std::move(state), keys, nullptr, descending, algorithm, true).values;
   std::vector<int64_t> out(positions.size() / 4);
   for (size_t i = 0; i < out.size(); ++i) {
     uint32_t p;
@@ -556,7 +567,8 @@ py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool 
   return to_numpy(std::move(out));  // int64, as numpy.argsort
 }
 
-py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, const py::object& v, bool descending) {
+py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, const py::object& v, bool descending,
+                            const std::string& algorithm) {
   const SortKeys keys = sort_keys_of(k, "sort_pairs");
   const py::array values = py::module_::import("numpy").attr("ascontiguousarray")(as_array(v, "sort_pairs"));
   if (values.ndim() != 1 || values.size() != keys.array.size())
@@ -564,7 +576,7 @@ py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, c
                           std::to_string(keys.array.size()) + " values)");
   if (values.itemsize() != 4 && values.itemsize() != 8)
     throw py::type_error("sort_pairs() moves values of 4 or 8 bytes, not of dtype " + dtype_name(values.dtype()));
-  const gpuscan::SortedBytes out = run_sort(std::move(state), keys, &values, descending, false);
+  const gpuscan::SortedBytes out = run_sort(std::move(state), keys, &values, descending, algorithm, false);
   return py::make_tuple(array_of(out.keys, keys.array.dtype()), array_of(out.values, values.dtype()));
 }
 
@@ -942,10 +954,15 @@ class ContextObject {
     return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, deterministic, "inclusive_scan");
   }
   py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
-  py::array sort(const py::object& a, bool descending) const { return sort_array(state(), a, descending); }
-  py::array argsort(const py::object& a, bool descending) const { return argsort_array(state(), a, descending); }
-  py::tuple sort_pairs(const py::object& keys, const py::object& values, bool descending) const {
-    return sort_pairs_arrays(state(), keys, values, descending);
+  py::array sort(const py::object& a, bool descending, const std::string& algorithm) const {
+    return sort_array(state(), a, descending, algorithm);
+  }
+  py::array argsort(const py::object& a, bool descending, const std::string& algorithm) const {
+    return argsort_array(state(), a, descending, algorithm);
+  }
+  py::tuple sort_pairs(const py::object& keys, const py::object& values, bool descending,
+                       const std::string& algorithm) const {
+    return sort_pairs_arrays(state(), keys, values, descending, algorithm);
   }
   py::tuple histogram(const py::object& a, const py::object& bins, const py::object& range) const {
     return ::histogram(state(), a, bins, range);
@@ -1208,11 +1225,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            "come from numpy.histogram_bin_edges and the last bin includes its upper edge, as in numpy.")
       .def("custom_scan", &ContextObject::custom_scan, py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false,
            custom_scan_doc)
-      .def("sort", &ContextObject::sort, py::arg("a"), py::kw_only(), py::arg("descending") = false, sort_doc)
+      .def("sort", &ContextObject::sort, py::arg("a"), py::kw_only(), py::arg("descending") = false,
+           py::arg("algorithm") = "auto", sort_doc)
       .def("argsort", &ContextObject::argsort, py::arg("a"), py::kw_only(), py::arg("descending") = false,
-           argsort_doc)
+           py::arg("algorithm") = "auto", argsort_doc)
       .def("sort_pairs", &ContextObject::sort_pairs, py::arg("keys"), py::arg("values"), py::kw_only(),
-           py::arg("descending") = false, sort_pairs_doc)
+           py::arg("descending") = false, py::arg("algorithm") = "auto", sort_pairs_doc)
       .def("compact", &ContextObject::compact, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", compact_doc)
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
@@ -1294,20 +1312,23 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       "== (array([1, 3]), array([1., 2., 3.])). uint32, int32 and float32 samples.");
   m.def(
       "sort",
-      [](const py::object& a, bool descending) { return default_context().cast<const ContextObject&>().sort(a, descending); },
-      py::arg("a"), py::kw_only(), py::arg("descending") = false, sort_doc);
+      [](const py::object& a, bool descending, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().sort(a, descending, algorithm);
+      },
+      py::arg("a"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto", sort_doc);
   m.def(
       "argsort",
-      [](const py::object& a, bool descending) {
-        return default_context().cast<const ContextObject&>().argsort(a, descending);
+      [](const py::object& a, bool descending, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().argsort(a, descending, algorithm);
       },
-      py::arg("a"), py::kw_only(), py::arg("descending") = false, argsort_doc);
+      py::arg("a"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto", argsort_doc);
   m.def(
       "sort_pairs",
-      [](const py::object& keys, const py::object& values, bool descending) {
-        return default_context().cast<const ContextObject&>().sort_pairs(keys, values, descending);
+      [](const py::object& keys, const py::object& values, bool descending, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().sort_pairs(keys, values, descending, algorithm);
       },
-      py::arg("keys"), py::arg("values"), py::kw_only(), py::arg("descending") = false, sort_pairs_doc);
+      py::arg("keys"), py::arg("values"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto",
+      sort_pairs_doc);
   m.def(
       "custom_scan",
       [](const py::object& a, const std::string& glsl, bool inclusive) {

@@ -68,6 +68,22 @@ def test_sort_pairs_moves_values_with_keys(ctx, value_dtype):
     np.testing.assert_array_equal(sv, v[o])
 
 
+@pytest.mark.parametrize("dtype", [np.uint32, np.float64])
+def test_onesweep_matches_numpy(ctx, dtype):
+    rng = rng_for("onesweep", dtype)
+    a = keys(dtype, 20_000, rng, distinct=100)
+    o = np.argsort(a, kind="stable")
+    try:
+        got = ctx.argsort(a, algorithm="onesweep")
+    except gpuscan.Error as e:  # a device without 64-bit buffer atomics refuses it
+        assert e.code == "unsupported"
+        pytest.skip(e.message)
+    np.testing.assert_array_equal(got, o, err_msg=f"seed {SEED}")
+    sk, sv = ctx.sort_pairs(a, np.arange(a.size, dtype=np.uint64), algorithm="onesweep")
+    same_bits(sk, a[o])
+    np.testing.assert_array_equal(sv, o)
+
+
 def test_float_order_is_numpys(ctx):
     a = np.array([np.nan, 1.0, 0.0, -np.nan, -0.0, np.inf, -1.0, -np.inf], np.float32)
     np.testing.assert_array_equal(ctx.argsort(a), np.argsort(a, kind="stable"))
@@ -83,3 +99,5 @@ def test_refusals(ctx):
         ctx.sort_pairs(np.zeros(3, np.uint32), np.zeros(4, np.uint32))
     with pytest.raises(TypeError):
         ctx.sort_pairs(np.zeros(3, np.uint32), np.zeros(3, np.uint16))
+    with pytest.raises(ValueError):
+        ctx.sort(np.zeros(3, np.uint32), algorithm="quick")
