@@ -72,8 +72,9 @@ struct Shape {
   uint64_t tile() const { return uint64_t{workgroup_size} * keys_per_lane; }
 };
 
-// Shared memory of the downsweep: sh_sort and three arrays of RADIX words.
-uint64_t shared_bytes(const Shape& s) { return (uint64_t{s.shared_words} + 3 * kRadix) * 4; }
+// Shared memory of the downsweep and Onesweep kernels: sh_sort, three arrays of RADIX words and the
+// Onesweep tile index.
+uint64_t shared_bytes(const Shape& s) { return (uint64_t{s.shared_words} + 3 * kRadix + 1) * 4; }
 
 Shape shape_for(const Context& ctx, const SortConfig& config) {
   const DeviceInfo& info = ctx.device_info();

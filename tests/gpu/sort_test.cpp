@@ -338,6 +338,11 @@ TEST_F(SortTest, Refusals) {
     record_sort_pairs(ctx, cmd, {{.value_bytes = 8}, 256, keys.view(), keys.view(1024), {}, keys.view(2048),
                                  temp.view(), true});
   }, Errc::invalid_argument, "value_bytes must be 4");
+  // Onesweep clears its states with a fill: temp needs TRANSFER_DST
+  if (ctx.single_pass_available())
+    expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+      record_sort(ctx, cmd, {{.algorithm = SortAlgorithm::onesweep}, 512, keys.view(), keys.view(2048), temp.view()});
+    }, Errc::missing_usage, "TRANSFER_DST");
   // output too small
   expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
     record_sort(ctx, cmd, {config, 512, keys.view(), keys.view(3072), temp.view()});

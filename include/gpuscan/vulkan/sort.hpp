@@ -54,7 +54,10 @@ struct SortArgs {
 // Records the sort into `cmd`. Barrier contract as record_scan's (gpuscan/vulkan/scan.hpp): writes to
 // keys_in visible to compute-shader reads before; earlier uses of keys_out and temp complete before compute
 // shaders; afterwards keys_out is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
-// VK_ACCESS_SHADER_WRITE_BIT. gpuscan places the barriers between its own dispatches. Throws
+// VK_ACCESS_SHADER_WRITE_BIT. gpuscan places the barriers between its own dispatches. With
+// SortAlgorithm::onesweep, earlier uses of temp must also be complete before VK_PIPELINE_STAGE_TRANSFER_BIT:
+// its digit counts and tile states are cleared with vkCmdFillBuffer (hence TRANSFER_DST usage, which
+// sort_temp_requirements then asks for; Errc::missing_usage without it). Throws
 // Errc::invalid_argument for a bad bit range, value_bytes, or overlapping ranges; Errc::too_large past
 // 2^32 - 1 keys or one binding; Errc::unsupported without subgroup ballots; check_view's errors.
 //
