@@ -29,6 +29,7 @@
 #include "compact_bench.hpp"
 #include "segmented_reduce_bench.hpp"
 #include "histogram_bench.hpp"
+#include "sort_bench.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gs = gpuscan;
@@ -106,7 +107,8 @@ int main(int argc, char** argv) {
   app.add_option("--ops", ops,
                  "what to time: scan, select-if (> a threshold), select-flagged (0/1 u32 flags), unique and rle (run-length "
                  "encoding) of u32 runs of mean length 16 (bench/segment_lengths.hpp), segmented-reduce (segments by offsets, "
-                 "bench/segmented_reduce_bench.hpp), histogram (256 even bins: u32 over [0, 2^32), f32 over [0, 1)); "
+                 "bench/segmented_reduce_bench.hpp), histogram (256 even bins: u32 over [0, 2^32), f32 over [0, 1)), sort (radix sort of "
+                 "random u32 keys, u32 pairs and, with a 64-bit --types entry, u64 keys; bench/sort_bench.hpp); "
                  "default scan")
       ->delimiter(',');
   app.add_option("--densities", compact.densities, "compaction: percent of elements kept (default 1,50,99)")
@@ -135,11 +137,12 @@ int main(int argc, char** argv) {
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
     set_warmup_ms(ctx, warmup_ms);
 
-    bool scans = false, segmented_reduce = false, histograms = false;
+    bool scans = false, segmented_reduce = false, histograms = false, sorts = false;
     for (const auto& op : ops) {
       if (op == "scan") scans = true;
       else if (op == "segmented-reduce") segmented_reduce = true;
       else if (op == "histogram") histograms = true;
+      else if (op == "sort") sorts = true;
       else compact.ops.push_back(op);
     }
     compact.workgroup_sizes = workgroup_sizes;
@@ -175,7 +178,8 @@ int main(int argc, char** argv) {
     sink.metadata("timing", timing.str());
     sink.metadata("gbps", "bytes moved at least / median: scans and copy 2*n*sizeof(T); compaction n*sizeof(T) read + "
                           "kept*sizeof(T) written (+ n*4 flags read for select-flagged); segmented reduction "
-                          "n*sizeof(T) + (S+1)*4 read + S*sizeof(T) written; histogram n*sizeof(T) read");
+                          "n*sizeof(T) + (S+1)*4 read + S*sizeof(T) written; histogram n*sizeof(T) read; sort "
+                          "2*n*(key + value bytes)");
 
     const uint64_t max_n = uint64_t{1} << max_log2;
     // Bytes per element of the widest type asked for; buffers hold max_n of those. With 8-byte types the
@@ -331,6 +335,7 @@ int main(int argc, char** argv) {
       }
       failures += run_compaction_cases(ctx, b, n, compact, sink, rng);
       if (histograms) failures += run_histogram_cases(ctx, b, n, warmup, runs, verify, sink, rng);
+      if (sorts) failures += run_sort_cases(ctx, b, n, max_esize, warmup, runs, verify, sink, rng);
       measure_copy();
       if (copy_words != n) sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy_n, runs, 2.0 * n * 4});
       sink.row({"glsl-copy", "copy", "u32", "copy", copy_words, best_copy, runs, 2.0 * copy_words * 4});

@@ -13,6 +13,7 @@
 //   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
 //   gpuscan.cumsum(np.ones((2, 3), bool), axis=1)                       # as np.cumsum: int64
 //   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.]))
+//   gpuscan.argsort(np.array([2.5, -1.0, 2.5], np.float32))             # array([1, 0, 2]), np.argsort(kind="stable")
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
 // unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
@@ -470,6 +471,116 @@ py::tuple histogram(std::shared_ptr<State> state, const py::object& a, const py:
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Sorting: np.sort(a, kind="stable"), np.argsort(a, kind="stable") and keys with values, on 1-D arrays
+// of uint32, int32, float32, uint64, int64 and float64 keys, through gpuscan::sort_bytes. Floats in
+// numpy's order (-0.0 == +0.0, NaNs last); descending=True: the reverse order, ties still in input order.
+
+struct SortKeys {
+  py::array array;  // C-contiguous
+  gpuscan::DataType type;
+};
+
+SortKeys sort_keys_of(const py::object& obj, const char* function) {
+  const py::array a = as_array(obj, function);
+  if (a.ndim() != 1)
+    throw py::value_error(std::string(function) + "() sorts 1-D arrays, not " + std::to_string(a.ndim()) +
+                          "-D ones (sort each row, or a.ravel())");
+  const std::string dtype = dtype_name(a.dtype());
+  for (const gpuscan::DataType t : {gpuscan::DataType::u32, gpuscan::DataType::i32, gpuscan::DataType::f32,
+                                    gpuscan::DataType::u64, gpuscan::DataType::i64, gpuscan::DataType::f64}) {
+    const std::string name = std::string(t == gpuscan::DataType::u32   ? "uint32"
+                                         : t == gpuscan::DataType::i32 ? "int32"
+                                         : t == gpuscan::DataType::f32 ? "float32"
+                                         : t == gpuscan::DataType::u64 ? "uint64"
+                                         : t == gpuscan::DataType::i64 ? "int64"
+                                                                       : "float64");
+    if (dtype == name) return {py::module_::import("numpy").attr("ascontiguousarray")(a), t};
+  }
+  throw py::type_error(std::string(function) + "() sorts keys of dtype uint32, int32, float32, uint64, int64 and " +
+                       "float64, not " + dtype + " (convert with a.astype(...))");
+}
+
+std::span<const std::byte> bytes_of(const py::array& a) {
+  return {static_cast<const std::byte*>(a.data()), static_cast<size_t>(a.nbytes())};
+}
+
+py::array array_of(const std::vector<std::byte>& bytes, const py::dtype& dtype) {
+  py::array out = py::module_::import("numpy").attr("empty")(bytes.size() / dtype.itemsize(), dtype);
+  if (!bytes.empty()) std::memcpy(out.mutable_data(), bytes.data(), bytes.size());
+  return out;
+}
+
+// Keys (values: None), argsort (`indices`), or keys with values of any 4- or 8-byte dtype.
+// algorithm=: "auto" (multipass), "multipass" or "onesweep", as the CLI's --algorithm.
+gpuscan::SortAlgorithm sort_algorithm(const std::string& name) {
+  if (name == "auto") return gpuscan::SortAlgorithm::automatic;
+  if (name == "multipass") return gpuscan::SortAlgorithm::multipass;
+  if (name == "onesweep") return gpuscan::SortAlgorithm::onesweep;
+  throw py::value_error("sort algorithm is 'auto', 'multipass' or 'onesweep', not '" + name + "'");
+}
+
+gpuscan::SortedBytes run_sort(std::shared_ptr<State> state, const SortKeys& keys, const py::array* values,
+                              bool descending, const std::string& algorithm, bool indices) {
+  gpuscan::SortConfig config{.key_type = keys.type, .descending = descending, .algorithm = sort_algorithm(algorithm)};
+  if (values) config.value_bytes = static_cast<uint32_t>(values->itemsize());
+  if (indices) config.value_bytes = 4;
+  if (keys.array.size() > UINT32_MAX)
+    throw py::value_error("sort takes at most 2**32 - 1 keys, not " + std::to_string(keys.array.size()));
+  gpuscan::SortedBytes out;
+  const std::span<const std::byte> value_bytes = values ? bytes_of(*values) : std::span<const std::byte>();
+  {
+    py::gil_scoped_release release;
+    out = gpuscan::sort_bytes(state->ctx, bytes_of(keys.array), value_bytes, config, indices);
+    state.reset();
+  }
+  return out;
+}
+
+const char* const sort_doc =
+    "numpy.sort(a, kind='stable') of a 1-D array of uint32, int32, float32, uint64, int64 or float64 keys\n"
+    "(LSD radix sort on the GPU). Floats in numpy's order: -0.0 and +0.0 equal (input order kept), NaNs last.\n"
+    "descending=True: largest first, ties in input order (NaNs first); not the reverse of the ascending result.\n"
+    "algorithm: 'auto' (multipass), 'multipass' or 'onesweep' (needs 64-bit buffer atomics).";
+const char* const argsort_doc =
+    "numpy.argsort(a, kind='stable') (int64 positions), with sort()'s dtypes, order and descending=.";
+const char* const sort_pairs_doc =
+    "(keys sorted as by sort(), values moved with their keys): values is 1-D, as long as keys, of any dtype\n"
+    "of 4 or 8 bytes; equal keys keep their values in input order. As (keys[o], values[o]) with\n"
+    "o = numpy.argsort(keys, kind='stable').";
+
+py::array sort_array(std::shared_ptr<State> state, const py::object& a, bool descending, const std::string& algorithm) {
+  const SortKeys keys = sort_keys_of(a, "sort");
+  return array_of(run_sort(std::move(state), keys, nullptr, descending, algorithm, false).keys, keys.array.dtype());
+}
+
+py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool descending,
+                        const std::string& algorithm) {
+  const SortKeys keys = sort_keys_of(a, "argsort");
+  const std::vector<std::byte> positions =
+      run_sort(std::move(state), keys, nullptr, descending, algorithm, true).values;
+  std::vector<int64_t> out(positions.size() / 4);
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t p;
+    std::memcpy(&p, positions.data() + i * 4, 4);
+    out[i] = p;
+  }
+  return to_numpy(std::move(out));  // int64, as numpy.argsort
+}
+
+py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, const py::object& v, bool descending,
+                            const std::string& algorithm) {
+  const SortKeys keys = sort_keys_of(k, "sort_pairs");
+  const py::array values = py::module_::import("numpy").attr("ascontiguousarray")(as_array(v, "sort_pairs"));
+  if (values.ndim() != 1 || values.size() != keys.array.size())
+    throw py::value_error("sort_pairs() needs a 1-D values array as long as the keys (" +
+                          std::to_string(keys.array.size()) + " values)");
+  if (values.itemsize() != 4 && values.itemsize() != 8)
+    throw py::type_error("sort_pairs() moves values of 4 or 8 bytes, not of dtype " + dtype_name(values.dtype()));
+  const gpuscan::SortedBytes out = run_sort(std::move(state), keys, &values, descending, algorithm, false);
+  return py::make_tuple(array_of(out.keys, keys.array.dtype()), array_of(out.values, values.dtype()));
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Compaction
 
 // `path=` and `algorithm=` of compact() / partition(), as the CLI's --path and --algorithm; underscores
@@ -890,6 +1001,16 @@ class ContextObject {
     return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, deterministic, "inclusive_scan");
   }
   py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
+  py::array sort(const py::object& a, bool descending, const std::string& algorithm) const {
+    return sort_array(state(), a, descending, algorithm);
+  }
+  py::array argsort(const py::object& a, bool descending, const std::string& algorithm) const {
+    return argsort_array(state(), a, descending, algorithm);
+  }
+  py::tuple sort_pairs(const py::object& keys, const py::object& values, bool descending,
+                       const std::string& algorithm) const {
+    return sort_pairs_arrays(state(), keys, values, descending, algorithm);
+  }
   py::tuple histogram(const py::object& a, const py::object& bins, const py::object& range) const {
     return ::histogram(state(), a, bins, range);
   }
@@ -1173,6 +1294,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            "come from numpy.histogram_bin_edges and the last bin includes its upper edge, as in numpy.")
       .def("custom_scan", &ContextObject::custom_scan, py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false,
            custom_scan_doc)
+      .def("sort", &ContextObject::sort, py::arg("a"), py::kw_only(), py::arg("descending") = false,
+           py::arg("algorithm") = "auto", sort_doc)
+      .def("argsort", &ContextObject::argsort, py::arg("a"), py::kw_only(), py::arg("descending") = false,
+           py::arg("algorithm") = "auto", argsort_doc)
+      .def("sort_pairs", &ContextObject::sort_pairs, py::arg("keys"), py::arg("values"), py::kw_only(),
+           py::arg("descending") = false, py::arg("algorithm") = "auto", sort_pairs_doc)
       .def("compact", &ContextObject::compact, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", compact_doc)
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
@@ -1257,6 +1384,25 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
       "numpy.histogram on default_context(): gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
       "== (array([1, 3]), array([1., 2., 3.])). uint32, int32 and float32 samples.");
+  m.def(
+      "sort",
+      [](const py::object& a, bool descending, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().sort(a, descending, algorithm);
+      },
+      py::arg("a"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto", sort_doc);
+  m.def(
+      "argsort",
+      [](const py::object& a, bool descending, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().argsort(a, descending, algorithm);
+      },
+      py::arg("a"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto", argsort_doc);
+  m.def(
+      "sort_pairs",
+      [](const py::object& keys, const py::object& values, bool descending, const std::string& algorithm) {
+        return default_context().cast<const ContextObject&>().sort_pairs(keys, values, descending, algorithm);
+      },
+      py::arg("keys"), py::arg("values"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto",
+      sort_pairs_doc);
   m.def(
       "custom_scan",
       [](const py::object& a, const std::string& glsl, bool inclusive) {

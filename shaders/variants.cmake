@@ -154,3 +154,20 @@ foreach(type u32 i32 f32)
     "histogram.${type}.u32|histogram.comp|TYPE_${TYPE},OP_ADD|vulkan1.1"
     "histogram.${type}.u64|histogram.comp|TYPE_${TYPE},OP_ADD,COUNTS_U64|vulkan1.2")
 endforeach()
+
+# LSD radix sort (include/gpuscan/vulkan/sort.hpp): "sort_upsweep.<key>" counts each tile's digits,
+# "sort_downsweep.<key>[.<values>]" ranks and scatters; keys (k32, k64) and values (v32, v64) move as
+# bit patterns, the key type's order is a push-constant flag (common/radix_key.glsl). Vulkan only.
+foreach(key 32 64)
+  list(APPEND GPUSCAN_SHADER_VARIANTS
+    "sort_upsweep.k${key}|sort_upsweep.comp|KEY_${key}|vulkan1.1"
+    "sort_downsweep.k${key}|sort_downsweep.comp|KEY_${key}|vulkan1.1"
+    "sort_downsweep.k${key}.v32|sort_downsweep.comp|KEY_${key},VALUES_32|vulkan1.1"
+    "sort_downsweep.k${key}.v64|sort_downsweep.comp|KEY_${key},VALUES_64|vulkan1.1"
+    # SortAlgorithm::onesweep: every pass's digit counts at once, then one dispatch per pass with a
+    # look-back over 64-bit tile states (shaderBufferInt64Atomics, hence Vulkan 1.2, like single_pass).
+    "sort_histogram.k${key}|sort_histogram.comp|KEY_${key}|vulkan1.2"
+    "sort_onesweep.k${key}|sort_onesweep.comp|KEY_${key}|vulkan1.2"
+    "sort_onesweep.k${key}.v32|sort_onesweep.comp|KEY_${key},VALUES_32|vulkan1.2"
+    "sort_onesweep.k${key}.v64|sort_onesweep.comp|KEY_${key},VALUES_64|vulkan1.2")
+endforeach()

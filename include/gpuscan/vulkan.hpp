@@ -21,4 +21,5 @@
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
 #include "gpuscan/vulkan/segmented_reduce.hpp"
+#include "gpuscan/vulkan/sort.hpp"
 #include "gpuscan/vulkan/stream.hpp"

@@ -27,13 +27,16 @@ struct PipelineKey {
   uint32_t prefix_stride = 1;     // 12: PREFIX_STRIDE (TestHooks::prefix_stride)
   uint32_t op = 0;                // 13: OP, the operator of a scan or reduction kernel (shaders/common/ops.glsl)
   uint32_t outputs = 1;           // 14: OUTPUTS, what a compaction writes (shaders/common/compact.glsl)
+  uint32_t sort_rows = 0;         // 15: SORT_ROWS, the radix sort's counter rows (shaders/common/radix_rank.glsl)
+  uint32_t sort_shared_words = 0; // 16: SORT_SHARED_WORDS, its shared array
   auto operator<=>(const PipelineKey&) const = default;
 
-  static constexpr uint32_t constant_count = 15;
+  static constexpr uint32_t constant_count = 17;
   // The value of constant id i at index i.
   std::array<uint32_t, constant_count> constants() const {
     return {workgroup_size, inclusive, use_aux, vectors_per_lane, vector_aligned, spin_limit, predicate,
-            withhold_first_tile, heads, late_fallback, in_place, tiles_per_workgroup, prefix_stride, op, outputs};
+            withhold_first_tile, heads, late_fallback, in_place, tiles_per_workgroup, prefix_stride, op,
+            outputs, sort_rows, sort_shared_words};
   }
 };
 

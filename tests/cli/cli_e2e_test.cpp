@@ -1738,3 +1738,41 @@ TEST_F(CliTest, CompactFlagsFileShorterThanValuesIsAnError) {
   expect_failure(r, 1, {"flags file", "holds 9 flags, fewer than the 10 values"});
   EXPECT_FALSE(fs::exists(path("o")));
 }
+
+// `gpuscan sort`: keys, values, argsort, descending, bit ranges, --verify, and its usage errors.
+TEST_F(CliTest, SortKeysValuesAndIndices) {
+  write_file(path("k.txt"), "-0.0\nnan\n1.5\n0.0\n-inf\n-nan\n");
+  RunResult r = run("sort --type f32 --format text --in - --out - --indices-out " + shell_quote(path("i.txt").string()) +
+                        " --verify",
+                    path("k.txt").string());
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "-inf\n-0\n0\n1.5\nnan\n-nan\n");  // numpy's order: -0.0 == +0.0, NaNs last, input order kept
+  EXPECT_EQ(read_file(path("i.txt")), "4\n0\n3\n2\n1\n5\n");
+  EXPECT_NE(r.err.find("verified"), std::string::npos) << r;
+  write_file(path("k.txt"), "2\n1\n2\n1\n");
+  write_file(path("v.txt"), "5\n6\n7\n8\n");
+  r = run("sort --type i64 --format text --descending --in - --out - --values " + shell_quote(path("v.txt").string()) +
+              " --values-type f64 --values-out " + shell_quote(path("vo.txt").string()) + " --verify",
+          path("k.txt").string());
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "2\n2\n1\n1\n");
+  EXPECT_EQ(read_file(path("vo.txt")), "5\n7\n6\n8\n");
+  r = run("sort --type i64 --format text --algorithm onesweep --in - --out - --verify", path("k.txt").string());
+  if (r.exit_code == 0) EXPECT_EQ(r.out, "1\n1\n2\n2\n");
+  else expect_failure(r, 1, {"64-bit buffer atomics"});  // a device without them refuses Onesweep
+  write_file(path("k.txt"), "258\n513\n1\n");  // bits [0, 8): 2, 1, 1
+  r = run("sort --type u32 --bits 8 --format text --in - --out -", path("k.txt").string());
+  ASSERT_EQ(r.exit_code, 0) << r;
+  EXPECT_EQ(r.out, "513\n1\n258\n");
+}
+
+TEST_F(CliTest, SortUsageErrors) {
+  write_file(path("k.bin"), std::string(16, '\0'));
+  const std::string io = " --in " + shell_quote(path("k.bin").string()) + " --out " + shell_quote(path("o").string());
+  expect_failure(run("sort --type u32 --bits 9:8" + io), 2, {"usage error", "--bits"});
+  expect_failure(run("sort --type u32 --values " + shell_quote(path("k.bin").string()) + io), 2,
+                 {"usage error", "--values-out"});
+  expect_failure(run("sort --type u32 --values-type u16" + io), 2, {"--values-type"});
+  expect_failure(run("sort --type u32 --algorithm quick" + io), 2, {"usage error", "--algorithm"});
+  expect_failure(run("sort --type u32 --bits 40" + io), 1, {"bit range"});
+}

@@ -32,5 +32,6 @@ Command add_unique_command(CLI::App& app);   // compact.cpp: the first of each r
 Command add_demo_command(CLI::App& app);     // demo.cpp: random data, every variant, checked and timed
 Command add_rle_command(CLI::App& app);  // rle.cpp: run-length encode a file
 Command add_histogram_command(CLI::App& app);  // histogram.cpp: count a file's samples into bins
+Command add_sort_command(CLI::App& app);       // sort.cpp: sort a file of keys (and values)
 
 }  // namespace gpuscan::cli

@@ -1,0 +1,149 @@
+// LSD radix sort on Vulkan (gpuscan/sort.hpp holds the configuration and the order of each key type): the
+// recording calls, which append a sort to the caller's command buffer, and convenience calls on host data.
+//
+// Every pass sorts the keys stably by one 8-bit digit, least significant first, in three dispatches: the
+// digit counts of every tile of W·K keys (sort_upsweep), an exclusive scan of those counts in digit-major
+// order with gpuscan's own record_scan (reduce-then-scan, or multipass where the device has no subgroup
+// arithmetic), and the scatter (sort_downsweep), where each tile ranks its keys stably with subgroup
+// ballots and writes them, staged in shared memory in digit order, to their scanned positions. No
+// workgroup ever waits for another, so the sort needs no forward-progress guarantee, and it is correct
+// for any subgroup size from 4 to 128. The device needs subgroup ballots in compute shaders
+// (DeviceInfo::has_subgroup_ballot; Errc::unsupported otherwise). SortAlgorithm::onesweep replaces the
+// three dispatches of every pass by one, after one read of the keys for every pass's digit counts
+// (gpuscan/sort.hpp; docs/sort.md, "Onesweep").
+//
+// Double buffering: a sort of b bits runs P = max(1, ceil(b / 8)) passes (4 for 32-bit keys, 8 for 64-bit
+// keys, fewer with a bit range). Pass 1 reads keys_in; the passes then alternate between keys_out and a key
+// array in temp, starting with the one that makes pass P write keys_out (keys_out first when P is odd, temp
+// first when it is even); values likewise between values_out and temp. keys_in and values_in are only
+// read, so they must not overlap any output or temp; the result is always in keys_out / values_out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+#include "gpuscan/sort.hpp"
+#include "gpuscan/vulkan/context.hpp"
+
+namespace gpuscan {
+
+// Temporary storage a sort of `count` keys with `config` needs: the other half of the double buffer for
+// keys (and values, with config.value_bytes), the tiles' digit counts and record_scan's own temp.
+//   auto req = gpuscan::sort_temp_requirements(ctx, n, {.key_type = gpuscan::DataType::f32});
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config);
+
+// The passes a sort of `count` keys with `config` runs (P above): for planning and tests.
+//   gpuscan::sort_passes({.key_type = gpuscan::DataType::u64, .end_bit = 40})   // 5
+uint32_t sort_passes(const SortConfig& config);
+
+struct SortArgs {
+  SortConfig config;     // value_bytes must be 0
+  uint64_t count = 0;    // keys; 0 records nothing. At most 2^32 - 1, and keys_out must fit one binding
+  BufferView keys_in;    // count keys of config.key_type from keys_in.offset; only read
+  BufferView keys_out;   // count keys: the sorted keys; must not overlap keys_in or temp
+  BufferView temp;       // sort_temp_requirements(ctx, count, config).size bytes at its alignment
+};
+
+// Records the sort into `cmd`. Barrier contract as record_scan's (gpuscan/vulkan/scan.hpp): writes to
+// keys_in visible to compute-shader reads before; earlier uses of keys_out and temp complete before compute
+// shaders; afterwards keys_out is written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT /
+// VK_ACCESS_SHADER_WRITE_BIT. gpuscan places the barriers between its own dispatches. With
+// SortAlgorithm::onesweep, earlier uses of temp must also be complete before VK_PIPELINE_STAGE_TRANSFER_BIT:
+// its digit counts and tile states are cleared with vkCmdFillBuffer (hence TRANSFER_DST usage, which
+// sort_temp_requirements then asks for; Errc::missing_usage without it). Throws
+// Errc::invalid_argument for a bad bit range, value_bytes, or overlapping ranges; Errc::too_large past
+// 2^32 - 1 keys or one binding; Errc::unsupported without subgroup ballots; check_view's errors.
+//
+//   // in = [5, 1, 4, 1, 3]
+//   gpuscan::record_sort(ctx, cmd, {.config = {}, .count = 5, .keys_in = in, .keys_out = out, .temp = tmp});
+//   // out <-- [1, 1, 3, 4, 5]
+void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args);
+
+struct SortPairsArgs {
+  SortConfig config;      // value_bytes 4 or 8
+  uint64_t count = 0;
+  BufferView keys_in;     // as SortArgs
+  BufferView keys_out;
+  BufferView values_in;   // count values of config.value_bytes; only read; unused with values_are_indices
+  BufferView values_out;  // count values: each key's value, moved with it
+  BufferView temp;        // sort_temp_requirements(ctx, count, config).size bytes
+  // argsort: the values are the keys' input positions 0, 1, ..., count - 1 as u32 (value_bytes 4), made in
+  // the first pass; values_in is not read.
+  bool values_are_indices = false;
+};
+
+// Records a sort of keys with values that move with them (a stable sort by key; equal keys keep their
+// values in input order). Barrier contract and errors as record_sort, with the values alongside the keys.
+//
+//   // keys = [3.5f, -1.0f, 3.5f, NaN, -0.0f], values = [10, 11, 12, 13, 14]
+//   gpuscan::record_sort_pairs(ctx, cmd, {.config = {.key_type = gpuscan::DataType::f32, .value_bytes = 4},
+//                                         .count = 5, .keys_in = keys, .keys_out = keys_sorted,
+//                                         .values_in = values, .values_out = values_sorted, .temp = tmp});
+//   // keys_sorted <-- [-1.0f, -0.0f, 3.5f, 3.5f, NaN], values_sorted <-- [11, 14, 10, 12, 13]
+//   // with .values_are_indices = true: values_sorted <-- [1, 4, 0, 2, 3] (np.argsort(kind="stable"))
+void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args);
+
+// Builds up front the pipelines a sort with `config` needs (and those of its scan of up to `max_count`
+// keys' digit counts), as prepare_scan does.
+//   gpuscan::prepare_sort(ctx, 1u << 20, {.key_type = gpuscan::DataType::f32});
+void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config);
+
+struct SortedBytes {
+  std::vector<std::byte> keys, values;
+};
+// Untyped form (the CLI, Python): keys.size() a multiple of the key size; with config.value_bytes,
+// values.size() == keys * value_bytes, or empty with `indices` (argsort: the values are u32 positions,
+// value_bytes 4).
+SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
+                       const SortConfig& config, bool indices = false);
+
+namespace detail {
+template <class T>
+std::vector<T> from_bytes(const std::vector<std::byte>& bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+  return out;
+}
+}  // namespace detail
+
+// Convenience: upload, sort, download. Blocks until the GPU is done. `config.key_type` and value_bytes
+// are taken from the types.
+//   std::vector<float> k = {2.5f, -1.0f, 2.5f};
+//   gpuscan::sort(ctx, std::span<const float>(k));                        // {-1.0f, 2.5f, 2.5f}
+//   gpuscan::argsort(ctx, std::span<const float>(k));                     // {1, 0, 2}
+//   gpuscan::sort(ctx, std::span<const float>(k), {.descending = true});  // {2.5f, 2.5f, -1.0f}
+template <Element K>
+std::vector<K> sort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = 0;
+  return detail::from_bytes<K>(sort_bytes(ctx, std::as_bytes(keys), {}, config).keys);
+}
+
+template <Element K>
+std::vector<uint32_t> argsort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = 4;
+  return detail::from_bytes<uint32_t>(sort_bytes(ctx, std::as_bytes(keys), {}, config, true).values);
+}
+
+//   std::vector<uint32_t> k = {2, 1, 2};  std::vector<double> v = {0.5, 1.5, 2.5};
+//   gpuscan::sort_pairs(ctx, std::span<const uint32_t>(k), std::span<const double>(v));
+//   // {{1, 2, 2}, {1.5, 0.5, 2.5}}
+template <Element K, class V>
+  requires(std::is_trivially_copyable_v<V> && (sizeof(V) == 4 || sizeof(V) == 8))
+std::pair<std::vector<K>, std::vector<V>> sort_pairs(const Context& ctx, std::span<const K> keys,
+                                                     std::span<const V> values, SortConfig config = {}) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = sizeof(V);
+  SortedBytes out = sort_bytes(ctx, std::as_bytes(keys), std::as_bytes(values), config);
+  return {detail::from_bytes<K>(out.keys), detail::from_bytes<V>(out.values)};
+}
+
+}  // namespace gpuscan

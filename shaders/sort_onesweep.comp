@@ -1,0 +1,45 @@
+#version 450
+// LSD radix sort, Onesweep pass (src/vulkan/sort.cpp, SortAlgorithm::onesweep; Adinets & Merrill 2022):
+// one dispatch per digit. Each tile ranks its keys (common/radix_rank.glsl), publishes its digit counts,
+// adds up those of the tiles before it (common/radix_lookback.glsl, with the fallback that needs no
+// forward progress), and writes its keys to the digit's global offset (sort_histogram.comp, scanned) +
+// the earlier tiles' count of the digit + the key's rank among the tile's keys of that digit.
+#extension GL_GOOGLE_include_directive : require
+
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+
+#include "common/radix_key.glsl"
+#include "common/radix_rank.glsl"
+#include "common/radix_scatter.glsl"
+#include "common/radix_lookback.glsl"
+
+shared uint sh_tile;
+
+void main() {
+  const uint w = gl_WorkGroupSize.x;
+  const uint lid = gl_LocalInvocationID.x;
+  if (lid == 0u) sh_tile = acquire_sort_tile();
+  barrier();
+  const uint tile = sh_tile;
+  if (tile >= pc.tiles) return;  // surplus workgroups of the grid: the whole workgroup leaves
+  const uint first = tile * tile_keys();
+  const uint count = min(pc.n - first, tile_keys());
+  KEY keys[KEYS_PER_LANE];
+  bool valid[KEYS_PER_LANE];
+  uint ranks[KEYS_PER_LANE];
+  sort_tile_load(first, count, keys, valid, ranks);
+  const uint radix = radix_digits();
+  uint own[(RADIX + 31u) / 32u];  // this invocation's digits lid, lid + W, ... (W >= 32)
+  for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
+    own[j] = (d + 1u < radix ? sh_digit_first[d + 1u] : count) - sh_digit_first[d];
+    publish_digit(tile, d, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, own[j]);
+  }
+  for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
+    const uint before = tile == 0u ? 0u : digit_lookback(tile, d);
+    if (tile != 0u) publish_digit(tile, d, FLAG_PREFIX, before + own[j]);
+    const uint global = binding_word(pc.counts + d) - pc.pass_base;
+    sh_digit_base[d] = global + before - sh_digit_first[d];
+  }
+  sort_tile_store(first, count, keys, valid, ranks);
+}

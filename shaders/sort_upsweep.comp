@@ -1,0 +1,44 @@
+#version 450
+// LSD radix sort, pass part 1 of 2 (src/vulkan/sort.cpp): the digit counts of one tile of W·K keys,
+// counted in shared memory and written digit-major, g_counts[digit · tiles + tile], so that one exclusive
+// scan of the whole array (record_scan) gives every tile's first output position for every digit. No
+// subgroup operation: the counts do not depend on the order in which they are taken.
+#extension GL_GOOGLE_include_directive : require
+
+#include "common/backend.glsl"
+LOCAL_SIZE_X_FROM(0);
+
+#include "common/radix_key.glsl"
+
+// Per-tile digit counts, digit-major ([digit][tile]), scanned in place before sort_downsweep reads them.
+layout(binding = 2, std430) writeonly buffer Counts { uint g_counts[]; };
+
+shared uint sh_counts[RADIX];
+
+void main() {
+  const uint tile = sort_tile();
+  if (tile >= pc.tiles) return;  // the grid's padding: the whole workgroup leaves
+  const uint w = gl_WorkGroupSize.x;
+  const uint lid = gl_LocalInvocationID.x;
+  for (uint d = lid; d < RADIX; d += w) sh_counts[d] = 0u;
+  barrier();
+  const uint first = tile * tile_keys();
+  const uint count = min(pc.n - first, tile_keys());
+  // Keys strided by W, so a subgroup's loads are consecutive. A run of equal digits in one invocation
+  // (constant or nearly constant keys) is added with one atomic, which spares the one contended counter.
+  uint run_digit = 0u, run = 0u;
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+    const uint i = k * w + lid;
+    if (i >= count) break;
+    const uint d = digit_of(g_keys_in[pc.keys_in + first + i]);
+    if (d != run_digit && run != 0u) {
+      atomicAdd(sh_counts[run_digit], run);
+      run = 0u;
+    }
+    run_digit = d;
+    ++run;
+  }
+  if (run != 0u) atomicAdd(sh_counts[run_digit], run);
+  barrier();
+  for (uint d = lid; d < radix_digits(); d += w) g_counts[pc.counts + d * pc.tiles + tile] = sh_counts[d];
+}

@@ -1,0 +1,430 @@
+// The Vulkan LSD radix sort (gpuscan/vulkan/sort.hpp): per pass, each tile's digit counts
+// (shaders/sort_upsweep.comp), their exclusive scan in digit-major order with record_scan, and the stable
+// scatter (shaders/sort_downsweep.comp), ping-ponging between the caller's output and temp.
+//
+// SortAlgorithm::onesweep instead: every pass's digit counts at once (shaders/sort_histogram.comp), their
+// scan, then per pass one dispatch of shaders/sort_onesweep.comp, whose tiles look back over the tile
+// states, cleared before each pass.
+//
+// Temp: [keys: count keys][values: count values][digit counts: 256 · tiles u32 (onesweep: 256 · passes)]
+// [onesweep: the tile counter, 8 bytes, and the tile states, 256 · tiles 64-bit words][record_scan's temp],
+// each part at a multiple of 64 bytes. Bindings of the kernels: 0 keys in, 1 keys out, 2 digit counts
+// (onesweep: the counts and the states, as 64-bit words), 3 values in, 4 values out.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "core/scan_shape.hpp"
+#include "gpuscan/vulkan/scan.hpp"
+#include "gpuscan/vulkan/sort.hpp"
+#include "vulkan/buffer_checks.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/memory.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan {
+namespace {
+
+constexpr uint32_t kDigitBits = 8;
+constexpr uint32_t kRadix = 1u << kDigitBits;
+constexpr uint64_t kArrayAlignment = 64;
+constexpr uint32_t kDefaultWorkgroup = 256;
+constexpr uint32_t kMaxCounterRows = 16;  // the default W keeps the ballot ranking's counters to 16 rows
+constexpr uint32_t kDefaultKeysPerLane = 8;
+// pc.flags (shaders/common/radix_key.glsl)
+constexpr uint32_t kKeySigned = 1, kKeyFloat = 2, kDescending = 4, kIndexValues = 8;
+
+uint64_t round_up(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
+
+uint32_t key_width(DataType type) { return element_size(type) * 8; }
+
+struct BitRange {
+  uint32_t begin, end;
+};
+
+BitRange bit_range(const SortConfig& config) {
+  const uint32_t width = key_width(config.key_type);
+  const uint32_t end = config.end_bit == 0 ? width : config.end_bit;
+  if (end > width || config.begin_bit > end)
+    throw Error(Errc::invalid_argument, "sort bit range [" + std::to_string(config.begin_bit) + ", " +
+                                            std::to_string(config.end_bit) + ") does not lie in the " +
+                                            std::to_string(width) + "-bit " + std::string(to_string(config.key_type)) +
+                                            " key: need begin_bit <= end_bit <= " + std::to_string(width) +
+                                            " (end_bit 0 = " + std::to_string(width) + ")");
+  return {config.begin_bit, end};
+}
+
+void check_values(const SortConfig& config, bool pairs) {
+  if (!pairs && config.value_bytes != 0)
+    throw Error(Errc::invalid_argument, "record_sort sorts keys only: SortConfig::value_bytes must be 0, not " +
+                                            std::to_string(config.value_bytes) + " (record_sort_pairs moves values)");
+  if (pairs && config.value_bytes != 4 && config.value_bytes != 8)
+    throw Error(Errc::invalid_argument, "sort values are 4 or 8 bytes (SortConfig::value_bytes), not " +
+                                            std::to_string(config.value_bytes));
+}
+
+struct Shape {
+  uint32_t workgroup_size;  // W
+  uint32_t keys_per_lane;   // K
+  uint32_t rows;            // counter rows: W / the narrowest subgroup
+  uint32_t shared_words;    // sh_sort's words (shaders/common/radix_rank.glsl)
+  uint64_t tile() const { return uint64_t{workgroup_size} * keys_per_lane; }
+};
+
+// Shared memory of the downsweep and Onesweep kernels: sh_sort, three arrays of RADIX words and the
+// Onesweep tile index.
+uint64_t shared_bytes(const Shape& s) { return (uint64_t{s.shared_words} + 3 * kRadix + 1) * 4; }
+
+Shape shape_for(const Context& ctx, const SortConfig& config) {
+  const DeviceInfo& info = ctx.device_info();
+  if (!info.has_subgroup_ballot())
+    throw Error(Errc::unsupported, "the radix sort ranks keys with subgroup ballots, which this device does not "
+                                   "offer in compute shaders (VK_SUBGROUP_FEATURE_BALLOT_BIT)");
+  const core::WorkgroupLimits limits = core::workgroup_limits(info);
+  const uint32_t narrowest = std::max<uint32_t>(info.min_subgroup_size, 1);
+  const uint32_t least = core::min_workgroup_size(limits);
+  const uint32_t most = std::bit_floor(info.max_workgroup_invocations);
+  uint32_t w = config.workgroup_size;
+  if (w == 0) {
+    w = std::clamp(std::min(kDefaultWorkgroup, kMaxCounterRows * narrowest), least, std::max(least, most));
+  } else if (!std::has_single_bit(w) || w < least || w > info.max_workgroup_invocations) {
+    throw Error(Errc::invalid_argument, "sort workgroup size " + std::to_string(w) + " is not a power of two from " +
+                                            std::to_string(least) + " to " +
+                                            std::to_string(info.max_workgroup_invocations));
+  }
+  const uint32_t k_requested = config.keys_per_lane;
+  if (k_requested != 0 && (!std::has_single_bit(k_requested) || k_requested > 32))
+    throw Error(Errc::invalid_argument, "sort keys per lane " + std::to_string(k_requested) +
+                                            " is not a power of two from 1 to 32");
+  const uint32_t words_per_item = std::max<uint32_t>(element_size(config.key_type), std::max(config.value_bytes, 4u)) / 4;
+  Shape s{w, k_requested ? k_requested : kDefaultKeysPerLane, w / narrowest, 0};
+  for (;;) {
+    s.shared_words = static_cast<uint32_t>(std::max<uint64_t>(uint64_t{s.rows} * kRadix, s.tile() * words_per_item));
+    if (shared_bytes(s) <= info.max_shared_memory_bytes) return s;
+    if (k_requested != 0 || s.keys_per_lane == 1)
+      throw Error(k_requested ? Errc::invalid_argument : Errc::unsupported,
+                  "the sort's tile of " + std::to_string(w) + " x " + std::to_string(s.keys_per_lane) +
+                      " keys needs " + std::to_string(shared_bytes(s)) + " bytes of shared memory, more than the " +
+                      std::to_string(info.max_shared_memory_bytes) + " this device has; ask for a smaller "
+                      "workgroup_size or keys_per_lane");
+    s.keys_per_lane /= 2;
+  }
+}
+
+ScanConfig counts_scan_config(const Context& ctx) {
+  ScanConfig c;
+  c.type = DataType::u32;
+  c.kind = ScanKind::exclusive;
+  // Both run without any workgroup waiting for another.
+  c.algorithm = impl_of(ctx).subgroup_arithmetic_for(DataType::u32) ? Algorithm::reduce_then_scan : Algorithm::multipass;
+  return c;
+}
+
+bool use_onesweep(const Context& ctx, const SortConfig& config) {
+  if (config.algorithm != SortAlgorithm::onesweep) return false;
+  if (!impl_of(ctx).single_pass_enabled)
+    throw Error(Errc::unsupported, "the Onesweep sort needs 64-bit buffer atomics (Vulkan 1.2 with "
+                                   "shaderBufferInt64Atomics), which this device or Context lacks; use "
+                                   "SortAlgorithm::multipass");
+  return true;
+}
+
+struct Layout {
+  Shape shape;
+  BitRange bits;
+  bool onesweep = false;
+  uint32_t passes = 1;
+  uint64_t tiles = 0;
+  uint64_t counts = 0;  // u32 digit counts: 256 · tiles (onesweep: 256 · passes)
+  uint64_t keys = 0, values = 0, count_words = 0, states = 0, scan_temp = 0;  // byte offsets in temp
+  uint64_t state_bytes = 0;  // onesweep: the tile counter and the states
+  TempRequirements scan_req;
+  uint64_t bytes = 0;
+};
+
+Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config) {
+  Layout l;
+  l.bits = bit_range(config);
+  l.passes = std::max<uint32_t>(1, (l.bits.end - l.bits.begin + kDigitBits - 1) / kDigitBits);
+  l.shape = shape_for(ctx, config);
+  l.onesweep = use_onesweep(ctx, config);
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  if (count > UINT32_MAX)
+    throw Error(Errc::too_large, "the sort takes at most 2^32 - 1 keys (u32 positions), not " + std::to_string(count));
+  const Context::Impl& impl = impl_of(ctx);
+  const uint64_t fit = std::min(impl.window_elements(kbytes), vbytes ? impl.window_elements(vbytes) : UINT64_MAX);
+  if (count > fit)
+    throw Error(Errc::too_large, "the sort binds its keys and values whole: at most " + std::to_string(fit) +
+                                     " keys of " + std::to_string(kbytes) + " bytes" +
+                                     (vbytes ? " with " + std::to_string(vbytes) + "-byte values" : std::string()) +
+                                     " on this device (maxStorageBufferRange), not " + std::to_string(count));
+  if (count == 0) return l;
+  l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
+  l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
+  l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
+  l.keys = 0;
+  l.values = round_up(count * kbytes, kArrayAlignment);
+  l.count_words = round_up(l.values + count * vbytes, kArrayAlignment);
+  l.states = round_up(l.count_words + l.counts * 4, kArrayAlignment);
+  l.state_bytes = l.onesweep ? 8 + l.tiles * kRadix * 8 : 0;
+  l.scan_temp = round_up(l.states + l.state_bytes, kArrayAlignment);
+  l.bytes = l.scan_temp + l.scan_req.size;
+  return l;
+}
+
+using vk::compute_barrier;
+using vk::sub_view;
+
+PipelineKey kernel_key(const Shape& s, std::string variant) {
+  PipelineKey key;
+  key.variant = std::move(variant);
+  key.workgroup_size = s.workgroup_size;
+  key.vectors_per_lane = s.keys_per_lane;
+  key.sort_rows = s.rows;
+  key.sort_shared_words = s.shared_words;
+  return key;
+}
+
+uint32_t key_flags(const SortConfig& config) {
+  uint32_t flags = config.descending ? kDescending : 0;
+  if (config.key_type == DataType::i32 || config.key_type == DataType::i64) flags |= kKeySigned;
+  if (config.key_type == DataType::f32 || config.key_type == DataType::f64) flags |= kKeyFloat;
+  return flags;
+}
+
+// What both record calls hand to record_passes (values_in empty without values; `indices`: argsort).
+struct Buffers {
+  BufferView keys_in, keys_out, values_in, values_out, temp;
+  bool indices = false;
+};
+
+void transfer_barrier(VkCommandBuffer cmd, bool to_transfer) {
+  if (to_transfer)
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  else
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+// Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines).
+void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const SortConfig& config, uint64_t count,
+                   const Buffers& b) {
+  Context::Impl& impl = impl_of(ctx);
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  const std::string key_name = kbytes == 8 ? "k64" : "k32";
+  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
+  const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name);
+  const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name);
+  PipelineKey onesweep = kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
+  onesweep.spin_limit = impl.spin_limit(0);
+  onesweep.withhold_first_tile = impl.withhold_first_tile;
+  uint32_t gx = 0, gy = 0;
+  core::grid_for(l.tiles, {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]}, gx, gy);
+  const BufferView counts_view = sub_view(b.temp, l.count_words);
+  const vk::Binding counts = vk::bind_elements(ctx, b.temp, l.count_words / 4, l.counts, 4);
+  const ScanArgs scan{counts_scan_config(ctx), l.counts, counts_view, counts_view, sub_view(b.temp, l.scan_temp)};
+  // Pass p reads `from` and writes `to`; the last pass writes the caller's outputs.
+  const vk::Binding keys_out = vk::bind_elements(ctx, b.keys_out, 0, count, kbytes);
+  const vk::Binding keys_temp = vk::bind_elements(ctx, b.temp, l.keys / kbytes, count, kbytes);
+  vk::Binding keys_from = vk::bind_elements(ctx, b.keys_in, 0, count, kbytes);
+  vk::Binding values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
+  if (vbytes) {
+    values_out = vk::bind_elements(ctx, b.values_out, 0, count, vbytes);
+    values_temp = vk::bind_elements(ctx, b.temp, l.values / vbytes, count, vbytes);
+    values_from = b.indices ? values_out : vk::bind_elements(ctx, b.values_in, 0, count, vbytes);
+  }
+  const uint32_t flags = key_flags(config);
+  // Onesweep: the binding of the counts and states as 64-bit words, and every pass's counts first.
+  const vk::Binding words = l.onesweep ? vk::bind_elements(ctx, b.temp, l.count_words / 8,
+                                                           (l.states + l.state_bytes - l.count_words) / 8, 8)
+                                       : counts;
+  const uint32_t state_word = words.element_offset + static_cast<uint32_t>((l.states - l.count_words) / 8);
+  if (l.onesweep) {
+    if (cmd) {
+      vkCmdFillBuffer(cmd, b.temp.buffer, b.temp.offset + l.count_words, l.counts * 4, 0);
+      transfer_barrier(cmd, false);
+    }
+    const uint32_t groups = static_cast<uint32_t>(std::max<uint64_t>(
+        1, std::min<uint64_t>({(count + l.shape.workgroup_size - 1) / l.shape.workgroup_size, 2048, impl.max_groups_x})));
+    const uint32_t params[11] = {static_cast<uint32_t>(count), l.passes, groups, l.bits.begin,
+                                 l.bits.end - l.bits.begin, flags, keys_from.element_offset, 0, counts.element_offset, 0, 0};
+    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_from.info, counts.info, keys_from.info, keys_from.info};
+    impl.record_dispatch(cmd, kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
+    if (cmd) {
+      compute_barrier(cmd);
+      record_scan(ctx, cmd, scan);
+      compute_barrier(cmd);
+    }
+  }
+  for (uint32_t pass = 0; pass < l.passes; ++pass) {
+    const bool to_output = (l.passes - 1 - pass) % 2 == 0;
+    const vk::Binding& keys_to = to_output ? keys_out : keys_temp;
+    const vk::Binding& values_to = to_output ? values_out : values_temp;
+    const uint32_t shift = l.bits.begin + pass * kDigitBits;
+    const uint32_t bits = std::min(kDigitBits, l.bits.end - shift);
+    const uint32_t pass_flags = flags | (pass == 0 && b.indices ? kIndexValues : 0);
+    const uint32_t params[13] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
+                                 l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
+                                 keys_to.element_offset,
+                                 l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
+                                 values_from.element_offset, values_to.element_offset, state_word,
+                                 static_cast<uint32_t>(pass * count)};
+    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_to.info, l.onesweep ? words.info : counts.info,
+                                             values_from.info, values_to.info};
+    if (l.onesweep) {  // the tile counter and states cleared, then one dispatch
+      if (cmd) {
+        transfer_barrier(cmd, true);
+        vkCmdFillBuffer(cmd, b.temp.buffer, b.temp.offset + l.states, l.state_bytes, 0);
+        transfer_barrier(cmd, false);
+      }
+      impl.record_dispatch(cmd, onesweep, infos, params, gx, gy);
+    } else {
+      impl.record_dispatch(cmd, upsweep, infos, params, gx, gy);
+      if (cmd) {
+        compute_barrier(cmd);
+        record_scan(ctx, cmd, scan);
+        compute_barrier(cmd);
+      }
+      impl.record_dispatch(cmd, downsweep, infos, params, gx, gy);
+    }
+    if (cmd && pass + 1 < l.passes) compute_barrier(cmd);
+    keys_from = keys_to;
+    values_from = values_to;
+  }
+}
+
+// The checks both record calls share; `values`: the values' byte ranges take part.
+void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config, uint64_t count, const Buffers& b,
+                   bool values) {
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  const char* need = "the sort needs";
+  vk::check_view("keys_in", b.keys_in, count, kbytes, need);
+  vk::check_view("keys_out", b.keys_out, count, kbytes, need);
+  vk::check_view("temp", b.temp, l.bytes / 4, 4, "the sort needs (bytes / 4)");
+  if (l.onesweep && !(b.temp.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
+    throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which the Onesweep sort "
+                                     "needs to clear its tile states (sort_temp_requirements' usage)");
+  const VkDeviceSize align = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
+  if (b.temp.offset % align != 0)
+    throw Error(Errc::misaligned, "temp starts at byte " + std::to_string(b.temp.offset) + ", not a multiple of " +
+                                      std::to_string(align) + " (sort_temp_requirements' alignment)");
+  struct Range {
+    const char* name;
+    BufferView view;
+    uint64_t bytes;
+  };
+  std::vector<Range> ranges = {{"keys_in", b.keys_in, count * kbytes}, {"keys_out", b.keys_out, count * kbytes},
+                               {"temp", b.temp, l.bytes}};
+  if (values) {
+    vk::check_view("values_out", b.values_out, count, vbytes, need);
+    ranges.push_back({"values_out", b.values_out, count * vbytes});
+    if (!b.indices) {
+      vk::check_view("values_in", b.values_in, count, vbytes, need);
+      ranges.push_back({"values_in", b.values_in, count * vbytes});
+    }
+  }
+  for (size_t i = 0; i < ranges.size(); ++i)
+    for (size_t j = i + 1; j < ranges.size(); ++j)
+      if (vk::overlaps(ranges[i].view, ranges[i].bytes, ranges[j].view, ranges[j].bytes))
+        throw Error(Errc::invalid_argument, std::string(ranges[i].name) + " and " + ranges[j].name +
+                                                " overlap: the sort reads its inputs in every pass and ping-pongs "
+                                                "between the outputs and temp; give them disjoint ranges");
+  (void)ctx;
+}
+
+void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, uint64_t count, const Buffers& b,
+            bool pairs) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  check_values(config, pairs);
+  if (b.indices && config.value_bytes != 4)
+    throw Error(Errc::invalid_argument, "values_are_indices makes u32 positions: SortConfig::value_bytes must be 4");
+  const Layout l = layout_for(ctx, count, config);
+  if (count == 0) return;
+  check_buffers(ctx, l, config, count, b, pairs);
+  record_passes(ctx, cmd, l, config, count, b);
+}
+
+}  // namespace
+
+uint32_t sort_passes(const SortConfig& config) {
+  const BitRange r = bit_range(config);
+  return std::max<uint32_t>(1, (r.end - r.begin + kDigitBits - 1) / kDigitBits);
+}
+
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config) {
+  check_values(config, config.value_bytes != 0);
+  const Layout l = layout_for(ctx, count, config);
+  TempRequirements req;
+  req.size = l.bytes;
+  req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
+  req.usage = l.scan_req.usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+              (l.onesweep ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : VkBufferUsageFlags{0});
+  return req;
+}
+
+void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args) {
+  record(ctx, cmd, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false);
+}
+
+void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args) {
+  record(ctx, cmd, args.config, args.count,
+         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, true);
+}
+
+void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config) {
+  check_values(config, config.value_bytes != 0);
+  const uint64_t count = std::max<uint64_t>(max_count, 1);
+  const Layout l = layout_for(ctx, count, config);
+  prepare_scan(ctx, l.counts, counts_scan_config(ctx), {.in_place = true});
+  const BufferView any = vk::stand_in_view();
+  record_passes(ctx, VK_NULL_HANDLE, l, config, count, {any, any, any, any, any});
+}
+
+SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
+                       const SortConfig& config, bool indices) {
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  if (keys.size() % kbytes != 0)
+    throw Error(Errc::invalid_argument, "keys hold " + std::to_string(keys.size()) + " bytes, not a whole number of " +
+                                            std::string(to_string(config.key_type)) + " keys");
+  const uint64_t n = keys.size() / kbytes;
+  check_values(config, vbytes != 0);
+  if (indices && vbytes != 4)
+    throw Error(Errc::invalid_argument, "an argsort's positions are u32: SortConfig::value_bytes must be 4");
+  if (vbytes && !indices && values.size() != n * vbytes)
+    throw Error(Errc::invalid_argument, "values hold " + std::to_string(values.size()) + " bytes; " +
+                                            std::to_string(n) + " keys take " + std::to_string(n * vbytes) +
+                                            " bytes of " + std::to_string(vbytes) + "-byte values");
+  const TempRequirements req = sort_temp_requirements(ctx, n, config);
+  SortedBytes out;
+  out.keys.resize(n * kbytes);
+  out.values.resize(n * vbytes);
+  if (n == 0) return out;
+  const VkPhysicalDevice physical = ctx.physical_device();
+  const VkDevice device = ctx.device();
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  vk::OwnedBuffer keys_in(physical, device, n * kbytes, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer keys_out(physical, device, n * kbytes, usage, vk::MemoryKind::host_readback);
+  vk::OwnedBuffer values_in, values_out;
+  if (vbytes) {
+    if (!indices) values_in = vk::OwnedBuffer(physical, device, n * vbytes, usage, vk::MemoryKind::host_visible);
+    values_out = vk::OwnedBuffer(physical, device, n * vbytes, usage, vk::MemoryKind::host_readback);
+  }
+  vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(req.size, 4), usage | req.usage,
+                       vk::MemoryKind::device_local);
+  std::memcpy(keys_in.mapped(), keys.data(), keys.size());
+  if (vbytes && !indices) std::memcpy(values_in.mapped(), values.data(), values.size());
+  vk::submit_for_host(ctx, {&keys_in, &keys_out, &values_in, &values_out, &temp}, [&](VkCommandBuffer cmd) {
+    if (vbytes)
+      record_sort_pairs(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), values_in.view(), values_out.view(),
+                                   temp.view(), indices});
+    else
+      record_sort(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), temp.view()});
+  });
+  std::memcpy(out.keys.data(), keys_out.mapped(), out.keys.size());
+  if (vbytes) std::memcpy(out.values.data(), values_out.mapped(), out.values.size());
+  return out;
+}
+
+}  // namespace gpuscan

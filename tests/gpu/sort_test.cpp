@@ -1,0 +1,353 @@
+// The radix sort (include/gpuscan/vulkan/sort.hpp) against std::stable_sort (cpu/sort_reference.hpp):
+// every key type, keys only, pairs and argsort (whose values, the input positions, check stability
+// exactly), ascending and descending, bit ranges, sizes around tiles (tiles of 64 x 4 = 256 keys where a
+// test sets the shape) and the default shape, adversarial distributions, float specials, and refusals.
+// SortRankTest holds what the subgroup size can change (the ballot ranking) and runs at lavapipe's
+// subgroup sizes 4, 8 and 16; SortTest runs at 8 only (tests/CMakeLists.txt).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "cpu/sort_reference.hpp"
+#include "gpu_test_support.hpp"
+#include "gpuscan/vulkan.hpp"
+#include "vulkan/submit.hpp"
+
+namespace gpuscan::test {
+namespace {
+
+class SortRankTest : public GpuTest {};
+class SortTest : public GpuTest {};
+
+constexpr size_t kGuard = 16;  // poisoned bytes before and after each output
+constexpr SortConfig kSmallTiles{.workgroup_size = 64, .keys_per_lane = 4};  // tiles of 256 keys
+constexpr uint64_t kSmallTile = 256;
+
+template <class T>
+std::vector<std::byte> bytes_of(const std::vector<T>& v) {
+  std::vector<std::byte> b(v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+// A device buffer holding `bytes` between poisoned guards, from a non-zero offset.
+struct Guarded {
+  HostBuffer<std::byte> buf;
+  size_t bytes;
+  Guarded(const Context& ctx, size_t n) : buf(ctx, n + 2 * kGuard), bytes(n) { poison(buf.data(), n + 2 * kGuard); }
+  BufferView view() const { return buf.view(kGuard); }
+  std::byte* data() const { return buf.data() + kGuard; }
+  void expect_guards() const {
+    for (size_t i = 0; i < kGuard; ++i) {
+      EXPECT_EQ(buf.data()[i], std::byte{0xA5}) << "guard byte before the range overwritten";
+      EXPECT_EQ(buf.data()[kGuard + bytes + i], std::byte{0xA5}) << "guard byte after the range overwritten";
+    }
+  }
+};
+
+struct Sorted {
+  std::vector<std::byte> keys, values;
+};
+
+// Sorts through the recording API, outputs and temp poisoned; values empty: keys only, unless `indices`.
+Sorted run(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values, SortConfig config,
+           bool indices = false) {
+  const uint32_t kbytes = element_size(config.key_type);
+  const uint64_t n = keys.size() / kbytes;
+  const bool pairs = indices || !values.empty();
+  if (pairs && config.value_bytes == 0) config.value_bytes = indices ? 4 : static_cast<uint32_t>(values.size() / n);
+  const TempRequirements req = sort_temp_requirements(ctx, n, config);
+  Guarded keys_in(ctx, keys.size()), keys_out(ctx, keys.size());
+  Guarded values_in(ctx, std::max<size_t>(values.size(), 4)), values_out(ctx, n * config.value_bytes);
+  HostBuffer<std::byte> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
+  poison(temp.data(), std::max<VkDeviceSize>(req.size, 4));
+  std::memcpy(keys_in.data(), keys.data(), keys.size());
+  if (!values.empty()) std::memcpy(values_in.data(), values.data(), values.size());
+  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if (pairs)
+      record_sort_pairs(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), values_in.view(), values_out.view(),
+                                   temp.view(), indices});
+    else
+      record_sort(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), temp.view()});
+    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                       VK_ACCESS_HOST_READ_BIT);
+  });
+  keys_out.expect_guards();
+  values_out.expect_guards();
+  Sorted out;
+  out.keys.assign(keys_out.data(), keys_out.data() + keys.size());
+  out.values.assign(values_out.data(), values_out.data() + n * config.value_bytes);
+  return out;
+}
+
+// Checks keys, argsort and (8-byte) pairs of `keys` against the reference: keys bit for bit.
+template <class K>
+void check_sort(const Context& ctx, const std::vector<K>& keys, SortConfig config, bool keys_only = true,
+                bool argsort = true, bool pairs64 = false) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = 0;
+  const std::vector<uint32_t> order =
+      cpu::stable_sort_order<K>(keys, config.descending, config.begin_bit, config.end_bit);
+  std::vector<K> want(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) want[i] = keys[order[i]];
+  const std::vector<std::byte> want_bytes = bytes_of(want);
+  SCOPED_TRACE(std::string(to_string(config.key_type)) + ", n " + std::to_string(keys.size()) +
+               (config.descending ? ", descending" : "") + ", bits [" + std::to_string(config.begin_bit) + ", " +
+               std::to_string(config.end_bit) + ")");
+  if (keys_only) {
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config);
+    EXPECT_TRUE(got.keys == want_bytes) << "keys differ from std::stable_sort";
+  }
+  if (argsort) {
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, true);
+    EXPECT_TRUE(got.keys == want_bytes) << "argsort's keys differ from std::stable_sort";
+    EXPECT_TRUE(got.values == bytes_of(order)) << "argsort differs from std::stable_sort's order";
+  }
+  if (pairs64) {  // values: each key's position times a large odd number, in both words
+    std::vector<uint64_t> values(keys.size()), want_values(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) values[i] = i * 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < keys.size(); ++i) want_values[i] = values[order[i]];
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), std::as_bytes(std::span(values)), config);
+    EXPECT_TRUE(got.keys == want_bytes) << "pairs' keys differ from std::stable_sort";
+    EXPECT_TRUE(got.values == bytes_of(want_values)) << "8-byte values differ from std::stable_sort's";
+  }
+}
+
+// Random keys whose digits collide often: each key one of `distinct` random values.
+template <class K>
+std::vector<K> few_distinct(size_t n, size_t distinct, std::mt19937_64& rng) {
+  const std::vector<K> pool = random_values<K>(distinct, rng);
+  std::vector<K> v(n);
+  for (auto& x : v) x = pool[rng() % distinct];
+  return v;
+}
+
+// --- SortRankTest: the ranking at every subgroup size -------------------------------------------------
+
+TEST_F(SortRankTest, TileBoundariesAndStability) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (size_t n : {size_t{1}, size_t{2}, kSmallTile - 1, kSmallTile, kSmallTile + 1, 3 * kSmallTile + 5}) {
+    check_sort(ctx, few_distinct<uint32_t>(n, 5, rng), kSmallTiles);
+    check_sort(ctx, random_values<uint32_t>(n, rng), kSmallTiles, false);
+  }
+  // The default shape: W and K from the device.
+  check_sort(ctx, few_distinct<uint32_t>(5000, 300, rng), {});
+  check_sort(ctx, random_values<uint64_t>(3000, rng), {}, false, true, true);
+}
+
+// --- SortTest -----------------------------------------------------------------------------------------
+
+template <class K>
+void every_size(const Context& ctx, std::mt19937_64& rng) {
+  for (size_t n : {size_t{0}, size_t{7}, kSmallTile * 2 - 1, kSmallTile * 2 + 1, size_t{4099}}) {
+    check_sort(ctx, random_values<K>(n, rng), kSmallTiles, true, n > 1000);
+  }
+  check_sort(ctx, random_values<K>(70001, rng), {}, true, true);
+  check_sort(ctx, few_distinct<K>(20000, 40, rng), {.descending = true}, false, true);
+}
+
+TEST_F(SortTest, EveryKeyType) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  every_size<uint32_t>(ctx, rng);
+  every_size<int32_t>(ctx, rng);
+  every_size<float>(ctx, rng);
+  every_size<uint64_t>(ctx, rng);
+  every_size<int64_t>(ctx, rng);
+  every_size<double>(ctx, rng);
+}
+
+TEST_F(SortTest, Distributions) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const size_t n = 30000;
+  std::vector<uint32_t> equal(n, 0xDEADBEEFu);
+  std::vector<uint32_t> sorted = random_values<uint32_t>(n, rng);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<uint32_t> reversed(sorted.rbegin(), sorted.rend());
+  std::vector<uint32_t> low_digit(n), high_digit(n), sparse(n);
+  for (auto& x : low_digit) x = static_cast<uint32_t>(rng() & 0xFF);          // one digit only
+  for (auto& x : high_digit) x = static_cast<uint32_t>(rng() & 0xFF) << 24;   // random bits in the top digit only
+  for (auto& x : sparse) x = (rng() % 64 == 0) ? static_cast<uint32_t>(rng()) : 7u;  // one key almost everywhere
+  for (const auto* keys : {&equal, &sorted, &reversed, &low_digit, &high_digit, &sparse}) {
+    check_sort(ctx, *keys, {}, false);
+    check_sort(ctx, *keys, {.descending = true}, false);
+  }
+  std::vector<int64_t> signs(n);  // both signs around zero and the extremes
+  const int64_t edges[] = {std::numeric_limits<int64_t>::min(), -1, 0, 1, std::numeric_limits<int64_t>::max()};
+  for (auto& x : signs) x = edges[rng() % 5] + static_cast<int64_t>(rng() % 3) - 1;
+  check_sort(ctx, signs, {}, false, true, true);
+}
+
+template <class F>
+std::vector<F> float_specials(size_t n, std::mt19937_64& rng) {
+  using L = std::numeric_limits<F>;
+  const F specials[] = {F(0), -F(0), L::infinity(), -L::infinity(), L::denorm_min(), -L::denorm_min(),
+                        L::max(), L::lowest(), L::min(), F(1), F(-1)};
+  std::vector<F> v = random_values<F>(n, rng);
+  for (auto& x : v)
+    if (rng() % 2) x = specials[rng() % std::size(specials)];
+  for (int i = 0; i < 8; ++i) v = with_nans(v, rng);  // NaNs of both signs, quiet, signalling, payloads
+  return v;
+}
+
+TEST_F(SortTest, FloatSpecials) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (bool descending : {false, true}) {
+    check_sort(ctx, float_specials<float>(3000, rng), {.descending = descending});
+    check_sort(ctx, float_specials<double>(3000, rng), {.descending = descending}, true, true, true);
+  }
+  // numpy's order, spelled out: -inf, -1, -0.0 and +0.0 in input order, 1, +inf, then the NaNs in input order.
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> keys = {nan, 1.0f, 0.0f, -nan, -0.0f, inf, -1.0f, -inf};
+  EXPECT_EQ(argsort(ctx, std::span<const float>(keys)), (std::vector<uint32_t>{7, 6, 2, 4, 1, 5, 0, 3}));
+}
+
+TEST_F(SortTest, BitRanges) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const std::vector<uint32_t> u32 = random_values<uint32_t>(9000, rng);
+  for (auto [begin, end] : {std::pair{0u, 20u}, {4u, 12u}, {8u, 8u}, {31u, 32u}, {3u, 32u}})
+    check_sort(ctx, u32, {.begin_bit = begin, .end_bit = end}, false);
+  check_sort(ctx, random_values<int32_t>(5000, rng), {.descending = true, .begin_bit = 16, .end_bit = 32}, false);
+  const std::vector<uint64_t> u64 = random_values<uint64_t>(5000, rng);
+  for (auto [begin, end] : {std::pair{28u, 44u}, {0u, 40u}, {60u, 64u}})
+    check_sort(ctx, u64, {.begin_bit = begin, .end_bit = end}, false);
+  EXPECT_EQ(sort_passes({.key_type = DataType::u64, .end_bit = 40}), 5u);
+  EXPECT_EQ(sort_passes({.begin_bit = 8, .end_bit = 8}), 1u);
+}
+
+// A grid capped at 3 workgroups per row: 11 tiles run as a 4 x 3 grid whose last workgroup lies past the
+// end, and the digit counts' scan runs on two-dimensional grids too.
+TEST_F(SortTest, TwoDimensionalGrids) {
+  TestHooks hooks;
+  hooks.max_workgroup_count_x = 3;
+  const Context capped = make_validated_context({}, hooks);
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  check_sort(capped, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles);
+  check_sort(capped, random_values<double>(10 * kSmallTile + 1, rng), kSmallTiles, false, false, true);
+}
+
+// Past a few hundred tiles (the counts' scan then spans several of its own tiles), with the pipelines
+// built up front: the sorts build none.
+TEST_F(SortTest, LargerInputsAfterPrepare) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const size_t n = (size_t{1} << 18) + 3;
+  prepare_sort(ctx, n, {});
+  prepare_sort(ctx, n, {.value_bytes = 4});
+  const size_t built = ctx.pipeline_count();
+  check_sort(ctx, random_values<uint32_t>(n, rng), {}, true, true);
+  EXPECT_EQ(ctx.pipeline_count(), built) << "a prepared sort built pipelines";
+}
+
+// SortAlgorithm::onesweep: the same checks over every key type, pairs, argsort, descending and bit
+// ranges, and with tile 0 withholding its states, so that look-backs reaching it take the fallback.
+class SortOnesweepTest : public GpuTest {};
+
+TEST_F(SortOnesweepTest, MatchesStableSort) {
+  const Context& ctx = shared_context();
+  if (!ctx.single_pass_available()) GTEST_SKIP() << "no 64-bit buffer atomics: Onesweep is refused";
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  SortConfig small = kSmallTiles;
+  small.algorithm = SortAlgorithm::onesweep;
+  const SortConfig large{.algorithm = SortAlgorithm::onesweep};
+  for (size_t n : {size_t{1}, kSmallTile, 5 * kSmallTile + 3}) check_sort(ctx, few_distinct<uint32_t>(n, 7, rng), small);
+  check_sort(ctx, random_values<uint32_t>(70001, rng), large);
+  check_sort(ctx, random_values<int32_t>(9000, rng), {.descending = true, .algorithm = SortAlgorithm::onesweep}, false);
+  check_sort(ctx, float_specials<float>(9000, rng), large, false);
+  check_sort(ctx, float_specials<double>(9000, rng), large, false, true, true);
+  check_sort(ctx, random_values<int64_t>(9000, rng), large, false, true);
+  check_sort(ctx, random_values<uint64_t>(9000, rng), {.begin_bit = 28, .end_bit = 44, .algorithm = SortAlgorithm::onesweep},
+             false);
+  check_sort(ctx, random_values<uint32_t>(3000, rng), {.begin_bit = 5, .end_bit = 5, .algorithm = SortAlgorithm::onesweep},
+             false);
+}
+
+TEST_F(SortOnesweepTest, FallbackWhenTileZeroWithholdsItsState) {
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context withheld = make_validated_context({}, hooks);
+  if (!withheld.single_pass_available()) GTEST_SKIP() << "no 64-bit buffer atomics: Onesweep is refused";
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  SortConfig small = kSmallTiles;
+  small.algorithm = SortAlgorithm::onesweep;
+  check_sort(withheld, few_distinct<uint32_t>(7 * kSmallTile + 1, 300, rng), small);
+  check_sort(withheld, random_values<double>(3 * kSmallTile, rng), small, false, false, true);
+}
+
+TEST_F(SortTest, ConvenienceCalls) {
+  const Context& ctx = shared_context();
+  const std::vector<uint32_t> k = {2, 1, 2};
+  const std::vector<double> v = {0.5, 1.5, 2.5};
+  const auto [keys, values] = sort_pairs(ctx, std::span<const uint32_t>(k), std::span<const double>(v));
+  EXPECT_EQ(keys, (std::vector<uint32_t>{1, 2, 2}));
+  EXPECT_EQ(values, (std::vector<double>{1.5, 0.5, 2.5}));
+  const std::vector<float> f = {2.5f, -1.0f, 2.5f};
+  EXPECT_EQ(sort(ctx, std::span<const float>(f)), (std::vector<float>{-1.0f, 2.5f, 2.5f}));
+  EXPECT_EQ(sort(ctx, std::span<const float>(f), {.descending = true}), (std::vector<float>{2.5f, 2.5f, -1.0f}));
+  EXPECT_EQ(argsort(ctx, std::span<const float>(f)), (std::vector<uint32_t>{1, 0, 2}));
+  EXPECT_TRUE(sort(ctx, std::span<const int64_t>()).empty());
+}
+
+TEST_F(SortTest, Refusals) {
+  const Context& ctx = shared_context();
+  EXPECT_THROW(sort_temp_requirements(ctx, 10, {.begin_bit = 9, .end_bit = 8}), Error);
+  EXPECT_THROW(sort_temp_requirements(ctx, 10, {.end_bit = 33}), Error);
+  EXPECT_THROW(sort_temp_requirements(ctx, 10, {.value_bytes = 2}), Error);
+  EXPECT_THROW(sort_temp_requirements(ctx, 10, {.workgroup_size = 48}), Error);
+  EXPECT_THROW(sort_temp_requirements(ctx, 10, {.keys_per_lane = 3}), Error);
+  EXPECT_THROW(sort_temp_requirements(ctx, uint64_t{1} << 32, {}), Error);
+  HostBuffer<uint32_t> keys(ctx, 4096), temp(ctx, 1 << 16);
+  const SortConfig config{};
+  const TempRequirements req = sort_temp_requirements(ctx, 512, config);
+  ASSERT_LE(req.size, VkDeviceSize{1} << 16);
+  // keys_out over keys_in
+  expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+    record_sort(ctx, cmd, {config, 512, keys.view(), keys.view(1024), temp.view()});
+  }, Errc::invalid_argument, "overlap");
+  // keys-only record with values
+  expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+    record_sort(ctx, cmd, {{.value_bytes = 4}, 512, keys.view(), keys.view(2048), temp.view()});
+  }, Errc::invalid_argument, "value_bytes");
+  // argsort with 8-byte values
+  expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+    record_sort_pairs(ctx, cmd, {{.value_bytes = 8}, 256, keys.view(), keys.view(1024), {}, keys.view(2048),
+                                 temp.view(), true});
+  }, Errc::invalid_argument, "value_bytes must be 4");
+  // Onesweep clears its states with a fill: temp needs TRANSFER_DST
+  if (ctx.single_pass_available())
+    expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+      record_sort(ctx, cmd, {{.algorithm = SortAlgorithm::onesweep}, 512, keys.view(), keys.view(2048), temp.view()});
+    }, Errc::missing_usage, "TRANSFER_DST");
+  // output too small
+  expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+    record_sort(ctx, cmd, {config, 512, keys.view(), keys.view(3072), temp.view()});
+  }, Errc::buffer_too_small, "keys_out");
+}
+
+}  // namespace
+}  // namespace gpuscan::test
