@@ -21,16 +21,9 @@ PARAMS_BLOCK uniform BoundsParams {
 layout(binding = 1, std430) writeonly buffer Bounds { uint g_bounds[]; };
 layout(binding = 4, std430) readonly buffer Offsets { uint g_offsets[]; };
 
-// The first s in [lo, hi) with offsets[s] > x (upper) or >= x, or hi; unsorted offsets keep it in range.
-uint offset_bound(uint x, uint lo, uint hi, bool upper) {
-  while (lo < hi) {
-    const uint mid = lo + (hi - lo) / 2u;
-    const uint o = g_offsets[pc.offsets_offset + mid];
-    if (upper ? o <= x : o < x) lo = mid + 1u;
-    else hi = mid;
-  }
-  return lo;
-}
+uint offset_at(uint s) { return g_offsets[pc.offsets_offset + s]; }
+
+#include "common/offset_search.glsl"
 
 void main() {
   const uint t = (gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;

@@ -17,15 +17,7 @@ LOCAL_SIZE_X_FROM(0);
 
 shared uint sh_bounds[2];  // the workgroup's range of offsets: [lower_bound(first), lower_bound(end)]
 
-// The first s in [lo, hi) with offsets[s] >= x, or hi. Any offsets, sorted or not, keep it in [lo, hi].
-uint lower_bound(uint x, uint lo, uint hi) {
-  while (lo < hi) {
-    const uint mid = lo + (hi - lo) / 2u;
-    if (offset_at(mid) < x) lo = mid + 1u;
-    else hi = mid;
-  }
-  return lo;
-}
+#include "common/offset_search.glsl"
 
 void main() {
   pass_begin();
@@ -34,13 +26,13 @@ void main() {
   const uint entries = pc.segments + 1u;
   const uint first = block * gl_WorkGroupSize.x;  // < n: block < blocks
   if (gl_LocalInvocationID.x == 0u) {
-    sh_bounds[0] = lower_bound(first, 0u, entries);
-    sh_bounds[1] = lower_bound(first + min(gl_WorkGroupSize.x, g_pass_n - first), sh_bounds[0], entries);
+    sh_bounds[0] = offset_bound(first, 0u, entries, false);
+    sh_bounds[1] = offset_bound(first + min(gl_WorkGroupSize.x, g_pass_n - first), sh_bounds[0], entries, false);
   }
   barrier();
   const uint i = first + gl_LocalInvocationID.x;
   if (i >= g_pass_n) return;
   // Sorted offsets put lower_bound(i) in [bounds[0], bounds[1]]; searching [bounds[0], bounds[1]) finds it.
-  const uint s = lower_bound(i, sh_bounds[0], sh_bounds[1]);
+  const uint s = offset_bound(i, sh_bounds[0], sh_bounds[1], false);
   dst_put(i, s < entries && offset_at(s) == i ? 1u : 0u);
 }

@@ -46,17 +46,7 @@ uint offsets_head_at(uint i) {
   return (sh_head_bits[bit / 32u] >> (bit % 32u)) & 1u;
 }
 
-// The first s in [lo, hi) with offsets[s] > x (upper) or >= x (lower), or hi. Unsorted offsets keep it in
-// [lo, hi], so nothing is read out of range.
-uint offset_bound(uint x, uint lo, uint hi, bool upper) {
-  while (lo < hi) {
-    const uint mid = lo + (hi - lo) / 2u;
-    const uint o = offset_at(mid);
-    if (upper ? o <= x : o < x) lo = mid + 1u;
-    else hi = mid;
-  }
-  return lo;
-}
+#include "common/offset_search.glsl"
 
 shared uint sh_piece_segment;
 shared T sh_piece_value;

@@ -63,7 +63,7 @@ void record_lengths(const Context& ctx, VkCommandBuffer cmd, bool edges, uint64_
 
 // Checks the caller's views for `n` elements: room, and no output overlapping the input, another
 // output or temp.
-void check_views(const Context& ctx, const RunLengthArgs& a, const Layout& l, bool edges) {
+void check_views(const RunLengthArgs& a, const Layout& l, bool edges) {
   const uint64_t n = a.count;
   const uint32_t esize = element_size(a.config.type);
   const char* need = "run-length encoding needs";
@@ -97,13 +97,12 @@ void check_views(const Context& ctx, const RunLengthArgs& a, const Layout& l, bo
         throw Error(Errc::invalid_argument, std::string("run-length encoding: the ") + ranges[i].name +
                                                 " range overlaps the " + ranges[j].name + " range");
     }
-  (void)ctx;
 }
 
 void record_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a, bool edges,
                  bool check = true) {
   const Layout l = layout_for(ctx, a.count, a.config);
-  if (check) check_views(ctx, a, l, edges);
+  if (check) check_views(a, l, edges);
   const uint64_t n = a.count;
   // The compaction: encode keeps the first of each run (values and indices), non-trivial runs the two
   // ends of each (indices only, counted in temp's word).
