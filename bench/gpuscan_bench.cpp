@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
       }
       failures += run_compaction_cases(ctx, b, n, compact, sink, rng);
       if (histograms) failures += run_histogram_cases(ctx, b, n, warmup, runs, verify, sink, rng);
-      if (sorts) failures += run_sort_cases(ctx, b, n, max_esize, warmup, runs, verify, sink, rng);
+      if (sorts) failures += run_sort_cases(ctx, b, n, max_esize, workgroup_sizes, vectors, warmup, runs, verify, sink, rng);
       measure_copy();
       if (copy_words != n) sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy_n, runs, 2.0 * n * 4});
       sink.row({"glsl-copy", "copy", "u32", "copy", copy_words, best_copy, runs, 2.0 * copy_words * 4});

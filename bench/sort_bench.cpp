@@ -7,15 +7,21 @@
 #include <vector>
 
 #include "gpuscan/vulkan.hpp"
+#include "vulkan/context_impl.hpp"
+#include "vulkan/sort_stages.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
 namespace {
 
 template <class K>
-int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm algorithm, bool pairs, int warmup,
-             int runs, bool verify, Sink& sink, std::mt19937_64& rng) {
-  const SortConfig config{.key_type = data_type_of<K>::value, .value_bytes = pairs ? 4u : 0u, .algorithm = algorithm};
+int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm algorithm, uint32_t w, uint32_t k,
+             bool pairs, int warmup, int runs, bool verify, Sink& sink, std::mt19937_64& rng) {
+  const SortConfig config{.key_type = data_type_of<K>::value,
+                          .value_bytes = pairs ? 4u : 0u,
+                          .workgroup_size = w,
+                          .keys_per_lane = k,
+                          .algorithm = algorithm};
   const TempRequirements req = sort_temp_requirements(ctx, n, config);
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -38,7 +44,11 @@ int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm alg
       record_sort(ctx, cmd, {config, n, b.in.view(), b.out.view(), temp.view()});
   };
   const std::string type(to_string(config.key_type));
-  const std::string name = algorithm == SortAlgorithm::onesweep ? "radix-onesweep" : "radix-multipass";
+  // "-ballots": ranked with ballots alone on a device whose subgroupPartitionNV ranking was switched off.
+  const bool ballots_only = ctx.device_info().subgroup_partitioned && !impl_of(ctx).partitioned_enabled;
+  const std::string name = std::string(algorithm == SortAlgorithm::onesweep ? "radix-onesweep" : "radix-multipass") +
+                           (ballots_only ? "-ballots" : "") +
+                           (w || k ? "-w" + std::to_string(w) + "k" + std::to_string(k) : "");
   const std::string kind = pairs ? "pairs-u32" : "keys";
   const std::string what = name + " " + type + " " + kind + " n=" + std::to_string(n);
   if (verify) {
@@ -68,21 +78,57 @@ int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm alg
   row.bytes = 2.0 * n * (sizeof(K) + (pairs ? 4 : 0));
   std::cerr << what << ": " << row.stats.median_ms << " ms\n";
   sink.row(row);
+  // The first 8-bit pass alone and cut after each stage (kinds "<kind>/pass1-counts", "-counts+scan",
+  // "pass1"), so that differences give each stage's time: multipass counts, scan, scatter; onesweep
+  // counts all digits, scan, then one pass. Bytes: the key (and value) bytes each reads and writes.
+  const struct {
+    vk::SortStages stages;
+    const char* suffix;
+    double bytes;
+  } cuts[] = {{vk::SortStages::counts, "/pass1-counts", 1.0 * n * sizeof(K)},
+              {vk::SortStages::counts_and_scan, "/pass1-counts+scan", 1.0 * n * sizeof(K)},
+              {vk::SortStages::all, "/pass1", 3.0 * n * sizeof(K) + 2.0 * n * (pairs ? 4 : 0)}};
+  SortConfig one_pass = config;
+  one_pass.end_bit = 8;
+  for (const auto& cut : cuts) {
+    Row stage{"gpuscan-vulkan", name, type, kind + cut.suffix, n};
+    stage.stats = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) {
+      vk::record_sort_stages(ctx, cmd, {one_pass, n, b.in.view(), b.out.view(), values_in.view(), values_out.view(),
+                                        temp.view()}, cut.stages);
+    }));
+    stage.runs = runs;
+    stage.bytes = cut.bytes;
+    std::cerr << what << cut.suffix << ": " << stage.stats.median_ms << " ms\n";
+    sink.row(stage);
+  }
   return 0;
 }
 
 }  // namespace
 
-int run_sort_cases(const Context& ctx, const Buffers& b, uint64_t n, uint32_t element_bytes, int warmup, int runs,
-                   bool verify, Sink& sink, std::mt19937_64& rng) {
+int run_sort_cases(const Context& ctx, const Buffers& b, uint64_t n, uint32_t element_bytes,
+                   const std::vector<uint32_t>& workgroup_sizes, const std::vector<uint32_t>& keys_per_lane, int warmup,
+                   int runs, bool verify, Sink& sink, std::mt19937_64& rng) {
   int failures = 0;
   std::vector<SortAlgorithm> algorithms = {SortAlgorithm::multipass};
   if (ctx.single_pass_available()) algorithms.push_back(SortAlgorithm::onesweep);
-  for (const SortAlgorithm a : algorithms) {
-    failures += run_case<uint32_t>(ctx, b, n, a, false, warmup, runs, verify, sink, rng);
-    failures += run_case<uint32_t>(ctx, b, n, a, true, warmup, runs, verify, sink, rng);
-    if (element_bytes >= 8) failures += run_case<uint64_t>(ctx, b, n, a, false, warmup, runs, verify, sink, rng);
+  // Where the Context enabled subgroupPartitionNV, each case runs with it and then with ballots alone
+  // (the bench is single-threaded, so switching the Context's flag between cases is safe).
+  bool& partitioned = impl_of(ctx).partitioned_enabled;
+  const bool had_partitioned = partitioned;
+  for (const bool ranking_partitioned : {true, false}) {
+    if (ranking_partitioned && !had_partitioned) continue;
+    partitioned = ranking_partitioned;
+    for (const SortAlgorithm a : algorithms)
+      for (const uint32_t w : workgroup_sizes)
+        for (const uint32_t k : keys_per_lane) {
+          failures += run_case<uint32_t>(ctx, b, n, a, w, k, false, warmup, runs, verify, sink, rng);
+          failures += run_case<uint32_t>(ctx, b, n, a, w, k, true, warmup, runs, verify, sink, rng);
+          if (element_bytes >= 8)
+            failures += run_case<uint64_t>(ctx, b, n, a, w, k, false, warmup, runs, verify, sink, rng);
+        }
   }
+  partitioned = had_partitioned;
   return failures;
 }
 

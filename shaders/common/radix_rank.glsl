@@ -13,6 +13,9 @@
 
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#if defined(SORT_PARTITIONED)
+#extension GL_NV_shader_subgroup_partitioned : require
+#endif
 
 // Rows of counters: W / the device's narrowest subgroup (a workgroup has at most that many subgroups).
 SPEC_CONSTANT(15, uint, SORT_ROWS, 16u);
@@ -31,6 +34,10 @@ uint rank_position(uint k) {
 
 // The lanes of this subgroup holding a key with digit d (none of the lanes without a key).
 uvec4 digit_peers(uint d, bool valid) {
+#if defined(SORT_PARTITIONED)
+  // Digits are below 256, so lanes without a key share a value no digit has.
+  return subgroupPartitionNV(valid ? d : 0xFFFFFFFFu);
+#else
   uvec4 peers = subgroupBallot(valid);
   for (uint b = 0u; b < pc.bits; ++b) {
     const bool set = ((d >> b) & 1u) != 0u;
@@ -38,6 +45,7 @@ uvec4 digit_peers(uint d, bool valid) {
     peers &= set ? lanes : ~lanes;
   }
   return peers;
+#endif
 }
 
 // sh_digit_first[0, radix) from digit totals to their exclusive prefix (Hillis-Steele, radix <= 256).

@@ -21,6 +21,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/memory.hpp"
+#include "vulkan/sort_stages.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan {
@@ -208,13 +209,14 @@ void transfer_barrier(VkCommandBuffer cmd, bool to_transfer) {
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-// Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines).
+// Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines); `stages` < all stops early.
 void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const SortConfig& config, uint64_t count,
-                   const Buffers& b) {
+                   const Buffers& b, vk::SortStages stages = vk::SortStages::all) {
   Context::Impl& impl = impl_of(ctx);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const std::string key_name = kbytes == 8 ? "k64" : "k32";
-  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
+  const std::string value_name =
+      std::string(vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "") + (impl.partitioned_enabled ? ".part" : "");
   const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name);
   const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name);
   PipelineKey onesweep = kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
@@ -252,11 +254,13 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
                                  l.bits.end - l.bits.begin, flags, keys_from.element_offset, 0, counts.element_offset, 0, 0};
     const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_from.info, counts.info, keys_from.info, keys_from.info};
     impl.record_dispatch(cmd, kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
+    if (stages == vk::SortStages::counts) return;
     if (cmd) {
       compute_barrier(cmd);
       record_scan(ctx, cmd, scan);
       compute_barrier(cmd);
     }
+    if (stages == vk::SortStages::counts_and_scan) return;
   }
   for (uint32_t pass = 0; pass < l.passes; ++pass) {
     const bool to_output = (l.passes - 1 - pass) % 2 == 0;
@@ -282,11 +286,13 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
       impl.record_dispatch(cmd, onesweep, infos, params, gx, gy);
     } else {
       impl.record_dispatch(cmd, upsweep, infos, params, gx, gy);
+      if (stages == vk::SortStages::counts) return;
       if (cmd) {
         compute_barrier(cmd);
         record_scan(ctx, cmd, scan);
         compute_barrier(cmd);
       }
+      if (stages == vk::SortStages::counts_and_scan) return;
       impl.record_dispatch(cmd, downsweep, infos, params, gx, gy);
     }
     if (cmd && pass + 1 < l.passes) compute_barrier(cmd);
@@ -335,7 +341,7 @@ void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config
 }
 
 void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, uint64_t count, const Buffers& b,
-            bool pairs) {
+            bool pairs, vk::SortStages stages = vk::SortStages::all) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   check_values(config, pairs);
   if (b.indices && config.value_bytes != 4)
@@ -343,10 +349,19 @@ void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, u
   const Layout l = layout_for(ctx, count, config);
   if (count == 0) return;
   check_buffers(ctx, l, config, count, b, pairs);
-  record_passes(ctx, cmd, l, config, count, b);
+  record_passes(ctx, cmd, l, config, count, b, stages);
 }
 
 }  // namespace
+
+namespace vk {
+void record_sort_stages(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args, SortStages stages) {
+  const bool pairs = args.config.value_bytes != 0;
+  record(ctx, cmd, args.config, args.count,
+         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, pairs,
+         stages);
+}
+}  // namespace vk
 
 uint32_t sort_passes(const SortConfig& config) {
   const BitRange r = bit_range(config);
@@ -360,7 +375,7 @@ TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, cons
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
   req.usage = l.scan_req.usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              (l.onesweep ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : VkBufferUsageFlags{0});
+              (l.onesweep ? VkBufferUsageFlags{VK_BUFFER_USAGE_TRANSFER_DST_BIT} : VkBufferUsageFlags{0});
   return req;
 }
 

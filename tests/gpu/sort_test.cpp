@@ -127,8 +127,7 @@ std::vector<K> few_distinct(size_t n, size_t distinct, std::mt19937_64& rng) {
 
 // --- SortRankTest: the ranking at every subgroup size -------------------------------------------------
 
-TEST_F(SortRankTest, TileBoundariesAndStability) {
-  const Context& ctx = shared_context();
+void rank_cases(const Context& ctx) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
@@ -139,6 +138,20 @@ TEST_F(SortRankTest, TileBoundariesAndStability) {
   // The default shape: W and K from the device.
   check_sort(ctx, few_distinct<uint32_t>(5000, 300, rng), {});
   check_sort(ctx, random_values<uint64_t>(3000, rng), {}, false, true, true);
+}
+
+// With the ranking the device's Context picks: subgroupPartitionNV where VK_NV_shader_subgroup_partitioned
+// is enabled, else ballots.
+TEST_F(SortRankTest, TileBoundariesAndStability) { rank_cases(shared_context()); }
+
+// The ballot ranking also runs on a device that offers subgroupPartitionNV.
+TEST_F(SortRankTest, BallotsAloneWhereThePartitionIsOffered) {
+  TestHooks hooks;
+  hooks.no_subgroup_partitioned = true;
+  const Context ballots = make_validated_context({}, hooks);
+  if (!ballots.device_info().subgroup_partitioned)
+    GTEST_SKIP() << "no VK_NV_shader_subgroup_partitioned: TileBoundariesAndStability ran the ballot ranking";
+  rank_cases(ballots);
 }
 
 // --- SortTest -----------------------------------------------------------------------------------------
