@@ -269,7 +269,8 @@ TEST_F(SortTest, BitRanges) {
 }
 
 // A grid capped at 3 workgroups per row: 11 tiles run as a 4 x 3 grid whose last workgroup lies past the
-// end, and the digit counts' scan runs on two-dimensional grids too.
+// end, and the digit counts' scan runs on two-dimensional grids too; with a count in GPU memory, rows of
+// empty tiles follow the count's.
 TEST_F(SortTest, TwoDimensionalGrids) {
   TestHooks hooks;
   hooks.max_workgroup_count_x = 3;
@@ -279,6 +280,8 @@ TEST_F(SortTest, TwoDimensionalGrids) {
   std::mt19937_64 rng(seed);
   check_sort(capped, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles);
   check_sort(capped, random_values<double>(10 * kSmallTile + 1, rng), kSmallTiles, false, false, true);
+  check_sort(capped, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles, true, true, false,
+             GpuCount{4 * kSmallTile + 3});
 }
 
 // Past a few hundred tiles (the counts' scan then spans several of its own tiles), with the pipelines
