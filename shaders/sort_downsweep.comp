@@ -18,7 +18,8 @@ void main() {
   const uint tile = sort_tile();
   if (tile >= pc.tiles) return;  // the grid's padding: the whole workgroup leaves
   const uint first = tile * tile_keys();
-  const uint count = min(pc.n - first, tile_keys());
+  const uint count = tile_count(first, sort_count());
+  if (count == 0u) return;  // past a count from GPU memory: nothing to write
   KEY keys[KEYS_PER_LANE];
   bool valid[KEYS_PER_LANE];
   uint ranks[KEYS_PER_LANE];

@@ -24,8 +24,9 @@ void main() {
   const uint passes = pc.tiles;
   for (uint i = lid; i < passes * RADIX; i += w) sh_counts[i] = 0u;
   barrier();
+  const uint n = sort_count();
   const uint stride = pc.groups_x * w;
-  for (uint i = gl_WorkGroupID.x * w + lid; i < pc.n; i += stride) {
+  for (uint i = gl_WorkGroupID.x * w + lid; i < n; i += stride) {
     const KEY key = g_keys_in[pc.keys_in + i];
     for (uint p = 0u; p < passes; ++p) {
       const uint shift = pc.shift + p * 8u;

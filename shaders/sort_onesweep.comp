@@ -23,8 +23,12 @@ void main() {
   barrier();
   const uint tile = sh_tile;
   if (tile >= pc.tiles) return;  // surplus workgroups of the grid: the whole workgroup leaves
+  const uint n = sort_count();
   const uint first = tile * tile_keys();
-  const uint count = min(pc.n - first, tile_keys());
+  const uint count = tile_count(first, n);
+  // Past a count from GPU memory: nothing to publish, as no look-back reaches a tile after the last
+  // non-empty one (look-backs only go to earlier tiles).
+  if (count == 0u) return;
   KEY keys[KEYS_PER_LANE];
   bool valid[KEYS_PER_LANE];
   uint ranks[KEYS_PER_LANE];
@@ -38,7 +42,7 @@ void main() {
   for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
     const uint before = tile == 0u ? 0u : digit_lookback(tile, d);
     if (tile != 0u) publish_digit(tile, d, FLAG_PREFIX, before + own[j]);
-    const uint global = binding_word(pc.counts + d) - pc.pass_base;
+    const uint global = binding_word(pc.counts + d) - pc.pass * n;
     sh_digit_base[d] = global + before - sh_digit_first[d];
   }
   sort_tile_store(first, count, keys, valid, ranks);

@@ -23,7 +23,7 @@ void main() {
   for (uint d = lid; d < RADIX; d += w) sh_counts[d] = 0u;
   barrier();
   const uint first = tile * tile_keys();
-  const uint count = min(pc.n - first, tile_keys());
+  const uint count = tile_count(first, sort_count());  // 0 past a count from GPU memory: zero counts
   // Keys strided by W, so a subgroup's loads are consecutive. A run of equal digits in one invocation
   // (constant or nearly constant keys) is added with one atomic, which spares the one contended counter.
   uint run_digit = 0u, run = 0u;

@@ -26,8 +26,8 @@ const uint FLAG_DESCENDING = 4u;
 const uint FLAG_INDEX_VALUES = 8u;  // the values are the keys' positions in the input (argsort's first pass)
 
 PARAMS_BLOCK uniform SortParams {
-  uint n;           // keys
-  uint tiles;       // ceil(n / (W·K))
+  uint n;           // keys (with `dynamic`: their upper bound)
+  uint tiles;       // ceil(n / (W·K)): of the upper bound with `dynamic`
   uint groups_x;    // workgroups along x of the dispatch's (x, y) grid
   uint shift;       // this pass's digit: bits [shift, shift + bits) of the ordered key
   uint bits;        // 0 to 8 (0: one digit, a stable copy)
@@ -38,8 +38,17 @@ PARAMS_BLOCK uniform SortParams {
   uint values_in;
   uint values_out;
   uint state;       // sort_onesweep: word offset of the tile states in binding 2
-  uint pass_base;   // sort_onesweep: this pass's offsets exceed the digits' by pass · n (mod 2^32)
+  uint pass;        // sort_onesweep: this pass's offsets exceed the digits' by pass · keys (mod 2^32)
+  uint dynamic;     // 0: n holds; else 1 + the index in g_count_words of the key count, written on the
+                    // GPU from SortArgs::count_from (shaders/indirect_count.comp, clamped to n)
 } pc;
+
+// Binding 5: with pc.dynamic, the words shaders/indirect_count.comp wrote (src/core/indirect.hpp).
+layout(binding = 5, std430) readonly buffer CountWords { uint g_count_words[]; };
+
+// The keys to sort: pc.n, or the count read from GPU memory. Tiles from sort_count() on are empty: they
+// count no digit and write nothing (the dispatches and the digit-count array are sized for pc.tiles).
+uint sort_count() { return pc.dynamic == 0u ? pc.n : g_count_words[pc.dynamic - 1u]; }
 
 #if defined(KEY_64)
 #define KEY uvec2
@@ -93,6 +102,9 @@ uint digit_at(KEY key, uint shift, uint bits) {
 uint digit_of(KEY key) { return digit_at(key, pc.shift, pc.bits); }
 
 uint tile_keys() { return gl_WorkGroupSize.x * KEYS_PER_LANE; }
+
+// The keys of the tile from key `first` on, of n keys in all: 0 for a tile past the end.
+uint tile_count(uint first, uint n) { return first < n ? min(n - first, tile_keys()) : 0u; }
 
 // This workgroup's tile (the grid is 2-D past maxComputeWorkGroupCount[0]).
 uint sort_tile() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }

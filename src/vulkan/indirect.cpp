@@ -16,10 +16,10 @@ core::ByteRange byte_range(const BufferView& view, uint64_t bytes) {
 }
 
 void check_indirect_count(const IndirectCount& from, const BufferView& temp, std::span<const core::ByteRange> written,
-                          const char* written_names, const char* who) {
+                          const char* written_names, const char* who, bool indirect_dispatch) {
   check_view("count", from.buffer, from.is_64bit ? 2 : 1, 4, "the count needs");
   if (from.status.buffer != VK_NULL_HANDLE) check_view("status", from.status, 1, 4, "the status word needs");
-  if (!(temp.usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT))
+  if (indirect_dispatch && !(temp.usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT))
     throw Error(Errc::missing_usage, std::string("temp buffer lacks VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, which ") +
                                          who + " with its count in GPU memory needs for its dispatch commands "
                                                "(TempRequirements::usage)");

@@ -13,10 +13,11 @@ namespace gpuscan::vk {
 core::ByteRange byte_range(const BufferView& view, uint64_t bytes);
 
 // Throws unless `from` and its status word can be read (written) apart from `written` (the ranges the
-// call writes, named `written_names` in the message), and temp can hold dispatch commands
-// (VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT); `who` names the call ("a scan").
+// call writes, named `written_names` in the message), and, with `indirect_dispatch`, temp can hold
+// dispatch commands (VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT); `who` names the call ("a scan"). Calls whose
+// dispatches are all sized for the bound (the sort) read only the count words and pass false.
 void check_indirect_count(const IndirectCount& from, const BufferView& temp, std::span<const core::ByteRange> written,
-                          const char* written_names, const char* who);
+                          const char* written_names, const char* who, bool indirect_dispatch = true);
 
 // Records the plan's indirect_count dispatch `d`: indirect_count.comp reads `from`, and writes every
 // level's words into temp at d.aux (elements of `esize` bytes). `shape` holds what the plan was made

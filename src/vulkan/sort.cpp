@@ -7,19 +7,27 @@
 // states, cleared before each pass.
 //
 // Temp: [keys: count keys][values: count values][digit counts: 256 · tiles u32 (onesweep: 256 · passes)]
-// [onesweep: the tile counter, 8 bytes, and the tile states, 256 · tiles 64-bit words][record_scan's temp],
-// each part at a multiple of 64 bytes. Bindings of the kernels: 0 keys in, 1 keys out, 2 digit counts
-// (onesweep: the counts and the states, as 64-bit words), 3 values in, 4 values out.
+// [onesweep: the tile counter, 8 bytes, and the tile states, 256 · tiles 64-bit words][record_scan's temp]
+// [count_from: the words shaders/indirect_count.comp writes], each part at a multiple of 64 bytes.
+// Bindings of the kernels: 0 keys in, 1 keys out, 2 digit counts (onesweep: the counts and the states, as
+// 64-bit words), 3 values in, 4 values out, 5 the indirect count's words.
+//
+// With a count in GPU memory (SortArgs::count_from) everything is sized and dispatched for the upper bound;
+// one indirect_count dispatch first clamps the count and writes the status word, as for a scan, and the
+// kernels read the count from its words (sort_count(), shaders/common/radix_key.glsl): tiles past it count
+// no digit and write nothing, so the scans over every tile's counts stay right.
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
 
+#include "core/indirect.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/sort.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/sort_stages.hpp"
 #include "vulkan/submit.hpp"
@@ -141,10 +149,12 @@ struct Layout {
   uint64_t keys = 0, values = 0, count_words = 0, states = 0, scan_temp = 0;  // byte offsets in temp
   uint64_t state_bytes = 0;  // onesweep: the tile counter and the states
   TempRequirements scan_req;
+  std::optional<core::IndirectRegion> indirect;  // count_from: the indirect count's words (u32 elements)
   uint64_t bytes = 0;
 };
 
-Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config) {
+// `count`: the keys, or with `indirect` (a count from GPU memory) their upper bound.
+Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
   Layout l;
   l.bits = bit_range(config);
   l.passes = std::max<uint32_t>(1, (l.bits.end - l.bits.begin + kDigitBits - 1) / kDigitBits);
@@ -160,17 +170,22 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config) 
                                      " keys of " + std::to_string(kbytes) + " bytes" +
                                      (vbytes ? " with " + std::to_string(vbytes) + "-byte values" : std::string()) +
                                      " on this device (maxStorageBufferRange), not " + std::to_string(count));
-  if (count == 0) return l;
-  l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
-  l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
-  l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
-  l.keys = 0;
-  l.values = round_up(count * kbytes, kArrayAlignment);
-  l.count_words = round_up(l.values + count * vbytes, kArrayAlignment);
-  l.states = round_up(l.count_words + l.counts * 4, kArrayAlignment);
-  l.state_bytes = l.onesweep ? 8 + l.tiles * kRadix * 8 : 0;
-  l.scan_temp = round_up(l.states + l.state_bytes, kArrayAlignment);
-  l.bytes = l.scan_temp + l.scan_req.size;
+  if (count > 0) {
+    l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
+    l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
+    l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
+    l.keys = 0;
+    l.values = round_up(count * kbytes, kArrayAlignment);
+    l.count_words = round_up(l.values + count * vbytes, kArrayAlignment);
+    l.states = round_up(l.count_words + l.counts * 4, kArrayAlignment);
+    l.state_bytes = l.onesweep ? 8 + l.tiles * kRadix * 8 : 0;
+    l.scan_temp = round_up(l.states + l.state_bytes, kArrayAlignment);
+    l.bytes = l.scan_temp + l.scan_req.size;
+  }
+  if (indirect) {  // one level of words: the kernels read its n (a bound of 0 still sets the status)
+    l.indirect = core::indirect_region(round_up(l.bytes, kArrayAlignment) / 4, 1, 4);
+    l.bytes = (l.indirect->first + l.indirect->elements) * 4;
+  }
   return l;
 }
 
@@ -209,9 +224,24 @@ void transfer_barrier(VkCommandBuffer cmd, bool to_transfer) {
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-// Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines); `stages` < all stops early.
+// The indirect_count dispatch of a count from GPU memory: the count clamped to `bound` (and the status
+// word) into the layout's words; returns their binding, the kernels' binding 5.
+vk::Binding record_count_words(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const IndirectCount& from,
+                               const BufferView& temp, uint64_t bound) {
+  core::IndirectCountParams shape;
+  shape.bound = bound;
+  shape.block_size = static_cast<uint32_t>(l.shape.tile());
+  shape.levels = l.indirect->levels;
+  vk::record_indirect_count(ctx, cmd, core::indirect_count_dispatch(*l.indirect), from, temp, 4, shape, false);
+  if (cmd) compute_barrier(cmd);
+  return vk::bind_elements(ctx, temp, l.indirect->first, l.indirect->elements, 4);
+}
+
+// Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines). With `count_from`, `count` is
+// its upper bound. `stages` < all stops early (vulkan/sort_stages.hpp).
 void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const SortConfig& config, uint64_t count,
-                   const Buffers& b, vk::SortStages stages = vk::SortStages::all) {
+                   const Buffers& b, const IndirectCount* count_from,
+                   vk::SortStages stages = vk::SortStages::all) {
   Context::Impl& impl = impl_of(ctx);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const std::string key_name = kbytes == 8 ? "k64" : "k32";
@@ -238,6 +268,9 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     values_from = b.indices ? values_out : vk::bind_elements(ctx, b.values_in, 0, count, vbytes);
   }
   const uint32_t flags = key_flags(config);
+  const vk::Binding count_words =  // unread without count_from
+      count_from ? record_count_words(ctx, cmd, l, *count_from, b.temp, count) : keys_from;
+  const uint32_t dynamic = count_from ? count_words.element_offset + 1 : 0;  // n is the words' first
   // Onesweep: the binding of the counts and states as 64-bit words, and every pass's counts first.
   const vk::Binding words = l.onesweep ? vk::bind_elements(ctx, b.temp, l.count_words / 8,
                                                            (l.states + l.state_bytes - l.count_words) / 8, 8)
@@ -250,9 +283,11 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     }
     const uint32_t groups = static_cast<uint32_t>(std::max<uint64_t>(
         1, std::min<uint64_t>({(count + l.shape.workgroup_size - 1) / l.shape.workgroup_size, 2048, impl.max_groups_x})));
-    const uint32_t params[11] = {static_cast<uint32_t>(count), l.passes, groups, l.bits.begin,
-                                 l.bits.end - l.bits.begin, flags, keys_from.element_offset, 0, counts.element_offset, 0, 0};
-    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_from.info, counts.info, keys_from.info, keys_from.info};
+    const uint32_t params[14] = {static_cast<uint32_t>(count), l.passes, groups, l.bits.begin,
+                                 l.bits.end - l.bits.begin, flags, keys_from.element_offset, 0, counts.element_offset,
+                                 0, 0, 0, 0, dynamic};
+    const VkDescriptorBufferInfo infos[6] = {keys_from.info, keys_from.info, counts.info,
+                                             keys_from.info, keys_from.info, count_words.info};
     impl.record_dispatch(cmd, kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
     if (stages == vk::SortStages::counts) return;
     if (cmd) {
@@ -269,14 +304,13 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     const uint32_t shift = l.bits.begin + pass * kDigitBits;
     const uint32_t bits = std::min(kDigitBits, l.bits.end - shift);
     const uint32_t pass_flags = flags | (pass == 0 && b.indices ? kIndexValues : 0);
-    const uint32_t params[13] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
+    const uint32_t params[14] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
                                  l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
                                  keys_to.element_offset,
                                  l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
-                                 values_from.element_offset, values_to.element_offset, state_word,
-                                 static_cast<uint32_t>(pass * count)};
-    const VkDescriptorBufferInfo infos[5] = {keys_from.info, keys_to.info, l.onesweep ? words.info : counts.info,
-                                             values_from.info, values_to.info};
+                                 values_from.element_offset, values_to.element_offset, state_word, pass, dynamic};
+    const VkDescriptorBufferInfo infos[6] = {keys_from.info, keys_to.info, l.onesweep ? words.info : counts.info,
+                                             values_from.info, values_to.info, count_words.info};
     if (l.onesweep) {  // the tile counter and states cleared, then one dispatch
       if (cmd) {
         transfer_barrier(cmd, true);
@@ -301,13 +335,16 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   }
 }
 
-// The checks both record calls share; `values`: the values' byte ranges take part.
-void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config, uint64_t count, const Buffers& b,
-                   bool values) {
+// The checks both record calls share; `values`: the values' byte ranges take part. A count_from bound of
+// 0 reaches only temp (its count's words) and the count.
+void check_buffers(const Layout& l, const SortConfig& config, uint64_t count, const Buffers& b, bool values,
+                   const IndirectCount* count_from) {
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const char* need = "the sort needs";
-  vk::check_view("keys_in", b.keys_in, count, kbytes, need);
-  vk::check_view("keys_out", b.keys_out, count, kbytes, need);
+  if (count > 0) {
+    vk::check_view("keys_in", b.keys_in, count, kbytes, need);
+    vk::check_view("keys_out", b.keys_out, count, kbytes, need);
+  }
   vk::check_view("temp", b.temp, l.bytes / 4, 4, "the sort needs (bytes / 4)");
   if (l.onesweep && !(b.temp.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
     throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which the Onesweep sort "
@@ -321,6 +358,12 @@ void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config
     BufferView view;
     uint64_t bytes;
   };
+  if (count_from) {  // its words are read, and its dispatches sized for the bound: no INDIRECT_BUFFER usage
+    const core::ByteRange written[] = {vk::byte_range(b.keys_out, count * kbytes), vk::byte_range(b.temp, l.bytes),
+                                       vk::byte_range(b.values_out, values ? count * vbytes : 0)};
+    vk::check_indirect_count(*count_from, b.temp, written, "keys_out, values_out or temp", "a sort", false);
+  }
+  if (count == 0) return;
   std::vector<Range> ranges = {{"keys_in", b.keys_in, count * kbytes}, {"keys_out", b.keys_out, count * kbytes},
                                {"temp", b.temp, l.bytes}};
   if (values) {
@@ -337,19 +380,24 @@ void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config
         throw Error(Errc::invalid_argument, std::string(ranges[i].name) + " and " + ranges[j].name +
                                                 " overlap: the sort reads its inputs in every pass and ping-pongs "
                                                 "between the outputs and temp; give them disjoint ranges");
-  (void)ctx;
 }
 
 void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, uint64_t count, const Buffers& b,
-            bool pairs, vk::SortStages stages = vk::SortStages::all) {
+            bool pairs, const std::optional<IndirectCount>& count_from,
+            vk::SortStages stages = vk::SortStages::all) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   check_values(config, pairs);
   if (b.indices && config.value_bytes != 4)
     throw Error(Errc::invalid_argument, "values_are_indices makes u32 positions: SortConfig::value_bytes must be 4");
-  const Layout l = layout_for(ctx, count, config);
-  if (count == 0) return;
-  check_buffers(ctx, l, config, count, b, pairs);
-  record_passes(ctx, cmd, l, config, count, b, stages);
+  const Layout l = layout_for(ctx, count, config, count_from.has_value());
+  if (count == 0 && !count_from) return;
+  const IndirectCount* from = count_from ? &*count_from : nullptr;
+  check_buffers(l, config, count, b, pairs, from);
+  if (count == 0) {  // no key to sort: the status word alone
+    record_count_words(ctx, cmd, l, *from, b.temp, 0);
+    return;
+  }
+  record_passes(ctx, cmd, l, config, count, b, from, stages);
 }
 
 }  // namespace
@@ -358,7 +406,7 @@ namespace vk {
 void record_sort_stages(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args, SortStages stages) {
   const bool pairs = args.config.value_bytes != 0;
   record(ctx, cmd, args.config, args.count,
-         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, pairs,
+         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, pairs, args.count_from,
          stages);
 }
 }  // namespace vk
@@ -368,9 +416,9 @@ uint32_t sort_passes(const SortConfig& config) {
   return std::max<uint32_t>(1, (r.end - r.begin + kDigitBits - 1) / kDigitBits);
 }
 
-TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config) {
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
   check_values(config, config.value_bytes != 0);
-  const Layout l = layout_for(ctx, count, config);
+  const Layout l = layout_for(ctx, count, config, indirect);
   TempRequirements req;
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
@@ -380,21 +428,23 @@ TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, cons
 }
 
 void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args) {
-  record(ctx, cmd, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false);
+  record(ctx, cmd, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false, args.count_from);
 }
 
 void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args) {
   record(ctx, cmd, args.config, args.count,
-         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, true);
+         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, true,
+         args.count_from);
 }
 
-void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config) {
+void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config, bool indirect) {
   check_values(config, config.value_bytes != 0);
   const uint64_t count = std::max<uint64_t>(max_count, 1);
-  const Layout l = layout_for(ctx, count, config);
+  const Layout l = layout_for(ctx, count, config, indirect);
   prepare_scan(ctx, l.counts, counts_scan_config(ctx), {.in_place = true});
   const BufferView any = vk::stand_in_view();
-  record_passes(ctx, VK_NULL_HANDLE, l, config, count, {any, any, any, any, any});
+  const IndirectCount from{.buffer = any};
+  record_passes(ctx, VK_NULL_HANDLE, l, config, count, {any, any, any, any, any}, indirect ? &from : nullptr);
 }
 
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,

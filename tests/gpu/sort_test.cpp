@@ -1,7 +1,8 @@
 // The radix sort (include/gpuscan/vulkan/sort.hpp) against std::stable_sort (cpu/sort_reference.hpp):
 // every key type, keys only, pairs and argsort (whose values, the input positions, check stability
 // exactly), ascending and descending, bit ranges, sizes around tiles (tiles of 64 x 4 = 256 keys where a
-// test sets the shape) and the default shape, adversarial distributions, float specials, and refusals.
+// test sets the shape) and the default shape, adversarial distributions, float specials, counts in GPU
+// memory (SortArgs::count_from) below, at and above their bound, and refusals.
 // SortRankTest holds what the subgroup size can change (the ballot ranking) and runs at lavapipe's
 // subgroup sizes 4, 8 and 16; SortTest runs at 8 only (tests/CMakeLists.txt).
 #include <algorithm>
@@ -50,67 +51,101 @@ struct Sorted {
   std::vector<std::byte> keys, values;
 };
 
+// A count in GPU memory (SortArgs::count_from): the keys given are the bound, `count` what the GPU reads
+// (as a u64 with `is_64bit`).
+struct GpuCount {
+  uint64_t count = 0;
+  bool is_64bit = false;
+};
+
+// Bytes [from, bytes) of `data` still hold the poison.
+void expect_poisoned(const std::byte* data, size_t from, size_t bytes, const char* what) {
+  size_t touched = 0;
+  for (size_t i = from; i < bytes; ++i) touched += data[i] != std::byte{0xA5};
+  EXPECT_EQ(touched, 0u) << what << " written past the count (" << touched << " bytes)";
+}
+
 // Sorts through the recording API, outputs and temp poisoned; values empty: keys only, unless `indices`.
+// With `gpu`, the count comes from GPU memory: the keys given are its bound, the result holds the
+// min(count, bound) sorted ones, and the outputs past them and the status word are checked.
 Sorted run(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values, SortConfig config,
-           bool indices = false) {
+           bool indices = false, std::optional<GpuCount> gpu = std::nullopt) {
   const uint32_t kbytes = element_size(config.key_type);
-  const uint64_t n = keys.size() / kbytes;
+  const uint64_t bound = keys.size() / kbytes;
+  const uint64_t n = gpu ? std::min(gpu->count, bound) : bound;
   const bool pairs = indices || !values.empty();
-  if (pairs && config.value_bytes == 0) config.value_bytes = indices ? 4 : static_cast<uint32_t>(values.size() / n);
-  const TempRequirements req = sort_temp_requirements(ctx, n, config);
+  if (pairs && config.value_bytes == 0) config.value_bytes = indices ? 4 : static_cast<uint32_t>(values.size() / bound);
+  const TempRequirements req = sort_temp_requirements(ctx, bound, config, gpu.has_value());
   Guarded keys_in(ctx, keys.size()), keys_out(ctx, keys.size());
-  Guarded values_in(ctx, std::max<size_t>(values.size(), 4)), values_out(ctx, n * config.value_bytes);
+  Guarded values_in(ctx, std::max<size_t>(values.size(), 4)), values_out(ctx, bound * config.value_bytes);
   HostBuffer<std::byte> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
   poison(temp.data(), std::max<VkDeviceSize>(req.size, 4));
+  HostBuffer<uint32_t> words(ctx, 16);  // the count (low word, high word), then the status word, poisoned
+  poison(words.data(), 16);
+  std::optional<IndirectCount> count_from;
+  if (gpu) {
+    words.data()[0] = static_cast<uint32_t>(gpu->count);
+    if (gpu->is_64bit) words.data()[1] = static_cast<uint32_t>(gpu->count >> 32);
+    count_from = IndirectCount{words.view(), gpu->is_64bit, words.view(8)};
+  }
   if (!keys.empty()) std::memcpy(keys_in.data(), keys.data(), keys.size());
   if (!values.empty()) std::memcpy(values_in.data(), values.data(), values.size());
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (pairs)
-      record_sort_pairs(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), values_in.view(), values_out.view(),
-                                   temp.view(), indices});
+      record_sort_pairs(ctx, cmd, {config, bound, keys_in.view(), keys_out.view(), values_in.view(),
+                                   values_out.view(), temp.view(), indices, count_from});
     else
-      record_sort(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), temp.view()});
+      record_sort(ctx, cmd, {config, bound, keys_in.view(), keys_out.view(), temp.view(), count_from});
     vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
   });
   keys_out.expect_guards();
   values_out.expect_guards();
+  if (gpu) {
+    EXPECT_EQ(words.data()[2], gpu->count > bound ? 1u : 0u) << "status word";
+    expect_poisoned(keys_out.data(), n * kbytes, keys.size(), "keys_out");
+    expect_poisoned(values_out.data(), n * config.value_bytes, bound * config.value_bytes, "values_out");
+  }
   Sorted out;
-  out.keys.assign(keys_out.data(), keys_out.data() + keys.size());
+  out.keys.assign(keys_out.data(), keys_out.data() + n * kbytes);
   out.values.assign(values_out.data(), values_out.data() + n * config.value_bytes);
   return out;
 }
 
-// Checks keys, argsort and (8-byte) pairs of `keys` against the reference: keys bit for bit.
+// Checks keys, argsort and (8-byte) pairs of `keys` against the reference: keys bit for bit. With `gpu`,
+// `keys` are the bound and the reference sorts the first min(count, bound) of them.
 template <class K>
 void check_sort(const Context& ctx, const std::vector<K>& keys, SortConfig config, bool keys_only = true,
-                bool argsort = true, bool pairs64 = false) {
+                bool argsort = true, bool pairs64 = false, std::optional<GpuCount> gpu = std::nullopt) {
   config.key_type = data_type_of<K>::value;
   config.value_bytes = 0;
-  const std::vector<uint32_t> order =
-      cpu::stable_sort_order<K>(keys, config.descending, config.begin_bit, config.end_bit);
-  std::vector<K> want(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) want[i] = keys[order[i]];
+  const size_t n = gpu ? static_cast<size_t>(std::min<uint64_t>(gpu->count, keys.size())) : keys.size();
+  const std::vector<uint32_t> order = cpu::stable_sort_order<K>(std::span(keys).first(n), config.descending,
+                                                                config.begin_bit, config.end_bit);
+  std::vector<K> want(n);
+  for (size_t i = 0; i < n; ++i) want[i] = keys[order[i]];
   const std::vector<std::byte> want_bytes = bytes_of(want);
   SCOPED_TRACE(std::string(to_string(config.key_type)) + ", n " + std::to_string(keys.size()) +
+               (gpu ? ", count in GPU memory " + std::to_string(gpu->count) : std::string()) +
+               (config.algorithm == SortAlgorithm::onesweep ? ", onesweep" : "") +
                (config.descending ? ", descending" : "") + ", bits [" + std::to_string(config.begin_bit) + ", " +
                std::to_string(config.end_bit) + ")");
   if (keys_only) {
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config);
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, false, gpu);
     EXPECT_TRUE(got.keys == want_bytes) << "keys differ from std::stable_sort";
   }
   if (argsort) {
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, true);
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, true, gpu);
     EXPECT_TRUE(got.keys == want_bytes) << "argsort's keys differ from std::stable_sort";
     EXPECT_TRUE(got.values == bytes_of(order)) << "argsort differs from std::stable_sort's order";
   }
   if (pairs64) {  // values: each key's position times a large odd number, in both words
-    std::vector<uint64_t> values(keys.size()), want_values(keys.size());
+    std::vector<uint64_t> values(keys.size()), want_values(n);
     for (size_t i = 0; i < keys.size(); ++i) values[i] = i * 0x9E3779B97F4A7C15ull;
-    for (size_t i = 0; i < keys.size(); ++i) want_values[i] = values[order[i]];
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), std::as_bytes(std::span(values)), config);
+    for (size_t i = 0; i < n; ++i) want_values[i] = values[order[i]];
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), std::as_bytes(std::span(values)), config, false, gpu);
     EXPECT_TRUE(got.keys == want_bytes) << "pairs' keys differ from std::stable_sort";
     EXPECT_TRUE(got.values == bytes_of(want_values)) << "8-byte values differ from std::stable_sort's";
   }
@@ -247,7 +282,8 @@ TEST_F(SortTest, BitRanges) {
 }
 
 // A grid capped at 3 workgroups per row: 11 tiles run as a 4 x 3 grid whose last workgroup lies past the
-// end, and the digit counts' scan runs on two-dimensional grids too.
+// end, and the digit counts' scan runs on two-dimensional grids too; with a count in GPU memory, rows of
+// empty tiles follow the count's.
 TEST_F(SortTest, TwoDimensionalGrids) {
   TestHooks hooks;
   hooks.max_workgroup_count_x = 3;
@@ -257,6 +293,8 @@ TEST_F(SortTest, TwoDimensionalGrids) {
   std::mt19937_64 rng(seed);
   check_sort(capped, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles);
   check_sort(capped, random_values<double>(10 * kSmallTile + 1, rng), kSmallTiles, false, false, true);
+  check_sort(capped, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles, true, true, false,
+             GpuCount{4 * kSmallTile + 3});
 }
 
 // Past a few hundred tiles (the counts' scan then spans several of its own tiles), with the pipelines
@@ -325,6 +363,111 @@ TEST_F(SortTest, ConvenienceCalls) {
   EXPECT_EQ(sort(ctx, std::span<const float>(f), {.descending = true}), (std::vector<float>{2.5f, 2.5f, -1.0f}));
   EXPECT_EQ(argsort(ctx, std::span<const float>(f)), (std::vector<uint32_t>{1, 0, 2}));
   EXPECT_TRUE(sort(ctx, std::span<const int64_t>()).empty());
+}
+
+// --- SortIndirectTest: the count from GPU memory (SortArgs::count_from) -------------------------------
+//
+// Keys past the count are random too: were any read, the digit counts and so the result would differ.
+class SortIndirectTest : public GpuTest {};
+
+// Runs `body(config, rng)` under a fresh seed with tiles of 256 keys and each algorithm (Onesweep where
+// the device has 64-bit buffer atomics).
+template <class F>
+void each_algorithm(const Context& ctx, F body) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (SortAlgorithm algorithm : {SortAlgorithm::multipass, SortAlgorithm::onesweep}) {
+    if (algorithm == SortAlgorithm::onesweep && !ctx.single_pass_available()) continue;
+    SortConfig small = kSmallTiles;
+    small.algorithm = algorithm;
+    body(small, rng);
+  }
+}
+
+// Counts around the tiles under bounds a little and much larger.
+TEST_F(SortIndirectTest, CountsBelowTheBound) {
+  const Context& ctx = shared_context();
+  each_algorithm(ctx, [&](const SortConfig& small, std::mt19937_64& rng) {
+    const size_t near = 4 * kSmallTile + 9, far = 60 * kSmallTile + 3;
+    for (size_t count : {size_t{0}, size_t{1}, kSmallTile - 1, kSmallTile, kSmallTile + 1}) {
+      check_sort(ctx, few_distinct<uint32_t>(near, 7, rng), small, true, true, false, GpuCount{count});
+      check_sort(ctx, random_values<double>(far, rng), small, false, count > 1, true, GpuCount{count});
+    }
+    check_sort(ctx, random_values<uint32_t>(far, rng), small, true, true, false, GpuCount{3001});
+    check_sort(ctx, random_values<int64_t>(far, rng), small, false, false, true, GpuCount{2999, true});
+    SortConfig down = small;
+    down.descending = true;
+    check_sort(ctx, float_specials<float>(near, rng), down, false, true, false, GpuCount{near - 1});
+    check_sort(ctx, random_values<uint32_t>(far, rng), {.end_bit = 20, .algorithm = small.algorithm}, true, true,
+               false, GpuCount{5000});
+  });
+}
+
+// A count above the bound sorts the bound's keys and sets the status word, also when only the high word
+// of a u64 count says so; a bound of 0 only sets the status word.
+TEST_F(SortIndirectTest, CountAboveTheBoundIsClamped) {
+  const Context& ctx = shared_context();
+  each_algorithm(ctx, [&](const SortConfig& small, std::mt19937_64& rng) {
+    const size_t bound = 3 * kSmallTile + 5;
+    check_sort(ctx, random_values<uint32_t>(bound, rng), small, true, true, false, GpuCount{bound + 1});
+    check_sort(ctx, random_values<float>(bound, rng), small, false, true, false, GpuCount{0xFFFFFFFFu});
+    check_sort(ctx, random_values<uint64_t>(bound, rng), small, false, false, true,
+               GpuCount{(uint64_t{1} << 32) + 3, true});
+    check_sort(ctx, random_values<uint32_t>(bound, rng), small, true, false, false, GpuCount{bound});
+    check_sort(ctx, std::vector<uint32_t>{}, small, true, true, false, GpuCount{5});
+    check_sort(ctx, std::vector<uint32_t>{}, small, true, false, false, GpuCount{0});
+  });
+}
+
+// The default shape, the pipelines built up front for counts in GPU memory; and Onesweep with tile 0
+// withholding its states, so that the look-backs of the tiles before the count take the fallback.
+TEST_F(SortIndirectTest, PreparedAndFallback) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const size_t bound = 70001;
+  prepare_sort(ctx, bound, {}, true);
+  prepare_sort(ctx, bound, {.value_bytes = 4}, true);
+  const size_t built = ctx.pipeline_count();
+  check_sort(ctx, random_values<uint32_t>(bound, rng), {}, true, true, false, GpuCount{40000});
+  EXPECT_EQ(ctx.pipeline_count(), built) << "a prepared sort built pipelines";
+
+  TestHooks hooks;
+  hooks.withhold_first_tile = true;
+  const Context withheld = make_validated_context({}, hooks);
+  if (!withheld.single_pass_available()) GTEST_SKIP() << "no 64-bit buffer atomics: Onesweep is refused";
+  SortConfig small = kSmallTiles;
+  small.algorithm = SortAlgorithm::onesweep;
+  check_sort(withheld, few_distinct<uint32_t>(12 * kSmallTile, 300, rng), small, true, true, false,
+             GpuCount{5 * kSmallTile + 7});
+}
+
+// Misuse: the count or its status word overlapping what the sort writes, a count the checks of a view
+// refuse, temp sized without `indirect`. Temp needs no INDIRECT_BUFFER usage.
+TEST_F(SortIndirectTest, Misuse) {
+  const Context& ctx = shared_context();
+  const uint64_t n = 512;
+  const SortConfig config{};
+  HostBuffer<uint32_t> keys(ctx, 4096), words(ctx, 16), bare(ctx, 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  const TempRequirements req = sort_temp_requirements(ctx, n, config, true), direct = sort_temp_requirements(ctx, n, config);
+  EXPECT_FALSE(req.usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  EXPECT_GT(req.size, direct.size);
+  HostBuffer<uint32_t> temp(ctx, req.size, req.usage), short_temp(ctx, direct.size, direct.usage);
+  auto expect = [&](std::optional<IndirectCount> from, Errc code, const char* text, const BufferView& t) {
+    expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+      record_sort(ctx, cmd, {config, n, keys.view(), keys.view(2048), t, from});
+    }, code, text);
+  };
+  expect(IndirectCount{keys.view(2048 + 4)}, Errc::invalid_argument, "the count overlaps", temp.view());
+  expect(IndirectCount{words.view(), false, temp.view(8)}, Errc::invalid_argument, "the status word overlaps",
+         temp.view());
+  expect(IndirectCount{words.view(), false, words.view()}, Errc::invalid_argument, "the status word overlaps",
+         temp.view());
+  expect(IndirectCount{words.view(2)}, Errc::misaligned, "count", temp.view());
+  expect(IndirectCount{bare.view()}, Errc::missing_usage, "STORAGE_BUFFER", temp.view());
+  expect(IndirectCount{words.view()}, Errc::buffer_too_small, "temp", short_temp.view());
 }
 
 TEST_F(SortTest, Refusals) {

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -36,8 +37,12 @@ namespace gpuscan {
 
 // Temporary storage a sort of `count` keys with `config` needs: the other half of the double buffer for
 // keys (and values, with config.value_bytes), the tiles' digit counts and record_scan's own temp.
+// `indirect`: the count will come from GPU memory (SortArgs::count_from; `count` is then its upper bound),
+// which adds 64 bytes for the words the count is read into (no INDIRECT_BUFFER usage: the sort's
+// dispatches are all sized for the bound).
 //   auto req = gpuscan::sort_temp_requirements(ctx, n, {.key_type = gpuscan::DataType::f32});
-TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config);
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config,
+                                        bool indirect = false);
 
 // The passes a sort of `count` keys with `config` runs (P above): for planning and tests.
 //   gpuscan::sort_passes({.key_type = gpuscan::DataType::u64, .end_bit = 40})   // 5
@@ -45,10 +50,24 @@ uint32_t sort_passes(const SortConfig& config);
 
 struct SortArgs {
   SortConfig config;     // value_bytes must be 0
-  uint64_t count = 0;    // keys; 0 records nothing. At most 2^32 - 1, and keys_out must fit one binding
+  // Keys; 0 records nothing. At most 2^32 - 1, and keys_out must fit one binding. With count_from: the
+  // upper bound of the count in GPU memory, which sizes temp and the buffers' checks.
+  uint64_t count = 0;
   BufferView keys_in;    // count keys of config.key_type from keys_in.offset; only read
   BufferView keys_out;   // count keys: the sorted keys; must not overlap keys_in or temp
   BufferView temp;       // sort_temp_requirements(ctx, count, config).size bytes at its alignment
+  // Optional: take the count from GPU memory (IndirectCount, as ScanArgs::count_from, gpuscan/vulkan/scan.hpp):
+  // `count` is then its upper bound, and temp sort_temp_requirements(ctx, count, config, true). Every
+  // dispatch is sized for the bound and the kernels read the real count when they run; tiles past it
+  // count and write nothing, so no key or value is read or written past the real count, and the outputs
+  // past it are left untouched. A count above the bound sorts the first `count` keys and sets the status
+  // word to 1 (else 0); a bound of 0 only sets the status word. Barrier contract as for scans: the count's
+  // writes visible to COMPUTE_SHADER / SHADER_READ; the status word is written like the outputs.
+  //   // count_buf holds 5 (written by a compaction, say); in = [5, 1, 4, 1, 3, 9, 9, 9]
+  //   gpuscan::record_sort(ctx, cmd, {.config = {}, .count = 8, .keys_in = in, .keys_out = out, .temp = tmp,
+  //                                   .count_from = gpuscan::IndirectCount{.buffer = count_buf}});
+  //   // out <-- [1, 1, 3, 4, 5], out[5..7] untouched
+  std::optional<IndirectCount> count_from;
 };
 
 // Records the sort into `cmd`. Barrier contract as record_scan's (gpuscan/vulkan/scan.hpp): writes to
@@ -77,6 +96,9 @@ struct SortPairsArgs {
   // argsort: the values are the keys' input positions 0, 1, ..., count - 1 as u32 (value_bytes 4), made in
   // the first pass; values_in is not read.
   bool values_are_indices = false;
+  // Optional: the count from GPU memory, as SortArgs::count_from; the values past it are neither read nor
+  // written either.
+  std::optional<IndirectCount> count_from;
 };
 
 // Records a sort of keys with values that move with them (a stable sort by key; equal keys keep their
@@ -91,9 +113,9 @@ struct SortPairsArgs {
 void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args);
 
 // Builds up front the pipelines a sort with `config` needs (and those of its scan of up to `max_count`
-// keys' digit counts), as prepare_scan does.
+// keys' digit counts), as prepare_scan does; `indirect`: for records with count_from too.
 //   gpuscan::prepare_sort(ctx, 1u << 20, {.key_type = gpuscan::DataType::f32});
-void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config);
+void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config, bool indirect = false);
 
 struct SortedBytes {
   std::vector<std::byte> keys, values;
