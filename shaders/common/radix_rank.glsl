@@ -48,20 +48,30 @@ uvec4 digit_peers(uint d, bool valid) {
 #endif
 }
 
-// sh_digit_first[0, radix) from digit totals to their exclusive prefix (Hillis-Steele, radix <= 256).
+// sh_digit_first[0, radix) from digit totals to their exclusive prefix (radix <= 256; totals visible):
+// chunks of DIGIT_CHUNK digits scanned serially by one invocation each, their totals in sh_digit_scan,
+// then each digit adds the chunks before its own -- two barriers, where a Hillis-Steele scan takes
+// 2·log2(radix) and no subgroup arithmetic is needed.
+const uint DIGIT_CHUNK = 16u;
 void scan_digit_totals(uint radix) {
   const uint w = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
-  for (uint stride = 1u; stride < radix; stride *= 2u) {
-    for (uint d = lid; d < radix; d += w)
-      sh_digit_scan[d] = sh_digit_first[d] + (d >= stride ? sh_digit_first[d - stride] : 0u);
-    barrier();
-    for (uint d = lid; d < radix; d += w) sh_digit_first[d] = sh_digit_scan[d];
-    barrier();
+  const uint chunks = (radix + DIGIT_CHUNK - 1u) / DIGIT_CHUNK;
+  for (uint c = lid; c < chunks; c += w) {
+    uint sum = 0u;
+    for (uint d = c * DIGIT_CHUNK; d < min(radix, (c + 1u) * DIGIT_CHUNK); ++d) {
+      const uint t = sh_digit_first[d];
+      sh_digit_first[d] = sum;
+      sum += t;
+    }
+    sh_digit_scan[c] = sum;
   }
-  for (uint d = lid; d < radix; d += w) sh_digit_scan[d] = d == 0u ? 0u : sh_digit_first[d - 1u];
   barrier();
-  for (uint d = lid; d < radix; d += w) sh_digit_first[d] = sh_digit_scan[d];
+  for (uint d = lid; d < radix; d += w) {
+    uint before = 0u;
+    for (uint c = 0u; c < d / DIGIT_CHUNK; ++c) before += sh_digit_scan[c];
+    sh_digit_first[d] += before;
+  }
   barrier();
 }
 
@@ -74,13 +84,18 @@ void rank_tile(uint digits[KEYS_PER_LANE], bool valid[KEYS_PER_LANE], out uint r
   for (uint i = lid; i < gl_NumSubgroups * RADIX; i += w) sh_sort[i] = 0u;
   barrier();
   const uint row = gl_SubgroupID * RADIX;
+  // Every row's peers first -- the rows' ballots do not depend on each other, so they overlap -- each as
+  // (lanes before this one) | (lanes in all) << 16 in ranks[k]; then the counters, row after row.
   for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uvec4 peers = digit_peers(digits[k], valid[k]);
-    const uint before = subgroupBallotExclusiveBitCount(peers);
+    ranks[k] = subgroupBallotExclusiveBitCount(peers) | (subgroupBallotBitCount(peers) << 16u);
+  }
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+    const uint before = ranks[k] & 0xFFFFu;
     const uint counted = valid[k] ? sh_sort[row + digits[k]] : 0u;
     subgroupMemoryBarrierShared();
     subgroupBarrier();  // every lane has read the counter before one of them moves it on
-    if (valid[k] && before == 0u) sh_sort[row + digits[k]] = counted + subgroupBallotBitCount(peers);
+    if (valid[k] && before == 0u) sh_sort[row + digits[k]] = counted + (ranks[k] >> 16u);
     subgroupMemoryBarrierShared();
     subgroupBarrier();
     ranks[k] = counted + before;
