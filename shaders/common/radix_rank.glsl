@@ -13,6 +13,7 @@
 
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_memory_scope_semantics : require
 #if defined(SORT_PARTITIONED)
 #extension GL_NV_shader_subgroup_partitioned : require
 #endif
@@ -46,6 +47,14 @@ uvec4 digit_peers(uint d, bool valid) {
   }
   return peers;
 #endif
+}
+
+// The subgroup's invocations wait for each other, and their shared-memory accesses before it happen before
+// those after it. Shared memory only: subgroupBarrier() orders every storage class, buffers too, which
+// NVIDIA's compiler turns into a fence that waits for the invocation's outstanding global memory
+// operations (H200, 2^28 u32 keys: see bench/RESULTS.md, "Radix sort").
+void subgroup_shared_barrier() {
+  controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
 }
 
 // sh_digit_first[0, radix) from digit totals to their exclusive prefix (radix <= 256; totals visible):
@@ -93,11 +102,9 @@ void rank_tile(uint digits[KEYS_PER_LANE], bool valid[KEYS_PER_LANE], out uint r
   for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint before = ranks[k] & 0xFFFFu;
     const uint counted = valid[k] ? sh_sort[row + digits[k]] : 0u;
-    subgroupMemoryBarrierShared();
-    subgroupBarrier();  // every lane has read the counter before one of them moves it on
+    subgroup_shared_barrier();  // every lane has read the counter before one of them moves it on
     if (valid[k] && before == 0u) sh_sort[row + digits[k]] = counted + (ranks[k] >> 16u);
-    subgroupMemoryBarrierShared();
-    subgroupBarrier();
+    subgroup_shared_barrier();
     ranks[k] = counted + before;
   }
   barrier();
