@@ -1,11 +1,8 @@
 #version 450
-// LSD radix sort, pass part 1 of 2 (src/vulkan/sort.cpp): the digit counts of one group of pc.group_tiles
-// consecutive tiles of W·K keys, counted in shared memory and written digit-major,
-// g_counts[digit · groups + group], so that one exclusive scan of the whole array (record_scan) gives
-// every group's first output position for every digit. A workgroup per group of tiles rather than per
-// tile keeps the counts few (256 per group, where 256 scattered writes per tile of 2048 keys took 0.75 ms
-// of a 2^28 u32 pass on the H200). No subgroup operation: the counts do not depend on the order in which
-// they are taken.
+// LSD radix sort, pass part 1 of 2 (src/vulkan/sort.cpp): the digit counts of one tile of W·K keys,
+// counted in shared memory and written digit-major, g_counts[digit · tiles + tile], so that one exclusive
+// scan of the whole array (record_scan) gives every tile's first output position for every digit. No
+// subgroup operation: the counts do not depend on the order in which they are taken.
 #extension GL_GOOGLE_include_directive : require
 
 #include "common/backend.glsl"
@@ -13,44 +10,41 @@ LOCAL_SIZE_X_FROM(0);
 
 #include "common/radix_key.glsl"
 
-// Per-group digit counts, digit-major ([digit][group]), scanned in place before sort_downsweep reads them.
+// Per-tile digit counts, digit-major ([digit][tile]), scanned in place before sort_downsweep reads them.
 layout(binding = 2, std430) writeonly buffer Counts { uint g_counts[]; };
 
 shared uint sh_counts[RADIX];
 
 void main() {
-  const uint group = sort_tile();
-  if (group >= pc.groups) return;  // the grid's padding: the whole workgroup leaves
+  const uint tile = sort_tile();
+  if (tile >= pc.tiles) return;  // the grid's padding: the whole workgroup leaves
   const uint w = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
   for (uint d = lid; d < RADIX; d += w) sh_counts[d] = 0u;
   barrier();
-  const uint n = sort_count();
-  const uint last_tile = min(pc.tiles, (group + 1u) * pc.group_tiles);
-  for (uint tile = group * pc.group_tiles; tile < last_tile; ++tile) {
-    const uint first = tile * tile_keys();
-    const uint count = tile_count(first, n);  // 0 past a count from GPU memory: zero counts
-    // Keys strided by W, so a subgroup's loads are consecutive; all K loaded before any is counted, so
-    // that they are in flight together. A run of equal digits in one invocation (constant or nearly
-    // constant keys) is added with one atomic, which spares the one contended counter.
-    KEY keys[KEYS_PER_LANE];
-    for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
-      const uint i = k * w + lid;
-      keys[k] = i < count ? g_keys_in[pc.keys_in + first + i] : KEY(0u);
-    }
-    uint run_digit = 0u, run = 0u;
-    for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
-      if (k * w + lid >= count) break;
-      const uint d = digit_of(keys[k]);
-      if (d != run_digit && run != 0u) {
-        atomicAdd(sh_counts[run_digit], run);
-        run = 0u;
-      }
-      run_digit = d;
-      ++run;
-    }
-    if (run != 0u) atomicAdd(sh_counts[run_digit], run);
+  const uint first = tile * tile_keys();
+  const uint count = tile_count(first, sort_count());  // 0 past a count from GPU memory: zero counts
+  // Keys strided by W, so a subgroup's loads are consecutive; all K loaded before any is counted, so that
+  // they are in flight together rather than one per atomic (H200, 2^28 u32: 0.88 -> see bench/RESULTS.md).
+  // A run of equal digits in one invocation (constant or nearly constant keys) is added with one atomic,
+  // which spares the one contended counter.
+  KEY keys[KEYS_PER_LANE];
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+    const uint i = k * w + lid;
+    keys[k] = i < count ? g_keys_in[pc.keys_in + first + i] : KEY(0u);
   }
+  uint run_digit = 0u, run = 0u;
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+    if (k * w + lid >= count) break;
+    const uint d = digit_of(keys[k]);
+    if (d != run_digit && run != 0u) {
+      atomicAdd(sh_counts[run_digit], run);
+      run = 0u;
+    }
+    run_digit = d;
+    ++run;
+  }
+  if (run != 0u) atomicAdd(sh_counts[run_digit], run);
   barrier();
-  for (uint d = lid; d < radix_digits(); d += w) g_counts[pc.counts + d * pc.groups + group] = sh_counts[d];
+  for (uint d = lid; d < radix_digits(); d += w) g_counts[pc.counts + d * pc.tiles + tile] = sh_counts[d];
 }

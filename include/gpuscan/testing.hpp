@@ -56,9 +56,6 @@ struct TestHooks {
   // Vulkan only: the radix sort ranks with ballots alone even where the Context enabled
   // VK_NV_shader_subgroup_partitioned, so that both rankings run (and are timed) on such a device.
   bool no_subgroup_partitioned = false;
-  // Vulkan only, multipass radix sort: at most this many workgroups (0 = 1024), each taking a run of
-  // consecutive tiles, so that runs of many tiles per workgroup occur on small inputs.
-  uint32_t sort_max_groups = 0;
 };
 
 // Context::create(info) with the hooks applied: they change only what the Context records afterwards.

@@ -41,8 +41,6 @@ PARAMS_BLOCK uniform SortParams {
   uint pass;        // sort_onesweep: this pass's offsets exceed the digits' by pass · keys (mod 2^32)
   uint dynamic;     // 0: n holds; else 1 + the index in g_count_words of the key count, written on the
                     // GPU from SortArgs::count_from (shaders/indirect_count.comp, clamped to n)
-  uint group_tiles; // multipass: the consecutive tiles each workgroup takes
-  uint groups;      // multipass: ceil(tiles / group_tiles), the workgroups with tiles (the counts' stride)
 } pc;
 
 // Binding 5: with pc.dynamic, the words shaders/indirect_count.comp wrote (src/core/indirect.hpp).
@@ -108,8 +106,7 @@ uint tile_keys() { return gl_WorkGroupSize.x * KEYS_PER_LANE; }
 // The keys of the tile from key `first` on, of n keys in all: 0 for a tile past the end.
 uint tile_count(uint first, uint n) { return first < n ? min(n - first, tile_keys()) : 0u; }
 
-// This workgroup's index in the (x, y) grid: its tile, or in the multipass kernels its group of tiles
-// (the grid is 2-D past maxComputeWorkGroupCount[0]).
+// This workgroup's tile (the grid is 2-D past maxComputeWorkGroupCount[0]).
 uint sort_tile() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }
 
 #endif

@@ -465,7 +465,6 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
   impl.late_fallback = hooks.late_fallback;
   impl.prefix_stride = std::max(hooks.prefix_stride, 1u);
   if (hooks.no_subgroup_partitioned) impl.partitioned_enabled = false;
-  if (hooks.sort_max_groups != 0) impl.sort_max_groups = hooks.sort_max_groups;
   impl.debug_max_window_bytes = hooks.max_binding_bytes;
   if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
   if (hooks.max_workgroup_count_x != 0) impl.max_groups_x = std::min(impl.max_groups_x, hooks.max_workgroup_count_x);

@@ -46,9 +46,6 @@ struct Context::Impl {
   uint32_t max_groups_x = 0;  // maxComputeWorkGroupCount[0], or TestHooks::max_workgroup_count_x
   bool withhold_first_tile = false;  // TestHooks::withhold_first_tile
   uint32_t prefix_stride = 1;        // TestHooks::prefix_stride (at least 1)
-  // Multipass sort: at most this many workgroups, each taking consecutive tiles -- enough to fill a large
-  // GPU (the H200 holds 132 SMs x 8 workgroups of 256). TestHooks::sort_max_groups (0 there: this).
-  uint32_t sort_max_groups = 1024;
   bool late_fallback = false;       // TestHooks::late_fallback
   // ContextCreateInfo::on_pipeline_statistics, set only where VK_KHR_pipeline_executable_properties was
   // enabled: each pipeline's compiler statistics go there as it is built.

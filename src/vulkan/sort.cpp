@@ -81,9 +81,9 @@ struct Shape {
   uint64_t tile() const { return uint64_t{workgroup_size} * keys_per_lane; }
 };
 
-// Shared memory of the downsweep and Onesweep kernels: sh_sort, at most four arrays of RADIX words and the
+// Shared memory of the downsweep and Onesweep kernels: sh_sort, three arrays of RADIX words and the
 // Onesweep tile index.
-uint64_t shared_bytes(const Shape& s) { return (uint64_t{s.shared_words} + 4 * kRadix + 1) * 4; }
+uint64_t shared_bytes(const Shape& s) { return (uint64_t{s.shared_words} + 3 * kRadix + 1) * 4; }
 
 Shape shape_for(const Context& ctx, const SortConfig& config) {
   const DeviceInfo& info = ctx.device_info();
@@ -145,10 +145,7 @@ struct Layout {
   bool onesweep = false;
   uint32_t passes = 1;
   uint64_t tiles = 0;
-  // Multipass: each workgroup takes group_tiles consecutive tiles, so that the digit counts (256 per
-  // group) stay few whatever the count (Context::Impl::sort_max_groups groups at most).
-  uint64_t group_tiles = 1, groups = 0;
-  uint64_t counts = 0;  // u32 digit counts: 256 · groups (onesweep: 256 · passes)
+  uint64_t counts = 0;  // u32 digit counts: 256 · tiles (onesweep: 256 · passes)
   uint64_t keys = 0, values = 0, count_words = 0, states = 0, scan_temp = 0;  // byte offsets in temp
   uint64_t state_bytes = 0;  // onesweep: the tile counter and the states
   TempRequirements scan_req;
@@ -175,10 +172,7 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
                                      " on this device (maxStorageBufferRange), not " + std::to_string(count));
   if (count > 0) {
     l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
-    const uint64_t most_groups = std::max<uint32_t>(impl_of(ctx).sort_max_groups, 1);
-    l.group_tiles = (l.tiles + most_groups - 1) / most_groups;
-    l.groups = (l.tiles + l.group_tiles - 1) / l.group_tiles;
-    l.counts = (l.onesweep ? l.passes : l.groups) * kRadix;
+    l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
     l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
     l.keys = 0;
     l.values = round_up(count * kbytes, kArrayAlignment);
@@ -259,7 +253,7 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   onesweep.spin_limit = impl.spin_limit(0);
   onesweep.withhold_first_tile = impl.withhold_first_tile;
   uint32_t gx = 0, gy = 0;
-  core::grid_for(l.onesweep ? l.tiles : l.groups, {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]}, gx, gy);
+  core::grid_for(l.tiles, {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]}, gx, gy);
   const BufferView counts_view = sub_view(b.temp, l.count_words);
   const vk::Binding counts = vk::bind_elements(ctx, b.temp, l.count_words / 4, l.counts, 4);
   const ScanArgs scan{counts_scan_config(ctx), l.counts, counts_view, counts_view, sub_view(b.temp, l.scan_temp)};
@@ -310,12 +304,11 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     const uint32_t shift = l.bits.begin + pass * kDigitBits;
     const uint32_t bits = std::min(kDigitBits, l.bits.end - shift);
     const uint32_t pass_flags = flags | (pass == 0 && b.indices ? kIndexValues : 0);
-    const uint32_t params[16] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
+    const uint32_t params[14] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
                                  l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
                                  keys_to.element_offset,
                                  l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
-                                 values_from.element_offset, values_to.element_offset, state_word, pass, dynamic,
-                                 static_cast<uint32_t>(l.group_tiles), static_cast<uint32_t>(l.groups)};
+                                 values_from.element_offset, values_to.element_offset, state_word, pass, dynamic};
     const VkDescriptorBufferInfo infos[6] = {keys_from.info, keys_to.info, l.onesweep ? words.info : counts.info,
                                              values_from.info, values_to.info, count_words.info};
     if (l.onesweep) {  // the tile counter and states cleared, then one dispatch

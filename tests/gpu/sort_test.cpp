@@ -284,25 +284,6 @@ TEST_F(SortTest, BitRanges) {
 // A grid capped at 3 workgroups per row: 11 tiles run as a 4 x 3 grid whose last workgroup lies past the
 // end, and the digit counts' scan runs on two-dimensional grids too; with a count in GPU memory, rows of
 // empty tiles follow the count's.
-// Multipass workgroups that each take a run of tiles (3 workgroups at most): the digit offsets carried
-// from tile to tile, runs that end past the count (and past a count from GPU memory), every key width.
-TEST_F(SortTest, WorkgroupsTakeRunsOfTiles) {
-  TestHooks hooks;
-  hooks.sort_max_groups = 3;
-  const Context few = make_validated_context({}, hooks);
-  const uint64_t seed = fresh_seed();
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  std::mt19937_64 rng(seed);
-  for (size_t n : {size_t{1}, 2 * kSmallTile, 3 * kSmallTile + 1, 7 * kSmallTile - 1, 10 * kSmallTile + 5}) {
-    check_sort(few, few_distinct<uint32_t>(n, 40, rng), kSmallTiles, true, true, false);
-    check_sort(few, random_values<int64_t>(n, rng), kSmallTiles, false, false, true);
-  }
-  check_sort(few, random_values<float>(20000, rng), {.descending = true}, true, true, false);
-  check_sort(few, random_values<uint64_t>(9000, rng), {.begin_bit = 12, .end_bit = 40}, true, true, true);
-  check_sort(few, few_distinct<uint32_t>(10 * kSmallTile + 1, 500, rng), kSmallTiles, true, true, false,
-             GpuCount{4 * kSmallTile + 3});
-}
-
 TEST_F(SortTest, TwoDimensionalGrids) {
   TestHooks hooks;
   hooks.max_workgroup_count_x = 3;
