@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "gpuscan/vulkan.hpp"
-#include "vulkan/context_impl.hpp"
 #include "vulkan/sort_stages.hpp"
 #include "vulkan/submit.hpp"
 
@@ -44,10 +43,7 @@ int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm alg
       record_sort(ctx, cmd, {config, n, b.in.view(), b.out.view(), temp.view()});
   };
   const std::string type(to_string(config.key_type));
-  // "-ballots": ranked with ballots alone on a device whose subgroupPartitionNV ranking was switched off.
-  const bool ballots_only = ctx.device_info().subgroup_partitioned && !impl_of(ctx).partitioned_enabled;
   const std::string name = std::string(algorithm == SortAlgorithm::onesweep ? "radix-onesweep" : "radix-multipass") +
-                           (ballots_only ? "-ballots" : "") +
                            (w || k ? "-w" + std::to_string(w) + "k" + std::to_string(k) : "");
   const std::string kind = pairs ? "pairs-u32" : "keys";
   const std::string what = name + " " + type + " " + kind + " n=" + std::to_string(n);
@@ -112,23 +108,14 @@ int run_sort_cases(const Context& ctx, const Buffers& b, uint64_t n, uint32_t el
   int failures = 0;
   std::vector<SortAlgorithm> algorithms = {SortAlgorithm::multipass};
   if (ctx.single_pass_available()) algorithms.push_back(SortAlgorithm::onesweep);
-  // Where the Context enabled subgroupPartitionNV, each case runs with it and then with ballots alone
-  // (the bench is single-threaded, so switching the Context's flag between cases is safe).
-  bool& partitioned = impl_of(ctx).partitioned_enabled;
-  const bool had_partitioned = partitioned;
-  for (const bool ranking_partitioned : {true, false}) {
-    if (ranking_partitioned && !had_partitioned) continue;
-    partitioned = ranking_partitioned;
-    for (const SortAlgorithm a : algorithms)
-      for (const uint32_t w : workgroup_sizes)
-        for (const uint32_t k : keys_per_lane) {
-          failures += run_case<uint32_t>(ctx, b, n, a, w, k, false, warmup, runs, verify, sink, rng);
-          failures += run_case<uint32_t>(ctx, b, n, a, w, k, true, warmup, runs, verify, sink, rng);
-          if (element_bytes >= 8)
-            failures += run_case<uint64_t>(ctx, b, n, a, w, k, false, warmup, runs, verify, sink, rng);
-        }
-  }
-  partitioned = had_partitioned;
+  for (const SortAlgorithm a : algorithms)
+    for (const uint32_t w : workgroup_sizes)
+      for (const uint32_t k : keys_per_lane) {
+        failures += run_case<uint32_t>(ctx, b, n, a, w, k, false, warmup, runs, verify, sink, rng);
+        failures += run_case<uint32_t>(ctx, b, n, a, w, k, true, warmup, runs, verify, sink, rng);
+        if (element_bytes >= 8)
+          failures += run_case<uint64_t>(ctx, b, n, a, w, k, false, warmup, runs, verify, sink, rng);
+      }
   return failures;
 }
 

@@ -1,8 +1,7 @@
 // The benchmark's radix sort cases (--ops sort), beside CUB's DeviceRadixSort::SortKeys / SortPairs:
 // u32 keys uniform over [0, 2^32), alone and with u32 values, and u64 keys where the buffers hold 8-byte
 // elements (--types with a 64-bit type); each with SortAlgorithm::multipass and, where the device has
-// 64-bit buffer atomics, onesweep. Where the device offers subgroupPartitionNV, every case runs with
-// it and again with the ballot ranking ("-ballots"). Each case is also timed as its first pass alone,
+// 64-bit buffer atomics, onesweep. Each case is also timed as its first pass alone,
 // cut after each stage (kinds "<kind>/pass1-counts", "/pass1-counts+scan", "/pass1"). --workgroup-sizes
 // and --vectors sweep the tile (W, keys per lane K; 0 = the default, named "-w<W>k<K>" otherwise).
 #pragma once

@@ -192,7 +192,6 @@ py::dict device_dict(const gpuscan::DeviceInfo& d) {
   out["buffer_device_address"] = d.buffer_device_address;
   out["subgroup_uniform_control_flow"] = d.subgroup_uniform_control_flow;
   out["maximal_reconvergence"] = d.maximal_reconvergence;
-  out["subgroup_partitioned"] = d.subgroup_partitioned;
   out["max_workgroup_invocations"] = d.max_workgroup_invocations;
   out["max_workgroup_count"] =
       py::make_tuple(d.max_workgroup_count[0], d.max_workgroup_count[1], d.max_workgroup_count[2]);
@@ -1488,7 +1487,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       "Every Vulkan device, as dicts: index, name, type, api_version, subgroup_size, subgroup_arithmetic, "
       "subgroup_ballot, push_descriptors, single_pass_capable, shader_int64, shader_float64, "
       "subgroup_extended_types, buffer_device_address, subgroup_uniform_control_flow, maximal_reconvergence, "
-      "subgroup_partitioned, max_workgroup_invocations, max_workgroup_count, "
+      "max_workgroup_invocations, max_workgroup_count, "
       "max_storage_buffer_range, min_storage_buffer_offset_alignment, max_shared_memory_bytes, "
       "timestamp_period_ns. gpuscan.Error 'no_device' without a Vulkan loader or driver.");
 

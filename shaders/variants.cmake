@@ -170,12 +170,4 @@ foreach(key 32 64)
     "sort_onesweep.k${key}|sort_onesweep.comp|KEY_${key}|vulkan1.2"
     "sort_onesweep.k${key}.v32|sort_onesweep.comp|KEY_${key},VALUES_32|vulkan1.2"
     "sort_onesweep.k${key}.v64|sort_onesweep.comp|KEY_${key},VALUES_64|vulkan1.2")
-  # ".part": the same ranking with subgroupPartitionNV (VK_NV_shader_subgroup_partitioned), where the
-  # Context enabled it.
-  foreach(values "" .v32 .v64)
-    string(REPLACE ".v" ",VALUES_" defines "${values}")
-    list(APPEND GPUSCAN_SHADER_VARIANTS
-      "sort_downsweep.k${key}${values}.part|sort_downsweep.comp|KEY_${key}${defines},SORT_PARTITIONED|vulkan1.1"
-      "sort_onesweep.k${key}${values}.part|sort_onesweep.comp|KEY_${key}${defines},SORT_PARTITIONED|vulkan1.2")
-  endforeach()
 endforeach()

@@ -53,9 +53,6 @@ struct TestHooks {
   // The Context's DeviceInfo::max_workgroup_invocations then shrinks to maxComputeWorkgroupSubgroups subgroups
   // of that size, which a pipeline requiring it may not exceed.
   uint32_t required_subgroup_size = 0;
-  // Vulkan only: the radix sort ranks with ballots alone even where the Context enabled
-  // VK_NV_shader_subgroup_partitioned, so that both rankings run (and are timed) on such a device.
-  bool no_subgroup_partitioned = false;
 };
 
 // Context::create(info) with the hooks applied: they change only what the Context records afterwards.

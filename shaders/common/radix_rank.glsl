@@ -4,7 +4,8 @@
 // Subgroup s owns the tile's keys [s·S·K, (s+1)·S·K) (S = gl_SubgroupSize), in K rows of S consecutive
 // keys, lane l the l-th key of each row, so a row's loads are coalesced and key order is (subgroup, row,
 // lane). In a row, one ballot per digit bit finds the lanes holding the same digit (uvec4 ballots: any
-// subgroup size from 4 to 128); the lanes before this one among them give its rank in the row, and one of
+// subgroup size from 4 to 128; one subgroupPartitionNV instead measured no faster on the H200, 2^28 u32
+// keys); the lanes before this one among them give its rank in the row, and one of
 // them adds the row's count to the subgroup's own counter for the digit. Every subgroup counts in its own
 // row of shared counters, so no atomics and no order between subgroups is needed. An exclusive scan of
 // the counters in (digit, subgroup) order then turns the ranks into positions in the tile.
@@ -14,9 +15,6 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_memory_scope_semantics : require
-#if defined(SORT_PARTITIONED)
-#extension GL_NV_shader_subgroup_partitioned : require
-#endif
 
 // Rows of counters: W / the device's narrowest subgroup (a workgroup has at most that many subgroups).
 SPEC_CONSTANT(15, uint, SORT_ROWS, 16u);
@@ -35,10 +33,6 @@ uint rank_position(uint k) {
 
 // The lanes of this subgroup holding a key with digit d (none of the lanes without a key).
 uvec4 digit_peers(uint d, bool valid) {
-#if defined(SORT_PARTITIONED)
-  // Digits are below 256, so lanes without a key share a value no digit has.
-  return subgroupPartitionNV(valid ? d : 0xFFFFFFFFu);
-#else
   uvec4 peers = subgroupBallot(valid);
   for (uint b = 0u; b < pc.bits; ++b) {
     const bool set = ((d >> b) & 1u) != 0u;
@@ -46,13 +40,11 @@ uvec4 digit_peers(uint d, bool valid) {
     peers &= set ? lanes : ~lanes;
   }
   return peers;
-#endif
 }
 
 // The subgroup's invocations wait for each other, and their shared-memory accesses before it happen before
-// those after it. Shared memory only: subgroupBarrier() orders every storage class, buffers too, which
-// NVIDIA's compiler turns into a fence that waits for the invocation's outstanding global memory
-// operations (H200, 2^28 u32 keys: see bench/RESULTS.md, "Radix sort").
+// those after it. Shared memory only, which is all the counters need: subgroupBarrier() would order
+// buffer memory too (the H200 times both the same).
 void subgroup_shared_barrier() {
   controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
 }

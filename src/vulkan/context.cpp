@@ -430,10 +430,6 @@ Context Context::create(const ContextCreateInfo& create_info) {
     impl->subgroup_size_control_enabled = impl->info.subgroup_size_control;
     impl->full_subgroups_enabled = impl->info.compute_full_subgroups;
   }
-  if (impl->info.subgroup_partitioned) {  // no feature to enable: the extension is the whole of it
-    extensions.push_back(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME);
-    impl->partitioned_enabled = true;
-  }
   VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
   if (create_info.on_pipeline_statistics && impl->info.pipeline_executable_properties) {
@@ -464,7 +460,6 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
   impl.withhold_first_tile = hooks.withhold_first_tile;
   impl.late_fallback = hooks.late_fallback;
   impl.prefix_stride = std::max(hooks.prefix_stride, 1u);
-  if (hooks.no_subgroup_partitioned) impl.partitioned_enabled = false;
   impl.debug_max_window_bytes = hooks.max_binding_bytes;
   if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
   if (hooks.max_workgroup_count_x != 0) impl.max_groups_x = std::min(impl.max_groups_x, hooks.max_workgroup_count_x);
@@ -526,7 +521,6 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   impl->device_address_enabled = adopt_info.buffer_device_address_enabled && impl->info.buffer_device_address;
   impl->subgroup_size_control_enabled = adopt_info.subgroup_size_control_enabled && impl->info.subgroup_size_control;
   impl->full_subgroups_enabled = adopt_info.compute_full_subgroups_enabled && impl->info.compute_full_subgroups;
-  impl->partitioned_enabled = adopt_info.subgroup_partitioned_enabled && impl->info.subgroup_partitioned;
   impl->addressing = checked_addressing(adopt_info.addressing, impl->device_address_enabled,
                                         impl->info.buffer_device_address);
   impl->reconvergence = vk::strongest_reconvergence(impl->info, adopt_info.maximal_reconvergence_enabled,

@@ -95,7 +95,6 @@ struct Context::Impl {
   bool extended_types_enabled = false;  // shaderSubgroupExtendedTypes
   bool subgroup_size_control_enabled = false;  // subgroupSizeControl (VK_EXT_subgroup_size_control / 1.3)
   bool full_subgroups_enabled = false;         // computeFullSubgroups, likewise
-  bool partitioned_enabled = false;            // VK_NV_shader_subgroup_partitioned (the sort's ranking)
   uint32_t required_subgroup_size = 0;         // TestHooks::required_subgroup_size (0 = the driver's choice)
   Reconvergence reconvergence = Reconvergence::none;  // what every module declares (create_module)
   uint64_t timeout_ns = 60'000'000'000;  // convenience calls' wait for the GPU

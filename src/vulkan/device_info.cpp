@@ -127,8 +127,6 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   }
   info.push_descriptors = has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   info.pipeline_executable_properties = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-  info.subgroup_partitioned = has(VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME) &&
-                              (info.subgroup_operations & VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV) != 0;
   // The reconvergence guarantees (reconvergence.hpp): each needs its extension and its feature; maximal
   // reconvergence also the subgroup-uniform extension, which it depends on.
   if (has(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME) && info.api_version >= VK_API_VERSION_1_1) {

@@ -245,8 +245,7 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   Context::Impl& impl = impl_of(ctx);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const std::string key_name = kbytes == 8 ? "k64" : "k32";
-  const std::string value_name =
-      std::string(vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "") + (impl.partitioned_enabled ? ".part" : "");
+  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
   const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name);
   const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name);
   PipelineKey onesweep = kernel_key(l.shape, "sort_onesweep." + key_name + value_name);

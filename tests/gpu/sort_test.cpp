@@ -175,19 +175,7 @@ void rank_cases(const Context& ctx) {
   check_sort(ctx, random_values<uint64_t>(3000, rng), {}, false, true, true);
 }
 
-// With the ranking the device's Context picks: subgroupPartitionNV where VK_NV_shader_subgroup_partitioned
-// is enabled, else ballots.
 TEST_F(SortRankTest, TileBoundariesAndStability) { rank_cases(shared_context()); }
-
-// The ballot ranking also runs on a device that offers subgroupPartitionNV.
-TEST_F(SortRankTest, BallotsAloneWhereThePartitionIsOffered) {
-  TestHooks hooks;
-  hooks.no_subgroup_partitioned = true;
-  const Context ballots = make_validated_context({}, hooks);
-  if (!ballots.device_info().subgroup_partitioned)
-    GTEST_SKIP() << "no VK_NV_shader_subgroup_partitioned: TileBoundariesAndStability ran the ballot ranking";
-  rank_cases(ballots);
-}
 
 // --- SortTest -----------------------------------------------------------------------------------------
 

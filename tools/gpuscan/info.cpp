@@ -128,7 +128,6 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.key("buffer_device_address").value(d.buffer_device_address);
   json.key("subgroup_uniform_control_flow").value(d.subgroup_uniform_control_flow);
   json.key("maximal_reconvergence").value(d.maximal_reconvergence);
-  json.key("subgroup_partitioned").value(d.subgroup_partitioned);
   json.key("min_storage_buffer_offset_alignment").value(d.min_storage_buffer_offset_alignment);
   json.key("max_shared_memory_bytes").value(d.max_shared_memory_bytes);
   json.key("largest_memory_heap_bytes").value(d.largest_memory_heap_bytes);

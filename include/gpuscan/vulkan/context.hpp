@@ -72,10 +72,6 @@ struct DeviceInfo {
   // VK_KHR_pipeline_executable_properties: the driver reports its compiler's statistics per pipeline
   // (ContextCreateInfo::on_pipeline_statistics receives them).
   bool pipeline_executable_properties = false;
-  // VK_NV_shader_subgroup_partitioned (VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV in compute): the radix sort
-  // then finds the lanes holding equal digits with one subgroupPartitionNV instead of a ballot per digit
-  // bit. gpuscan enables it on the devices it creates.
-  bool subgroup_partitioned = false;
   // What a saved pipeline cache must match to be reused (VkPipelineCacheHeaderVersionOne): data from
   // another vendor, device or driver build is of no use (ContextCreateInfo::load_pipeline_cache).
   uint32_t vendor_id = 0;
@@ -222,9 +218,6 @@ struct AdoptInfo {
   // kernels then declare that guarantee (the stronger one if both). Unset: they declare none (Reconvergence).
   bool maximal_reconvergence_enabled = false;
   bool subgroup_uniform_control_flow_enabled = false;
-  // Set if the device was created with VK_NV_shader_subgroup_partitioned enabled (DeviceInfo::subgroup_partitioned):
-  // the radix sort then ranks with subgroupPartitionNV. Unset: it ranks with ballots alone.
-  bool subgroup_partitioned_enabled = false;
   // Optional: the application's pipeline cache, which gpuscan then builds its pipelines with (and
   // Context::pipeline_cache_data reads); gpuscan does not destroy it. Unless it was created with
   // VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT, the application may use it at the same time.
