@@ -23,12 +23,8 @@ void main() {
   KEY keys[KEYS_PER_LANE];
   bool valid[KEYS_PER_LANE];
   uint ranks[KEYS_PER_LANE];
-  // The first of this invocation's digits' output positions is loaded before the ranking, which hides
-  // the load's latency (one digit per invocation where W >= 256, as on every GPU's default shape).
-  const uint lid = gl_LocalInvocationID.x;
-  const uint first_base = lid < radix_digits() ? g_counts[pc.counts + lid * pc.tiles + tile] : 0u;
   sort_tile_load(first, count, keys, valid, ranks);
-  for (uint d = lid; d < radix_digits(); d += gl_WorkGroupSize.x)
-    sh_digit_base[d] = (d == lid ? first_base : g_counts[pc.counts + d * pc.tiles + tile]) - sh_digit_first[d];
+  for (uint d = gl_LocalInvocationID.x; d < radix_digits(); d += gl_WorkGroupSize.x)
+    sh_digit_base[d] = g_counts[pc.counts + d * pc.tiles + tile] - sh_digit_first[d];
   sort_tile_store(first, count, keys, valid, ranks);
 }

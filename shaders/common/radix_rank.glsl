@@ -4,17 +4,20 @@
 // Subgroup s owns the tile's keys [s·S·K, (s+1)·S·K) (S = gl_SubgroupSize), in K rows of S consecutive
 // keys, lane l the l-th key of each row, so a row's loads are coalesced and key order is (subgroup, row,
 // lane). In a row, one ballot per digit bit finds the lanes holding the same digit (uvec4 ballots: any
-// subgroup size from 4 to 128; one subgroupPartitionNV instead measured no faster on the H200, 2^28 u32
-// keys); the lanes before this one among them give its rank in the row, and one of
+// subgroup size from 4 to 128); the lanes before this one among them give its rank in the row, and one of
 // them adds the row's count to the subgroup's own counter for the digit. Every subgroup counts in its own
 // row of shared counters, so no atomics and no order between subgroups is needed. An exclusive scan of
 // the counters in (digit, subgroup) order then turns the ranks into positions in the tile.
+//
+// Measured on the H200 (2^28 u32 keys, the scatter pass: 2.97 ms) and not kept: one subgroupPartitionNV per
+// row instead of the ballots (no faster); every row's ballots before the counter chain, a two-barrier
+// chunked scan of the digit totals instead of Hillis-Steele, shared-only subgroup barriers and the digit
+// offsets loaded before the ranking, together (3.16 ms).
 #ifndef GPUSCAN_RADIX_RANK_GLSL
 #define GPUSCAN_RADIX_RANK_GLSL
 
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_memory_scope_semantics : require
 
 // Rows of counters: W / the device's narrowest subgroup (a workgroup has at most that many subgroups).
 SPEC_CONSTANT(15, uint, SORT_ROWS, 16u);
@@ -42,37 +45,20 @@ uvec4 digit_peers(uint d, bool valid) {
   return peers;
 }
 
-// The subgroup's invocations wait for each other, and their shared-memory accesses before it happen before
-// those after it. Shared memory only, which is all the counters need: subgroupBarrier() would order
-// buffer memory too (the H200 times both the same).
-void subgroup_shared_barrier() {
-  controlBarrier(gl_ScopeSubgroup, gl_ScopeSubgroup, gl_StorageSemanticsShared, gl_SemanticsAcquireRelease);
-}
-
-// sh_digit_first[0, radix) from digit totals to their exclusive prefix (radix <= 256; totals visible):
-// chunks of DIGIT_CHUNK digits scanned serially by one invocation each, their totals in sh_digit_scan,
-// then each digit adds the chunks before its own -- two barriers, where a Hillis-Steele scan takes
-// 2·log2(radix) and no subgroup arithmetic is needed.
-const uint DIGIT_CHUNK = 16u;
+// sh_digit_first[0, radix) from digit totals to their exclusive prefix (Hillis-Steele, radix <= 256).
 void scan_digit_totals(uint radix) {
   const uint w = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
-  const uint chunks = (radix + DIGIT_CHUNK - 1u) / DIGIT_CHUNK;
-  for (uint c = lid; c < chunks; c += w) {
-    uint sum = 0u;
-    for (uint d = c * DIGIT_CHUNK; d < min(radix, (c + 1u) * DIGIT_CHUNK); ++d) {
-      const uint t = sh_digit_first[d];
-      sh_digit_first[d] = sum;
-      sum += t;
-    }
-    sh_digit_scan[c] = sum;
+  for (uint stride = 1u; stride < radix; stride *= 2u) {
+    for (uint d = lid; d < radix; d += w)
+      sh_digit_scan[d] = sh_digit_first[d] + (d >= stride ? sh_digit_first[d - stride] : 0u);
+    barrier();
+    for (uint d = lid; d < radix; d += w) sh_digit_first[d] = sh_digit_scan[d];
+    barrier();
   }
+  for (uint d = lid; d < radix; d += w) sh_digit_scan[d] = d == 0u ? 0u : sh_digit_first[d - 1u];
   barrier();
-  for (uint d = lid; d < radix; d += w) {
-    uint before = 0u;
-    for (uint c = 0u; c < d / DIGIT_CHUNK; ++c) before += sh_digit_scan[c];
-    sh_digit_first[d] += before;
-  }
+  for (uint d = lid; d < radix; d += w) sh_digit_first[d] = sh_digit_scan[d];
   barrier();
 }
 
@@ -85,18 +71,15 @@ void rank_tile(uint digits[KEYS_PER_LANE], bool valid[KEYS_PER_LANE], out uint r
   for (uint i = lid; i < gl_NumSubgroups * RADIX; i += w) sh_sort[i] = 0u;
   barrier();
   const uint row = gl_SubgroupID * RADIX;
-  // Every row's peers first -- the rows' ballots do not depend on each other, so they overlap -- each as
-  // (lanes before this one) | (lanes in all) << 16 in ranks[k]; then the counters, row after row.
   for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uvec4 peers = digit_peers(digits[k], valid[k]);
-    ranks[k] = subgroupBallotExclusiveBitCount(peers) | (subgroupBallotBitCount(peers) << 16u);
-  }
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
-    const uint before = ranks[k] & 0xFFFFu;
+    const uint before = subgroupBallotExclusiveBitCount(peers);
     const uint counted = valid[k] ? sh_sort[row + digits[k]] : 0u;
-    subgroup_shared_barrier();  // every lane has read the counter before one of them moves it on
-    if (valid[k] && before == 0u) sh_sort[row + digits[k]] = counted + (ranks[k] >> 16u);
-    subgroup_shared_barrier();
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();  // every lane has read the counter before one of them moves it on
+    if (valid[k] && before == 0u) sh_sort[row + digits[k]] = counted + subgroupBallotBitCount(peers);
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
     ranks[k] = counted + before;
   }
   barrier();
