@@ -27,7 +27,7 @@ void main() {
   const uint n = sort_count();
   const uint stride = pc.groups_x * w;
   for (uint i = gl_WorkGroupID.x * w + lid; i < n; i += stride) {
-    const KEY key = g_keys_in[pc.keys_in + i];
+    const KEY key = key_in(i);
     for (uint p = 0u; p < passes; ++p) {
       const uint shift = pc.shift + p * 8u;
       atomicAdd(sh_counts[p * RADIX + digit_at(key, shift, min(8u, pc.shift + pc.bits - shift))], 1u);

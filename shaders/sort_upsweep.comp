@@ -31,7 +31,7 @@ void main() {
   KEY keys[KEYS_PER_LANE];
   for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint i = k * w + lid;
-    keys[k] = i < count ? g_keys_in[pc.keys_in + first + i] : KEY(0u);
+    keys[k] = i < count ? key_in(first + i) : KEY(0u);
   }
   uint run_digit = 0u, run = 0u;
   for (uint k = 0u; k < KEYS_PER_LANE; ++k) {

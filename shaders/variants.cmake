@@ -164,6 +164,11 @@ foreach(key 32 64)
     "sort_downsweep.k${key}|sort_downsweep.comp|KEY_${key}|vulkan1.1"
     "sort_downsweep.k${key}.v32|sort_downsweep.comp|KEY_${key},VALUES_32|vulkan1.1"
     "sort_downsweep.k${key}.v64|sort_downsweep.comp|KEY_${key},VALUES_64|vulkan1.1"
+    # The same with keys and values through device addresses (ADDRESS_DEVICE): past one binding.
+    "sort_upsweep.k${key}.bda|sort_upsweep.comp|KEY_${key},ADDRESS_DEVICE|vulkan1.2"
+    "sort_downsweep.k${key}.bda|sort_downsweep.comp|KEY_${key},ADDRESS_DEVICE|vulkan1.2"
+    "sort_downsweep.k${key}.v32.bda|sort_downsweep.comp|KEY_${key},VALUES_32,ADDRESS_DEVICE|vulkan1.2"
+    "sort_downsweep.k${key}.v64.bda|sort_downsweep.comp|KEY_${key},VALUES_64,ADDRESS_DEVICE|vulkan1.2"
     # SortAlgorithm::onesweep: every pass's digit counts at once, then one dispatch per pass with a
     # look-back over 64-bit tile states (shaderBufferInt64Atomics, hence Vulkan 1.2, like single_pass).
     "sort_histogram.k${key}|sort_histogram.comp|KEY_${key}|vulkan1.2"

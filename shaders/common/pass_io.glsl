@@ -41,8 +41,7 @@ PARAMS_BLOCK uniform PassParams {
 } pc;
 
 #if defined(ADDRESS_DEVICE)
-#extension GL_EXT_buffer_reference : require
-#extension GL_EXT_buffer_reference_uvec2 : require
+#include "bda.glsl"
 // src_offset and dst_offset are 0 here: the addresses point at element 0 of the pass's arrays, which
 // are element-aligned (and vector-aligned where VECTOR_ALIGNED says so, tile_layout.glsl).
 #if defined(TYPE_U64) || defined(TYPE_I64) || defined(TYPE_F64)
@@ -54,15 +53,6 @@ PARAMS_BLOCK uniform PassParams {
 #endif
 layout(buffer_reference, std430, buffer_reference_align = BDA_ELEMENT_ALIGN) readonly buffer SrcElements { T v[]; };
 layout(buffer_reference, std430, buffer_reference_align = BDA_ELEMENT_ALIGN) buffer DstElements { T v[]; };
-// base + index * bytes in 64 bits. Indexing the reference's array (`.v[i]`) is not enough: NVIDIA's driver
-// formed i * sizeof(T) in 32 bits, so every element past 4 GiB of a window was read and written wrong
-// (H200: half of a 2^31-element u32 scan).
-uvec2 bda_address(uvec2 base, uint index, uint bytes) {
-  uint hi, lo, carry;
-  umulExtended(index, bytes, hi, lo);
-  const uint low = uaddCarry(base.x, lo, carry);
-  return uvec2(low, base.y + hi + carry);
-}
 T src_at(uint i) { return SrcElements(bda_address(pc.src_address, i, BDA_ELEMENT_ALIGN)).v[0]; }
 T dst_at(uint i) { return DstElements(bda_address(pc.dst_address, i, BDA_ELEMENT_ALIGN)).v[0]; }
 void dst_put(uint i, T value) { DstElements(bda_address(pc.dst_address, i, BDA_ELEMENT_ALIGN)).v[0] = value; }

@@ -41,6 +41,14 @@ PARAMS_BLOCK uniform SortParams {
   uint pass;        // sort_onesweep: this pass's offsets exceed the digits' by pass · keys (mod 2^32)
   uint dynamic;     // 0: n holds; else 1 + the index in g_count_words of the key count, written on the
                     // GPU from SortArgs::count_from (shaders/indirect_count.comp, clamped to n)
+#if defined(ADDRESS_DEVICE)
+  // Words 14-21 (src/vulkan/sort.cpp): where the keys and values are, instead of bindings 0, 1, 3 and 4
+  // (the element offsets above are 0 then), so that they may be longer than one binding.
+  layout(offset = 56) uvec2 keys_in_address;
+  uvec2 keys_out_address;
+  uvec2 values_in_address;
+  uvec2 values_out_address;
+#endif
 } pc;
 
 // Binding 5: with pc.dynamic, the words shaders/indirect_count.comp wrote (src/core/indirect.hpp).
@@ -58,7 +66,16 @@ const uint KEY_WORDS = 2u;
 const uint KEY_WORDS = 1u;
 #endif
 
+// The keys to sort, by element index: through binding 0, or with ADDRESS_DEVICE (the ".bda" variants of
+// shaders/variants.cmake) through their 64-bit address, whatever maxStorageBufferRange.
+#if defined(ADDRESS_DEVICE)
+#include "common/bda.glsl"
+layout(buffer_reference, std430, buffer_reference_align = 4 * KEY_WORDS) readonly buffer KeysIn { KEY v[]; };
+KEY key_in(uint i) { return KeysIn(bda_address(pc.keys_in_address, i, 4u * KEY_WORDS)).v[0]; }
+#else
 layout(binding = 0, std430) readonly buffer KeysIn { KEY g_keys_in[]; };
+KEY key_in(uint i) { return g_keys_in[pc.keys_in + i]; }
+#endif
 
 uint ordered_bits(uint b, uint kind) {
   if (kind == KEY_SIGNED) return b ^ 0x80000000u;

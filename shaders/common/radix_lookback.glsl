@@ -61,7 +61,7 @@ uint count_tile_digit(uint tile, uint d) {
   const uint first = tile * tile_keys();
   const uint count = tile_count(first, sort_count());
   uint c = 0u;
-  for (uint i = 0u; i < count; ++i) c += digit_of(g_keys_in[pc.keys_in + first + i]) == d ? 1u : 0u;
+  for (uint i = 0u; i < count; ++i) c += digit_of(key_in(first + i)) == d ? 1u : 0u;
   return c;
 }
 

@@ -11,16 +11,33 @@
 #ifndef GPUSCAN_RADIX_SCATTER_GLSL
 #define GPUSCAN_RADIX_SCATTER_GLSL
 
-layout(binding = 1, std430) writeonly buffer KeysOut { KEY g_keys_out[]; };
-
 #if defined(VALUES_64)
 #define VALUE uvec2
+const uint VALUE_BYTES = 8u;
 #elif defined(VALUES_32)
 #define VALUE uint
+const uint VALUE_BYTES = 4u;
 #endif
+
+// The outputs and the values by element index, as key_in (common/radix_key.glsl).
+#if defined(ADDRESS_DEVICE)
+layout(buffer_reference, std430, buffer_reference_align = 4 * KEY_WORDS) writeonly buffer KeysOut { KEY v[]; };
+void key_out_put(uint i, KEY key) { KeysOut(bda_address(pc.keys_out_address, i, 4u * KEY_WORDS)).v[0] = key; }
+#if defined(VALUE)
+layout(buffer_reference, std430, buffer_reference_align = VALUE_BYTES) readonly buffer ValuesIn { VALUE v[]; };
+layout(buffer_reference, std430, buffer_reference_align = VALUE_BYTES) writeonly buffer ValuesOut { VALUE v[]; };
+VALUE value_in(uint i) { return ValuesIn(bda_address(pc.values_in_address, i, VALUE_BYTES)).v[0]; }
+void value_out_put(uint i, VALUE v) { ValuesOut(bda_address(pc.values_out_address, i, VALUE_BYTES)).v[0] = v; }
+#endif
+#else
+layout(binding = 1, std430) writeonly buffer KeysOut { KEY g_keys_out[]; };
+void key_out_put(uint i, KEY key) { g_keys_out[pc.keys_out + i] = key; }
 #if defined(VALUE)
 layout(binding = 3, std430) readonly buffer ValuesIn { VALUE g_values_in[]; };
 layout(binding = 4, std430) writeonly buffer ValuesOut { VALUE g_values_out[]; };
+VALUE value_in(uint i) { return g_values_in[pc.values_in + i]; }
+void value_out_put(uint i, VALUE v) { g_values_out[pc.values_out + i] = v; }
+#endif
 #endif
 
 shared uint sh_digit_base[RADIX];
@@ -40,7 +57,7 @@ void sort_tile_load(uint first, uint count, out KEY keys[KEYS_PER_LANE], out boo
   for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint p = rank_position(k);
     valid[k] = p < count;
-    keys[k] = valid[k] ? g_keys_in[pc.keys_in + first + p] : KEY(0u);
+    keys[k] = valid[k] ? key_in(first + p) : KEY(0u);
     digits[k] = digit_of(keys[k]);
   }
   rank_tile(digits, valid, ranks);
@@ -64,7 +81,7 @@ void sort_tile_store(uint first, uint count, KEY keys[KEYS_PER_LANE], bool valid
     KEY key;
     unstage(p, key);
     out_digits[k] = digit_of(key);
-    g_keys_out[pc.keys_out + sh_digit_base[out_digits[k]] + p] = key;
+    key_out_put(sh_digit_base[out_digits[k]] + p, key);
   }
 #if defined(VALUE)
   barrier();  // the keys are out of sh_sort
@@ -72,9 +89,9 @@ void sort_tile_store(uint first, uint count, KEY keys[KEYS_PER_LANE], bool valid
     if (!valid[k]) continue;
     const uint p = rank_position(k);
 #if defined(VALUES_32)
-    const VALUE v = (pc.flags & FLAG_INDEX_VALUES) != 0u ? first + p : g_values_in[pc.values_in + first + p];
+    const VALUE v = (pc.flags & FLAG_INDEX_VALUES) != 0u ? first + p : value_in(first + p);
 #else
-    const VALUE v = g_values_in[pc.values_in + first + p];
+    const VALUE v = value_in(first + p);
 #endif
     stage(ranks[k], v);
   }
@@ -84,7 +101,7 @@ void sort_tile_store(uint first, uint count, KEY keys[KEYS_PER_LANE], bool valid
     if (p >= count) continue;
     VALUE v;
     unstage(p, v);
-    g_values_out[pc.values_out + sh_digit_base[out_digits[k]] + p] = v;
+    value_out_put(sh_digit_base[out_digits[k]] + p, v);
   }
 #endif
 }

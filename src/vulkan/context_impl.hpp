@@ -27,10 +27,11 @@ namespace gpuscan {
 // The shared pipeline layout: storage buffers 0..5 pushed as descriptors (compaction's input indices
 // are the only binding 5), and push-constant words.
 inline constexpr uint32_t descriptor_bindings = 6;
-// 20: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset and heads_before,
+// 22: PassParams' ten (shaders/common/pass_io.glsl), the segmented scans' heads_offset and heads_before,
 // and, from word 12 (8-byte aligned), the ".bda" variants' src and dst addresses; or the compaction
-// kernels' CompactParams (18 words, shaders/common/compact.glsl). 80 of the 128 bytes every device offers.
-inline constexpr uint32_t push_constant_words = 20;
+// kernels' CompactParams (18 words, shaders/common/compact.glsl); or the sort's SortParams (14 words and
+// the ".bda" variants' four addresses, shaders/common/radix_key.glsl). 88 of the 128 bytes every device offers.
+inline constexpr uint32_t push_constant_words = 22;
 inline constexpr uint32_t address_push_word = 12;
 
 struct Context::Impl {

@@ -139,10 +139,35 @@ bool use_onesweep(const Context& ctx, const SortConfig& config) {
   return true;
 }
 
+// The keys (and values) one binding holds; past that, the multipass sort reaches them through device
+// addresses (the ".bda" kernels).
+uint64_t binding_fit(const Context& ctx, const SortConfig& config) {
+  const Context::Impl& impl = impl_of(ctx);
+  const uint32_t vbytes = config.value_bytes;
+  return std::min(impl.window_elements(element_size(config.key_type)),
+                  vbytes ? impl.window_elements(vbytes) : UINT64_MAX);
+}
+
+// Whether record_passes reaches the caller's arrays and temp's copies through device addresses: where
+// Addressing::device_address asks for it, or where they do not fit one binding (layout_for has checked
+// that the Context can). Either way every buffer the kernels read or write needs the usage.
+bool use_device_address(const Context& ctx, uint64_t count, const SortConfig& config, bool onesweep) {
+  const Context::Impl& impl = impl_of(ctx);
+  if (count == 0 || impl.addressing == Addressing::bindings) return false;
+  if (impl.addressing == Addressing::device_address) {
+    if (onesweep)
+      throw Error(Errc::unsupported, "the Onesweep sort runs with bindings only, not Addressing::device_address; "
+                                     "use SortAlgorithm::multipass");
+    return true;
+  }
+  return count > binding_fit(ctx, config);
+}
+
 struct Layout {
   Shape shape;
   BitRange bits;
   bool onesweep = false;
+  bool device_address = false;  // keys and values through device addresses (use_device_address)
   uint32_t passes = 1;
   uint64_t tiles = 0;
   uint64_t counts = 0;  // u32 digit counts: 256 · tiles (onesweep: 256 · passes)
@@ -164,15 +189,29 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
   if (count > UINT32_MAX)
     throw Error(Errc::too_large, "the sort takes at most 2^32 - 1 keys (u32 positions), not " + std::to_string(count));
   const Context::Impl& impl = impl_of(ctx);
-  const uint64_t fit = std::min(impl.window_elements(kbytes), vbytes ? impl.window_elements(vbytes) : UINT64_MAX);
-  if (count > fit)
-    throw Error(Errc::too_large, "the sort binds its keys and values whole: at most " + std::to_string(fit) +
-                                     " keys of " + std::to_string(kbytes) + " bytes" +
-                                     (vbytes ? " with " + std::to_string(vbytes) + "-byte values" : std::string()) +
-                                     " on this device (maxStorageBufferRange), not " + std::to_string(count));
+  if (count > binding_fit(ctx, config)) {
+    const std::string what = std::to_string(count) + " keys of " + std::to_string(kbytes) + " bytes" +
+                             (vbytes ? " with " + std::to_string(vbytes) + "-byte values" : std::string()) +
+                             " do not fit one binding (at most " + std::to_string(binding_fit(ctx, config)) +
+                             " here, maxStorageBufferRange)";
+    if (!impl.device_address_enabled || impl.addressing == Addressing::bindings)
+      throw Error(Errc::too_large, what + ", and this Context " +
+                                       (impl.device_address_enabled ? "uses bindings only (Addressing::bindings)"
+                                                                    : "has no bufferDeviceAddress") +
+                                       ": the sort reaches longer arrays through device addresses only");
+    if (l.onesweep)
+      throw Error(Errc::too_large, what + ": the Onesweep sort binds its keys whole; SortAlgorithm::multipass "
+                                          "reaches them through device addresses");
+  }
+  l.device_address = use_device_address(ctx, count, config, l.onesweep);
   if (count > 0) {
     l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
     l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
+    if (l.counts * 4 > impl.max_binding_bytes)
+      throw Error(Errc::too_large, "the sort's digit counts (256 per tile of " + std::to_string(l.shape.tile()) +
+                                       " keys: " + std::to_string(l.counts * 4) + " bytes) do not fit one binding (" +
+                                       std::to_string(impl.max_binding_bytes) +
+                                       " bytes); ask for larger tiles (workgroup_size, keys_per_lane)");
     l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
     l.keys = 0;
     l.values = round_up(count * kbytes, kArrayAlignment);
@@ -188,6 +227,15 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
   }
   return l;
 }
+
+// One array a pass reads or writes: its binding, or with Layout::device_address its address (the binding
+// is then the digit counts', which the kernel does not read through that slot).
+struct Array {
+  vk::Binding binding;
+  uint64_t address = 0;
+};
+constexpr uint32_t kSortAddressWord = 14;  // SortParams' keys_in_address (shaders/common/radix_key.glsl)
+static_assert(kSortAddressWord + 8 <= push_constant_words);
 
 using vk::compute_barrier;
 using vk::sub_view;
@@ -246,8 +294,9 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const std::string key_name = kbytes == 8 ? "k64" : "k32";
   const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
-  const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name);
-  const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name);
+  const std::string addressed = l.device_address ? ".bda" : "";
+  const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name + addressed);
+  const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name + addressed);
   PipelineKey onesweep = kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
   onesweep.spin_limit = impl.spin_limit(0);
   onesweep.withhold_first_tile = impl.withhold_first_tile;
@@ -257,18 +306,22 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   const vk::Binding counts = vk::bind_elements(ctx, b.temp, l.count_words / 4, l.counts, 4);
   const ScanArgs scan{counts_scan_config(ctx), l.counts, counts_view, counts_view, sub_view(b.temp, l.scan_temp)};
   // Pass p reads `from` and writes `to`; the last pass writes the caller's outputs.
-  const vk::Binding keys_out = vk::bind_elements(ctx, b.keys_out, 0, count, kbytes);
-  const vk::Binding keys_temp = vk::bind_elements(ctx, b.temp, l.keys / kbytes, count, kbytes);
-  vk::Binding keys_from = vk::bind_elements(ctx, b.keys_in, 0, count, kbytes);
-  vk::Binding values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
+  const auto array = [&](const BufferView& view, uint64_t first, uint32_t esize) {
+    return l.device_address ? Array{counts, vk::element_address(ctx, view, first, esize)}
+                            : Array{vk::bind_elements(ctx, view, first, count, esize), 0};
+  };
+  const Array keys_out = array(b.keys_out, 0, kbytes);
+  const Array keys_temp = array(b.temp, l.keys / kbytes, kbytes);
+  Array keys_from = array(b.keys_in, 0, kbytes);
+  Array values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
   if (vbytes) {
-    values_out = vk::bind_elements(ctx, b.values_out, 0, count, vbytes);
-    values_temp = vk::bind_elements(ctx, b.temp, l.values / vbytes, count, vbytes);
-    values_from = b.indices ? values_out : vk::bind_elements(ctx, b.values_in, 0, count, vbytes);
+    values_out = array(b.values_out, 0, vbytes);
+    values_temp = array(b.temp, l.values / vbytes, vbytes);
+    values_from = b.indices ? values_out : array(b.values_in, 0, vbytes);
   }
   const uint32_t flags = key_flags(config);
   const vk::Binding count_words =  // unread without count_from
-      count_from ? record_count_words(ctx, cmd, l, *count_from, b.temp, count) : keys_from;
+      count_from ? record_count_words(ctx, cmd, l, *count_from, b.temp, count) : counts;
   const uint32_t dynamic = count_from ? count_words.element_offset + 1 : 0;  // n is the words' first
   // Onesweep: the binding of the counts and states as 64-bit words, and every pass's counts first.
   const vk::Binding words = l.onesweep ? vk::bind_elements(ctx, b.temp, l.count_words / 8,
@@ -283,10 +336,10 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     const uint32_t groups = static_cast<uint32_t>(std::max<uint64_t>(
         1, std::min<uint64_t>({(count + l.shape.workgroup_size - 1) / l.shape.workgroup_size, 2048, impl.max_groups_x})));
     const uint32_t params[14] = {static_cast<uint32_t>(count), l.passes, groups, l.bits.begin,
-                                 l.bits.end - l.bits.begin, flags, keys_from.element_offset, 0, counts.element_offset,
-                                 0, 0, 0, 0, dynamic};
-    const VkDescriptorBufferInfo infos[6] = {keys_from.info, keys_from.info, counts.info,
-                                             keys_from.info, keys_from.info, count_words.info};
+                                 l.bits.end - l.bits.begin, flags, keys_from.binding.element_offset, 0,
+                                 counts.element_offset, 0, 0, 0, 0, dynamic};
+    const VkDescriptorBufferInfo infos[6] = {keys_from.binding.info, keys_from.binding.info, counts.info,
+                                             keys_from.binding.info, keys_from.binding.info, count_words.info};
     impl.record_dispatch(cmd, kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
     if (stages == vk::SortStages::counts) return;
     if (cmd) {
@@ -298,18 +351,27 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   }
   for (uint32_t pass = 0; pass < l.passes; ++pass) {
     const bool to_output = (l.passes - 1 - pass) % 2 == 0;
-    const vk::Binding& keys_to = to_output ? keys_out : keys_temp;
-    const vk::Binding& values_to = to_output ? values_out : values_temp;
+    const Array& keys_to = to_output ? keys_out : keys_temp;
+    const Array& values_to = to_output ? values_out : values_temp;
     const uint32_t shift = l.bits.begin + pass * kDigitBits;
     const uint32_t bits = std::min(kDigitBits, l.bits.end - shift);
     const uint32_t pass_flags = flags | (pass == 0 && b.indices ? kIndexValues : 0);
-    const uint32_t params[14] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
-                                 l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
-                                 keys_to.element_offset,
-                                 l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
-                                 values_from.element_offset, values_to.element_offset, state_word, pass, dynamic};
-    const VkDescriptorBufferInfo infos[6] = {keys_from.info, keys_to.info, l.onesweep ? words.info : counts.info,
-                                             values_from.info, values_to.info, count_words.info};
+    // SortParams (shaders/common/radix_key.glsl), then the ".bda" kernels' addresses from word 14.
+    uint32_t params[push_constant_words] = {
+        static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift, l.bits.end > l.bits.begin ? bits : 0,
+        pass_flags, keys_from.binding.element_offset, keys_to.binding.element_offset,
+        l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
+        values_from.binding.element_offset, values_to.binding.element_offset, state_word, pass, dynamic};
+    if (l.device_address) {
+      const uint64_t addresses[4] = {keys_from.address, keys_to.address, values_from.address, values_to.address};
+      for (int i = 0; i < 4; ++i) {
+        params[kSortAddressWord + 2 * i] = static_cast<uint32_t>(addresses[i]);
+        params[kSortAddressWord + 2 * i + 1] = static_cast<uint32_t>(addresses[i] >> 32);
+      }
+    }
+    const VkDescriptorBufferInfo infos[6] = {keys_from.binding.info, keys_to.binding.info,
+                                             l.onesweep ? words.info : counts.info, values_from.binding.info,
+                                             values_to.binding.info, count_words.info};
     if (l.onesweep) {  // the tile counter and states cleared, then one dispatch
       if (cmd) {
         transfer_barrier(cmd, true);
@@ -336,8 +398,8 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
 
 // The checks both record calls share; `values`: the values' byte ranges take part. A count_from bound of
 // 0 reaches only temp (its count's words) and the count.
-void check_buffers(const Layout& l, const SortConfig& config, uint64_t count, const Buffers& b, bool values,
-                   const IndirectCount* count_from) {
+void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config, uint64_t count, const Buffers& b,
+                   bool values, const IndirectCount* count_from) {
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const char* need = "the sort needs";
   if (count > 0) {
@@ -363,6 +425,21 @@ void check_buffers(const Layout& l, const SortConfig& config, uint64_t count, co
     vk::check_indirect_count(*count_from, b.temp, written, "keys_out, values_out or temp", "a sort", false);
   }
   if (count == 0) return;
+  if (l.device_address) {
+    std::vector<std::pair<const char*, const BufferView*>> reached = {
+        {"keys_in", &b.keys_in}, {"keys_out", &b.keys_out}, {"temp", &b.temp}};
+    if (values) reached.push_back({"values_out", &b.values_out});
+    if (values && !b.indices) reached.push_back({"values_in", &b.values_in});
+    for (const auto& [name, view] : reached)
+      if (!vk::has_device_address(*view))
+        throw Error(Errc::missing_usage,
+                    std::string(name) + " buffer lacks VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT: this sort reaches its "
+                                        "keys and values through device addresses (" +
+                        (impl_of(ctx).addressing == Addressing::device_address
+                             ? std::string("Addressing::device_address")
+                             : std::to_string(count) + " keys do not fit one binding") +
+                        "), every buffer it reads or writes needs it (sort_temp_requirements' usage for temp)");
+  }
   std::vector<Range> ranges = {{"keys_in", b.keys_in, count * kbytes}, {"keys_out", b.keys_out, count * kbytes},
                                {"temp", b.temp, l.bytes}};
   if (values) {
@@ -391,7 +468,7 @@ void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, u
   const Layout l = layout_for(ctx, count, config, count_from.has_value());
   if (count == 0 && !count_from) return;
   const IndirectCount* from = count_from ? &*count_from : nullptr;
-  check_buffers(l, config, count, b, pairs, from);
+  check_buffers(ctx, l, config, count, b, pairs, from);
   if (count == 0) {  // no key to sort: the status word alone
     record_count_words(ctx, cmd, l, *from, b.temp, 0);
     return;
@@ -422,7 +499,8 @@ TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, cons
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
   req.usage = l.scan_req.usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-              (l.onesweep ? VkBufferUsageFlags{VK_BUFFER_USAGE_TRANSFER_DST_BIT} : VkBufferUsageFlags{0});
+              (l.onesweep ? VkBufferUsageFlags{VK_BUFFER_USAGE_TRANSFER_DST_BIT} : VkBufferUsageFlags{0}) |
+              (l.device_address ? VkBufferUsageFlags{VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT} : VkBufferUsageFlags{0});
   return req;
 }
 
@@ -467,7 +545,7 @@ SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std:
   if (n == 0) return out;
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | impl_of(ctx).address_usage();
   vk::OwnedBuffer keys_in(physical, device, n * kbytes, usage, vk::MemoryKind::host_visible);
   vk::OwnedBuffer keys_out(physical, device, n * kbytes, usage, vk::MemoryKind::host_readback);
   vk::OwnedBuffer values_in, values_out;

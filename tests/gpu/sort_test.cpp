@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 #include "cpu/sort_reference.hpp"
 #include "gpu_test_support.hpp"
+#include "gpuscan/testing.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/submit.hpp"
 
@@ -36,7 +38,10 @@ std::vector<std::byte> bytes_of(const std::vector<T>& v) {
 struct Guarded {
   HostBuffer<std::byte> buf;
   size_t bytes;
-  Guarded(const Context& ctx, size_t n) : buf(ctx, n + 2 * kGuard), bytes(n) { poison(buf.data(), n + 2 * kGuard); }
+  Guarded(const Context& ctx, size_t n, VkBufferUsageFlags usage)
+      : buf(ctx, n + 2 * kGuard, usage), bytes(n) {
+    poison(buf.data(), n + 2 * kGuard);
+  }
   BufferView view() const { return buf.view(kGuard); }
   std::byte* data() const { return buf.data() + kGuard; }
   void expect_guards() const {
@@ -67,17 +72,19 @@ void expect_poisoned(const std::byte* data, size_t from, size_t bytes, const cha
 
 // Sorts through the recording API, outputs and temp poisoned; values empty: keys only, unless `indices`.
 // With `gpu`, the count comes from GPU memory: the keys given are its bound, the result holds the
-// min(count, bound) sorted ones, and the outputs past them and the status word are checked.
+// min(count, bound) sorted ones, and the outputs past them and the status word are checked. `usage`: of
+// the keys' and values' buffers (temp's is sort_temp_requirements').
 Sorted run(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values, SortConfig config,
-           bool indices = false, std::optional<GpuCount> gpu = std::nullopt) {
+           bool indices = false, std::optional<GpuCount> gpu = std::nullopt,
+           VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
   const uint32_t kbytes = element_size(config.key_type);
   const uint64_t bound = keys.size() / kbytes;
   const uint64_t n = gpu ? std::min(gpu->count, bound) : bound;
   const bool pairs = indices || !values.empty();
   if (pairs && config.value_bytes == 0) config.value_bytes = indices ? 4 : static_cast<uint32_t>(values.size() / bound);
   const TempRequirements req = sort_temp_requirements(ctx, bound, config, gpu.has_value());
-  Guarded keys_in(ctx, keys.size()), keys_out(ctx, keys.size());
-  Guarded values_in(ctx, std::max<size_t>(values.size(), 4)), values_out(ctx, bound * config.value_bytes);
+  Guarded keys_in(ctx, keys.size(), usage), keys_out(ctx, keys.size(), usage);
+  Guarded values_in(ctx, std::max<size_t>(values.size(), 4), usage), values_out(ctx, bound * config.value_bytes, usage);
   HostBuffer<std::byte> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
   poison(temp.data(), std::max<VkDeviceSize>(req.size, 4));
   HostBuffer<uint32_t> words(ctx, 16);  // the count (low word, high word), then the status word, poisoned
@@ -118,7 +125,8 @@ Sorted run(const Context& ctx, std::span<const std::byte> keys, std::span<const 
 // `keys` are the bound and the reference sorts the first min(count, bound) of them.
 template <class K>
 void check_sort(const Context& ctx, const std::vector<K>& keys, SortConfig config, bool keys_only = true,
-                bool argsort = true, bool pairs64 = false, std::optional<GpuCount> gpu = std::nullopt) {
+                bool argsort = true, bool pairs64 = false, std::optional<GpuCount> gpu = std::nullopt,
+                VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
   config.key_type = data_type_of<K>::value;
   config.value_bytes = 0;
   const size_t n = gpu ? static_cast<size_t>(std::min<uint64_t>(gpu->count, keys.size())) : keys.size();
@@ -133,11 +141,11 @@ void check_sort(const Context& ctx, const std::vector<K>& keys, SortConfig confi
                (config.descending ? ", descending" : "") + ", bits [" + std::to_string(config.begin_bit) + ", " +
                std::to_string(config.end_bit) + ")");
   if (keys_only) {
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, false, gpu);
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, false, gpu, usage);
     EXPECT_TRUE(got.keys == want_bytes) << "keys differ from std::stable_sort";
   }
   if (argsort) {
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, true, gpu);
+    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, true, gpu, usage);
     EXPECT_TRUE(got.keys == want_bytes) << "argsort's keys differ from std::stable_sort";
     EXPECT_TRUE(got.values == bytes_of(order)) << "argsort differs from std::stable_sort's order";
   }
@@ -145,7 +153,8 @@ void check_sort(const Context& ctx, const std::vector<K>& keys, SortConfig confi
     std::vector<uint64_t> values(keys.size()), want_values(n);
     for (size_t i = 0; i < keys.size(); ++i) values[i] = i * 0x9E3779B97F4A7C15ull;
     for (size_t i = 0; i < n; ++i) want_values[i] = values[order[i]];
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), std::as_bytes(std::span(values)), config, false, gpu);
+    const Sorted got =
+        run(ctx, std::as_bytes(std::span(keys)), std::as_bytes(std::span(values)), config, false, gpu, usage);
     EXPECT_TRUE(got.keys == want_bytes) << "pairs' keys differ from std::stable_sort";
     EXPECT_TRUE(got.values == bytes_of(want_values)) << "8-byte values differ from std::stable_sort's";
   }
@@ -492,6 +501,114 @@ TEST_F(SortTest, Refusals) {
   expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
     record_sort(ctx, cmd, {config, 512, keys.view(), keys.view(3072), temp.view()});
   }, Errc::buffer_too_small, "keys_out");
+}
+
+// --- SortAddressTest: keys and values through device addresses (the ".bda" kernels) ---------------------
+
+class SortAddressTest : public GpuTest {
+ protected:
+  void SetUp() override {
+    if (!shared_context().device_address_available()) GTEST_SKIP() << "no bufferDeviceAddress on this device";
+  }
+};
+
+constexpr uint64_t kCapBytes = 8192;
+
+// A validated Context with `addressing` whose bindings hold at most kCapBytes (TestHooks::max_binding_bytes).
+const Context& capped_context(Addressing addressing) {
+  return cached_context("sort, bindings of 8 KiB, " + std::string(to_string(addressing)), [addressing] {
+    ContextCreateInfo info;
+    info.addressing = addressing;
+    TestHooks hooks;
+    hooks.max_binding_bytes = kCapBytes;
+    return make_validated_context(info, hooks);
+  });
+}
+
+// `call` throws gpuscan::Error `code` with `fragment` in its message.
+void expect_error(const std::function<void()>& call, Errc code, const std::string& fragment) {
+  try {
+    call();
+    ADD_FAILURE() << "no error; expected one mentioning \"" << fragment << "\"";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(code)) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+// Addressing::device_address at any size: around the tile boundaries, keys, argsort and 8-byte pairs,
+// signed keys descending, floats with their count from GPU memory.
+TEST_F(SortAddressTest, TileBoundaries) {
+  const Context& ctx = context_with(Addressing::device_address);
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  SortConfig descending = kSmallTiles;
+  descending.descending = true;
+  for (size_t n : {size_t{1}, kSmallTile - 1, kSmallTile, kSmallTile + 1, 5 * kSmallTile + 3}) {
+    check_sort(ctx, few_distinct<uint32_t>(n, 7, rng), kSmallTiles, true, true, true, std::nullopt, addressable);
+    check_sort(ctx, random_values<int64_t>(n, rng), descending, true, false, true, std::nullopt, addressable);
+  }
+  check_sort(ctx, random_values<float>(3000, rng), {}, false, true, false, GpuCount{1234}, addressable);
+  if (ctx.single_pass_available())
+    expect_error([&] { sort_temp_requirements(ctx, 100, {.algorithm = SortAlgorithm::onesweep}); },
+                 Errc::unsupported, "bindings only");
+}
+
+// Keys and values longer than one binding (bindings capped at 8 KiB): the sort reaches them through device
+// addresses by itself, needs that usage on every buffer, and refuses clearly what it cannot do.
+TEST_F(SortAddressTest, PastOneBinding) {
+  const Context& ctx = capped_context(Addressing::automatic);
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const size_t n = 5000;  // 20 KB of u32 keys, 40 KB of 8-byte values; 5 tiles' digit counts, 5 KB, fit
+  const SortConfig config{.workgroup_size = 64, .keys_per_lane = 16};  // tiles of 1024 at any subgroup size
+  SortConfig descending = config;
+  descending.descending = true;
+  constexpr VkBufferUsageFlags address_bit = VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  EXPECT_NE(sort_temp_requirements(ctx, n, config).usage & address_bit, 0u);
+  EXPECT_EQ(sort_temp_requirements(ctx, 1000, config).usage & address_bit, 0u) << "1000 keys fit one binding";
+  check_sort(ctx, random_values<uint32_t>(n, rng), config, true, true, true, std::nullopt, addressable);
+  check_sort(ctx, random_values<double>(n / 2 + 7, rng), descending, true, false, true, GpuCount{2222}, addressable);
+  const std::vector<int32_t> few = few_distinct<int32_t>(n, 3, rng);
+  std::vector<int32_t> want = few;
+  std::stable_sort(want.begin(), want.end());
+  EXPECT_EQ(sort(ctx, std::span<const int32_t>(few), config), want) << "the convenience call's own buffers";
+
+  // Buffers without device addresses.
+  SortConfig pairs = config;
+  pairs.value_bytes = 4;
+  const TempRequirements req = sort_temp_requirements(ctx, n, pairs);  // covers keys only too
+  HostBuffer<uint32_t> keys(ctx, 2 * n * 4), reachable(ctx, 2 * n * 4, addressable), temp(ctx, req.size, req.usage);
+  expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+    record_sort(ctx, cmd, {config, n, keys.view(), keys.view(n * 4), temp.view()});
+  }, Errc::missing_usage, "keys do not fit one binding");
+  expect_recording_error(ctx, [&](VkCommandBuffer cmd) {
+    record_sort_pairs(ctx, cmd, {pairs, n, reachable.view(), reachable.view(n * 4), keys.view(),
+                                 keys.view(n * 4), temp.view()});
+  }, Errc::missing_usage, "values_out buffer lacks VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT");
+
+  // What cannot go past one binding.
+  expect_error([&] { sort_temp_requirements(capped_context(Addressing::bindings), n, config); }, Errc::too_large,
+               "Addressing::bindings");
+  SortConfig onesweep = config;
+  onesweep.algorithm = SortAlgorithm::onesweep;
+  if (ctx.single_pass_available())
+    expect_error([&] { sort_temp_requirements(ctx, n, onesweep); }, Errc::too_large, "Onesweep");
+  expect_error([&] { sort_temp_requirements(ctx, n, kSmallTiles); }, Errc::too_large, "digit counts");
+}
+
+// Past lavapipe's own binding limit (maxStorageBufferRange, 128 MiB): 2^25 + 2^20 u32 keys, 138 MB, on
+// their low 16 bits: two passes, through temp's copy and into the output.
+TEST_F(SortAddressTest, BeyondTheDevicesBindingLimit) {
+  const Context& ctx = shared_context();
+  const size_t n = (size_t{1} << 25) + (size_t{1} << 20);
+  if (ctx.device_info().max_storage_buffer_range >= n * 4) GTEST_SKIP() << "one binding holds 138 MB here";
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  check_sort(ctx, random_values<uint32_t>(n, rng), {.end_bit = 16}, true, false, false, std::nullopt, addressable);
 }
 
 }  // namespace

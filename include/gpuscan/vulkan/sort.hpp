@@ -50,8 +50,12 @@ uint32_t sort_passes(const SortConfig& config);
 
 struct SortArgs {
   SortConfig config;     // value_bytes must be 0
-  // Keys; 0 records nothing. At most 2^32 - 1, and keys_out must fit one binding. With count_from: the
-  // upper bound of the count in GPU memory, which sizes temp and the buffers' checks.
+  // Keys; 0 records nothing. At most 2^32 - 1. Past one binding (maxStorageBufferRange), the multipass
+  // sort reaches keys, values and temp through device addresses: a Context with bufferDeviceAddress
+  // (ContextCreateInfo::addressing not `bindings`) and every buffer created with
+  // VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT (sort_temp_requirements' usage then asks for it on temp).
+  // Addressing::device_address takes that path at every count. With count_from: the upper bound of the
+  // count in GPU memory, which sizes temp and the buffers' checks.
   uint64_t count = 0;
   BufferView keys_in;    // count keys of config.key_type from keys_in.offset; only read
   BufferView keys_out;   // count keys: the sorted keys; must not overlap keys_in or temp
@@ -78,7 +82,9 @@ struct SortArgs {
 // its digit counts and tile states are cleared with vkCmdFillBuffer (hence TRANSFER_DST usage, which
 // sort_temp_requirements then asks for; Errc::missing_usage without it). Throws
 // Errc::invalid_argument for a bad bit range, value_bytes, or overlapping ranges; Errc::too_large past
-// 2^32 - 1 keys or one binding; Errc::unsupported without subgroup ballots; check_view's errors.
+// 2^32 - 1 keys, or past one binding without device addresses or with Onesweep; Errc::missing_usage for a
+// buffer without device addresses where the sort needs them; Errc::unsupported without subgroup ballots,
+// or for Onesweep with Addressing::device_address; check_view's errors.
 //
 //   // in = [5, 1, 4, 1, 3]
 //   gpuscan::record_sort(ctx, cmd, {.config = {}, .count = 5, .keys_in = in, .keys_out = out, .temp = tmp});
