@@ -1024,10 +1024,21 @@ class ContextObject {
   py::tuple unique_by_key(const py::object& keys, const py::object& values, const std::string& algorithm) const {
     return ::unique_by_key(state(), keys, values, algorithm);
   }
-  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm) const {
-    if (!return_counts) return ::compact(state(), a, py::str("run-start"), "auto", algorithm, false);
-    const py::tuple r = ::run_lengths(state(), a, algorithm, false);
+  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort) const {
+    const py::object input = sort ? sorted_for_unique(a) : a;
+    if (!return_counts) return ::compact(state(), input, py::str("run-start"), "auto", algorithm, false);
+    const py::tuple r = ::run_lengths(state(), input, algorithm, false);
     return py::make_tuple(r[0], r[1].attr("astype")("intp"));  // numpy's counts are intp
+  }
+  // unique(sort=True)'s input: `a` sorted by the radix sort; bool and integers narrower than 4 bytes, which
+  // the sort does not take, sorted as 4-byte integers of the same order and narrowed back.
+  py::array sorted_for_unique(const py::object& a) const {
+    const py::module_ np = py::module_::import("numpy");
+    const py::array arr = np.attr("asarray")(a);
+    const char kind = arr.dtype().kind();
+    if (arr.itemsize() >= 4 || (kind != 'b' && kind != 'i' && kind != 'u')) return sort_array(state(), arr, false, "auto");
+    const py::object wide = arr.attr("astype")(kind == 'i' ? "int32" : "uint32");
+    return sort_array(state(), wide, false, "auto").attr("astype")(arr.dtype());
   }
   py::tuple run_length_encode(const py::object& a, const std::string& algorithm) const {
     return ::run_lengths(state(), a, algorithm, false);
@@ -1198,8 +1209,11 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "on sorted input the same as numpy.unique(a, equal_nan=False); elements compare as numbers (-0.0 ==\n"
       "0.0, every NaN its own run). dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "return_counts=True also returns each run's length (intp), as numpy.unique(a, return_counts=True)\n"
-      "does on sorted input (Vulkan only: run_length_encode).\n"
+      "does on sorted input (Vulkan only: run_length_encode). sort=True sorts `a` first (sort(), stable;\n"
+      "bool and narrow integers as 4-byte ones), so that any input gives numpy.unique(a, equal_nan=False)\n"
+      "(of equal -0.0 and +0.0, the first in input order).\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)\n"
+      "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32), sort=True)   # array([1, 3, 7], ...)\n"
       "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))";
   static const char* run_length_encode_doc =
       "(values, lengths): the first element of every run of equal consecutive elements of `a` and the run's\n"
@@ -1305,7 +1319,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
       .def("unique", &ContextObject::unique, py::arg("a"), py::arg("return_counts") = false,
-           py::arg("algorithm") = "auto", unique_doc)
+           py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, unique_doc)
       .def("run_length_encode", &ContextObject::run_length_encode, py::arg("a"), py::arg("algorithm") = "auto",
            run_length_encode_doc)
       .def("non_trivial_runs", &ContextObject::non_trivial_runs, py::arg("a"), py::arg("algorithm") = "auto",
@@ -1423,10 +1437,11 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "unique",
-      [](const py::object& a, bool return_counts, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm);
+      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort) {
+        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort);
       },
-      py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", unique_doc);
+      py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", py::kw_only(),
+      py::arg("sort") = false, unique_doc);
   m.def(
       "run_length_encode",
       [](const py::object& a, const std::string& algorithm) {

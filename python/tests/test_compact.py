@@ -244,6 +244,28 @@ def test_unique_of_sorted_input_is_numpy_unique(ctx, dtype, n, algorithm):
     check_narrow_or_same(ctx.unique(b, algorithm=algorithm), b[keep], f"unique of runs {algorithm} n={n}")
 
 
+@pytest.mark.parametrize("n", [0, 1, 5000, 200_003])
+@pytest.mark.parametrize("dtype", DTYPES + [np.int16, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_unique_with_sort_is_numpy_unique_of_any_input(ctx, dtype, n):
+    skip_without_64_bit(ctx, dtype)
+    rng = rng_for("unique sort", np.dtype(dtype).name, n)
+    pool = random_array(dtype, 50, rng) if dtype != np.bool_ else np.array([False, True])
+    a = rng.choice(pool, n)
+    check_narrow_or_same(ctx.unique(a, sort=True), np.unique(a), f"unique(sort=True) n={n}")
+    values, counts = ctx.unique(a, return_counts=True, sort=True)
+    want_values, want_counts = np.unique(a, return_counts=True)
+    check_narrow_or_same(values, want_values, f"unique(sort=True, return_counts=True) n={n}")
+    assert counts.dtype == want_counts.dtype and np.array_equal(counts, want_counts), f"counts (GPUSCAN_SEED={SEED})"
+
+
+def test_unique_with_sort_of_float_specials(ctx):
+    a = np.array([2.0, np.nan, 0.0, 1.0, -0.0, np.nan, 2.0, -np.inf], dtype=np.float64)
+    got = gpuscan.unique(a, sort=True)
+    want = np.unique(a, equal_nan=False)  # [-inf, 0, 1, 2, nan, nan]
+    assert np.array_equal(got, want, equal_nan=True), got
+    assert not np.signbit(got[1]), "of the equal zeros, the first in input order (+0.0)"
+
+
 def test_unique_compares_floats_as_numbers(ctx):
     a = np.array([1.0, -0.0, 0.0, np.nan, np.nan, 2.0, 2.0], dtype=np.float32)
     want = np.array([1.0, -0.0, np.nan, np.nan, 2.0], dtype=np.float32)
