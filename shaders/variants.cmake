@@ -132,8 +132,10 @@ set(GPUSCAN_CUSTOM_OP_VARIANTS
 # common/subgroup_basic.glsl) for GL drivers without GL_KHR_shader_subgroup, and the variants that use no
 # subgroup operation, the only ones (with those) built for the 64-bit types on GL. GL compacts 4-byte
 # elements only: no compaction kernel of a 64-bit element is built for it.
-# The segmented kernels are built for GL in that form only.
-set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles)
+# The segmented kernels are built for GL in that form only. sort_downsweep's .no_subgroups form ranks
+# keys by 1-bit splits in shared memory instead of ballots (common/radix_rank.glsl); its 64-bit keys are
+# uvec2 pairs, so the sort builds no 64-bit-integer code at all.
+set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles sort_downsweep)
 set(GPUSCAN_GL_SUBGROUP_FREE "^(scan_local[.].*[.]blelloch|uniform_add[.]|window_carry[.])")
 
 # Run-length encoding (include/gpuscan/vulkan/run_length.hpp): the compaction kernels find the runs (their
@@ -157,13 +159,15 @@ endforeach()
 
 # LSD radix sort (include/gpuscan/vulkan/sort.hpp): "sort_upsweep.<key>" counts each tile's digits,
 # "sort_downsweep.<key>[.<values>]" ranks and scatters; keys (k32, k64) and values (v32, v64) move as
-# bit patterns, the key type's order is a push-constant flag (common/radix_key.glsl). Vulkan only.
+# bit patterns, the key type's order is a push-constant flag (common/radix_key.glsl). The multipass
+# kernels (no target given) are built for OpenGL too (src/gl/sort.cpp), sort_downsweep also without
+# subgroups (GPUSCAN_GL_NO_SUBGROUP_KERNELS below); Onesweep is Vulkan only.
 foreach(key 32 64)
   list(APPEND GPUSCAN_SHADER_VARIANTS
-    "sort_upsweep.k${key}|sort_upsweep.comp|KEY_${key}|vulkan1.1"
-    "sort_downsweep.k${key}|sort_downsweep.comp|KEY_${key}|vulkan1.1"
-    "sort_downsweep.k${key}.v32|sort_downsweep.comp|KEY_${key},VALUES_32|vulkan1.1"
-    "sort_downsweep.k${key}.v64|sort_downsweep.comp|KEY_${key},VALUES_64|vulkan1.1"
+    "sort_upsweep.k${key}|sort_upsweep.comp|KEY_${key}"
+    "sort_downsweep.k${key}|sort_downsweep.comp|KEY_${key}"
+    "sort_downsweep.k${key}.v32|sort_downsweep.comp|KEY_${key},VALUES_32"
+    "sort_downsweep.k${key}.v64|sort_downsweep.comp|KEY_${key},VALUES_64"
     # The same with keys and values through device addresses (ADDRESS_DEVICE): past one binding.
     "sort_upsweep.k${key}.bda|sort_upsweep.comp|KEY_${key},ADDRESS_DEVICE|vulkan1.2"
     "sort_downsweep.k${key}.bda|sort_downsweep.comp|KEY_${key},ADDRESS_DEVICE|vulkan1.2"

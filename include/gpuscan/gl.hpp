@@ -18,6 +18,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 // Only the neutral headers: a GL program needs no Vulkan header.
@@ -26,6 +28,7 @@
 #include "gpuscan/message.hpp"  // MessageSeverity, MessageCallback
 #include "gpuscan/reduce.hpp"  // ReduceConfig
 #include "gpuscan/segmented.hpp"  // SegmentHeads
+#include "gpuscan/sort.hpp"  // SortConfig, SortedBytes
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
 
@@ -343,6 +346,88 @@ PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> valu
 template <Element T>
 std::vector<T> unique(const Context& ctx, std::span<const T> values, CompactConfig config = {}) {
   return select_if(ctx, values, Predicate::run_start(), config);
+}
+
+// LSD radix sort, as gpuscan/vulkan/sort.hpp with the same SortConfig and order of every key type
+// (gpuscan/sort.hpp), multipass only: per 8-bit digit the tiles' digit counts, their exclusive scan with
+// record_scan, and the stable scatter, ordered by glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT). All six
+// key types run on any GL 4.5 context (64-bit keys move as pairs of 32-bit words: no
+// GL_ARB_gpu_shader_int64 needed). Where GlInfo::subgroup_ballot, tiles are ranked with subgroup ballots
+// as on Vulkan; elsewhere (llvmpipe) the tile is sorted stably in shared memory by 1-bit splits, with the
+// same result. SortAlgorithm::onesweep is refused (Errc::unsupported: its look-back needs 64-bit buffer
+// atomics, which the GL backend does not use); automatic is multipass. Double buffering as on Vulkan:
+// keys_in and values_in are only read, and the result is always in keys_out / values_out.
+//
+// Temp a sort of `count` keys with `config` needs (`indirect`: for SortArgs::count_from, count its bound).
+//   auto req = gpuscan::gl::sort_temp_requirements(ctx, n, {.key_type = gpuscan::DataType::f32});
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config,
+                                        bool indirect = false);
+// "multipass, 4 passes, W = 256, K = 8, ranking by 1-bit splits (no subgroups)", and the count scan's plan.
+std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config);
+
+struct SortArgs {
+  SortConfig config;    // value_bytes must be 0
+  uint64_t count = 0;   // keys; 0 issues nothing. With count_from: the count's upper bound
+  BufferView keys_in;   // count keys of config.key_type; only read
+  BufferView keys_out;  // count keys: the sorted keys; must not overlap keys_in or temp
+  BufferView temp;      // sort_temp_requirements(ctx, count, config).size bytes at its alignment
+  // Optional: the count from GPU memory, as ScanArgs::count_from: every dispatch is sized for the bound
+  // and the kernels read the count (clamped to the bound; the status word says whether it was) when they
+  // run, so nothing past it is read or written. temp: sort_temp_requirements(ctx, count, config, true).
+  std::optional<IndirectCount> count_from;
+};
+
+// Issues the sort (binds its own programs, SSBO bindings 0-5 and uniform buffer 0). Barrier contract as
+// record_scan's. Throws Errc::invalid_argument for a bad bit range, value_bytes, workgroup_size,
+// keys_per_lane or overlapping ranges; Errc::unsupported for SortAlgorithm::onesweep; Errc::too_large
+// past 2^32 - 1 keys or one binding; check_view's errors (buffer_too_small for a short temp, ...).
+//   // in = [5, 1, 4, 1, 3] in buffer `a`
+//   gpuscan::gl::record_sort(ctx, {.count = 5, .keys_in = {a}, .keys_out = {b}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // b <-- [1, 1, 3, 4, 5]
+void record_sort(const Context& ctx, const SortArgs& args);
+
+struct SortPairsArgs {
+  SortConfig config;      // value_bytes 4 or 8
+  uint64_t count = 0;
+  BufferView keys_in;     // as SortArgs
+  BufferView keys_out;
+  BufferView values_in;   // count values; only read; unused with values_are_indices
+  BufferView values_out;  // count values, each moved with its key
+  BufferView temp;
+  bool values_are_indices = false;  // argsort: the values are the keys' input positions as u32
+  std::optional<IndirectCount> count_from;
+};
+
+// A stable sort of keys with values that move with them.
+//   // keys = [3.5f, -1.0f, 3.5f, NaN, -0.0f], values = [10, 11, 12, 13, 14]
+//   gpuscan::gl::record_sort_pairs(ctx, {.config = {.key_type = gpuscan::DataType::f32, .value_bytes = 4},
+//                                        .count = 5, .keys_in = {k}, .keys_out = {ks}, .values_in = {v},
+//                                        .values_out = {vs}, .temp = {t}});
+//   // ks <-- [-1.0f, -0.0f, 3.5f, 3.5f, NaN], vs <-- [11, 14, 10, 12, 13]
+void record_sort_pairs(const Context& ctx, const SortPairsArgs& args);
+
+// Untyped convenience (blocks): as gpuscan::sort_bytes.
+SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
+                       const SortConfig& config, bool indices = false);
+
+// Convenience on host data (blocks); key_type and value_bytes come from the types.
+//   gpuscan::gl::sort(ctx, std::span<const float>(k))      // {2.5f, -1.0f, 2.5f} -> {-1.0f, 2.5f, 2.5f}
+//   gpuscan::gl::argsort(ctx, std::span<const float>(k))   // {1, 0, 2}
+template <GlElement K>
+std::vector<K> sort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
+  return gpuscan::detail::sort_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, config);
+}
+template <GlElement K>
+std::vector<uint32_t> argsort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
+  return gpuscan::detail::argsort_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, config);
+}
+//   gpuscan::gl::sort_pairs(ctx, std::span<const uint32_t>(k), std::span<const double>(v))
+//   // k = {2, 1, 2}, v = {0.5, 1.5, 2.5}  ->  {{1, 2, 2}, {1.5, 0.5, 2.5}}
+template <GlElement K, class V>
+  requires(std::is_trivially_copyable_v<V> && (sizeof(V) == 4 || sizeof(V) == 8))
+std::pair<std::vector<K>, std::vector<V>> sort_pairs(const Context& ctx, std::span<const K> keys,
+                                                     std::span<const V> values, SortConfig config = {}) {
+  return gpuscan::detail::sort_pairs_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, values, config);
 }
 
 }  // namespace gpuscan::gl

@@ -1,7 +1,7 @@
 // LSD radix sort: keys (and values that move with them) in ascending or descending order, stable.
 // docs/sort.md is the guide. This header holds what every backend shares (the configuration) and names no
-// graphics API; the calls are in gpuscan/vulkan/sort.hpp (included by gpuscan/vulkan.hpp). OpenGL has no
-// sort.
+// graphics API; the calls are in gpuscan/vulkan/sort.hpp (included by gpuscan/vulkan.hpp) and, for OpenGL
+// (the multipass algorithm only), in gpuscan/gl.hpp.
 //
 // Order of the key types: u32 and u64 as unsigned numbers, i32 and i64 as two's complement numbers, f32 and
 // f64 as numpy's np.sort orders them: -inf < ... < -0.0 == +0.0 < ... < +inf < NaN, where -0.0 and +0.0
@@ -11,7 +11,12 @@
 // (so NaNs first); it is not the reverse of the ascending result.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "gpuscan/types.hpp"
 
@@ -48,5 +53,42 @@ struct SortConfig {
   uint32_t keys_per_lane = 0;
   SortAlgorithm algorithm = SortAlgorithm::automatic;
 };
+
+// What the untyped convenience calls (sort_bytes) return: the sorted keys and their values, as bytes.
+struct SortedBytes {
+  std::vector<std::byte> keys, values;
+};
+
+namespace detail {
+template <class T>
+std::vector<T> from_bytes(const std::vector<std::byte>& bytes) {
+  std::vector<T> out(bytes.size() / sizeof(T));
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+  return out;
+}
+
+// The typed convenience calls of both backends over their sort_bytes, given as
+// `bytes(keys, values, config, indices)`: key_type and value_bytes come from the types.
+template <Element K, class Bytes>
+std::vector<K> sort_via(const Bytes& bytes, std::span<const K> keys, SortConfig config) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = 0;
+  return from_bytes<K>(bytes(std::as_bytes(keys), std::span<const std::byte>(), config, false).keys);
+}
+template <Element K, class Bytes>
+std::vector<uint32_t> argsort_via(const Bytes& bytes, std::span<const K> keys, SortConfig config) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = 4;
+  return from_bytes<uint32_t>(bytes(std::as_bytes(keys), std::span<const std::byte>(), config, true).values);
+}
+template <Element K, class V, class Bytes>
+std::pair<std::vector<K>, std::vector<V>> sort_pairs_via(const Bytes& bytes, std::span<const K> keys,
+                                                         std::span<const V> values, SortConfig config) {
+  config.key_type = data_type_of<K>::value;
+  config.value_bytes = sizeof(V);
+  SortedBytes out = bytes(std::as_bytes(keys), std::as_bytes(values), config, false);
+  return {from_bytes<K>(out.keys), from_bytes<V>(out.values)};
+}
+}  // namespace detail
 
 }  // namespace gpuscan

@@ -306,25 +306,6 @@ bvec4 compact_keep4(uint e, uint load, out EVEC4 values) {
   return kept;
 }
 
-// Exclusive sum of one u32 per invocation in local invocation order (Hillis-Steele in shared memory,
-// 2·log2(W) barriers); `total` receives the workgroup's sum. Call from uniform control flow.
-shared uint sh_compact_scan[gl_WorkGroupSize.x];
-
-uint workgroup_exclusive_sum(uint v, out uint total) {
-  const uint lid = gl_LocalInvocationID.x;
-  barrier();
-  sh_compact_scan[lid] = v;
-  for (uint d = 1u; d < gl_WorkGroupSize.x; d <<= 1) {
-    barrier();
-    const uint t = lid >= d ? sh_compact_scan[lid - d] : 0u;
-    barrier();
-    sh_compact_scan[lid] += t;
-  }
-  barrier();
-  total = sh_compact_scan[gl_WorkGroupSize.x - 1u];
-  const uint inclusive = sh_compact_scan[lid];
-  barrier();
-  return inclusive - v;
-}
+#include "common/workgroup_sum.glsl"  // workgroup_exclusive_sum
 
 #endif

@@ -13,21 +13,35 @@
 // row instead of the ballots (no faster); every row's ballots before the counter chain, a two-barrier
 // chunked scan of the digit totals instead of Hillis-Steele, shared-only subgroup barriers and the digit
 // offsets loaded before the ranking, together (3.16 ms).
+//
+// With GPUSCAN_NO_SUBGROUPS (the .no_subgroups build for GL drivers without GL_KHR_shader_subgroup, such as
+// llvmpipe's) the tile is sorted stably in shared memory instead (rank_tile below): the same ranks, as a
+// tile has only one stable order by digit, and the same sh_digit_first.
 #ifndef GPUSCAN_RADIX_RANK_GLSL
 #define GPUSCAN_RADIX_RANK_GLSL
 
+#if !defined(GPUSCAN_NO_SUBGROUPS)
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#endif
 
 // Rows of counters: W / the device's narrowest subgroup (a workgroup has at most that many subgroups).
 SPEC_CONSTANT(15, uint, SORT_ROWS, 16u);
 // Words of sh_sort: the counters (SORT_ROWS · RADIX), or later the staged tile (W·K keys or values of
-// up to 2 words each), whichever is larger (src/vulkan/sort.cpp computes it).
+// up to 2 words each), whichever is larger (src/core/sort_plan.cpp computes it).
 SPEC_CONSTANT(16, uint, SORT_SHARED_WORDS, 4096u);
 
 shared uint sh_sort[SORT_SHARED_WORDS];
 shared uint sh_digit_first[RADIX];  // the tile's first sorted position of each digit
 shared uint sh_digit_scan[RADIX];   // the other half of the digit scan's ping-pong
+
+#if defined(GPUSCAN_NO_SUBGROUPS)
+#include "common/workgroup_sum.glsl"
+
+// Invocation i holds the tile's keys [i·K, (i+1)·K).
+uint rank_position(uint k) { return gl_LocalInvocationID.x * KEYS_PER_LANE + k; }
+
+#else
 
 // The tile position of this invocation's key in row k.
 uint rank_position(uint k) {
@@ -45,6 +59,8 @@ uvec4 digit_peers(uint d, bool valid) {
   return peers;
 }
 
+#endif
+
 // sh_digit_first[0, radix) from digit totals to their exclusive prefix (Hillis-Steele, radix <= 256).
 void scan_digit_totals(uint radix) {
   const uint w = gl_WorkGroupSize.x;
@@ -61,6 +77,52 @@ void scan_digit_totals(uint radix) {
   for (uint d = lid; d < radix; d += w) sh_digit_first[d] = sh_digit_scan[d];
   barrier();
 }
+
+#if defined(GPUSCAN_NO_SUBGROUPS)
+
+// ranks[k] <- the tile position, in digit order, of this invocation's key k (where valid[k]); as the
+// ballot ranking's, ends with a barrier, sh_sort free and sh_digit_first each digit's first position.
+// The tile is sorted stably in sh_sort by one 1-bit split per digit bit, lowest first (so by the whole
+// digit, as an LSD sort): each split's keys with the bit clear go first, at the workgroup's exclusive
+// sum of such keys before them, the others after all of those. An entry is digit << 16 | its tile
+// position (a tile has at most 2^16 keys: the host keeps W·K there); the positions past the tile's keys
+// take the largest digit, so they stay behind every key and the keys' ranks are those without them.
+// pc.bits splits of 2·log2(W) + 1 barriers each: cheap enough for the CPU drivers that lack subgroups.
+void rank_tile(uint digits[KEYS_PER_LANE], bool valid[KEYS_PER_LANE], out uint ranks[KEYS_PER_LANE]) {
+  const uint w = gl_WorkGroupSize.x;
+  const uint lid = gl_LocalInvocationID.x;
+  const uint radix = radix_digits();
+  for (uint d = lid; d < radix; d += w) sh_digit_first[d] = 0u;
+  barrier();
+  uint entries[KEYS_PER_LANE];
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+    if (valid[k]) atomicAdd(sh_digit_first[digits[k]], 1u);  // the totals: their order does not matter
+    entries[k] = ((valid[k] ? digits[k] : 0xFFu) << 16) | rank_position(k);
+  }
+  for (uint b = 16u; b < 16u + pc.bits; ++b) {
+    uint clear = 0u;
+    for (uint k = 0u; k < KEYS_PER_LANE; ++k) clear += ((entries[k] >> b) & 1u) ^ 1u;
+    uint all_clear;
+    uint before = workgroup_exclusive_sum(clear, all_clear);  // begins and ends with barriers
+    for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+      if (((entries[k] >> b) & 1u) == 0u) {
+        sh_sort[before] = entries[k];
+        ++before;
+      } else {  // after every clear key, behind the set ones before it (rank_position(k) - before of them)
+        sh_sort[all_clear + rank_position(k) - before] = entries[k];
+      }
+    }
+    barrier();
+    for (uint k = 0u; k < KEYS_PER_LANE; ++k) entries[k] = sh_sort[rank_position(k)];
+  }
+  barrier();  // every entry read before sh_sort maps tile positions to sorted ones
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) sh_sort[entries[k] & 0xFFFFu] = rank_position(k);
+  barrier();
+  for (uint k = 0u; k < KEYS_PER_LANE; ++k) ranks[k] = sh_sort[rank_position(k)];
+  scan_digit_totals(radix);  // begins after the barrier above that followed the atomics; ends with one
+}
+
+#else
 
 // ranks[k] <- the tile position, in digit order, of this invocation's key in row k (where valid[k]).
 // Ends with a barrier: sh_sort is free again, sh_digit_first holds each digit's first position.
@@ -99,5 +161,7 @@ void rank_tile(uint digits[KEYS_PER_LANE], bool valid[KEYS_PER_LANE], out uint r
     if (valid[k]) ranks[k] += sh_digit_first[digits[k]] + sh_sort[row + digits[k]];
   barrier();
 }
+
+#endif  // GPUSCAN_NO_SUBGROUPS
 
 #endif

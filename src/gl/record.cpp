@@ -144,29 +144,18 @@ struct Pass {
 // level's parameters and dispatch commands in temp (core/indirect.hpp).
 Pass indirect_count_pass(Context::Impl& impl, const core::Dispatch& d, const IndirectCount& from, const Resolved& r,
                          const BufferView& temp, uint32_t esize) {
-  Pass p{};
-  p.key.variant = "indirect_count";
-  p.key.use_aux = r.min_one_block;  // MIN_ONE_BLOCK
-  p.bindings[0] = bind_elements(impl, from.buffer, 0, from.is_64bit ? 2 : 1, 4);
-  p.bindings[1] = bind_elements(impl, temp, d.aux.offset, d.aux.count, esize);
-  const bool has_status = from.status.buffer != 0;
-  p.bindings[2] = has_status ? bind_elements(impl, from.status, 0, 1, 4) : p.bindings[1];
-  p.bindings[3] = p.bindings[1];
-  p.binding_count = scan_bindings;
   core::IndirectCountParams shape;
-  shape.count_offset = p.bindings[0].element_offset;
-  shape.is_64bit = from.is_64bit;
   shape.bound = r.plan_bound;
   shape.block_size = r.block_size;
   shape.levels = r.indirect.levels;
-  shape.max_groups_x = impl.max_groups_x;
-  shape.words_offset = static_cast<uint32_t>(p.bindings[1].element_offset * esize / 4);
-  if (has_status) shape.status_offset = p.bindings[2].element_offset;
-  const auto params = core::indirect_count_words(shape);
-  std::copy(params.begin(), params.end(), p.params);
+  const IndirectCountStep step = indirect_count_step(impl, d, from, temp, esize, shape, r.min_one_block);
+  Pass p{};
+  p.key = step.key;
+  std::copy(step.bindings, step.bindings + scan_bindings, p.bindings);
+  std::copy(step.params.begin(), step.params.end(), p.params);
+  p.binding_count = scan_bindings;
   p.groups_x = 1;
   p.groups_y = 1;
-  impl.program(p.key);
   return p;
 }
 
@@ -259,18 +248,12 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
   }
 }
 
-// A count in GPU memory (and its status word) must exist and stay clear of what the call writes
-// (core::check_indirect_count, shared with the Vulkan backend).
+core::ByteRange byte_range(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset, bytes}; }
+
 void check_count_from(const Context::Impl& impl, const IndirectCount& from, const BufferView& output,
                       uint64_t output_bytes, const BufferView& temp, uint64_t temp_bytes) {
-  check_view(impl, "count", from.buffer, from.is_64bit ? 2 : 1, 4, "the count needs");
-  const bool has_status = from.status.buffer != 0;
-  if (has_status) check_view(impl, "status", from.status, 1, 4, "the status word needs");
-  auto range = [](const BufferView& v, uint64_t b) { return core::ByteRange{v.buffer, v.offset, b}; };
-  const core::ByteRange written[] = {range(output, output_bytes), range(temp, temp_bytes)};
-  core::check_indirect_count(range(from.buffer, from.is_64bit ? 8 : 4),
-                             has_status ? range(from.status, 4) : core::ByteRange{}, written,
-                             "the output or temp range");
+  const core::ByteRange written[] = {byte_range(output, output_bytes), byte_range(temp, temp_bytes)};
+  gl::check_count_from(impl, from, written, "the output or temp range");
 }
 
 void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bool partition) {
@@ -339,6 +322,38 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
 }
 
 }  // namespace
+
+IndirectCountStep indirect_count_step(Context::Impl& impl, const core::Dispatch& d, const IndirectCount& from,
+                                      const BufferView& temp, uint32_t esize, core::IndirectCountParams shape,
+                                      bool min_one_block) {
+  IndirectCountStep step{};
+  step.key.variant = "indirect_count";
+  step.key.use_aux = min_one_block;  // MIN_ONE_BLOCK
+  step.bindings[0] = bind_elements(impl, from.buffer, 0, from.is_64bit ? 2 : 1, 4);
+  step.bindings[1] = bind_elements(impl, temp, d.aux.offset, d.aux.count, esize);
+  const bool has_status = from.status.buffer != 0;
+  step.bindings[2] = has_status ? bind_elements(impl, from.status, 0, 1, 4) : step.bindings[1];
+  step.bindings[3] = step.bindings[1];
+  shape.count_offset = step.bindings[0].element_offset;
+  shape.is_64bit = from.is_64bit;
+  shape.max_groups_x = impl.max_groups_x;
+  shape.words_offset = static_cast<uint32_t>(step.bindings[1].element_offset * esize / 4);
+  if (has_status) shape.status_offset = step.bindings[2].element_offset;
+  step.params = core::indirect_count_words(shape);
+  impl.program(step.key);
+  return step;
+}
+
+// A count in GPU memory (and its status word) must exist and stay clear of what the call writes
+// (core::check_indirect_count, shared with the Vulkan backend).
+void check_count_from(const Context::Impl& impl, const IndirectCount& from, std::span<const core::ByteRange> written,
+                      const char* written_names) {
+  check_view(impl, "count", from.buffer, from.is_64bit ? 2 : 1, 4, "the count needs");
+  const bool has_status = from.status.buffer != 0;
+  if (has_status) check_view(impl, "status", from.status, 1, 4, "the status word needs");
+  core::check_indirect_count(byte_range(from.buffer, from.is_64bit ? 8 : 4),
+                             has_status ? byte_range(from.status, 4) : core::ByteRange{}, written, written_names);
+}
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
   const Resolved r = resolve_scan(ctx, count, config, indirect, core::PlanExtent::outline);

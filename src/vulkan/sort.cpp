@@ -6,9 +6,7 @@
 // scan, then per pass one dispatch of shaders/sort_onesweep.comp, whose tiles look back over the tile
 // states, cleared before each pass.
 //
-// Temp: [keys: count keys][values: count values][digit counts: 256 · tiles u32 (onesweep: 256 · passes)]
-// [onesweep: the tile counter, 8 bytes, and the tile states, 256 · tiles 64-bit words][record_scan's temp]
-// [count_from: the words shaders/indirect_count.comp writes], each part at a multiple of 64 bytes.
+// Temp as src/core/sort_plan.hpp lays it out, record_scan's temp in the count scan's place.
 // Bindings of the kernels: 0 keys in, 1 keys out, 2 digit counts (onesweep: the counts and the states, as
 // 64-bit words), 3 values in, 4 values out, 5 the indirect count's words.
 //
@@ -23,6 +21,7 @@
 
 #include "core/indirect.hpp"
 #include "core/scan_shape.hpp"
+#include "core/sort_plan.hpp"
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/sort.hpp"
 #include "vulkan/buffer_checks.hpp"
@@ -35,55 +34,12 @@
 namespace gpuscan {
 namespace {
 
-constexpr uint32_t kDigitBits = 8;
-constexpr uint32_t kRadix = 1u << kDigitBits;
-constexpr uint64_t kArrayAlignment = 64;
-constexpr uint32_t kDefaultWorkgroup = 256;
-constexpr uint32_t kMaxCounterRows = 16;  // the default W keeps the ballot ranking's counters to 16 rows
-constexpr uint32_t kDefaultKeysPerLane = 8;
-// pc.flags (shaders/common/radix_key.glsl)
-constexpr uint32_t kKeySigned = 1, kKeyFloat = 2, kDescending = 4, kIndexValues = 8;
+constexpr uint32_t kDigitBits = core::kSortDigitBits;
+constexpr uint32_t kRadix = core::kSortRadix;
+constexpr uint32_t kIndexValues = core::kSortIndexValues;
 
-uint64_t round_up(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
-
-uint32_t key_width(DataType type) { return element_size(type) * 8; }
-
-struct BitRange {
-  uint32_t begin, end;
-};
-
-BitRange bit_range(const SortConfig& config) {
-  const uint32_t width = key_width(config.key_type);
-  const uint32_t end = config.end_bit == 0 ? width : config.end_bit;
-  if (end > width || config.begin_bit > end)
-    throw Error(Errc::invalid_argument, "sort bit range [" + std::to_string(config.begin_bit) + ", " +
-                                            std::to_string(config.end_bit) + ") does not lie in the " +
-                                            std::to_string(width) + "-bit " + std::string(to_string(config.key_type)) +
-                                            " key: need begin_bit <= end_bit <= " + std::to_string(width) +
-                                            " (end_bit 0 = " + std::to_string(width) + ")");
-  return {config.begin_bit, end};
-}
-
-void check_values(const SortConfig& config, bool pairs) {
-  if (!pairs && config.value_bytes != 0)
-    throw Error(Errc::invalid_argument, "record_sort sorts keys only: SortConfig::value_bytes must be 0, not " +
-                                            std::to_string(config.value_bytes) + " (record_sort_pairs moves values)");
-  if (pairs && config.value_bytes != 4 && config.value_bytes != 8)
-    throw Error(Errc::invalid_argument, "sort values are 4 or 8 bytes (SortConfig::value_bytes), not " +
-                                            std::to_string(config.value_bytes));
-}
-
-struct Shape {
-  uint32_t workgroup_size;  // W
-  uint32_t keys_per_lane;   // K
-  uint32_t rows;            // counter rows: W / the narrowest subgroup
-  uint32_t shared_words;    // sh_sort's words (shaders/common/radix_rank.glsl)
-  uint64_t tile() const { return uint64_t{workgroup_size} * keys_per_lane; }
-};
-
-// Shared memory of the downsweep and Onesweep kernels: sh_sort, three arrays of RADIX words and the
-// Onesweep tile index.
-uint64_t shared_bytes(const Shape& s) { return (uint64_t{s.shared_words} + 3 * kRadix + 1) * 4; }
+using core::check_sort_values;
+using Shape = core::SortShape;
 
 Shape shape_for(const Context& ctx, const SortConfig& config) {
   const DeviceInfo& info = ctx.device_info();
@@ -91,34 +47,9 @@ Shape shape_for(const Context& ctx, const SortConfig& config) {
     throw Error(Errc::unsupported, "the radix sort ranks keys with subgroup ballots, which this device does not "
                                    "offer in compute shaders (VK_SUBGROUP_FEATURE_BALLOT_BIT)");
   const core::WorkgroupLimits limits = core::workgroup_limits(info);
-  const uint32_t narrowest = std::max<uint32_t>(info.min_subgroup_size, 1);
-  const uint32_t least = core::min_workgroup_size(limits);
-  const uint32_t most = std::bit_floor(info.max_workgroup_invocations);
-  uint32_t w = config.workgroup_size;
-  if (w == 0) {
-    w = std::clamp(std::min(kDefaultWorkgroup, kMaxCounterRows * narrowest), least, std::max(least, most));
-  } else if (!std::has_single_bit(w) || w < least || w > info.max_workgroup_invocations) {
-    throw Error(Errc::invalid_argument, "sort workgroup size " + std::to_string(w) + " is not a power of two from " +
-                                            std::to_string(least) + " to " +
-                                            std::to_string(info.max_workgroup_invocations));
-  }
-  const uint32_t k_requested = config.keys_per_lane;
-  if (k_requested != 0 && (!std::has_single_bit(k_requested) || k_requested > 32))
-    throw Error(Errc::invalid_argument, "sort keys per lane " + std::to_string(k_requested) +
-                                            " is not a power of two from 1 to 32");
-  const uint32_t words_per_item = std::max<uint32_t>(element_size(config.key_type), std::max(config.value_bytes, 4u)) / 4;
-  Shape s{w, k_requested ? k_requested : kDefaultKeysPerLane, w / narrowest, 0};
-  for (;;) {
-    s.shared_words = static_cast<uint32_t>(std::max<uint64_t>(uint64_t{s.rows} * kRadix, s.tile() * words_per_item));
-    if (shared_bytes(s) <= info.max_shared_memory_bytes) return s;
-    if (k_requested != 0 || s.keys_per_lane == 1)
-      throw Error(k_requested ? Errc::invalid_argument : Errc::unsupported,
-                  "the sort's tile of " + std::to_string(w) + " x " + std::to_string(s.keys_per_lane) +
-                      " keys needs " + std::to_string(shared_bytes(s)) + " bytes of shared memory, more than the " +
-                      std::to_string(info.max_shared_memory_bytes) + " this device has; ask for a smaller "
-                      "workgroup_size or keys_per_lane");
-    s.keys_per_lane /= 2;
-  }
+  return core::sort_shape({std::max<uint32_t>(info.min_subgroup_size, 1), core::min_workgroup_size(limits),
+                           info.max_workgroup_invocations, info.max_shared_memory_bytes},
+                          config);
 }
 
 ScanConfig counts_scan_config(const Context& ctx) {
@@ -163,32 +94,21 @@ bool use_device_address(const Context& ctx, uint64_t count, const SortConfig& co
   return count > binding_fit(ctx, config);
 }
 
-struct Layout {
-  Shape shape;
-  BitRange bits;
-  bool onesweep = false;
+struct Layout : core::SortLayout {
   bool device_address = false;  // keys and values through device addresses (use_device_address)
-  uint32_t passes = 1;
-  uint64_t tiles = 0;
-  uint64_t counts = 0;  // u32 digit counts: 256 · tiles (onesweep: 256 · passes)
-  uint64_t keys = 0, values = 0, count_words = 0, states = 0, scan_temp = 0;  // byte offsets in temp
-  uint64_t state_bytes = 0;  // onesweep: the tile counter and the states
   TempRequirements scan_req;
-  std::optional<core::IndirectRegion> indirect;  // count_from: the indirect count's words (u32 elements)
-  uint64_t bytes = 0;
 };
 
 // `count`: the keys, or with `indirect` (a count from GPU memory) their upper bound.
 Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
   Layout l;
-  l.bits = bit_range(config);
-  l.passes = std::max<uint32_t>(1, (l.bits.end - l.bits.begin + kDigitBits - 1) / kDigitBits);
+  l.bits = core::sort_bit_range(config);
+  l.passes = core::sort_pass_count(l.bits);
   l.shape = shape_for(ctx, config);
   l.onesweep = use_onesweep(ctx, config);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
-  if (count > UINT32_MAX)
-    throw Error(Errc::too_large, "the sort takes at most 2^32 - 1 keys (u32 positions), not " + std::to_string(count));
   const Context::Impl& impl = impl_of(ctx);
+  core::check_sort_count(count, UINT32_MAX, kbytes, vbytes, "");  // 2^32 - 1 keys; one binding below
   if (count > binding_fit(ctx, config)) {
     const std::string what = std::to_string(count) + " keys of " + std::to_string(kbytes) + " bytes" +
                              (vbytes ? " with " + std::to_string(vbytes) + "-byte values" : std::string()) +
@@ -204,27 +124,14 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
                                           "reaches them through device addresses");
   }
   l.device_address = use_device_address(ctx, count, config, l.onesweep);
-  if (count > 0) {
-    l.tiles = (count + l.shape.tile() - 1) / l.shape.tile();
-    l.counts = (l.onesweep ? l.passes : l.tiles) * kRadix;
-    if (l.counts * 4 > impl.max_binding_bytes)
-      throw Error(Errc::too_large, "the sort's digit counts (256 per tile of " + std::to_string(l.shape.tile()) +
-                                       " keys: " + std::to_string(l.counts * 4) + " bytes) do not fit one binding (" +
-                                       std::to_string(impl.max_binding_bytes) +
-                                       " bytes); ask for larger tiles (workgroup_size, keys_per_lane)");
-    l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
-    l.keys = 0;
-    l.values = round_up(count * kbytes, kArrayAlignment);
-    l.count_words = round_up(l.values + count * vbytes, kArrayAlignment);
-    l.states = round_up(l.count_words + l.counts * 4, kArrayAlignment);
-    l.state_bytes = l.onesweep ? 8 + l.tiles * kRadix * 8 : 0;
-    l.scan_temp = round_up(l.states + l.state_bytes, kArrayAlignment);
-    l.bytes = l.scan_temp + l.scan_req.size;
-  }
-  if (indirect) {  // one level of words: the kernels read its n (a bound of 0 still sets the status)
-    l.indirect = core::indirect_region(round_up(l.bytes, kArrayAlignment) / 4, 1, 4);
-    l.bytes = (l.indirect->first + l.indirect->elements) * 4;
-  }
+  core::size_sort_counts(l, count);
+  if (l.counts * 4 > impl.max_binding_bytes)
+    throw Error(Errc::too_large, "the sort's digit counts (256 per tile of " + std::to_string(l.shape.tile()) +
+                                     " keys: " + std::to_string(l.counts * 4) + " bytes) do not fit one binding (" +
+                                     std::to_string(impl.max_binding_bytes) +
+                                     " bytes); ask for larger tiles (workgroup_size, keys_per_lane)");
+  if (count > 0) l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
+  core::place_sort_arrays(l, count, kbytes, vbytes, l.scan_req.size, indirect);
   return l;
 }
 
@@ -239,23 +146,6 @@ static_assert(kSortAddressWord + 8 <= push_constant_words);
 
 using vk::compute_barrier;
 using vk::sub_view;
-
-PipelineKey kernel_key(const Shape& s, std::string variant) {
-  PipelineKey key;
-  key.variant = std::move(variant);
-  key.workgroup_size = s.workgroup_size;
-  key.vectors_per_lane = s.keys_per_lane;
-  key.sort_rows = s.rows;
-  key.sort_shared_words = s.shared_words;
-  return key;
-}
-
-uint32_t key_flags(const SortConfig& config) {
-  uint32_t flags = config.descending ? kDescending : 0;
-  if (config.key_type == DataType::i32 || config.key_type == DataType::i64) flags |= kKeySigned;
-  if (config.key_type == DataType::f32 || config.key_type == DataType::f64) flags |= kKeyFloat;
-  return flags;
-}
 
 // What both record calls hand to record_passes (values_in empty without values; `indices`: argsort).
 struct Buffers {
@@ -295,9 +185,9 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
   const std::string key_name = kbytes == 8 ? "k64" : "k32";
   const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
   const std::string addressed = l.device_address ? ".bda" : "";
-  const PipelineKey upsweep = kernel_key(l.shape, "sort_upsweep." + key_name + addressed);
-  const PipelineKey downsweep = kernel_key(l.shape, "sort_downsweep." + key_name + value_name + addressed);
-  PipelineKey onesweep = kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
+  const PipelineKey upsweep = core::sort_kernel_key(l.shape, "sort_upsweep." + key_name + addressed);
+  const PipelineKey downsweep = core::sort_kernel_key(l.shape, "sort_downsweep." + key_name + value_name + addressed);
+  PipelineKey onesweep = core::sort_kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
   onesweep.spin_limit = impl.spin_limit(0);
   onesweep.withhold_first_tile = impl.withhold_first_tile;
   uint32_t gx = 0, gy = 0;
@@ -319,7 +209,7 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
     values_temp = array(b.temp, l.values / vbytes, vbytes);
     values_from = b.indices ? values_out : array(b.values_in, 0, vbytes);
   }
-  const uint32_t flags = key_flags(config);
+  const uint32_t flags = core::sort_key_flags(config);
   const vk::Binding count_words =  // unread without count_from
       count_from ? record_count_words(ctx, cmd, l, *count_from, b.temp, count) : counts;
   const uint32_t dynamic = count_from ? count_words.element_offset + 1 : 0;  // n is the words' first
@@ -340,7 +230,7 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, con
                                  counts.element_offset, 0, 0, 0, 0, dynamic};
     const VkDescriptorBufferInfo infos[6] = {keys_from.binding.info, keys_from.binding.info, counts.info,
                                              keys_from.binding.info, keys_from.binding.info, count_words.info};
-    impl.record_dispatch(cmd, kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
+    impl.record_dispatch(cmd, core::sort_kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
     if (stages == vk::SortStages::counts) return;
     if (cmd) {
       compute_barrier(cmd);
@@ -414,11 +304,6 @@ void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config
   if (b.temp.offset % align != 0)
     throw Error(Errc::misaligned, "temp starts at byte " + std::to_string(b.temp.offset) + ", not a multiple of " +
                                       std::to_string(align) + " (sort_temp_requirements' alignment)");
-  struct Range {
-    const char* name;
-    BufferView view;
-    uint64_t bytes;
-  };
   if (count_from) {  // its words are read, and its dispatches sized for the bound: no INDIRECT_BUFFER usage
     const core::ByteRange written[] = {vk::byte_range(b.keys_out, count * kbytes), vk::byte_range(b.temp, l.bytes),
                                        vk::byte_range(b.values_out, values ? count * vbytes : 0)};
@@ -440,29 +325,25 @@ void check_buffers(const Context& ctx, const Layout& l, const SortConfig& config
                              : std::to_string(count) + " keys do not fit one binding") +
                         "), every buffer it reads or writes needs it (sort_temp_requirements' usage for temp)");
   }
-  std::vector<Range> ranges = {{"keys_in", b.keys_in, count * kbytes}, {"keys_out", b.keys_out, count * kbytes},
-                               {"temp", b.temp, l.bytes}};
+  std::vector<core::NamedRange> ranges = {{"keys_in", vk::byte_range(b.keys_in, count * kbytes)},
+                                          {"keys_out", vk::byte_range(b.keys_out, count * kbytes)},
+                                          {"temp", vk::byte_range(b.temp, l.bytes)}};
   if (values) {
     vk::check_view("values_out", b.values_out, count, vbytes, need);
-    ranges.push_back({"values_out", b.values_out, count * vbytes});
+    ranges.push_back({"values_out", vk::byte_range(b.values_out, count * vbytes)});
     if (!b.indices) {
       vk::check_view("values_in", b.values_in, count, vbytes, need);
-      ranges.push_back({"values_in", b.values_in, count * vbytes});
+      ranges.push_back({"values_in", vk::byte_range(b.values_in, count * vbytes)});
     }
   }
-  for (size_t i = 0; i < ranges.size(); ++i)
-    for (size_t j = i + 1; j < ranges.size(); ++j)
-      if (vk::overlaps(ranges[i].view, ranges[i].bytes, ranges[j].view, ranges[j].bytes))
-        throw Error(Errc::invalid_argument, std::string(ranges[i].name) + " and " + ranges[j].name +
-                                                " overlap: the sort reads its inputs in every pass and ping-pongs "
-                                                "between the outputs and temp; give them disjoint ranges");
+  core::check_sort_overlaps(ranges);
 }
 
 void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, uint64_t count, const Buffers& b,
             bool pairs, const std::optional<IndirectCount>& count_from,
             vk::SortStages stages = vk::SortStages::all) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  check_values(config, pairs);
+  check_sort_values(config, pairs);
   if (b.indices && config.value_bytes != 4)
     throw Error(Errc::invalid_argument, "values_are_indices makes u32 positions: SortConfig::value_bytes must be 4");
   const Layout l = layout_for(ctx, count, config, count_from.has_value());
@@ -487,13 +368,10 @@ void record_sort_stages(const Context& ctx, VkCommandBuffer cmd, const SortPairs
 }
 }  // namespace vk
 
-uint32_t sort_passes(const SortConfig& config) {
-  const BitRange r = bit_range(config);
-  return std::max<uint32_t>(1, (r.end - r.begin + kDigitBits - 1) / kDigitBits);
-}
+uint32_t sort_passes(const SortConfig& config) { return core::sort_pass_count(core::sort_bit_range(config)); }
 
 TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
-  check_values(config, config.value_bytes != 0);
+  check_sort_values(config, config.value_bytes != 0);
   const Layout l = layout_for(ctx, count, config, indirect);
   TempRequirements req;
   req.size = l.bytes;
@@ -515,7 +393,7 @@ void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsA
 }
 
 void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config, bool indirect) {
-  check_values(config, config.value_bytes != 0);
+  check_sort_values(config, config.value_bytes != 0);
   const uint64_t count = std::max<uint64_t>(max_count, 1);
   const Layout l = layout_for(ctx, count, config, indirect);
   prepare_scan(ctx, l.counts, counts_scan_config(ctx), {.in_place = true});
@@ -527,17 +405,7 @@ void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& conf
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
                        const SortConfig& config, bool indices) {
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
-  if (keys.size() % kbytes != 0)
-    throw Error(Errc::invalid_argument, "keys hold " + std::to_string(keys.size()) + " bytes, not a whole number of " +
-                                            std::string(to_string(config.key_type)) + " keys");
-  const uint64_t n = keys.size() / kbytes;
-  check_values(config, vbytes != 0);
-  if (indices && vbytes != 4)
-    throw Error(Errc::invalid_argument, "an argsort's positions are u32: SortConfig::value_bytes must be 4");
-  if (vbytes && !indices && values.size() != n * vbytes)
-    throw Error(Errc::invalid_argument, "values hold " + std::to_string(values.size()) + " bytes; " +
-                                            std::to_string(n) + " keys take " + std::to_string(n * vbytes) +
-                                            " bytes of " + std::to_string(vbytes) + "-byte values");
+  const uint64_t n = core::check_sort_bytes(keys.size(), values.size(), config, indices);
   const TempRequirements req = sort_temp_requirements(ctx, n, config);
   SortedBytes out;
   out.keys.resize(n * kbytes);

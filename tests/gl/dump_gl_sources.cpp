@@ -15,17 +15,20 @@ namespace {
 constexpr const char* sample_snippet =
     "#define T uvec2\nT identity() { return T(0u); }\nT combine(T a, T b) { return a + b; }\n";
 
-// Constants far apart: a large and a small workgroup, each flag both ways, both head sources.
+// Constants far apart: a large and a small workgroup, each flag both ways, both head sources, both sort
+// shared-memory shapes.
 gpuscan::PipelineKey constant_set(int which) {
   gpuscan::PipelineKey key;
   if (which == 0) {
     key.workgroup_size = 256; key.inclusive = true; key.use_aux = true; key.vectors_per_lane = 4;
     key.vector_aligned = false; key.spin_limit = 64; key.predicate = 3; key.heads = 1; key.in_place = true;
     key.op = 2;  // max
+    key.sort_rows = 8; key.sort_shared_words = 2048;  // the ballot ranking's counters, a tile of 256 x 4
   } else {
     key.workgroup_size = 32; key.vectors_per_lane = 1; key.spin_limit = 64; key.heads = 2;
     key.withhold_first_tile = true; key.late_fallback = true; key.tiles_per_workgroup = 4; key.prefix_stride = 2;
     key.op = 3;  // mul
+    key.sort_rows = 0; key.sort_shared_words = 64;  // the ranking without subgroups: a tile of 32 x 1, 2 words a key
   }
   return key;
 }

@@ -15,6 +15,7 @@
 #include "gpu_test_support.hpp"
 #include "gpuscan/testing.hpp"
 #include "gpuscan/vulkan.hpp"
+#include "sort_cases.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan::test {
@@ -26,13 +27,6 @@ class SortTest : public GpuTest {};
 constexpr size_t kGuard = 16;  // poisoned bytes before and after each output
 constexpr SortConfig kSmallTiles{.workgroup_size = 64, .keys_per_lane = 4};  // tiles of 256 keys
 constexpr uint64_t kSmallTile = 256;
-
-template <class T>
-std::vector<std::byte> bytes_of(const std::vector<T>& v) {
-  std::vector<std::byte> b(v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
-  return b;
-}
 
 // A device buffer holding `bytes` between poisoned guards, from a non-zero offset.
 struct Guarded {
@@ -51,24 +45,6 @@ struct Guarded {
     }
   }
 };
-
-struct Sorted {
-  std::vector<std::byte> keys, values;
-};
-
-// A count in GPU memory (SortArgs::count_from): the keys given are the bound, `count` what the GPU reads
-// (as a u64 with `is_64bit`).
-struct GpuCount {
-  uint64_t count = 0;
-  bool is_64bit = false;
-};
-
-// Bytes [from, bytes) of `data` still hold the poison.
-void expect_poisoned(const std::byte* data, size_t from, size_t bytes, const char* what) {
-  size_t touched = 0;
-  for (size_t i = from; i < bytes; ++i) touched += data[i] != std::byte{0xA5};
-  EXPECT_EQ(touched, 0u) << what << " written past the count (" << touched << " bytes)";
-}
 
 // Sorts through the recording API, outputs and temp poisoned; values empty: keys only, unless `indices`.
 // With `gpu`, the count comes from GPU memory: the keys given are its bound, the result holds the
@@ -121,52 +97,14 @@ Sorted run(const Context& ctx, std::span<const std::byte> keys, std::span<const 
   return out;
 }
 
-// Checks keys, argsort and (8-byte) pairs of `keys` against the reference: keys bit for bit. With `gpu`,
-// `keys` are the bound and the reference sorts the first min(count, bound) of them.
+// Checks keys, argsort and (8-byte) pairs of `keys` against the reference (sort_cases.hpp).
 template <class K>
 void check_sort(const Context& ctx, const std::vector<K>& keys, SortConfig config, bool keys_only = true,
                 bool argsort = true, bool pairs64 = false, std::optional<GpuCount> gpu = std::nullopt,
                 VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
-  config.key_type = data_type_of<K>::value;
-  config.value_bytes = 0;
-  const size_t n = gpu ? static_cast<size_t>(std::min<uint64_t>(gpu->count, keys.size())) : keys.size();
-  const std::vector<uint32_t> order = cpu::stable_sort_order<K>(std::span(keys).first(n), config.descending,
-                                                                config.begin_bit, config.end_bit);
-  std::vector<K> want(n);
-  for (size_t i = 0; i < n; ++i) want[i] = keys[order[i]];
-  const std::vector<std::byte> want_bytes = bytes_of(want);
-  SCOPED_TRACE(std::string(to_string(config.key_type)) + ", n " + std::to_string(keys.size()) +
-               (gpu ? ", count in GPU memory " + std::to_string(gpu->count) : std::string()) +
-               (config.algorithm == SortAlgorithm::onesweep ? ", onesweep" : "") +
-               (config.descending ? ", descending" : "") + ", bits [" + std::to_string(config.begin_bit) + ", " +
-               std::to_string(config.end_bit) + ")");
-  if (keys_only) {
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, false, gpu, usage);
-    EXPECT_TRUE(got.keys == want_bytes) << "keys differ from std::stable_sort";
-  }
-  if (argsort) {
-    const Sorted got = run(ctx, std::as_bytes(std::span(keys)), {}, config, true, gpu, usage);
-    EXPECT_TRUE(got.keys == want_bytes) << "argsort's keys differ from std::stable_sort";
-    EXPECT_TRUE(got.values == bytes_of(order)) << "argsort differs from std::stable_sort's order";
-  }
-  if (pairs64) {  // values: each key's position times a large odd number, in both words
-    std::vector<uint64_t> values(keys.size()), want_values(n);
-    for (size_t i = 0; i < keys.size(); ++i) values[i] = i * 0x9E3779B97F4A7C15ull;
-    for (size_t i = 0; i < n; ++i) want_values[i] = values[order[i]];
-    const Sorted got =
-        run(ctx, std::as_bytes(std::span(keys)), std::as_bytes(std::span(values)), config, false, gpu, usage);
-    EXPECT_TRUE(got.keys == want_bytes) << "pairs' keys differ from std::stable_sort";
-    EXPECT_TRUE(got.values == bytes_of(want_values)) << "8-byte values differ from std::stable_sort's";
-  }
-}
-
-// Random keys whose digits collide often: each key one of `distinct` random values.
-template <class K>
-std::vector<K> few_distinct(size_t n, size_t distinct, std::mt19937_64& rng) {
-  const std::vector<K> pool = random_values<K>(distinct, rng);
-  std::vector<K> v(n);
-  for (auto& x : v) x = pool[rng() % distinct];
-  return v;
+  auto sort_on = [&](std::span<const std::byte> k, std::span<const std::byte> v, SortConfig c, bool indices,
+                     std::optional<GpuCount> g) { return run(ctx, k, v, c, indices, g, usage); };
+  check_sort_with(sort_on, keys, config, keys_only, argsort, pairs64, gpu);
 }
 
 // --- SortRankTest: the ranking at every subgroup size -------------------------------------------------
@@ -216,35 +154,11 @@ TEST_F(SortTest, Distributions) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const size_t n = 30000;
-  std::vector<uint32_t> equal(n, 0xDEADBEEFu);
-  std::vector<uint32_t> sorted = random_values<uint32_t>(n, rng);
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<uint32_t> reversed(sorted.rbegin(), sorted.rend());
-  std::vector<uint32_t> low_digit(n), high_digit(n), sparse(n);
-  for (auto& x : low_digit) x = static_cast<uint32_t>(rng() & 0xFF);          // one digit only
-  for (auto& x : high_digit) x = static_cast<uint32_t>(rng() & 0xFF) << 24;   // random bits in the top digit only
-  for (auto& x : sparse) x = (rng() % 64 == 0) ? static_cast<uint32_t>(rng()) : 7u;  // one key almost everywhere
-  for (const auto* keys : {&equal, &sorted, &reversed, &low_digit, &high_digit, &sparse}) {
-    check_sort(ctx, *keys, {}, false);
-    check_sort(ctx, *keys, {.descending = true}, false);
+  for (const std::vector<uint32_t>& keys : adversarial_keys(n, rng)) {
+    check_sort(ctx, keys, {}, false);
+    check_sort(ctx, keys, {.descending = true}, false);
   }
-  std::vector<int64_t> signs(n);  // both signs around zero and the extremes
-  const int64_t edges[] = {std::numeric_limits<int64_t>::min(), -1, 0, 1, std::numeric_limits<int64_t>::max()};
-  // Wrapping past the extremes on purpose (in u64: signed overflow is undefined).
-  for (auto& x : signs) x = static_cast<int64_t>(static_cast<uint64_t>(edges[rng() % 5]) + rng() % 3 - 1);
-  check_sort(ctx, signs, {}, false, true, true);
-}
-
-template <class F>
-std::vector<F> float_specials(size_t n, std::mt19937_64& rng) {
-  using L = std::numeric_limits<F>;
-  const F specials[] = {F(0), -F(0), L::infinity(), -L::infinity(), L::denorm_min(), -L::denorm_min(),
-                        L::max(), L::lowest(), L::min(), F(1), F(-1)};
-  std::vector<F> v = random_values<F>(n, rng);
-  for (auto& x : v)
-    if (rng() % 2) x = specials[rng() % std::size(specials)];
-  for (int i = 0; i < 8; ++i) v = with_nans(v, rng);  // NaNs of both signs, quiet, signalling, payloads
-  return v;
+  check_sort(ctx, signed_extremes(n, rng), {}, false, true, true);
 }
 
 TEST_F(SortTest, FloatSpecials) {

@@ -6,7 +6,9 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <type_traits>
 
+#include "backend.hpp"
 #include "commands.hpp"
 #include "cpu/sort_reference.hpp"
 #include "format.hpp"
@@ -92,7 +94,6 @@ std::optional<Mismatch> verify_sort(std::span<const std::byte> keys, std::span<c
 }
 
 int run_sort(const SortOptions& options, GlobalFlags& globals) {
-  if (globals.api == Api::gl) throw Error(Errc::unsupported, "gpuscan sort runs on Vulkan only (no --api gl)");
   SortConfig config{.key_type = options.type, .descending = options.descending};
   config.algorithm = options.algorithm == "onesweep"    ? SortAlgorithm::onesweep
                      : options.algorithm == "multipass" ? SortAlgorithm::multipass
@@ -112,16 +113,20 @@ int run_sort(const SortOptions& options, GlobalFlags& globals) {
   }
   const std::vector<std::byte> keys = read_values(options.in, options.type, options.format);
   const Backend backend = globals.open_backend();
-  const Context& ctx = *backend.vulkan();
   const auto start = std::chrono::steady_clock::now();
-  const SortedBytes sorted = sort_bytes(ctx, keys, values, config, indices);
+  // Both APIs' untyped sort; OpenGL sorts with the multipass algorithm only (Onesweep: Errc::unsupported).
+  const SortedBytes sorted = backend.visit([&](const auto& ctx) {
+    using gl_or_vulkan = std::decay_t<decltype(ctx)>;
+    if constexpr (std::is_same_v<gl_or_vulkan, Context>) return sort_bytes(ctx, keys, values, config, indices);
+    else return gl::sort_bytes(ctx, keys, values, config, indices);
+  });
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, sorted.keys, options.type, options.format);
   if (!options.values_out.empty()) write_values(options.values_out, sorted.values, options.values_type, options.format);
   if (indices) write_values(options.indices_out, sorted.values, DataType::u32, options.format);
   std::cerr << "gpuscan: sorted " << keys.size() / element_size(options.type) << ' ' << to_string(options.type)
             << " keys" << (options.values.empty() ? "" : " with values") << " in " << sort_passes(config)
-            << " passes on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+            << " passes on " << backend.describe_device() << ": wall " << format_duration(wall_ns);
   return end_summary(std::cerr, options.verify, [&] { return verify_sort(keys, values, config, indices, sorted); });
 }
 

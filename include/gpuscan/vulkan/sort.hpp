@@ -123,23 +123,11 @@ void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsA
 //   gpuscan::prepare_sort(ctx, 1u << 20, {.key_type = gpuscan::DataType::f32});
 void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config, bool indirect = false);
 
-struct SortedBytes {
-  std::vector<std::byte> keys, values;
-};
 // Untyped form (the CLI, Python): keys.size() a multiple of the key size; with config.value_bytes,
 // values.size() == keys * value_bytes, or empty with `indices` (argsort: the values are u32 positions,
 // value_bytes 4).
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
                        const SortConfig& config, bool indices = false);
-
-namespace detail {
-template <class T>
-std::vector<T> from_bytes(const std::vector<std::byte>& bytes) {
-  std::vector<T> out(bytes.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
-  return out;
-}
-}  // namespace detail
 
 // Convenience: upload, sort, download. Blocks until the GPU is done. `config.key_type` and value_bytes
 // are taken from the types.
@@ -149,16 +137,12 @@ std::vector<T> from_bytes(const std::vector<std::byte>& bytes) {
 //   gpuscan::sort(ctx, std::span<const float>(k), {.descending = true});  // {2.5f, 2.5f, -1.0f}
 template <Element K>
 std::vector<K> sort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
-  config.key_type = data_type_of<K>::value;
-  config.value_bytes = 0;
-  return detail::from_bytes<K>(sort_bytes(ctx, std::as_bytes(keys), {}, config).keys);
+  return gpuscan::detail::sort_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, config);
 }
 
 template <Element K>
 std::vector<uint32_t> argsort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
-  config.key_type = data_type_of<K>::value;
-  config.value_bytes = 4;
-  return detail::from_bytes<uint32_t>(sort_bytes(ctx, std::as_bytes(keys), {}, config, true).values);
+  return gpuscan::detail::argsort_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, config);
 }
 
 //   std::vector<uint32_t> k = {2, 1, 2};  std::vector<double> v = {0.5, 1.5, 2.5};
@@ -168,10 +152,7 @@ template <Element K, class V>
   requires(std::is_trivially_copyable_v<V> && (sizeof(V) == 4 || sizeof(V) == 8))
 std::pair<std::vector<K>, std::vector<V>> sort_pairs(const Context& ctx, std::span<const K> keys,
                                                      std::span<const V> values, SortConfig config = {}) {
-  config.key_type = data_type_of<K>::value;
-  config.value_bytes = sizeof(V);
-  SortedBytes out = sort_bytes(ctx, std::as_bytes(keys), std::as_bytes(values), config);
-  return {detail::from_bytes<K>(out.keys), detail::from_bytes<V>(out.values)};
+  return gpuscan::detail::sort_pairs_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, values, config);
 }
 
 }  // namespace gpuscan

@@ -1,0 +1,257 @@
+// The OpenGL LSD radix sort (gpuscan/gl.hpp), the multipass algorithm of src/vulkan/sort.cpp issued with
+// glDispatchCompute: per pass each tile's digit counts (shaders/sort_upsweep.comp), their exclusive scan in
+// digit-major order with gl::record_scan, and the stable scatter (shaders/sort_downsweep.comp, its
+// .no_subgroups build where GL has no subgroup ballots), ping-ponging between the caller's output and temp,
+// glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) between every two steps. Temp as core/sort_plan.hpp
+// lays it out. Bindings as on Vulkan: 0 keys in, 1 keys out, 2 digit counts, 3 values in, 4 values out,
+// 5 the indirect count's words.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/plan.hpp"
+#include "core/scan_shape.hpp"
+#include "core/sort_plan.hpp"
+#include "core/windows.hpp"
+#include "gl/buffers.hpp"
+#include "gl/context_impl.hpp"
+#include "gl/record.hpp"
+
+namespace gpuscan::gl {
+namespace {
+
+constexpr size_t kParamWords = 14;  // SortParams (shaders/common/radix_key.glsl)
+constexpr size_t kBindings = 6;
+
+// The ranking: ballots where GL_KHR_shader_subgroup offers them, else the 1-bit splits.
+bool ballot_ranking(const Context& ctx) { return ctx.info().subgroup_ballot && ctx.info().subgroup_size != 0; }
+
+core::SortShape shape_for(const Context& ctx, const SortConfig& config) {
+  const GlInfo& info = ctx.info();
+  const core::WorkgroupLimits limits = core::workgroup_limits(info);
+  return core::sort_shape({ballot_ranking(ctx) ? info.subgroup_size : 0u, core::min_workgroup_size(limits),
+                           info.max_workgroup_invocations, info.max_shared_memory_bytes},
+                          config);
+}
+
+// GL's automatic scan never picks the single-pass scan, so no workgroup waits for another.
+ScanConfig counts_scan_config() {
+  ScanConfig c;
+  c.type = DataType::u32;
+  c.kind = ScanKind::exclusive;
+  return c;
+}
+
+// `count`: the keys, or with `indirect` (a count from GPU memory) their upper bound.
+core::SortLayout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
+  core::SortLayout l;
+  l.bits = core::sort_bit_range(config);
+  l.passes = core::sort_pass_count(l.bits);
+  l.shape = shape_for(ctx, config);
+  if (config.algorithm == SortAlgorithm::onesweep)
+    throw Error(Errc::unsupported, "the Onesweep sort is not offered on OpenGL: its look-back needs 64-bit buffer "
+                                   "atomics, which the GL backend does not use; use SortAlgorithm::multipass (or "
+                                   "automatic)");
+  const Context::Impl& impl = impl_of(ctx);
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  auto fit = [&](uint32_t esize) {
+    return core::window_elements(impl.max_binding_bytes, impl.binding_alignment(esize), esize);
+  };
+  core::check_sort_count(count, std::min(fit(kbytes), vbytes ? fit(vbytes) : UINT64_MAX), kbytes, vbytes,
+                         "GL_MAX_SHADER_STORAGE_BLOCK_SIZE");
+  core::size_sort_counts(l, count);
+  const uint64_t scan_bytes = count > 0 ? scan_temp_requirements(ctx, l.counts, counts_scan_config()).size : 0;
+  core::place_sort_arrays(l, count, kbytes, vbytes, scan_bytes, indirect);
+  return l;
+}
+
+// What both record calls hand to issue_passes (values_in empty without values; `indices`: argsort).
+struct Buffers {
+  BufferView keys_in, keys_out, values_in, values_out, temp;
+  bool indices = false;
+};
+
+BufferView sub_view(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset + bytes}; }
+
+// The indirect_count dispatch of a count from GPU memory: the count clamped to `bound` (and the status
+// word) into the layout's words; returns their binding, the kernels' binding 5.
+Binding issue_count_words(Context::Impl& impl, const core::SortLayout& l, const IndirectCount& from,
+                          const BufferView& temp, uint64_t bound) {
+  core::IndirectCountParams shape;
+  shape.bound = bound;
+  shape.block_size = static_cast<uint32_t>(l.shape.tile());
+  shape.levels = l.indirect->levels;
+  const IndirectCountStep step =
+      indirect_count_step(impl, core::indirect_count_dispatch(*l.indirect), from, temp, 4, shape, false);
+  impl.dispatch(step.key, step.bindings, step.params, 1, 1);
+  impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  return bind_elements(impl, temp, l.indirect->first, l.indirect->elements, 4);
+}
+
+void issue_passes(const Context& ctx, const core::SortLayout& l, const SortConfig& config, uint64_t count,
+                  const Buffers& b, const IndirectCount* count_from) {
+  Context::Impl& impl = impl_of(ctx);
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  const std::string key_name = kbytes == 8 ? "k64" : "k32";
+  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
+  // sort_upsweep uses no subgroup operation: one build serves both rankings.
+  const PipelineKey upsweep = core::sort_kernel_key(l.shape, "sort_upsweep." + key_name);
+  const PipelineKey downsweep = core::sort_kernel_key(l.shape, "sort_downsweep." + key_name + value_name +
+                                                        (l.shape.subgroups ? "" : ".no_subgroups"));
+  impl.program(upsweep);  // both built before the first dispatch: a compile error issues nothing
+  impl.program(downsweep);
+  uint32_t gx = 0, gy = 0;
+  core::grid_for(l.tiles, {impl.max_groups_x, ctx.info().max_workgroup_count[1]}, gx, gy);
+  const BufferView counts_view = sub_view(b.temp, l.count_words);
+  const Binding counts = bind_elements(impl, b.temp, l.count_words / 4, l.counts, 4);
+  const ScanArgs scan{counts_scan_config(), l.counts, counts_view, counts_view, sub_view(b.temp, l.scan_temp)};
+  // Pass p reads `from` and writes `to`; the last pass writes the caller's outputs.
+  const Binding keys_out = bind_elements(impl, b.keys_out, 0, count, kbytes);
+  const Binding keys_temp = bind_elements(impl, b.temp, l.keys / kbytes, count, kbytes);
+  Binding keys_from = bind_elements(impl, b.keys_in, 0, count, kbytes);
+  Binding values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
+  if (vbytes) {
+    values_out = bind_elements(impl, b.values_out, 0, count, vbytes);
+    values_temp = bind_elements(impl, b.temp, l.values / vbytes, count, vbytes);
+    values_from = b.indices ? values_out : bind_elements(impl, b.values_in, 0, count, vbytes);
+  }
+  const uint32_t flags = core::sort_key_flags(config);
+  const Binding count_words =  // unread without count_from
+      count_from ? issue_count_words(impl, l, *count_from, b.temp, count) : keys_from;
+  const uint32_t dynamic = count_from ? count_words.element_offset + 1 : 0;  // n is the words' first
+  for (uint32_t pass = 0; pass < l.passes; ++pass) {
+    const bool to_output = (l.passes - 1 - pass) % 2 == 0;
+    const Binding& keys_to = to_output ? keys_out : keys_temp;
+    const Binding& values_to = to_output ? values_out : values_temp;
+    const uint32_t shift = l.bits.begin + pass * core::kSortDigitBits;
+    const uint32_t bits = std::min(core::kSortDigitBits, l.bits.end - shift);
+    const uint32_t pass_flags = flags | (pass == 0 && b.indices ? core::kSortIndexValues : 0);
+    const uint32_t params[kParamWords] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
+                                          l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
+                                          keys_to.element_offset, counts.element_offset, values_from.element_offset,
+                                          values_to.element_offset, 0, pass, dynamic};
+    const Binding bindings[kBindings] = {keys_from, keys_to, counts, values_from, values_to, count_words};
+    impl.dispatch(upsweep, bindings, params, gx, gy);
+    impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    record_scan(ctx, scan);
+    impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    impl.dispatch(downsweep, bindings, params, gx, gy);
+    if (pass + 1 < l.passes) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    keys_from = keys_to;
+    values_from = values_to;
+  }
+}
+
+// The checks both record calls share; `values`: the values' ranges take part. A count_from bound of 0
+// reaches only temp (its count's words) and the count.
+void check_buffers(const Context::Impl& impl, const core::SortLayout& l, const SortConfig& config, uint64_t count,
+                   const Buffers& b, bool values, const IndirectCount* count_from) {
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  const char* need = "the sort needs";
+  if (count > 0) {
+    check_view(impl, "keys_in", b.keys_in, count, kbytes, need);
+    check_view(impl, "keys_out", b.keys_out, count, kbytes, need);
+  }
+  check_view(impl, "temp", b.temp, l.bytes / 4, 4, "the sort needs (bytes / 4)");
+  if (b.temp.offset % 8 != 0)
+    throw Error(Errc::misaligned, "temp starts at byte " + std::to_string(b.temp.offset) +
+                                      ", not a multiple of 8 (sort_temp_requirements' alignment)");
+  auto range = [](const BufferView& v, uint64_t bytes) { return core::ByteRange{v.buffer, v.offset, bytes}; };
+  if (count_from) {
+    const core::ByteRange written[] = {range(b.keys_out, count * kbytes), range(b.temp, l.bytes),
+                                       range(b.values_out, values ? count * vbytes : 0)};
+    check_count_from(impl, *count_from, written, "keys_out, values_out or temp");
+  }
+  if (count == 0) return;
+  std::vector<core::NamedRange> ranges = {{"keys_in", range(b.keys_in, count * kbytes)},
+                                          {"keys_out", range(b.keys_out, count * kbytes)},
+                                          {"temp", range(b.temp, l.bytes)}};
+  if (values) {
+    check_view(impl, "values_out", b.values_out, count, vbytes, need);
+    ranges.push_back({"values_out", range(b.values_out, count * vbytes)});
+    if (!b.indices) {
+      check_view(impl, "values_in", b.values_in, count, vbytes, need);
+      ranges.push_back({"values_in", range(b.values_in, count * vbytes)});
+    }
+  }
+  core::check_sort_overlaps(ranges);
+}
+
+void record(const Context& ctx, const SortConfig& config, uint64_t count, const Buffers& b, bool pairs,
+            const std::optional<IndirectCount>& count_from) {
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  core::check_sort_values(config, pairs);
+  if (b.indices && config.value_bytes != 4)
+    throw Error(Errc::invalid_argument, "values_are_indices makes u32 positions: SortConfig::value_bytes must be 4");
+  const core::SortLayout l = layout_for(ctx, count, config, count_from.has_value());
+  if (count == 0 && !count_from) return;
+  const IndirectCount* from = count_from ? &*count_from : nullptr;
+  check_buffers(impl, l, config, count, b, pairs, from);
+  if (count == 0) {  // no key to sort: the status word alone
+    issue_count_words(impl, l, *from, b.temp, 0);
+    return;
+  }
+  issue_passes(ctx, l, config, count, b, from);
+}
+
+}  // namespace
+
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
+  core::check_sort_values(config, config.value_bytes != 0);
+  TempRequirements req;
+  req.size = layout_for(ctx, count, config, indirect).bytes;
+  req.alignment = 8;  // 8-byte keys and values in temp (the count scan's u32 temp sits at a multiple of 64)
+  return req;
+}
+
+std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
+  const core::SortLayout l = layout_for(ctx, count, config, false);
+  std::string text = "multipass, " + std::to_string(l.passes) + (l.passes == 1 ? " pass" : " passes") +
+                     ", W = " + std::to_string(l.shape.workgroup_size) + ", K = " +
+                     std::to_string(l.shape.keys_per_lane) + ", ranking by " +
+                     (l.shape.subgroups ? "subgroup ballots" : "1-bit splits (no subgroups)");
+  if (l.counts > 0) text += "\ncount scan: " + describe_scan_plan(ctx, l.counts, counts_scan_config());
+  return text;
+}
+
+void record_sort(const Context& ctx, const SortArgs& args) {
+  record(ctx, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false, args.count_from);
+}
+
+void record_sort_pairs(const Context& ctx, const SortPairsArgs& args) {
+  record(ctx, args.config, args.count,
+         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, true,
+         args.count_from);
+}
+
+SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
+                       const SortConfig& config, bool indices) {
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  const uint64_t n = core::check_sort_bytes(keys.size(), values.size(), config, indices);
+  const TempRequirements req = sort_temp_requirements(ctx, n, config);  // validates the config
+  SortedBytes out;
+  out.keys.resize(n * kbytes);
+  out.values.resize(n * vbytes);
+  if (n == 0) return out;
+  OwnedBuffer keys_in(impl.gl, keys.size(), keys.data());
+  OwnedBuffer keys_out(impl.gl, keys.size());
+  OwnedBuffer values_in(impl.gl, vbytes && !indices ? values.size() : 0, values.data());
+  OwnedBuffer values_out(impl.gl, n * vbytes);
+  OwnedBuffer temp(impl.gl, req.size);
+  if (vbytes)
+    record_sort_pairs(ctx, {config, n, keys_in.view(), keys_out.view(), values_in.view(), values_out.view(),
+                            temp.view(), indices});
+  else
+    record_sort(ctx, {config, n, keys_in.view(), keys_out.view(), temp.view()});
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  keys_out.read(out.keys.data(), out.keys.size());
+  values_out.read(out.values.data(), out.values.size());
+  impl.check_error("sort");
+  return out;
+}
+
+}  // namespace gpuscan::gl
