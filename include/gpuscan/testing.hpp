@@ -46,6 +46,10 @@ struct TestHooks {
   // folds many totals and, past a window's length, reaches beyond its first window. Results stay the
   // same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered").
   uint32_t prefix_stride = 0;
+  // Vulkan only, look-ahead scans (Algorithm::look_ahead): the grid G, the number of workgroups that stride
+  // over the tiles (0 = the default, core::look_ahead_default_grid), so that scans of a few times G tiles
+  // run on small inputs. Float results are the same bits for one G, not across different ones.
+  uint32_t look_ahead_grid = 0;
   // Vulkan only: every kernel is built requiring this subgroup size (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo),
   // so that the tests run each size a device offers, not only the one its driver picks. 0: the driver's
   // choice. create_context_for_tests throws Errc::unsupported unless the device has subgroupSizeControl
