@@ -88,6 +88,10 @@ T look_ahead_window(uint first, uint count, bool known_first, T first_value) {
       } else {
         s = read_state(first + i);
         for (uint spins = 0u; spins < SPIN_LIMIT && s.flag != FLAG_AGGREGATE; ++spins) s = read_state(first + i);
+        // Debugging aid (lookback.glsl's LATE_FALLBACK): the nearest predecessor's published total is
+        // computed from its input anyway; in place that input is most likely output by now, which the
+        // fallback must notice ("In place" above).
+        if (LATE_FALLBACK && i == count - 1u) s.flag = 0u;
       }
     }
     if (gl_LocalInvocationID.x == 0u) sh_stuck_count = 0u;

@@ -36,10 +36,11 @@ struct TestHooks {
   // itself in the fallback (with the carry-in, if any). Single-pass scans in place refuse it
   // (Errc::invalid_argument): tile 0 would overwrite its input without publishing.
   bool withhold_first_tile = false;
-  // Vulkan only, single-pass scans and compaction: a workgroup about to compute a predecessor's total in
+  // Vulkan only, single-pass and look-ahead scans and compaction: a workgroup about to compute a predecessor's total in
   // the fallback first waits (boundedly) for that predecessor to publish its inclusive prefix, so that in
   // place the input it reads has most likely been overwritten already; the fallback must notice and drop
-  // its total (shaders/common/lookback.glsl, "In place"). The tests use it with a spin limit of 1.
+  // its total (shaders/common/lookback.glsl, "In place"). The tests use it with a spin limit of 1. In the
+  // look-ahead scan, every window computes its newest tile's total from its input though it is published.
   bool late_fallback = false;
   // Vulkan only, single-pass scans and compaction: only tiles whose index is a multiple of this publish
   // their inclusive prefix (0 or 1: every tile); the others publish their total alone, so every look-back

@@ -225,7 +225,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.spin_limit = impl.spin_limit(config.spin_limit);
     const bool chain = d.kernel == core::Kernel::single_pass || d.kernel == core::Kernel::look_ahead;
     key.withhold_first_tile = impl.withhold_first_tile && chain;
-    key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
+    key.late_fallback = impl.late_fallback && chain;
     if (d.kernel == core::Kernel::single_pass) key.prefix_stride = impl.prefix_stride;
     key.in_place = r.in_place && chain;
     if (d.kernel == core::Kernel::single_pass)
