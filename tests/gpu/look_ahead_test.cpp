@@ -20,12 +20,14 @@ constexpr uint32_t kW = 32;
 constexpr uint32_t kK = 1;
 constexpr size_t kTile = kW * kK * 4;
 
-// The Context with grid G (0: the default) and, if `withheld`, tile 0's state withheld.
-const Context& look_ahead_context(uint32_t grid, bool withheld) {
-  return cached_context("look-ahead-" + std::to_string(grid) + (withheld ? "-withheld" : ""), [=] {
+// The Context with grid G (0: the default) and, if `withheld`, tile 0's state withheld; with `late`,
+// TestHooks::late_fallback.
+const Context& look_ahead_context(uint32_t grid, bool withheld, bool late = false) {
+  return cached_context("look-ahead-" + std::to_string(grid) + (withheld ? "-withheld" : "") + (late ? "-late" : ""), [=] {
     TestHooks hooks;
     hooks.look_ahead_grid = grid;
     hooks.withhold_first_tile = withheld;
+    hooks.late_fallback = late;
     return make_validated_context({}, hooks);
   });
 }
@@ -155,17 +157,20 @@ TEST_F(LookAheadTest, FloatSumsSameBitsForOneGrid) {
 }
 
 // In place: a fallback reads input its owner may have overwritten; it must notice and take the state.
+// With TestHooks::late_fallback every window recomputes its newest tile, whose owner has most likely
+// stored its output already.
 TEST_F(LookAheadTest, InPlace) {
   Seeded s;
   SCOPED_TRACE("seed " + std::to_string(s.seed));
-  for (uint32_t grid : {4u, 40u}) {
-    const Context& ctx = look_ahead_context(grid, false);
+  for (const auto& [grid, late] : {std::pair{4u, false}, std::pair{40u, false}, std::pair{4u, true}, std::pair{40u, true}}) {
+    const Context& ctx = look_ahead_context(grid, false, late);
     auto run = [&](auto tag, Op op, size_t n, uint32_t spin, ScanKind kind) {
       using T = decltype(tag);
       const ScanConfig c = look_ahead_config(data_type_of<T>::value, op, kind, spin);
       const auto input = random_op_values<T>(n, op, s.rng);
       EXPECT_TRUE(matches_reference(input, scanned_in_place(ctx, c, input), kind, op))
-          << to_string(c.type) << " " << to_string(op) << " n = " << n << ", G = " << grid << ", spin " << spin;
+          << to_string(c.type) << " " << to_string(op) << " n = " << n << ", G = " << grid << ", spin " << spin
+          << (late ? ", late fallbacks" : "");
     };
     for (size_t n : look_ahead_sizes(grid, s.rng)) {
       for (uint32_t spin : {1u, 64u}) {
