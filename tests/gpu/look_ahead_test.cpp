@@ -234,5 +234,22 @@ TEST_F(LookAheadTest, OptInOnly) {
   EXPECT_EQ(shared_context().resolve(c, 1000), Algorithm::look_ahead);
 }
 
+// Many rounds per workgroup (G = 4, up to 1600 tiles each): every workgroup's loops run long, which on
+// lavapipe count against its loop-iteration limit (lookback.glsl, LATE_FALLBACK's note).
+TEST_F(LookAheadTest, ManyRoundsPerWorkgroup) {
+  Seeded s;
+  SCOPED_TRACE("seed " + std::to_string(s.seed));
+  for (size_t rounds : {100, 1600}) {
+    for (uint32_t spin : {0u, 1u}) {
+      const size_t n = 4 * kTile * rounds + 3;
+      const ScanConfig c = look_ahead_config(DataType::u32, Op::add, ScanKind::inclusive, spin);
+      const auto input = random_values<uint32_t>(n, s.rng);
+      const auto r = record_and_run(look_ahead_context(4, false), input, c);
+      EXPECT_TRUE(r.guards_intact) << rounds;
+      EXPECT_TRUE(matches_reference(input, r.output, c.kind)) << rounds << " rounds, spin " << spin;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuscan::test
