@@ -251,5 +251,34 @@ TEST_F(LookAheadTest, ManyRoundsPerWorkgroup) {
   }
 }
 
+// Scans longer than one binding (TestHooks::max_binding_bytes): windows chained on the GPU, each a
+// look-ahead dispatch whose carry-in is the running total, on a state the window before left zeroed.
+TEST_F(LookAheadTest, Windows) {
+  Seeded s;
+  SCOPED_TRACE("seed " + std::to_string(s.seed));
+  const Context& ctx = cached_context("look-ahead-4-windows", [] {
+    TestHooks hooks;
+    hooks.look_ahead_grid = 4;
+    hooks.max_binding_bytes = 20000;  // windows of a few thousand elements
+    return make_validated_context({}, hooks);
+  });
+  for (size_t n : {size_t{4999}, size_t{23456}}) {
+    for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
+      const ScanConfig c32 = look_ahead_config(DataType::u32, Op::add, kind, 1);
+      const std::string plan = describe_scan_plan(ctx, n, c32);
+      EXPECT_NE(plan.find("lookahead"), plan.rfind("lookahead")) << "one window only:\n" << plan;
+      const auto in32 = random_values<uint32_t>(n, s.rng);
+      const auto r32 = record_and_run(ctx, in32, c32);
+      EXPECT_TRUE(r32.guards_intact) << n;
+      EXPECT_TRUE(matches_reference(in32, r32.output, kind)) << "u32 n = " << n;
+      const ScanConfig c64 = look_ahead_config(DataType::i64, Op::add, kind, 64);
+      const auto in64 = random_values<int64_t>(n, s.rng);
+      const auto r64 = record_and_run(ctx, in64, c64, 0, nullptr, std::optional<int64_t>(-12345));
+      EXPECT_TRUE(r64.guards_intact) << n;
+      EXPECT_TRUE(matches_reference(in64, r64.output, kind, Op::add, std::optional<int64_t>(-12345))) << "i64 n = " << n;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpuscan::test
