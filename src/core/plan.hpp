@@ -114,8 +114,8 @@ struct PlanLimits {
   uint32_t look_ahead_grid = 0;   // G of the look-ahead scan (0: look_ahead_default_grid)
 };
 
-// The look-ahead scan's default grid: about the workgroups an H200-class GPU holds at once (132 SMs,
-// 8 workgroups of 256 each). Not measured; only the results' last bits (floats) depend on it.
+// The look-ahead scan's default grid: a rough guess at the workgroups an H200 holds at once (132 SMs,
+// 8 workgroups of 256 each). Not measured: speed depends on it, and so do float results' last bits.
 inline constexpr uint32_t look_ahead_default_grid = 1024;
 
 struct ScanRequest {
