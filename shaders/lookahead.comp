@@ -17,9 +17,10 @@
 //   3. stores the tile with before(t) combined in (tile.glsl's tile_store).
 // F is a fixed tree: chunks of W tiles, each reduced by subgroups (SUBGROUP_REDUCE over lanes that hold
 // the tiles in order, the identity past the window) and the subgroups' values folded in subgroup order,
-// then the chunks folded in order. It depends only on the window's length and the device's subgroup
-// size, never on who computed which total or when, so for one G every run gives the same bits (floats
-// too), and no ordered variant is needed.
+// then the chunks folded in order. It depends only on the window's length, W and the device's subgroup
+// size (and on the subgroup reduction being the same every time, as the tile scan already assumes),
+// never on who computed which total or when, so for one G and tile shape every run gives the same bits
+// (floats too), and no ordered variant is needed.
 //
 // A total not yet published: each invocation polls its tile's state up to SPIN_LIMIT times, then the
 // workgroup computes each missing total from the tile's input itself (lookback.glsl's fallback_total:
