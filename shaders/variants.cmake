@@ -66,6 +66,11 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
         "${name}|single_pass.comp|TYPE_${TYPE},OP_${OP}${define}|vulkan1.2"
         "${name}.bda|single_pass.comp|TYPE_${TYPE},OP_${OP}${define},ADDRESS_DEVICE|vulkan1.2")
     endforeach()
+    # The look-ahead scan (Algorithm::look_ahead, experimental): the same bits on every run for one grid,
+    # so no ordered variant.
+    list(APPEND GPUSCAN_SHADER_VARIANTS
+      "lookahead.${type}.${op}|lookahead.comp|TYPE_${TYPE},OP_${OP}|vulkan1.2"
+      "lookahead.${type}.${op}.bda|lookahead.comp|TYPE_${TYPE},OP_${OP},ADDRESS_DEVICE|vulkan1.2")
   endforeach()
   list(APPEND GPUSCAN_SHADER_VARIANTS
     # Chains the windows of a scan longer than one pass: one element at each end, always bound.

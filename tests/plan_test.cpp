@@ -1405,3 +1405,41 @@ TEST(Windows, BoundaryCounts) {
   EXPECT_TRUE(std::is_sorted(large.begin(), large.end()));
   EXPECT_LT(large.size(), 250u);
 }
+
+// The look-ahead scan: one row of G = min(tiles, grid, max_groups_x) workgroups over every tile, the state
+// of a tile total per tile (no block-prefix slots), filled first unless known zero.
+TEST(LookAhead, GridAndState) {
+  struct Case {
+    uint64_t n;
+    uint32_t b, grid, max_x, esize;
+    uint64_t want_grid;
+  };
+  const Case cases[] = {{1, 128, 4, 65535, 4, 1},          {128, 128, 4, 65535, 4, 1},
+                        {129, 128, 4, 65535, 4, 2},        {4 * 128 + 1, 128, 4, 65535, 4, 4},
+                        {1'000'000, 128, 0, 65535, 8, gpuscan::core::look_ahead_default_grid},
+                        {1'000'000, 128, 5000, 300, 4, 300}};
+  for (const Case& c : cases) {
+    PlanLimits limits;
+    limits.max_groups_x = c.max_x;
+    limits.look_ahead_grid = c.grid;
+    const ScanRequest req = request(c.n, c.b, true, limits, c.esize);
+    SCOPED_TRACE("n = " + std::to_string(c.n) + ", grid " + std::to_string(c.grid));
+    const Plan plan = gpuscan::core::plan_look_ahead(req);
+    ASSERT_EQ(plan.steps.size(), 3u);
+    EXPECT_TRUE(std::holds_alternative<Fill>(plan.steps[0]));
+    const auto& d = std::get<Dispatch>(plan.steps[2]);
+    EXPECT_EQ(d.kernel, Kernel::look_ahead);
+    EXPECT_EQ(d.blocks, ceil_div(c.n, c.b));
+    EXPECT_EQ(d.groups_x, c.want_grid);
+    EXPECT_EQ(d.groups_y, 1u);
+    EXPECT_TRUE(d.inclusive);
+    EXPECT_TRUE(d.root);
+    EXPECT_EQ(d.aux.slot, Slot::temp);
+    EXPECT_EQ(d.aux.offset, 0u);
+    EXPECT_EQ(d.aux.count, ceil_div(gpuscan::core::single_pass_state_bytes(d.blocks, c.esize), c.esize));
+    ScanRequest zeroed = req;
+    zeroed.temp_zeroed = true;
+    EXPECT_EQ(gpuscan::core::plan_look_ahead(zeroed).steps.size(), 1u);
+  }
+  EXPECT_TRUE(gpuscan::core::plan_look_ahead(request(0, 128)).steps.empty());
+}

@@ -36,16 +36,21 @@ struct TestHooks {
   // itself in the fallback (with the carry-in, if any). Single-pass scans in place refuse it
   // (Errc::invalid_argument): tile 0 would overwrite its input without publishing.
   bool withhold_first_tile = false;
-  // Vulkan only, single-pass scans and compaction: a workgroup about to compute a predecessor's total in
+  // Vulkan only, single-pass and look-ahead scans and compaction: a workgroup about to compute a predecessor's total in
   // the fallback first waits (boundedly) for that predecessor to publish its inclusive prefix, so that in
   // place the input it reads has most likely been overwritten already; the fallback must notice and drop
-  // its total (shaders/common/lookback.glsl, "In place"). The tests use it with a spin limit of 1.
+  // its total (shaders/common/lookback.glsl, "In place"). The tests use it with a spin limit of 1. In the
+  // look-ahead scan, every window computes its newest tile's total from its input though it is published.
   bool late_fallback = false;
   // Vulkan only, single-pass scans and compaction: only tiles whose index is a multiple of this publish
   // their inclusive prefix (0 or 1: every tile); the others publish their total alone, so every look-back
   // folds many totals and, past a window's length, reaches beyond its first window. Results stay the
   // same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered").
   uint32_t prefix_stride = 0;
+  // Vulkan only, look-ahead scans (Algorithm::look_ahead): the grid G, the number of workgroups that stride
+  // over the tiles (0 = the default, core::look_ahead_default_grid), so that scans of a few times G tiles
+  // run on small inputs. Float results are the same bits for one G, not across different ones.
+  uint32_t look_ahead_grid = 0;
   // Vulkan only: every kernel is built requiring this subgroup size (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo),
   // so that the tests run each size a device offers, not only the one its driver picks. 0: the driver's
   // choice. create_context_for_tests throws Errc::unsupported unless the device has subgroupSizeControl

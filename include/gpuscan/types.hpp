@@ -38,7 +38,12 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //                     f64 (ScanConfig::deterministic), where it measured fastest (bench/RESULTS.md);
 //                     2^21 on every other device; otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
-enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass };
+//   look_ahead        EXPERIMENTAL, opt-in only (automatic never picks it): one dispatch like single_pass,
+//                     but a fixed grid of G workgroups strides over the tiles (workgroup g takes tiles g,
+//                     g + G, ...) and chains only tile totals: a workgroup adds the totals of the G - 1
+//                     tiles before its tile to what it found for its previous tile, with the same fallback
+//                     (docs/scan.md, "Look-ahead scan"). Needs what single_pass needs. Runs in place too.
+enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass, look_ahead };
 
 // How one workgroup of the multipass scan scans its tile. `automatic` takes `subgroup` where the device has subgroup
 // arithmetic in compute shaders, `blelloch` elsewhere.
@@ -85,7 +90,7 @@ std::string_view to_string(DataType type) noexcept;               // "u32", "i32
 std::string_view to_string(Op op) noexcept;                       // "add", "min", "max", "mul", "and", "or", "xor"
 std::string_view to_string(ScanKind kind) noexcept;               // "exclusive", "inclusive"
 std::string_view to_string(WorkgroupAlgorithm algorithm) noexcept;  // "auto", "blelloch", "subgroup"
-std::string_view to_string(Algorithm algorithm) noexcept;  // "auto", "single-pass", "reduce-then-scan", "multipass"
+std::string_view to_string(Algorithm algorithm) noexcept;  // "auto", "single-pass", "reduce-then-scan", "multipass", "look-ahead"
 std::optional<Algorithm> parse_algorithm(std::string_view name) noexcept;
 std::optional<DataType> parse_data_type(std::string_view name) noexcept;
 std::optional<Op> parse_op(std::string_view name) noexcept;  // the names to_string(Op) gives

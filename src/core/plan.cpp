@@ -194,11 +194,13 @@ Plan plan_look_back(Kernel kernel, uint64_t n, uint64_t block, uint32_t element_
     throw Error(Errc::too_large, "the single-pass look-back state would exceed 2^64 bytes");
   d.src = {Slot::input, 0, n};
   d.dst = {Slot::output, 0, n};
+  // The look-ahead scan: G workgroups, each striding over the tiles (plan_look_ahead).
+  if (kernel == Kernel::look_ahead) grid_for(look_ahead_grid(d.blocks, limits), limits, d.groups_x, d.groups_y);
   const uint64_t state_bytes = kernel == Kernel::single_pass ? single_pass_scan_state_bytes(d.blocks, element_size)
                                                              : single_pass_state_bytes(d.blocks, element_size);
   d.aux = {Slot::temp, 0, ceil_div(state_bytes, element_size)};
   d.inclusive = inclusive;
-  d.root = kernel == Kernel::single_pass;  // the scan's carry-in goes here; a compaction has none
+  d.root = kernel != Kernel::compact_single_pass;  // the scan's carry-in goes here; a compaction has none
   if (!temp_zeroed) {
     plan.steps.emplace_back(Fill{d.aux});
     plan.steps.emplace_back(Barrier{});
@@ -215,6 +217,19 @@ Plan plan_single_pass(const ScanRequest& req) {
   check_request(req);
   if (req.n == 0) return {};
   return plan_look_back(Kernel::single_pass, req.n, req.block_size, req.element_size, req.inclusive, req.temp_zeroed,
+                        req.limits);
+}
+
+uint64_t look_ahead_grid(uint64_t tiles, const PlanLimits& limits) {
+  // One row of workgroups: the kernel takes G from gl_NumWorkGroups.x.
+  const uint32_t grid = limits.look_ahead_grid ? limits.look_ahead_grid : look_ahead_default_grid;
+  return std::min<uint64_t>(tiles, std::min(grid, limits.max_groups_x));
+}
+
+Plan plan_look_ahead(const ScanRequest& req) {
+  check_request(req);
+  if (req.n == 0) return {};
+  return plan_look_back(Kernel::look_ahead, req.n, req.block_size, req.element_size, req.inclusive, req.temp_zeroed,
                         req.limits);
 }
 
@@ -364,6 +379,7 @@ const char* kernel_name(Kernel k) {
     case Kernel::reduce_tiles: return "reduce_tiles";
     case Kernel::scan_tiles: return "scan_tiles";
     case Kernel::single_pass: return "single_pass";
+    case Kernel::look_ahead: return "lookahead";
     case Kernel::compact_count: return "compact_count";
     case Kernel::compact_scatter: return "compact_scatter";
     case Kernel::compact_partition: return "compact_partition";
@@ -406,6 +422,7 @@ std::string describe(const Plan& plan) {
       case Kernel::scan_local:
       case Kernel::scan_tiles:
       case Kernel::single_pass:
+      case Kernel::look_ahead:
         out << " " << range(d.src) << " -> " << range(d.dst) << (d.inclusive ? " inclusive" : " exclusive");
         break;
       case Kernel::reduce_tiles: out << " " << range(d.src); break;
@@ -430,7 +447,7 @@ std::string describe(const Plan& plan) {
     if (d.write_block_sums || d.kernel == Kernel::uniform_add || d.kernel == Kernel::reduce_tiles)
       out << " sums " << range(d.aux);
     if (d.read_offsets && d.kernel != Kernel::compact_scatter && d.kernel != Kernel::compact_partition) out << " offsets " << range(d.aux);
-    if (d.kernel == Kernel::single_pass) out << " state " << range(d.aux);
+    if (d.kernel == Kernel::single_pass || d.kernel == Kernel::look_ahead) out << " state " << range(d.aux);
     out << "\n";
   }
   out << describe_windows_left_out(plan.windows_left_out);

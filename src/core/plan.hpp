@@ -19,6 +19,7 @@ enum class Kernel : uint8_t {
   reduce_tiles,  // write each tile's total of src to aux
   scan_tiles,    // scan each tile of src into dst, starting from aux[tile] if read_offsets
   single_pass,   // chained scan with decoupled look-back; aux is the look-back state (zero at start and end)
+  look_ahead,    // G workgroups stride over the tiles, chaining tile totals only; aux as single_pass's
   // Stream compaction: tiles of W · vectors-per-lane · 4 elements.
   compact_count,    // write each tile's number of kept elements of src to aux (u32)
   compact_scatter,  // write the kept elements of src to dst, tile t from aux[t] on; the last tile writes the total
@@ -110,7 +111,12 @@ void check_recordable(uint64_t windows_left_out);
 struct PlanLimits {
   uint32_t max_groups_x = 65535;  // maxComputeWorkGroupCount[0]
   uint32_t max_groups_y = 65535;  // maxComputeWorkGroupCount[1]
+  uint32_t look_ahead_grid = 0;   // G of the look-ahead scan (0: look_ahead_default_grid)
 };
+
+// The look-ahead scan's default grid: a rough guess at the workgroups an H200 holds at once (132 SMs,
+// 8 workgroups of 256 each). Not measured: speed depends on it, and so do float results' last bits.
+inline constexpr uint32_t look_ahead_default_grid = 1024;
 
 struct ScanRequest {
   uint64_t n = 0;
@@ -156,6 +162,12 @@ Plan plan_reduce_then_scan(const ScanRequest& request);
 // temp must start at a binding-aligned offset. The kernel leaves it zeroed.
 Plan plan_single_pass(const ScanRequest& request);
 uint32_t single_pass_words_per_tile(uint32_t element_size);  // ceil(element_size / 4), at least 1
+// The look-ahead scan (Algorithm::look_ahead): like plan_single_pass, with a look_ahead dispatch of
+// G = min(tiles, limits.look_ahead_grid or look_ahead_default_grid, limits.max_groups_x) workgroups, workgroup g scanning
+// tiles g, g + G, ...; its state is single_pass_state_bytes(tiles) (a tile total per tile) at temp element 0,
+// left zeroed.
+Plan plan_look_ahead(const ScanRequest& request);
+uint64_t look_ahead_grid(uint64_t tiles, const PlanLimits& limits);
 uint64_t single_pass_state_bytes(uint64_t tiles, uint32_t element_size = 4);
 // The single-pass scan's: room for a block prefix per tile after the tile states, which the ordered
 // look-back of float types keeps there (shaders/common/lookback_ordered.glsl; blocks never outnumber tiles).

@@ -81,7 +81,7 @@ TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t
 TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count,
                           const TuningProfile& profile, const WorkgroupLimits& workgroup) {
   TileShape shape{w ? w : default_workgroup_size, k ? k : default_vectors_per_lane_for(element_size(type))};
-  if (algorithm == Algorithm::single_pass) shape = single_pass_shape(w, k, type, kind, count, profile);
+  if (algorithm == Algorithm::single_pass || algorithm == Algorithm::look_ahead) shape = single_pass_shape(w, k, type, kind, count, profile);
   if (algorithm == Algorithm::reduce_then_scan) shape = reduce_then_scan_shape(w, k, type, count, profile);
   // The tuned shapes were measured on 32-wide subgroups; on wider ones a narrower default W keeps its K.
   // Vulkan promises 128 invocations, not the default 256: a smaller device gets its widest workgroup.
@@ -188,6 +188,7 @@ Plan plan_scan(Algorithm algorithm, uint64_t count, const ScanConfig& config, Ti
     req.temp_zeroed = zeroed;
     switch (algorithm) {
       case Algorithm::single_pass: return plan_single_pass(req);
+      case Algorithm::look_ahead: return plan_look_ahead(req);
       case Algorithm::reduce_then_scan: return plan_reduce_then_scan(req);
       default: return plan_multipass_scan(req);
     }

@@ -65,12 +65,14 @@ std::string_view to_string(Algorithm a) noexcept {
     case Algorithm::single_pass: return "single-pass";
     case Algorithm::reduce_then_scan: return "reduce-then-scan";
     case Algorithm::multipass: return "multipass";
+    case Algorithm::look_ahead: return "look-ahead";
   }
   return "?";
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view name) noexcept {
-  for (auto a : {Algorithm::automatic, Algorithm::single_pass, Algorithm::reduce_then_scan, Algorithm::multipass})
+  for (auto a : {Algorithm::automatic, Algorithm::single_pass, Algorithm::reduce_then_scan, Algorithm::multipass,
+                 Algorithm::look_ahead})
     if (name == to_string(a)) return a;
   return std::nullopt;
 }

@@ -7,7 +7,7 @@ std::string scan_variant_name(Kernel kernel, DataType type, Op op, WorkgroupAlgo
   // Both carry kernels are window_carry.comp, told apart by its SAVE constant (PipelineKey::use_aux).
   const bool carry = kernel == Kernel::carry_save || kernel == Kernel::carry_update;
   std::string name = std::string(carry ? "window_carry" : kernel_name(kernel)) + "." + std::string(to_string(type));
-  if (kernel == Kernel::single_pass) name += "." + std::string(to_string(op));
+  if (kernel == Kernel::single_pass || kernel == Kernel::look_ahead) name += "." + std::string(to_string(op));
   if (kernel == Kernel::scan_local) name += "." + std::string(to_string(workgroup));
   return name;
 }

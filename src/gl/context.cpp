@@ -398,6 +398,9 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count) const {
   check_type(impl_->info, config.type);
   switch (config.algorithm) {
     case Algorithm::automatic: return core::choose_scan(impl_->caps(config.type), *impl_->profile, config, count).algorithm;
+    case Algorithm::look_ahead:
+      throw Error(Errc::unsupported, "the look-ahead scan is not offered on OpenGL (it needs what the single-pass "
+                                     "scan needs); use reduce-then-scan or multipass (or automatic)");
     case Algorithm::single_pass:
       throw Error(Errc::unsupported,
                   "the single-pass scan is not offered on OpenGL: its look-back needs 64-bit buffer atomics and "

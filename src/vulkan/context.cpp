@@ -459,6 +459,7 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
   Context::Impl& impl = impl_of(ctx);
   impl.withhold_first_tile = hooks.withhold_first_tile;
   impl.late_fallback = hooks.late_fallback;
+  impl.look_ahead_grid = hooks.look_ahead_grid;
   impl.prefix_stride = std::max(hooks.prefix_stride, 1u);
   impl.debug_max_window_bytes = hooks.max_binding_bytes;
   if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
@@ -643,6 +644,9 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
       break;
+    case Algorithm::look_ahead:  // asked for only: core::choose_scan keeps it, automatic never picks it
+      if (!obstacle.empty()) throw Error(Errc::unsupported, "look-ahead scan: " + obstacle);
+      break;
     case Algorithm::reduce_then_scan:
       if (!impl_->subgroup_arithmetic_for(config.type)) {
         const std::string why = impl_->type_obstacle(config.type, true);
@@ -691,6 +695,11 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
       if (is_float(config.type))
         s << (config.deterministic ? "; ordered look-back (the same bits on every run, 10-25 % slower on the H200)"
                                    : "; unordered look-back (the last bits may differ run to run)");
+      break;
+    case Algorithm::look_ahead:
+      s << ": experimental, one dispatch, a fixed grid of workgroups striding over tiles of "
+        << workgroup_size(config, count) * vectors_per_lane(config, count) * 4
+        << " elements, chaining tile totals only (look-ahead), 2N bytes moved";
       break;
     case Algorithm::reduce_then_scan:
       s << ": reduce tiles, scan their totals, rescan tiles with offsets, 3N bytes moved, tiles of "

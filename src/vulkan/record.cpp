@@ -61,13 +61,17 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
   Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
-  if (in_place && r.algorithm == Algorithm::single_pass && impl_of(ctx).withhold_first_tile)
+  const bool chained = r.algorithm == Algorithm::single_pass || r.algorithm == Algorithm::look_ahead;
+  if (in_place && chained && impl_of(ctx).withhold_first_tile)
     throw Error(Errc::invalid_argument,
-                "TestHooks::withhold_first_tile does not apply to single-pass scans in place: tile 0 "
+                "TestHooks::withhold_first_tile does not apply to single-pass or look-ahead scans in place: tile 0 "
                 "would overwrite its input without publishing, so no fallback could recompute it");
+  if (indirect && r.algorithm == Algorithm::look_ahead)
+    throw Error(Errc::unsupported, "the look-ahead scan takes no count from GPU memory (its grid is fixed on the "
+                                   "host); use single-pass or automatic");
   // The tile scans' default shapes depend on the type and count (core::scan_tile_shape).
   const bool tile_scan = job == Job::scan && !config.custom_op &&
-                         (r.algorithm == Algorithm::single_pass || r.algorithm == Algorithm::reduce_then_scan);
+                         (chained || r.algorithm == Algorithm::reduce_then_scan);
   if (tile_scan) {
     shape = impl_of(ctx).scan_shape(r.algorithm, config.workgroup_size, config.vectors_per_lane, config.type, config.kind,
                                   count);
@@ -78,7 +82,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   r.custom_prefix = std::move(custom_prefix);
   r.in_place = in_place;
   const uint32_t esize = core::element_bytes(r.config);
-  const core::PlanLimits limits{impl_of(ctx).max_groups_x, info.max_workgroup_count[1]};
+  const core::PlanLimits limits{impl_of(ctx).max_groups_x, info.max_workgroup_count[1], impl_of(ctx).look_ahead_grid};
   const uint64_t window = impl_of(ctx).window_elements(esize, device_address);
   r.device_address = device_address;
   r.bound = count;
@@ -138,14 +142,17 @@ bool has_address_variant(core::Kernel kernel) {
     case core::Kernel::uniform_add:
     case core::Kernel::reduce_tiles:
     case core::Kernel::scan_tiles:
-    case core::Kernel::single_pass: return true;
+    case core::Kernel::single_pass:
+    case core::Kernel::look_ahead: return true;
     default: return false;
   }
 }
 
 bool single_pass_plan(const core::Plan& plan) {
   for (const core::Step& s : plan.steps)
-    if (const auto* d = std::get_if<core::Dispatch>(&s); d && d->kernel == core::Kernel::single_pass) return true;
+    if (const auto* d = std::get_if<core::Dispatch>(&s);
+        d && (d->kernel == core::Kernel::single_pass || d->kernel == core::Kernel::look_ahead))
+      return true;
   return false;
 }
 
@@ -216,10 +223,11 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = impl.spin_limit(config.spin_limit);
-    key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::single_pass;
-    key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::single_pass;
+    const bool chain = d.kernel == core::Kernel::single_pass || d.kernel == core::Kernel::look_ahead;
+    key.withhold_first_tile = impl.withhold_first_tile && chain;
+    key.late_fallback = impl.late_fallback && chain;
     if (d.kernel == core::Kernel::single_pass) key.prefix_stride = impl.prefix_stride;
-    key.in_place = r.in_place && d.kernel == core::Kernel::single_pass;
+    key.in_place = r.in_place && chain;
     if (d.kernel == core::Kernel::single_pass)
       key.tiles_per_workgroup = impl.tiles_per_workgroup(config.tiles_per_workgroup, d.blocks);
 
@@ -250,7 +258,7 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       // Whole vectors only where both ranges start on a vector boundary of their bindings.
       key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
     }
-    if (d.kernel == core::Kernel::single_pass && aux.element_offset != 0)
+    if (chain && aux.element_offset != 0)
       throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
     // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source again.
     const BufferView& temp = view_of(core::Slot::temp);
