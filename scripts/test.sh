@@ -104,6 +104,10 @@ c++ -std=c++20 -O1 -shared -fPIC -o build-asan/keep_vulkan_modules.so tests/sani
   export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:verify_asan_link_order=0"
   export LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+  # Mesa's on-disk shader cache writes from a thread of its own, still running when a short process
+  # exits; LeakSanitizer's stop-the-world then crashed ("Tracer caught signal 11") after
+  # `gpuscan --validate compact --api gl` with an empty cache, every time in one build, never in another.
+  export MESA_SHADER_CACHE_DISABLE=true
   export GPUSCAN_STRESS_COUNT=20
   ctest --test-dir build-asan --output-on-failure --timeout 1800 -j 2 \
         -E '(_subgroup_(4|16)|^gl_llvmpipe_(128|512)|^gpu_long_(scanlayout|determinism)_subgroup_8|^Reconvergence\.SpirvVal.*|^configure_optional_parts|^gl_sources_glslang|^neutral_headers|^cli\.CliTest\.(EachTypeAndOperatorVerifies|CompactSixtyFourBitTypes))$'

@@ -90,7 +90,7 @@ template <class T>
 std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, const std::vector<T>& input) {
   const size_t n = input.size();
   HostBuffer<T> data(ctx, n * sizeof(T));
-  std::memcpy(data.data(), input.data(), n * sizeof(T));
+  if (n > 0) std::memcpy(data.data(), input.data(), n * sizeof(T));  // an empty vector's data() may be null
   const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
   HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
   scan_in_place(ctx, config, n, data.view(), temp.view());
