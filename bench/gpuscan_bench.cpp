@@ -25,6 +25,7 @@
 
 #include "cpu/reference.hpp"
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan/testing.hpp"
 #include "bench_support.hpp"
 #include "compact_bench.hpp"
 #include "segmented_reduce_bench.hpp"
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   compact.algorithms = {"three-pass", "single-pass"};
   std::string csv_path, json_path, device;
   bool verify = true, reconvergence = true;
+  uint32_t look_ahead_grid = 0;  // 0: gpuscan's default
   uint64_t segment_rng = 1;
   app.add_option("--segment-rng", segment_rng,
                  "segmented-reduce: the splitmix64 starting state of the segment lengths (default 1)");
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
   app.add_option("--algorithms", algorithms,
                  "single-pass (temp zeroed once, then left zeroed by each scan; floats with the unordered "
                  "look-back), single-pass-ordered (floats: the deterministic look-back), single-pass-fill (clears "
-                 "its state with a fill every time), reduce-then-scan, multipass-subgroup, multipass-blelloch")
+                 "its state with a fill every time), reduce-then-scan, multipass-subgroup, multipass-blelloch, "
+                 "look-ahead (experimental; temp zeroed once like single-pass)")
       ->delimiter(',');
   app.add_option("--types", types, "u32, i32, f32, u64, i64, f64")->delimiter(',');
   app.add_option("--operators", operators, "scan operators: add, min, max, mul, and, or, xor (default add)")
@@ -102,6 +105,9 @@ int main(int argc, char** argv) {
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
   app.add_option("--tiles-per-workgroup", tiles_per_wg, "single-pass: tiles per workgroup to sweep (0 = default)")
       ->delimiter(',');
+  app.add_option("--look-ahead-grid", look_ahead_grid,
+                 "look-ahead: the number of workgroups striding over the tiles (TestHooks::look_ahead_grid; "
+                 "0 = gpuscan's default)");
   app.add_option("--copy-workgroup-sizes", copy_workgroup_sizes, "copy roofline: W values")->delimiter(',');
   app.add_option("--copy-vectors", copy_vectors, "copy roofline: vectors per lane")->delimiter(',');
   app.add_option("--ops", ops,
@@ -132,7 +138,9 @@ int main(int argc, char** argv) {
     gs::ContextCreateInfo info;
     info.device_selector = device;
     info.use_reconvergence_guarantee = reconvergence;
-    const gs::Context ctx = gs::Context::create(gs::env::apply(info));
+    gs::TestHooks hooks;
+    hooks.look_ahead_grid = look_ahead_grid;
+    const gs::Context ctx = gs::create_context_for_tests(gs::env::apply(info), hooks);
     const gs::DeviceInfo& d = ctx.device_info();
     if (d.timestamp_period_ns <= 0) throw gs::Error(gs::Errc::unsupported, "the device has no timestamps");
     set_warmup_ms(ctx, warmup_ms);
@@ -200,7 +208,8 @@ int main(int argc, char** argv) {
     for (const auto& t : types)
       for (auto w : workgroup_sizes)
         for (auto k : vectors)
-          for (auto a : {gs::Algorithm::single_pass, gs::Algorithm::reduce_then_scan, gs::Algorithm::multipass})
+          for (auto a : {gs::Algorithm::single_pass, gs::Algorithm::reduce_then_scan, gs::Algorithm::multipass,
+                         gs::Algorithm::look_ahead})
           for (auto kind : {gs::ScanKind::exclusive, gs::ScanKind::inclusive}) {
             gs::ScanConfig c;
             c.type = *gs::parse_data_type(t);
@@ -290,6 +299,7 @@ int main(int argc, char** argv) {
                   const bool with_fill = alg == "single-pass-fill";
                   if (alg == "single-pass" || with_fill || ordered) c.algorithm = gs::Algorithm::single_pass;
                   else if (alg == "reduce-then-scan") c.algorithm = gs::Algorithm::reduce_then_scan;
+                  else if (alg == "look-ahead") c.algorithm = gs::Algorithm::look_ahead;
                   else if (alg == "multipass-subgroup") c.algorithm = gs::Algorithm::multipass, c.workgroup = gs::WorkgroupAlgorithm::subgroup;
                   else if (alg == "multipass-blelloch") c.algorithm = gs::Algorithm::multipass, c.workgroup = gs::WorkgroupAlgorithm::blelloch;
                   else throw gs::Error(gs::Errc::invalid_argument, "unknown algorithm " + alg);
@@ -298,7 +308,8 @@ int main(int argc, char** argv) {
                   if (c.algorithm != gs::Algorithm::single_pass && (spin != spins.front() || m != tiles_per_wg.front()))
                     continue;
                   gs::ScanArgs args{c, n, b.in.view(), b.out.view(), b.temp.view()};
-                  if (c.algorithm == gs::Algorithm::single_pass && !with_fill) {
+                  const bool chained = c.algorithm == gs::Algorithm::single_pass || c.algorithm == gs::Algorithm::look_ahead;
+                  if (chained && !with_fill) {
                     // Zero the temp once; every single-pass scan leaves it zeroed (ScanArgs::temp_zeroed),
                     // so the timed runs need no clearing pass: the kernel's last workgroup clears it.
                     zero(ctx, b.temp.handle());
