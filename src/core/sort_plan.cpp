@@ -93,9 +93,13 @@ SortShape sort_shape(const SortDevice& device, const SortConfig& config) {
   }
 }
 
-void check_sort_count(uint64_t count, uint64_t fit, uint32_t key_bytes, uint32_t value_bytes, const char* limit) {
+void check_sort_positions(uint64_t count) {
   if (count > UINT32_MAX)
     throw Error(Errc::too_large, "the sort takes at most 2^32 - 1 keys (u32 positions), not " + std::to_string(count));
+}
+
+void check_sort_count(uint64_t count, uint64_t fit, uint32_t key_bytes, uint32_t value_bytes, const char* limit) {
+  check_sort_positions(count);
   if (count > fit)
     throw Error(Errc::too_large, "the sort binds its keys and values whole: at most " + std::to_string(fit) +
                                      " keys of " + std::to_string(key_bytes) + " bytes" +

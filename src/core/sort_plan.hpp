@@ -73,6 +73,8 @@ struct SortLayout {
   uint64_t bytes = 0;
 };
 
+// Errc::too_large past 2^32 - 1 keys: positions and digit counts are u32.
+void check_sort_positions(uint64_t count);
 // Errc::too_large past 2^32 - 1 keys or past `fit` keys (what one binding holds, `limit` naming it).
 void check_sort_count(uint64_t count, uint64_t fit, uint32_t key_bytes, uint32_t value_bytes, const char* limit);
 // Fills tiles and counts for `count` keys (none for 0), from l.shape, l.passes and l.onesweep.

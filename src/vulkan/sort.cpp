@@ -82,7 +82,7 @@ uint64_t binding_fit(const Context& ctx, const SortConfig& config) {
 // Whether record_passes reaches the caller's arrays and temp's copies through device addresses: where
 // Addressing::device_address asks for it, or where they do not fit one binding (layout_for has checked
 // that the Context can). Either way every buffer the kernels read or write needs the usage.
-bool use_device_address(const Context& ctx, uint64_t count, const SortConfig& config, bool onesweep) {
+bool use_device_address(const Context& ctx, uint64_t count, uint64_t fit, bool onesweep) {
   const Context::Impl& impl = impl_of(ctx);
   if (count == 0 || impl.addressing == Addressing::bindings) return false;
   if (impl.addressing == Addressing::device_address) {
@@ -91,7 +91,7 @@ bool use_device_address(const Context& ctx, uint64_t count, const SortConfig& co
                                      "use SortAlgorithm::multipass");
     return true;
   }
-  return count > binding_fit(ctx, config);
+  return count > fit;
 }
 
 struct Layout : core::SortLayout {
@@ -108,11 +108,12 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
   l.onesweep = use_onesweep(ctx, config);
   const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const Context::Impl& impl = impl_of(ctx);
-  core::check_sort_count(count, UINT32_MAX, kbytes, vbytes, "");  // 2^32 - 1 keys; one binding below
-  if (count > binding_fit(ctx, config)) {
+  core::check_sort_positions(count);
+  const uint64_t fit = binding_fit(ctx, config);
+  if (count > fit) {
     const std::string what = std::to_string(count) + " keys of " + std::to_string(kbytes) + " bytes" +
                              (vbytes ? " with " + std::to_string(vbytes) + "-byte values" : std::string()) +
-                             " do not fit one binding (at most " + std::to_string(binding_fit(ctx, config)) +
+                             " do not fit one binding (at most " + std::to_string(fit) +
                              " here, maxStorageBufferRange)";
     if (!impl.device_address_enabled || impl.addressing == Addressing::bindings)
       throw Error(Errc::too_large, what + ", and this Context " +
@@ -123,7 +124,7 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
       throw Error(Errc::too_large, what + ": the Onesweep sort binds its keys whole; SortAlgorithm::multipass "
                                           "reaches them through device addresses");
   }
-  l.device_address = use_device_address(ctx, count, config, l.onesweep);
+  l.device_address = use_device_address(ctx, count, fit, l.onesweep);
   core::size_sort_counts(l, count);
   if (l.counts * 4 > impl.max_binding_bytes)
     throw Error(Errc::too_large, "the sort's digit counts (256 per tile of " + std::to_string(l.shape.tile()) +
