@@ -310,7 +310,7 @@ int main(int argc, char** argv) {
                   gs::ScanArgs args{c, n, b.in.view(), b.out.view(), b.temp.view()};
                   const bool chained = c.algorithm == gs::Algorithm::single_pass || c.algorithm == gs::Algorithm::look_ahead;
                   if (chained && !with_fill) {
-                    // Zero the temp once; every single-pass scan leaves it zeroed (ScanArgs::temp_zeroed),
+                    // Zero the temp once; every single-pass or look-ahead scan leaves it zeroed (ScanArgs::temp_zeroed),
                     // so the timed runs need no clearing pass: the kernel's last workgroup clears it.
                     zero(ctx, b.temp.handle());
                     args.temp_zeroed = true;
