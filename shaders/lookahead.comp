@@ -75,6 +75,9 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 shared T sh_window_value[gl_WorkGroupSize.x];   // one tile's total per invocation of the chunk
 shared uint sh_stuck_lane[gl_WorkGroupSize.x];  // the lanes whose total was still missing after polling
 shared uint sh_stuck_count;
+// Whether the state of the lane about to be reduced was complete after all; two, by k's parity, so that
+// invocation 0 never writes the one a slower invocation has yet to read.
+shared bool sh_stuck_ready[2];
 
 // F(total(first), ..., total(first + count - 1)) in the fixed tree of the header, with total(first) =
 // first_value where known_first (the workgroup's own previous tile). Call from uniform control flow.
@@ -101,11 +104,20 @@ T look_ahead_window(uint first, uint count, bool known_first, T first_value) {
     if (s.flag != FLAG_AGGREGATE) sh_stuck_lane[atomicAdd(sh_stuck_count, 1u)] = gl_LocalInvocationID.x;
     barrier();
     // The fallback, one missing total at a time, by the whole workgroup (the list's order does not
-    // matter: each total goes to its own lane's slot).
+    // matter: each total goes to its own lane's slot). When G exceeds what the device runs at once,
+    // every resident workgroup misses the same totals (those of workgroups not started yet) in the same
+    // round; each begins at its own place in the list and looks at a state again just before reducing
+    // its tile, so the resident workgroups mostly share the reductions instead of each doing them all.
     const uint stuck_count = sh_stuck_count;
     for (uint k = 0u; k < stuck_count; ++k) {
-      const uint lane = sh_stuck_lane[k];
+      const uint lane = sh_stuck_lane[(k + gl_WorkGroupID.x) % stuck_count];
       const uint stuck = first + chunk + lane;
+      if (gl_LocalInvocationID.x == 0u) {
+        sh_stuck_ready[k & 1u] = state_all(stuck, FLAG_AGGREGATE);
+        if (sh_stuck_ready[k & 1u]) sh_window_value[lane] = read_state(stuck).value;  // complete: the total
+      }
+      barrier();
+      if (sh_stuck_ready[k & 1u]) continue;  // uniform: read from shared memory after the barrier
       const T total = fallback_total(stuck);  // its loads have returned, then a fence and a barrier
       if (gl_LocalInvocationID.x == 0u) {
         if (!state_all(stuck, FLAG_AGGREGATE)) {

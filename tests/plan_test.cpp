@@ -1408,6 +1408,14 @@ TEST(Windows, BoundaryCounts) {
 
 // The look-ahead scan: one row of G = min(tiles, grid, max_groups_x) workgroups over every tile, the state
 // of a tile total per tile (no block-prefix slots), filled first unless known zero.
+// The default G: 4 per shader core where the device reports them (an H200's 132 SMs: 528, the grid
+// measured there), a small guess where it does not.
+TEST(LookAhead, DefaultGridFollowsShaderCores) {
+  EXPECT_EQ(gpuscan::core::look_ahead_default_grid(132), 528u);
+  EXPECT_EQ(gpuscan::core::look_ahead_default_grid(1), gpuscan::core::look_ahead_grid_per_core);
+  EXPECT_EQ(gpuscan::core::look_ahead_default_grid(0), gpuscan::core::look_ahead_unknown_device_grid);
+}
+
 TEST(LookAhead, GridAndState) {
   struct Case {
     uint64_t n;
@@ -1416,7 +1424,7 @@ TEST(LookAhead, GridAndState) {
   };
   const Case cases[] = {{1, 128, 4, 65535, 4, 1},          {128, 128, 4, 65535, 4, 1},
                         {129, 128, 4, 65535, 4, 2},        {4 * 128 + 1, 128, 4, 65535, 4, 4},
-                        {1'000'000, 128, 0, 65535, 8, gpuscan::core::look_ahead_default_grid},
+                        {1'000'000, 128, 0, 65535, 8, gpuscan::core::look_ahead_unknown_device_grid},
                         {1'000'000, 128, 5000, 300, 4, 300}};
   for (const Case& c : cases) {
     PlanLimits limits;

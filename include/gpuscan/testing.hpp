@@ -48,7 +48,7 @@ struct TestHooks {
   // same, bit for bit for floats too (shaders/common/lookback.glsl, "Ordered").
   uint32_t prefix_stride = 0;
   // Vulkan only, look-ahead scans (Algorithm::look_ahead): the grid G, the number of workgroups that stride
-  // over the tiles (0 = the default, core::look_ahead_default_grid), so that scans of a few times G tiles
+  // over the tiles (0 = the device's default, core::look_ahead_default_grid), so that scans of a few times G tiles
   // run on small inputs. Float results are the same bits for one G, not across different ones.
   uint32_t look_ahead_grid = 0;
   // Vulkan only: every kernel is built requiring this subgroup size (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo),

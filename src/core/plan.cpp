@@ -222,7 +222,7 @@ Plan plan_single_pass(const ScanRequest& req) {
 
 uint64_t look_ahead_grid(uint64_t tiles, const PlanLimits& limits) {
   // One row of workgroups: the kernel takes G from gl_NumWorkGroups.x.
-  const uint32_t grid = limits.look_ahead_grid ? limits.look_ahead_grid : look_ahead_default_grid;
+  const uint32_t grid = limits.look_ahead_grid ? limits.look_ahead_grid : look_ahead_default_grid(0);
   return std::min<uint64_t>(tiles, std::min(grid, limits.max_groups_x));
 }
 

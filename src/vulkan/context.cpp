@@ -447,6 +447,7 @@ Context Context::create(const ContextCreateInfo& create_info) {
   vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
 
   impl->max_groups_x = impl->info.max_workgroup_count[0];
+  impl->look_ahead_grid = core::look_ahead_default_grid(impl->info.shader_cores);
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
   impl->create_layouts();
   impl->create_pipeline_cache(create_info.load_pipeline_cache ? create_info.load_pipeline_cache(impl->info)
@@ -459,7 +460,7 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
   Context::Impl& impl = impl_of(ctx);
   impl.withhold_first_tile = hooks.withhold_first_tile;
   impl.late_fallback = hooks.late_fallback;
-  impl.look_ahead_grid = hooks.look_ahead_grid;
+  if (hooks.look_ahead_grid != 0) impl.look_ahead_grid = hooks.look_ahead_grid;
   impl.prefix_stride = std::max(hooks.prefix_stride, 1u);
   impl.debug_max_window_bytes = hooks.max_binding_bytes;
   if (hooks.max_binding_bytes != 0) impl.max_binding_bytes = std::min(impl.max_binding_bytes, hooks.max_binding_bytes);
@@ -514,6 +515,7 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
                                             " does not exist or has no compute support");
   if (families[adopt_info.queue_family_index].timestampValidBits == 0) impl->info.timestamp_period_ns = 0;
   impl->max_groups_x = impl->info.max_workgroup_count[0];
+  impl->look_ahead_grid = core::look_ahead_default_grid(impl->info.shader_cores);
   impl->max_binding_bytes = impl->info.max_storage_buffer_range;
   impl->single_pass_enabled = adopt_info.single_pass_features_enabled && impl->info.single_pass_capable;
   impl->int64_enabled = adopt_info.shader_int64_enabled && impl->info.shader_int64;

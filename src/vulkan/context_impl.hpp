@@ -48,7 +48,7 @@ struct Context::Impl {
   bool withhold_first_tile = false;  // TestHooks::withhold_first_tile
   uint32_t prefix_stride = 1;        // TestHooks::prefix_stride (at least 1)
   bool late_fallback = false;       // TestHooks::late_fallback
-  uint32_t look_ahead_grid = 0;     // TestHooks::look_ahead_grid (0: core::look_ahead_default_grid)
+  uint32_t look_ahead_grid = 0;     // core::look_ahead_default_grid(info.shader_cores), or TestHooks::look_ahead_grid
   // ContextCreateInfo::on_pipeline_statistics, set only where VK_KHR_pipeline_executable_properties was
   // enabled: each pipeline's compiler statistics go there as it is built.
   PipelineStatisticsCallback on_pipeline_statistics;

@@ -125,6 +125,28 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
         size_control.subgroupSizeControl && (control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
     info.compute_full_subgroups = size_control.computeFullSubgroups;
   }
+  if (info.api_version >= VK_API_VERSION_1_1) {
+    // Only to size the look-ahead scan's grid; reading a property needs the extension listed, not enabled.
+    VkPhysicalDeviceShaderSMBuiltinsPropertiesNV nv{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+    VkPhysicalDeviceShaderCorePropertiesAMD amd{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
+    VkPhysicalDeviceShaderCoreBuiltinsPropertiesARM arm{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_BUILTINS_PROPERTIES_ARM};
+    VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    if (has(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
+      props2.pNext = &nv;
+    } else if (has(VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+      props2.pNext = &amd;
+    } else if (has(VK_ARM_SHADER_CORE_BUILTINS_EXTENSION_NAME)) {
+      props2.pNext = &arm;
+    }
+    if (props2.pNext != nullptr) {
+      vkGetPhysicalDeviceProperties2(physical, &props2);
+      if (props2.pNext == &nv) info.shader_cores = nv.shaderSMCount;
+      if (props2.pNext == &amd)
+        info.shader_cores = amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
+      if (props2.pNext == &arm) info.shader_cores = arm.shaderCoreCount;
+    }
+  }
   info.push_descriptors = has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   info.pipeline_executable_properties = has(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
   // The reconvergence guarantees (reconvergence.hpp): each needs its extension and its feature; maximal

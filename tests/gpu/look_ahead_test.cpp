@@ -110,13 +110,13 @@ TEST_F(LookAheadTest, OtherTypesAndOperators) {
   check_type<double>(5, Op::mul, s.rng);
 }
 
-// The default grid (core::look_ahead_default_grid), around one round of it (every workgroup's window is
-// a thousand tiles; lavapipe runs workgroups nearly in order, so the second round falls back a lot).
+// The device's default grid (core::look_ahead_default_grid of its shader cores), around one round of it
+// and a few rounds past (lavapipe runs workgroups nearly in order, so the later rounds fall back a lot).
 TEST_F(LookAheadTest, DefaultGrid) {
   Seeded s;
   SCOPED_TRACE("seed " + std::to_string(s.seed));
-  const size_t gb = size_t{core::look_ahead_default_grid} * kTile;
-  for (size_t n : {gb - 1, gb + 1, gb + 3 * kTile + 7}) {
+  const size_t gb = size_t{core::look_ahead_default_grid(shared_context().device_info().shader_cores)} * kTile;
+  for (size_t n : {gb - 1, gb + 1, gb + 3 * kTile + 7, 5 * gb + 11}) {
     const ScanConfig c = look_ahead_config(DataType::u32, Op::add, ScanKind::exclusive, 0);
     const auto input = random_values<uint32_t>(n, s.rng);
     const auto r = record_and_run(shared_context(), input, c);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "core/plan.hpp"
 #include "format.hpp"
 #include "json.hpp"
 #include "options.hpp"
@@ -62,6 +63,11 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
                                << '\n';
   row("min storage offset align") << format_bytes(d.min_storage_buffer_offset_alignment) << '\n';
   row("shared memory") << format_bytes(d.max_shared_memory_bytes) << '\n';
+  row("shader cores");
+  if (d.shader_cores != 0)
+    out << d.shader_cores << " (look-ahead grid " << gpuscan::core::look_ahead_default_grid(d.shader_cores) << ")\n";
+  else
+    out << "not reported (look-ahead grid " << gpuscan::core::look_ahead_default_grid(0) << ")\n";
   row("largest memory heap") << format_bytes(d.largest_memory_heap_bytes) << " (no scan's data can be larger)\n";
   row("timestamp period");
   if (d.timestamp_period_ns > 0)
@@ -130,6 +136,7 @@ void write_device(JsonWriter& json, const DeviceInfo& d, bool picked) {
   json.key("maximal_reconvergence").value(d.maximal_reconvergence);
   json.key("min_storage_buffer_offset_alignment").value(d.min_storage_buffer_offset_alignment);
   json.key("max_shared_memory_bytes").value(d.max_shared_memory_bytes);
+  json.key("shader_cores").value(d.shader_cores);  // 0: not reported
   json.key("largest_memory_heap_bytes").value(d.largest_memory_heap_bytes);
   json.key("timestamp_period_ns");  // null: the compute queue has no timestamps
   if (d.timestamp_period_ns > 0)
