@@ -8,7 +8,8 @@
 // n_0 = min(count, bound); blocks_L = ceil(n_L / B_L) (at least 1 where MIN_ONE_BLOCK: a reduction writes
 // the identity, a compaction its count 0, even for no elements); n_(L+1) = blocks_L. B_L is block_size,
 // except B_0 = level0_block_size where that is set (a compaction: tiles of W·K·4, then its tile counts
-// scanned in blocks of 2·W by the multipass plan). The grid is laid out as core::grid_for does.
+// scanned in blocks of 2·W by the multipass plan). The grid is laid out as core::grid_for does; a
+// look-ahead scan's level 0 has min(blocks, level0_max_groups) workgroups instead of one per block.
 #extension GL_GOOGLE_include_directive : require
 
 #include "common/backend.glsl"
@@ -26,6 +27,7 @@ PARAMS_BLOCK uniform IndirectParams {
   uint status_offset;  // word index of the status word in binding 2
   uint has_status;     // 1: write the status (0 = the count fitted, 1 = it was clamped to the bound)
   uint level0_block_size;  // B_0 where it differs from block_size; 0 = block_size
+  uint level0_max_groups;  // level 0's grid at most this many workgroups (the look-ahead scan's G); 0 = no cap
 } pc;
 
 layout(binding = 0, std430) readonly buffer CountBuffer { uint g_count[]; };
@@ -44,14 +46,17 @@ void main() {
     const uint block_size = level == 0u && pc.level0_block_size != 0u ? pc.level0_block_size : pc.block_size;
     uint blocks = div_up(n, block_size);
     if (MIN_ONE_BLOCK) blocks = max(blocks, 1u);
-    const uint rows = blocks <= pc.max_groups_x ? 1u : div_up(blocks, pc.max_groups_x);
-    const uint groups_x = rows == 1u ? blocks : div_up(blocks, rows);
+    // Workgroups: one per block, except where level 0 has a fixed grid that strides over its blocks
+    // (the look-ahead scan: min(blocks, G), one row, as core::look_ahead_grid for a count on the host).
+    const uint groups = level == 0u && pc.level0_max_groups != 0u ? min(blocks, pc.level0_max_groups) : blocks;
+    const uint rows = groups <= pc.max_groups_x ? 1u : div_up(groups, pc.max_groups_x);
+    const uint groups_x = rows == 1u ? groups : div_up(groups, rows);
     const uint w = pc.words_offset + 6u * level;
     g_words[w] = n;
     g_words[w + 1u] = blocks;
     g_words[w + 2u] = groups_x;
     g_words[w + 3u] = groups_x;
-    g_words[w + 4u] = blocks == 0u ? 0u : rows;
+    g_words[w + 4u] = groups == 0u ? 0u : rows;
     g_words[w + 5u] = 1u;
     n = blocks;
   }

@@ -75,7 +75,8 @@ std::array<uint32_t, indirect_count_param_words> indirect_count_words(const Indi
           p.words_offset,
           p.status_offset.value_or(0),
           p.status_offset ? 1u : 0u,
-          p.level0_block_size};
+          p.level0_block_size,
+          p.level0_max_groups};
 }
 
 bool overlaps(const ByteRange& a, const ByteRange& b) {

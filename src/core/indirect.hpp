@@ -54,10 +54,11 @@ struct IndirectCountParams {
   uint32_t level0_block_size = 0;  // ... but level 0 where it differs (a compaction's tiles); 0 = block_size
   uint32_t levels = 0;         // IndirectRegion::levels
   uint32_t max_groups_x = 0;
+  uint32_t level0_max_groups = 0;  // level 0's grid at most this (the look-ahead scan's G); 0 = one per block
   uint32_t words_offset = 0;   // word index of the plan's words in binding 1
   std::optional<uint32_t> status_offset;  // word index of the status word in binding 2; none = no status
 };
-inline constexpr uint32_t indirect_count_param_words = 10;
+inline constexpr uint32_t indirect_count_param_words = 11;
 // The push-constant words. Throws Errc::too_large for a bound of 2^32 or more.
 std::array<uint32_t, indirect_count_param_words> indirect_count_words(const IndirectCountParams& params);
 

@@ -66,9 +66,6 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
     throw Error(Errc::invalid_argument,
                 "TestHooks::withhold_first_tile does not apply to single-pass or look-ahead scans in place: tile 0 "
                 "would overwrite its input without publishing, so no fallback could recompute it");
-  if (indirect && r.algorithm == Algorithm::look_ahead)
-    throw Error(Errc::unsupported, "the look-ahead scan takes no count from GPU memory (its grid is fixed on the "
-                                   "host); use single-pass or automatic");
   // The tile scans' default shapes depend on the type and count (core::scan_tile_shape).
   const bool tile_scan = job == Job::scan && !config.custom_op &&
                          (chained || r.algorithm == Algorithm::reduce_then_scan);
@@ -208,6 +205,9 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       shape.bound = r.bound;
       shape.block_size = r.block_size;
       shape.levels = r.indirect.levels;
+      for (const core::Step& s : r.plan.steps)  // the look-ahead scan's grid: G for the bound, fewer below
+        if (const auto* la = std::get_if<core::Dispatch>(&s); la && la->kernel == core::Kernel::look_ahead)
+          shape.level0_max_groups = static_cast<uint32_t>(la->groups_x);
       vk::record_indirect_count(ctx, cmd, d, *count_from, view_of(core::Slot::temp), esize, shape, r.min_one_block);
       continue;
     }

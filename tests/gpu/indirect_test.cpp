@@ -2,7 +2,9 @@
 // GPU, clamped to the upper bound ScanArgs::count (status word 1), and every dispatch is issued with
 // vkCmdDispatchIndirect. Outputs are poisoned: elements past the count must stay untouched.
 #include <algorithm>
+#include <cstring>
 
+#include "core/plan.hpp"
 #include "cpu/reference.hpp"
 #include "scan_check.hpp"
 
@@ -28,13 +30,15 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
 
   // Scans with `bound` as ScanArgs::count and `gpu_count` (u32, or u64 `high` << 32 | gpu_count) in GPU
   // memory; checks the scanned prefix, the untouched tail and the status word.
+  // With `ran`, also hands back the input's first min(count, bound) elements and their scan.
   template <class T>
   void check(const ScanConfig& c, size_t bound, uint64_t gpu_count, std::mt19937_64& rng, uint64_t seed,
-             bool as_64 = false, std::optional<T> initial = std::nullopt) {
+             bool as_64 = false, std::optional<T> initial = std::nullopt,
+             std::pair<std::vector<T>, std::vector<T>>* ran = nullptr) {
     const Context& ctx = *ctx_;
     // Marks the whole test skipped (not passed): the device cannot run what it asks for.
-    if (c.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
-      GTEST_SKIP() << "this context cannot run single-pass scans on " << ctx.device_info().name;
+    if ((c.algorithm == Algorithm::single_pass || c.algorithm == Algorithm::look_ahead) && !ctx.single_pass_available())
+      GTEST_SKIP() << "this context cannot run " << to_string(c.algorithm) << " scans on " << ctx.device_info().name;
     SCOPED_TRACE("bound " + std::to_string(bound) + ", count " + std::to_string(gpu_count) +
                  (as_64 ? " (u64)" : "") + ", " + std::string(to_string(c.type)) + ", seed " + std::to_string(seed));
     const auto input = random_op_values<T>(bound, c.op, rng);
@@ -69,6 +73,7 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
     size_t touched = 0;
     for (size_t i = n; i < bound; ++i) touched += std::memcmp(&out.data()[i], poisoned.data(), sizeof(T)) != 0;
     EXPECT_EQ(touched, 0u) << "elements past the count were written";
+    if (ran) *ran = {prefix, std::vector<T>(out.data(), out.data() + n)};
   }
 };
 
@@ -128,6 +133,36 @@ TEST_P(IndirectTest, TypesOperatorsAndCarryIn) {
 }
 
 INSTANTIATE_TEST_SUITE_P(, IndirectTest, every_algorithm_and_kind(), algorithm_kind_name);
+// The look-ahead scan's float results depend on its grid G (shaders/lookahead.comp): from a count in GPU
+// memory, the grid must be the one a count on the host gives, min(tiles, G) -- the same bits, not just
+// close ones -- for counts below one round of G tiles, around it and past it.
+using IndirectLookAheadTest = IndirectTest;
+TEST_P(IndirectLookAheadTest, FloatBitsAsWithTheCountOnTheHost) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const size_t round = size_t{core::look_ahead_default_grid(shared_context().device_info().shader_cores)} * tile();
+  const size_t bound = 3 * round + 11;
+  for (size_t count : {tile() + 3, round - 5, round + 1, 2 * round + 7, bound}) {
+    std::pair<std::vector<float>, std::vector<float>> ran;
+    check<float>(config(DataType::f32), bound, count, rng, seed, false, std::nullopt, &ran);
+    if (HasFatalFailure() || IsSkipped()) return;
+    const auto direct = record_and_run(shared_context(), ran.first, config(DataType::f32));
+    ASSERT_EQ(direct.output.size(), ran.second.size());
+    EXPECT_EQ(std::memcmp(direct.output.data(), ran.second.data(), ran.second.size() * sizeof(float)), 0)
+        << "count " << count << ": other bits than the same scan with the count on the host";
+  }
+}
+INSTANTIATE_TEST_SUITE_P(, IndirectLookAheadTest,
+                         ::testing::Values(AlgorithmKind{Algorithm::look_ahead, ScanKind::exclusive},
+                                           AlgorithmKind{Algorithm::look_ahead, ScanKind::inclusive}),
+                         algorithm_kind_name);
+
+// The look-ahead scan: G workgroups (lavapipe's default G is 64) stride over up to 385 tiles here; the
+// grid follows the count in GPU memory (min(tiles, G)), so counts below G tiles run fewer workgroups.
+INSTANTIATE_TEST_SUITE_P(LookAhead, IndirectTest,
+                         ::testing::Values(AlgorithmKind{Algorithm::look_ahead, ScanKind::exclusive},
+                                           AlgorithmKind{Algorithm::look_ahead, ScanKind::inclusive}),
+                         algorithm_kind_name);
 
 }  // namespace
 }  // namespace gpuscan::test
