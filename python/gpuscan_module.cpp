@@ -95,7 +95,8 @@ void raise_gpuscan_error(const gpuscan::Error& e) {
 
 // The names `algorithm=` takes: gpuscan::Algorithm's, plus "blelloch" (multipass with Blelloch workgroup
 // scans), as the CLI's --algorithm. Underscores are accepted for hyphens.
-constexpr const char* algorithm_names[] = {"auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"};
+constexpr const char* algorithm_names[] = {"auto",     "single-pass", "reduce-then-scan",
+                                           "multipass", "blelloch",   "look-ahead"};
 
 constexpr const char* op_names = "'add', 'min', 'max', 'mul', 'and', 'or', 'xor'";
 

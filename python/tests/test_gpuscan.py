@@ -24,7 +24,7 @@ OPS = ["add", "min", "max", "mul", "and", "or", "xor"]
 UFUNCS = {"add": np.add, "min": np.minimum, "max": np.maximum, "mul": np.multiply,
           "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
 KINDS = ["exclusive", "inclusive"]
-ALGORITHMS = ["auto", "single-pass", "reduce-then-scan", "multipass", "blelloch"]
+ALGORITHMS = ["auto", "single-pass", "reduce-then-scan", "multipass", "blelloch", "look-ahead"]
 SIZES = [0, 1, 4095, 4096, 4097, 1_000_003]
 
 SEED = int(os.environ.get("GPUSCAN_SEED", "0"), 0) or int.from_bytes(os.urandom(4), "little")
@@ -485,10 +485,11 @@ def test_context_device_and_repr(ctx):
 
 def test_resolve_algorithm(ctx):
     for algorithm in ALGORITHMS:
-        if algorithm == "single-pass" and not ctx.device["single_pass_capable"]:
+        if algorithm in ("single-pass", "look-ahead") and not ctx.device["single_pass_capable"]:
             continue
         resolved = ctx.resolve_algorithm(1_000_003, algorithm)
-        assert resolved in ("single-pass", "reduce-then-scan", "multipass")
+        assert resolved in ("single-pass", "reduce-then-scan", "multipass", "look-ahead")
+        assert (resolved == "look-ahead") == (algorithm == "look-ahead")  # auto never picks it
         if algorithm != "auto":
             assert resolved == ("multipass" if algorithm == "blelloch" else algorithm)
 

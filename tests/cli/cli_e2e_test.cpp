@@ -322,6 +322,7 @@ std::vector<std::string> expected_summaries(const std::string& algorithm) {
     return {"(multipass (subgroup workgroup scan), W = 256, tiles of 512 elements)",
             "(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"};
   if (algorithm == "blelloch") return {"(multipass (blelloch workgroup scan), W = 256, tiles of 512 elements)"};
+  if (algorithm == "look-ahead") return {"(look-ahead, W = 256, K = 4, tiles of 4096 elements)"};
   // auto: whichever the device allows.
   std::vector<std::string> any;
   for (const char* a : {"single-pass", "reduce-then-scan", "multipass"})
@@ -340,7 +341,8 @@ class CliAlgorithm : public CliTest, public ::testing::WithParamInterface<Algori
                              (r).err.find("has no subgroup arithmetic") != std::string::npos)) {            \
     const PickedDevice device = picked_device();                                                          \
     const std::string a = (algorithm);                                                                    \
-    if ((a == "single-pass" && !device.single_pass) || (a == "reduce-then-scan" && !device.subgroup_arithmetic)) \
+    if (((a == "single-pass" || a == "look-ahead") && !device.single_pass) ||                            \
+        (a == "reduce-then-scan" && !device.subgroup_arithmetic))                                        \
       GTEST_SKIP() << device.name << " cannot run " << a << ": " << (r).err;                              \
   }
 
@@ -389,6 +391,8 @@ INSTANTIATE_TEST_SUITE_P(All, CliAlgorithm,
                                            AlgorithmParam{"multipass", DataType::u32, ScanKind::inclusive,
                                                           size_t{100003}},
                                            AlgorithmParam{"blelloch", DataType::i32, ScanKind::exclusive,
+                                                          size_t{100003}},
+                                           AlgorithmParam{"look-ahead", DataType::f32, ScanKind::inclusive,
                                                           size_t{100003}}),
                          algorithm_param_name);
 
@@ -482,7 +486,7 @@ TEST_F(CliTest, UnknownAlgorithmIsAUsageErrorListingValidNames) {
   for (const std::string command : {"scan -t u32" + files, std::string("info"), std::string("demo --n 10")}) {
     SCOPED_TRACE(command);
     expect_failure(run(command + " --algorithm fast"), 2,
-                   {"unknown algorithm 'fast'", "auto, single-pass, reduce-then-scan, multipass, blelloch"});
+                   {"unknown algorithm 'fast'", "auto, single-pass, reduce-then-scan, multipass, blelloch, look-ahead"});
   }
   EXPECT_FALSE(fs::exists(path("out.bin")));
 }
@@ -921,6 +925,21 @@ TEST_F(CliTest, DemoWithOneAlgorithm) {
     EXPECT_EQ(r.out.find(other), std::string::npos) << other << "\n" << r;
   EXPECT_NE(r.out.find("all 2 scans match the CPU reference"), std::string::npos) << r;
   EXPECT_TRUE(r.err.empty()) << r;
+}
+
+// The experimental look-ahead scan runs in the demo only when named (a plain demo leaves it out).
+TEST_F(CliTest, DemoRunsTheLookAheadScanOnlyWhenNamed) {
+  const RunResult r = run("demo --n 20000 --algorithm look-ahead");
+  if (r.exit_code == 0) {
+    EXPECT_NE(r.out.find("  look-ahead          exclusive  GPU "), std::string::npos) << r;
+    EXPECT_NE(r.out.find("all 2 scans match the CPU reference"), std::string::npos) << r;
+  } else {
+    SKIP_IF_DEVICE_CANNOT(r, "look-ahead");
+    FAIL() << r;
+  }
+  const RunResult every = run("demo --n 2000");
+  ASSERT_EQ(every.exit_code, 0) << every;
+  EXPECT_EQ(every.out.find("look-ahead"), std::string::npos) << every;
 }
 
 TEST_F(CliTest, DemoF32WithSeedIsRepeatable) {

@@ -47,12 +47,17 @@ constexpr Variant all_variants[] = {
     {"multipass-subgroup", Algorithm::multipass, WorkgroupAlgorithm::subgroup},
     {"multipass-blelloch", Algorithm::multipass, WorkgroupAlgorithm::blelloch},
 };
+// Run only when --algorithm names it: the experimental look-ahead scan (docs/scan.md).
+constexpr Variant chosen_only_variants[] = {
+    {"look-ahead", Algorithm::look_ahead, WorkgroupAlgorithm::automatic},
+};
 
 // Why `variant` cannot run on `ctx`, or nullptr if it can.
 const char* obstacle(const Backend& ctx, const Variant& variant) {
-  if (variant.algorithm == Algorithm::single_pass && !ctx.vulkan())
+  const bool chained = variant.algorithm == Algorithm::single_pass || variant.algorithm == Algorithm::look_ahead;
+  if (chained && !ctx.vulkan())
     return "not offered on OpenGL (the GL backend builds no look-back kernels: they need 64-bit buffer atomics and GL_KHR_shader_subgroup)";
-  if (variant.algorithm == Algorithm::single_pass && !ctx.single_pass_available())
+  if (chained && !ctx.single_pass_available())
     return "the device lacks what the single-pass scan needs (Vulkan 1.2 with shaderInt64, "
            "shaderBufferInt64Atomics, subgroup arithmetic, shuffles and ballot)";
   if ((variant.algorithm == Algorithm::reduce_then_scan || variant.workgroup == WorkgroupAlgorithm::subgroup) &&
@@ -67,6 +72,8 @@ const Variant& variant_for(const Backend& ctx, const ScanConfig& config, uint64_
   const WorkgroupAlgorithm workgroup =
       algorithm == Algorithm::multipass ? ctx.resolve(config.workgroup, config.type) : WorkgroupAlgorithm::automatic;
   for (const Variant& v : all_variants)
+    if (v.algorithm == algorithm && v.workgroup == workgroup) return v;
+  for (const Variant& v : chosen_only_variants)
     if (v.algorithm == algorithm && v.workgroup == workgroup) return v;
   throw Error(Errc::unsupported, "demo: no variant for algorithm " + std::string(to_string(algorithm)));
 }

@@ -7,7 +7,7 @@
 //   gpuscan [--device SEL] [--validate] unique --type T --in FILE --out FILE ...
 //   gpuscan [--device SEL] [--validate] demo [--n N] [--type T] [--algorithm A] ...
 //
-// scan, info and demo share --algorithm auto|single-pass|reduce-then-scan|multipass|blelloch,
+// scan, info and demo share --algorithm auto|single-pass|reduce-then-scan|multipass|blelloch|look-ahead,
 // --workgroup-algorithm, --workgroup-size and --vectors-per-lane (options.hpp).
 //
 // This file holds the command table, the global flags and the mapping from failures to exit codes:

@@ -126,6 +126,7 @@ std::string_view to_string(AlgorithmName name) noexcept {
     case AlgorithmName::reduce_then_scan: return gpuscan::to_string(Algorithm::reduce_then_scan);
     case AlgorithmName::multipass: return gpuscan::to_string(Algorithm::multipass);
     case AlgorithmName::blelloch: return gpuscan::to_string(WorkgroupAlgorithm::blelloch);
+    case AlgorithmName::look_ahead: return gpuscan::to_string(Algorithm::look_ahead);
   }
   return "?";
 }
@@ -147,7 +148,8 @@ std::string algorithm_names() {
 
 std::string AlgorithmOptions::conflict() const {
   if (!algorithm || !workgroup || *workgroup == WorkgroupAlgorithm::automatic) return {};
-  if (*algorithm == AlgorithmName::single_pass || *algorithm == AlgorithmName::reduce_then_scan)
+  if (*algorithm == AlgorithmName::single_pass || *algorithm == AlgorithmName::reduce_then_scan ||
+      *algorithm == AlgorithmName::look_ahead)
     return "--workgroup-algorithm " + std::string(to_string(*workgroup)) +
            " applies to the multipass scan only, not to --algorithm " + std::string(to_string(*algorithm));
   if (*algorithm == AlgorithmName::blelloch && *workgroup != WorkgroupAlgorithm::blelloch)
@@ -157,8 +159,8 @@ std::string AlgorithmOptions::conflict() const {
 }
 
 std::string AlgorithmOptions::conflict_with(Api api, const std::string& api_option) const {
-  if (api != Api::gl || algorithm != AlgorithmName::single_pass) return {};
-  return "--algorithm single-pass is not offered with " + api_option +
+  if (api != Api::gl || (algorithm != AlgorithmName::single_pass && algorithm != AlgorithmName::look_ahead)) return {};
+  return "--algorithm " + std::string(to_string(*algorithm)) + " is not offered with " + api_option +
          " (the GL backend builds no look-back kernels: they need 64-bit buffer atomics and GL_KHR_shader_subgroup); use reduce-then-scan, multipass, "
          "blelloch or auto";
 }
@@ -178,6 +180,7 @@ void AlgorithmOptions::apply(ScanConfig& config) const {
       config.algorithm = Algorithm::single_pass;
       break;
     case AlgorithmName::reduce_then_scan: config.algorithm = Algorithm::reduce_then_scan; break;
+    case AlgorithmName::look_ahead: config.algorithm = Algorithm::look_ahead; break;
     case AlgorithmName::multipass: config.algorithm = Algorithm::multipass; break;
     case AlgorithmName::blelloch:
       config.algorithm = Algorithm::multipass;
@@ -220,7 +223,8 @@ void add_algorithm_options(CLI::App& app, AlgorithmOptions& options) {
          "how to scan the whole buffer: " + algorithm_names() +
              ". auto takes single-pass where the device can (and the input spans more than one tile), else "
              "reduce-then-scan where it has subgroup arithmetic, else multipass; blelloch is multipass with "
-             "Blelloch workgroup scans")
+             "Blelloch workgroup scans; look-ahead is the experimental single-pass scan that chains tile totals only, never "
+             "picked by auto (docs/scan.md)")
       ->check(name_validator([](const std::string& n) { return parse_algorithm_name(n).has_value(); }, "algorithm",
                              algorithm_names()))
       ->type_name("ALGORITHM")

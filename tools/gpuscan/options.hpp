@@ -36,10 +36,10 @@ CLI::Option* add_memory_budget_option(CLI::App& app, uint64_t& budget);
 
 // What --algorithm names: the library's algorithms, plus `blelloch`, which is the multipass scan with
 // Blelloch workgroup scans (the algorithm gpuscan started with).
-enum class AlgorithmName : uint8_t { automatic, single_pass, reduce_then_scan, multipass, blelloch };
-inline constexpr AlgorithmName all_algorithm_names[] = {AlgorithmName::automatic, AlgorithmName::single_pass,
+enum class AlgorithmName : uint8_t { automatic, single_pass, reduce_then_scan, multipass, blelloch, look_ahead };
+inline constexpr AlgorithmName all_algorithm_names[] = {AlgorithmName::automatic,        AlgorithmName::single_pass,
                                                         AlgorithmName::reduce_then_scan, AlgorithmName::multipass,
-                                                        AlgorithmName::blelloch};
+                                                        AlgorithmName::blelloch,         AlgorithmName::look_ahead};
 std::string_view to_string(AlgorithmName name) noexcept;  // "auto", "single-pass", ..., "blelloch"
 std::optional<AlgorithmName> parse_algorithm_name(std::string_view name) noexcept;
 std::string algorithm_names();  // "auto, single-pass, reduce-then-scan, multipass, blelloch"
