@@ -42,7 +42,8 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //                     but a fixed grid of G workgroups strides over the tiles (workgroup g takes tiles g,
 //                     g + G, ...) and chains only tile totals: a workgroup adds the totals of the G - 1
 //                     tiles before its tile to what it found for its previous tile, with the same fallback
-//                     (docs/scan.md, "Look-ahead scan"). Needs what single_pass needs. Runs in place too.
+//                     (docs/scan.md, "Look-ahead: tile totals only"). Needs what single_pass needs. Runs in place
+//                     too, and with its count in GPU memory.
 enum class Algorithm : uint8_t { automatic, single_pass, reduce_then_scan, multipass, look_ahead };
 
 // How one workgroup of the multipass scan scans its tile. `automatic` takes `subgroup` where the device has subgroup

@@ -85,7 +85,7 @@ struct DeviceInfo {
   // The device's streaming multiprocessors (VK_NV_shader_sm_builtins: shaderSMCount), compute units
   // (VK_AMD_shader_core_properties: engines x arrays per engine x units per array) or shader cores
   // (VK_ARM_shader_core_builtins: shaderCoreCount), where the driver reports them; 0 where it does not.
-  // The look-ahead scan sizes its grid by it (docs/scan.md, "The look-ahead scan").
+  // The look-ahead scan sizes its grid by it (docs/scan.md, "Look-ahead: tile totals only").
   uint32_t shader_cores = 0;
   // The size of the device's largest memory heap: no buffer can be larger, so a count whose elements take
   // more bytes is Errc::too_large at once, before anything is planned or allocated.
