@@ -200,6 +200,8 @@ py::dict device_dict(const gpuscan::DeviceInfo& d) {
   out["min_storage_buffer_offset_alignment"] = d.min_storage_buffer_offset_alignment;
   out["max_shared_memory_bytes"] = d.max_shared_memory_bytes;
   out["timestamp_period_ns"] = d.timestamp_period_ns;
+  out["shader_cores"] = d.shader_cores;
+  out["largest_memory_heap_bytes"] = d.largest_memory_heap_bytes;
   return out;
 }
 
@@ -1505,7 +1507,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       "subgroup_extended_types, buffer_device_address, subgroup_uniform_control_flow, maximal_reconvergence, "
       "max_workgroup_invocations, max_workgroup_count, "
       "max_storage_buffer_range, min_storage_buffer_offset_alignment, max_shared_memory_bytes, "
-      "timestamp_period_ns. gpuscan.Error 'no_device' without a Vulkan loader or driver.");
+      "timestamp_period_ns, shader_cores (SMs, CUs or cores where the driver says; 0 where not), "
+      "largest_memory_heap_bytes. gpuscan.Error 'no_device' without a Vulkan loader or driver.");
 
   // Destroy the default Context while the interpreter still runs, not in a static destructor at exit.
   py::module_::import("atexit").attr("register")(py::cpp_function(&close_default_at_exit));

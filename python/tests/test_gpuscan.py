@@ -467,6 +467,8 @@ def test_devices():
             assert isinstance(d[key], bool), key
         assert len(d["max_workgroup_count"]) == 3
         assert d["max_workgroup_invocations"] >= 1 and d["max_storage_buffer_range"] >= 1
+        assert isinstance(d["shader_cores"], int) and d["shader_cores"] >= 0
+        assert isinstance(d["largest_memory_heap_bytes"], int) and d["largest_memory_heap_bytes"] > 0
 
 
 def test_context_device_and_repr(ctx):
