@@ -177,6 +177,7 @@ int main(int argc, char** argv) {
                                 std::to_string(VK_API_VERSION_PATCH(d.api_version)));
     sink.metadata("subgroup size", std::to_string(d.subgroup_size));
     sink.metadata("reconvergence", std::string(gs::to_string(ctx.reconvergence())));
+    sink.metadata("tuning profile", std::string(ctx.tuning_profile()));
     sink.metadata("gpuscan", std::string(gs::version));
     std::ostringstream timing;
     timing << "Vulkan timestamps around each run, median of " << runs << " after at least " << warmup

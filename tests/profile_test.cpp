@@ -41,9 +41,11 @@ TEST(TuningProfile, SelectedByVendorAndDeviceId) {
   EXPECT_EQ(name(0x10DE, 0x2335, "NVIDIA H200"), "nvidia-h200");
   EXPECT_EQ(name(0x10DE, 0x2335, ""), "nvidia-h200");               // the ID alone suffices
   EXPECT_EQ(name(0x10DE, 0x233B, "NVIDIA H200 NVL"), "nvidia-h200");  // another variant, by name
+  EXPECT_EQ(name(0x10DE, 0x2330, "NVIDIA H100 80GB HBM3"), "nvidia-h100");
+  EXPECT_EQ(name(0x10DE, 0x2330, ""), "nvidia-h100");
+  EXPECT_EQ(name(0x10DE, 0x2331, "NVIDIA H100 PCIe"), "nvidia-h100");
   EXPECT_EQ(name(0x10005, 0, "llvmpipe (LLVM 15.0.6, 256 bits)"), "lavapipe");
-  // NVIDIA devices other than the H200, a GH200 among them, and every other vendor: conservative.
-  EXPECT_EQ(name(0x10DE, 0x2330, "NVIDIA H100 80GB HBM3"), "conservative");
+  // NVIDIA devices other than the H200 and H100, a GH200 among them, and every other vendor: conservative.
   EXPECT_EQ(name(0x10DE, 0x2342, "NVIDIA GH200 480GB"), "conservative");
   EXPECT_EQ(name(0x10DE, 0x2684, "NVIDIA GeForce RTX 4090"), "conservative");
   EXPECT_EQ(name(0x1002, 0x744C, "AMD Radeon RX 7900 XTX (RADV NAVI31)"), "conservative");
@@ -52,19 +54,23 @@ TEST(TuningProfile, SelectedByVendorAndDeviceId) {
   EXPECT_EQ(name(0x1002, 0, "llvmpipe"), "conservative");
   EXPECT_EQ(name(0x10005, 0, "softpipe"), "conservative");
   EXPECT_EQ(name(0x1002, 0x2335, "H200"), "conservative");
+  EXPECT_EQ(name(0x1002, 0x2330, "H100"), "conservative");
 }
 
 TEST(TuningProfile, SelectedOnOpenGlByVendorAndRenderer) {
   EXPECT_EQ(core::select_gl_profile("Mesa", "llvmpipe (LLVM 15.0.6, 256 bits)").name, "lavapipe");
   EXPECT_EQ(core::select_gl_profile("NVIDIA Corporation", "NVIDIA H200/PCIe/SSE2").name, "nvidia-h200");
+  EXPECT_EQ(core::select_gl_profile("NVIDIA Corporation", "NVIDIA H100 80GB HBM3/PCIe/SSE2").name, "nvidia-h100");
   EXPECT_EQ(core::select_gl_profile("NVIDIA Corporation", "NVIDIA GeForce RTX 4090/PCIe/SSE2").name, "conservative");
   EXPECT_EQ(core::select_gl_profile("AMD", "AMD Radeon RX 7900 XTX (radeonsi, navi31)").name, "conservative");
 }
 
 TEST(TuningProfile, EverySourceSaysWhereItsNumbersCameFrom) {
-  for (const core::TuningProfile* p : {&core::h200_profile(), &core::lavapipe_profile(), &core::conservative_profile()})
+  for (const core::TuningProfile* p : {&core::h200_profile(), &core::h100_profile(), &core::lavapipe_profile(),
+                                      &core::conservative_profile()})
     EXPECT_FALSE(p->source.empty()) << p->name;
   EXPECT_NE(core::h200_profile().source.find("H200"), std::string::npos);
+  EXPECT_NE(core::h100_profile().source.find("H100"), std::string::npos);
 }
 
 using Shape = std::pair<uint32_t, uint32_t>;
@@ -151,6 +157,12 @@ TEST(TuningProfile, H200ReproducesItsMeasuredShapesAndLimits) {
   expect_limits(core::h200_profile(), {1024, 5000, 4, 32, 8});
 }
 
+// The H100 takes the H200's numbers: the same SM, and its single-pass shapes measured there as well.
+TEST(TuningProfile, H100TakesTheH200Numbers) {
+  expect_sweep(core::h100_profile(), h200_expected);
+  expect_limits(core::h100_profile(), {1024, 5000, 4, 32, 8});
+}
+
 // Spin limit 1024 capped at 256 and tiles per workgroup 1 by default, requests capped at 4 (its
 // 65535-iteration loop limit); the large compaction tiles applied on lavapipe as well.
 TEST(TuningProfile, LavapipeKeepsThePlainShapesAndItsCaps) {
@@ -166,7 +178,8 @@ TEST(TuningProfile, ConservativeGivesThePlainDefaults) {
 // Whatever the device's subgroups (4 to 128 wide) and workgroup limit (128 to 1024 invocations), every
 // algorithm's default W under every profile is a power of two, whole subgroups wide and within the limit.
 TEST(ChooseScan, WorkgroupFitsEveryDevice) {
-  for (const core::TuningProfile* p : {&core::h200_profile(), &core::lavapipe_profile(), &core::conservative_profile()})
+  for (const core::TuningProfile* p : {&core::h200_profile(), &core::h100_profile(), &core::lavapipe_profile(),
+                                      &core::conservative_profile()})
     for (uint32_t sg = 4; sg <= 128; sg *= 2)
       for (uint32_t max_invocations = 128; max_invocations <= 1024; max_invocations *= 2)
         for (const bool single_pass_ok : {false, true})

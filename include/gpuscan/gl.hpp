@@ -111,7 +111,7 @@ class Context {
   Algorithm resolve(const ScanConfig& config, uint64_t count) const;
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
   // As gpuscan::Context::tuning_profile, chosen by GL_VENDOR and GL_RENDERER (GL has no PCI IDs):
-  // "lavapipe" on llvmpipe, "nvidia-h200" on an NVIDIA H200, else "conservative".
+  // "lavapipe" on llvmpipe, "nvidia-h200" on an NVIDIA H200, "nvidia-h100" on an H100, else "conservative".
   std::string_view tuning_profile() const noexcept;
   std::string_view tuning_profile_source() const noexcept;
   // What `automatic` picks for compaction: ballot with GL_KHR_shader_subgroup ballot, else shared_memory.

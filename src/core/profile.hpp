@@ -14,7 +14,7 @@ namespace gpuscan::core {
 // single-pass limit 2^21, one tile per workgroup, no caps. The thresholds are the H200's, so that a profile
 // switching a rule on states only its flag and its numbers.
 struct TuningProfile {
-  std::string_view name;    // "nvidia-h200", "lavapipe", "conservative"
+  std::string_view name;    // "nvidia-h200", "nvidia-h100", "lavapipe", "conservative"
   std::string_view source;  // one sentence: where its numbers came from
 
   // Single-pass tile shapes (core::single_pass_shape). Large tiles: above large_tile_min_elements,
@@ -56,6 +56,8 @@ struct TuningProfile {
 
 // Measured on an NVIDIA H200 (core/tuning.hpp, bench/RESULTS.md).
 const TuningProfile& h200_profile();
+// An H100: the H200's numbers (the same SM), its single-pass shapes measured there too.
+const TuningProfile& h100_profile();
 // Mesa's lavapipe, the CPU device the tests run on: plain shapes, its loop-iteration limit respected.
 const TuningProfile& lavapipe_profile();
 // Every device without measurements: plain shapes and limits, correct whatever the subgroup size or

@@ -780,7 +780,8 @@ TEST_F(CliTest, InfoListsAndMarksADevice) {
   // The profile the defaults come from, by name, and where its numbers came from.
   const size_t profile = r.out.find("\ntuning profile: ") + 17;
   const std::string profile_name = r.out.substr(profile, r.out.find(' ', profile) - profile);
-  EXPECT_TRUE(profile_name == "nvidia-h200" || profile_name == "lavapipe" || profile_name == "conservative")
+  EXPECT_TRUE(profile_name == "nvidia-h200" || profile_name == "nvidia-h100" || profile_name == "lavapipe" ||
+              profile_name == "conservative")
       << profile_name << '\n' << r;
   EXPECT_EQ(r.out.compare(profile + profile_name.size(), 5, " — "), 0) << r;
   // One of the three guarantees, and on a device that offers neither (lavapipe) why none.
@@ -1012,7 +1013,7 @@ TEST_F(CliTest, InfoJsonIsValidJson) {
       "assert c['description'].startswith(c['algorithm'] + ' for 16777216 elements'), c\n"
       "assert 'plan' not in c and 'error' not in d\n"
       "p = d['tuning_profile']\n"
-      "assert p['name'] in ('nvidia-h200', 'lavapipe', 'conservative') and p['source'], p\n";
+      "assert p['name'] in ('nvidia-h200', 'nvidia-h100', 'lavapipe', 'conservative') and p['source'], p\n";
   write_file(path("check.py"), check);
   EXPECT_EQ(std::system(("python3 " + shell_quote(path("check.py").string()) + " " + file + " " +
                          shell_quote(std::string(gpuscan::version)))

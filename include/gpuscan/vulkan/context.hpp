@@ -303,7 +303,7 @@ class Context {
   std::string describe_choice(const ScanConfig& config, uint64_t count = 1u << 24) const;
   // The tuning profile the default shapes, limits and tile counts come from, chosen for the device by
   // its PCI vendor and device ID (docs/design.md, "Tuning profiles"), and where its numbers came from.
-  //   ctx.tuning_profile();          // "nvidia-h200", "lavapipe" or "conservative"
+  //   ctx.tuning_profile();          // "nvidia-h200", "nvidia-h100", "lavapipe" or "conservative"
   //   ctx.tuning_profile_source();   // "measured on an NVIDIA H200, driver 580.159.04 (bench/RESULTS.md)"
   std::string_view tuning_profile() const noexcept;
   std::string_view tuning_profile_source() const noexcept;
