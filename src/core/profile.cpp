@@ -26,8 +26,9 @@ constexpr TuningProfile hopper(std::string_view name, std::string_view source) {
 }
 
 constexpr TuningProfile h200 = hopper("nvidia-h200", "measured on an NVIDIA H200, driver 580.159.04 (bench/RESULTS.md)");
-// The H200's numbers, checked on an H100 80GB HBM3 (driver 580.159.04) for the single-pass shapes and tiles
-// per workgroup; automatic's limits and the reduce-then-scan shape are the H200's, not measured there.
+// The H200's numbers, checked on an H100 80GB HBM3 (driver 580.159.04): with them 2^28 u32 exclusive
+// single-pass 1.221 -> 0.880 ms; automatic's limits pick the faster algorithm there but for u32 inclusive
+// at 2^28 and u64 from 2^26, where single-pass was 7-9 % faster than reduce-then-scan (bench/RESULTS.md).
 constexpr TuningProfile h100 =
     hopper("nvidia-h100",
            "the H200's numbers; its single-pass shapes measured on an NVIDIA H100 80GB HBM3, driver 580.159.04 "
