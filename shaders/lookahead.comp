@@ -1,5 +1,5 @@
 #version 450
-// The look-ahead scan (Algorithm::look_ahead; EXPERIMENTAL, never chosen by `automatic`): one dispatch
+// The look-ahead scan (Algorithm::look_ahead; EXPERIMENTAL, chosen by `automatic` only as core::choose_scan says): one dispatch
 // like the single-pass scan, but only tile TOTALS are chained between workgroups, never inclusive
 // prefixes. After the portable part of NVIDIA CCCL's "warpspeed" scan.
 //

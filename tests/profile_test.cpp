@@ -157,7 +157,8 @@ TEST(TuningProfile, H200ReproducesItsMeasuredShapesAndLimits) {
   expect_limits(core::h200_profile(), {1024, 5000, 4, 32, 8});
 }
 
-// The H100 takes the H200's numbers: the same SM, and its single-pass shapes measured there as well.
+// The H100 takes the H200's numbers: the same SM, and its single-pass shapes measured there as well
+// (its one rule of its own: ChooseScan.AutomaticLookAheadForDeterministicF32).
 TEST(TuningProfile, H100TakesTheH200Numbers) {
   expect_sweep(core::h100_profile(), h200_expected);
   expect_limits(core::h100_profile(), {1024, 5000, 4, 32, 8});
@@ -221,6 +222,35 @@ TEST(ChooseScan, AutomaticRule) {
   EXPECT_EQ(core::choose_scan(full, core::conservative_profile(), config, (1u << 21) + 1).algorithm,
             Algorithm::reduce_then_scan);
   EXPECT_EQ(core::choose_scan({{1024, 32}, false, false}, p, config, 1u << 20).algorithm, Algorithm::multipass);
+}
+
+// Deterministic exclusive f32 past the ordered limit (2^21): the look-ahead up to 2^28 with the H100's
+// profile only, where the single-pass scan could run; never for other types, kinds or profiles.
+TEST(ChooseScan, AutomaticLookAheadForDeterministicF32) {
+  const core::DeviceCaps full{{1024, 32}, true, true};
+  gpuscan::ScanConfig f32;
+  f32.type = DataType::f32;
+  f32.deterministic = true;
+  const uint64_t above = (uint64_t{1} << 21) + 1, most = uint64_t{1} << 28;
+  const core::TuningProfile& h100 = core::h100_profile();
+  EXPECT_EQ(core::choose_scan(full, h100, f32, uint64_t{1} << 21).algorithm, Algorithm::single_pass);
+  EXPECT_EQ(core::choose_scan(full, h100, f32, above).algorithm, Algorithm::look_ahead);
+  EXPECT_EQ(core::choose_scan(full, h100, f32, most).algorithm, Algorithm::look_ahead);
+  EXPECT_EQ(core::choose_scan(full, h100, f32, most + 1).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, h100, f32, above, /*vector_aligned=*/false).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan({{1024, 32}, true, false}, h100, f32, above).algorithm, Algorithm::reduce_then_scan);
+  gpuscan::ScanConfig other = f32;
+  other.kind = ScanKind::inclusive;
+  EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::reduce_then_scan);
+  other = f32;
+  other.deterministic = false;  // the unordered look-back, up to 2^28
+  EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::single_pass);
+  EXPECT_EQ(core::choose_scan(full, h100, other, most + 1).algorithm, Algorithm::reduce_then_scan);
+  other = f32;
+  other.type = DataType::f64;
+  EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::reduce_then_scan);
+  for (const core::TuningProfile* p : {&core::h200_profile(), &core::lavapipe_profile(), &core::conservative_profile()})
+    EXPECT_EQ(core::choose_scan(full, *p, f32, above).algorithm, Algorithm::reduce_then_scan) << p->name;
 }
 
 }  // namespace

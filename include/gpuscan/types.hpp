@@ -38,7 +38,8 @@ enum class Op : uint8_t { add, min, max, mul, bit_and, bit_or, bit_xor };
 //                     f64 (ScanConfig::deterministic), where it measured fastest (bench/RESULTS.md);
 //                     2^21 on every other device; otherwise reduce_then_scan where the device has subgroup
 //                     arithmetic; otherwise multipass with Blelloch workgroup scans.
-//   look_ahead        EXPERIMENTAL, opt-in only (automatic never picks it): one dispatch like single_pass,
+//   look_ahead        EXPERIMENTAL; automatic picks it only on an H100 (nvidia-h100 profile), for deterministic
+//                     exclusive f32 scans past the ordered limit up to 2^28: one dispatch like single_pass,
 //                     but a fixed grid of G workgroups strides over the tiles (workgroup g takes tiles g,
 //                     g + G, ...) and chains only tile totals: a workgroup adds the totals of the G - 1
 //                     tiles before its tile to what it found for its previous tile, with the same fallback

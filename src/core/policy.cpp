@@ -22,6 +22,9 @@ ScanChoice choose_scan(const DeviceCaps& caps, const TuningProfile& profile, con
     const uint64_t tile = uint64_t{w} * k * 4;
     if (caps.single_pass && vector_aligned && count > tile && count <= limit)
       algorithm = Algorithm::single_pass;
+    else if (caps.single_pass && vector_aligned && count > tile && count <= profile.look_ahead_deterministic_f32_max &&
+             config.type == DataType::f32 && config.deterministic && config.kind == ScanKind::exclusive)
+      algorithm = Algorithm::look_ahead;  // past the ordered look-back's limit (TuningProfile)
     else
       algorithm = caps.subgroup_arithmetic ? Algorithm::reduce_then_scan : Algorithm::multipass;
   }

@@ -29,10 +29,15 @@ constexpr TuningProfile h200 = hopper("nvidia-h200", "measured on an NVIDIA H200
 // The H200's numbers, checked on an H100 80GB HBM3 (driver 580.159.04): with them 2^28 u32 exclusive
 // single-pass 1.221 -> 0.880 ms; automatic's limits pick the faster algorithm there but for u32 inclusive
 // at 2^28 and u64 from 2^26, where single-pass was 7-9 % faster than reduce-then-scan (bench/RESULTS.md).
-constexpr TuningProfile h100 =
+// One rule of its own: deterministic exclusive f32 scans past the ordered limit take the look-ahead.
+constexpr TuningProfile with_look_ahead_for_deterministic_f32(TuningProfile p) {
+  p.look_ahead_deterministic_f32_max = h100_look_ahead_deterministic_f32_max;
+  return p;
+}
+constexpr TuningProfile h100 = with_look_ahead_for_deterministic_f32(
     hopper("nvidia-h100",
-           "the H200's numbers; its single-pass shapes measured on an NVIDIA H100 80GB HBM3, driver 580.159.04 "
-           "(bench/RESULTS.md)");
+           "the H200's numbers, and the look-ahead scan for deterministic f32; measured on an NVIDIA H100 80GB "
+           "HBM3, driver 580.159.04 (bench/RESULTS.md)"));
 
 constexpr TuningProfile lavapipe{
     .name = "lavapipe",

@@ -41,6 +41,11 @@ struct TuningProfile {
     uint64_t ordered_eight_byte = plain_single_pass_auto_limit;
   } auto_limits;
 
+  // Deterministic exclusive f32 scans longer than the ordered look-back's limit and up to this many
+  // elements: `automatic` takes the look-ahead scan, whose fixed tree gives the same bits every run
+  // (0: never; then reduce-then-scan, as for the rest).
+  uint64_t look_ahead_deterministic_f32_max = 0;
+
   // Look-back polls per round: the default for ScanConfig::spin_limit 0, and the cap on any request.
   uint32_t default_spin_limit = core::default_spin_limit;
   uint32_t max_spin_limit = UINT32_MAX;

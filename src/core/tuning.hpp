@@ -50,6 +50,10 @@ inline constexpr uint64_t h200_auto_limit_other = uint64_t{1} << 25;
 // Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, at 2^21
 // 1.01-1.03x, at 2^22 7-10 % slower; f64 at 2^20 1.02-1.04x, at 2^21 already 8-9 % slower.
 inline constexpr uint64_t h200_auto_limit_ordered_eight_byte = uint64_t{1} << 20;
+// Deterministic exclusive f32 scans above the ordered limit, on the H100 (default shapes, G = 528): the
+// look-ahead took 17-22 % less time than reduce-then-scan at 2^22-2^28 (2^28: 0.890 against 1.072 ms) and
+// 7 % less than the ordered look-back at 2^28 (bench/RESULTS.md). Not measured beyond 2^28, nor on the H200.
+inline constexpr uint64_t h100_look_ahead_deterministic_f32_max = uint64_t{1} << 28;
 // Every other limit, and every limit of the other profiles. On lavapipe, a CPU where the look-back's
 // waits hide nothing, reduce-then-scan was faster already at 2^22 (12.5 vs 22.9 ms).
 inline constexpr uint64_t plain_single_pass_auto_limit = uint64_t{1} << 21;

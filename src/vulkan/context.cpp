@@ -646,7 +646,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_p
     case Algorithm::single_pass:
       if (!obstacle.empty()) throw Error(Errc::unsupported, "single-pass scan: " + obstacle);
       break;
-    case Algorithm::look_ahead:  // asked for only: core::choose_scan keeps it, automatic never picks it
+    case Algorithm::look_ahead:  // automatic picks it only where a profile says (core::choose_scan)
       if (!obstacle.empty()) throw Error(Errc::unsupported, "look-ahead scan: " + obstacle);
       break;
     case Algorithm::reduce_then_scan:
@@ -699,7 +699,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
                                    : "; unordered look-back (the last bits may differ run to run)");
       break;
     case Algorithm::look_ahead:
-      s << ": experimental, one dispatch, a fixed grid of workgroups striding over tiles of "
+      s << ": one dispatch, a fixed grid of workgroups striding over tiles of "
         << workgroup_size(config, count) * vectors_per_lane(config, count) * 4
         << " elements, chaining tile totals only (look-ahead), 2N bytes moved";
       break;
@@ -723,6 +723,11 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
       s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
            "profile "
         << profile.name << " takes single-pass from one tile up to " << power_of_two(limit) << " elements; "
+        << profile.source << ")";
+    else if (algorithm == Algorithm::look_ahead)
+      s << " (automatic: profile " << profile.name << " takes the look-ahead for deterministic exclusive f32 scans "
+        << "above the ordered look-back's " << power_of_two(limit) << " elements, up to "
+        << power_of_two(profile.look_ahead_deterministic_f32_max) << "; its fixed tree gives the same bits every run; "
         << profile.source << ")";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";

@@ -59,6 +59,13 @@ TEST_F(ContextTest, ReportsTheDevice) {
     EXPECT_EQ(shared_context().resolve(config, limit), Algorithm::single_pass) << what;
     EXPECT_EQ(shared_context().resolve(config, limit + 1), Algorithm::reduce_then_scan) << what;
   }
+  // Deterministic f32 past the ordered limit: the look-ahead with the H100's profile (2^28 at most).
+  ScanConfig deterministic_f32;
+  deterministic_f32.type = DataType::f32;
+  const bool h100 = profile == "nvidia-h100";
+  EXPECT_EQ(shared_context().resolve(deterministic_f32, (uint64_t{1} << 21) + 1),
+            h100 ? Algorithm::look_ahead : Algorithm::reduce_then_scan);
+  EXPECT_EQ(shared_context().resolve(deterministic_f32, (uint64_t{1} << 28) + 1), Algorithm::reduce_then_scan);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
   // The shape a scan runs with: core::scan_tile_shape's (tested without a device in
