@@ -1,7 +1,8 @@
 #version 450
-// The look-ahead scan (Algorithm::look_ahead; EXPERIMENTAL, chosen by `automatic` only as core::choose_scan says): one dispatch
-// like the single-pass scan, but only tile TOTALS are chained between workgroups, never inclusive
-// prefixes. After the portable part of NVIDIA CCCL's "warpspeed" scan.
+// The look-ahead scan (Algorithm::look_ahead; EXPERIMENTAL, chosen by `automatic` only where a tuning
+// profile says so, core::choose_scan): one dispatch like the single-pass scan, but only tile TOTALS are
+// chained between workgroups, never inclusive prefixes. After the portable part of NVIDIA CCCL's
+// "warpspeed" scan.
 //
 // The grid is G workgroups (the host picks G: core::plan_look_ahead; G <= the number of tiles, one row
 // of workgroups), and workgroup g owns tiles g, g + G, g + 2G, ... (static striding, no tile counter).

@@ -28,8 +28,8 @@ struct ScanChoice {
 // `automatic`: the single-pass scan where it runs, the offsets are vector-aligned, the input is longer
 // than one plain tile and at most single_pass_auto_limit; then, for deterministic exclusive f32 scans up to
 // the profile's look_ahead_deterministic_f32_max, the look-ahead scan under the same conditions; else
-// reduce-then-scan where subgroup arithmetic is there, else multipass. Custom operators run multipass. An explicit algorithm is kept (the backend
-// has refused it already if the device cannot run it).
+// reduce-then-scan where subgroup arithmetic is there, else multipass. Custom operators run multipass. An
+// explicit algorithm is kept (the backend has refused it already if the device cannot run it).
 ScanChoice choose_scan(const DeviceCaps& caps, const TuningProfile& profile, const ScanConfig& config, uint64_t count,
                        bool vector_aligned = true);
 
