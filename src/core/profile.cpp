@@ -6,7 +6,8 @@ namespace {
 
 // The numbers and their measurements: core/tuning.hpp.
 // Hopper: the H200 and the H100 share the SM (132 of them on the SXM parts), so the same numbers.
-constexpr TuningProfile hopper(std::string_view name, std::string_view source) {
+constexpr TuningProfile hopper(std::string_view name, std::string_view source,
+                               uint64_t look_ahead_deterministic_f32_max = 0) {
   return {
       .name = name,
       .source = source,
@@ -20,6 +21,7 @@ constexpr TuningProfile hopper(std::string_view name, std::string_view source) {
                       .inclusive_four_byte_integer = h200_auto_limit_inclusive_four_byte_integer,
                       .other = h200_auto_limit_other,
                       .ordered_eight_byte = h200_auto_limit_ordered_eight_byte},
+      .look_ahead_deterministic_f32_max = look_ahead_deterministic_f32_max,
       .default_tiles_per_workgroup = default_tiles_per_workgroup,
       .compact_large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane,
   };
@@ -30,14 +32,11 @@ constexpr TuningProfile h200 = hopper("nvidia-h200", "measured on an NVIDIA H200
 // single-pass 1.221 -> 0.880 ms; automatic's limits pick the faster algorithm there but for u32 inclusive
 // at 2^28 and u64 from 2^26, where single-pass was 7-9 % faster than reduce-then-scan (bench/RESULTS.md).
 // One rule of its own: deterministic exclusive f32 scans past the ordered limit take the look-ahead.
-constexpr TuningProfile with_look_ahead_for_deterministic_f32(TuningProfile p) {
-  p.look_ahead_deterministic_f32_max = h100_look_ahead_deterministic_f32_max;
-  return p;
-}
-constexpr TuningProfile h100 = with_look_ahead_for_deterministic_f32(
+constexpr TuningProfile h100 =
     hopper("nvidia-h100",
            "the H200's numbers, and the look-ahead scan for deterministic f32; measured on an NVIDIA H100 80GB "
-           "HBM3, driver 580.159.04 (bench/RESULTS.md)"));
+           "HBM3, driver 580.159.04 (bench/RESULTS.md)",
+           h100_look_ahead_deterministic_f32_max);
 
 constexpr TuningProfile lavapipe{
     .name = "lavapipe",
