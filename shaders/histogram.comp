@@ -67,7 +67,9 @@ int bin_of(T x) {
   const uint last = pc.searchable - 1u;
   uint c;
   if ((pc.flags & FLAG_EVEN) != 0u) {
-    c = uint(clamp((float(x) - pc.lower) * pc.scale, 0.0, float(last)));
+    // A guess, clamped so that NaN (float(x) and pc.lower both -inf for a huge f64 range) starts at 0.
+    const float guess = (float(x) - pc.lower) * pc.scale;
+    c = !(guess > 0.0) ? 0u : (guess >= float(last) ? last : uint(guess));
     while (c > 0u && x < edge(c)) --c;
     while (c < last && x >= edge(c + 1u)) ++c;
   } else {  // the last bin whose lower edge is <= x

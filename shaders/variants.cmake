@@ -152,7 +152,7 @@ list(APPEND GPUSCAN_SHADER_VARIANTS
 # Histograms (include/gpuscan/vulkan/histogram.hpp): "histogram.<sample type>.<count type>". The 64-bit
 # counts use 64-bit buffer atomics (shaderBufferInt64Atomics), hence Vulkan 1.2. Named targets keep both
 # out of the OpenGL build, which has no histogram.
-foreach(type u32 i32 f32)
+foreach(type u32 i32 f32 u64 i64 f64)
   if(NOT type IN_LIST GPUSCAN_BUILT_TYPES)
     continue()
   endif()

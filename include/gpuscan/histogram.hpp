@@ -4,8 +4,8 @@
 // no histogram yet.
 //
 // Bin membership is exact and the same on the GPU and in the CPU reference: bin i holds the samples x with
-// edge_i <= x < edge_{i+1}, compared as real numbers (a sample is converted to double, which is exact for
-// u32, i32 and f32). Samples below edge_0, at or above edge_n, and NaN are not counted; with
+// edge_i <= x < edge_{i+1}, compared as real numbers (exactly, also for the 64-bit integers that a double
+// cannot hold). Samples below edge_0, at or above edge_n, and NaN are not counted; with
 // HistogramConfig::last_bin_closed the last bin is [edge_{n-1}, edge_n] (numpy's np.histogram). Even bins
 // over [lower, upper) have the edges edge_i = lower + (upper - lower) * i / n computed in double on the
 // host (edge_n = upper exactly), so they are custom edges that gpuscan computes for you.
@@ -18,8 +18,8 @@
 
 namespace gpuscan {
 
-// The bins: n + 1 non-decreasing edges (an empty bin where two are equal). Edges are doubles: every u32,
-// i32 and f32 value is one exactly.
+// The bins: n + 1 non-decreasing edges (an empty bin where two are equal). Edges are doubles; every
+// u32, i32, f32 and f64 sample is one exactly, and u64/i64 samples are compared with them exactly too.
 struct HistogramBins {
   std::vector<double> edges;
 
@@ -35,7 +35,7 @@ struct HistogramBins {
 };
 
 struct HistogramConfig {
-  DataType type = DataType::u32;    // of the samples: u32, i32 or f32 (64-bit samples: Errc::unsupported)
+  DataType type = DataType::u32;    // of the samples: any DataType (64-bit ones need shaderInt64 / shaderFloat64)
   DataType counts = DataType::u32;  // of the counts: u32 or u64 (u64 needs shaderBufferInt64Atomics)
   bool last_bin_closed = false;     // the last bin holds samples equal to its upper edge (np.histogram)
   bool accumulate = false;          // add to the counts already in the buffer instead of zeroing them first

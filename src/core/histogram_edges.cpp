@@ -39,49 +39,105 @@ void check_bins(const HistogramBins& bins) {
 }
 
 namespace {
+// 2^digits: one past the largest value of the integer type T.
+template <class T>
+double past_max() {
+  return std::ldexp(1.0, std::numeric_limits<T>::digits);
+}
+
 // The smallest sample value >= e, or nothing when e is above every sample value.
 template <class T>
 bool smallest_at_or_above(double e, T& out) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_same_v<T, double>) {
+    out = e;
+  } else if constexpr (std::is_same_v<T, float>) {
     float f = static_cast<float>(e);  // rounds to nearest (to +-inf past the float range)
     if (static_cast<double>(f) < e) f = std::nextafter(f, INFINITY);
     out = f;
-    return true;
   } else {
     const double c = std::ceil(e);
-    if (c > static_cast<double>(std::numeric_limits<T>::max())) return false;
+    if (c >= past_max<T>()) return false;
     out = c < static_cast<double>(std::numeric_limits<T>::min()) ? std::numeric_limits<T>::min()
                                                                   : static_cast<T>(c);
-    return true;
+  }
+  return true;
+}
+
+// The largest sample value <= e, or nothing when e is below every sample value. `above_all` is set when
+// every sample value is <= e (integers: e at or past the type's maximum).
+template <class T>
+bool largest_at_or_below(double e, T& out, bool& above_all) {
+  above_all = false;
+  if constexpr (std::is_same_v<T, double>) {
+    out = e;
+  } else if constexpr (std::is_same_v<T, float>) {
+    float f = static_cast<float>(e);
+    if (static_cast<double>(f) > e) f = std::nextafter(f, -INFINITY);
+    out = f;
+  } else {
+    const double f = std::floor(e);
+    if (f < static_cast<double>(std::numeric_limits<T>::min())) return false;
+    above_all = f >= past_max<T>() - 1;  // every value <= max <= f (max itself may round up in double)
+    out = above_all ? std::numeric_limits<T>::max() : static_cast<T>(f);
+  }
+  return true;
+}
+
+template <class T>
+void push(EdgeTable& t, T v) {
+  if constexpr (sizeof(T) == 4) {
+    t.words.push_back(std::bit_cast<uint32_t>(v));
+  } else {
+    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    t.words.push_back(static_cast<uint32_t>(bits));
+    t.words.push_back(static_cast<uint32_t>(bits >> 32));
   }
 }
 
 template <class T>
-EdgeTable table_of(const HistogramBins& bins) {
+EdgeTable table_of(const HistogramBins& bins, bool closed) {
   EdgeTable t;
+  t.element_bytes = sizeof(T);
   const uint32_t n = bins.num_bins();
-  for (uint32_t i = 0; i <= n; ++i) {
+  uint32_t kept = 0;
+  for (; kept < n; ++kept) {  // the lower edges
     T v{};
-    if (!smallest_at_or_above<T>(bins.edges[i], v)) break;
-    t.words.push_back(std::bit_cast<uint32_t>(v));
+    if (!smallest_at_or_above<T>(bins.edges[kept], v)) break;
+    push(t, v);
   }
-  const uint32_t kept = static_cast<uint32_t>(t.words.size());
-  t.check_upper = kept == n + 1;
-  t.searchable = t.check_upper ? n : kept;
+  t.searchable = kept;
+  t.check_upper = false;
+  if (kept < n) return t;  // edge_kept is above every sample value, so is edge_n: no upper test
+  T top{};
+  bool above_all = false;
+  const bool reachable = closed ? largest_at_or_below<T>(bins.edges[n], top, above_all)
+                                : smallest_at_or_above<T>(bins.edges[n], top);
+  if (!reachable) {
+    if (closed) {  // edge_n lies below every sample value: nothing is at or below it
+      t.words.clear();
+      t.searchable = 0;
+    }
+    return t;  // open: edge_n is above every sample value, every sample lies below it
+  }
+  if (!above_all) {
+    push(t, top);
+    t.check_upper = true;
+  }
   return t;
 }
 }  // namespace
 
-EdgeTable to_edge_table(const HistogramBins& bins, DataType type) {
+EdgeTable to_edge_table(const HistogramBins& bins, DataType type, bool last_bin_closed) {
   check_bins(bins);
   switch (type) {
-    case DataType::u32: return table_of<uint32_t>(bins);
-    case DataType::i32: return table_of<int32_t>(bins);
-    case DataType::f32: return table_of<float>(bins);
-    default:
-      throw Error(Errc::unsupported, "histograms take u32, i32 or f32 samples; " + std::string(to_string(type)) +
-                                         " samples are not supported yet");
+    case DataType::u32: return table_of<uint32_t>(bins, last_bin_closed);
+    case DataType::i32: return table_of<int32_t>(bins, last_bin_closed);
+    case DataType::f32: return table_of<float>(bins, last_bin_closed);
+    case DataType::u64: return table_of<uint64_t>(bins, last_bin_closed);
+    case DataType::i64: return table_of<int64_t>(bins, last_bin_closed);
+    case DataType::f64: return table_of<double>(bins, last_bin_closed);
   }
+  throw Error(Errc::invalid_argument, "unknown histogram sample type");
 }
 
 }  // namespace core

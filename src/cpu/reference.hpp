@@ -182,21 +182,27 @@ std::vector<double> segmented_reduce_tolerance(std::span<const T> in, std::span<
 }
 
 // Histogram counts by the definition of include/gpuscan/histogram.hpp: bin i holds the x with
-// edges[i] <= x < edges[i + 1] compared in double (exact for 32-bit samples); with `last_closed` the last
-// bin also holds x == edges.back(). NaN and samples outside the edges are not counted. A plain scan of
-// the double edges, independent of the GPU's sample-type edge table.
+// edges[i] <= x < edges[i + 1] compared as real numbers; with `last_closed` the last bin also holds
+// x == edges.back(). NaN and samples outside the edges are not counted. A plain scan of the double edges,
+// independent of the GPU's sample-type edge table. Samples and edges are compared as long double, which
+// holds every double and every 64-bit integer exactly (static_assert below); 32-bit samples need only double.
 //   histogram<float>({0.5f, 2, 3}, {0, 1, 2, 3}, false) == {1, 0, 1}
 template <class T>
 std::vector<uint64_t> histogram(std::span<const T> in, std::span<const double> edges, bool last_closed) {
+  using Exact = std::conditional_t<sizeof(T) == 8 && std::is_integral_v<T>, long double, double>;
+  static_assert(std::numeric_limits<Exact>::digits >= std::numeric_limits<T>::digits,
+                "the comparison type must hold every sample exactly");
   const size_t bins = edges.size() - 1;
   std::vector<uint64_t> counts(bins, 0);
   for (const T& sample : in) {
-    const double x = static_cast<double>(sample);
+    const Exact x = static_cast<Exact>(sample);
     if (std::isnan(x) || x < edges.front()) continue;
     // The last edge <= x opens x's bin; past the last edge only x == edges.back() counts, when closed.
-    const size_t i = static_cast<size_t>(std::upper_bound(edges.begin(), edges.end(), x) - edges.begin()) - 1;
+    const size_t i = static_cast<size_t>(std::upper_bound(edges.begin(), edges.end(), x,
+                                                          [](Exact v, double e) { return v < Exact(e); }) -
+                                         edges.begin()) - 1;
     if (i < bins) ++counts[i];
-    else if (last_closed && x == edges.back()) ++counts[bins - 1];
+    else if (last_closed && x == Exact(edges.back())) ++counts[bins - 1];
   }
   return counts;
 }

@@ -39,6 +39,8 @@ PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
   if (config.counts == DataType::u64 && !impl_of(ctx).single_pass_enabled)
     throw Error(Errc::unsupported, "u64 histogram counts need 64-bit buffer atomics (Vulkan 1.2 with "
                                    "shaderBufferInt64Atomics), which this device or Context lacks; use u32 counts");
+  const std::string obstacle = impl_of(ctx).type_obstacle(config.type, false, "histograms");
+  if (!obstacle.empty()) throw Error(Errc::unsupported, obstacle);
   PipelineKey key;
   key.variant = "histogram." + std::string(to_string(config.type)) + "." + std::string(to_string(config.counts));
   key.workgroup_size = workgroup_size(ctx, config);
@@ -49,7 +51,7 @@ PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
 
 TempRequirements histogram_temp_requirements(const Context&, const HistogramBins& bins,
                                              const HistogramConfig& config) {
-  const core::EdgeTable table = core::to_edge_table(bins, config.type);
+  const core::EdgeTable table = core::to_edge_table(bins, config.type, config.last_bin_closed);
   TempRequirements req;
   req.size = std::max<VkDeviceSize>(4, table.words.size() * 4);
   req.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -58,26 +60,26 @@ TempRequirements histogram_temp_requirements(const Context&, const HistogramBins
 }
 
 void prepare_histogram(const Context& ctx, const HistogramConfig& config) {
-  core::to_edge_table(HistogramBins::even(1, 0, 1), config.type);  // refuses other sample types
   impl_of(ctx).pipeline(key_of(ctx, config));
 }
 
 void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const HistogramConfig& config = args.config;
-  const core::EdgeTable table = core::to_edge_table(args.bins, config.type);
+  const core::EdgeTable table = core::to_edge_table(args.bins, config.type, config.last_bin_closed);
   const PipelineKey key = key_of(ctx, config);
   const uint32_t num_bins = args.bins.num_bins();
   const uint32_t cbytes = count_bytes(config.counts);
   const uint64_t table_bytes = table.words.size() * 4;
-  const uint64_t sample_bytes = args.count * 4;
+  const uint32_t sbytes = table.element_bytes;
+  const uint64_t sample_bytes = args.count * sbytes;
 
   vk::check_view("counts", args.counts, num_bins, cbytes, "the histogram has bins:");
   if (!config.accumulate && !(args.counts.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
     throw Error(Errc::missing_usage, "counts buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which zeroing it "
                                      "(vkCmdFillBuffer) needs; add it or set HistogramConfig::accumulate");
   if (table_bytes > 0) {
-    vk::check_view("temp", args.temp, table.words.size(), 4, "the edge table needs");
+    vk::check_view("temp", args.temp, table.edges(), sbytes, "the edge table needs");
     if (!(args.temp.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
       throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which writing the "
                                        "edge table (vkCmdUpdateBuffer) needs (histogram_temp_requirements)");
@@ -85,7 +87,7 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
       throw Error(Errc::invalid_argument, "temp overlaps the counts; give them disjoint ranges");
   }
   if (args.count > 0) {
-    vk::check_view("input", args.input, args.count, 4, "the histogram needs");
+    vk::check_view("input", args.input, args.count, sbytes, "the histogram needs");
     if (vk::overlaps(args.input, sample_bytes, args.counts, uint64_t{num_bins} * cbytes))
       throw Error(Errc::invalid_argument, "the counts overlap the input samples; give them disjoint ranges");
     if (table_bytes > 0 && vk::overlaps(args.input, sample_bytes, args.temp, table_bytes))
@@ -133,8 +135,8 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
   const uint64_t counted = table.searchable == 0 ? 0 : args.count;
   const vk::Binding counts = vk::bind_elements(ctx, args.counts, 0, num_bins, cbytes);
   const vk::Binding edges =  // no table when no edge is a sample value; the kernel then reads none
-      table.words.empty() ? counts : vk::bind_elements(ctx, args.temp, 0, table.words.size(), 4);
-  const uint64_t window = impl.window_elements(4);
+      table.words.empty() ? counts : vk::bind_elements(ctx, args.temp, 0, table.edges(), sbytes);
+  const uint64_t window = impl.window_elements(sbytes);
   const uint32_t w = key.workgroup_size;
   const vk::Binding words = count_from ? vk::bind_elements(ctx, count_from->buffer, 0, count_from->is_64bit ? 2 : 1, 4)
                                        : counts;  // unread
@@ -144,7 +146,7 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
     if (start > 0)  // windows add to the same counts (and read the count words the first one set beside the status)
       vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    const vk::Binding src = len ? vk::bind_elements(ctx, args.input, start, len, 4) : counts;  // unread when empty
+    const vk::Binding src = len ? vk::bind_elements(ctx, args.input, start, len, sbytes) : counts;  // unread when empty
     const uint32_t groups = static_cast<uint32_t>(
         std::max<uint64_t>(1, std::min<uint64_t>({(len + w - 1) / w, kMaxGroups, impl.max_groups_x})));
     const float lower_f = static_cast<float>(lower), scale_f = static_cast<float>(scale);
@@ -162,17 +164,19 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,
                                       const HistogramConfig& config) {
-  if (input.size() % 4 != 0)
+  const uint32_t sbytes = element_size(config.type);
+  if (input.size() % sbytes != 0)
     throw Error(Errc::invalid_argument, "histogram input of " + std::to_string(input.size()) +
-                                            " bytes is not a whole number of 4-byte samples");
-  const uint64_t count = input.size() / 4;
+                                            " bytes is not a whole number of " + std::to_string(sbytes) +
+                                            "-byte samples");
+  const uint64_t count = input.size() / sbytes;
   const TempRequirements req = histogram_temp_requirements(ctx, bins, config);  // checks the bins
   const uint32_t cbytes = count_bytes(config.counts);
   const uint32_t num_bins = bins.num_bins();
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  vk::OwnedBuffer samples(physical, device, std::max<uint64_t>(4, input.size()), usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer samples(physical, device, std::max<uint64_t>(8, input.size()), usage, vk::MemoryKind::host_visible);
   vk::OwnedBuffer counts(physical, device, uint64_t{num_bins} * cbytes, usage, vk::MemoryKind::host_readback);
   vk::OwnedBuffer temp(physical, device, req.size, req.usage, vk::MemoryKind::device_local);
   if (count) std::memcpy(samples.mapped(), input.data(), input.size());
@@ -211,6 +215,12 @@ template std::vector<uint64_t> histogram(const Context&, std::span<const uint32_
 template std::vector<uint64_t> histogram(const Context&, std::span<const int32_t>, const HistogramBins&,
                                          const HistogramConfig&);
 template std::vector<uint64_t> histogram(const Context&, std::span<const float>, const HistogramBins&,
+                                         const HistogramConfig&);
+template std::vector<uint64_t> histogram(const Context&, std::span<const uint64_t>, const HistogramBins&,
+                                         const HistogramConfig&);
+template std::vector<uint64_t> histogram(const Context&, std::span<const int64_t>, const HistogramBins&,
+                                         const HistogramConfig&);
+template std::vector<uint64_t> histogram(const Context&, std::span<const double>, const HistogramBins&,
                                          const HistogramConfig&);
 
 }  // namespace gpuscan

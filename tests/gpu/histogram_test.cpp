@@ -22,6 +22,14 @@ constexpr size_t kGuard = 3;
 
 bool has_u64_counts(const Context& ctx) { return ctx.single_pass_available(); }
 
+// Whether the device runs histograms of T (64-bit samples need shaderInt64 / shaderFloat64).
+template <class T>
+bool has_samples(const Context& ctx) {
+  if constexpr (sizeof(T) == 4) return true;
+  else if constexpr (std::is_floating_point_v<T>) return ctx.device_info().shader_float64;
+  else return ctx.device_info().shader_int64;
+}
+
 // Runs record_histogram on `input` (from element `in_offset`) into counts between poisoned guards, with
 // temp poisoned; `start` fills the counts first (used with config.accumulate, else poisoned).
 template <class T>
@@ -74,7 +82,10 @@ template <class T>
 std::vector<T> samples(size_t n, const HistogramBins& bins, std::mt19937_64& rng) {
   const double lo = bins.edges.front(), hi = bins.edges.back(), pad = (hi - lo) / 4;
   const double type_lo = static_cast<double>(std::numeric_limits<T>::lowest());
-  const double type_hi = static_cast<double>(std::numeric_limits<T>::max());
+  // The largest double that T holds (a 64-bit maximum rounds up to 2^63 or 2^64 in double).
+  const double type_hi = sizeof(T) == 8 && std::is_integral_v<T>
+                             ? std::nextafter(static_cast<double>(std::numeric_limits<T>::max()), 0.0)
+                             : static_cast<double>(std::numeric_limits<T>::max());
   std::uniform_real_distribution<double> uniform(std::max(type_lo, lo - pad), std::min(type_hi, hi + pad));
   std::vector<T> v(n);
   for (auto& x : v) {
@@ -113,7 +124,71 @@ TEST_F(HistogramTest, EvenBinsEveryTypeSizesAndBinCounts) {
     check_sizes_and_bins<uint32_t>(ctx, counts, 1000, 70000);
     check_sizes_and_bins<int32_t>(ctx, counts, -5000, 3000);
     check_sizes_and_bins<float>(ctx, counts, -1.5, 2.25);
+    if (has_samples<uint64_t>(ctx)) {
+      check_sizes_and_bins<uint64_t>(ctx, counts, 1e15, 1e18);
+      check_sizes_and_bins<int64_t>(ctx, counts, -3e18, 5e3);
+    }
+    if (has_samples<double>(ctx)) check_sizes_and_bins<double>(ctx, counts, -1.5e-3, 2.25e300);
   }
+}
+
+// A closed last bin holds the samples at or below its edge, not the next sample value above it: fractional
+// upper edges for integer samples, float samples just above a double edge, 64-bit integers past 2^53 that
+// a double cannot hold. Open and closed, every sample type, random edges and samples beside them.
+template <class T>
+void check_upper_edges(const Context& ctx, std::mt19937_64& rng) {
+  SCOPED_TRACE(std::string(to_string(data_type_of<T>::value)) + " samples");
+  for (int round = 0; round < 12; ++round) {
+    // Widths from 2^-8 to 2^23 (32-bit types) or 2^20 to 2^51 (64-bit: edges past 2^53), inside the type.
+    const double scale = std::ldexp(1.0, static_cast<int>(rng() % 32) + (sizeof(T) == 8 ? 28 : 0) - 8);
+    const double first = static_cast<double>(rng() % 100) - (std::is_signed_v<T> ? 50 : 0);
+    const double lo = std::floor(first * scale / 8) + static_cast<double>(rng() % 4) * 0.25;
+    std::vector<double> edges = {lo};
+    for (int i = 0; i < 1 + static_cast<int>(rng() % 4); ++i)
+      edges.push_back(edges.back() + (1 + static_cast<double>(rng() % 8)) * scale / 4 + (rng() % 4) * 0.25);
+    const HistogramBins bins = HistogramBins::custom(edges);
+    std::vector<T> in = samples<T>(3000, bins, rng);
+    for (double e : edges)  // the sample values on and beside each edge
+      for (int d = -2; d <= 2; ++d) {
+        if constexpr (std::is_floating_point_v<T>) {
+          T v = static_cast<T>(e);
+          for (int k = 0; k < std::abs(d); ++k) v = std::nextafter(v, d < 0 ? T(-INFINITY) : T(INFINITY));
+          in.push_back(v);
+        } else {
+          const double v = std::floor(e) + d;
+          if (v >= 0 || std::is_signed_v<T>) in.push_back(static_cast<T>(v));
+        }
+      }
+    for (bool closed : {false, true})
+      EXPECT_EQ(run(ctx, in, bins, {.last_bin_closed = closed}), expected(in, bins, closed))
+          << (closed ? "closed" : "open") << ", edges " << edges.front() << " .. " << edges.back();
+  }
+}
+
+TEST_F(HistogramTest, UpperEdgesBetweenSampleValues) {
+  const Context& ctx = shared_context();
+  // The shapes a user met: u32 samples {0, 0, 1, 5} in [0, 0.5] count 2; i32 {0, 1, 2, 3} in [0, 1.25),
+  // [1.25, 2.5] count {2, 1}; f32 {0.1f, 0.05f} in [0, 0.1] count 1 (0.1f lies above the double 0.1).
+  EXPECT_EQ(run(ctx, std::vector<uint32_t>{0, 0, 1, 5}, HistogramBins::custom({0, 0.5}), {.last_bin_closed = true}),
+            (std::vector<uint64_t>{2}));
+  EXPECT_EQ(run(ctx, std::vector<int32_t>{0, 1, 2, 3}, HistogramBins::even(2, 0, 2.5), {.last_bin_closed = true}),
+            (std::vector<uint64_t>{2, 1}));
+  EXPECT_EQ(run(ctx, std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, HistogramBins::custom({0, 2.5, 4.5}),
+                {.last_bin_closed = true}),
+            (std::vector<uint64_t>{3, 2}));
+  EXPECT_EQ(run(ctx, std::vector<float>{0.1f, 0.05f}, HistogramBins::custom({0, 0.1}), {.last_bin_closed = true}),
+            (std::vector<uint64_t>{1}));
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  check_upper_edges<uint32_t>(ctx, rng);
+  check_upper_edges<int32_t>(ctx, rng);
+  check_upper_edges<float>(ctx, rng);
+  if (has_samples<uint64_t>(ctx)) {
+    check_upper_edges<uint64_t>(ctx, rng);
+    check_upper_edges<int64_t>(ctx, rng);
+  }
+  if (has_samples<double>(ctx)) check_upper_edges<double>(ctx, rng);
 }
 
 // Edges that are not exact in the sample type: the table rounds them up without moving any sample's bin.
@@ -299,7 +374,7 @@ TEST_F(HistogramTest, PrepareBuildsOrRefuses) {
   const Context& ctx = shared_context();
   EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::f32}));
   if (has_u64_counts(ctx)) EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::i32, .counts = DataType::u64}));
-  EXPECT_THROW(prepare_histogram(ctx, {.type = DataType::f64}), Error);
+  if (has_samples<double>(ctx)) EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::f64}));
   EXPECT_THROW(prepare_histogram(ctx, {.workgroup_size = 48}), Error);
 }
 
@@ -343,8 +418,8 @@ TEST_F(HistogramTest, Refusals) {
   a.temp = storage_only.view();
   expect(a, Errc::missing_usage, "TRANSFER_DST");
   a = good;
-  a.config.type = DataType::u64;
-  expect(a, Errc::unsupported, "u64 samples");
+  a.config.type = DataType::u64;  // 8-byte samples: the 256-byte input holds 32 of the 64
+  if (has_samples<uint64_t>(ctx)) expect(a, Errc::buffer_too_small, "input buffer holds 32 elements");
   a = good;
   a.config.counts = DataType::i32;
   expect(a, Errc::invalid_argument, "u32 or u64");

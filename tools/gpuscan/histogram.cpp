@@ -29,13 +29,10 @@ struct HistogramOptions {
 
 std::optional<Mismatch> verify_counts(std::span<const std::byte> input, DataType type, const HistogramBins& bins,
                                       bool closed, const std::vector<uint64_t>& got) {
-  auto reference = [&]<class T>(T) {
-    const std::vector<T> samples = values_from_bytes<T>(input);
-    return cpu::histogram<T>(samples, bins.edges, closed);
-  };
-  const std::vector<uint64_t> want = type == DataType::u32   ? reference(uint32_t{})
-                                     : type == DataType::i32 ? reference(int32_t{})
-                                                             : reference(float{});
+  const std::vector<uint64_t> want = visit_type(type, [&](auto tag) {
+    using T = decltype(tag);
+    return cpu::histogram<T>(values_from_bytes<T>(input), bins.edges, closed);
+  });
   Mismatch m;
   m.elements = want.size();
   for (size_t i = 0; i < want.size(); ++i)

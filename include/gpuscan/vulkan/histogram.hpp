@@ -27,6 +27,7 @@ inline constexpr uint32_t kHistogramSharedBins = 4096;
 // Temporary storage record_histogram needs: the edge table, one sample-type value per edge, which
 // record_histogram writes with vkCmdUpdateBuffer (hence TRANSFER_DST usage).
 //   histogram_temp_requirements(ctx, HistogramBins::even(256, 0, 1), {.type = DataType::f32}).size  // 1028
+//   ... {.type = DataType::f64}).size                                                               // 2056
 TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
                                              const HistogramConfig& config);
 
@@ -81,6 +82,12 @@ extern template std::vector<uint64_t> histogram(const Context&, std::span<const 
 extern template std::vector<uint64_t> histogram(const Context&, std::span<const int32_t>, const HistogramBins&,
                                                 const HistogramConfig&);
 extern template std::vector<uint64_t> histogram(const Context&, std::span<const float>, const HistogramBins&,
+                                                const HistogramConfig&);
+extern template std::vector<uint64_t> histogram(const Context&, std::span<const uint64_t>, const HistogramBins&,
+                                                const HistogramConfig&);
+extern template std::vector<uint64_t> histogram(const Context&, std::span<const int64_t>, const HistogramBins&,
+                                                const HistogramConfig&);
+extern template std::vector<uint64_t> histogram(const Context&, std::span<const double>, const HistogramBins&,
                                                 const HistogramConfig&);
 
 }  // namespace gpuscan
