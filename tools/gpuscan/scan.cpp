@@ -161,9 +161,10 @@ int run_scan(const ScanOptions& options, GlobalFlags& globals) {
   if (!options.segments.empty() || !options.keys.empty())  // segmented scans hold everything in memory
     return run_segmented_scan(options, globals, read_values(options.in, options.type, options.format));
   // Binary data streams from --in to --out in chunks that fit the budget, so neither the host nor the
-  // GPU holds all of it. Text, --verify and an --out that is the --in file keep it all in memory (the
-  // scan itself is chunked the same way). Open the input first: a bad file fails before device setup.
-  const bool whole = options.format == FileFormat::text || options.verify || same_file(options.in, options.out);
+  // GPU holds all of it (--out lands whole at the end: an --out that is the --in file is read to its end
+  // first). Text and --verify keep it all in memory (the scan itself is chunked the same way). Open the
+  // input first: a bad file fails before device setup.
+  const bool whole = options.format == FileFormat::text || options.verify;
   InputSource input(options.in, options.type, options.format, whole);
   const Backend ctx = globals.open_backend();
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
