@@ -1,7 +1,9 @@
 // `gpuscan histogram`: read a file of samples, count them into bins on the GPU (Vulkan), write the counts
 // (--out; default: one per line on standard output), optionally check them against the CPU reference.
 // One summary line goes to stderr.
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -44,6 +46,13 @@ void write_counts(const HistogramOptions& options, DataType counts, const std::v
   else write_values(options.out, bytes, counts, options.out_format.value_or(options.format));
 }
 
+// A bound as typed: the shortest text that reads back to it.
+std::string format_number(double value) {
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  return {text, end};
+}
+
 // Options that conflict or are missing, in the command line's words (commands.hpp, Command::conflict).
 // `given(name)`: whether that option was on the command line.
 template <class Given>
@@ -55,6 +64,10 @@ std::string histogram_conflict(const HistogramOptions& options, const GlobalFlag
   if (options.edges.empty() && !(given("--bins") && given("--lower") && given("--upper")))
     return "give --bins N --lower L --upper U (all three) or --edges FILE";
   if (options.edges.empty() && options.bins == 0) return "--bins must be at least 1";
+  if (options.edges.empty() && !(std::isfinite(options.lower) && std::isfinite(options.upper) &&
+                                 options.lower < options.upper))
+    return "--lower and --upper must be finite with --lower below --upper, not [" + format_number(options.lower) +
+           ", " + format_number(options.upper) + ")";
   if (options.counts != "u32" && options.counts != "u64") return "--counts is u32 or u64";
   return file_conflict({{"--in", options.in}, {"--edges", options.edges}}, {{"--out", options.out}});
 }
