@@ -32,127 +32,12 @@
 #include <utility>
 #include <vector>
 
+#include "cli_e2e_fixture.hpp"
 #include "cpu/reference.hpp"
 #include "gpuscan/types.hpp"
 #include "gpuscan/version.hpp"
 
-#ifndef GPUSCAN_CLI_PATH
-#error "GPUSCAN_CLI_PATH must name the gpuscan executable"
-#endif
-
 namespace {
-
-namespace fs = std::filesystem;
-using gpuscan::DataType;
-using gpuscan::ScanKind;
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-std::ostream& operator<<(std::ostream& os, const RunResult& r) {
-  return os << "exit code " << r.exit_code << "\n--- stdout ---\n" << r.out.substr(0, 2000)
-            << "\n--- stderr ---\n" << r.err.substr(0, 2000);
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void write_file(const fs::path& path, const std::string& content) {
-  std::ofstream(path, std::ios::binary) << content;
-}
-
-// Each test gets its own directory (kept if the test fails, for a look at the files).
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "_" + info->name();
-    for (char& c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    dir_ = fs::path(::testing::TempDir()) / ("gpuscan_cli_e2e_" + std::to_string(::getpid()) + "_" + name);
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!HasFailure()) fs::remove_all(dir_);
-  }
-
-  fs::path path(const std::string& name) const { return dir_ / name; }
-
-  // Runs `gpuscan --validate <args>` (args are shell words, already quoted where needed), with
-  // `stdin_file` as standard input if given and `env` (NAME=value ...) added to the environment.
-  RunResult run(const std::string& args, const std::string& stdin_file = "", const std::string& env = "") const {
-    const fs::path out = path("stdout.log");
-    const fs::path err = path("stderr.log");
-    // The pipeline cache goes to the test's directory unless `env` says otherwise.
-    std::string command = "XDG_CACHE_HOME=" + shell_quote(path("cache").string()) + " " + env + " " +
-                          shell_quote(GPUSCAN_CLI_PATH) + " --validate " + args + " >" +
-                          shell_quote(out.string()) + " 2>" + shell_quote(err.string());
-    if (!stdin_file.empty()) command += " <" + shell_quote(stdin_file);
-    const int status = std::system(command.c_str());
-    RunResult r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = read_file(out);
-    r.err = read_file(err);
-    return r;
-  }
-
-  // Expects a clean failure: `exit_code`, a message containing each fragment, no validation message.
-  void expect_failure(const RunResult& r, int exit_code, std::initializer_list<std::string> fragments) const {
-    EXPECT_EQ(r.exit_code, exit_code) << r;
-    for (const auto& fragment : fragments)
-      EXPECT_NE(r.err.find(fragment), std::string::npos) << "expected '" << fragment << "' in stderr\n" << r;
-    EXPECT_EQ(r.err.find("validation"), std::string::npos) << r;
-    EXPECT_TRUE(r.out.empty()) << r;
-  }
-
-  // What `gpuscan info` says about the device gpuscan picks.
-  struct PickedDevice {
-    std::string name;
-    bool subgroup_arithmetic = false;
-    bool single_pass = false;
-  };
-  PickedDevice picked_device() const {
-    const RunResult info = run("info");
-    EXPECT_EQ(info.exit_code, 0) << info;
-    PickedDevice d;
-    // The picked device's block starts with "* [" and ends where the next device or "gpuscan picks" starts.
-    const size_t begin = info.out.find("* [");
-    if (begin == std::string::npos) {
-      ADD_FAILURE() << "no device marked as picked\n" << info;
-      return d;
-    }
-    const size_t end = std::min(info.out.find("\n  [", begin), info.out.find("\ngpuscan picks", begin));
-    const std::string block = info.out.substr(begin, end - begin);
-    const auto line = [&block](const std::string& label) {
-      const size_t at = block.find(label);
-      return at == std::string::npos ? std::string() : block.substr(at, block.find('\n', at) - at);
-    };
-    d.name = block.substr(0, block.find('\n'));
-    d.subgroup_arithmetic = line("subgroup operations").find("arithmetic") != std::string::npos;
-    const std::string single_pass = line("single-pass capable");
-    EXPECT_FALSE(single_pass.empty()) << info;
-    d.single_pass = single_pass.find("yes") != std::string::npos;
-    return d;
-  }
-
-  fs::path dir_;
-};
-
-bool is_lavapipe(const std::string& device_name) { return device_name.find("llvmpipe") != std::string::npos; }
 
 // --- Data: random values, files in both formats, the reference -------------------------------------
 
@@ -575,6 +460,29 @@ TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
       {"--api gl --device 0 info", {"--device selects a Vulkan device and does not apply with --api gl"}},
       {"scan --device llvmpipe -t u32" + io,
        {"--device selects a Vulkan device and does not apply with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
+      // Vulkan-only commands on GL: known before running, said in the CLI's words
+      {"histogram --api gl -t u32 --bins 2 --lower 0 --upper 10 --in " + missing,
+       {"histogram runs on Vulkan only: the OpenGL backend has no histogram"}},
+      {"rle --api gl -t u32 --lengths - --in " + missing,
+       {"rle runs on Vulkan only: the OpenGL backend has no run-length encoding"}},
+      {"unique --api gl -t u64" + io, {"unique with --api gl takes --type u32, i32 or f32, not --type u64"}},
+      {"sort --api gl -t u32 --algorithm onesweep" + io,
+       {"--algorithm onesweep is not offered with --api gl", "use --algorithm multipass or auto"}},
+      // sort: --bits within the key's bits, whatever the number; --values-type only with --values
+      {"sort -t u32 --bits 33" + io, {"--bits is E or B:E with 0 <= B <= E and 1 <= E <= 32", "not '33'"}},
+      {"sort -t u32 --bits 65" + io, {"--bits is E or B:E with 0 <= B <= E and 1 <= E <= 32", "not '65'"}},
+      {"sort -t u64 --bits 8:65" + io, {"1 <= E <= 64 (the bits of a --type u64 key)"}},
+      {"sort -t u32 --values-type f32" + io, {"--values-type applies to --values only"}},
+      // histogram: even bins take --bins, --lower and --upper together; --edges none of them
+      {"histogram -t u32 --bins 2 --lower 0 --in " + missing, {"give --bins N --lower L --upper U (all three)"}},
+      {"histogram -t u32 --bins 2 --upper 9 --in " + missing, {"give --bins N --lower L --upper U (all three)"}},
+      {"histogram -t u32 --lower 0 --upper 9 --in " + missing, {"give --bins N --lower L --upper U (all three)"}},
+      {"histogram -t u32 --edges " + missing + " --lower 0 --in " + missing,
+       {"--edges FILE and --bins/--lower/--upper exclude each other"}},
+      {"histogram -t u32 --bins 0 --lower 0 --upper 9 --in " + missing, {"--bins must be at least 1"}},
+      {"histogram -t u32 --bins 2 --lower 9 --upper 0.5 --in " + missing,
+       {"--lower and --upper must be finite with --lower below --upper, not [9, 0.5)"}},
+      {"histogram -t u32 --bins 2 --lower 0 --upper inf --in " + missing, {"not [0, inf)"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.args + " [" + c.env + "]");
@@ -1794,5 +1702,6 @@ TEST_F(CliTest, SortUsageErrors) {
                  {"usage error", "--values-out"});
   expect_failure(run("sort --type u32 --values-type u16" + io), 2, {"--values-type"});
   expect_failure(run("sort --type u32 --algorithm quick" + io), 2, {"usage error", "--algorithm"});
-  expect_failure(run("sort --type u32 --bits 40" + io), 1, {"bit range"});
+  // Past the key's bits is a usage error like any malformed --bits (the type is known before running).
+  expect_failure(run("sort --type u32 --bits 40" + io), 2, {"usage error", "--bits", "1 <= E <= 32", "not '40'"});
 }

@@ -17,12 +17,14 @@ namespace gpuscan::cli {
 namespace {
 
 struct CompactOptions {
+  std::string command;  // "compact" or "unique", for messages
   DataType type = DataType::u32;
   std::string pred;
   std::string in;
   std::string out;
   std::string flags;
   FileFormat format = FileFormat::binary;
+  std::optional<FileFormat> out_format;  // --out-format; default: format
   bool partition = false;
   CompactPath path = CompactPath::automatic;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;
@@ -54,7 +56,7 @@ PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input
 // Options that conflict, in the command line's words (commands.hpp, Command::conflict).
 std::string compact_conflict(const CompactOptions& options, const GlobalFlags& globals) {
   if (element_size(options.type) != 4 && globals.api == Api::gl)
-    return "compact with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
+    return options.command + " with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
            std::string(to_string(options.type)) + " (the GL backend builds no 64-bit compaction kernels)";
   if (options.algorithm == CompactAlgorithm::single_pass) {
     if (globals.api == Api::gl)
@@ -67,7 +69,7 @@ std::string compact_conflict(const CompactOptions& options, const GlobalFlags& g
       return "--algorithm single-pass runs on the ballot path only, not --path shared-memory; use --algorithm "
              "three-pass or auto";
   }
-  return stdin_conflict(options.in, "--flags", options.flags);
+  return file_conflict({{"--in", options.in}, {"--flags", options.flags}}, {{"--out", options.out}});
 }
 
 int run_compact(CompactOptions& options, GlobalFlags& globals) {
@@ -96,7 +98,7 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
     output = bytes_from_values<T>(std::span<const T>(r.values));
   };
   visit_element_type(options.type, go);
-  write_values(options.out, output, options.type, options.format);
+  write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("
             << (flags ? "flags '" + options.flags + "'" : "predicate " + options.pred)
             << (options.partition ? ", partitioned" : "") << ")\n";
@@ -129,13 +131,14 @@ void add_plan_options(CLI::App& sub, const std::shared_ptr<CompactOptions>& opti
 
 Command add_unique_command(CLI::App& app) {
   auto options = std::make_shared<CompactOptions>();
+  options->command = "unique";
   options->pred = "run-start";
   options->predicate = Predicate::run_start();
   CLI::App* sub = app.add_subcommand("unique", "Keep the first element of every run of equal consecutive elements");
   add_type_option(*sub, options->type)->required()->default_str("");
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
-  add_format_option(*sub, options->format);
+  add_format_options(*sub, options->format, options->out_format);
   sub->add_flag("--partition", options->partition,
                 "write every element: the first of each run, then the repeats, both in input order");
   add_plan_options(*sub, options);
@@ -153,6 +156,7 @@ Command add_unique_command(CLI::App& app) {
 
 Command add_compact_command(CLI::App& app) {
   auto options = std::make_shared<CompactOptions>();
+  options->command = "compact";
   CLI::App* sub = app.add_subcommand("compact", "Keep the elements of a file that a predicate or flags select");
   add_type_option(*sub, options->type)->required()->default_str("");
   sub->add_option("--pred,-p", options->pred, std::string("predicate: ") + predicate_forms)->type_name("PRED");
@@ -161,7 +165,7 @@ Command add_compact_command(CLI::App& app) {
       ->type_name("FILE");
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
-  add_format_option(*sub, options->format);
+  add_format_options(*sub, options->format, options->out_format);
   sub->add_flag("--partition", options->partition,
                 "write every element: the kept ones first, then the rejected ones, both in input order");
   add_plan_options(*sub, options);

@@ -22,6 +22,7 @@
 #include "format.hpp"
 #include "io.hpp"
 #include "options.hpp"
+#include "output.hpp"
 #include "verify.hpp"
 
 namespace gpuscan::cli {
@@ -103,6 +104,9 @@ uint64_t fresh_seed() {
 
 int run_demo(const DemoOptions& options, GlobalFlags& globals) {
   auto& out = std::cout;
+  // The demo's report is written as it goes (each row as its scans finish), failures included: it is a
+  // report, not a result to land whole. Each write is checked.
+  const auto publish = [] { process_outputs().commit_stdout(); };
   const uint64_t seed = options.seed ? *options.seed : fresh_seed();
   out << "gpuscan " << version << " demo: " << options.n << " random " << to_string(options.type)
       << " values, seed " << seed << " (repeat with --seed " << seed << ")\n";
@@ -172,7 +176,7 @@ int run_demo(const DemoOptions& options, GlobalFlags& globals) {
       continue;
     }
     if (progress) {
-      out << std::flush;
+      publish();
       std::cerr << "gpuscan demo: [" << v + 1 << '/' << variants.size() << "] " << variant.name
                 << ": warm-up, then exclusive and inclusive scans of " << options.n << " elements..." << std::endl;
     }
@@ -204,7 +208,8 @@ int run_demo(const DemoOptions& options, GlobalFlags& globals) {
                     std::string(to_string(kind)).c_str(), format_duration(gpu_ns).c_str(),
                     format_duration(wall_ns).c_str(),
                     format_rate(options.n, gpu_ns > 0 ? gpu_ns : wall_ns).c_str());
-      out << row << (mismatch ? to_string(*mismatch) : "OK") << std::endl;
+      out << row << (mismatch ? to_string(*mismatch) : "OK") << '\n';
+      publish();
       ++scans;
       if (mismatch) ++failures;
     }
@@ -214,6 +219,7 @@ int run_demo(const DemoOptions& options, GlobalFlags& globals) {
     out << "all " << scans << " scans match the CPU reference\n";
   else
     out << failures << " of " << scans << " scans MISMATCH the CPU reference (seed " << seed << ")\n";
+  publish();
   return failures == 0 ? 0 : 1;
 }
 

@@ -14,6 +14,7 @@
 #include "format.hpp"
 #include "json.hpp"
 #include "options.hpp"
+#include "output.hpp"
 
 namespace gpuscan::cli {
 namespace {
@@ -259,8 +260,10 @@ int run_info_json(const InfoOptions& options, GlobalFlags& globals) {
     json.end_object();
   }
   json.end_object();
-  std::cout << std::flush;
-  if (error) throw *error;
+  if (error) {  // the document is whole: it says what failed
+    process_outputs().commit_stdout();
+    throw *error;
+  }
   return 0;
 }
 
@@ -362,8 +365,8 @@ int run_info(const InfoOptions& options, GlobalFlags& globals) {
   out << "gpuscan " << version << ": " << devices.size() << " Vulkan device" << (devices.size() == 1 ? "" : "s")
       << " (* = the one gpuscan picks)\n";
   for (const auto& d : devices) print_device(out, d, ctx && ctx->device_info().index == d.index);
-  if (pick_error) {
-    out << std::flush;
+  if (pick_error) {  // the list is whole and shows why no device qualifies; what follows needs one
+    process_outputs().commit_stdout();
     throw *pick_error;
   }
   const DeviceInfo& picked = ctx->device_info();

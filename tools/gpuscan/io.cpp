@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "gpuscan/error.hpp"
+#include "output.hpp"
 
 namespace gpuscan::cli {
 namespace {
@@ -150,21 +151,6 @@ std::string read_all(const std::string& path) {
   return data;
 }
 
-void write_all(const std::string& path, std::string_view data) {
-  FilePtr owned;
-  std::FILE* f = stdout;
-  const std::string name = path == "-" ? "standard output" : "'" + path + "'";
-  if (path != "-") {
-    owned.reset(std::fopen(path.c_str(), "wb"));
-    if (!owned) io_failure("cannot open " + name + " for writing", errno);
-    f = owned.get();
-  }
-  // An empty view may hold a null pointer, which fwrite must not get (UBSan: nonnull argument).
-  if ((!data.empty() && std::fwrite(data.data(), 1, data.size(), f) != data.size()) || std::fflush(f) != 0)
-    io_failure("cannot write " + name, errno ? errno : EIO);
-  if (owned && std::fclose(owned.release()) != 0) io_failure("cannot write " + name, errno ? errno : EIO);
-}
-
 }  // namespace
 
 std::string_view to_string(FileFormat format) noexcept {
@@ -247,8 +233,9 @@ std::vector<std::byte> read_values(const std::string& path, DataType type, FileF
 
 void write_values(const std::string& path, std::span<const std::byte> values, DataType type,
                   FileFormat format) {
-  if (format == FileFormat::text) return write_all(path, format_text(values, type));
-  write_all(path, {reinterpret_cast<const char*>(values.data()), values.size()});
+  StagedOutput& output = process_outputs().open(path);
+  if (format == FileFormat::text) output.write(format_text(values, type));
+  else output.write(values);
 }
 
 // --- Streaming binary files ---
@@ -296,34 +283,13 @@ size_t BinaryReader::read(std::span<std::byte> buffer) {
   return got;
 }
 
-BinaryWriter::~BinaryWriter() {
-  if (owned_) std::fclose(file_);
-}
-
-void BinaryWriter::open() {
-  if (file_) return;
-  if (path_ == "-") {
-    file_ = stdout;
-    return;
-  }
-  file_ = std::fopen(path_.c_str(), "wb");
-  if (!file_) io_failure("cannot open " + describe_path(path_, false) + " for writing", errno);
-  owned_ = true;
-}
-
 void BinaryWriter::write(std::span<const std::byte> bytes) {
-  open();
-  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    io_failure("cannot write " + describe_path(path_, false), errno ? errno : EIO);
+  if (!output_) output_ = &process_outputs().open(path_);
+  output_->write(bytes);
 }
 
 void BinaryWriter::finish() {
-  open();
-  if (std::fflush(file_) != 0) io_failure("cannot write " + describe_path(path_, false), errno ? errno : EIO);
-  if (owned_) {
-    owned_ = false;
-    if (std::fclose(file_) != 0) io_failure("cannot write " + describe_path(path_, false), errno ? errno : EIO);
-  }
+  if (!output_) output_ = &process_outputs().open(path_);
 }
 
 InputSource::InputSource(const std::string& path, DataType type, FileFormat format, bool whole) {
@@ -341,12 +307,6 @@ size_t InputSource::read(std::span<std::byte> buffer) {
 
 std::optional<uint64_t> InputSource::size() const {
   return file_ ? file_->size() : std::optional<uint64_t>(values_.size());
-}
-
-bool same_file(const std::string& a, const std::string& b) {
-  if (a == "-" || b == "-") return false;
-  std::error_code ec;
-  return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
 std::optional<uint64_t> parse_byte_size(std::string_view text) {

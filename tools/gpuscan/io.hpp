@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "gpuscan/types.hpp"
+#include "output.hpp"
 
 namespace gpuscan::cli {
 
@@ -57,6 +58,7 @@ std::string format_element(std::span<const std::byte> values, DataType type, siz
 // --- Files. The path "-" means standard input / standard output. ---
 
 std::vector<std::byte> read_values(const std::string& path, DataType type, FileFormat format);
+// Stages the values in process_outputs() (output.hpp): they land in `path` whole when main() commits.
 void write_values(const std::string& path, std::span<const std::byte> values, DataType type,
                   FileFormat format);
 
@@ -84,23 +86,19 @@ class BinaryReader {
   std::optional<uint64_t> size_;
 };
 
-// Writes a binary file ("-": standard output) in pieces. The file is created by the first write (or
-// by finish(), for no data at all), so a command that fails before producing results leaves none.
+// Writes a binary file ("-": standard output) in pieces, staged in process_outputs() like write_values:
+// the output is opened by the first write (or by finish(), for no data at all) and lands whole when
+// main() commits, so a command that fails part way leaves the old file as it was.
 class BinaryWriter {
  public:
   explicit BinaryWriter(std::string path) : path_(std::move(path)) {}
-  BinaryWriter(const BinaryWriter&) = delete;
-  BinaryWriter& operator=(const BinaryWriter&) = delete;
-  ~BinaryWriter();
   void write(std::span<const std::byte> bytes);
-  // Creates the file if nothing was written, flushes and closes it; Errc::io_error on failure.
+  // Opens the output if nothing was written (an empty file is a result too).
   void finish();
 
  private:
-  void open();
   std::string path_;
-  std::FILE* file_ = nullptr;
-  bool owned_ = false;
+  StagedOutput* output_ = nullptr;
 };
 
 // A command's input: streamed from a binary file in pieces (BinaryReader), or, with `whole`, read at
@@ -120,10 +118,6 @@ class InputSource {
   size_t at_ = 0;
   std::optional<BinaryReader> file_;
 };
-
-// Whether `a` and `b` name one existing file ("-" names none): then the input cannot be streamed
-// into the output, which opening it for writing would truncate.
-bool same_file(const std::string& a, const std::string& b);
 
 // A byte count as the CLI takes it: digits with an optional binary suffix K, M, G or T (case-insensitive,
 // optionally followed by "iB" or "B"): "4096", "64K", "16M", "1G", "2GiB". nullopt if malformed or

@@ -11,10 +11,13 @@
 // --workgroup-algorithm, --workgroup-size and --vectors-per-lane (options.hpp).
 //
 // This file holds the command table, the global flags and the mapping from failures to exit codes:
-//   0 success; 1 a gpuscan::Error (bad file, no device, Vulkan failure) or a scan that does not match
-//   the CPU reference; 2 a usage error (unknown command, type or option, options that conflict); 3 the
-//   validation layer reported warnings or errors (with --validate or GPUSCAN_VALIDATE) though the command
-//   succeeded; with --api gl, KHR_debug errors and warnings of gpuscan's debug context count as such.
+//   0 success; 1 a gpuscan::Error (bad file, no device, Vulkan failure, a failed write, standard output
+//   included) or a scan that does not match the CPU reference; 2 a usage error (unknown command, type or
+//   option, options that conflict); 3 the validation layer reported warnings or errors (with --validate or
+//   GPUSCAN_VALIDATE) though the command succeeded; with --api gl, KHR_debug errors and warnings of
+//   gpuscan's debug context count as such.
+// Everything the commands write goes through process_outputs() (output.hpp), std::cout included; main()
+// commits it once the command has returned 0 (or 3), and discards it otherwise.
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -26,6 +29,7 @@
 #include "commands.hpp"
 #include "global_flags.hpp"
 #include "gpuscan/gpuscan.hpp"
+#include "output.hpp"
 
 namespace {
 
@@ -64,9 +68,44 @@ std::string check_command(const CLI::App& app, const gpuscan::cli::Command (&com
   return {};
 }
 
+// std::cout writes into the process's OutputSet while it lives, so that printed text (help included)
+// commits with the files; restored before the set and std::cout are destroyed.
+class StdoutCapture {
+ public:
+  explicit StdoutCapture(gpuscan::cli::OutputSet& outputs) : saved_(std::cout.rdbuf(&outputs.stdout_buffer())) {}
+  StdoutCapture(const StdoutCapture&) = delete;
+  StdoutCapture& operator=(const StdoutCapture&) = delete;
+  ~StdoutCapture() { std::cout.rdbuf(saved_); }
+
+ private:
+  std::streambuf* saved_;
+};
+
+int run_gpuscan(int argc, char** argv);
+
 }  // namespace
 
+// Every output commits here, once the command has returned: whole when it succeeded (exit code 0, or 3
+// for validation messages), not at all when it failed. A failed write is an error (exit code 1).
 int main(int argc, char** argv) {
+  gpuscan::cli::OutputSet& outputs = gpuscan::cli::process_outputs();
+  gpuscan::cli::remove_temporaries_on_signals();
+  StdoutCapture capture(outputs);
+  int code = run_gpuscan(argc, argv);
+  std::cout.flush();
+  try {
+    if (code == 0 || code == exit_validation) outputs.commit();
+    else outputs.discard();
+  } catch (const std::exception& e) {
+    std::cerr << "gpuscan: error: " << e.what() << '\n';
+    code = exit_error;
+  }
+  return code;
+}
+
+namespace {
+
+int run_gpuscan(int argc, char** argv) {
   using namespace gpuscan::cli;
 
   CLI::App app{"gpuscan " + std::string(gpuscan::version) + ": prefix scans on the GPU with Vulkan", "gpuscan"};
@@ -89,8 +128,10 @@ int main(int argc, char** argv) {
       "             GPU (Vulkan; default 60000); GPUSCAN_PIPELINE_STATS=1 prints each Vulkan pipeline's compiler\n"
       "             statistics to stderr as it is built. Vulkan pipelines are cached between runs in\n"
       "             $XDG_CACHE_HOME/gpuscan (else ~/.cache/gpuscan), one file per device.\n"
-      "Exit codes: 0 success; 1 error (I/O, malformed data, no device, Vulkan failure, result mismatch);\n"
-      "            2 usage error; 3 validation-layer messages reported.");
+      "Outputs: a file lands whole once the command succeeded (written to .NAME.gpuscan-XXXXXX beside it,\n"
+      "         then renamed over it) or not at all; standard output ('-') is written at the end too.\n"
+      "Exit codes: 0 success; 1 error (I/O, standard output included, malformed data, no device, Vulkan\n"
+      "            failure, result mismatch); 2 usage error; 3 validation-layer messages reported.");
 
   GlobalFlags globals;
   app.add_option("--device,-d", globals.device_selector,
@@ -160,7 +201,6 @@ int main(int argc, char** argv) {
     std::cerr << "gpuscan: error: " << e.what() << '\n';
     code = exit_error;
   }
-  std::cout.flush();
 
   if (const size_t messages = globals.validation_log.count(); messages > 0) {
     std::cerr << "gpuscan: the validation layer reported " << messages << " warning"
@@ -169,3 +209,5 @@ int main(int argc, char** argv) {
   }
   return code;
 }
+
+}  // namespace

@@ -95,10 +95,38 @@ std::string op_conflict(Op op, DataType type) {
          std::string(to_string(type));
 }
 
-std::string stdin_conflict(const std::string& in, const std::string& other_option, const std::string& other) {
-  if (in != "-" || other != "-") return {};
-  return "--in - and " + other_option + " - both name standard input, which can be read only once; give " +
-         other_option + " a file";
+void add_format_options(CLI::App& app, FileFormat& format, std::optional<FileFormat>& out_format) {
+  add_format_option(app, format)
+      ->description("file format of the inputs, and of the outputs unless --out-format: binary (raw "
+                    "little-endian) or text (one number per line)");
+  app.add_option_function<std::string>(
+         "--out-format", [&out_format](const std::string& name) { out_format = *parse_file_format(name); },
+         "file format of the outputs: binary or text (default: --format)")
+      ->check(name_validator([](const std::string& n) { return parse_file_format(n).has_value(); }, "format",
+                             "binary, text"))
+      ->type_name("FORMAT");
+}
+
+std::string file_conflict(std::initializer_list<FileOption> inputs, std::initializer_list<FileOption> outputs) {
+  const FileOption* first_stdin = nullptr;
+  for (const FileOption& input : inputs) {
+    if (input.path != "-") continue;
+    if (first_stdin)
+      return first_stdin->option + " - and " + input.option +
+             " - both name standard input, which can be read only once; give " + input.option + " a file";
+    first_stdin = &input;
+  }
+  for (auto a = outputs.begin(); a != outputs.end(); ++a)
+    for (auto b = a + 1; b != outputs.end(); ++b) {
+      if (a->path.empty() || b->path.empty() || !same_path(a->path, b->path)) continue;
+      if (a->path == "-")
+        return a->option + " - and " + b->option +
+               " - both go to standard output, where the two would run together; give one a file";
+      return a->option + " and " + b->option + " name one file ('" + a->path + "'" +
+             (a->path == b->path ? "" : " and '" + b->path + "'") +
+             "), where one output would overwrite the other; give each its own";
+    }
+  return {};
 }
 
 CLI::Option* add_memory_budget_option(CLI::App& app, uint64_t& budget) {

@@ -24,11 +24,20 @@ CLI::Validator unsigned_integer(uint64_t max = UINT64_MAX);
 CLI::Option* add_type_option(CLI::App& app, DataType& type);         // --type
 CLI::Option* add_op_option(CLI::App& app, Op& op);                  // --op
 CLI::Option* add_format_option(CLI::App& app, FileFormat& format);  // --format
+// --format and --out-format: `out_format` stays nullopt unless given (the outputs then take --format).
+void add_format_options(CLI::App& app, FileFormat& format, std::optional<FileFormat>& out_format);
 
 // "" when `op` is defined on `type`; otherwise the usage error ("--op xor applies to integer types only, ...").
 std::string op_conflict(Op op, DataType type);
-// "" unless both files are "-": standard input can be read only once.
-std::string stdin_conflict(const std::string& in, const std::string& other_option, const std::string& other);
+// A file option as given on the command line: its name ("--out") and path ("" = not given).
+struct FileOption {
+  std::string option;
+  std::string path;
+};
+// "" unless two of `inputs` are "-" (standard input can be read only once) or two of `outputs` name one
+// file (same_path: "-" twice, or one file however spelt); otherwise the usage error. An output may be an
+// input's file: inputs are read before any output lands (output.hpp).
+std::string file_conflict(std::initializer_list<FileOption> inputs, std::initializer_list<FileOption> outputs);
 
 // --device-memory-budget SIZE: how much memory a command's chunked stream may use (gpuscan/stream.hpp,
 // StreamOptions::device_memory_budget); 0 = the library's default.

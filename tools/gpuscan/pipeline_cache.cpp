@@ -1,14 +1,17 @@
 #include "pipeline_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <iterator>
+#include <iostream>
 #include <string>
 #include <system_error>
+
+#include "output.hpp"
 
 namespace gpuscan::cli {
 namespace {
@@ -23,14 +26,44 @@ std::string hex_digits(const uint8_t* bytes, size_t n) {
   return text;
 }
 
+// Says once per run that the cache path holds something other than a regular file, which is then
+// neither read nor replaced.
+void warn_not_regular(const std::filesystem::path& path) {
+  static bool warned = false;
+  if (warned) return;
+  warned = true;
+  std::cerr << "gpuscan: warning: the pipeline cache " << path
+            << " is not a regular file; it is ignored (remove it, or use --no-pipeline-cache)\n";
+}
+
+// The file's bytes; nothing when it is missing, unreadable or not a regular file. Opened without
+// blocking and checked before reading: opening a FIFO for reading would wait for a writer forever.
 std::vector<std::byte> read_cache_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return {};
-  std::vector<std::byte> bytes(chars.size());
-  if (!chars.empty()) std::memcpy(bytes.data(), chars.data(), chars.size());
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::vector<std::byte> bytes;
+  struct stat st{};
+  const bool opened = ::fstat(fd, &st) == 0;
+  if (!opened || !S_ISREG(st.st_mode)) {
+    if (opened) warn_not_regular(path);
+    ::close(fd);
+    return {};
+  }
+  std::byte buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) bytes.clear();
+    if (n <= 0) break;
+    bytes.insert(bytes.end(), buffer, buffer + n);
+  }
+  ::close(fd);
   return bytes;
+}
+
+bool is_other_than_regular(const std::filesystem::path& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
 }
 
 }  // namespace
@@ -64,24 +97,13 @@ void save_pipeline_cache(const Context& ctx) noexcept {
   try {
     const std::filesystem::path path = pipeline_cache_path(ctx.device_info());
     if (path.empty()) return;
+    if (is_other_than_regular(path)) return warn_not_regular(path);
     const std::vector<std::byte> data = ctx.pipeline_cache_data();
     if (data.empty() || data == read_cache_file(path)) return;
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) return;
-    std::filesystem::path temp = path;
-    temp += ".tmp" + std::to_string(::getpid());
-    {
-      std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-      out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-      if (!out.flush()) {
-        out.close();
-        std::filesystem::remove(temp, ec);
-        return;
-      }
-    }
-    std::filesystem::rename(temp, path, ec);
-    if (ec) std::filesystem::remove(temp, ec);
+    replace_file(path, data);  // whole or not at all, so that concurrent runs never leave a torn file
   } catch (...) {
   }
 }

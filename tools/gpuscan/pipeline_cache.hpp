@@ -4,6 +4,8 @@
 // named by the device's vendor id, device id and pipelineCacheUUID. --no-pipeline-cache turns it off.
 // A cache never fails a run: a missing, unreadable, truncated or damaged file is read as no cache (the
 // library checks the header against the device too), and one that cannot be written is left as it was.
+// Something other than a regular file at the path (a FIFO, a device, a directory) is neither read nor
+// replaced, with a warning on stderr; the file is written whole or not at all (output.hpp, replace_file).
 #pragma once
 
 #include <cstddef>
@@ -21,8 +23,8 @@ std::filesystem::path pipeline_cache_path(const DeviceInfo& device);
 // pipeline cache of `device` does.
 std::vector<std::byte> load_pipeline_cache(const DeviceInfo& device) noexcept;
 
-// Writes ctx's pipeline cache to its file (a temporary file renamed over it, so that concurrent runs never
-// leave a torn file), unless nothing changed; failures are ignored.
+// Writes ctx's pipeline cache to its file (a temporary ".NAME.gpuscan-XXXXXX" renamed over it, so that
+// concurrent runs never leave a torn file), unless nothing changed; failures are ignored.
 void save_pipeline_cache(const Context& ctx) noexcept;
 
 }  // namespace gpuscan::cli

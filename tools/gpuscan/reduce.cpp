@@ -24,10 +24,18 @@ struct ReduceOptions {
   std::string in;
   std::string out;  // "" = the result as text on stdout
   FileFormat format = FileFormat::binary;
+  std::optional<FileFormat> out_format;  // --out-format; default: --format for --out, text on stdout
   bool verify = false;
   uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
   std::string offsets;  // --offsets: u32 segment offsets (S + 1), one result per segment
 };
+
+// The result to --out in --out-format (else --format), or without --out to standard output in --out-format
+// (else text).
+void write_result(const ReduceOptions& options, std::span<const std::byte> result) {
+  if (options.out.empty()) write_values("-", result, options.type, options.out_format.value_or(FileFormat::text));
+  else write_values(options.out, result, options.type, options.out_format.value_or(options.format));
+}
 
 // `gpuscan reduce --offsets FILE`: one result per segment [offsets[s], offsets[s+1]) of the values
 // (include/gpuscan/vulkan/segmented_reduce.hpp), Vulkan only; reads the whole input.
@@ -42,8 +50,7 @@ int run_segmented_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   const auto start = std::chrono::steady_clock::now();
   const auto result = segmented_reduce_bytes(ctx, values, offsets, config);  // checks the offsets
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  if (options.out.empty()) std::cout << format_text(result, options.type);
-  else write_values(options.out, result, options.type, options.format);
+  write_result(options, result);
   const uint32_t esize = element_size(options.type);
   const uint64_t segments = offsets.size() - 1;
   std::cerr << "gpuscan: " << to_string(config.op) << " segmented reduction of " << values.size() / esize << ' '
@@ -81,8 +88,7 @@ int run_gl_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   const auto start = std::chrono::steady_clock::now();
   const auto result = gl::reduce_bytes(*backend.gl(), input.values(), config, &gpu_ns);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  if (options.out.empty()) std::cout << format_text(result, options.type);
-  else write_values(options.out, result, options.type, options.format);
+  write_result(options, result);
   std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)
             << " elements on " << backend.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall "
             << format_duration(wall_ns);
@@ -99,9 +105,10 @@ std::string reduce_conflict(const ReduceOptions& options, const GlobalFlags& glo
       return "--offsets runs on Vulkan only: segmented reductions by offsets are not implemented on OpenGL";
     if (budget_given)
       return "--device-memory-budget does not apply to --offsets: segmented reductions read the whole file";
-    if (std::string conflict = stdin_conflict(options.in, "--offsets", options.offsets); !conflict.empty())
-      return conflict;
   }
+  if (std::string conflict = file_conflict({{"--in", options.in}, {"--offsets", options.offsets}}, {});
+      !conflict.empty())
+    return conflict;
   if (globals.api == Api::gl && budget_given)
     return "--device-memory-budget does not apply with " + globals.api_option() +
            ": the OpenGL reduction reads the whole input and is not streamed in chunks";
@@ -127,8 +134,7 @@ int run_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   const uint64_t n = stats.count;
 
-  if (options.out.empty()) std::cout << format_text(result, options.type);
-  else write_values(options.out, result, options.type, options.format);
+  write_result(options, result);
   std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)
             << " elements" << describe_chunks(stats) << " on " << describe_device(ctx.device_info()) << ": wall "
             << format_duration(wall_ns);
@@ -145,13 +151,14 @@ Command add_reduce_command(CLI::App& app) {
   add_op_option(*sub, options->op);
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out,
-                  "write the result to FILE in --format ('-' = standard output); default: print it as text")
+                  "write the result to FILE in --out-format, else --format ('-' = standard output); default: "
+                  "print it to standard output in --out-format, else as text")
       ->type_name("FILE");
   sub->add_option("--offsets", options->offsets,
                   "segmented reduction: file of S + 1 non-decreasing u32 offsets in --format; prints one result "
                   "per segment [offsets[s], offsets[s+1]) (the identity for an empty one); Vulkan only")
       ->type_name("FILE");
-  add_format_option(*sub, options->format);
+  add_format_options(*sub, options->format, options->out_format);
   CLI::Option* budget = add_memory_budget_option(*sub, options->budget);
   add_tile_shape_options(*sub, options->workgroup_size, options->vectors_per_lane, "Tiles hold W*K*4 elements");
   sub->add_flag("--verify", options->verify,

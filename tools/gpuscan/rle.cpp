@@ -21,11 +21,12 @@ struct RleOptions {
   std::string lengths;  // ... each run's length (u32) ...
   std::string offsets;  // ... and where it starts (u32, --non-trivial)
   FileFormat format = FileFormat::binary;
+  std::optional<FileFormat> out_format;  // --out-format; default: format
   bool non_trivial = false;
 };
 
 int run_rle(const RleOptions& options, GlobalFlags& globals) {
-  if (globals.api == Api::gl) throw Error(Errc::unsupported, "gpuscan rle runs on Vulkan only (no --api gl)");
+  const FileFormat out_format = options.out_format.value_or(options.format);
   const auto input = read_values(options.in, options.type, options.format);
   const uint64_t n = input.size() / element_size(options.type);
   const Backend backend = globals.open_backend();
@@ -41,19 +42,19 @@ int run_rle(const RleOptions& options, GlobalFlags& globals) {
       runs = r.lengths.size();
       if (!options.offsets.empty())
         write_values(options.offsets, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.offsets)), DataType::u32,
-                     options.format);
+                     out_format);
       if (!options.lengths.empty())
         write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
-                     options.format);
+                     out_format);
       return;
     }
     const RunLengthResult<T> r = run_length_encode(ctx, std::span<const T>(v), config);
     runs = r.lengths.size();
     if (!options.values.empty())
-      write_values(options.values, bytes_from_values<T>(std::span<const T>(r.values)), options.type, options.format);
+      write_values(options.values, bytes_from_values<T>(std::span<const T>(r.values)), options.type, out_format);
     if (!options.lengths.empty())
       write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
-                   options.format);
+                   out_format);
   };
   visit_element_type(options.type, go);
   std::cerr << "gpuscan: " << runs << (options.non_trivial ? " non-trivial runs" : " runs") << " in " << n << ' '
@@ -77,7 +78,7 @@ Command add_rle_command(CLI::App& app) {
       ->type_name("FILE");
   sub->add_flag("--non-trivial", options->non_trivial,
                 "only the runs of two or more elements: --offsets and --lengths, no --values");
-  add_format_option(*sub, options->format);
+  add_format_options(*sub, options->format, options->out_format);
   sub->footer(
       "Elements compare as numbers: -0 equals 0, and every NaN is a run of its own. On sorted input the\n"
       "values are the distinct ones and the lengths how often each occurs. The input must fit one\n"
@@ -90,7 +91,9 @@ Command add_rle_command(CLI::App& app) {
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_rle(*options, globals); },
           [options](const GlobalFlags& globals) -> std::string {
-            if (globals.api == Api::gl) return "rle runs on Vulkan only, not with " + globals.api_option();
+            if (globals.api == Api::gl)
+              return "rle runs on Vulkan only: the OpenGL backend has no run-length encoding; leave out " +
+                     globals.api_option();
             if (options->non_trivial && !options->values.empty())
               return "--non-trivial writes --offsets and --lengths, not --values";
             if (!options->non_trivial && !options->offsets.empty())
@@ -99,9 +102,9 @@ Command add_rle_command(CLI::App& app) {
             if (outputs == 0)
               return options->non_trivial ? "give --offsets FILE and/or --lengths FILE"
                                           : "give --values FILE and/or --lengths FILE";
-            int to_stdout = (options->values == "-") + (options->lengths == "-") + (options->offsets == "-");
-            if (to_stdout > 1) return "only one output can go to standard output ('-')";
-            return "";
+            return file_conflict({{"--in", options->in}}, {{"--values", options->values},
+                                                           {"--lengths", options->lengths},
+                                                           {"--offsets", options->offsets}});
           }};
 }
 

@@ -26,6 +26,7 @@ struct ScanOptions {
   std::string in;
   std::string out;
   FileFormat format = FileFormat::binary;
+  std::optional<FileFormat> out_format;  // --out-format; default: format
   bool verify = false;
   uint64_t budget = 0;  // --device-memory-budget; 0 = the library's default
   std::string segments;   // --segments: u32 head flags
@@ -56,7 +57,7 @@ int run_segmented_scan(const ScanOptions& options, GlobalFlags& globals, const s
   const auto start = std::chrono::steady_clock::now();
   const auto output = backend.segmented_scan_bytes(input, heads, kind, config);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  write_values(options.out, output, options.type, options.format);
+  write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: " << to_string(config.kind) << " segmented"
             << (config.op == Op::add ? "" : " " + std::string(to_string(config.op))) << " scan of " << n << ' '
             << to_string(config.type) << " elements (segments from " << to_string(kind) << " '" << heads_path
@@ -104,9 +105,11 @@ std::string scan_conflict(const ScanOptions& options, const GlobalFlags& globals
     if (budget_given)
       return "--device-memory-budget does not apply to " + heads +
              ": segmented scans read the whole file and are not streamed in chunks";
-    const std::string& heads_path = !options.keys.empty() ? options.keys : options.segments;
-    if (std::string conflict = stdin_conflict(options.in, heads, heads_path); !conflict.empty()) return conflict;
   }
+  const std::string& heads_path = !options.keys.empty() ? options.keys : options.segments;
+  if (std::string conflict = file_conflict({{"--in", options.in}, {heads, heads_path}}, {{"--out", options.out}});
+      !conflict.empty())
+    return conflict;
   return op_conflict(options.op, options.type);
 }
 
@@ -149,7 +152,7 @@ int run_custom_scan(const ScanOptions& options, GlobalFlags& globals) {
   const auto start = std::chrono::steady_clock::now();
   const auto output = ctx.scan_bytes(input, config, &gpu_ns);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  write_values(options.out, output, options.type, options.format);
+  write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: " << to_string(config.kind) << " custom (" << options.op_file << ") scan of " << n << ' '
             << ctx.compile_custom_op(*config.custom_op) << "-byte elements (" << algorithm_text << ") on "
             << ctx.describe_device() << ": GPU " << format_duration(gpu_ns) << ", wall " << format_duration(wall_ns);
@@ -161,9 +164,11 @@ int run_scan(const ScanOptions& options, GlobalFlags& globals) {
   if (!options.segments.empty() || !options.keys.empty())  // segmented scans hold everything in memory
     return run_segmented_scan(options, globals, read_values(options.in, options.type, options.format));
   // Binary data streams from --in to --out in chunks that fit the budget, so neither the host nor the
-  // GPU holds all of it. Text, --verify and an --out that is the --in file keep it all in memory (the
-  // scan itself is chunked the same way). Open the input first: a bad file fails before device setup.
-  const bool whole = options.format == FileFormat::text || options.verify || same_file(options.in, options.out);
+  // GPU holds all of it (--out lands whole at the end: an --out that is the --in file is read to its end
+  // first). Text and --verify keep it all in memory (the scan itself is chunked the same way). Open the
+  // input first: a bad file fails before device setup.
+  const FileFormat out_format = options.out_format.value_or(options.format);
+  const bool whole = options.format == FileFormat::text || out_format == FileFormat::text || options.verify;
   InputSource input(options.in, options.type, options.format, whole);
   const Backend ctx = globals.open_backend();
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
@@ -186,7 +191,7 @@ int run_scan(const ScanOptions& options, GlobalFlags& globals) {
       ctx.scan_stream(config, [&](std::span<std::byte> buffer) { return input.read(buffer); }, write, stream);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
 
-  if (whole) write_values(options.out, output, options.type, options.format);
+  if (whole) write_values(options.out, output, options.type, out_format);
   else writer.finish();
 
   std::cerr << "gpuscan: " << to_string(config.kind) << (config.op == Op::add ? "" : " " + std::string(to_string(config.op)))
@@ -222,7 +227,7 @@ Command add_scan_command(CLI::App& app) {
   add_algorithm_options(*sub, options->algorithm);
   sub->add_option("--in,-i", options->in, "input file ('-' = standard input)")->required()->type_name("FILE");
   sub->add_option("--out,-o", options->out, "output file ('-' = standard output)")->required()->type_name("FILE");
-  add_format_option(*sub, options->format);
+  add_format_options(*sub, options->format, options->out_format);
   CLI::Option* budget = add_memory_budget_option(*sub, options->budget);
   sub->add_flag("--verify", options->verify,
                 "check the result against the CPU reference (exact for integers and min/max, within rounding "

@@ -30,6 +30,7 @@ struct SortOptions {
   bool descending = false;
   std::string algorithm = "auto";  // auto, multipass, onesweep
   FileFormat format = FileFormat::binary;
+  std::optional<FileFormat> out_format;  // --out-format; default: format
   bool verify = false;
 };
 
@@ -93,6 +94,28 @@ std::optional<Mismatch> verify_sort(std::span<const std::byte> keys, std::span<c
   return m;
 }
 
+// Options that conflict, in the command line's words (commands.hpp, Command::conflict).
+// `values_type_given`: --values-type was given, which only --values reads.
+std::string sort_conflict(const SortOptions& options, const GlobalFlags& globals, bool values_type_given) {
+  const uint32_t key_bits = element_size(options.type) * 8;
+  const auto bits = parse_bits(options.bits);
+  if (!options.bits.empty() && (!bits || bits->second == 0 || bits->second > key_bits))
+    return "--bits is E or B:E with 0 <= B <= E and 1 <= E <= " + std::to_string(key_bits) + " (the bits of a --type " +
+           std::string(to_string(options.type)) + " key), not '" + options.bits + "'";
+  if (options.algorithm != "auto" && options.algorithm != "multipass" && options.algorithm != "onesweep")
+    return "--algorithm is auto, multipass or onesweep, not '" + options.algorithm + "'";
+  if (options.algorithm == "onesweep" && globals.api == Api::gl)
+    return "--algorithm onesweep is not offered with " + globals.api_option() +
+           " (OpenGL sorts with the multipass algorithm only: Onesweep's look-back needs 64-bit buffer atomics); "
+           "use --algorithm multipass or auto";
+  if (options.values.empty() != options.values_out.empty()) return "--values and --values-out go together";
+  if (values_type_given && options.values.empty()) return "--values-type applies to --values only";
+  if (!options.values.empty() && !options.indices_out.empty())
+    return "--indices-out and --values exclude each other (the positions are the values)";
+  return file_conflict({{"--in", options.in}, {"--values", options.values}},
+                       {{"--out", options.out}, {"--values-out", options.values_out}, {"--indices-out", options.indices_out}});
+}
+
 int run_sort(const SortOptions& options, GlobalFlags& globals) {
   SortConfig config{.key_type = options.type, .descending = options.descending};
   config.algorithm = options.algorithm == "onesweep"    ? SortAlgorithm::onesweep
@@ -113,6 +136,10 @@ int run_sort(const SortOptions& options, GlobalFlags& globals) {
   }
   const std::vector<std::byte> keys = read_values(options.in, options.type, options.format);
   const Backend backend = globals.open_backend();
+  if (config.algorithm == SortAlgorithm::onesweep && !backend.single_pass_available())  // known only now
+    throw Error(Errc::unsupported, "--algorithm onesweep needs 64-bit buffer atomics (Vulkan 1.2 with "
+                                   "shaderBufferInt64Atomics), which this device lacks; use --algorithm multipass "
+                                   "or auto");
   const auto start = std::chrono::steady_clock::now();
   // Both APIs' untyped sort; OpenGL sorts with the multipass algorithm only (Onesweep: Errc::unsupported).
   const SortedBytes sorted = backend.visit([&](const auto& ctx) {
@@ -121,9 +148,10 @@ int run_sort(const SortOptions& options, GlobalFlags& globals) {
     else return gl::sort_bytes(ctx, keys, values, config, indices);
   });
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-  write_values(options.out, sorted.keys, options.type, options.format);
-  if (!options.values_out.empty()) write_values(options.values_out, sorted.values, options.values_type, options.format);
-  if (indices) write_values(options.indices_out, sorted.values, DataType::u32, options.format);
+  const FileFormat out_format = options.out_format.value_or(options.format);
+  write_values(options.out, sorted.keys, options.type, out_format);
+  if (!options.values_out.empty()) write_values(options.values_out, sorted.values, options.values_type, out_format);
+  if (indices) write_values(options.indices_out, sorted.values, DataType::u32, out_format);
   std::cerr << "gpuscan: sorted " << keys.size() / element_size(options.type) << ' ' << to_string(options.type)
             << " keys" << (options.values.empty() ? "" : " with values") << " in " << sort_passes(config)
             << " passes on " << backend.describe_device() << ": wall " << format_duration(wall_ns);
@@ -142,7 +170,7 @@ Command add_sort_command(CLI::App& app) {
       ->type_name("FILE");
   sub->add_option("--values", options->values, "file of values, one per key, moved with their keys")
       ->type_name("FILE");
-  sub->add_option_function<std::string>(
+  CLI::Option* values_type = sub->add_option_function<std::string>(
          "--values-type", [options](const std::string& name) { options->values_type = *parse_data_type(name); },
          "type of --values (4 or 8 bytes, moved as bit patterns): " + data_type_names())
       ->check(CLI::Validator(
@@ -164,7 +192,7 @@ Command add_sort_command(CLI::App& app) {
                   "auto (multipass), multipass (three dispatches a pass) or onesweep (one dispatch a pass with a "
                   "look-back; needs 64-bit buffer atomics)")
       ->type_name("NAME");
-  add_format_option(*sub, options->format);
+  add_format_options(*sub, options->format, options->out_format);
   sub->add_flag("--verify", options->verify, "check the result against std::stable_sort; exit 1 if it differs");
   sub->footer(
       "Order: floats as numpy's np.sort: -0.0 equals +0.0, NaNs last (first with --descending).\n"
@@ -175,17 +203,7 @@ Command add_sort_command(CLI::App& app) {
       "  gpuscan sort --type u32 --bits 20 --descending --in k.bin --out k2.bin   3 passes instead of 4\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_sort(*options, globals); },
-          [options](const GlobalFlags&) -> std::string {
-            if (!options->bits.empty() && !parse_bits(options->bits))
-              return "--bits is E or B:E with 0 <= B <= E <= 64, not '" + options->bits + "'";
-            if (options->algorithm != "auto" && options->algorithm != "multipass" && options->algorithm != "onesweep")
-              return "--algorithm is auto, multipass or onesweep, not '" + options->algorithm + "'";
-            if (options->values.empty() != options->values_out.empty())
-              return "--values and --values-out go together";
-            if (!options->values.empty() && !options->indices_out.empty())
-              return "--indices-out and --values exclude each other (the positions are the values)";
-            return "";
-          }};
+          [options, values_type](const GlobalFlags& globals) { return sort_conflict(*options, globals, values_type->count() > 0); }};
 }
 
 }  // namespace gpuscan::cli
