@@ -29,6 +29,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -205,6 +207,18 @@ py::dict device_dict(const gpuscan::DeviceInfo& d) {
   return out;
 }
 
+// Every array argument goes through here: `a` (an array, or anything numpy.asarray takes) as a numpy
+// array in native byte order, C-contiguous and aligned, a copy only where it is not so already. So
+// byte-swapped, strided and unaligned input works alike in every function, and the dtype checks after it
+// see native dtypes only.
+py::array input_array(const py::object& a, const char* function) {
+  py::array array = py::array::ensure(a);
+  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
+  py::object dtype = array.dtype();
+  if (!dtype.attr("isnative").cast<bool>()) dtype = dtype.attr("newbyteorder")("=");
+  return py::module_::import("numpy").attr("require")(array, dtype, py::make_tuple("C", "A"));
+}
+
 // `a` as a contiguous, aligned, native-order array of T (a copy only where it is not so already), and
 // a span over it.
 template <class T>
@@ -223,6 +237,10 @@ py::array to_numpy(std::vector<T> out) {
   py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<T>*>(p); });
   std::vector<T>* v = owned.release();
   return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
+}
+
+std::span<const std::byte> bytes_of(const py::array& a) {
+  return {static_cast<const std::byte*>(a.data()), static_cast<size_t>(a.nbytes())};
 }
 
 // Scans `a` (any array-like) on `state`'s device.
@@ -267,11 +285,20 @@ std::string dtype_name(const py::dtype& dtype) { return py::str(static_cast<py::
                        dtype_name(dtype) + hint);
 }
 
-// A dtype gpuscan scans as it is: 4- or 8-byte unsigned, signed or float (any byte order).
-bool native_dtype(const py::dtype& dtype) {
+// The gpuscan type of a dtype gpuscan scans as it is (4- or 8-byte unsigned, signed or float; native byte
+// order, as input_array makes it), or nothing.
+std::optional<gpuscan::DataType> data_type_of(const py::dtype& dtype) {
+  using gpuscan::DataType;
   const char k = dtype.kind();
-  return (dtype.itemsize() == 4 || dtype.itemsize() == 8) && (k == 'u' || k == 'i' || k == 'f');
+  const bool wide = dtype.itemsize() == 8;
+  if (dtype.itemsize() != 4 && !wide) return std::nullopt;
+  if (k == 'u') return wide ? DataType::u64 : DataType::u32;
+  if (k == 'i') return wide ? DataType::i64 : DataType::i32;
+  if (k == 'f') return wide ? DataType::f64 : DataType::f32;
+  return std::nullopt;
 }
+
+bool native_dtype(const py::dtype& dtype) { return data_type_of(dtype).has_value(); }
 
 // bool and 8- and 16-bit integers: gpuscan runs them on their 32-bit widening (Operand).
 bool narrow_dtype(const py::dtype& dtype) {
@@ -283,8 +310,6 @@ bool narrow_dtype(const py::dtype& dtype) {
 // the type lacks (a bitwise op on floats) is a ValueError too.
 gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const char* function) {
   const py::dtype dtype = array.dtype();
-  const char k = dtype.kind();
-  const py::ssize_t size = dtype.itemsize();
   if (!native_dtype(dtype)) unsupported_dtype(dtype, function);
   if (array.ndim() != 1) {
     std::string shape = py::str(py::tuple(array.attr("shape")));
@@ -292,10 +317,7 @@ gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const cha
                           std::to_string(array.ndim()) + " dimensions, shape " + shape +
                           " (flatten it with a.ravel() to treat it as one sequence)");
   }
-  using gpuscan::DataType;
-  const DataType type = k == 'u' ? (size == 4 ? DataType::u32 : DataType::u64)
-                        : k == 'i' ? (size == 4 ? DataType::i32 : DataType::i64)
-                                   : (size == 4 ? DataType::f32 : DataType::f64);
+  const gpuscan::DataType type = *data_type_of(dtype);
   if (!gpuscan::op_supports(op, type))
     throw py::value_error(std::string(function) + "(): op='" + std::string(gpuscan::to_string(op)) +
                           "' is defined on integer dtypes only, not " + dtype_name(dtype));
@@ -378,18 +400,13 @@ Operand operand(const py::array& a, const py::dtype& result, gpuscan::Op op, con
   return {cast.attr("astype")(k == 'u' ? "uint32" : "int32"), op, result, op == Op::min || op == Op::max};
 }
 
-py::array as_array(const py::object& a, const char* function) {
-  py::array array = py::array::ensure(a);
-  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
-  return array;
-}
 
 py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanKind kind, const std::string& op,
                const std::string& algorithm, bool deterministic, const char* function) {
   gpuscan::ScanConfig config = make_config(op, algorithm);
   config.kind = kind;
   config.deterministic = deterministic;
-  const py::array array = as_array(a, function);
+  const py::array array = input_array(a, function);
   const Operand in = operand(array, result_dtype(array.dtype(), config.op), config.op, function);
   config.op = in.op;
   config.type = checked_type(in.array, config.op, function);
@@ -401,8 +418,7 @@ py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanK
 // A scan with a custom operator (gpuscan::CustomOp): each element of `a` along its first axis is one T
 // (a structured dtype, or the rows of an (n, k) array), so the element size is the row's byte size.
 py::array custom_scan(std::shared_ptr<State> state, const py::object& a, const std::string& glsl, bool inclusive) {
-  const py::array input = py::array::ensure(a, py::array::c_style);
-  if (!input) throw py::type_error("custom_scan() needs a numpy array or an object numpy can convert");
+  const py::array input = input_array(a, "custom_scan");
   if (input.ndim() < 1) throw py::value_error("custom_scan() needs at least one dimension: the elements");
   const py::ssize_t n = input.shape(0);
   py::ssize_t row_bytes = input.itemsize();
@@ -426,7 +442,7 @@ py::array custom_scan(std::shared_ptr<State> state, const py::object& a, const s
 
 py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::string& op_name) {
   const gpuscan::Op op = parse_op(op_name);
-  const py::array array = as_array(a, "reduce");
+  const py::array array = input_array(a, "reduce");
   const Operand in = operand(array, result_dtype(array.dtype(), op), op, "reduce");
   const gpuscan::DataType type = checked_type(in.array, in.op, "reduce");
   return in.narrow_scalar(
@@ -458,7 +474,7 @@ py::array histogram_typed(std::shared_ptr<State> state, const py::array& a, cons
 py::tuple histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
                     const py::object& range) {
   const py::module_ np = py::module_::import("numpy");
-  const py::array array = np.attr("ravel")(as_array(a, "histogram"));
+  const py::array array = np.attr("ravel")(input_array(a, "histogram"));
   const py::array_t<double> edges = np.attr("asarray")(np.attr("histogram_bin_edges")(array, bins, range), "float64");
   gpuscan::HistogramBins b;
   b.edges.assign(edges.data(), edges.data() + edges.size());
@@ -484,27 +500,13 @@ struct SortKeys {
 };
 
 SortKeys sort_keys_of(const py::object& obj, const char* function) {
-  const py::array a = as_array(obj, function);
+  const py::array a = input_array(obj, function);
   if (a.ndim() != 1)
     throw py::value_error(std::string(function) + "() sorts 1-D arrays, not " + std::to_string(a.ndim()) +
                           "-D ones (sort each row, or a.ravel())");
-  const std::string dtype = dtype_name(a.dtype());
-  for (const gpuscan::DataType t : {gpuscan::DataType::u32, gpuscan::DataType::i32, gpuscan::DataType::f32,
-                                    gpuscan::DataType::u64, gpuscan::DataType::i64, gpuscan::DataType::f64}) {
-    const std::string name = std::string(t == gpuscan::DataType::u32   ? "uint32"
-                                         : t == gpuscan::DataType::i32 ? "int32"
-                                         : t == gpuscan::DataType::f32 ? "float32"
-                                         : t == gpuscan::DataType::u64 ? "uint64"
-                                         : t == gpuscan::DataType::i64 ? "int64"
-                                                                       : "float64");
-    if (dtype == name) return {py::module_::import("numpy").attr("ascontiguousarray")(a), t};
-  }
+  if (const auto type = data_type_of(a.dtype())) return {a, *type};
   throw py::type_error(std::string(function) + "() sorts keys of dtype uint32, int32, float32, uint64, int64 and " +
-                       "float64, not " + dtype + " (convert with a.astype(...))");
-}
-
-std::span<const std::byte> bytes_of(const py::array& a) {
-  return {static_cast<const std::byte*>(a.data()), static_cast<size_t>(a.nbytes())};
+                       "float64, not " + dtype_name(a.dtype()) + " (convert with a.astype(...))");
 }
 
 py::array array_of(const std::vector<std::byte>& bytes, const py::dtype& dtype) {
@@ -573,7 +575,7 @@ py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool 
 py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, const py::object& v, bool descending,
                             const std::string& algorithm) {
   const SortKeys keys = sort_keys_of(k, "sort_pairs");
-  const py::array values = py::module_::import("numpy").attr("ascontiguousarray")(as_array(v, "sort_pairs"));
+  const py::array values = input_array(v, "sort_pairs");
   if (values.ndim() != 1 || values.size() != keys.array.size())
     throw py::value_error("sort_pairs() needs a 1-D values array as long as the keys (" +
                           std::to_string(keys.array.size()) + " values)");
@@ -610,10 +612,10 @@ gpuscan::CompactConfig make_compact_config(std::string path, std::string algorit
 // argument in errors: "pred" (compaction: a mask or a predicate string) or "flags" (segment heads).
 py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function,
                                       const std::string& arg) {
-  py::array mask = py::array::ensure(mask_like);
-  const char k = mask ? mask.dtype().kind() : '?';
-  if (!mask || (k != 'b' && k != 'i' && k != 'u')) {
-    const std::string got = mask ? " (got " + std::string(py::str(mask.dtype())) + ")" : "";
+  py::array mask = input_array(mask_like, function);
+  const char k = mask.dtype().kind();
+  if (k != 'b' && k != 'i' && k != 'u') {
+    const std::string got = " (got " + dtype_name(mask.dtype()) + ")";
     if (arg == "pred")
       throw py::type_error(std::string(function) + "() takes `pred` as a predicate string such as 'gt:100' or a "
                            "boolean (or integer) mask array" + got);
@@ -676,7 +678,7 @@ py::object compact(std::shared_ptr<State> state, const py::object& a, const py::
                    const std::string& algorithm, bool partition) {
   const char* function = partition ? "partition" : "compact";
   gpuscan::CompactConfig config = make_compact_config(path, algorithm);
-  const py::array array = as_array(a, function);
+  const py::array array = input_array(a, function);
   const py::dtype dtype = array.dtype();
   if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
   // Narrow elements are compacted as their 32-bit widening, which compares as they do, and cast back.
@@ -706,7 +708,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
                         const std::string& algorithm) {
   const char* function = "unique_by_key";
   gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array keys = as_array(keys_obj, function);
+  const py::array keys = input_array(keys_obj, function);
   const py::dtype key_dtype = keys.dtype();
   const char kk = key_dtype.kind();
   if (!(kk == 'u' || kk == 'i' || kk == 'b') || key_dtype.itemsize() > 8)
@@ -714,7 +716,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
                          dtype_name(key_dtype));
   const bool wide_keys = key_dtype.itemsize() == 8;
   const py::array key_words = keys.attr("astype")(wide_keys ? "uint64" : "uint32");
-  const py::array values = as_array(values_obj, function);
+  const py::array values = input_array(values_obj, function);
   if (values.ndim() != 1 || key_words.ndim() != 1 || values.size() != keys.size())
     throw py::value_error(std::string(function) + "() takes 1-D keys and values of the same length, not " +
                           std::to_string(keys.size()) + " keys and " + std::to_string(values.size()) + " values");
@@ -759,7 +761,7 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
                       bool non_trivial) {
   const char* function = non_trivial ? "non_trivial_runs" : "run_length_encode";
   gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array array = as_array(a, function);
+  const py::array array = input_array(a, function);
   const py::dtype dtype = array.dtype();
   if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
   const Operand in = operand(array, dtype, gpuscan::Op::add, function);
@@ -815,9 +817,9 @@ py::array segmented_typed(std::shared_ptr<State> state, const py::array& a, cons
   if (!flags.is_none()) {
     heads = flags_from_mask(flags, n, "segmented_scan", "flags");
   } else {
-    py::array k = py::array::ensure(keys);
-    const char dk = k ? k.dtype().kind() : '?';
-    if (!k || (dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
+    py::array k = input_array(keys, "segmented_scan");
+    const char dk = k.dtype().kind();
+    if ((dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
       throw py::type_error("segmented_scan() takes keys as an array of 32- or 64-bit integers");
     if (k.ndim() != 1 || k.shape(0) != n)
       throw py::value_error("segmented_scan(): the keys have shape " + std::string(py::str(py::tuple(k.attr("shape")))) +
@@ -849,7 +851,7 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
     throw py::value_error("segmented_scan() takes exactly one of flags= or keys=");
   gpuscan::ScanConfig config = make_config(op, "auto");
   config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
-  const py::array array = as_array(a, "segmented_scan");
+  const py::array array = input_array(a, "segmented_scan");
   const Operand in = operand(array, result_dtype(array.dtype(), config.op), config.op, "segmented_scan");
   config.op = in.op;
   config.type = checked_type(in.array, config.op, "segmented_scan");
@@ -865,7 +867,7 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
 // are non-decreasing and within len(a)).
 py::array offsets_u32(const py::object& offsets) {
   const py::module_ numpy = py::module_::import("numpy");
-  py::array o = numpy.attr("asarray")(offsets);
+  py::array o = input_array(offsets, "segmented_reduce");
   const char k = o.dtype().kind();
   if (o.size() == 0 && k == 'f') o = o.attr("astype")("uint32");  // [] reads as float64
   else if (k != 'i' && k != 'u')
@@ -896,7 +898,7 @@ py::array segmented_reduce_typed(std::shared_ptr<State> state, const py::array& 
 py::array segmented_reduce(std::shared_ptr<State> state, const py::object& a, const py::object& offsets,
                            const std::string& op_name) {
   const gpuscan::Op op = parse_op(op_name);
-  const py::array array = as_array(a, "segmented_reduce");
+  const py::array array = input_array(a, "segmented_reduce");
   const Operand in = operand(array, result_dtype(array.dtype(), op), op, "segmented_reduce");
   const gpuscan::DataType type = checked_type(in.array, in.op, "segmented_reduce");
   const py::array offs = offsets_u32(offsets);
@@ -930,7 +932,7 @@ py::ssize_t normalize_axis(const py::object& axis, py::ssize_t ndim) {
 py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, const py::object& axis,
                       const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
   const py::module_ numpy = py::module_::import("numpy");
-  py::array a = as_array(a_like, function);
+  py::array a = input_array(a_like, function);
   if (a.ndim() == 0) a = a.attr("reshape")(1);  // as numpy: a scalar scans as one element
   const char k = a.dtype().kind();
   const py::dtype result = !dtype.is_none()                  ? py::dtype::from_args(dtype)
@@ -1037,7 +1039,7 @@ class ContextObject {
   // the sort does not take, sorted as 4-byte integers of the same order and narrowed back.
   py::array sorted_for_unique(const py::object& a) const {
     const py::module_ np = py::module_::import("numpy");
-    const py::array arr = np.attr("asarray")(a);
+    const py::array arr = input_array(a, "unique");
     const char kind = arr.dtype().kind();
     if (arr.itemsize() >= 4 || (kind != 'b' && kind != 'i' && kind != 'u')) return sort_array(state(), arr, false, "auto");
     const py::object wide = arr.attr("astype")(kind == 'i' ? "int32" : "uint32");
