@@ -239,6 +239,15 @@ py::array to_numpy(std::vector<T> out) {
   return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
 }
 
+// Positions, counts and lengths go back as numpy's intp, the dtype numpy's own functions give them
+// (np.argsort, np.flatnonzero, np.unique's counts, np.histogram's counts).
+template <class U>
+py::array intp_array(const std::vector<U>& values) {
+  py::array_t<std::intptr_t> out(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
 std::span<const std::byte> bytes_of(const py::array& a) {
   return {static_cast<const std::byte*>(a.data()), static_cast<size_t>(a.nbytes())};
 }
@@ -547,7 +556,7 @@ const char* const sort_doc =
     "descending=True: largest first, ties in input order (NaNs first); not the reverse of the ascending result.\n"
     "algorithm: 'auto' (multipass), 'multipass' or 'onesweep' (needs 64-bit buffer atomics).";
 const char* const argsort_doc =
-    "numpy.argsort(a, kind='stable') (int64 positions), with sort()'s dtypes, order and descending=.";
+    "numpy.argsort(a, kind='stable') (intp positions, as numpy's), with sort()'s dtypes, order and descending=.";
 const char* const sort_pairs_doc =
     "(keys sorted as by sort(), values moved with their keys): values is 1-D, as long as keys, of any dtype\n"
     "of 4 or 8 bytes; equal keys keep their values in input order. As (keys[o], values[o]) with\n"
@@ -563,13 +572,9 @@ py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool 
   const SortKeys keys = sort_keys_of(a, "argsort");
   const std::vector<std::byte> positions =
       run_sort(std::move(state), keys, nullptr, descending, algorithm, true).values;
-  std::vector<int64_t> out(positions.size() / 4);
-  for (size_t i = 0; i < out.size(); ++i) {
-    uint32_t p;
-    std::memcpy(&p, positions.data() + i * 4, 4);
-    out[i] = p;
-  }
-  return to_numpy(std::move(out));  // int64, as numpy.argsort
+  std::vector<uint32_t> out(positions.size() / 4);
+  if (!out.empty()) std::memcpy(out.data(), positions.data(), positions.size());
+  return intp_array(out);  // as numpy.argsort
 }
 
 py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, const py::object& v, bool descending,
@@ -755,7 +760,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
 }
 
 // run_length_encode(a) -> (values, lengths) and non_trivial_runs(a) -> (offsets, lengths), lengths and
-// offsets uint32 (include/gpuscan/vulkan/run_length.hpp). dtypes as compact(); narrow ones run widened,
+// offsets intp (include/gpuscan/vulkan/run_length.hpp). dtypes as compact(); narrow ones run widened,
 // which keeps their runs.
 py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const std::string& algorithm,
                       bool non_trivial) {
@@ -777,8 +782,8 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
         r = gpuscan::non_trivial_runs<T>(state->ctx, span_of(v), config);
         state.reset();
       }
-      first = to_numpy(std::move(r.offsets));
-      lengths = to_numpy(std::move(r.lengths));
+      first = intp_array(r.offsets);
+      lengths = intp_array(r.lengths);
       return;
     }
     gpuscan::RunLengthResult<T> r;
@@ -788,7 +793,7 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
       state.reset();
     }
     first = in.narrow(to_numpy(std::move(r.values)));
-    lengths = to_numpy(std::move(r.lengths));
+    lengths = intp_array(r.lengths);
   };
   switch (config.type) {
     case gpuscan::DataType::u32: run(uint32_t{}); break;
@@ -1222,15 +1227,16 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))";
   static const char* run_length_encode_doc =
       "(values, lengths): the first element of every run of equal consecutive elements of `a` and the run's\n"
-      "length (uint32), as CUB's DeviceRunLengthEncode::Encode. Elements compare as unique() compares them;\n"
-      "dtypes as compact(). Vulkan only.\n"
+      "length (intp), as CUB's DeviceRunLengthEncode::Encode. Elements compare as numbers (-0.0 == 0.0,\n"
+      "every NaN its own run: unique(equal_nan=False)); dtypes as compact(). Vulkan only.\n"
       "    gpuscan.run_length_encode(np.array([7, 7, 7, 2, 5, 5], np.uint32))\n"
-      "    # (array([7, 2, 5], dtype=uint32), array([3, 1, 2], dtype=uint32))";
+      "    # (array([7, 2, 5], dtype=uint32), array([3, 1, 2]))";
   static const char* non_trivial_runs_doc =
       "(offsets, lengths): where each run of two or more equal consecutive elements of `a` starts and its\n"
-      "length, both uint32 (CUB's DeviceRunLengthEncode::NonTrivialRuns). dtypes as compact(). Vulkan only.\n"
+      "length, both intp (CUB's DeviceRunLengthEncode::NonTrivialRuns). Runs as run_length_encode();\n"
+      "dtypes as compact(). Vulkan only.\n"
       "    gpuscan.non_trivial_runs(np.array([7, 7, 7, 2, 5, 5], np.uint32))\n"
-      "    # (array([0, 4], dtype=uint32), array([3, 2], dtype=uint32))";
+      "    # (array([0, 4]), array([3, 2]))";
   static const char* unique_by_key_doc =
       "(keys, values): the first of every run of equal consecutive keys and the value beside it, in order\n"
       "(CUB's DeviceSelect::UniqueByKey). keys: 1-D integers or bool (compared exactly); values: a dtype as\n"

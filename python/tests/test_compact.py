@@ -324,12 +324,12 @@ def test_run_length_encode_finds_every_run(ctx, dtype, n):
     a = runs_of(dtype, n, rng)
     starts, lengths = host_runs(a)
     values, got_lengths = ctx.run_length_encode(a)
-    assert got_lengths.dtype == np.uint32 and np.array_equal(got_lengths, lengths)
+    assert got_lengths.dtype == np.intp and np.array_equal(got_lengths, lengths)
     check_narrow_or_same(values, a[starts], f"run_length_encode values n={n}")
     offsets, trivial_lengths = ctx.non_trivial_runs(a)
     long_runs = lengths > 1
-    assert offsets.dtype == np.uint32 and np.array_equal(offsets, starts[long_runs])
-    assert np.array_equal(trivial_lengths, lengths[long_runs])
+    assert offsets.dtype == np.intp and np.array_equal(offsets, starts[long_runs])
+    assert trivial_lengths.dtype == np.intp and np.array_equal(trivial_lengths, lengths[long_runs])
 
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.float32, np.int64], ids=lambda d: np.dtype(d).name)

@@ -1,4 +1,5 @@
-"""What every function shares: any array layout numpy has (byte-swapped, strided) works alike.
+"""What every function shares: any array layout numpy has (byte-swapped, strided) works alike, and
+positions, counts and lengths come back as numpy's intp.
 
 Run as test_gpuscan.py is (the `python` CTest test, or by hand with PYTHONPATH=build/python); the
 validated Context, the validation check after every test and the random data come from there.
@@ -80,3 +81,16 @@ def test_every_function_takes_any_layout(ctx, layout):
         b = layout(a)
         assert np.array_equal(a, b) and (not b.dtype.isnative or not b.flags.c_contiguous)
         assert_same_results(call(b), call(a), f"{name} of {layout.__name__} input")
+
+
+def test_positions_counts_and_lengths_are_intp(ctx):
+    rng = rng_for("intp")
+    a = rng.choice(random_array(np.uint32, 30, rng), N)
+    assert ctx.argsort(a).dtype == np.argsort(a).dtype == np.intp
+    assert ctx.unique(a, return_counts=True, sort=True)[1].dtype == np.unique(a, return_counts=True)[1].dtype
+    assert ctx.histogram(a)[0].dtype == np.histogram(a)[0].dtype
+    values, lengths = ctx.run_length_encode(a)
+    offsets, run_lengths = ctx.non_trivial_runs(a)
+    assert lengths.dtype == offsets.dtype == run_lengths.dtype == np.flatnonzero(a).dtype == np.intp
+    _, kept = ctx.partition(a, "gt:7")
+    assert type(kept) is type(np.count_nonzero(a > 7)) is int
