@@ -868,20 +868,26 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
 // ---------------------------------------------------------------------------------------------------
 // Segmented reductions by offsets
 
-// `offsets` as u32: a 1-D integer array of S + 1 entries from 0 to 2^32 - 1 (the library checks that they
-// are non-decreasing and within len(a)).
-py::array offsets_u32(const py::object& offsets) {
+// `offsets` as u32: a 1-D integer array of S + 1 >= 1 non-decreasing entries from 0 to `n` (len(a)); a
+// ValueError otherwise, as numpy's for bad indices (the library would report gpuscan.Error).
+py::array offsets_u32(const py::object& offsets, py::ssize_t n) {
   const py::module_ numpy = py::module_::import("numpy");
   py::array o = input_array(offsets, "segmented_reduce");
   const char k = o.dtype().kind();
   if (o.size() == 0 && k == 'f') o = o.attr("astype")("uint32");  // [] reads as float64
   else if (k != 'i' && k != 'u')
     throw py::type_error("segmented_reduce() takes offsets as an array of integers, not " + dtype_name(o.dtype()));
-  if (o.ndim() != 1)
-    throw py::value_error("segmented_reduce(): offsets must be 1-D (S + 1 entries for S segments)");
-  if (o.size() > 0 && (numpy.attr("min")(o).cast<py::object>() < py::int_(0) ||
-                       numpy.attr("max")(o).cast<py::object>() > py::int_(UINT32_MAX)))
-    throw py::value_error("segmented_reduce(): offsets must lie in [0, 2^32 - 1]");
+  if (o.ndim() != 1 || o.size() == 0)
+    throw py::value_error("segmented_reduce(): offsets must be 1-D with S + 1 entries for S segments ([0] for "
+                          "none), not of shape " + std::string(py::str(py::tuple(o.attr("shape")))));
+  const py::ssize_t most = std::min<py::ssize_t>(n, UINT32_MAX);  // u32 offsets
+  if (numpy.attr("min")(o).cast<py::object>() < py::int_(0) || numpy.attr("max")(o).cast<py::object>() > py::int_(most))
+    throw py::value_error("segmented_reduce(): offsets must lie in [0, " + std::to_string(most) + "] (len(a) is " +
+                          std::to_string(n) + ", and offsets are 32-bit)");
+  const py::array decreasing = numpy.attr("flatnonzero")(numpy.attr("diff")(o).attr("__lt__")(0));
+  if (decreasing.size() > 0)
+    throw py::value_error("segmented_reduce(): offsets decrease at index " +
+                          std::string(py::str(decreasing.attr("__getitem__")(0).attr("__add__")(1))));
   return contiguous<uint32_t>(o.attr("astype")("uint32"));
 }
 
@@ -906,7 +912,7 @@ py::array segmented_reduce(std::shared_ptr<State> state, const py::object& a, co
   const py::array array = input_array(a, "segmented_reduce");
   const Operand in = operand(array, result_dtype(array.dtype(), op), op, "segmented_reduce");
   const gpuscan::DataType type = checked_type(in.array, in.op, "segmented_reduce");
-  const py::array offs = offsets_u32(offsets);
+  const py::array offs = offsets_u32(offsets, in.array.size());
   return in.narrow(gpuscan::visit_type(type, [&](auto tag) {
     return segmented_reduce_typed<decltype(tag)>(std::move(state), in.array, offs, in.op);
   }));
@@ -1276,8 +1282,8 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "Segmented reduction by offsets (CSR): S + 1 non-decreasing integer offsets give S segments\n"
       "a[offsets[s]:offsets[s+1]]; returns an array of S results of a's dtype, the op's identity for an\n"
       "empty segment (unlike numpy's reduceat). Values outside [offsets[0], offsets[-1]) are ignored.\n"
-      "dtypes and ops as reduce(); floats bitwise the same on every run. gpuscan.Error 'invalid_argument'\n"
-      "for decreasing offsets or offsets[-1] > len(a).\n"
+      "dtypes and ops as reduce(); floats bitwise the same on every run. ValueError for no\n"
+      "offsets, decreasing ones or ones outside [0, len(a)].\n"
       "    a = np.array([3, 1, 7, 0, 4, 1, 6, 3], dtype=np.uint32)\n"
       "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8])             # array([11,  0,  4, 10], dtype=uint32)\n"
       "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8], op='max')   # array([7, 0, 4, 6], dtype=uint32)";

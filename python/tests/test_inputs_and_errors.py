@@ -1,4 +1,5 @@
-"""What every function shares: any array layout numpy has (byte-swapped, strided) works alike, and
+"""What every function shares: any array layout numpy has (byte-swapped, strided) works alike, errors in
+the input's shape or values are numpy's exception types (ValueError, TypeError), never gpuscan.Error, and
 positions, counts and lengths come back as numpy's intp.
 
 Run as test_gpuscan.py is (the `python` CTest test, or by hand with PYTHONPATH=build/python); the
@@ -94,3 +95,42 @@ def test_positions_counts_and_lengths_are_intp(ctx):
     assert lengths.dtype == offsets.dtype == run_lengths.dtype == np.flatnonzero(a).dtype == np.intp
     _, kept = ctx.partition(a, "gt:7")
     assert type(kept) is type(np.count_nonzero(a > 7)) is int
+
+
+def bad_calls(ctx):
+    """(name, call, numpy's exception type): input whose shape or values are wrong."""
+    a = np.arange(10, dtype=np.float32)
+    return [
+        ("segmented_reduce no offsets", lambda: ctx.segmented_reduce(a, []), ValueError),
+        ("segmented_reduce decreasing", lambda: ctx.segmented_reduce(a, [0, 6, 3, 10]), ValueError),
+        ("segmented_reduce past len(a)", lambda: ctx.segmented_reduce(a, [0, 11]), ValueError),
+        ("segmented_reduce negative", lambda: ctx.segmented_reduce(a, [-1, 3]), ValueError),
+        ("segmented_reduce 2-D offsets", lambda: ctx.segmented_reduce(a, [[0, 3]]), ValueError),
+        ("segmented_reduce float offsets", lambda: ctx.segmented_reduce(a, [0.0, 3.0]), TypeError),
+        ("segmented_scan short flags", lambda: ctx.segmented_scan(a, flags=[1, 0]), ValueError),
+        ("segmented_scan short keys", lambda: ctx.segmented_scan(a, keys=np.zeros(3, np.int32)), ValueError),
+        ("scan of 2-D", lambda: ctx.inclusive_scan(a.reshape(2, 5)), ValueError),
+        ("scan of a scalar", lambda: ctx.exclusive_scan(np.float32(3)), ValueError),
+        ("reduce of 2-D", lambda: ctx.reduce(a.reshape(2, 5)), ValueError),
+        ("compact short mask", lambda: ctx.compact(a, [True]), ValueError),
+        ("partition of 2-D", lambda: ctx.partition(a.reshape(2, 5), "gt:1"), ValueError),
+        ("unique of 2-D", lambda: ctx.unique(a.reshape(2, 5)), ValueError),
+        ("run_length_encode of 2-D", lambda: ctx.run_length_encode(a.reshape(2, 5)), ValueError),
+        ("unique_by_key lengths", lambda: ctx.unique_by_key(np.zeros(3, np.int32), a), ValueError),
+        ("sort of 2-D", lambda: ctx.sort(a.reshape(2, 5)), ValueError),
+        ("argsort of a scalar", lambda: ctx.argsort(np.float32(1)), ValueError),
+        ("sort_pairs lengths", lambda: ctx.sort_pairs(a, a[:3]), ValueError),
+        ("histogram bins=0", lambda: ctx.histogram(a, bins=0), ValueError),
+        ("histogram decreasing edges", lambda: ctx.histogram(a, bins=[3, 1]), ValueError),
+        ("cumsum out shape", lambda: ctx.cumsum(a, out=np.zeros(3, np.float32)), ValueError),
+        ("cumsum axis", lambda: ctx.cumsum(a, axis=1), ValueError),
+        ("custom_scan of a scalar", lambda: ctx.custom_scan(np.uint32(1), "bad"), ValueError),
+    ]
+
+
+def test_bad_input_raises_numpy_exception_types(ctx):
+    for name, call, error in bad_calls(ctx):
+        with pytest.raises(Exception) as info:
+            call()
+        assert isinstance(info.value, error) and not isinstance(info.value, gpuscan.Error), \
+            f"{name}: {type(info.value).__name__}: {info.value}"
