@@ -39,6 +39,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -806,6 +807,23 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
   return py::make_tuple(first, lengths);
 }
 
+// unique(equal_nan=True): a NaN run start that follows a NaN run start stood right after it in the
+// input (anything between would have started a run of its own), so it is dropped and its count (where
+// `counts` is not None) added to the first's. Each run of consecutive NaNs becomes one, and sorted input,
+// which holds its NaNs at the end, keeps one NaN, as numpy.unique(equal_nan=True) does.
+std::pair<py::object, py::object> merge_nan_runs(const py::array& values, const py::object& counts) {
+  if (values.dtype().kind() != 'f' || values.size() < 2) return {values, counts};
+  const py::module_ np = py::module_::import("numpy");
+  const py::object nan = np.attr("isnan")(values);
+  const py::object follows_nan = np.attr("logical_and")(nan[py::slice(1, values.size(), 1)],
+                                                        nan[py::slice(0, values.size() - 1, 1)]);
+  const py::object keep =
+      np.attr("concatenate")(py::make_tuple(np.attr("ones")(1, "bool"), np.attr("logical_not")(follows_nan)));
+  const py::object kept = values.attr("__getitem__")(keep);
+  if (counts.is_none()) return {kept, counts};
+  return {kept, np.attr("add").attr("reduceat")(counts, np.attr("flatnonzero")(keep))};
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Segmented scans
 
@@ -1040,11 +1058,20 @@ class ContextObject {
   py::tuple unique_by_key(const py::object& keys, const py::object& values, const std::string& algorithm) const {
     return ::unique_by_key(state(), keys, values, algorithm);
   }
-  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort) const {
+  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort,
+                    bool equal_nan) const {
     const py::object input = sort ? sorted_for_unique(a) : a;
-    if (!return_counts) return ::compact(state(), input, py::str("run-start"), "auto", algorithm, false);
-    const py::tuple r = ::run_lengths(state(), input, algorithm, false);
-    return py::make_tuple(r[0], r[1].attr("astype")("intp"));  // numpy's counts are intp
+    py::object values, counts = py::none();
+    if (return_counts) {
+      const py::tuple r = ::run_lengths(state(), input, algorithm, false);
+      values = r[0];
+      counts = r[1];
+    } else {
+      values = ::compact(state(), input, py::str("run-start"), "auto", algorithm, false);
+    }
+    if (equal_nan) std::tie(values, counts) = merge_nan_runs(values, counts);
+    if (!return_counts) return values;
+    return py::make_tuple(values, counts);
   }
   // unique(sort=True)'s input: `a` sorted by the radix sort; bool and integers narrower than 4 bytes, which
   // the sort does not take, sorted as 4-byte integers of the same order and narrowed back.
@@ -1222,12 +1249,13 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
   static const char* unique_doc =
       "The first element of every run of equal consecutive elements of `a`, in order (std::unique_copy):\n"
-      "on sorted input the same as numpy.unique(a, equal_nan=False); elements compare as numbers (-0.0 ==\n"
-      "0.0, every NaN its own run). dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'.\n"
-      "return_counts=True also returns each run's length (intp), as numpy.unique(a, return_counts=True)\n"
-      "does on sorted input (Vulkan only: run_length_encode). sort=True sorts `a` first (sort(), stable;\n"
-      "bool and narrow integers as 4-byte ones), so that any input gives numpy.unique(a, equal_nan=False)\n"
-      "(of equal -0.0 and +0.0, the first in input order).\n"
+      "on sorted input numpy.unique(a, equal_nan=equal_nan). Elements compare as numbers (-0.0 == 0.0);\n"
+      "equal_nan=True (numpy's default) makes a run of consecutive NaNs one run, equal_nan=False each NaN\n"
+      "its own. dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'. return_counts=True\n"
+      "also returns each run's length (intp), as numpy.unique(a, return_counts=True) does on sorted input\n"
+      "(Vulkan only: run_length_encode). sort=True sorts `a` first (sort(), stable, NaNs last; bool and\n"
+      "narrow integers as 4-byte ones), so that any input gives numpy.unique(a, equal_nan=equal_nan) (of\n"
+      "equal -0.0 and +0.0, and of NaNs, the first in input order is kept).\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32), sort=True)   # array([1, 3, 7], ...)\n"
       "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))";
@@ -1336,7 +1364,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
       .def("unique", &ContextObject::unique, py::arg("a"), py::arg("return_counts") = false,
-           py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, unique_doc)
+           py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, py::arg("equal_nan") = true,
+           unique_doc)
       .def("run_length_encode", &ContextObject::run_length_encode, py::arg("a"), py::arg("algorithm") = "auto",
            run_length_encode_doc)
       .def("non_trivial_runs", &ContextObject::non_trivial_runs, py::arg("a"), py::arg("algorithm") = "auto",
@@ -1454,11 +1483,11 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "unique",
-      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort) {
-        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort);
+      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort, bool equal_nan) {
+        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort, equal_nan);
       },
       py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", py::kw_only(),
-      py::arg("sort") = false, unique_doc);
+      py::arg("sort") = false, py::arg("equal_nan") = true, unique_doc);
   m.def(
       "run_length_encode",
       [](const py::object& a, const std::string& algorithm) {
