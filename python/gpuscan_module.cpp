@@ -955,18 +955,29 @@ py::ssize_t normalize_axis(const py::object& axis, py::ssize_t ndim) {
 
 // numpy.cumsum / numpy.cumprod (`op` add or mul) of `a_like`. axis=None scans a.ravel(); an axis of a 1-D
 // array is the same. Along an axis of an N-D array the rows along it (that axis moved last, made
-// contiguous) are the segments of one segmented scan. dtype=None takes numpy's accumulate dtype (int32
-// sums in int64 on Linux); out= receives the result cast to its dtype as numpy casts there (unsafe), and
-// is returned.
+// contiguous) are the segments of one segmented scan. The accumulation runs in numpy's loop dtype:
+// dtype= where given; else with out= the promotion of out's dtype and a's (numpy's ufunc resolution with
+// out: uint8 products into a float64 out multiply in float64, float32 sums into an int64 out add in
+// float64); else numpy's accumulate dtype (int32 sums in int64 on Linux). out= receives the result cast
+// to its dtype as numpy casts there (unsafe: numpy's cumsum takes any out dtype), and is returned.
 py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, const py::object& axis,
                       const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
   const py::module_ numpy = py::module_::import("numpy");
   py::array a = input_array(a_like, function);
   if (a.ndim() == 0) a = a.attr("reshape")(1);  // as numpy: a scalar scans as one element
+  if (!out.is_none() && !py::isinstance<py::array>(out))
+    throw py::type_error(std::string(function) + "(): out must be a numpy array, not " +
+                         std::string(py::str(py::type::handle_of(out).attr("__name__"))));
   const char k = a.dtype().kind();
   const py::dtype result = !dtype.is_none()                  ? py::dtype::from_args(dtype)
+                           : !out.is_none()                   ? py::dtype::from_args(numpy.attr("result_type")(
+                                                                    out.attr("dtype"), a.dtype()))
                            : k == 'b' || k == 'i' || k == 'u' ? accumulate_dtype(a.dtype(), op)
                                                               : a.dtype();
+  if (!out.is_none() && dtype.is_none() && !native_dtype(result) && !narrow_dtype(result))
+    throw py::type_error(std::string(function) + "(): with out= of dtype " + dtype_name(out.attr("dtype")) +
+                         " numpy accumulates " + dtype_name(a.dtype()) + " in " + dtype_name(result) +
+                         ", which gpuscan does not compute; pass dtype= (a dtype gpuscan takes) or another out=");
   gpuscan::ScanConfig config;
   config.kind = gpuscan::ScanKind::inclusive;
   py::array scanned;
@@ -997,9 +1008,6 @@ py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, co
     scanned = numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(rows, -1, ax));
   }
   if (out.is_none()) return scanned;
-  if (!py::isinstance<py::array>(out))
-    throw py::type_error(std::string(function) + "(): out must be a numpy array, not " +
-                         std::string(py::str(py::type::handle_of(out).attr("__name__"))));
   const py::tuple want = scanned.attr("shape"), got = out.attr("shape");
   if (!want.equal(got))
     throw py::value_error(std::string(function) + "(): out has shape " + std::string(py::repr(got)) +
@@ -1285,8 +1293,9 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "numpy.cumsum(a, axis, dtype, out) on the GPU, with numpy's arguments and dtype rules: axis=None scans\n"
       "a.ravel(); an axis of an N-D array scans every row along it (a segmented scan). dtype=None takes\n"
       "numpy's accumulate dtype (bool and integers narrower than int64 sum in int64, unsigned ones in\n"
-      "uint64); dtype= picks another, a converted first. out=: an array of the result's shape, which\n"
-      "receives the result cast to its dtype (as numpy, unsafe casting) and is returned. Float sums are\n"
+      "uint64); dtype= picks another, a converted first. out=: an array of the result's shape and any\n"
+      "dtype; without dtype= the sums run in np.result_type(out, a), as numpy's, and the result is cast\n"
+      "into out (unsafe casting, as numpy) and out returned. Float sums are\n"
       "added in another order than numpy's, so their last bits may differ (bitwise the same on every run).\n"
       "    gpuscan.cumsum(np.array([True, False, True]))    # array([1, 1, 2]), int64\n"
       "    gpuscan.cumsum(np.ones((2, 3), np.int32), axis=1)  # array([[1, 2, 3], [1, 2, 3]]), int64";
