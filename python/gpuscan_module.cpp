@@ -12,7 +12,7 @@
 //   gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")      # array([5, 7], dtype=uint32)
 //   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
 //   gpuscan.cumsum(np.ones((2, 3), bool), axis=1)                       # as np.cumsum: int64
-//   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.]))
+//   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.], dtype=float32))
 //   gpuscan.argsort(np.array([2.5, -1.0, 2.5], np.float32))             # array([1, 0, 2]), np.argsort(kind="stable")
 //
 // Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
@@ -462,41 +462,75 @@ py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::
 // ---------------------------------------------------------------------------------------------------
 // Histogram
 
-// np.histogram(a, bins, range) for uint32, int32 and float32 samples: the edges come from
-// numpy.histogram_bin_edges (so they are numpy's, bit for bit) and the GPU counts with the last bin closed,
-// numpy's convention. Returns (counts as int64, edges), as np.histogram does.
-template <class T>
-py::array histogram_typed(std::shared_ptr<State> state, const py::array& a, const gpuscan::HistogramBins& bins) {
-  const auto input = contiguous<T>(a);
-  const std::span<const T> span(input.data(), static_cast<size_t>(input.size()));
-  const gpuscan::HistogramConfig config{.counts = span.size() >> 32 ? gpuscan::DataType::u64 : gpuscan::DataType::u32,
-                                        .last_bin_closed = true};
-  std::vector<uint64_t> counts;
-  {
-    py::gil_scoped_release release;
-    counts = gpuscan::histogram<T>(state->ctx, span, bins, config);
-    state.reset();
-  }
-  std::vector<int64_t> out(counts.begin(), counts.end());
-  return to_numpy(std::move(out));
+// np.histogram(a, bins, range, density) on the GPU. numpy checks bins and range and computes the edges
+// (numpy.histogram_bin_edges: numpy's errors, and its edges bit for bit in its dtype, float32 for float32
+// samples with even bins); the GPU counts them with the last bin closed, numpy's convention, comparing
+// samples and edges exactly as real numbers (numpy compares int64 and uint64 samples as float64, which
+// rounds past 2^53). Samples as numpy takes them: bool as uint8 (with numpy's RuntimeWarning), 8- and
+// 16-bit integers and float16 widened losslessly to 32 bits, the 32- and 64-bit dtypes as they are (64-bit
+// samples where the library counts them). weights= is a NotImplementedError: the kernel only counts.
+// Returns (counts as intp, or numpy's density, edges).
+
+// The samples as the GPU counts them; TypeError for dtypes numpy's histogram takes and gpuscan cannot.
+py::array histogram_samples(const py::array& a) {
+  const py::dtype dtype = a.dtype();
+  const char k = dtype.kind();
+  if (native_dtype(dtype)) return a;
+  if ((k == 'i' || k == 'u') && dtype.itemsize() < 4) return a.attr("astype")(k == 'i' ? "int32" : "uint32");
+  if (k == 'f' && dtype.itemsize() == 2) return a.attr("astype")("float32");
+  throw py::type_error("histogram() counts samples of integer and float dtypes up to 64 bits (and bool), not " +
+                       dtype_name(dtype));
 }
 
-py::tuple histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
-                    const py::object& range) {
+// The edges as the doubles the library takes: ValueError for a NaN edge (numpy's result is meaningless
+// there) and for 64-bit integer edges that float64 cannot hold exactly.
+gpuscan::HistogramBins histogram_bins(const py::array& edges) {
   const py::module_ np = py::module_::import("numpy");
-  const py::array array = np.attr("ravel")(input_array(a, "histogram"));
-  const py::array_t<double> edges = np.attr("asarray")(np.attr("histogram_bin_edges")(array, bins, range), "float64");
-  gpuscan::HistogramBins b;
-  b.edges.assign(edges.data(), edges.data() + edges.size());
-  const std::string dtype = dtype_name(array.dtype());
-  py::array counts;
-  if (dtype == "uint32") counts = histogram_typed<uint32_t>(std::move(state), array, b);
-  else if (dtype == "int32") counts = histogram_typed<int32_t>(std::move(state), array, b);
-  else if (dtype == "float32") counts = histogram_typed<float>(std::move(state), array, b);
-  else
-    throw py::type_error("histogram() supports arrays of dtype uint32, int32 and float32, not " + dtype +
-                         " (convert with a.astype(numpy.float32), numpy.int32 or numpy.uint32)");
-  return py::make_tuple(counts, edges);
+  const py::array_t<double> wide = np.attr("asarray")(edges, "float64");
+  if (np.attr("isnan")(wide).attr("any")().cast<bool>()) throw py::value_error("histogram(): a bin edge is NaN");
+  if (edges.dtype().kind() != 'f' &&
+      !np.attr("array_equal")(wide.attr("astype")("object"), edges.attr("astype")("object")).cast<bool>())
+    throw py::value_error("histogram(): integer bin edges beyond 2^53 that float64 cannot hold exactly are not "
+                          "supported");
+  return gpuscan::HistogramBins::custom({wide.data(), wide.data() + wide.size()});
+}
+
+py::object histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
+                     const py::object& range, const py::object& density, const py::object& weights) {
+  if (!weights.is_none()) {
+    PyErr_SetString(PyExc_NotImplementedError, "histogram(): weights= is not supported: the GPU kernel counts "
+                    "samples; use numpy.histogram(a, bins, range, weights=w) for weighted counts");
+    throw py::error_already_set();
+  }
+  const py::module_ np = py::module_::import("numpy");
+  py::array array = input_array(a, "histogram").attr("ravel")();
+  if (array.dtype().kind() == 'b') {  // as numpy.histogram does
+    py::module_::import("warnings").attr("warn")("Converting input from bool to <class 'numpy.uint8'> for "
+                                                 "compatibility.", py::handle(PyExc_RuntimeWarning), 2);
+    array = array.attr("astype")("uint8");
+  }
+  const py::array samples = histogram_samples(array);
+  const py::array edges = np.attr("histogram_bin_edges")(array, bins, range);
+  const gpuscan::HistogramBins b = histogram_bins(edges);
+  std::vector<uint64_t> counts;
+  if (b.edges.size() >= 2) {  // numpy's one edge (bins=[x]) or none: no bins, an empty histogram
+    const gpuscan::HistogramConfig config{
+        .type = *data_type_of(samples.dtype()),
+        .counts = static_cast<uint64_t>(samples.size()) > UINT32_MAX ? gpuscan::DataType::u64 : gpuscan::DataType::u32,
+        .last_bin_closed = true};
+    const std::span<const std::byte> bytes = bytes_of(samples);
+    py::gil_scoped_release release;
+    counts = gpuscan::histogram_bytes(state->ctx, bytes, b, config);
+    state.reset();
+  }
+  py::object result = intp_array(counts);
+  const int want_density = PyObject_IsTrue(density.ptr());
+  if (want_density < 0) throw py::error_already_set();
+  if (want_density) {  // numpy's expression, so numpy's float64 values and warnings
+    const py::object widths = np.attr("array")(np.attr("diff")(edges), "float64");
+    result = result.attr("__truediv__")(widths).attr("__truediv__")(result.attr("sum")());
+  }
+  return py::make_tuple(result, edges);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1053,8 +1087,9 @@ class ContextObject {
                        const std::string& algorithm) const {
     return sort_pairs_arrays(state(), keys, values, descending, algorithm);
   }
-  py::tuple histogram(const py::object& a, const py::object& bins, const py::object& range) const {
-    return ::histogram(state(), a, bins, range);
+  py::object histogram(const py::object& a, const py::object& bins, const py::object& range, const py::object& density,
+                       const py::object& weights) const {
+    return ::histogram(state(), a, bins, range, density, weights);
   }
   py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
     return ::custom_scan(state(), a, glsl, inclusive);
@@ -1255,6 +1290,14 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "(kept where non-zero).\n"
       "path: 'auto', 'ballot', 'shared-memory'; algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
+  static const char* histogram_doc =
+      "numpy.histogram(a, bins, range, density) on the GPU: (counts as intp, or with density=True numpy's\n"
+      "float64 density, edges). The edges are numpy.histogram_bin_edges', in its dtype, and bins and range\n"
+      "raise numpy's errors; the last bin includes its upper edge. Samples of any integer or float dtype up\n"
+      "to 64 bits, or bool (as uint8, as numpy); 64-bit ones compared exactly, where numpy rounds int64 and\n"
+      "uint64 samples to float64. A NaN edge is a ValueError; weights= a NotImplementedError.\n"
+      "    gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
+      "    # (array([1, 3]), array([1., 2., 3.], dtype=float32))";
   static const char* unique_doc =
       "The first element of every run of equal consecutive elements of `a`, in order (std::unique_copy):\n"
       "on sorted input numpy.unique(a, equal_nan=equal_nan). Elements compare as numbers (-0.0 == 0.0);\n"
@@ -1357,9 +1400,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            "a[0] op a[1] op ... as a numpy scalar of a's dtype; the op's identity for an empty array.\n"
            "Same dtypes and ops as the scans; float results are bitwise the same on every run.")
       .def("histogram", &ContextObject::histogram, py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
-           "Counts of a's samples in bins, as numpy.histogram(a, bins, range) (without weights or density):\n"
-           "(counts as int64, edges as float64), equal to numpy's. uint32, int32 and float32 samples; the edges\n"
-           "come from numpy.histogram_bin_edges and the last bin includes its upper edge, as in numpy.")
+           py::arg("density") = py::none(), py::arg("weights") = py::none(), histogram_doc)
       .def("custom_scan", &ContextObject::custom_scan, py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false,
            custom_scan_doc)
       .def("sort", &ContextObject::sort, py::arg("a"), py::kw_only(), py::arg("descending") = false,
@@ -1447,12 +1488,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       "(gpuscan.reduce(np.array([3, 1, 7], np.uint32), op='max') == 7). op as for the scans.");
   m.def(
       "histogram",
-      [](const py::object& a, const py::object& bins, const py::object& range) {
-        return default_context().cast<const ContextObject&>().histogram(a, bins, range);
+      [](const py::object& a, const py::object& bins, const py::object& range, const py::object& density,
+         const py::object& weights) {
+        return default_context().cast<const ContextObject&>().histogram(a, bins, range, density, weights);
       },
-      py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
-      "numpy.histogram on default_context(): gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
-      "== (array([1, 3]), array([1., 2., 3.])). uint32, int32 and float32 samples.");
+      py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(), py::arg("density") = py::none(),
+      py::arg("weights") = py::none(), histogram_doc);
   m.def(
       "sort",
       [](const py::object& a, bool descending, const std::string& algorithm) {
