@@ -1,7 +1,8 @@
 // The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
-// convenience calls and stream compaction (compact, partition), for dtypes uint32, int32, float32,
-// uint64, int64 and float64; bool and 8- and 16-bit integers go through a 32- or 64-bit dtype (Operand
-// below). cumsum and cumprod take numpy's signature.
+// convenience calls, stream compaction (compact, partition, unique, run-length encoding), radix sort,
+// histograms and segmented scans and reductions, for dtypes uint32, int32, float32, uint64, int64 and
+// float64; bool and 8- and 16-bit integers go through a 32- or 64-bit dtype (Operand below). cumsum,
+// cumprod and histogram take numpy's signatures; every function keeps numpy's conventions.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
@@ -15,9 +16,13 @@
 //   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.], dtype=float32))
 //   gpuscan.argsort(np.array([2.5, -1.0, 2.5], np.float32))             # array([1, 0, 2]), np.argsort(kind="stable")
 //
-// Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
-// unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
-// dtype), an unknown algorithm name, or a closed Context. What gpuscan itself reports (no device, an algorithm the device
+// Inputs. Every array argument goes through input_array(): anything numpy.asarray takes, in any byte
+// order and layout. Positions, counts and lengths come back as numpy's intp (intp_array()).
+//
+// Errors. Arguments Python can judge by itself raise Python's own exceptions, numpy's types: TypeError
+// for an unsupported dtype, ValueError for an array that is not 1-D, bad offsets, bins or lengths, an
+// unknown op (or a bitwise op on a float dtype), an unknown algorithm name, or a closed Context; an
+// input's shape or values never raise gpuscan.Error. What gpuscan itself reports (no device, an algorithm the device
 // cannot run, a limit exceeded, a Vulkan failure, a timeout) raises gpuscan.Error, a RuntimeError with
 // `code` (the gpuscan::Errc name, e.g. "no_device"), `vk_result` (e.g. "VK_ERROR_DEVICE_LOST", or None)
 // and `message`.
@@ -1245,9 +1250,11 @@ The module-level functions use default_context(): the device GPUSCAN_DEVICE name
 discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
 validation, create a gpuscan.Context. The GIL is released while the GPU works.
 
-Errors: TypeError for an unsupported dtype; ValueError for an array that is not 1-D, an unknown op (or
-a bitwise op on floats), an unknown algorithm, a closed Context; gpuscan.Error (a RuntimeError) for
-what gpuscan reports, with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
+Any array-like works, in any byte order or layout; positions, counts and lengths are numpy's intp.
+Errors: numpy's exception types for bad input (TypeError for an unsupported dtype; ValueError for an
+array that is not 1-D, bad offsets, bins or lengths, an unknown op (or a bitwise op on floats), an
+unknown algorithm, a closed Context); gpuscan.Error (a RuntimeError) for what the device reports,
+with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
 
   g_error_type = PyErr_NewExceptionWithDoc(
       "gpuscan.Error",
