@@ -1,7 +1,8 @@
 // The `gpuscan` Python module: GPU prefix scans and reductions of numpy arrays through gpuscan's
-// convenience calls and stream compaction (compact, partition), for dtypes uint32, int32, float32,
-// uint64, int64 and float64; bool and 8- and 16-bit integers go through a 32- or 64-bit dtype (Operand
-// below). cumsum and cumprod take numpy's signature.
+// convenience calls, stream compaction (compact, partition, unique, run-length encoding), radix sort,
+// histograms and segmented scans and reductions, for dtypes uint32, int32, float32, uint64, int64 and
+// float64; bool and 8- and 16-bit integers go through a 32- or 64-bit dtype (Operand below). cumsum,
+// cumprod and histogram take numpy's signatures; every function keeps numpy's conventions.
 //
 //   import numpy as np, gpuscan
 //   gpuscan.exclusive_scan(np.array([3, 1, 7, 0], dtype=np.uint32))   # array([ 0,  3,  4, 11], dtype=uint32)
@@ -12,12 +13,16 @@
 //   gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), "gt:4")      # array([5, 7], dtype=uint32)
 //   gpuscan.compact(a, a % 3 == 0)                                      # a[a % 3 == 0], on the GPU
 //   gpuscan.cumsum(np.ones((2, 3), bool), axis=1)                       # as np.cumsum: int64
-//   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.]))
+//   gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)      # (array([1, 3]), array([1., 2., 3.], dtype=float32))
 //   gpuscan.argsort(np.array([2.5, -1.0, 2.5], np.float32))             # array([1, 0, 2]), np.argsort(kind="stable")
 //
-// Errors. Arguments Python can judge by itself raise Python's own exceptions: TypeError for an
-// unsupported dtype, ValueError for an array that is not 1-D, an unknown op (or a bitwise op on a float
-// dtype), an unknown algorithm name, or a closed Context. What gpuscan itself reports (no device, an algorithm the device
+// Inputs. Every array argument goes through input_array(): anything numpy.asarray takes, in any byte
+// order and layout. Positions, counts and lengths come back as numpy's intp (intp_array()).
+//
+// Errors. Arguments Python can judge by itself raise Python's own exceptions, numpy's types: TypeError
+// for an unsupported dtype, ValueError for an array that is not 1-D, bad offsets, bins or lengths, an
+// unknown op (or a bitwise op on a float dtype), an unknown algorithm name, or a closed Context; an
+// input's shape or values never raise gpuscan.Error. What gpuscan itself reports (no device, an algorithm the device
 // cannot run, a limit exceeded, a Vulkan failure, a timeout) raises gpuscan.Error, a RuntimeError with
 // `code` (the gpuscan::Errc name, e.g. "no_device"), `vk_result` (e.g. "VK_ERROR_DEVICE_LOST", or None)
 // and `message`.
@@ -29,6 +34,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -37,6 +44,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -205,6 +213,18 @@ py::dict device_dict(const gpuscan::DeviceInfo& d) {
   return out;
 }
 
+// Every array argument goes through here: `a` (an array, or anything numpy.asarray takes) as a numpy
+// array in native byte order, C-contiguous and aligned, a copy only where it is not so already. So
+// byte-swapped, strided and unaligned input works alike in every function, and the dtype checks after it
+// see native dtypes only.
+py::array input_array(const py::object& a, const char* function) {
+  py::array array = py::array::ensure(a);
+  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
+  py::object dtype = array.dtype();
+  if (!dtype.attr("isnative").cast<bool>()) dtype = dtype.attr("newbyteorder")("=");
+  return py::module_::import("numpy").attr("require")(array, dtype, py::make_tuple("C", "A"));
+}
+
 // `a` as a contiguous, aligned, native-order array of T (a copy only where it is not so already), and
 // a span over it.
 template <class T>
@@ -223,6 +243,19 @@ py::array to_numpy(std::vector<T> out) {
   py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<T>*>(p); });
   std::vector<T>* v = owned.release();
   return py::array_t<T>({static_cast<py::ssize_t>(v->size())}, {static_cast<py::ssize_t>(sizeof(T))}, v->data(), base);
+}
+
+// Positions, counts and lengths go back as numpy's intp, the dtype numpy's own functions give them
+// (np.argsort, np.flatnonzero, np.unique's counts, np.histogram's counts).
+template <class U>
+py::array intp_array(const std::vector<U>& values) {
+  py::array_t<std::intptr_t> out(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+std::span<const std::byte> bytes_of(const py::array& a) {
+  return {static_cast<const std::byte*>(a.data()), static_cast<size_t>(a.nbytes())};
 }
 
 // Scans `a` (any array-like) on `state`'s device.
@@ -267,11 +300,20 @@ std::string dtype_name(const py::dtype& dtype) { return py::str(static_cast<py::
                        dtype_name(dtype) + hint);
 }
 
-// A dtype gpuscan scans as it is: 4- or 8-byte unsigned, signed or float (any byte order).
-bool native_dtype(const py::dtype& dtype) {
+// The gpuscan type of a dtype gpuscan scans as it is (4- or 8-byte unsigned, signed or float; native byte
+// order, as input_array makes it), or nothing.
+std::optional<gpuscan::DataType> data_type_of(const py::dtype& dtype) {
+  using gpuscan::DataType;
   const char k = dtype.kind();
-  return (dtype.itemsize() == 4 || dtype.itemsize() == 8) && (k == 'u' || k == 'i' || k == 'f');
+  const bool wide = dtype.itemsize() == 8;
+  if (dtype.itemsize() != 4 && !wide) return std::nullopt;
+  if (k == 'u') return wide ? DataType::u64 : DataType::u32;
+  if (k == 'i') return wide ? DataType::i64 : DataType::i32;
+  if (k == 'f') return wide ? DataType::f64 : DataType::f32;
+  return std::nullopt;
 }
+
+bool native_dtype(const py::dtype& dtype) { return data_type_of(dtype).has_value(); }
 
 // bool and 8- and 16-bit integers: gpuscan runs them on their 32-bit widening (Operand).
 bool narrow_dtype(const py::dtype& dtype) {
@@ -283,8 +325,6 @@ bool narrow_dtype(const py::dtype& dtype) {
 // the type lacks (a bitwise op on floats) is a ValueError too.
 gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const char* function) {
   const py::dtype dtype = array.dtype();
-  const char k = dtype.kind();
-  const py::ssize_t size = dtype.itemsize();
   if (!native_dtype(dtype)) unsupported_dtype(dtype, function);
   if (array.ndim() != 1) {
     std::string shape = py::str(py::tuple(array.attr("shape")));
@@ -292,10 +332,7 @@ gpuscan::DataType checked_type(const py::array& array, gpuscan::Op op, const cha
                           std::to_string(array.ndim()) + " dimensions, shape " + shape +
                           " (flatten it with a.ravel() to treat it as one sequence)");
   }
-  using gpuscan::DataType;
-  const DataType type = k == 'u' ? (size == 4 ? DataType::u32 : DataType::u64)
-                        : k == 'i' ? (size == 4 ? DataType::i32 : DataType::i64)
-                                   : (size == 4 ? DataType::f32 : DataType::f64);
+  const gpuscan::DataType type = *data_type_of(dtype);
   if (!gpuscan::op_supports(op, type))
     throw py::value_error(std::string(function) + "(): op='" + std::string(gpuscan::to_string(op)) +
                           "' is defined on integer dtypes only, not " + dtype_name(dtype));
@@ -378,18 +415,13 @@ Operand operand(const py::array& a, const py::dtype& result, gpuscan::Op op, con
   return {cast.attr("astype")(k == 'u' ? "uint32" : "int32"), op, result, op == Op::min || op == Op::max};
 }
 
-py::array as_array(const py::object& a, const char* function) {
-  py::array array = py::array::ensure(a);
-  if (!array) throw py::type_error(std::string(function) + "() needs a numpy array or an object numpy can convert");
-  return array;
-}
 
 py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanKind kind, const std::string& op,
                const std::string& algorithm, bool deterministic, const char* function) {
   gpuscan::ScanConfig config = make_config(op, algorithm);
   config.kind = kind;
   config.deterministic = deterministic;
-  const py::array array = as_array(a, function);
+  const py::array array = input_array(a, function);
   const Operand in = operand(array, result_dtype(array.dtype(), config.op), config.op, function);
   config.op = in.op;
   config.type = checked_type(in.array, config.op, function);
@@ -401,8 +433,7 @@ py::array scan(std::shared_ptr<State> state, const py::object& a, gpuscan::ScanK
 // A scan with a custom operator (gpuscan::CustomOp): each element of `a` along its first axis is one T
 // (a structured dtype, or the rows of an (n, k) array), so the element size is the row's byte size.
 py::array custom_scan(std::shared_ptr<State> state, const py::object& a, const std::string& glsl, bool inclusive) {
-  const py::array input = py::array::ensure(a, py::array::c_style);
-  if (!input) throw py::type_error("custom_scan() needs a numpy array or an object numpy can convert");
+  const py::array input = input_array(a, "custom_scan");
   if (input.ndim() < 1) throw py::value_error("custom_scan() needs at least one dimension: the elements");
   const py::ssize_t n = input.shape(0);
   py::ssize_t row_bytes = input.itemsize();
@@ -426,7 +457,7 @@ py::array custom_scan(std::shared_ptr<State> state, const py::object& a, const s
 
 py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::string& op_name) {
   const gpuscan::Op op = parse_op(op_name);
-  const py::array array = as_array(a, "reduce");
+  const py::array array = input_array(a, "reduce");
   const Operand in = operand(array, result_dtype(array.dtype(), op), op, "reduce");
   const gpuscan::DataType type = checked_type(in.array, in.op, "reduce");
   return in.narrow_scalar(
@@ -436,41 +467,75 @@ py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::
 // ---------------------------------------------------------------------------------------------------
 // Histogram
 
-// np.histogram(a, bins, range) for uint32, int32 and float32 samples: the edges come from
-// numpy.histogram_bin_edges (so they are numpy's, bit for bit) and the GPU counts with the last bin closed,
-// numpy's convention. Returns (counts as int64, edges), as np.histogram does.
-template <class T>
-py::array histogram_typed(std::shared_ptr<State> state, const py::array& a, const gpuscan::HistogramBins& bins) {
-  const auto input = contiguous<T>(a);
-  const std::span<const T> span(input.data(), static_cast<size_t>(input.size()));
-  const gpuscan::HistogramConfig config{.counts = span.size() >> 32 ? gpuscan::DataType::u64 : gpuscan::DataType::u32,
-                                        .last_bin_closed = true};
-  std::vector<uint64_t> counts;
-  {
-    py::gil_scoped_release release;
-    counts = gpuscan::histogram<T>(state->ctx, span, bins, config);
-    state.reset();
-  }
-  std::vector<int64_t> out(counts.begin(), counts.end());
-  return to_numpy(std::move(out));
+// np.histogram(a, bins, range, density) on the GPU. numpy checks bins and range and computes the edges
+// (numpy.histogram_bin_edges: numpy's errors, and its edges bit for bit in its dtype, float32 for float32
+// samples with even bins); the GPU counts them with the last bin closed, numpy's convention, comparing
+// samples and edges exactly as real numbers (numpy compares int64 and uint64 samples as float64, which
+// rounds past 2^53). Samples as numpy takes them: bool as uint8 (with numpy's RuntimeWarning), 8- and
+// 16-bit integers and float16 widened losslessly to 32 bits, the 32- and 64-bit dtypes as they are (64-bit
+// samples where the library counts them). weights= is a NotImplementedError: the kernel only counts.
+// Returns (counts as intp, or numpy's density, edges).
+
+// The samples as the GPU counts them; TypeError for dtypes numpy's histogram takes and gpuscan cannot.
+py::array histogram_samples(const py::array& a) {
+  const py::dtype dtype = a.dtype();
+  const char k = dtype.kind();
+  if (native_dtype(dtype)) return a;
+  if ((k == 'i' || k == 'u') && dtype.itemsize() < 4) return a.attr("astype")(k == 'i' ? "int32" : "uint32");
+  if (k == 'f' && dtype.itemsize() == 2) return a.attr("astype")("float32");
+  throw py::type_error("histogram() counts samples of integer and float dtypes up to 64 bits (and bool), not " +
+                       dtype_name(dtype));
 }
 
-py::tuple histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
-                    const py::object& range) {
+// The edges as the doubles the library takes: ValueError for a NaN edge (numpy's result is meaningless
+// there) and for 64-bit integer edges that float64 cannot hold exactly.
+gpuscan::HistogramBins histogram_bins(const py::array& edges) {
   const py::module_ np = py::module_::import("numpy");
-  const py::array array = np.attr("ravel")(as_array(a, "histogram"));
-  const py::array_t<double> edges = np.attr("asarray")(np.attr("histogram_bin_edges")(array, bins, range), "float64");
-  gpuscan::HistogramBins b;
-  b.edges.assign(edges.data(), edges.data() + edges.size());
-  const std::string dtype = dtype_name(array.dtype());
-  py::array counts;
-  if (dtype == "uint32") counts = histogram_typed<uint32_t>(std::move(state), array, b);
-  else if (dtype == "int32") counts = histogram_typed<int32_t>(std::move(state), array, b);
-  else if (dtype == "float32") counts = histogram_typed<float>(std::move(state), array, b);
-  else
-    throw py::type_error("histogram() supports arrays of dtype uint32, int32 and float32, not " + dtype +
-                         " (convert with a.astype(numpy.float32), numpy.int32 or numpy.uint32)");
-  return py::make_tuple(counts, edges);
+  const py::array_t<double> wide = np.attr("asarray")(edges, "float64");
+  if (np.attr("isnan")(wide).attr("any")().cast<bool>()) throw py::value_error("histogram(): a bin edge is NaN");
+  if (edges.dtype().kind() != 'f' &&
+      !np.attr("array_equal")(wide.attr("astype")("object"), edges.attr("astype")("object")).cast<bool>())
+    throw py::value_error("histogram(): integer bin edges beyond 2^53 that float64 cannot hold exactly are not "
+                          "supported");
+  return gpuscan::HistogramBins::custom({wide.data(), wide.data() + wide.size()});
+}
+
+py::object histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
+                     const py::object& range, const py::object& density, const py::object& weights) {
+  if (!weights.is_none()) {
+    PyErr_SetString(PyExc_NotImplementedError, "histogram(): weights= is not supported: the GPU kernel counts "
+                    "samples; use numpy.histogram(a, bins, range, weights=w) for weighted counts");
+    throw py::error_already_set();
+  }
+  const py::module_ np = py::module_::import("numpy");
+  py::array array = input_array(a, "histogram").attr("ravel")();
+  if (array.dtype().kind() == 'b') {  // as numpy.histogram does
+    py::module_::import("warnings").attr("warn")("Converting input from bool to <class 'numpy.uint8'> for "
+                                                 "compatibility.", py::handle(PyExc_RuntimeWarning), 2);
+    array = array.attr("astype")("uint8");
+  }
+  const py::array samples = histogram_samples(array);
+  const py::array edges = np.attr("histogram_bin_edges")(array, bins, range);
+  const gpuscan::HistogramBins b = histogram_bins(edges);
+  std::vector<uint64_t> counts;
+  if (b.edges.size() >= 2) {  // numpy's one edge (bins=[x]) or none: no bins, an empty histogram
+    const gpuscan::HistogramConfig config{
+        .type = *data_type_of(samples.dtype()),
+        .counts = static_cast<uint64_t>(samples.size()) > UINT32_MAX ? gpuscan::DataType::u64 : gpuscan::DataType::u32,
+        .last_bin_closed = true};
+    const std::span<const std::byte> bytes = bytes_of(samples);
+    py::gil_scoped_release release;
+    counts = gpuscan::histogram_bytes(state->ctx, bytes, b, config);
+    state.reset();
+  }
+  py::object result = intp_array(counts);
+  const int want_density = PyObject_IsTrue(density.ptr());
+  if (want_density < 0) throw py::error_already_set();
+  if (want_density) {  // numpy's expression, so numpy's float64 values and warnings
+    const py::object widths = np.attr("array")(np.attr("diff")(edges), "float64");
+    result = result.attr("__truediv__")(widths).attr("__truediv__")(result.attr("sum")());
+  }
+  return py::make_tuple(result, edges);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -484,27 +549,13 @@ struct SortKeys {
 };
 
 SortKeys sort_keys_of(const py::object& obj, const char* function) {
-  const py::array a = as_array(obj, function);
+  const py::array a = input_array(obj, function);
   if (a.ndim() != 1)
     throw py::value_error(std::string(function) + "() sorts 1-D arrays, not " + std::to_string(a.ndim()) +
                           "-D ones (sort each row, or a.ravel())");
-  const std::string dtype = dtype_name(a.dtype());
-  for (const gpuscan::DataType t : {gpuscan::DataType::u32, gpuscan::DataType::i32, gpuscan::DataType::f32,
-                                    gpuscan::DataType::u64, gpuscan::DataType::i64, gpuscan::DataType::f64}) {
-    const std::string name = std::string(t == gpuscan::DataType::u32   ? "uint32"
-                                         : t == gpuscan::DataType::i32 ? "int32"
-                                         : t == gpuscan::DataType::f32 ? "float32"
-                                         : t == gpuscan::DataType::u64 ? "uint64"
-                                         : t == gpuscan::DataType::i64 ? "int64"
-                                                                       : "float64");
-    if (dtype == name) return {py::module_::import("numpy").attr("ascontiguousarray")(a), t};
-  }
+  if (const auto type = data_type_of(a.dtype())) return {a, *type};
   throw py::type_error(std::string(function) + "() sorts keys of dtype uint32, int32, float32, uint64, int64 and " +
-                       "float64, not " + dtype + " (convert with a.astype(...))");
-}
-
-std::span<const std::byte> bytes_of(const py::array& a) {
-  return {static_cast<const std::byte*>(a.data()), static_cast<size_t>(a.nbytes())};
+                       "float64, not " + dtype_name(a.dtype()) + " (convert with a.astype(...))");
 }
 
 py::array array_of(const std::vector<std::byte>& bytes, const py::dtype& dtype) {
@@ -545,7 +596,7 @@ const char* const sort_doc =
     "descending=True: largest first, ties in input order (NaNs first); not the reverse of the ascending result.\n"
     "algorithm: 'auto' (multipass), 'multipass' or 'onesweep' (needs 64-bit buffer atomics).";
 const char* const argsort_doc =
-    "numpy.argsort(a, kind='stable') (int64 positions), with sort()'s dtypes, order and descending=.";
+    "numpy.argsort(a, kind='stable') (intp positions, as numpy's), with sort()'s dtypes, order and descending=.";
 const char* const sort_pairs_doc =
     "(keys sorted as by sort(), values moved with their keys): values is 1-D, as long as keys, of any dtype\n"
     "of 4 or 8 bytes; equal keys keep their values in input order. As (keys[o], values[o]) with\n"
@@ -561,19 +612,15 @@ py::array argsort_array(std::shared_ptr<State> state, const py::object& a, bool 
   const SortKeys keys = sort_keys_of(a, "argsort");
   const std::vector<std::byte> positions =
       run_sort(std::move(state), keys, nullptr, descending, algorithm, true).values;
-  std::vector<int64_t> out(positions.size() / 4);
-  for (size_t i = 0; i < out.size(); ++i) {
-    uint32_t p;
-    std::memcpy(&p, positions.data() + i * 4, 4);
-    out[i] = p;
-  }
-  return to_numpy(std::move(out));  // int64, as numpy.argsort
+  std::vector<uint32_t> out(positions.size() / 4);
+  if (!out.empty()) std::memcpy(out.data(), positions.data(), positions.size());
+  return intp_array(out);  // as numpy.argsort
 }
 
 py::tuple sort_pairs_arrays(std::shared_ptr<State> state, const py::object& k, const py::object& v, bool descending,
                             const std::string& algorithm) {
   const SortKeys keys = sort_keys_of(k, "sort_pairs");
-  const py::array values = py::module_::import("numpy").attr("ascontiguousarray")(as_array(v, "sort_pairs"));
+  const py::array values = input_array(v, "sort_pairs");
   if (values.ndim() != 1 || values.size() != keys.array.size())
     throw py::value_error("sort_pairs() needs a 1-D values array as long as the keys (" +
                           std::to_string(keys.array.size()) + " values)");
@@ -610,10 +657,10 @@ gpuscan::CompactConfig make_compact_config(std::string path, std::string algorit
 // argument in errors: "pred" (compaction: a mask or a predicate string) or "flags" (segment heads).
 py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function,
                                       const std::string& arg) {
-  py::array mask = py::array::ensure(mask_like);
-  const char k = mask ? mask.dtype().kind() : '?';
-  if (!mask || (k != 'b' && k != 'i' && k != 'u')) {
-    const std::string got = mask ? " (got " + std::string(py::str(mask.dtype())) + ")" : "";
+  py::array mask = input_array(mask_like, function);
+  const char k = mask.dtype().kind();
+  if (k != 'b' && k != 'i' && k != 'u') {
+    const std::string got = " (got " + dtype_name(mask.dtype()) + ")";
     if (arg == "pred")
       throw py::type_error(std::string(function) + "() takes `pred` as a predicate string such as 'gt:100' or a "
                            "boolean (or integer) mask array" + got);
@@ -676,7 +723,7 @@ py::object compact(std::shared_ptr<State> state, const py::object& a, const py::
                    const std::string& algorithm, bool partition) {
   const char* function = partition ? "partition" : "compact";
   gpuscan::CompactConfig config = make_compact_config(path, algorithm);
-  const py::array array = as_array(a, function);
+  const py::array array = input_array(a, function);
   const py::dtype dtype = array.dtype();
   if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
   // Narrow elements are compacted as their 32-bit widening, which compares as they do, and cast back.
@@ -706,7 +753,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
                         const std::string& algorithm) {
   const char* function = "unique_by_key";
   gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array keys = as_array(keys_obj, function);
+  const py::array keys = input_array(keys_obj, function);
   const py::dtype key_dtype = keys.dtype();
   const char kk = key_dtype.kind();
   if (!(kk == 'u' || kk == 'i' || kk == 'b') || key_dtype.itemsize() > 8)
@@ -714,7 +761,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
                          dtype_name(key_dtype));
   const bool wide_keys = key_dtype.itemsize() == 8;
   const py::array key_words = keys.attr("astype")(wide_keys ? "uint64" : "uint32");
-  const py::array values = as_array(values_obj, function);
+  const py::array values = input_array(values_obj, function);
   if (values.ndim() != 1 || key_words.ndim() != 1 || values.size() != keys.size())
     throw py::value_error(std::string(function) + "() takes 1-D keys and values of the same length, not " +
                           std::to_string(keys.size()) + " keys and " + std::to_string(values.size()) + " values");
@@ -753,13 +800,13 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
 }
 
 // run_length_encode(a) -> (values, lengths) and non_trivial_runs(a) -> (offsets, lengths), lengths and
-// offsets uint32 (include/gpuscan/vulkan/run_length.hpp). dtypes as compact(); narrow ones run widened,
+// offsets intp (include/gpuscan/vulkan/run_length.hpp). dtypes as compact(); narrow ones run widened,
 // which keeps their runs.
 py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const std::string& algorithm,
                       bool non_trivial) {
   const char* function = non_trivial ? "non_trivial_runs" : "run_length_encode";
   gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array array = as_array(a, function);
+  const py::array array = input_array(a, function);
   const py::dtype dtype = array.dtype();
   if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
   const Operand in = operand(array, dtype, gpuscan::Op::add, function);
@@ -775,8 +822,8 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
         r = gpuscan::non_trivial_runs<T>(state->ctx, span_of(v), config);
         state.reset();
       }
-      first = to_numpy(std::move(r.offsets));
-      lengths = to_numpy(std::move(r.lengths));
+      first = intp_array(r.offsets);
+      lengths = intp_array(r.lengths);
       return;
     }
     gpuscan::RunLengthResult<T> r;
@@ -786,7 +833,7 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
       state.reset();
     }
     first = in.narrow(to_numpy(std::move(r.values)));
-    lengths = to_numpy(std::move(r.lengths));
+    lengths = intp_array(r.lengths);
   };
   switch (config.type) {
     case gpuscan::DataType::u32: run(uint32_t{}); break;
@@ -797,6 +844,23 @@ py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const s
     case gpuscan::DataType::f64: run(double{}); break;
   }
   return py::make_tuple(first, lengths);
+}
+
+// unique(equal_nan=True): a NaN run start that follows a NaN run start stood right after it in the
+// input (anything between would have started a run of its own), so it is dropped and its count (where
+// `counts` is not None) added to the first's. Each run of consecutive NaNs becomes one, and sorted input,
+// which holds its NaNs at the end, keeps one NaN, as numpy.unique(equal_nan=True) does.
+std::pair<py::object, py::object> merge_nan_runs(const py::array& values, const py::object& counts) {
+  if (values.dtype().kind() != 'f' || values.size() < 2) return {values, counts};
+  const py::module_ np = py::module_::import("numpy");
+  const py::object nan = np.attr("isnan")(values);
+  const py::object follows_nan = np.attr("logical_and")(nan[py::slice(1, values.size(), 1)],
+                                                        nan[py::slice(0, values.size() - 1, 1)]);
+  const py::object keep =
+      np.attr("concatenate")(py::make_tuple(np.attr("ones")(1, "bool"), np.attr("logical_not")(follows_nan)));
+  const py::object kept = values.attr("__getitem__")(keep);
+  if (counts.is_none()) return {kept, counts};
+  return {kept, np.attr("add").attr("reduceat")(counts, np.attr("flatnonzero")(keep))};
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -815,9 +879,9 @@ py::array segmented_typed(std::shared_ptr<State> state, const py::array& a, cons
   if (!flags.is_none()) {
     heads = flags_from_mask(flags, n, "segmented_scan", "flags");
   } else {
-    py::array k = py::array::ensure(keys);
-    const char dk = k ? k.dtype().kind() : '?';
-    if (!k || (dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
+    py::array k = input_array(keys, "segmented_scan");
+    const char dk = k.dtype().kind();
+    if ((dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
       throw py::type_error("segmented_scan() takes keys as an array of 32- or 64-bit integers");
     if (k.ndim() != 1 || k.shape(0) != n)
       throw py::value_error("segmented_scan(): the keys have shape " + std::string(py::str(py::tuple(k.attr("shape")))) +
@@ -849,7 +913,7 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
     throw py::value_error("segmented_scan() takes exactly one of flags= or keys=");
   gpuscan::ScanConfig config = make_config(op, "auto");
   config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
-  const py::array array = as_array(a, "segmented_scan");
+  const py::array array = input_array(a, "segmented_scan");
   const Operand in = operand(array, result_dtype(array.dtype(), config.op), config.op, "segmented_scan");
   config.op = in.op;
   config.type = checked_type(in.array, config.op, "segmented_scan");
@@ -861,20 +925,26 @@ py::array segmented(std::shared_ptr<State> state, const py::object& a, const py:
 // ---------------------------------------------------------------------------------------------------
 // Segmented reductions by offsets
 
-// `offsets` as u32: a 1-D integer array of S + 1 entries from 0 to 2^32 - 1 (the library checks that they
-// are non-decreasing and within len(a)).
-py::array offsets_u32(const py::object& offsets) {
+// `offsets` as u32: a 1-D integer array of S + 1 >= 1 non-decreasing entries from 0 to `n` (len(a)); a
+// ValueError otherwise, as numpy's for bad indices (the library would report gpuscan.Error).
+py::array offsets_u32(const py::object& offsets, py::ssize_t n) {
   const py::module_ numpy = py::module_::import("numpy");
-  py::array o = numpy.attr("asarray")(offsets);
+  py::array o = input_array(offsets, "segmented_reduce");
   const char k = o.dtype().kind();
   if (o.size() == 0 && k == 'f') o = o.attr("astype")("uint32");  // [] reads as float64
   else if (k != 'i' && k != 'u')
     throw py::type_error("segmented_reduce() takes offsets as an array of integers, not " + dtype_name(o.dtype()));
-  if (o.ndim() != 1)
-    throw py::value_error("segmented_reduce(): offsets must be 1-D (S + 1 entries for S segments)");
-  if (o.size() > 0 && (numpy.attr("min")(o).cast<py::object>() < py::int_(0) ||
-                       numpy.attr("max")(o).cast<py::object>() > py::int_(UINT32_MAX)))
-    throw py::value_error("segmented_reduce(): offsets must lie in [0, 2^32 - 1]");
+  if (o.ndim() != 1 || o.size() == 0)
+    throw py::value_error("segmented_reduce(): offsets must be 1-D with S + 1 entries for S segments ([0] for "
+                          "none), not of shape " + std::string(py::str(py::tuple(o.attr("shape")))));
+  const py::ssize_t most = std::min<py::ssize_t>(n, UINT32_MAX);  // u32 offsets
+  if (numpy.attr("min")(o).cast<py::object>() < py::int_(0) || numpy.attr("max")(o).cast<py::object>() > py::int_(most))
+    throw py::value_error("segmented_reduce(): offsets must lie in [0, " + std::to_string(most) + "] (len(a) is " +
+                          std::to_string(n) + ", and offsets are 32-bit)");
+  const py::array decreasing = numpy.attr("flatnonzero")(numpy.attr("diff")(o).attr("__lt__")(0));
+  if (decreasing.size() > 0)
+    throw py::value_error("segmented_reduce(): offsets decrease at index " +
+                          std::string(py::str(decreasing.attr("__getitem__")(0).attr("__add__")(1))));
   return contiguous<uint32_t>(o.attr("astype")("uint32"));
 }
 
@@ -896,10 +966,10 @@ py::array segmented_reduce_typed(std::shared_ptr<State> state, const py::array& 
 py::array segmented_reduce(std::shared_ptr<State> state, const py::object& a, const py::object& offsets,
                            const std::string& op_name) {
   const gpuscan::Op op = parse_op(op_name);
-  const py::array array = as_array(a, "segmented_reduce");
+  const py::array array = input_array(a, "segmented_reduce");
   const Operand in = operand(array, result_dtype(array.dtype(), op), op, "segmented_reduce");
   const gpuscan::DataType type = checked_type(in.array, in.op, "segmented_reduce");
-  const py::array offs = offsets_u32(offsets);
+  const py::array offs = offsets_u32(offsets, in.array.size());
   return in.narrow(gpuscan::visit_type(type, [&](auto tag) {
     return segmented_reduce_typed<decltype(tag)>(std::move(state), in.array, offs, in.op);
   }));
@@ -924,18 +994,29 @@ py::ssize_t normalize_axis(const py::object& axis, py::ssize_t ndim) {
 
 // numpy.cumsum / numpy.cumprod (`op` add or mul) of `a_like`. axis=None scans a.ravel(); an axis of a 1-D
 // array is the same. Along an axis of an N-D array the rows along it (that axis moved last, made
-// contiguous) are the segments of one segmented scan. dtype=None takes numpy's accumulate dtype (int32
-// sums in int64 on Linux); out= receives the result cast to its dtype as numpy casts there (unsafe), and
-// is returned.
+// contiguous) are the segments of one segmented scan. The accumulation runs in numpy's loop dtype:
+// dtype= where given; else with out= the promotion of out's dtype and a's (numpy's ufunc resolution with
+// out: uint8 products into a float64 out multiply in float64, float32 sums into an int64 out add in
+// float64); else numpy's accumulate dtype (int32 sums in int64 on Linux). out= receives the result cast
+// to its dtype as numpy casts there (unsafe: numpy's cumsum takes any out dtype), and is returned.
 py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, const py::object& axis,
                       const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
   const py::module_ numpy = py::module_::import("numpy");
-  py::array a = as_array(a_like, function);
+  py::array a = input_array(a_like, function);
   if (a.ndim() == 0) a = a.attr("reshape")(1);  // as numpy: a scalar scans as one element
+  if (!out.is_none() && !py::isinstance<py::array>(out))
+    throw py::type_error(std::string(function) + "(): out must be a numpy array, not " +
+                         std::string(py::str(py::type::handle_of(out).attr("__name__"))));
   const char k = a.dtype().kind();
   const py::dtype result = !dtype.is_none()                  ? py::dtype::from_args(dtype)
+                           : !out.is_none()                   ? py::dtype::from_args(numpy.attr("result_type")(
+                                                                    out.attr("dtype"), a.dtype()))
                            : k == 'b' || k == 'i' || k == 'u' ? accumulate_dtype(a.dtype(), op)
                                                               : a.dtype();
+  if (!out.is_none() && dtype.is_none() && !native_dtype(result) && !narrow_dtype(result))
+    throw py::type_error(std::string(function) + "(): with out= of dtype " + dtype_name(out.attr("dtype")) +
+                         " numpy accumulates " + dtype_name(a.dtype()) + " in " + dtype_name(result) +
+                         ", which gpuscan does not compute; pass dtype= (a dtype gpuscan takes) or another out=");
   gpuscan::ScanConfig config;
   config.kind = gpuscan::ScanKind::inclusive;
   py::array scanned;
@@ -966,9 +1047,6 @@ py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, co
     scanned = numpy.attr("ascontiguousarray")(numpy.attr("moveaxis")(rows, -1, ax));
   }
   if (out.is_none()) return scanned;
-  if (!py::isinstance<py::array>(out))
-    throw py::type_error(std::string(function) + "(): out must be a numpy array, not " +
-                         std::string(py::str(py::type::handle_of(out).attr("__name__"))));
   const py::tuple want = scanned.attr("shape"), got = out.attr("shape");
   if (!want.equal(got))
     throw py::value_error(std::string(function) + "(): out has shape " + std::string(py::repr(got)) +
@@ -1014,8 +1092,9 @@ class ContextObject {
                        const std::string& algorithm) const {
     return sort_pairs_arrays(state(), keys, values, descending, algorithm);
   }
-  py::tuple histogram(const py::object& a, const py::object& bins, const py::object& range) const {
-    return ::histogram(state(), a, bins, range);
+  py::object histogram(const py::object& a, const py::object& bins, const py::object& range, const py::object& density,
+                       const py::object& weights) const {
+    return ::histogram(state(), a, bins, range, density, weights);
   }
   py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
     return ::custom_scan(state(), a, glsl, inclusive);
@@ -1027,17 +1106,26 @@ class ContextObject {
   py::tuple unique_by_key(const py::object& keys, const py::object& values, const std::string& algorithm) const {
     return ::unique_by_key(state(), keys, values, algorithm);
   }
-  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort) const {
+  py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort,
+                    bool equal_nan) const {
     const py::object input = sort ? sorted_for_unique(a) : a;
-    if (!return_counts) return ::compact(state(), input, py::str("run-start"), "auto", algorithm, false);
-    const py::tuple r = ::run_lengths(state(), input, algorithm, false);
-    return py::make_tuple(r[0], r[1].attr("astype")("intp"));  // numpy's counts are intp
+    py::object values, counts = py::none();
+    if (return_counts) {
+      const py::tuple r = ::run_lengths(state(), input, algorithm, false);
+      values = r[0];
+      counts = r[1];
+    } else {
+      values = ::compact(state(), input, py::str("run-start"), "auto", algorithm, false);
+    }
+    if (equal_nan) std::tie(values, counts) = merge_nan_runs(values, counts);
+    if (!return_counts) return values;
+    return py::make_tuple(values, counts);
   }
   // unique(sort=True)'s input: `a` sorted by the radix sort; bool and integers narrower than 4 bytes, which
   // the sort does not take, sorted as 4-byte integers of the same order and narrowed back.
   py::array sorted_for_unique(const py::object& a) const {
     const py::module_ np = py::module_::import("numpy");
-    const py::array arr = np.attr("asarray")(a);
+    const py::array arr = input_array(a, "unique");
     const char kind = arr.dtype().kind();
     if (arr.itemsize() >= 4 || (kind != 'b' && kind != 'i' && kind != 'u')) return sort_array(state(), arr, false, "auto");
     const py::object wide = arr.attr("astype")(kind == 'i' ? "int32" : "uint32");
@@ -1162,9 +1250,11 @@ The module-level functions use default_context(): the device GPUSCAN_DEVICE name
 discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
 validation, create a gpuscan.Context. The GIL is released while the GPU works.
 
-Errors: TypeError for an unsupported dtype; ValueError for an array that is not 1-D, an unknown op (or
-a bitwise op on floats), an unknown algorithm, a closed Context; gpuscan.Error (a RuntimeError) for
-what gpuscan reports, with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
+Any array-like works, in any byte order or layout; positions, counts and lengths are numpy's intp.
+Errors: numpy's exception types for bad input (TypeError for an unsupported dtype; ValueError for an
+array that is not 1-D, bad offsets, bins or lengths, an unknown op (or a bitwise op on floats), an
+unknown algorithm, a closed Context); gpuscan.Error (a RuntimeError) for what the device reports,
+with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "timeout".)";
 
   g_error_type = PyErr_NewExceptionWithDoc(
       "gpuscan.Error",
@@ -1207,28 +1297,38 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "(kept where non-zero).\n"
       "path: 'auto', 'ballot', 'shared-memory'; algorithm: 'auto', 'three-pass', 'single-pass'.\n"
       "    gpuscan.compact(np.array([5, 0, 7], dtype=np.uint32), 'gt:4')   # array([5, 7], dtype=uint32)";
+  static const char* histogram_doc =
+      "numpy.histogram(a, bins, range, density) on the GPU: (counts as intp, or with density=True numpy's\n"
+      "float64 density, edges). The edges are numpy.histogram_bin_edges', in its dtype, and bins and range\n"
+      "raise numpy's errors; the last bin includes its upper edge. Samples of any integer or float dtype up\n"
+      "to 64 bits, or bool (as uint8, as numpy); 64-bit ones compared exactly, where numpy rounds int64 and\n"
+      "uint64 samples to float64. A NaN edge is a ValueError; weights= a NotImplementedError.\n"
+      "    gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
+      "    # (array([1, 3]), array([1., 2., 3.], dtype=float32))";
   static const char* unique_doc =
       "The first element of every run of equal consecutive elements of `a`, in order (std::unique_copy):\n"
-      "on sorted input the same as numpy.unique(a, equal_nan=False); elements compare as numbers (-0.0 ==\n"
-      "0.0, every NaN its own run). dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'.\n"
-      "return_counts=True also returns each run's length (intp), as numpy.unique(a, return_counts=True)\n"
-      "does on sorted input (Vulkan only: run_length_encode). sort=True sorts `a` first (sort(), stable;\n"
-      "bool and narrow integers as 4-byte ones), so that any input gives numpy.unique(a, equal_nan=False)\n"
-      "(of equal -0.0 and +0.0, the first in input order).\n"
+      "on sorted input numpy.unique(a, equal_nan=equal_nan). Elements compare as numbers (-0.0 == 0.0);\n"
+      "equal_nan=True (numpy's default) makes a run of consecutive NaNs one run, equal_nan=False each NaN\n"
+      "its own. dtypes as compact(); algorithm: 'auto', 'three-pass', 'single-pass'. return_counts=True\n"
+      "also returns each run's length (intp), as numpy.unique(a, return_counts=True) does on sorted input\n"
+      "(Vulkan only: run_length_encode). sort=True sorts `a` first (sort(), stable, NaNs last; bool and\n"
+      "narrow integers as 4-byte ones), so that any input gives numpy.unique(a, equal_nan=equal_nan) (of\n"
+      "equal -0.0 and +0.0, and of NaNs, the first in input order is kept).\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32), sort=True)   # array([1, 3, 7], ...)\n"
       "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))";
   static const char* run_length_encode_doc =
       "(values, lengths): the first element of every run of equal consecutive elements of `a` and the run's\n"
-      "length (uint32), as CUB's DeviceRunLengthEncode::Encode. Elements compare as unique() compares them;\n"
-      "dtypes as compact(). Vulkan only.\n"
+      "length (intp), as CUB's DeviceRunLengthEncode::Encode. Elements compare as numbers (-0.0 == 0.0,\n"
+      "every NaN its own run: unique(equal_nan=False)); dtypes as compact(). Vulkan only.\n"
       "    gpuscan.run_length_encode(np.array([7, 7, 7, 2, 5, 5], np.uint32))\n"
-      "    # (array([7, 2, 5], dtype=uint32), array([3, 1, 2], dtype=uint32))";
+      "    # (array([7, 2, 5], dtype=uint32), array([3, 1, 2]))";
   static const char* non_trivial_runs_doc =
       "(offsets, lengths): where each run of two or more equal consecutive elements of `a` starts and its\n"
-      "length, both uint32 (CUB's DeviceRunLengthEncode::NonTrivialRuns). dtypes as compact(). Vulkan only.\n"
+      "length, both intp (CUB's DeviceRunLengthEncode::NonTrivialRuns). Runs as run_length_encode();\n"
+      "dtypes as compact(). Vulkan only.\n"
       "    gpuscan.non_trivial_runs(np.array([7, 7, 7, 2, 5, 5], np.uint32))\n"
-      "    # (array([0, 4], dtype=uint32), array([3, 2], dtype=uint32))";
+      "    # (array([0, 4]), array([3, 2]))";
   static const char* unique_by_key_doc =
       "(keys, values): the first of every run of equal consecutive keys and the value beside it, in order\n"
       "(CUB's DeviceSelect::UniqueByKey). keys: 1-D integers or bool (compared exactly); values: a dtype as\n"
@@ -1243,8 +1343,9 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "numpy.cumsum(a, axis, dtype, out) on the GPU, with numpy's arguments and dtype rules: axis=None scans\n"
       "a.ravel(); an axis of an N-D array scans every row along it (a segmented scan). dtype=None takes\n"
       "numpy's accumulate dtype (bool and integers narrower than int64 sum in int64, unsigned ones in\n"
-      "uint64); dtype= picks another, a converted first. out=: an array of the result's shape, which\n"
-      "receives the result cast to its dtype (as numpy, unsafe casting) and is returned. Float sums are\n"
+      "uint64); dtype= picks another, a converted first. out=: an array of the result's shape and any\n"
+      "dtype; without dtype= the sums run in np.result_type(out, a), as numpy's, and the result is cast\n"
+      "into out (unsafe casting, as numpy) and out returned. Float sums are\n"
       "added in another order than numpy's, so their last bits may differ (bitwise the same on every run).\n"
       "    gpuscan.cumsum(np.array([True, False, True]))    # array([1, 1, 2]), int64\n"
       "    gpuscan.cumsum(np.ones((2, 3), np.int32), axis=1)  # array([[1, 2, 3], [1, 2, 3]]), int64";
@@ -1268,8 +1369,8 @@ what gpuscan reports, with .code such as "no_device", "unsupported", "too_large"
       "Segmented reduction by offsets (CSR): S + 1 non-decreasing integer offsets give S segments\n"
       "a[offsets[s]:offsets[s+1]]; returns an array of S results of a's dtype, the op's identity for an\n"
       "empty segment (unlike numpy's reduceat). Values outside [offsets[0], offsets[-1]) are ignored.\n"
-      "dtypes and ops as reduce(); floats bitwise the same on every run. gpuscan.Error 'invalid_argument'\n"
-      "for decreasing offsets or offsets[-1] > len(a).\n"
+      "dtypes and ops as reduce(); floats bitwise the same on every run. ValueError for no\n"
+      "offsets, decreasing ones or ones outside [0, len(a)].\n"
       "    a = np.array([3, 1, 7, 0, 4, 1, 6, 3], dtype=np.uint32)\n"
       "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8])             # array([11,  0,  4, 10], dtype=uint32)\n"
       "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8], op='max')   # array([7, 0, 4, 6], dtype=uint32)";
@@ -1306,9 +1407,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            "a[0] op a[1] op ... as a numpy scalar of a's dtype; the op's identity for an empty array.\n"
            "Same dtypes and ops as the scans; float results are bitwise the same on every run.")
       .def("histogram", &ContextObject::histogram, py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
-           "Counts of a's samples in bins, as numpy.histogram(a, bins, range) (without weights or density):\n"
-           "(counts as int64, edges as float64), equal to numpy's. uint32, int32 and float32 samples; the edges\n"
-           "come from numpy.histogram_bin_edges and the last bin includes its upper edge, as in numpy.")
+           py::arg("density") = py::none(), py::arg("weights") = py::none(), histogram_doc)
       .def("custom_scan", &ContextObject::custom_scan, py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false,
            custom_scan_doc)
       .def("sort", &ContextObject::sort, py::arg("a"), py::kw_only(), py::arg("descending") = false,
@@ -1322,7 +1421,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("partition", &ContextObject::partition, py::arg("a"), py::arg("pred"), py::arg("path") = "auto",
            py::arg("algorithm") = "auto", partition_doc)
       .def("unique", &ContextObject::unique, py::arg("a"), py::arg("return_counts") = false,
-           py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, unique_doc)
+           py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, py::arg("equal_nan") = true,
+           unique_doc)
       .def("run_length_encode", &ContextObject::run_length_encode, py::arg("a"), py::arg("algorithm") = "auto",
            run_length_encode_doc)
       .def("non_trivial_runs", &ContextObject::non_trivial_runs, py::arg("a"), py::arg("algorithm") = "auto",
@@ -1395,12 +1495,12 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       "(gpuscan.reduce(np.array([3, 1, 7], np.uint32), op='max') == 7). op as for the scans.");
   m.def(
       "histogram",
-      [](const py::object& a, const py::object& bins, const py::object& range) {
-        return default_context().cast<const ContextObject&>().histogram(a, bins, range);
+      [](const py::object& a, const py::object& bins, const py::object& range, const py::object& density,
+         const py::object& weights) {
+        return default_context().cast<const ContextObject&>().histogram(a, bins, range, density, weights);
       },
-      py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(),
-      "numpy.histogram on default_context(): gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
-      "== (array([1, 3]), array([1., 2., 3.])). uint32, int32 and float32 samples.");
+      py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(), py::arg("density") = py::none(),
+      py::arg("weights") = py::none(), histogram_doc);
   m.def(
       "sort",
       [](const py::object& a, bool descending, const std::string& algorithm) {
@@ -1440,11 +1540,11 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "unique",
-      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort) {
-        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort);
+      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort, bool equal_nan) {
+        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort, equal_nan);
       },
       py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", py::kw_only(),
-      py::arg("sort") = false, unique_doc);
+      py::arg("sort") = false, py::arg("equal_nan") = true, unique_doc);
   m.def(
       "run_length_encode",
       [](const py::object& a, const std::string& algorithm) {

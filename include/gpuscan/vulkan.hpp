@@ -5,11 +5,14 @@
 //   vulkan/scan.hpp       record_scan, scan, scan_bytes, custom operators
 //   vulkan/reduce.hpp     record_reduce, reduce          vulkan/segmented.hpp  record_segmented_scan, ...
 //   vulkan/segmented_reduce.hpp  record_segmented_reduce, segmented_reduce (segments by offsets)
-//   vulkan/compact.hpp    record_select_if, select_if, partition, ...
+//   vulkan/compact.hpp    record_select_if, select_if, partition, unique_by_key, ...
+//   vulkan/run_length.hpp record_run_length_encode, run_length_encode, non_trivial_runs
+//   vulkan/sort.hpp       record_sort, record_sort_pairs, sort, argsort, sort_pairs, sort_bytes (radix)
+//   vulkan/histogram.hpp  record_histogram, histogram, histogram_bytes
 //   vulkan/stream.hpp     scan_stream, reduce_stream, scan_chunked, reduce_chunked
-// The types the backends share (ScanConfig, CompactConfig, Predicate, ...) are in the neutral headers
-// (gpuscan/types.hpp, compact.hpp, reduce.hpp, segmented.hpp, stream.hpp, message.hpp, error.hpp), which
-// include no graphics API header.
+// The types the backends share (ScanConfig, CompactConfig, Predicate, HistogramBins, SortConfig, ...) are
+// in the neutral headers (gpuscan/types.hpp, compact.hpp, reduce.hpp, segmented.hpp, sort.hpp,
+// histogram.hpp, stream.hpp, message.hpp, error.hpp), which include no graphics API header.
 #pragma once
 
 #include "gpuscan/vulkan/compact.hpp"

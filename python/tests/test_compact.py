@@ -260,16 +260,58 @@ def test_unique_with_sort_is_numpy_unique_of_any_input(ctx, dtype, n):
 
 def test_unique_with_sort_of_float_specials(ctx):
     a = np.array([2.0, np.nan, 0.0, 1.0, -0.0, np.nan, 2.0, -np.inf], dtype=np.float64)
-    got = gpuscan.unique(a, sort=True)
+    got = gpuscan.unique(a, sort=True, equal_nan=False)
     want = np.unique(a, equal_nan=False)  # [-inf, 0, 1, 2, nan, nan]
     assert np.array_equal(got, want, equal_nan=True), got
     assert not np.signbit(got[1]), "of the equal zeros, the first in input order (+0.0)"
+    assert np.array_equal(gpuscan.unique(a, sort=True), np.unique(a), equal_nan=True)  # one NaN
+
+
+def floats_with_specials(dtype, n, rng):
+    """Few distinct values, among them NaNs (two payloads and a negative one), -0.0, +0.0 and infinities."""
+    pool = np.concatenate((random_array(dtype, 20, rng), np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf])))
+    a = rng.choice(pool.astype(dtype), n)
+    a[rng.random(n) < 0.05] = np.array(0x7FC00123, np.uint32).view(np.float32)  # another NaN payload
+    return a
+
+
+def host_unique_runs(a, equal_nan):
+    """The first of each run of equal neighbours, NaNs equal to each other where equal_nan."""
+    same = a[1:] == a[:-1]
+    if equal_nan:
+        same |= np.isnan(a[1:]) & np.isnan(a[:-1])
+    return np.concatenate(([True], ~same))[:a.size]
+
+
+@pytest.mark.parametrize("equal_nan", [True, False])
+@pytest.mark.parametrize("n", [0, 1, 2, 5000, 100_003])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_unique_treats_nan_as_numpy_unique_does(ctx, dtype, n, equal_nan):
+    skip_without_64_bit(ctx, dtype)
+    rng = rng_for("unique nan", np.dtype(dtype).name, n, equal_nan)
+    a = floats_with_specials(dtype, n, rng)
+    what = f"unique equal_nan={equal_nan} n={n} (GPUSCAN_SEED={SEED})"
+    want_values, want_counts = np.unique(a, return_counts=True, equal_nan=equal_nan)
+    got = ctx.unique(a, sort=True, equal_nan=equal_nan)
+    assert got.dtype == a.dtype and np.array_equal(got, want_values, equal_nan=True), what
+    values, counts = ctx.unique(a, return_counts=True, sort=True, equal_nan=equal_nan)
+    assert np.array_equal(values, want_values, equal_nan=True), what
+    assert counts.dtype == want_counts.dtype and np.array_equal(counts, want_counts), what
+    if equal_nan:  # numpy's default
+        assert np.array_equal(ctx.unique(a, sort=True), np.unique(a), equal_nan=True), what
+    # Unsorted: runs of consecutive NaNs are one run where equal_nan, each NaN its own run otherwise.
+    starts = host_unique_runs(a, equal_nan)
+    assert np.array_equal(ctx.unique(a, equal_nan=equal_nan), a[starts], equal_nan=True), what
+    values, counts = ctx.unique(a, return_counts=True, equal_nan=equal_nan)
+    assert np.array_equal(values, a[starts], equal_nan=True), what
+    assert np.array_equal(counts, np.diff(np.append(np.flatnonzero(starts), n))), what
 
 
 def test_unique_compares_floats_as_numbers(ctx):
     a = np.array([1.0, -0.0, 0.0, np.nan, np.nan, 2.0, 2.0], dtype=np.float32)
     want = np.array([1.0, -0.0, np.nan, np.nan, 2.0], dtype=np.float32)
-    check_same(ctx.unique(a), want, "-0 == 0, every NaN its own run")
+    check_same(ctx.unique(a, equal_nan=False), want, "-0 == 0, every NaN its own run")
+    check_same(ctx.unique(a), np.array([1.0, -0.0, np.nan, 2.0], dtype=np.float32), "one run of NaNs")
     assert gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32)).tolist() == [3, 1, 3, 7]
     values, kept = ctx.partition(np.array([5, 5, 6], dtype=np.int64), "run-start")
     assert values.tolist() == [5, 6, 5] and kept == 2
@@ -324,12 +366,12 @@ def test_run_length_encode_finds_every_run(ctx, dtype, n):
     a = runs_of(dtype, n, rng)
     starts, lengths = host_runs(a)
     values, got_lengths = ctx.run_length_encode(a)
-    assert got_lengths.dtype == np.uint32 and np.array_equal(got_lengths, lengths)
+    assert got_lengths.dtype == np.intp and np.array_equal(got_lengths, lengths)
     check_narrow_or_same(values, a[starts], f"run_length_encode values n={n}")
     offsets, trivial_lengths = ctx.non_trivial_runs(a)
     long_runs = lengths > 1
-    assert offsets.dtype == np.uint32 and np.array_equal(offsets, starts[long_runs])
-    assert np.array_equal(trivial_lengths, lengths[long_runs])
+    assert offsets.dtype == np.intp and np.array_equal(offsets, starts[long_runs])
+    assert trivial_lengths.dtype == np.intp and np.array_equal(trivial_lengths, lengths[long_runs])
 
 
 @pytest.mark.parametrize("dtype", [np.uint32, np.float32, np.int64], ids=lambda d: np.dtype(d).name)
@@ -342,7 +384,10 @@ def test_unique_with_counts_is_numpy_unique_on_sorted_input(ctx, dtype):
     check_same(values, want_values, "unique(return_counts=True) values")
     assert counts.dtype == want_counts.dtype and np.array_equal(counts, want_counts)
     f = np.array([1.0, -0.0, 0.0, np.nan, np.nan, 2.0, 2.0], dtype=np.float64)
-    values, counts = gpuscan.unique(f, return_counts=True)
+    values, counts = gpuscan.unique(f, return_counts=True, equal_nan=False)
     check_same(values, np.array([1.0, -0.0, np.nan, np.nan, 2.0]), "-0 == 0, every NaN its own run")
     assert counts.tolist() == [1, 2, 1, 1, 2]
+    values, counts = gpuscan.unique(f, return_counts=True)
+    check_same(values, np.array([1.0, -0.0, np.nan, 2.0]), "consecutive NaNs one run")
+    assert counts.tolist() == [1, 2, 2, 2]
     assert [x.tolist() for x in gpuscan.non_trivial_runs(f)] == [[1, 5], [2, 2]]

@@ -32,7 +32,7 @@ def test_even_bins_match_numpy(ctx, dtype, n, bins):
     want_counts, want_edges = np.histogram(a, bins=bins, range=(10, 1000))
     np.testing.assert_array_equal(edges, want_edges, err_msg=f"seed {SEED}")
     np.testing.assert_array_equal(counts, want_counts, err_msg=f"seed {SEED}")
-    assert counts.dtype == np.int64
+    assert counts.dtype == want_counts.dtype  # intp, as numpy's
 
 
 def test_custom_edges_and_default_range(ctx):
@@ -54,6 +54,139 @@ def test_module_level_call_and_empty():
     np.testing.assert_array_equal(counts, [0, 0, 0, 0])
 
 
-def test_unsupported_dtype(ctx):
-    with pytest.raises(TypeError, match="float32"):
-        ctx.histogram(np.ones(3, np.float64), bins=2)
+def assert_same_as_numpy(got, want, what):
+    """Counts (or densities) and edges equal to numpy's, dtypes included."""
+    for g, w, part in zip(got, want, ("counts", "edges")):
+        assert g.dtype == w.dtype, f"{what}: {part} {g.dtype}, numpy {w.dtype} (GPUSCAN_SEED={SEED})"
+        np.testing.assert_array_equal(g, w, err_msg=f"{what}: {part} (GPUSCAN_SEED={SEED})")
+
+
+def random_samples(dtype, n, rng):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.random(n) < 0.3
+    if dtype.kind == "f":
+        return rng.normal(0, 100, n).astype(dtype)
+    info = np.iinfo(dtype)
+    lo, hi = max(info.min, -(1 << 40)), min(info.max, 1 << 40)  # where float64 holds them, as numpy compares
+    return rng.integers(lo, hi, n, dtype=dtype, endpoint=True)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.float16, np.uint32, np.int32,
+                                   np.float32], ids=lambda d: np.dtype(d).name)
+def test_narrow_dtypes_count_as_numpy(ctx, dtype):
+    rng = rng_for("narrow", dtype)
+    a = random_samples(dtype, 30_001, rng)
+    for bins, range_ in ((10, None), (7, (-50, 60)), (np.sort(rng.choice(a, 6)), None)):
+        assert_same_as_numpy(ctx.histogram(a, bins=bins, range=range_), np.histogram(a, bins=bins, range=range_),
+                             f"{np.dtype(dtype).name} bins={bins} range={range_}")
+
+
+def test_array_likes_as_numpy(ctx):
+    """Python ints and floats are int64 and float64 samples to numpy: the 64-bit histograms count them."""
+    assert_same_as_numpy(gpuscan.histogram([1, 2, 3]), np.histogram([1, 2, 3]), "a list")
+    assert_same_as_numpy(ctx.histogram([[1.5, 2], [3, 4]], bins=3), np.histogram([[1.5, 2], [3, 4]], bins=3), "nested")
+    assert_same_as_numpy(ctx.histogram(7, bins=2), np.histogram(7, bins=2), "a scalar")
+    a = np.array([3, 1, 2], np.int32)
+    assert_same_as_numpy(ctx.histogram(list(a), bins=2), np.histogram(list(a), bins=2), "a list of numpy scalars")
+
+
+def test_bool_as_numpy(ctx):
+    b = random_samples(np.bool_, 5000, rng_for("bool"))
+    with pytest.warns(RuntimeWarning, match="bool"):
+        got = ctx.histogram(b, bins=3)
+    with pytest.warns(RuntimeWarning, match="bool"):
+        want = np.histogram(b, bins=3)
+    assert_same_as_numpy(got, want, "bool (as uint8, with numpy's warning)")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64], ids=lambda d: np.dtype(d).name)
+def test_sixty_four_bit_samples_as_numpy(ctx, dtype):
+    rng = rng_for("64-bit", dtype)
+    a = random_samples(dtype, 20_003, rng)
+    for bins, range_ in ((10, None), (33, (-1e3, 1e12)), (np.sort(rng.choice(a, 9)), None)):
+        assert_same_as_numpy(ctx.histogram(a, bins=bins, range=range_), np.histogram(a, bins=bins, range=range_),
+                             f"{np.dtype(dtype).name} bins={bins}")
+
+
+def test_int64_samples_compare_exactly():
+    """numpy rounds int64 samples to float64 before comparing (2^53 + 3 becomes 2^53 + 4); gpuscan does not."""
+    edge = 2**53 + 4
+    a = np.array([2**53 + 3, 2**53 + 5], np.int64)
+    counts, _ = gpuscan.histogram(a, bins=[0, edge, 2**54])
+    assert counts.tolist() == [1, 1]
+    assert np.histogram(a, bins=[0, edge, 2**54])[0].tolist() == [0, 2]
+
+
+def test_edges_have_numpy_dtype(ctx):
+    a = random_samples(np.float32, 1000, rng_for("edge dtypes"))
+    for bins in (5, np.array([-100, 0, 100], np.int32), np.array([-1.5, 0, 2], np.float32), [-1, 0.5, 3]):
+        assert_same_as_numpy(ctx.histogram(a, bins=bins), np.histogram(a, bins=bins), f"bins={bins!r}")
+    assert ctx.histogram(a, bins=5)[1].dtype == np.float32  # numpy's for float32 samples with even bins
+
+
+def test_one_edge_or_none_is_an_empty_histogram(ctx):
+    a = random_samples(np.float32, 100, rng_for("one edge"))
+    for bins in ([1], [], np.array([2.5], np.float32)):
+        assert_same_as_numpy(ctx.histogram(a, bins=bins), np.histogram(a, bins=bins), f"bins={bins!r}")
+        assert_same_as_numpy(ctx.histogram(a, bins=bins, density=True), np.histogram(a, bins=bins, density=True),
+                             f"bins={bins!r} density")
+
+
+def test_density_as_numpy(ctx):
+    rng = rng_for("density")
+    a = random_samples(np.float32, 10_007, rng)
+    for bins, range_ in ((10, None), (np.array([-300, -1, 0, 0, 2, 50, 400]), None), (4, (1e6, 2e6))):
+        with np.errstate(invalid="ignore"):  # no sample in range: numpy's 0/0
+            want = np.histogram(a, bins=bins, range=range_, density=True)
+            got = ctx.histogram(a, bins=bins, range=range_, density=True)
+        assert_same_as_numpy(got, want, f"density bins={bins!r} range={range_}")
+    assert_same_as_numpy(ctx.histogram(a, 5, None, False), np.histogram(a, 5, None, False), "density=False")
+
+
+def test_weights_are_not_supported(ctx):
+    with pytest.raises(NotImplementedError, match="weights"):
+        ctx.histogram(np.arange(4, dtype=np.float32), bins=2, weights=np.ones(4))
+
+
+@pytest.mark.parametrize("kwargs", [dict(bins=0), dict(bins=-1), dict(bins=2.5), dict(bins=[3, 1]),
+                                    dict(bins=[[1, 2]]), dict(bins=2, range=(np.nan, 1)),
+                                    dict(bins=2, range=(0, np.inf)), dict(bins=2, range=(3, 1)),
+                                    dict(bins=2, range=(0, 1, 2)), dict(bins="nonsense")], ids=repr)
+def test_bad_bins_and_ranges_raise_numpy_errors(ctx, kwargs):
+    a = random_samples(np.float32, 50, rng_for("errors"))
+    with pytest.raises(Exception) as numpy_error:
+        np.histogram(a, **kwargs)
+    with pytest.raises(type(numpy_error.value)) as error:
+        ctx.histogram(a, **kwargs)
+    assert not isinstance(error.value, gpuscan.Error)
+
+
+def test_nan_samples_or_edges_are_value_errors(ctx):
+    a = np.array([1, np.nan, 3], np.float32)
+    with pytest.raises(ValueError, match="not finite"):  # numpy's: the range from the samples is NaN
+        ctx.histogram(a)
+    with pytest.raises(ValueError, match="NaN"):  # numpy counts meaninglessly there
+        ctx.histogram(np.arange(5, dtype=np.float32), bins=[0, np.nan, 4])
+    assert ctx.histogram(a, bins=2, range=(0, 4))[0].tolist() == [1, 1]  # NaN samples are not counted
+
+
+def test_unsupported_dtypes(ctx):
+    for a in (np.ones(3, np.complex64), np.array(["a", "b"]), np.ones(3, np.longdouble)):
+        with pytest.raises(TypeError, match="histogram"):
+            ctx.histogram(a, bins=2, range=(0, 2))
+
+
+def test_last_bin_is_closed_at_an_edge_between_integers(ctx):
+    """An upper edge that is not a sample value: numpy's closed last bin holds the samples up to it only."""
+    a = np.array([0, 1, 2, 3], np.int32)
+    assert_same_as_numpy(ctx.histogram(a, bins=2, range=(0, 2.5)), np.histogram(a, bins=2, range=(0, 2.5)),
+                         "int32 bins=2 range=(0, 2.5)")
+    b = np.arange(10, dtype=np.uint32)
+    assert_same_as_numpy(ctx.histogram(b, bins=[0, 2.5, 4.5]), np.histogram(b, bins=[0, 2.5, 4.5]),
+                         "uint32 bins=[0, 2.5, 4.5]")
+    rng = rng_for("closed last bin")
+    c = rng.integers(-1000, 1000, 50_000).astype(np.int32)
+    upper = rng.integers(-500, 900) + 0.5
+    assert_same_as_numpy(ctx.histogram(c, bins=17, range=(-999.5, upper)),
+                         np.histogram(c, bins=17, range=(-999.5, upper)), f"upper edge {upper}")

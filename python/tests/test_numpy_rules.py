@@ -247,6 +247,59 @@ def test_out_argument(ctx, f):
         getattr(ctx, f)(a, out=read_only)
 
 
+def out_pair_values(f, a_dtype, out_dtype, n, rng):
+    """Values whose running results are exact in the loop dtype numpy picks for (a, out), in any order,
+    and that tell that dtype apart from a's accumulate dtype: powers of two (products overflow 64-bit
+    integers but not float64) or multiples of 1/4 up to 2^20 (float32 sums round, float64 ones do not)."""
+    a_dtype, out_dtype = np.dtype(a_dtype), np.dtype(out_dtype)
+    if f == "cumprod":
+        if a_dtype.kind == "f":
+            return (rng.choice([-1.0, 1.0], n) * np.ldexp(1.0, rng.integers(-3, 4, n))).astype(a_dtype)
+        return (1 << rng.integers(0, 7, n)).astype(a_dtype)
+    if a_dtype.kind == "f":
+        return (rng.integers(-(1 << 22), 1 << 22, n) / 4).astype(a_dtype)
+    if np.result_type(a_dtype, out_dtype) == np.float32:  # integer sums below 2^24: exact in float32
+        return rng.integers(0, 100, n).astype(a_dtype)
+    return random_values(a_dtype, n, rng)
+
+
+OUT_PAIRS = [(np.uint8, np.float64), (np.int32, np.float32), (np.float32, np.int64), (np.float32, np.float64),
+             (np.uint8, np.uint8), (np.int16, np.int8), (np.int32, np.uint32), (np.int64, np.bool_),
+             (np.bool_, np.int16), (np.float64, np.int32), (np.uint16, np.float32)]
+
+
+@pytest.mark.parametrize("a_dtype,out_dtype", OUT_PAIRS, ids=lambda d: name(d))
+@pytest.mark.parametrize("f", ["cumsum", "cumprod"])
+def test_out_sets_the_loop_dtype_as_in_numpy(ctx, f, a_dtype, out_dtype):
+    """numpy accumulates into out= in the promotion of out's dtype and a's, not in a's accumulate dtype."""
+    loop = np.result_type(a_dtype, out_dtype)
+    needs_int64(ctx, loop)
+    if loop == np.float64 and not ctx.device["shader_float64"]:
+        pytest.skip("the device has no 64-bit floats")
+    rng = rng_for("out loop dtype", f, name(a_dtype), name(out_dtype))
+    for shape, axis in (((3000,), None), ((40, 70), 1), ((40, 70), 0)):
+        a = out_pair_values(f, a_dtype, out_dtype, int(np.prod(shape)), rng).reshape(shape)
+        with np.errstate(all="ignore"):
+            want = numpy_twin(f)(a, axis=axis, out=np.zeros(a.shape if axis is not None else a.size, out_dtype))
+            out = np.full(want.shape, 3, out_dtype)
+            assert getattr(ctx, f)(a, axis=axis, out=out) is out
+        assert_same(out, want, f"{f} {name(a_dtype)} into out {name(out_dtype)} axis={axis}")
+
+
+def test_out_with_dtype_and_the_documented_example(ctx):
+    needs_int64(ctx, np.int64)
+    a = np.full(25, 200, np.uint8)
+    want = np.cumprod(a, out=np.empty(25))
+    assert want[-1] > 1e57
+    got = gpuscan.cumprod(a, out=np.empty(25))  # multiplied in another order: the last bits may differ
+    np.testing.assert_allclose(got, want, rtol=1e-14, err_msg="uint8 products into a float64 out")
+    b = np.array([200, 100, 100, 7], np.uint8)  # dtype= sets the loop: uint8 sums wrap before the cast
+    assert_same(gpuscan.cumsum(b, dtype=np.uint8, out=np.empty(4, np.float32)),
+                np.cumsum(b, dtype=np.uint8, out=np.empty(4, np.float32)), "dtype=uint8 into float32")
+    with pytest.raises(TypeError, match=r"float16"):  # numpy would sum uint8 into float16 in float16
+        gpuscan.cumsum(b, out=np.empty(4, np.float16))
+
+
 def test_scalars_and_lists_as_numpy(ctx):
     needs_int64(ctx, np.int64)
     assert_same(gpuscan.cumsum(5), np.cumsum(5), "a Python int")

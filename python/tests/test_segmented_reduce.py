@@ -78,13 +78,14 @@ def test_documented_example():
 
 def test_errors(ctx):
     a = np.arange(10, dtype=np.uint32)
-    with pytest.raises(gpuscan.Error, match="offsets decrease at index 2"):
+    # Bad offsets are numpy's ValueError, not gpuscan.Error (which is for what the device reports).
+    with pytest.raises(ValueError, match="offsets decrease at index 2"):
         ctx.segmented_reduce(a, [0, 5, 4, 10])
-    with pytest.raises(gpuscan.Error, match="past the end of the 10 values"):
+    with pytest.raises(ValueError, match=r"\[0, 10\] \(len\(a\) is 10"):
         ctx.segmented_reduce(a, [0, 11])
-    with pytest.raises(gpuscan.Error, match="offsets is empty"):
+    with pytest.raises(ValueError, match=r"S \+ 1 entries .*not of shape \(0,\)"):
         ctx.segmented_reduce(a, [])
-    with pytest.raises(ValueError, match=r"\[0, 2\^32 - 1\]"):
+    with pytest.raises(ValueError, match=r"\[0, 10\]"):
         ctx.segmented_reduce(a, [-1, 3])
     with pytest.raises(TypeError, match="array of integers"):
         ctx.segmented_reduce(a, [0.5, 3.0])

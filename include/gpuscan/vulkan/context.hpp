@@ -1,7 +1,7 @@
 // gpuscan on Vulkan: the Context (created by gpuscan or adopted from the application), what gpuscan
 // learned about the device, and the buffer views every recording call takes. The calls themselves are in
-// gpuscan/vulkan/scan.hpp, compact.hpp, reduce.hpp, segmented.hpp and stream.hpp; gpuscan/vulkan.hpp
-// includes them all.
+// gpuscan/vulkan/scan.hpp, reduce.hpp, segmented.hpp, segmented_reduce.hpp, compact.hpp, run_length.hpp,
+// sort.hpp, histogram.hpp and stream.hpp; gpuscan/vulkan.hpp includes them all.
 #pragma once
 
 #include <array>
