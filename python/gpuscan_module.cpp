@@ -470,8 +470,8 @@ py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::
 // np.histogram(a, bins, range, density) on the GPU. numpy checks bins and range and computes the edges
 // (numpy.histogram_bin_edges: numpy's errors, and its edges bit for bit in its dtype, float32 for float32
 // samples with even bins); the GPU counts them with the last bin closed, numpy's convention, comparing
-// samples and edges exactly as real numbers (numpy compares int64 and uint64 samples as float64, which
-// rounds past 2^53). Samples as numpy takes them: bool as uint8 (with numpy's RuntimeWarning), 8- and
+// samples and edges exactly as real numbers (numpy compares int64 and uint64 samples with float edges as
+// float64, which rounds past 2^53). Samples as numpy takes them: bool as uint8 (with numpy's RuntimeWarning), 8- and
 // 16-bit integers and float16 widened losslessly to 32 bits, the 32- and 64-bit dtypes as they are (64-bit
 // samples where the library counts them). weights= is a NotImplementedError: the kernel only counts.
 // Returns (counts as intp, or numpy's density, edges).

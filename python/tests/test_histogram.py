@@ -110,12 +110,14 @@ def test_sixty_four_bit_samples_as_numpy(ctx, dtype):
 
 
 def test_int64_samples_compare_exactly():
-    """numpy rounds int64 samples to float64 before comparing (2^53 + 3 becomes 2^53 + 4); gpuscan does not."""
+    """With float edges numpy rounds int64 samples to float64 before comparing (2^53 + 3 becomes 2^53 + 4);
+    gpuscan compares exactly, as numpy itself does with integer edges."""
     edge = 2**53 + 4
     a = np.array([2**53 + 3, 2**53 + 5], np.int64)
-    counts, _ = gpuscan.histogram(a, bins=[0, edge, 2**54])
-    assert counts.tolist() == [1, 1]
-    assert np.histogram(a, bins=[0, edge, 2**54])[0].tolist() == [0, 2]
+    for bins in ([0, edge, 2**54], np.array([0, edge, 2**54], np.float64)):
+        assert gpuscan.histogram(a, bins=bins)[0].tolist() == [1, 1], bins
+    assert np.histogram(a, bins=[0, edge, 2**54])[0].tolist() == [1, 1]
+    assert np.histogram(a, bins=np.array([0, edge, 2**54], np.float64))[0].tolist() == [0, 2]
 
 
 def test_edges_have_numpy_dtype(ctx):
