@@ -724,9 +724,17 @@ def py_cumulative(case, rng, fn, op):
     exact = comp_float and out_dtype is not None and not is_float(out_dtype)
     moved = shape if axis is None or not -ndim <= axis < ndim else \
         tuple(np.delete(np.array(shape, int), axis)) + (shape[axis],)
-    if comp_float and op == "mul":
+    if comp_float and op == "mul" and not is_float(dt):
+        # integers multiplied as floats: +-1 and at most 100 twos, so every product is exact in any order
+        def walk(d, k):
+            v = rng.choice(np.array([1, -1 if d.kind == "i" else 1]), k)
+            v[rng.integers(0, max(k, 1), min(k, 100))] = 2
+            return v.astype(d)
+        pattern = "power_walk(exact=True, integers)"
+    elif comp_float and op == "mul":
         walk = float_mul_pattern(rng) if not exact else (lambda d, k: power_walk(rng, d, k, True, False))
-        pattern = getattr(walk, "__name__", "power_walk(exact=True)")
+        pattern = walk.__name__ if not exact else "power_walk(exact=True)"
+    if comp_float and op == "mul":
         # The walk runs along the scanned rows (the axis moved last), which is what bounds each product.
         values = walk(dt, size).reshape(moved)
         if axis is not None and -ndim <= axis < ndim:
@@ -923,7 +931,7 @@ def pred_constant(rng, dt, values):
         c = int(info.max) + 1 if rng.random() < 0.5 else int(info.min) - 1
         return str(c), None
     c = int(values[int(rng.integers(0, values.size))]) if values.size and rng.random() < 0.7 else \
-        int(rng.integers(info.min, info.max, endpoint=True, dtype=dt))
+        int(rng.integers(info.min, info.max, endpoint=True, dtype=dt.type))
     text = (f"-{-c:#x}" if c < 0 else f"{c:#x}") if rng.random() < 0.3 else str(c)
     return text, c
 
@@ -1167,8 +1175,9 @@ def draw_bins_range(rng, x):
     """bins= and range= for histogram: counts or edge arrays; ranges fractional, integer, negative,
     huge, equal, reversed or holding NaN/inf."""
     finite = x[np.isfinite(x)] if is_float(x.dtype) else x
-    lo_data = float(finite.min()) if finite.size else 0.0
-    hi_data = float(finite.max()) if finite.size else 1.0
+    # (clipped so that spans stay finite doubles)
+    lo_data = float(np.clip(float(finite.min()), -1e300, 1e300)) if finite.size else 0.0
+    hi_data = float(np.clip(float(finite.max()), -1e300, 1e300)) if finite.size else 1.0
     r = rng.random()
     if r < 0.5:
         bins = int(rng.choice([1, 2, 3, 10, int(rng.integers(1, 300)), 4096, 4097, 5000]))
@@ -1186,13 +1195,21 @@ def draw_bins_range(rng, x):
         bins = str(rng.choice(["auto", "sturges", "fd"]))
     else:
         bins = rng.choice([0, -3]) if rng.random() < 0.5 else np.array([2.0, 1.0, 3.0])
+    if isinstance(bins, np.ndarray) and bins.size > 2 and finite.size and rng.random() < 0.3:
+        bins[-1] = float(rng.choice(finite)) + float(rng.choice([0.25, 0.5, 0.75]))  # a fractional last edge
+        bins = np.sort(bins)                                                        # among the samples
     r = rng.random()
-    if r < 0.35:
+    if r < 0.3:
         rng_arg = None
-    elif r < 0.55:
+    elif r < 0.4:
         rng_arg = tuple(sorted(rng.uniform(lo_data - 1, hi_data + 1, 2).tolist()))  # fractional
+    elif r < 0.55 and finite.size:
+        # a fractional upper edge between samples: integer samples just above it are outside
+        hi = float(rng.choice(finite)) + float(rng.choice([0.25, 0.5, 0.75]))
+        rng_arg = (float(min(lo_data, hi - 1)), hi)
     elif r < 0.7:
-        rng_arg = (int(np.floor(lo_data)), int(rng.integers(int(np.floor(lo_data)), int(np.ceil(hi_data)) + 3)))
+        low = int(np.floor(lo_data))
+        rng_arg = (low, low + int(rng.uniform(0, hi_data - lo_data + 3)))  # integer bounds
     elif r < 0.78:
         rng_arg = (float(rng.uniform(-1e6, 0)), float(rng.uniform(0, 2.5)))  # negative to small fractional
     elif r < 0.84:
@@ -1208,7 +1225,8 @@ def draw_bins_range(rng, x):
 
 
 def py_histogram(case, rng, fn):
-    d = draw_array(case, rng, NUMERIC, refuse_rate=0.03)
+    # small integers half the time: samples on and next to the edges
+    d = draw_array(case, rng, NUMERIC, refuse_rate=0.03, pattern="small" if rng.random() < 0.5 else None)
     bins, rng_arg = draw_bins_range(rng, d.values if not d.refused else np.zeros(0))
     case.call = f"{case.target}({args_text(d.arg, bins=bins, range=rng_arg)})"
 
@@ -1372,7 +1390,7 @@ class CliDriver:
                                  + " | ".join(tail))
 
 
-def cli_data(case, rng, cli_type, op=None, n=None, label="in"):
+def cli_data(case, rng, cli_type, op=None, n=None, label="in", pattern=None):
     """Values of a CLI type (float products: power_walk) and whether every order combines them exactly."""
     dt = np.dtype(CLI_TYPES[cli_type])
     n = draw_size(rng) if n is None else n
@@ -1380,7 +1398,7 @@ def cli_data(case, rng, cli_type, op=None, n=None, label="in"):
         walk = float_mul_pattern(rng)
         values, pattern = walk(dt, n), walk.__name__
     else:
-        pattern = str(rng.choice(FLOAT_PATTERNS if is_float(dt) else PATTERNS))
+        pattern = pattern or str(rng.choice(FLOAT_PATTERNS if is_float(dt) else PATTERNS))
         values = make_values(rng, dt, n, pattern)
     case.data += f" {label}: {cli_type} n={n} pattern={pattern};"
     return values, pattern == "small" or pattern.startswith("power_walk(exact=True")
@@ -1590,7 +1608,7 @@ def cli_sort(case, rng, cli):
 def cli_histogram(case, rng, cli):
     cli_type = str(rng.choice(["u32", "i32", "f32"]))
     fmt = draw_format(rng)
-    values, _ = cli_data(case, rng, cli_type)
+    values, _ = cli_data(case, rng, cli_type, pattern="small" if rng.random() < 0.5 else None)
     inp = cli.file("in")
     cli.write(inp, values, fmt)
     closed = bool(rng.random() < 0.5)
@@ -1642,7 +1660,10 @@ CLI_TARGETS = {
 class Runner:
     def __init__(self, options):
         self.options = options
-        self.ctx = gpuscan.Context(validation=True)
+        # Context methods run on the default Context (validated under GPUSCAN_VALIDATE=1), the same object
+        # the module-level functions use: one set of pipelines to build instead of two.
+        self.ctx = gpuscan.default_context()
+        self.timings = {}
         self.cli = CliDriver(options.cli) if options.cli else None
         names = list(PY_TARGETS) + (list(CLI_TARGETS) if self.cli else [])
         if options.only:
@@ -1676,6 +1697,14 @@ class Runner:
     def run_case(self, seed, index):
         rng = np.random.default_rng([seed, index])
         target = self.pick(rng)
+        start = time.monotonic()
+        try:
+            self.run_target(seed, index, rng, target)
+        finally:
+            count, seconds = self.timings.get(target, (0, 0.0))
+            self.timings[target] = (count + 1, seconds + time.monotonic() - start)
+
+    def run_target(self, seed, index, rng, target):
         case = Case(seed, index, target)
         if self.options.trace:
             print(f"case {case.token} {target}", flush=True)
@@ -1687,7 +1716,7 @@ class Runner:
                 fn = getattr(self.ctx if via_context else gpuscan, target)
                 case.target = ("Context." if via_context else "gpuscan.") + target
                 PY_TARGETS[target](case, rng, fn)
-                messages = self.ctx.take_validation_messages() + gpuscan.default_context().take_validation_messages()
+                messages = self.ctx.take_validation_messages()
                 if messages:
                     case.fail("validation", f"{len(messages)} validation message(s): {messages[0][:300]}")
                 for arg, snapshot in case.inputs:
@@ -1764,6 +1793,9 @@ def main():
     total = runner.passed + runner.failed + runner.skipped
     print(f"{total} cases in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} cases/s)")
     print(f"{runner.passed} passed, {runner.failed} failed, {runner.skipped} skipped", flush=True)
+    if options.verbose:
+        for target, (count, seconds) in sorted(runner.timings.items(), key=lambda t: -t[1][1]):
+            print(f"  {target}: {count} cases, {seconds:.1f} s")
     runner.ctx.close()
     return 1 if runner.failed else 0
 
