@@ -849,9 +849,11 @@ def py_segmented_scan(case, rng, fn):
         return fn(d.arg, **kwargs)
     if d.refused:
         return expect(case, gp, None, None, refuse=TypeError)
+    bad_keys = "keys" in kwargs and heads_dt.name not in ("int32", "uint32", "int64", "uint64")
     if how in ("both", "neither", "short"):
-        return expect(case, gp, None, None, refuse=ValueError)
-    if how == "keys" and heads_dt.name not in ("int32", "uint32", "int64", "uint64"):
+        # keys of another dtype are a TypeError too: whichever gpuscan checks first
+        return expect(case, gp, None, None, refuse=(ValueError, TypeError) if bad_keys else ValueError)
+    if bad_keys:
         return expect(case, gp, None, None, refuse=TypeError)
     if is_float(d.dtype) and op in ("and", "or", "xor"):
         return expect(case, gp, None, None, refuse=ValueError)
