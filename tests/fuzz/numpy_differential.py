@@ -621,6 +621,15 @@ def draw_array(case, rng, dtypes, n=None, pattern=None, refuse_rate=0.04, layout
     return Drawn(arg, native(np.asarray(arg)), False, name)
 
 
+def argument_problems(*checks):
+    """The exception classes of the arguments' problems, from (condition, class) pairs: with several,
+    gpuscan may report whichever it checks first."""
+    return tuple(dict.fromkeys(cls for bad, cls in checks if bad))
+
+
+BITWISE = ("and", "or", "xor")
+
+
 def args_text(*args, **kwargs):
     parts = [describe(a) for a in args] + [f"{k}={describe(v)}" for k, v in kwargs.items()]
     return ", ".join(parts)
@@ -656,10 +665,10 @@ def py_scan(case, rng, fn, inclusive):
 
     def gp():
         return fn(d.arg, op=op, algorithm=algorithm, deterministic=deterministic)
-    if d.refused:
-        return expect(case, gp, None, None, refuse=TypeError)
-    if is_float(d.dtype) and op in ("and", "or", "xor"):
-        return expect(case, gp, None, None, refuse=ValueError)  # an op the dtype has not: an argument error
+    # a dtype gpuscan does not take: TypeError; an op the dtype has not: an argument error, ValueError
+    problems = argument_problems((d.refused, TypeError), (is_float(d.dtype) and op in BITWISE, ValueError))
+    if problems:
+        return expect(case, gp, None, None, refuse=problems)
     res = scan_result_dtype(d.dtype, op)
     x = d.values.astype(res)
     starts = np.zeros(x.size, bool)
@@ -678,10 +687,9 @@ def py_reduce(case, rng, fn):
 
     def gp():
         return fn(d.arg, op=op)
-    if d.refused:
-        return expect(case, gp, None, None, refuse=TypeError)
-    if is_float(d.dtype) and op in ("and", "or", "xor"):
-        return expect(case, gp, None, None, refuse=ValueError)
+    problems = argument_problems((d.refused, TypeError), (is_float(d.dtype) and op in BITWISE, ValueError))
+    if problems:
+        return expect(case, gp, None, None, refuse=problems)
     res = scan_result_dtype(d.dtype, op)
     want, tol = expect_reduce(d.values.astype(res), op, is_exact_data(d, op))
     expect(case, gp, lambda: want, lambda got, w: check_scalar(case, "result", got, w, res, tol))
@@ -850,16 +858,13 @@ def py_segmented_scan(case, rng, fn):
 
     def gp():
         return fn(d.arg, **kwargs)
-    if d.refused:
-        return expect(case, gp, None, None, refuse=TypeError)
-    bad_keys = "keys" in kwargs and heads_dt.name not in ("int32", "uint32", "int64", "uint64")
-    if how in ("both", "neither", "short"):
-        # keys of another dtype are a TypeError too: whichever gpuscan checks first
-        return expect(case, gp, None, None, refuse=(ValueError, TypeError) if bad_keys else ValueError)
-    if bad_keys:
-        return expect(case, gp, None, None, refuse=TypeError)
-    if is_float(d.dtype) and op in ("and", "or", "xor"):
-        return expect(case, gp, None, None, refuse=ValueError)
+    keys_dt = np.asarray(kwargs["keys"]).dtype if "keys" in kwargs else None  # a list reads as int64
+    problems = argument_problems(
+        (d.refused, TypeError), (how in ("both", "neither", "short"), ValueError),
+        (keys_dt is not None and keys_dt.name not in ("int32", "uint32", "int64", "uint64"), TypeError),
+        (is_float(d.dtype) and op in BITWISE, ValueError))
+    if problems:
+        return expect(case, gp, None, None, refuse=problems)
     res = scan_result_dtype(d.dtype, op)
     want, mode, tol, loose = expect_scan(d.values.astype(res), op, inclusive, starts, is_exact_data(d, op))
     expect(case, gp, lambda: want, lambda got, w: check_array(case, "result", got, w, mode, tol, loose, dtype=res))
@@ -895,12 +900,10 @@ def py_segmented_reduce(case, rng, fn):
 
     def gp():
         return fn(d.arg, off_arg, op=op)
-    if d.refused:
-        return expect(case, gp, None, None, refuse=TypeError)
-    if is_float(d.dtype) and op in ("and", "or", "xor"):
-        return expect(case, gp, None, None, refuse=ValueError)
-    if bad != "none":
-        return expect(case, gp, None, None, refuse=ValueError)  # malformed offsets: an argument error
+    problems = argument_problems((d.refused, TypeError), (is_float(d.dtype) and op in BITWISE, ValueError),
+                                 (bad != "none", ValueError))  # malformed offsets: an argument error
+    if problems:
+        return expect(case, gp, None, None, refuse=problems)
     res = scan_result_dtype(d.dtype, op)
     x = d.values.astype(res)
     exact = is_exact_data(d, op)
@@ -1117,10 +1120,10 @@ def py_unique_by_key(case, rng, fn):
 
     def gp():
         return fn(d.arg, v.arg, algorithm=algorithm)
-    if d.refused or is_float(d.dtype):
-        return expect(case, gp, None, None, refuse=TypeError)  # keys: integers or bool, compared exactly
-    if v.values.size != n:
-        return expect(case, gp, None, None, refuse=ValueError)
+    # keys: integers or bool, compared exactly; values as many as keys
+    problems = argument_problems((d.refused or is_float(d.dtype), TypeError), (v.values.size != n, ValueError))
+    if problems:
+        return expect(case, gp, None, None, refuse=problems)
     m = run_starts(d.values)
 
     def compare(got, w):
