@@ -376,6 +376,16 @@ def check_scalar(case, what, got, want, dtype, tol=None):
         check_array(case, what, g, w, "tol", np.full(1, tol, np.longdouble), dtype=dtype)
 
 
+def pair_check(case, names, modes=("exact", "exact")):
+    """The compare function for a result that is a pair of arrays, (values, counts) and the like."""
+    def compare(got, want):
+        if not (isinstance(got, tuple) and len(got) == 2):
+            return case.fail("type", f"returned {type(got).__name__}, expected ({names[0]}, {names[1]})")
+        for name, mode, g, w in zip(names, modes, got, want):
+            check_array(case, name, g, w, mode)
+    return compare
+
+
 def category(exc):
     """The class a gpuscan refusal must share with numpy's: the most specific of numpy's that matters."""
     for cls in (np.AxisError, TypeError, ValueError, IndexError, OverflowError):
@@ -1070,15 +1080,9 @@ def py_unique(case, rng, fn):
             return x[m], np.diff(bounds).astype(np.intp)
         mode = "bits"
 
-    def compare(got, want):
-        if return_counts:
-            if not (isinstance(got, tuple) and len(got) == 2):
-                return case.fail("type", f"returned {type(got).__name__}, expected (values, counts)")
-            check_array(case, "values", got[0], want[0], mode)
-            check_array(case, "counts", got[1], want[1])
-        else:
-            check_array(case, "result", got, want, mode)
-    expect(case, gp, ref, compare)
+    if return_counts:
+        return expect(case, gp, ref, pair_check(case, ("values", "counts"), (mode, "exact")))
+    expect(case, gp, ref, lambda got, want: check_array(case, "result", got, want, mode))
 
 
 def py_runs(case, rng, fn, non_trivial):
@@ -1102,12 +1106,7 @@ def py_runs(case, rng, fn, non_trivial):
         want = (x[m], lengths)
         names = ("values", "lengths")
 
-    def compare(got, w):
-        if not (isinstance(got, tuple) and len(got) == 2):
-            return case.fail("type", f"returned {type(got).__name__}, expected a pair")
-        check_array(case, names[0], got[0], w[0], "bits")
-        check_array(case, names[1], got[1], w[1])
-    expect(case, gp, lambda: want, compare)
+    expect(case, gp, lambda: want, pair_check(case, names, ("bits", "exact")))
 
 
 def py_unique_by_key(case, rng, fn):
@@ -1126,12 +1125,7 @@ def py_unique_by_key(case, rng, fn):
         return expect(case, gp, None, None, refuse=problems)
     m = run_starts(d.values)
 
-    def compare(got, w):
-        if not (isinstance(got, tuple) and len(got) == 2):
-            return case.fail("type", f"returned {type(got).__name__}, expected (keys, values)")
-        check_array(case, "keys", got[0], w[0], "bits")
-        check_array(case, "values", got[1], w[1], "bits")
-    expect(case, gp, lambda: (d.values[m], v.values[m]), compare)
+    expect(case, gp, lambda: (d.values[m], v.values[m]), pair_check(case, ("keys", "values"), ("bits", "bits")))
 
 
 SORT_KEYS = SCAN_NATIVE
@@ -1171,12 +1165,8 @@ def py_sort(case, rng, fn, kind):
     if kind == "argsort":
         return expect(case, gp, lambda: order, lambda got, w: check_array(case, "order", got, w), may_refuse=may)
 
-    def compare(got, w):
-        if not (isinstance(got, tuple) and len(got) == 2):
-            return case.fail("type", f"returned {type(got).__name__}, expected (keys, values)")
-        check_array(case, "keys", got[0], w[0], "bits")
-        check_array(case, "values", got[1], w[1], "bits")
-    expect(case, gp, lambda: (d.values[order], v.values[order]), compare, may_refuse=may)
+    expect(case, gp, lambda: (d.values[order], v.values[order]), pair_check(case, ("keys", "values"), ("bits", "bits")),
+           may_refuse=may)
 
 
 def draw_bins_range(rng, x):
@@ -1243,12 +1233,8 @@ def py_histogram(case, rng, fn):
     if d.refused:
         return expect(case, gp, None, None, refuse=TypeError)
 
-    def compare(got, want):
-        if not (isinstance(got, tuple) and len(got) == 2):
-            return case.fail("type", f"returned {type(got).__name__}, expected (counts, edges)")
-        check_array(case, "counts", got[0], want[0])
-        check_array(case, "edges", got[1], want[1], "bits")
-    expect(case, gp, lambda: np.histogram(d.values, bins=bins, range=rng_arg), compare)
+    expect(case, gp, lambda: np.histogram(d.values, bins=bins, range=rng_arg),
+           pair_check(case, ("counts", "edges"), ("exact", "bits")))
 
 
 # Custom operators: (GLSL, numpy's combine(earlier, later) on the two uint32 columns, identity).
