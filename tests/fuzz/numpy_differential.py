@@ -2,15 +2,17 @@
 """A seeded differential fuzzer: gpuscan's Python module and its `gpuscan` command-line tool against numpy.
 
     python3 tests/fuzz/numpy_differential.py --cli build/tools/gpuscan/gpuscan [--seed S] [--cases N] [--long]
-                                             [--only NAME[,NAME...]] [--replay S:I] [--trace]
+        [--only NAME[,NAME...]] [--replay S:I] [--cli-rate R] [--trace] [--verbose] [--keep-files]
 
 Run with PYTHONPATH naming the built module (build/python) and GPUSCAN_VALIDATE=1, as CTest's `fuzz_numpy`
 does. The run's seed is printed first (GPUSCAN_SEED or --seed fixes it, else it is fresh). Case I of seed S
 draws everything from its own generator, numpy.random.default_rng([S, I]), so `--replay S:I` runs that case
-alone. Each failure prints its kind (value, dtype, shape, refusal, validation, mutated-input, exit), the
+alone. Each failure prints its kind (value, dtype, shape, type, refusal, validation, mutated-input, exit,
+or fuzzer-error for an exception in the fuzzer itself), the
 target, the exact call and the first mismatching positions; the run ends with `N passed, N failed,
 N skipped` and exits 1 on any failure. A crash of the module ends the process: `--trace` prints each case's
-replay token before it runs, so the last one printed is the culprit.
+replay token before it runs, so the last one printed is the culprit; --keep-files keeps a replayed CLI
+case's input and output files; --verbose adds skipped cases and the time spent per target.
 
 Every case draws a target (below), the arguments, the dtype (every numeric dtype, byte-swapped and
 strided views, Python lists, and dtypes the target must refuse with numpy's exception type), a size
@@ -57,7 +59,7 @@ import warnings
 import numpy as np
 
 LONG_CASES = 100_000
-DEFAULT_CASES = 2_000
+DEFAULT_CASES = 3_000  # CTest's fuzz_numpy: about two minutes on 2 cores with lavapipe
 # A CLI case costs about 0.2 s (0.14 s of it process start-up with the validation layer, measured on
 # lavapipe with a warm pipeline cache), a Python case about 0.03 s: at 15 % the CLI takes about half the run.
 DEFAULT_CLI_RATE = 0.15
@@ -1804,11 +1806,11 @@ def main():
         for (target, kind), tokens in sorted(runner.classes.items()):
             print(f"  {target}, {kind}: {len(tokens)} (first {tokens[0]})")
     total = runner.passed + runner.failed + runner.skipped
-    print(f"{total} cases in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} cases/s)")
-    print(f"{runner.passed} passed, {runner.failed} failed, {runner.skipped} skipped", flush=True)
     if options.verbose:
         for target, (count, seconds) in sorted(runner.timings.items(), key=lambda t: -t[1][1]):
             print(f"  {target}: {count} cases, {seconds:.1f} s")
+    print(f"{total} cases in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} cases/s)")
+    print(f"{runner.passed} passed, {runner.failed} failed, {runner.skipped} skipped", flush=True)
     runner.ctx.close()
     return 1 if runner.failed else 0
 
