@@ -1801,6 +1801,12 @@ def main():
         elif runner.cli:
             print(f"CLI files kept in {runner.cli.dir}")
     elapsed = time.monotonic() - start
+    runner.ctx.close()  # the layer's messages at shutdown count too
+    shutdown = runner.ctx.take_validation_messages()
+    if shutdown:
+        runner.failed += 1
+        runner.classes.setdefault(("shutdown", "validation"), []).append("-")
+        print(f"FAIL [validation] closing the Context: {len(shutdown)} message(s): {shutdown[0][:300]}")
     if runner.classes:
         print("failure classes (target, kind: cases):")
         for (target, kind), tokens in sorted(runner.classes.items()):
@@ -1811,7 +1817,6 @@ def main():
             print(f"  {target}: {count} cases, {seconds:.1f} s")
     print(f"{total} cases in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} cases/s)")
     print(f"{runner.passed} passed, {runner.failed} failed, {runner.skipped} skipped", flush=True)
-    runner.ctx.close()
     return 1 if runner.failed else 0
 
 
