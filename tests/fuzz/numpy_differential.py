@@ -1235,8 +1235,15 @@ def py_histogram(case, rng, fn):
     if d.refused:
         return expect(case, gp, None, None, refuse=TypeError)
 
-    expect(case, gp, lambda: np.histogram(d.values, bins=bins, range=rng_arg),
-           pair_check(case, ("counts", "edges"), ("exact", "bits")))
+    def reference():
+        counts, edges = np.histogram(d.values, bins=bins, range=rng_arg)
+        if np.any(np.diff(edges) == 0):
+            # Equal even edges (a range of a few float32 ulps, denormals say): numpy's even-bin path puts a
+            # sample on them into an empty bin [e, e) by its one-step index correction; its edge-array path,
+            # as gpuscan, into the bin that holds it. Take that one.
+            counts, _ = np.histogram(d.values, bins=edges)
+        return counts, edges
+    expect(case, gp, reference, pair_check(case, ("counts", "edges"), ("exact", "bits")))
 
 
 # Custom operators: (GLSL, numpy's combine(earlier, later) on the two uint32 columns, identity).
