@@ -1712,7 +1712,9 @@ class Runner:
         return str(rng.choice(self.py_names))
 
     def replay_command(self, token):
-        parts = [sys.argv[0], "--replay", token]
+        env = [f"PYTHONPATH={os.environ['PYTHONPATH']}"] if os.environ.get("PYTHONPATH") else []
+        env += ["GPUSCAN_VALIDATE=1"] if os.environ.get("GPUSCAN_VALIDATE") == "1" else []
+        parts = env + [sys.executable, sys.argv[0], "--replay", token]
         if self.options.cli:
             parts += ["--cli", self.options.cli]
         if self.options.only:
