@@ -1601,8 +1601,9 @@ def cli_sort(case, rng, cli):
                    algorithm=str(rng.choice(["auto", "multipass", "onesweep"])), verify=True)
     width = 8 * keys.dtype.itemsize
     if rng.random() < 0.3:
+        # the range's edges on purpose: empty, one bit, up to the top, or anywhere
         begin = int(rng.integers(0, width)) if rng.random() < 0.5 else 0
-        end = int(rng.integers(begin, width + 1))
+        end = min(width, int(rng.choice([begin, begin + 1, width, int(rng.integers(begin, width + 1))])))
         options["bits"] = f"{begin}:{end}" if begin or rng.random() < 0.5 else str(end)
         u = uint_of(keys.dtype)
         digit = (ordered_key_bits(keys) >> u.type(begin)) & u.type((1 << (end - begin)) - 1) if end > begin \
