@@ -25,7 +25,8 @@ Context, which validates under GPUSCAN_VALIDATE=1):
   inclusive_scan, exclusive_scan, reduce, cumsum, cumprod, segmented_scan, segmented_reduce, custom_scan,
   compact, partition, unique, unique_by_key, run_length_encode, non_trivial_runs, sort, argsort,
   sort_pairs, histogram.
-Targets compared with numpy, CLI (each run with --validate, and --verify where the command has it):
+Targets compared with numpy, CLI (each run with --validate, and --verify where the command has it; scan,
+reduce, compact, unique and sort on OpenGL too, with --api gl, a fifth of the time):
   scan (plain, --segments, --keys, --op-file), reduce (plain, --offsets), compact (--pred, --flags,
   --partition), unique, rle (plain, --non-trivial), sort (--values, --indices-out, --bits, --descending),
   histogram (--bins/--lower/--upper, --edges, --closed).
@@ -1420,6 +1421,14 @@ def draw_format(rng):
     return "text" if rng.random() < 0.3 else "binary"
 
 
+def draw_api(rng, options):
+    """OpenGL (llvmpipe: no subgroups, so multipass scans, shared-memory compaction, multipass sorts) for
+    a fifth of the commands that take it, else Vulkan; returns whether GL was drawn."""
+    if rng.random() < 0.2:
+        options["api"] = "gl"
+    return options.get("api") == "gl"
+
+
 def draw_tuning(rng, options):
     """Now and then a tile shape or a memory budget small enough to stream the input in many chunks;
     returns whether any was set."""
@@ -1439,6 +1448,7 @@ def cli_scan(case, rng, cli):
     inclusive = bool(rng.random() < 0.5)
     inp, out = cli.file("in"), cli.file("out")
     options = dict(type=cli_type, input=inp, output=out, format=fmt, inclusive=inclusive)
+    gl = draw_api(rng, options)
     if mode == "op-file":
         name = str(rng.choice(list(CUSTOM_OPS)))
         n = draw_size(rng, cap=70_000)
@@ -1462,7 +1472,8 @@ def cli_scan(case, rng, cli):
     starts[:1] = True
     tuned = False
     if mode == "plain":
-        options["algorithm"] = str(rng.choice(["auto", "single-pass", "reduce-then-scan", "multipass", "blelloch",
+        options["algorithm"] = str(rng.choice(["auto", "multipass", "blelloch"] if gl else
+                                              ["auto", "single-pass", "reduce-then-scan", "multipass", "blelloch",
                                                "look-ahead"]))
         tuned = draw_tuning(rng, options)
     else:
@@ -1481,7 +1492,7 @@ def cli_scan(case, rng, cli):
             keys = (ids[seg] * 7 + 3).astype(CLI_TYPES[key_type]) if n else np.zeros(0, CLI_TYPES[key_type])
             cli.write(heads_file, keys, fmt)
             options.update(keys=heads_file, key_type=key_type)
-        if rng.random() < 0.5:
+        if rng.random() < 0.5 and not gl:
             options["algorithm"] = str(rng.choice(["auto", "reduce-then-scan"]))
     cli.write(inp, values, fmt)
     argv = cli_argv("scan", **options)
@@ -1504,7 +1515,10 @@ def cli_reduce(case, rng, cli):
     out = cli.file("out") if to_file else None
     options = dict(type=cli_type, op=op, input=inp, format=fmt, output=out, verify=True)
     segmented = rng.random() < 0.35
+    gl = not segmented and draw_api(rng, options)  # segmented reductions run on Vulkan only
     tuned = not segmented and draw_tuning(rng, options)
+    if gl:
+        options.pop("device_memory_budget", None)  # a usage error: reduce --api gl reads the whole input
     if segmented:
         n = values.size
         segments = int(rng.choice([0, 1, 2, int(rng.integers(1, 50)), int(rng.integers(1, 2000))]))
@@ -1539,9 +1553,10 @@ def cli_compact(case, rng, cli, unique):
     inp, out = cli.file("in"), cli.file("out")
     cli.write(inp, values, fmt)
     partition = bool(rng.random() < 0.3)
-    options = dict(type=cli_type, input=inp, output=out, format=fmt, partition=partition,
-                   path=str(rng.choice(["auto", "ballot", "shared-memory"])),
-                   algorithm=str(rng.choice(["auto", "three-pass", "single-pass"])))
+    options = dict(type=cli_type, input=inp, output=out, format=fmt, partition=partition)
+    gl = draw_api(rng, options)
+    options.update(path=str(rng.choice(["auto", "shared-memory"] if gl else ["auto", "ballot", "shared-memory"])),
+                   algorithm=str(rng.choice(["auto", "three-pass"] if gl else ["auto", "three-pass", "single-pass"])))
     if unique:
         mask = run_starts(values)
     elif rng.random() < 0.6:
@@ -1553,8 +1568,8 @@ def cli_compact(case, rng, cli, unique):
         options["flags"] = flags_file
     argv = cli_argv("unique" if unique else "compact", **options)
     single_pass_conflict = options["algorithm"] == "single-pass" and (partition or options["path"] == "shared-memory")
-    if single_pass_conflict:
-        return cli.refuses(case, argv, (2,))  # documented usage errors
+    if single_pass_conflict or (gl and values.dtype.itemsize == 8):
+        return cli.refuses(case, argv, (2,))  # documented usage errors (GL builds no 64-bit compaction)
     if mask is None:
         return cli.refuses(case, argv, (1, 2))  # a constant out of the type's range
     if cli.run(case, argv):
@@ -1597,8 +1612,9 @@ def cli_sort(case, rng, cli):
     inp, out = cli.file("keys"), cli.file("sorted")
     cli.write(inp, keys, fmt)
     descending = bool(rng.random() < 0.3)
-    options = dict(type=cli_type, input=inp, output=out, format=fmt, descending=descending,
-                   algorithm=str(rng.choice(["auto", "multipass", "onesweep"])), verify=True)
+    options = dict(type=cli_type, input=inp, output=out, format=fmt, descending=descending, verify=True)
+    gl = draw_api(rng, options)
+    options["algorithm"] = str(rng.choice(["auto", "multipass"] if gl else ["auto", "multipass", "onesweep"]))
     width = 8 * keys.dtype.itemsize
     if rng.random() < 0.3:
         # the range's edges on purpose: empty, one bit, up to the top, or anywhere
