@@ -2,7 +2,7 @@
 """A seeded differential fuzzer: gpuscan's Python module and its `gpuscan` command-line tool against numpy.
 
     python3 tests/fuzz/numpy_differential.py --cli build/tools/gpuscan/gpuscan [--seed S] [--cases N] [--long]
-        [--only NAME[,NAME...]] [--replay S:I] [--cli-rate R] [--trace] [--verbose] [--keep-files]
+        [--only NAME[,NAME...]] [--replay S:I] [--shard K/N] [--cli-rate R] [--trace] [--verbose] [--keep-files]
 
 Run with PYTHONPATH naming the built module (build/python) and GPUSCAN_VALIDATE=1, as CTest's `fuzz_numpy`
 does. The run's seed is printed first (GPUSCAN_SEED or --seed fixes it, else it is fresh). Case I of seed S
@@ -1802,6 +1802,8 @@ def main():
     parser.add_argument("--long", action="store_true", help=f"run {LONG_CASES} cases")
     parser.add_argument("--only", help="comma-separated targets to draw from (Python names or 'cli-...')")
     parser.add_argument("--replay", metavar="S:I", help="run case I of seed S alone")
+    parser.add_argument("--shard", metavar="K/N", help="run only the cases whose index is K modulo N (0 <= K < N), "
+                        "so that N processes with the same seed share one run's cases")
     parser.add_argument("--cli-rate", type=float, default=DEFAULT_CLI_RATE,
                         help=f"the share of cases that run the CLI (default {DEFAULT_CLI_RATE})")
     parser.add_argument("--trace", action="store_true", help="print each case's token before it runs")
@@ -1820,6 +1822,11 @@ def main():
         seed = options.seed if options.seed is not None else \
             int(env_seed, 0) if env_seed else int.from_bytes(os.urandom(4), "little")
         indices = range(LONG_CASES if options.long else options.cases)
+        if options.shard:
+            k, n = (int(t) for t in options.shard.split("/"))
+            if not 0 <= k < n:
+                parser.error(f"--shard {options.shard}: K/N needs 0 <= K < N")
+            indices = indices[k::n]
     print(f"seed {seed} (GPUSCAN_SEED={seed} or --seed {seed} replays this run)", flush=True)
     runner = Runner(options)
     start = time.monotonic()
