@@ -54,8 +54,9 @@ std::vector<uint32_t> stable_sort_order(std::span<const K> keys, bool descending
       return x < y;
     }
     const uint64_t mask = end_bit - begin_bit == 64 ? ~uint64_t{0} : (uint64_t{1} << (end_bit - begin_bit)) - 1;
-    const uint64_t bx = begin_bit >= 64 ? 0 : (key_order_bits(x) >> begin_bit) & mask;
-    const uint64_t by = begin_bit >= 64 ? 0 : (key_order_bits(y) >> begin_bit) & mask;
+    // Shifted as 64 bits: an empty range at the top of a 32-bit key has begin_bit 32.
+    const uint64_t bx = begin_bit >= 64 ? 0 : (uint64_t{key_order_bits(x)} >> begin_bit) & mask;
+    const uint64_t by = begin_bit >= 64 ? 0 : (uint64_t{key_order_bits(y)} >> begin_bit) & mask;
     return bx < by;
   };
   if (descending)

@@ -99,9 +99,9 @@ std::optional<Mismatch> verify_sort(std::span<const std::byte> keys, std::span<c
 std::string sort_conflict(const SortOptions& options, const GlobalFlags& globals, bool values_type_given) {
   const uint32_t key_bits = element_size(options.type) * 8;
   const auto bits = parse_bits(options.bits);
-  if (!options.bits.empty() && (!bits || bits->second == 0 || bits->second > key_bits))
-    return "--bits is E or B:E with 0 <= B <= E and 1 <= E <= " + std::to_string(key_bits) + " (the bits of a --type " +
-           std::string(to_string(options.type)) + " key), not '" + options.bits + "'";
+  if (!options.bits.empty() && (!bits || bits->second > key_bits))
+    return "--bits is E or B:E with 0 <= B <= E <= " + std::to_string(key_bits) + " (the bits of a --type " +
+           std::string(to_string(options.type)) + " key; B == E sorts on no bits), not '" + options.bits + "'";
   if (options.algorithm != "auto" && options.algorithm != "multipass" && options.algorithm != "onesweep")
     return "--algorithm is auto, multipass or onesweep, not '" + options.algorithm + "'";
   if (options.algorithm == "onesweep" && globals.api == Api::gl)
@@ -123,8 +123,12 @@ int run_sort(const SortOptions& options, GlobalFlags& globals) {
                                                         : SortAlgorithm::automatic;
   if (!options.bits.empty()) {
     const auto range = parse_bits(options.bits);  // checked by sort_conflict
-    config.begin_bit = range->first;
-    config.end_bit = range->second;
+    // An empty range (B == E, 0 and 0:0 too) sorts on no bits: every key is equal, all stay in input
+    // order. SortConfig reads end_bit 0 as the key's full width, so the empty range goes to the library
+    // as [width, width), which it takes as empty (one pass on a digit that is 0 for every key).
+    const uint32_t key_bits = element_size(options.type) * 8;
+    config.begin_bit = range->first == range->second ? key_bits : range->first;
+    config.end_bit = range->first == range->second ? key_bits : range->second;
   }
   const bool indices = !options.indices_out.empty();
   std::vector<std::byte> values;
@@ -186,7 +190,7 @@ Command add_sort_command(CLI::App& app) {
   sub->add_flag("--descending", options->descending, "largest first (ties keep their input order)");
   sub->add_option("--bits", options->bits,
                   "sort on bits [0, E) or [B, E) of the ordered key only: E or B:E (keys that differ only "
-                  "elsewhere stay in input order)")
+                  "elsewhere stay in input order; an empty range, 0 or B:B, keeps the input order)")
       ->type_name("E|B:E");
   sub->add_option("--algorithm", options->algorithm,
                   "auto (multipass), multipass (three dispatches a pass) or onesweep (one dispatch a pass with a "

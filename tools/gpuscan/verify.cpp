@@ -22,17 +22,25 @@ std::string shortest(T value) {
   return {buffer, r.ptr};
 }
 
-// Integers and exact float results bit for bit (NaN matches NaN); otherwise within `tolerance`. A sum
-// past the type's largest finite value is infinite on the GPU but may be finite in a wider reference.
+// What a correct result may be at one element: within `tol` of the reference (0: bit for bit, NaN
+// matching NaN), or also one of the non-finite values that some order of combining the inputs can
+// give (verify.hpp, "Floats").
+struct Bound {
+  long double tol = 0;
+  bool pos_inf = false, neg_inf = false, nan = false;
+};
+
 template <class T, class Want>
-bool matches(T got, Want want, double tolerance) {
+bool matches(T got, Want want, const Bound& b) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(want)) return std::isnan(got);
-    if (tolerance == 0) return std::memcmp(&got, &want, sizeof got) == 0 || got == want;
+    if (std::isnan(want)) return std::isnan(got);  // a NaN or inf - inf among the inputs: every order
+    if (b.tol == 0 && !b.pos_inf && !b.neg_inf && !b.nan)
+      return std::memcmp(&got, &want, sizeof got) == 0 || got == want;
+    if (std::isnan(got)) return b.nan;
     const long double g = got, w = want;
-    if (std::isinf(w) || std::fabs(w) > std::numeric_limits<T>::max())
-      return std::isinf(g) ? std::signbit(g) == std::signbit(w) : std::fabs(g - w) <= tolerance;
-    return std::fabs(g - w) <= tolerance;
+    if (std::isinf(g)) return g == w || (g > 0 ? b.pos_inf : b.neg_inf);
+    if (std::isinf(w)) return false;
+    return std::fabs(g - w) <= b.tol;
   } else {
     return got == want;
   }
@@ -50,7 +58,7 @@ std::optional<Mismatch> check_lengths(uint64_t got_n, uint64_t want_n) {
   return m;
 }
 
-// Compares element by element with `want`; `tolerance(i)` is 0 for an exact comparison.
+// Compares element by element with `want` within `tolerance(i)`, a Bound (Bound{}: bit for bit).
 template <class T, class Want, class Tolerance>
 std::optional<Mismatch> compare(std::span<const std::byte> output, const std::vector<T>& got,
                                 const std::vector<Want>& want, DataType type, Tolerance tolerance) {
@@ -58,17 +66,21 @@ std::optional<Mismatch> compare(std::span<const std::byte> output, const std::ve
   std::optional<Mismatch> first;
   uint64_t count = 0;
   for (size_t i = 0; i < want.size(); ++i) {
-    if (matches(got[i], want[i], tolerance(i))) continue;
+    const Bound bound = tolerance(i);
+    if (matches(got[i], want[i], bound)) continue;
     if (!first) {
       first.emplace();
       first->index = i;
       first->got = format_element(output, type, i);
       first->expected = shortest(want[i]);
-      if (tolerance(i) > 0) {
+      if (bound.tol > 0) {
         char tol[32];
-        std::snprintf(tol, sizeof tol, "%.3g", static_cast<double>(tolerance(i)));
+        std::snprintf(tol, sizeof tol, "%.3Lg", bound.tol);
         first->expected += std::string(" +- ") + tol;
       }
+      if (bound.pos_inf || bound.neg_inf || bound.nan)
+        first->expected += std::string(" or ") + (bound.nan ? "NaN or " : "") +
+                           (bound.pos_inf && bound.neg_inf ? "+-inf" : bound.pos_inf ? "+inf" : "-inf");
     }
     ++count;
   }
@@ -79,15 +91,101 @@ std::optional<Mismatch> compare(std::span<const std::byte> output, const std::ve
   return first;
 }
 
-// How exactly `op` on T must match: 0 (bit for bit) for integers and float min/max; for float sums
-// the bound of cpu::float_tolerance on the wide reference; for float products a relative
-// (2·log2(n) + 8) ulps, as every product rounds once per combination.
-template <class T>
-double product_tolerance(size_t n, long double want) {
-  double depth = 8;
-  for (; n > 1; n >>= 1) depth += 2;
-  return depth * std::numeric_limits<T>::epsilon() * static_cast<double>(std::fabs(want)) + 1e-300;
+// The bounds of verify.hpp, "Floats", element by element of a (segmented) scan of `in` under float add
+// or mul: `want` is the reference in the wide type W, starts (empty: one segment) restart the bounds.
+template <class T, class W>
+std::vector<Bound> float_bounds(std::span<const T> in, std::span<const uint8_t> starts, ScanKind kind, Op op,
+                                const std::vector<W>& want) {
+  using L = std::numeric_limits<T>;
+  using LW = std::numeric_limits<W>;
+  const long double max = L::max();
+  std::vector<Bound> bounds(in.size());
+  // Sums: the depth of the GPU's combination tree (as cpu::float_tolerance), the positive and negative
+  // parts combined so far.
+  long double depth = 8;
+  for (size_t m = in.size(); m > 1; m >>= 1) depth += 2;
+  const long double gamma = depth * L::epsilon();
+  W pos = 0, neg = 0;
+  // Products: the factors so far, log2 of the running product of the finite non-zero ones (L_j), the
+  // least and greatest L_j before (L = 0 at the segment's start), and from them the largest and smallest
+  // log2 |product| of any run of consecutive factors; whether a zero or an infinity was among them.
+  uint64_t factors = 0;
+  long double log_product = 0, least = 0, greatest = 0, run_up = 0, run_down = 0;
+  bool zero = false, infinity = false;
+  auto reset = [&] {
+    pos = neg = 0;
+    factors = 0;
+    log_product = least = greatest = run_up = run_down = 0;
+    zero = infinity = false;
+  };
+  auto add = [&](T x) {
+    if (op == Op::add) {
+      (x < 0 ? neg : pos) += std::fabs(static_cast<W>(x));
+      return;
+    }
+    ++factors;
+    if (x == 0) zero = true;
+    if (std::isinf(x)) infinity = true;
+    if (x == 0 || !std::isfinite(x)) return;
+    log_product += std::log2(std::fabs(static_cast<long double>(x)));
+    run_up = std::max(run_up, log_product - least);
+    run_down = std::min(run_down, log_product - greatest);
+    least = std::min(least, log_product);
+    greatest = std::max(greatest, log_product);
+  };
+  auto sum_bound = [&] {
+    Bound b;
+    const long double p = pos, n = neg;
+    b.tol = gamma * (p + n) + 1e-300L;
+    b.pos_inf = p * (1 + gamma) > max;  // some order's partial sum of the positive part may overflow
+    b.neg_inf = n * (1 + gamma) > max;
+    b.nan = b.pos_inf && b.neg_inf;  // +inf in one part of the tree, -inf in another
+    return b;
+  };
+  // The relative error of k - 1 roundings, each of relative error at most e: (1 + e)^(k - 1) - 1.
+  auto compounded = [](uint64_t k, long double e) {
+    return k <= 1 ? 0.0L : std::expm1(static_cast<long double>(k - 1) * std::log1p(e));
+  };
+  // A product of k factors rounds once per multiplication, k - 1 times, whatever the order. A rounding
+  // to a normal number is off by at most u = eps / 2 relatively; one to a subnormal by at most half the
+  // least subnormal absolutely, which relative to an intermediate product of magnitude R >= 2^run_down
+  // (every intermediate of an in-order combination is the product of a run of consecutive factors) is at
+  // most denorm_min / (2 R) <= 2^(log2(denorm_min) - run_down) with a factor 2 to spare.
+  auto rounding = [&](const auto& limits) {
+    const long double u = limits.epsilon() / 2;
+    const long double floor = std::log2(static_cast<long double>(limits.min())) + 1;  // margin for rounding
+    return run_down < floor ? u + std::exp2(std::log2(static_cast<long double>(limits.denorm_min())) - run_down) : u;
+  };
+  auto product_bound = [&](W w) {
+    Bound b;
+    if (factors <= 1) return b;  // the factor itself (or 1): exact
+    if (run_up >= std::log2(static_cast<long double>(LW::max())) - 1) {
+      b.tol = LW::infinity();  // past even the reference's range: not checked
+      b.pos_inf = b.neg_inf = b.nan = true;
+      return b;
+    }
+    const long double rel_t = compounded(factors, rounding(L{})), rel_w = compounded(factors, rounding(LW{}));
+    b.tol = rel_w < 1 ? (rel_t + rel_w) / (1 - rel_w) * std::fabs(static_cast<long double>(w)) : LW::infinity();
+    const bool overflow = run_up >= std::log2(max) - 1;  // a run's product may round past max
+    const bool to_zero = run_down < std::log2(static_cast<long double>(L::denorm_min())) + 1;  // ... or to 0
+    if (overflow && !zero) {
+      b.pos_inf = w == 0 || !std::signbit(w);  // the sign of a product is the same in every order
+      b.neg_inf = w == 0 || std::signbit(w);
+    }
+    b.nan = (overflow && (zero || to_zero)) || (infinity && to_zero);  // 0 * inf in some order
+    return b;
+  };
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || (!starts.empty() && starts[i])) reset();
+    if (kind == ScanKind::inclusive) add(in[i]);
+    bounds[i] = op == Op::add ? sum_bound() : product_bound(want[i]);
+    if (kind == ScanKind::exclusive) add(in[i]);
+  }
+  return bounds;
 }
+
+template <class T>
+using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
 
 template <class T>
 std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span<const std::byte> output,
@@ -101,21 +199,15 @@ std::optional<Mismatch> verify_typed(std::span<const std::byte> input, std::span
     return segmented ? cpu::segmented_scan<U>(values, starts, kind, o) : cpu::scan<U>(values, kind, o);
   };
   if constexpr (std::is_floating_point_v<T>) {
-    if (op == Op::add) {
-      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
-      const std::vector<Wide> wide(in.begin(), in.end());
-      const auto want = reference(wide, Op::add);
-      const auto tolerance =
-          segmented ? cpu::segmented_float_tolerance<T>(in, starts, kind) : cpu::float_tolerance<T>(in, kind);
-      return compare(output, got, want, type, [&](size_t i) { return tolerance[i]; });
-    }
-    if (op == Op::mul) {
-      const auto want = reference(in, op);
-      return compare(output, got, want, type, [&](size_t i) { return product_tolerance<T>(in.size(), want[i]); });
+    if (op == Op::add || op == Op::mul) {
+      const std::vector<Wide<T>> wide(in.begin(), in.end());
+      const auto want = reference(wide, op);
+      const auto bounds = float_bounds<T>(std::span<const T>(in), starts, kind, op, want);
+      return compare(output, got, want, type, [&](size_t i) { return bounds[i]; });
     }
   }
   const auto want = reference(in, op);
-  return compare(output, got, want, type, [](size_t) { return 0.0; });
+  return compare(output, got, want, type, [](size_t) { return Bound{}; });
 }
 
 template <class T>
@@ -124,20 +216,17 @@ std::optional<Mismatch> verify_reduce_typed(std::span<const std::byte> input, st
   const auto in = values_from_bytes<T>(input);
   const auto got = values_from_bytes<T>(result);
   if constexpr (std::is_floating_point_v<T>) {
-    if (op == Op::add) {
-      using Wide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
-      const std::vector<Wide> wide(in.begin(), in.end());
-      const std::vector<Wide> want = {cpu::reduce<Wide>(wide)};
-      const double tolerance = in.empty() ? 0 : cpu::float_tolerance<T>(in, ScanKind::inclusive).back();
-      return compare(result, got, want, type, [&](size_t) { return tolerance; });
-    }
-    if (op == Op::mul) {
-      const std::vector<T> want = {cpu::reduce<T>(in, op)};
-      return compare(result, got, want, type, [&](size_t) { return product_tolerance<T>(in.size(), want[0]); });
+    if ((op == Op::add || op == Op::mul) && !in.empty()) {
+      // The bounds of the last element of the inclusive scan, whose value the reduction is.
+      const std::vector<Wide<T>> wide(in.begin(), in.end());
+      const auto scan = cpu::scan<Wide<T>>(wide, ScanKind::inclusive, op);
+      const Bound bound = float_bounds<T>(std::span<const T>(in), {}, ScanKind::inclusive, op, scan).back();
+      const std::vector<Wide<T>> want = {scan.back()};
+      return compare(result, got, want, type, [&](size_t) { return bound; });
     }
   }
   const std::vector<T> want = {cpu::reduce<T>(in, op)};
-  return compare(result, got, want, type, [](size_t) { return 0.0; });
+  return compare(result, got, want, type, [](size_t) { return Bound{}; });
 }
 
 }  // namespace
