@@ -941,7 +941,10 @@ py::array offsets_u32(const py::object& offsets, py::ssize_t n) {
   if (numpy.attr("min")(o).cast<py::object>() < py::int_(0) || numpy.attr("max")(o).cast<py::object>() > py::int_(most))
     throw py::value_error("segmented_reduce(): offsets must lie in [0, " + std::to_string(most) + "] (len(a) is " +
                           std::to_string(n) + ", and offsets are 32-bit)");
-  const py::array decreasing = numpy.attr("flatnonzero")(numpy.attr("diff")(o).attr("__lt__")(0));
+  // o[1:] < o[:-1], not diff(o) < 0: unsigned offsets' differences wrap and are never negative.
+  const py::ssize_t m = o.size();
+  const py::array decreasing = numpy.attr("flatnonzero")(
+      o[py::slice(1, m, 1)].attr("__lt__")(o[py::slice(0, m - 1, 1)]));
   if (decreasing.size() > 0)
     throw py::value_error("segmented_reduce(): offsets decrease at index " +
                           std::string(py::str(decreasing.attr("__getitem__")(0).attr("__add__")(1))));
