@@ -189,13 +189,15 @@ def test_bad_arguments(ctx):
     check_same(ctx.compact(a, "nonzero", path="shared_memory", algorithm="three_pass"), a[1:], "underscores")
 
 
-def test_single_pass_partition_is_a_gpuscan_error(ctx):
-    if not can_run(ctx, "auto", "single-pass"):
-        pytest.skip("no single-pass on this device")
-    with pytest.raises(gpuscan.Error) as info:
-        ctx.partition(np.arange(4, dtype=np.uint32), "nonzero", algorithm="single-pass")
-    assert info.value.code == "unsupported"
-    assert "three-pass" in info.value.message
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_single_pass_partition_is_a_gpuscan_error(ctx, n):
+    """Refused whatever the input's length: the algorithm is checked before an empty input returns."""
+    a = random_array(np.uint32, n, rng_for("single-pass partition", n))
+    for pred in ("nonzero", a % 2 == 0):
+        with pytest.raises(gpuscan.Error) as info:
+            ctx.partition(a, pred, algorithm="single-pass")
+        assert info.value.code == "unsupported"
+        assert "three-pass" in info.value.message
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
