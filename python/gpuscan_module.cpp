@@ -653,11 +653,18 @@ gpuscan::CompactConfig make_compact_config(std::string path, std::string algorit
   return config;
 }
 
+// numpy reads an empty sequence ([], ()) as float64, yet indexes with it as with an empty index (a[[]] is
+// empty): as a mask, keys or offsets it stands for an empty array of `dtype` here. Arrays keep their dtype.
+py::array empty_sequence_as(const py::object& given, const py::array& array, const char* dtype) {
+  if (py::isinstance<py::array>(given) || array.size() != 0 || array.dtype().kind() != 'f') return array;
+  return array.attr("astype")(dtype);
+}
+
 // The flags of a boolean or integer mask of `n` elements: 1 where it is non-zero. `arg` names the
 // argument in errors: "pred" (compaction: a mask or a predicate string) or "flags" (segment heads).
 py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function,
                                       const std::string& arg) {
-  py::array mask = input_array(mask_like, function);
+  const py::array mask = empty_sequence_as(mask_like, input_array(mask_like, function), "bool");
   const char k = mask.dtype().kind();
   if (k != 'b' && k != 'i' && k != 'u') {
     const std::string got = " (got " + dtype_name(mask.dtype()) + ")";
@@ -753,7 +760,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
                         const std::string& algorithm) {
   const char* function = "unique_by_key";
   gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array keys = input_array(keys_obj, function);
+  const py::array keys = empty_sequence_as(keys_obj, input_array(keys_obj, function), "int64");
   const py::dtype key_dtype = keys.dtype();
   const char kk = key_dtype.kind();
   if (!(kk == 'u' || kk == 'i' || kk == 'b') || key_dtype.itemsize() > 8)
@@ -879,7 +886,7 @@ py::array segmented_typed(std::shared_ptr<State> state, const py::array& a, cons
   if (!flags.is_none()) {
     heads = flags_from_mask(flags, n, "segmented_scan", "flags");
   } else {
-    py::array k = input_array(keys, "segmented_scan");
+    const py::array k = empty_sequence_as(keys, input_array(keys, "segmented_scan"), "int64");
     const char dk = k.dtype().kind();
     if ((dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
       throw py::type_error("segmented_scan() takes keys as an array of 32- or 64-bit integers");
