@@ -1114,23 +1114,28 @@ def py_unique(case, rng, fn):
     return_counts = bool(rng.random() < 0.4)
     sort = bool(rng.random() < 0.5)
     algorithm = str(rng.choice(["auto", "three-pass", "single-pass"]))
-    case.call = f"{case.target}({args_text(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort)})"
+    equal_nan = bool(rng.random() < 0.7)  # numpy's default, True, most of the time
+    text = args_text(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan)
+    case.call = f"{case.target}({text})"
 
     def gp():
-        return fn(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort)
+        return fn(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan)
     if d.refused:
         return expect(case, gp, None, None, refuse=TypeError)
     x = d.values
     if sort:
         # numpy.unique: one NaN however many there are; which of equal -0.0 and +0.0 numpy keeps depends
         # on its unstable sort, so values compare as numbers here.
-        ref = lambda: np.unique(x, return_counts=return_counts)  # noqa: E731
+        ref = lambda: np.unique(x, return_counts=return_counts, equal_nan=equal_nan)  # noqa: E731
         mode = "exact"
     else:
         # Without sort=: the first of every run of equal neighbours (the documented std::unique_copy; no
-        # numpy function), each NaN a run of its own; the first element of a run, bit for bit.
+        # numpy function); consecutive NaNs one run where equal_nan, each NaN a run of its own where
+        # not; the first element of a run, bit for bit.
         def ref():
             m = run_starts(x)
+            if equal_nan and is_float(x.dtype) and x.size > 1:
+                m[1:] &= ~(np.isnan(x[1:]) & np.isnan(x[:-1]))
             if not return_counts:
                 return x[m]
             bounds = np.append(np.flatnonzero(m), x.size)
