@@ -926,6 +926,8 @@ def py_segmented_scan(case, rng, fn):
     def gp():
         return fn(d.arg, **kwargs)
     keys_dt = np.asarray(kwargs["keys"]).dtype if "keys" in kwargs else None  # a list reads as int64
+    if isinstance(kwargs.get("keys"), list) and not kwargs["keys"]:
+        keys_dt = np.dtype("int64")  # [] reads as float64, but as keys it is empty int64 keys (a[[]] is empty)
     problems = argument_problems(
         (d.refused, TypeError), (how in ("both", "neither", "short"), ValueError),
         (keys_dt is not None and keys_dt.name not in ("int32", "uint32", "int64", "uint64"), TypeError),
@@ -962,6 +964,8 @@ def py_segmented_reduce(case, rng, fn):
     off_dt = np.dtype(rng.choice(["int32", "uint32", "int64", "uint64", "int16"]))
     if bad == "negative":
         off_dt = np.dtype("int64")
+    if offsets.size and offsets.max() > np.iinfo(off_dt).max:
+        off_dt = np.dtype("int32")  # int16 cannot hold offsets past 32767: the cast would wrap them
     off_arg = offsets.tolist() if rng.random() < 0.3 else offsets.astype(off_dt)
     case.call = f"{case.target}({args_text(d.arg, off_arg, op=op)}) offsets {bad}"
 
