@@ -470,30 +470,62 @@ py::object reduce(std::shared_ptr<State> state, const py::object& a, const std::
 // np.histogram(a, bins, range, density) on the GPU. numpy checks bins and range and computes the edges
 // (numpy.histogram_bin_edges: numpy's errors, and its edges bit for bit in its dtype, float32 for float32
 // samples with even bins); the GPU counts them with the last bin closed, numpy's convention, comparing
-// samples and edges exactly as real numbers (numpy compares int64 and uint64 samples with float edges as
-// float64, which rounds past 2^53). Samples as numpy takes them: bool as uint8 (with numpy's RuntimeWarning), 8- and
-// 16-bit integers and float16 widened losslessly to 32 bits, the 32- and 64-bit dtypes as they are (64-bit
-// samples where the library counts them). weights= is a NotImplementedError: the kernel only counts.
-// Returns (counts as intp, or numpy's density, edges).
+// samples and edges exactly as real numbers. Samples as numpy takes them: bool as uint8 (with numpy's
+// RuntimeWarning), 8- and 16-bit integers and float16 widened losslessly to 32 bits, the 32- and 64-bit
+// dtypes as they are, except where numpy compares in float64: int64 and uint64 samples against float
+// edges (a bin count, a string, float edge arrays; also uint64 samples against int64 edges, whose common
+// dtype is float64) are converted to float64 on the host, as numpy converts them (rounding past 2^53),
+// and counted by the f64 histogram; against integer edges of a common integer dtype they keep their
+// dtype and are compared exactly, as numpy does. weights= is a NotImplementedError: the kernel only
+// counts. Returns (counts as intp, or numpy's density, edges).
 
-// The samples as the GPU counts them; TypeError for dtypes numpy's histogram takes and gpuscan cannot.
-py::array histogram_samples(const py::array& a) {
-  const py::dtype dtype = a.dtype();
+// TypeError for dtypes numpy's histogram takes and gpuscan cannot; checked before numpy sees them.
+void check_histogram_dtype(const py::dtype& dtype) {
   const char k = dtype.kind();
-  if (native_dtype(dtype)) return a;
-  if ((k == 'i' || k == 'u') && dtype.itemsize() < 4) return a.attr("astype")(k == 'i' ? "int32" : "uint32");
-  if (k == 'f' && dtype.itemsize() == 2) return a.attr("astype")("float32");
+  if (native_dtype(dtype) || ((k == 'i' || k == 'u') && dtype.itemsize() < 4) || (k == 'f' && dtype.itemsize() == 2))
+    return;
   throw py::type_error("histogram() counts samples of integer and float dtypes up to 64 bits (and bool), not " +
                        dtype_name(dtype));
 }
 
+// The samples (of a dtype check_histogram_dtype takes) as the GPU counts them. `edges` (numpy's), `bins` and `range` decide how numpy compares 64-bit integer samples: in float64
+// where the edges are floats or their common dtype with the samples is, after numpy's even-bin path has
+// dropped the samples outside `range`, compared with range's values as given (exactly for Python ints).
+py::array histogram_samples(const py::array& a, const py::array& edges, const py::object& bins,
+                            const py::object& range) {
+  const py::module_ np = py::module_::import("numpy");
+  const py::dtype dtype = a.dtype();
+  const char k = dtype.kind();
+  if ((k == 'i' || k == 'u') && dtype.itemsize() == 8) {
+    const char common = py::dtype::from_args(np.attr("result_type")(dtype, edges.dtype())).kind();
+    if (edges.dtype().kind() != 'f' && common != 'f') return a;
+    py::object kept = a;
+    if (np.attr("ndim")(bins).cast<int>() == 0 && !range.is_none()) {
+      // numpy's even bins: keep = (a >= first) & (a <= last), range widened by 0.5 each way if equal.
+      py::object first = range.attr("__getitem__")(0), last = range.attr("__getitem__")(1);
+      if (first.equal(last)) {
+        const py::module_ op = py::module_::import("operator");
+        first = op.attr("sub")(first, 0.5);
+        last = op.attr("add")(last, 0.5);
+      }
+      kept = a.attr("__getitem__")(
+          np.attr("logical_and")(np.attr("greater_equal")(a, first), np.attr("less_equal")(a, last)));
+    }
+    return kept.attr("astype")("float64");
+  }
+  if ((k == 'i' || k == 'u') && dtype.itemsize() < 4) return a.attr("astype")(k == 'i' ? "int32" : "uint32");
+  if (k == 'f' && dtype.itemsize() == 2) return a.attr("astype")("float32");
+  return a;
+}
+
 // The edges as the doubles the library takes: ValueError for a NaN edge (numpy's result is meaningless
-// there) and for 64-bit integer edges that float64 cannot hold exactly.
-gpuscan::HistogramBins histogram_bins(const py::array& edges) {
+// there) and for 64-bit integer edges that float64 cannot hold exactly, unless numpy compares in float64
+// (`samples` float64), where they round as numpy rounds them.
+gpuscan::HistogramBins histogram_bins(const py::array& edges, const py::array& samples) {
   const py::module_ np = py::module_::import("numpy");
   const py::array_t<double> wide = np.attr("asarray")(edges, "float64");
   if (np.attr("isnan")(wide).attr("any")().cast<bool>()) throw py::value_error("histogram(): a bin edge is NaN");
-  if (edges.dtype().kind() != 'f' &&
+  if (edges.dtype().kind() != 'f' && samples.dtype().kind() != 'f' &&
       !np.attr("array_equal")(wide.attr("astype")("object"), edges.attr("astype")("object")).cast<bool>())
     throw py::value_error("histogram(): integer bin edges beyond 2^53 that float64 cannot hold exactly are not "
                           "supported");
@@ -514,9 +546,10 @@ py::object histogram(std::shared_ptr<State> state, const py::object& a, const py
                                                  "compatibility.", py::handle(PyExc_RuntimeWarning), 2);
     array = array.attr("astype")("uint8");
   }
-  const py::array samples = histogram_samples(array);
+  check_histogram_dtype(array.dtype());
   const py::array edges = np.attr("histogram_bin_edges")(array, bins, range);
-  const gpuscan::HistogramBins b = histogram_bins(edges);
+  const py::array samples = histogram_samples(array, edges, bins, range);
+  const gpuscan::HistogramBins b = histogram_bins(edges, samples);
   std::vector<uint64_t> counts;
   if (b.edges.size() >= 2) {  // numpy's one edge (bins=[x]) or none: no bins, an empty histogram
     const gpuscan::HistogramConfig config{
@@ -653,11 +686,18 @@ gpuscan::CompactConfig make_compact_config(std::string path, std::string algorit
   return config;
 }
 
+// numpy reads an empty sequence ([], ()) as float64, yet indexes with it as with an empty index (a[[]] is
+// empty): as a mask, keys or offsets it stands for an empty array of `dtype` here. Arrays keep their dtype.
+py::array empty_sequence_as(const py::object& given, const py::array& array, const char* dtype) {
+  if (py::isinstance<py::array>(given) || array.size() != 0 || array.dtype().kind() != 'f') return array;
+  return array.attr("astype")(dtype);
+}
+
 // The flags of a boolean or integer mask of `n` elements: 1 where it is non-zero. `arg` names the
 // argument in errors: "pred" (compaction: a mask or a predicate string) or "flags" (segment heads).
 py::array_t<uint32_t> flags_from_mask(const py::object& mask_like, py::ssize_t n, const char* function,
                                       const std::string& arg) {
-  py::array mask = input_array(mask_like, function);
+  const py::array mask = empty_sequence_as(mask_like, input_array(mask_like, function), "bool");
   const char k = mask.dtype().kind();
   if (k != 'b' && k != 'i' && k != 'u') {
     const std::string got = " (got " + dtype_name(mask.dtype()) + ")";
@@ -753,7 +793,7 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
                         const std::string& algorithm) {
   const char* function = "unique_by_key";
   gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array keys = input_array(keys_obj, function);
+  const py::array keys = empty_sequence_as(keys_obj, input_array(keys_obj, function), "int64");
   const py::dtype key_dtype = keys.dtype();
   const char kk = key_dtype.kind();
   if (!(kk == 'u' || kk == 'i' || kk == 'b') || key_dtype.itemsize() > 8)
@@ -879,7 +919,7 @@ py::array segmented_typed(std::shared_ptr<State> state, const py::array& a, cons
   if (!flags.is_none()) {
     heads = flags_from_mask(flags, n, "segmented_scan", "flags");
   } else {
-    py::array k = input_array(keys, "segmented_scan");
+    const py::array k = empty_sequence_as(keys, input_array(keys, "segmented_scan"), "int64");
     const char dk = k.dtype().kind();
     if ((dk != 'i' && dk != 'u') || (k.dtype().itemsize() != 4 && k.dtype().itemsize() != 8))
       throw py::type_error("segmented_scan() takes keys as an array of 32- or 64-bit integers");
@@ -941,7 +981,10 @@ py::array offsets_u32(const py::object& offsets, py::ssize_t n) {
   if (numpy.attr("min")(o).cast<py::object>() < py::int_(0) || numpy.attr("max")(o).cast<py::object>() > py::int_(most))
     throw py::value_error("segmented_reduce(): offsets must lie in [0, " + std::to_string(most) + "] (len(a) is " +
                           std::to_string(n) + ", and offsets are 32-bit)");
-  const py::array decreasing = numpy.attr("flatnonzero")(numpy.attr("diff")(o).attr("__lt__")(0));
+  // o[1:] < o[:-1], not diff(o) < 0: unsigned offsets' differences wrap and are never negative.
+  const py::ssize_t m = o.size();
+  const py::array decreasing = numpy.attr("flatnonzero")(
+      o[py::slice(1, m, 1)].attr("__lt__")(o[py::slice(0, m - 1, 1)]));
   if (decreasing.size() > 0)
     throw py::value_error("segmented_reduce(): offsets decrease at index " +
                           std::string(py::str(decreasing.attr("__getitem__")(0).attr("__add__")(1))));
@@ -1301,8 +1344,9 @@ with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "tim
       "numpy.histogram(a, bins, range, density) on the GPU: (counts as intp, or with density=True numpy's\n"
       "float64 density, edges). The edges are numpy.histogram_bin_edges', in its dtype, and bins and range\n"
       "raise numpy's errors; the last bin includes its upper edge. Samples of any integer or float dtype up\n"
-      "to 64 bits, or bool (as uint8, as numpy); 64-bit ones compared exactly, where numpy rounds int64 and\n"
-      "uint64 samples to float64. A NaN edge is a ValueError; weights= a NotImplementedError.\n"
+      "to 64 bits, or bool (as uint8, as numpy); int64 and uint64 samples compared as numpy compares them:\n"
+      "converted to float64 where the edges are floats (or their common dtype is), exactly against integer\n"
+      "edges. A NaN edge is a ValueError; weights= a NotImplementedError.\n"
       "    gpuscan.histogram(np.array([1, 2, 2, 3], np.float32), bins=2)\n"
       "    # (array([1, 3]), array([1., 2., 3.], dtype=float32))";
   static const char* unique_doc =

@@ -189,13 +189,32 @@ def test_bad_arguments(ctx):
     check_same(ctx.compact(a, "nonzero", path="shared_memory", algorithm="three_pass"), a[1:], "underscores")
 
 
-def test_single_pass_partition_is_a_gpuscan_error(ctx):
-    if not can_run(ctx, "auto", "single-pass"):
-        pytest.skip("no single-pass on this device")
-    with pytest.raises(gpuscan.Error) as info:
-        ctx.partition(np.arange(4, dtype=np.uint32), "nonzero", algorithm="single-pass")
-    assert info.value.code == "unsupported"
-    assert "three-pass" in info.value.message
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_single_pass_partition_is_a_gpuscan_error(ctx, n):
+    """Refused whatever the input's length: the algorithm is checked before an empty input returns."""
+    a = random_array(np.uint32, n, rng_for("single-pass partition", n))
+    for pred in ("nonzero", a % 2 == 0, []) if n == 0 else ("nonzero", a % 2 == 0):
+        with pytest.raises(gpuscan.Error) as info:
+            ctx.partition(a, pred, algorithm="single-pass")
+        assert info.value.code == "unsupported"
+        assert "three-pass" in info.value.message
+
+
+def test_empty_sequence_is_an_empty_mask(ctx):
+    """numpy reads [] as float64, yet a[[]] is empty: an empty list (or tuple) is an empty mask."""
+    for a in ([], np.zeros(0, np.int16), np.zeros(0, np.float32)):
+        want = np.asarray(a)[np.zeros(0, bool)]
+        for mask in ([], ()):
+            got = ctx.compact(a, mask)
+            assert got.dtype == want.dtype and got.size == 0, (a, mask)
+            values, kept = ctx.partition(a, mask)
+            assert values.dtype == want.dtype and values.size == 0 and kept == 0, (a, mask)
+    with pytest.raises(TypeError):  # an array keeps its dtype: a float mask is refused
+        ctx.compact(np.zeros(0, np.uint32), np.zeros(0, np.float64))
+    assert ctx.segmented_scan(np.zeros(0, np.int32), flags=[]).size == 0
+    assert ctx.segmented_scan(np.zeros(0, np.int32), keys=[]).size == 0
+    keys, values = ctx.unique_by_key([], np.zeros(0, np.float32))
+    assert keys.size == 0 and values.size == 0 and values.dtype == np.float32
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)

@@ -109,15 +109,39 @@ def test_sixty_four_bit_samples_as_numpy(ctx, dtype):
                              f"{np.dtype(dtype).name} bins={bins}")
 
 
-def test_int64_samples_compare_exactly():
-    """With float edges numpy rounds int64 samples to float64 before comparing (2^53 + 3 becomes 2^53 + 4);
-    gpuscan compares exactly, as numpy itself does with integer edges."""
+def test_int64_samples_compare_exactly_with_integer_edges(ctx):
+    """With integer edges numpy compares int64 samples exactly (2^53 + 3 stays below 2^53 + 4), and so
+    does gpuscan: the samples keep their dtype."""
     edge = 2**53 + 4
     a = np.array([2**53 + 3, 2**53 + 5], np.int64)
-    for bins in ([0, edge, 2**54], np.array([0, edge, 2**54], np.float64)):
-        assert gpuscan.histogram(a, bins=bins)[0].tolist() == [1, 1], bins
+    assert ctx.histogram(a, bins=[0, edge, 2**54])[0].tolist() == [1, 1]
     assert np.histogram(a, bins=[0, edge, 2**54])[0].tolist() == [1, 1]
-    assert np.histogram(a, bins=np.array([0, edge, 2**54], np.float64))[0].tolist() == [0, 2]
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_64_bit_samples_as_numpy_compares_them(ctx, dtype):
+    """Where numpy's edges are floats (a bin count, a string, float edges, and uint64 samples against int64
+    edges, whose common dtype is float64) numpy converts int64 and uint64 samples to float64 before it
+    compares them, and gpuscan gives its counts: float64(max) may round below the largest sample, which
+    numpy still counts in the last bin. With a range= numpy first drops the samples outside it, compared
+    with range's values as given (Python ints exactly)."""
+    rng = rng_for("64-bit samples", dtype)
+    info = np.iinfo(dtype)
+    for _ in range(4):
+        base = int(rng.integers(info.max // 4, info.max // 2, dtype=dtype))
+        a = (np.asarray(base, dtype) + rng.integers(0, 1 << 12, 1000).astype(dtype)).astype(dtype)
+        a[:5] = info.max - rng.integers(0, 4, 5).astype(dtype)  # float64 rounds these to 2^63 or 2^64
+        hi = int(a.max())
+        cases = [dict(bins=4096), dict(bins=3), dict(bins="sturges"),
+                 dict(bins=7, range=(base, hi - 1)), dict(bins=7, range=(float(base), float(hi - 1))),
+                 dict(bins=np.array([float(base), float(base) + 2048, float(hi)]))]
+        if dtype == np.uint64:  # int64 edges: compared in float64, their common dtype, so rounded too
+            cases.append(dict(bins=np.array([base, base + 1025, base + 3001], np.int64)))
+        for kwargs in cases:
+            assert_same_as_numpy(ctx.histogram(a, **kwargs), np.histogram(a, **kwargs), f"{dtype.__name__} {kwargs}")
+    small = rng.integers(0, 5, 50).astype(dtype)  # an equal range, widened by 0.5 each way as numpy does
+    for kwargs in (dict(bins=10, range=(0, 0)), dict(bins=3, range=(2, 2)), dict(bins=4, range=(1, 3))):
+        assert_same_as_numpy(ctx.histogram(small, **kwargs), np.histogram(small, **kwargs), f"small {kwargs}")
 
 
 def test_edges_have_numpy_dtype(ctx):

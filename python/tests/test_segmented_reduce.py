@@ -76,6 +76,22 @@ def test_documented_example():
     assert gpuscan.segmented_reduce(np.array([], dtype=np.float32), [0, 0], op="min").tolist() == [np.inf]
 
 
+@pytest.mark.parametrize("offsets_dtype", [np.uint32, np.uint64, np.uint8, np.int32, np.int64])
+@pytest.mark.parametrize("op", ["add", "and", "max"])
+def test_decreasing_offsets_are_a_value_error_in_every_dtype(ctx, offsets_dtype, op):
+    """Unsigned offsets too: their differences wrap instead of going negative."""
+    rng = rng_for("decreasing offsets", offsets_dtype, op)
+    n = int(rng.integers(10, 200))
+    a = random_array(np.int32, n, rng)
+    offsets = np.sort(rng.integers(0, n + 1, 6)).astype(offsets_dtype)
+    offsets[0], offsets[-1] = 0, n
+    at = int(rng.integers(1, 5))
+    offsets[at] = offsets[at + 1] + 1 if offsets[at + 1] < n else n
+    offsets[at + 1] = offsets[at] - 1
+    with pytest.raises(ValueError, match=f"offsets decrease at index {at + 1}"):
+        ctx.segmented_reduce(a, offsets, op=op)
+
+
 def test_errors(ctx):
     a = np.arange(10, dtype=np.uint32)
     # Bad offsets are numpy's ValueError, not gpuscan.Error (which is for what the device reports).

@@ -368,6 +368,8 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
   config.type = data_type_of<T>::value;
   const uint64_t n = values.size();
   const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
+  // ... as a selection's; a partition's own refusals (single-pass) hold for an empty input too.
+  if (partition) resolve_compact(ctx, n, config, true, false, false, core::PlanExtent::outline);
   if (n == 0) return {};
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();

@@ -745,7 +745,7 @@ def py_cumulative(case, rng, fn, op):
     dt = np.dtype(rng.choice(NUMERIC))
     dtype_arg = None if rng.random() < 0.6 else np.dtype(rng.choice(NUMERIC + [np.dtype("float16")]))
     out_dtype = np.dtype(rng.choice(NUMERIC)) if rng.random() < 0.3 else None
-    comp_dt = dtype_arg if dtype_arg is not None else dt
+    comp_dt = loop_dtype(dt, dtype_arg, out_dtype)
     comp_float = is_float(comp_dt)
     # A float computation written into an integer out= truncates: rounding that crosses an integer would
     # change the result, so such cases take data every order sums (multiplies) exactly.
@@ -786,12 +786,15 @@ def py_cumulative(case, rng, fn, op):
     else:
         a = values
     values = native(np.asarray(a))
-    comp_dt = dtype_arg if dtype_arg is not None else values.dtype  # a list of float32 reads as float64
+    comp_dt = loop_dtype(values.dtype, dtype_arg, out_dtype)  # a list of float32 reads as float64
+    comp_float = is_float(comp_dt)
     case.data += f" a: {values.dtype.name} shape={values.shape} pattern={pattern} layout={layout};"
     out_gp = out_np = None
+    wrong_out = False
     if out_dtype is not None:
         result_shape = (values.size,) if axis is None else values.shape
         if rng.random() < 0.08:
+            wrong_out = True
             result_shape = (values.size + 1,)  # the wrong shape: numpy's ValueError
         out_gp = np.zeros(result_shape, out_dtype)
         out_np = np.zeros(result_shape, out_dtype)
@@ -809,7 +812,7 @@ def py_cumulative(case, rng, fn, op):
     def compare(got, want):
         if out_gp is not None and got is not out_gp:
             case.fail("type", "out= given, but the result is not the out array itself")
-        if not comp_float or exact or want.dtype.kind != "f":
+        if not comp_float or exact:
             return check_array(case, "result", got, want)
         # Float sums (products) in another order than numpy's: against a wide reference, within the
         # bound in the narrowest float involved plus the rounding into the result's dtype.
@@ -826,12 +829,58 @@ def py_cumulative(case, rng, fn, op):
         def back(v):
             v = v.reshape(x.shape)
             return v if axis is None else np.moveaxis(v, -1, axis)
+        if want.dtype.kind != "f":
+            # A float loop cast into an integer (or bool) out=: judged in the loop dtype, before the cast.
+            return check_cast_interval(case, got, back(ref), back(tol), None if loose is None else back(loose),
+                                       want.dtype)
         check_array(case, "result", got, back(ref), "tol", back(tol),
                     None if loose is None else back(loose), dtype=want.dtype)
+    if wrong_out and dtype_arg != np.float16:
+        # numpy does not always check out's shape (a (1,) result into a (2,) out leaves out[1] as it was):
+        # gpuscan refuses any out of another shape than the result's, with numpy's ValueError.
+        bad_axis = axis is not None and not -max(values.ndim, 1) <= axis < max(values.ndim, 1)
+        return expect(case, gp, None, None, refuse=argument_problems((True, ValueError), (bad_axis, np.AxisError)))
     if dtype_arg is not None and dtype_arg == np.float16:
         bad_axis = axis is not None and not -max(values.ndim, 1) <= axis < max(values.ndim, 1)
         return expect(case, gp, None, None, refuse=argument_problems((True, TypeError), (bad_axis, np.AxisError)))
     expect(case, gp, reference, compare)
+
+
+def loop_dtype(dt, dtype_arg, out_dtype):
+    """numpy's loop dtype for cumsum/cumprod: dtype= where given; else with out= np.result_type(a, out)
+    (int16 into a uint64 out multiplies in float64); else a's own (the accumulate dtype for integers,
+    not a float either way)."""
+    if dtype_arg is not None:
+        return np.dtype(dtype_arg)
+    if out_dtype is not None:
+        return np.result_type(dt, out_dtype)
+    return np.dtype(dt)
+
+
+def check_cast_interval(case, got, ref, tol, loose, out_dtype):
+    """A float loop's result cast into an integer or bool out=: every value the loop may legitimately
+    produce lies in [ref - tol, ref + tol], and the cast (truncation toward zero, != 0 for bool) is
+    monotone, so got must lie between the casts of the interval's ends. Not compared where the interval
+    holds a NaN or an infinity, leaves the out dtype's range (numpy's cast is undefined there) or is loose."""
+    if not isinstance(got, np.ndarray) or got.shape != ref.shape:
+        return check_array(case, "result", got, ref.astype(out_dtype))
+    check_dtype(case, "result", got.dtype, out_dtype)
+    ref, tol = np.asarray(ref, np.longdouble), np.asarray(tol, np.longdouble)
+    with np.errstate(invalid="ignore", over="ignore"):
+        lo, hi = np.trunc(ref - tol), np.trunc(ref + tol)
+        g = native(got).astype(np.longdouble)
+        if out_dtype == np.bool_:
+            skip = ~np.isfinite(ref) | ((lo <= 0) & (hi >= 0))
+            bad = g != (ref != 0)
+        else:
+            info = np.iinfo(out_dtype)
+            skip = ~np.isfinite(lo) | ~np.isfinite(hi) | (lo < int(info.min)) | (hi > int(info.max))
+            bad = (g < lo) | (g > hi)
+        bad &= ~skip
+        if loose is not None:
+            bad &= ~loose
+    if bad.any():
+        case.fail("value", "result: " + first_mismatches(bad, native(got), ref.astype(np.longdouble), tol))
 
 
 def draw_starts(rng, n):
@@ -877,6 +926,8 @@ def py_segmented_scan(case, rng, fn):
     def gp():
         return fn(d.arg, **kwargs)
     keys_dt = np.asarray(kwargs["keys"]).dtype if "keys" in kwargs else None  # a list reads as int64
+    if isinstance(kwargs.get("keys"), list) and not kwargs["keys"]:
+        keys_dt = np.dtype("int64")  # [] reads as float64, but as keys it is empty int64 keys (a[[]] is empty)
     problems = argument_problems(
         (d.refused, TypeError), (how in ("both", "neither", "short"), ValueError),
         (keys_dt is not None and keys_dt.name not in ("int32", "uint32", "int64", "uint64"), TypeError),
@@ -913,6 +964,8 @@ def py_segmented_reduce(case, rng, fn):
     off_dt = np.dtype(rng.choice(["int32", "uint32", "int64", "uint64", "int16"]))
     if bad == "negative":
         off_dt = np.dtype("int64")
+    if offsets.size and offsets.max() > np.iinfo(off_dt).max:
+        off_dt = np.dtype("int32")  # int16 cannot hold offsets past 32767: the cast would wrap them
     off_arg = offsets.tolist() if rng.random() < 0.3 else offsets.astype(off_dt)
     case.call = f"{case.target}({args_text(d.arg, off_arg, op=op)}) offsets {bad}"
 
@@ -1065,23 +1118,28 @@ def py_unique(case, rng, fn):
     return_counts = bool(rng.random() < 0.4)
     sort = bool(rng.random() < 0.5)
     algorithm = str(rng.choice(["auto", "three-pass", "single-pass"]))
-    case.call = f"{case.target}({args_text(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort)})"
+    equal_nan = bool(rng.random() < 0.7)  # numpy's default, True, most of the time
+    text = args_text(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan)
+    case.call = f"{case.target}({text})"
 
     def gp():
-        return fn(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort)
+        return fn(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan)
     if d.refused:
         return expect(case, gp, None, None, refuse=TypeError)
     x = d.values
     if sort:
         # numpy.unique: one NaN however many there are; which of equal -0.0 and +0.0 numpy keeps depends
         # on its unstable sort, so values compare as numbers here.
-        ref = lambda: np.unique(x, return_counts=return_counts)  # noqa: E731
+        ref = lambda: np.unique(x, return_counts=return_counts, equal_nan=equal_nan)  # noqa: E731
         mode = "exact"
     else:
         # Without sort=: the first of every run of equal neighbours (the documented std::unique_copy; no
-        # numpy function), each NaN a run of its own; the first element of a run, bit for bit.
+        # numpy function); consecutive NaNs one run where equal_nan, each NaN a run of its own where
+        # not; the first element of a run, bit for bit.
         def ref():
             m = run_starts(x)
+            if equal_nan and is_float(x.dtype) and x.size > 1:
+                m[1:] &= ~(np.isnan(x[1:]) & np.isnan(x[:-1]))
             if not return_counts:
                 return x[m]
             bounds = np.append(np.flatnonzero(m), x.size)
@@ -1233,21 +1291,43 @@ def draw_bins_range(rng, x):
 def py_histogram(case, rng, fn):
     # small integers half the time: samples on and next to the edges
     d = draw_array(case, rng, NUMERIC, refuse_rate=0.03, pattern="small" if rng.random() < 0.5 else None)
-    bins, rng_arg = draw_bins_range(rng, d.values if not d.refused else np.zeros(0))
+    # float16, refused elsewhere, is a histogram's sample dtype (widened to float32 losslessly, documented)
+    refused = d.refused and d.values.dtype != np.float16
+    bins, rng_arg = draw_bins_range(rng, d.values if not refused else np.zeros(0))
     case.call = f"{case.target}({args_text(d.arg, bins=bins, range=rng_arg)})"
 
     def gp():
         return fn(d.arg, bins=bins, range=rng_arg)
-    if d.refused:
+    if refused:
         return expect(case, gp, None, None, refuse=TypeError)
 
+    def kept_by_range(x):
+        """The samples numpy's even-bin path counts: those within range=, compared with its values as
+        given (exactly for Python ints and 64-bit samples), widened by 0.5 each way where equal."""
+        if np.ndim(bins) != 0 or rng_arg is None:
+            return x
+        first, last = rng_arg
+        if first == last:
+            first, last = first - 0.5, last + 0.5
+        return x[(x >= first) & (x <= last)]
+
     def reference():
-        counts, edges = np.histogram(d.values, bins=bins, range=rng_arg)
-        if np.any(np.diff(edges) == 0):
-            # Equal even edges (a range of a few float32 ulps, denormals say): numpy's even-bin path puts a
-            # sample on them into an empty bin [e, e) by its one-step index correction; its edge-array path,
-            # as gpuscan, into the bin that holds it. Take that one.
-            counts, _ = np.histogram(d.values, bins=edges)
+        x = d.values
+        try:
+            counts, edges = np.histogram(x, bins=bins, range=rng_arg)
+        except IndexError:
+            # numpy's even-bin path on bins of no width in float64 (uint64 samples past 2^53 whose range
+            # widened by 0.5 stays one float): its index is NaN, cast to -2^63, out of bounds.
+            edges = np.histogram_bin_edges(x, bins=bins, range=rng_arg)
+            counts = None
+        # Where numpy's even-bin path misplaces samples its own edges place elsewhere, the reference is
+        # its edge-array path (gpuscan's: every sample in the bin of numpy's edges that holds it), on the
+        # samples the even path keeps. Equal even edges (a range of a few float32 ulps, denormals say):
+        # the even path puts a sample on them into an empty bin [e, e) by its one-step index
+        # correction. float16 samples: the even path computes the index in float16, off by more than
+        # the one step it corrects with thousands of bins.
+        if counts is None or np.any(np.diff(edges) == 0) or (x.dtype == np.float16 and np.ndim(bins) == 0):
+            counts, _ = np.histogram(kept_by_range(x), bins=edges)
         return counts, edges
     expect(case, gp, reference, pair_check(case, ("counts", "edges"), ("exact", "bits")))
 
