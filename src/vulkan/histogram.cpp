@@ -47,11 +47,25 @@ PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
   return key;
 }
 
+// The counts and the edge table are each bound whole (they cannot be windowed as the samples are): refuse
+// a histogram whose bins need more than one binding before anything is allocated or recorded.
+void check_bins_fit(const Context& ctx, const HistogramBins& bins, const core::EdgeTable& table, uint32_t cbytes) {
+  const uint64_t most = impl_of(ctx).max_binding_bytes;
+  const uint64_t counts_bytes = uint64_t{bins.num_bins()} * cbytes;
+  const uint64_t table_bytes = table.words.size() * 4;
+  if (counts_bytes > most || table_bytes > most)
+    throw Error(Errc::too_large, std::to_string(bins.num_bins()) + " histogram bins need " +
+                                     std::to_string(std::max(counts_bytes, table_bytes)) +
+                                     " bytes of counts or edges in one binding; this device binds at most " +
+                                     std::to_string(most) + " bytes (maxStorageBufferRange)");
+}
+
 }  // namespace
 
-TempRequirements histogram_temp_requirements(const Context&, const HistogramBins& bins,
+TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
                                              const HistogramConfig& config) {
   const core::EdgeTable table = core::to_edge_table(bins, config.type, config.last_bin_closed);
+  check_bins_fit(ctx, bins, table, count_bytes(config.counts));
   TempRequirements req;
   req.size = std::max<VkDeviceSize>(4, table.words.size() * 4);
   req.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -70,6 +84,7 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
   const PipelineKey key = key_of(ctx, config);
   const uint32_t num_bins = args.bins.num_bins();
   const uint32_t cbytes = count_bytes(config.counts);
+  check_bins_fit(ctx, args.bins, table, cbytes);
   const uint64_t table_bytes = table.words.size() * 4;
   const uint32_t sbytes = table.element_bytes;
   const uint64_t sample_bytes = args.count * sbytes;

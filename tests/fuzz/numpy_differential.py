@@ -792,7 +792,7 @@ def py_cumulative(case, rng, fn, op):
     out_gp = out_np = None
     wrong_out = False
     if out_dtype is not None:
-        result_shape = (values.size,) if axis is None else values.shape
+        result_shape = (values.size,) if axis is None else np.atleast_1d(values).shape
         if rng.random() < 0.08:
             wrong_out = True
             result_shape = (values.size + 1,)  # the wrong shape: numpy's ValueError
@@ -816,7 +816,9 @@ def py_cumulative(case, rng, fn, op):
             return check_array(case, "result", got, want)
         # Float sums (products) in another order than numpy's: against a wide reference, within the
         # bound in the narrowest float involved plus the rounding into the result's dtype.
-        x = (values.reshape(-1) if axis is None else np.moveaxis(values, axis, -1)).astype(comp_dt)
+        # A 0-d input scans as one element, as numpy's does (its result has shape (1,)).
+        shaped = np.atleast_1d(values)
+        x = (shaped.reshape(-1) if axis is None else np.moveaxis(shaped, axis, -1)).astype(comp_dt)
         flat = x.reshape(-1)
         starts = np.zeros(flat.size, bool)
         row = x.shape[-1] if x.ndim else 1
@@ -828,7 +830,7 @@ def py_cumulative(case, rng, fn, op):
 
         def back(v):
             v = v.reshape(x.shape)
-            return v if axis is None else np.moveaxis(v, -1, axis)
+            return v if axis is None else np.moveaxis(v, -1, axis)  # x's axes: shaped's, that axis last
         if want.dtype.kind != "f":
             # A float loop cast into an integer (or bool) out=: judged in the loop dtype, before the cast.
             return check_cast_interval(case, got, back(ref), back(tol), None if loose is None else back(loose),

@@ -308,6 +308,18 @@ TEST_F(HistogramTest, OffsetsAndWindows) {
   });
   EXPECT_EQ(run(windowed, in, bins, {}, 5), expected(in, bins));
   EXPECT_EQ(run(windowed, in, HistogramBins::even(900, -2, 2), {}), expected(in, HistogramBins::even(900, -2, 2)));
+  // Counts (1100 u32) or an edge table (1000 f64 edges) past one binding: refused before anything is allocated.
+  const std::span<const float> f(in);
+  const std::vector<double> d(in.begin(), in.end());
+  EXPECT_THROW(histogram(windowed, f, HistogramBins::even(1100, -2, 2)), Error);
+  EXPECT_THROW(histogram(windowed, std::span<const double>(d), HistogramBins::even(999, -2, 2)), Error);
+  try {
+    histogram_temp_requirements(windowed, HistogramBins::even(1100, -2, 2), {.type = DataType::f32});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::too_large)) << e.what();
+    EXPECT_NE(std::string(e.what()).find("maxStorageBufferRange"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(HistogramTest, ConvenienceCall) {
