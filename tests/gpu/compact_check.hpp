@@ -163,12 +163,14 @@ class CompactChecks : public Base, public ::testing::WithParamInterface<Param> {
   // partition test that ran no partition must not report a pass).
   bool skip_partition() const {
     if (!single_pass()) return false;
-    std::vector<uint32_t> v(10);
-    try {
-      partition(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), config());
-      ADD_FAILURE() << "a single-pass partition did not throw";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
+    for (size_t n : {size_t{10}, size_t{0}}) {  // an empty input is refused as well, not returned empty
+      std::vector<uint32_t> v(n);
+      try {
+        partition(ctx, std::span<const uint32_t>(v), Predicate::nonzero(), config());
+        ADD_FAILURE() << "a single-pass partition of " << n << " elements did not throw";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), Errc::unsupported) << e.what();
+      }
     }
     return true;
   }
