@@ -63,7 +63,7 @@ std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs
 }
 
 void add_bench_modules(const Context& ctx) {
-  for (const vk::EmbeddedShader& s : vk::bench_shaders()) impl_of(ctx).add_module(s.name, {s.words, s.size_bytes / 4});
+  for (const vk::EmbeddedShader& s : vk::bench_shaders()) impl_of(ctx).add_module(s.name, vk::spirv_words(s));
 }
 
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k) {

@@ -1,8 +1,11 @@
 # Compiles GLSL shader variants to SPIR-V with glslc and embeds them in the library.
 #
 # Each variant is "name|source|define,define,...[|target env]" (see shaders/variants.cmake). glslc writes the SPIR-V
-# as a C initializer list (-mfmt=c) and a depfile (-MD), so editing an #included file rebuilds exactly
-# the variants that include it. A generated table maps each variant name to its words.
+# and a depfile (-MD), so editing an #included file rebuilds exactly the variants that include it.
+# cmake/EmbedXz.cmake packs each group of variants (one kernel and element type) into a .tar.xz, embedded as
+# a C initializer list of bytes: a group's variants share most of their code, which LZMA finds (src/core/xz.hpp
+# has the figures). A generated table maps each variant name to its archive and member, which
+# src/vulkan/shader_table.hpp unpacks.
 # Splits one manifest entry into name, source, define_list (the manifest's "A,B"), define_flags (-D...), target_env
 # (vulkan1.1 unless given), explicit_target (whether the entry names one) and ident (a C identifier for the name),
 # in the caller's scope.
@@ -31,6 +34,7 @@ endmacro()
 
 # The shader sources, wherever the calling CMakeLists.txt is (the benchmarks embed their own kernels too).
 set(GPUSCAN_SHADER_DIR "${CMAKE_CURRENT_LIST_DIR}/../shaders")
+set(_gpuscan_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
 # `table_function` names the generated table's function (gpuscan::vk::<table_function>(), declared in
 # src/vulkan/shader_table.hpp): embedded_shaders for the library, bench_shaders for the benchmarks.
 function(gpuscan_embed_shader_variants target variants table_function)
@@ -39,21 +43,43 @@ function(gpuscan_embed_shader_variants target variants table_function)
   set(sources "")
   set(table_entries "")
   set(includes "")
+  set(groups "")
   foreach(variant IN LISTS variants)
     _gpuscan_parse_variant("${variant}")
-    set(out "${gen_dir}/${ident}.inc")
+    set(spv "${gen_dir}/${ident}.spv")
     add_custom_command(
-      OUTPUT "${out}"
+      OUTPUT "${spv}"
       COMMAND ${GLSLC} --target-env=${target_env} -fshader-stage=compute -O -Werror
               -I "${GPUSCAN_SHADER_DIR}" ${define_flags}
-              -MD -MF "${out}.d" -mfmt=c -o "${out}" "${GPUSCAN_SHADER_DIR}/${source}"
+              -MD -MF "${spv}.d" -o "${spv}" "${GPUSCAN_SHADER_DIR}/${source}"
       DEPENDS "${GPUSCAN_SHADER_DIR}/${source}"
-      DEPFILE "${out}.d"
+      DEPFILE "${spv}.d"
       COMMENT "glslc ${name}"
       VERBATIM)
+    # The group: the name's first two parts ("single_pass.u32" of "single_pass.u32.add.bda").
+    string(REGEX MATCH "^[^.]+(\\.[^.]+)?" group "${name}")
+    string(MAKE_C_IDENTIFIER "archive_${group}" group_ident)
+    if(NOT group_ident IN_LIST groups)
+      list(APPEND groups ${group_ident})
+      set(${group_ident}_files "")
+    endif()
+    list(APPEND ${group_ident}_files "${ident}.spv")
+    string(APPEND table_entries "    {\"${name}\", ${group_ident}, sizeof(${group_ident}), \"${ident}.spv\"},\n")
+  endforeach()
+  foreach(group_ident IN LISTS groups)
+    set(out "${gen_dir}/${group_ident}.inc")
+    set(spvs ${${group_ident}_files})
+    list(TRANSFORM spvs PREPEND "${gen_dir}/")
+    string(REPLACE ";" "," files "${${group_ident}_files}")
+    add_custom_command(
+      OUTPUT "${out}"
+      COMMAND ${CMAKE_COMMAND} -DFILES=${files} -DOUT=${out} -P "${_gpuscan_cmake_dir}/EmbedXz.cmake"
+      DEPENDS ${spvs} "${_gpuscan_cmake_dir}/EmbedXz.cmake"
+      WORKING_DIRECTORY "${gen_dir}"
+      COMMENT "xz ${group_ident}"
+      VERBATIM)
     list(APPEND sources "${out}")
-    string(APPEND includes "static const uint32_t ${ident}[] =\n#include \"shaders/${ident}.inc\"\n;\n")
-    string(APPEND table_entries "    {\"${name}\", ${ident}, sizeof(${ident})},\n")
+    string(APPEND includes "static const uint8_t ${group_ident}[] =\n#include \"shaders/${group_ident}.inc\"\n;\n")
   endforeach()
   set(table "${CMAKE_CURRENT_BINARY_DIR}/generated/${table_function}_table.cpp")
   file(CONFIGURE OUTPUT "${table}" CONTENT

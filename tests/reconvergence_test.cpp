@@ -20,7 +20,7 @@ namespace {
 using Words = std::vector<uint32_t>;
 constexpr uint32_t op_extension = 10, op_entry_point = 15, op_execution_mode = 16, op_capability = 17;
 
-Words words_of(const vk::EmbeddedShader& s) { return Words(s.words, s.words + s.size_bytes / 4); }
+Words words_of(const vk::EmbeddedShader& s) { return vk::spirv_words(s); }
 
 // The instructions after the header, each as its words.
 std::vector<Words> instructions(const Words& module) {

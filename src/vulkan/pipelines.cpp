@@ -45,7 +45,7 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
     if (found == table.end())
       throw Error(Errc::unsupported, "no shader variant " + key.variant +
                                          " is built into gpuscan (was it configured with fewer GPUSCAN_TYPES?)");
-    module = modules.emplace(key.variant, create_module({found->words, found->size_bytes / 4})).first;
+    module = modules.emplace(key.variant, create_module(vk::spirv_words(*found))).first;
   }
 
   // constant_id i takes values[i]; ids a shader does not declare are ignored by Vulkan.
