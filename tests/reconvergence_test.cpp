@@ -1,3 +1,4 @@
+// The embedded SPIR-V modules (src/vulkan/shader_table.hpp) unpacked, and
 // vk::with_reconvergence (src/vulkan/reconvergence.hpp) on every SPIR-V module embedded in gpuscan: exactly one
 // OpExtension and one OpExecutionMode more, in their places, everything else unchanged; spirv-val accepts the
 // result. No device needed: lavapipe offers neither guarantee, so the GPU tests never patch.
@@ -6,8 +7,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -77,6 +80,20 @@ std::string check_patch(const Words& original, const Words& patched, const Expec
   after.erase(after.begin() + static_cast<ptrdiff_t>(last_entry + 2));
   after.erase(after.begin() + static_cast<ptrdiff_t>(last_capability + 1));
   return after == before ? "" : "other instructions changed";
+}
+
+// The embedded archives give back, byte for byte, the SPIR-V glslc wrote into the build tree, for every module.
+TEST(EmbeddedShaders, EveryModuleUnpacksToWhatGlslcWrote) {
+  ASSERT_FALSE(vk::embedded_shaders().empty());
+  for (const vk::EmbeddedShader& s : vk::embedded_shaders()) {
+    const std::string path = std::string(GPUSCAN_SHADER_BUILD_DIR) + "/" + s.member;
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in.good()) << path;
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const Words words = words_of(s);
+    ASSERT_EQ(bytes.size(), words.size() * 4) << s.name;
+    EXPECT_EQ(std::memcmp(bytes.data(), words.data(), bytes.size()), 0) << s.name;
+  }
 }
 
 TEST(Reconvergence, PatchAddsOneExtensionAndOneModeToEveryEmbeddedModule) {
