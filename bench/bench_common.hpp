@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/types.hpp"
 
 namespace gpuscan::bench {

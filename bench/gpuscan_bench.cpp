@@ -23,7 +23,7 @@
 #include <span>
 #include <sstream>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "gpuscan/testing.hpp"
 #include "bench_support.hpp"

@@ -5,7 +5,7 @@
 #include <iostream>
 #include <vector>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/submit.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "segment_lengths.hpp"
 #include "vulkan/submit.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/histogram_edges.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {

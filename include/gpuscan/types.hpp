@@ -136,6 +136,29 @@ struct CustomOp {
   uint32_t element_size = 0;  // bytes per element; 0 = the std430 array stride of the snippet's T
 };
 
+// What a config's 0 means for W and K where no tuning profile or single-pass rule says otherwise
+// (docs/scan.md, "ScanConfig"): W = 256; K = 4 for 4-byte types and 2 for 8-byte ones, whose vectors hold
+// twice the registers (on the H200 their scans ran 1.5-1.8x faster with K = 2 than with 4 at 2^24-2^28
+// elements, while 4-byte types are fastest at 4). Context::workgroup_size / vectors_per_lane say what a
+// given scan takes.
+inline constexpr uint32_t default_workgroup_size = 256;
+inline constexpr uint32_t default_vectors_per_lane = 4;
+constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
+  return element_bytes >= 8 ? 2 : default_vectors_per_lane;
+}
+
+// The look-ahead scan's default grid G (Algorithm::look_ahead) for a device of `shader_cores` SMs / compute
+// units / cores (DeviceInfo::shader_cores; 0: not reported). G must not exceed the workgroups the device holds
+// at once: past that, every resident workgroup computes the totals of those not started yet from their input
+// (measured on an H200, 2^28 u32 exclusive: 0.74 ms at G = 528, 65 ms at G = 2048). So 4 per core, the figure
+// measured there (132 SMs, G = 528), and where the device does not say, a guess small enough for any
+// discrete GPU. Speed depends on it, and so do float results' last bits.
+inline constexpr uint32_t look_ahead_grid_per_core = 4;
+inline constexpr uint32_t look_ahead_unknown_device_grid = 64;
+constexpr uint32_t look_ahead_default_grid(uint32_t shader_cores) {
+  return shader_cores != 0 ? look_ahead_grid_per_core * shader_cores : look_ahead_unknown_device_grid;
+}
+
 struct ScanConfig {
   DataType type = DataType::u32;
   ScanKind kind = ScanKind::exclusive;

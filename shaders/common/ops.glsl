@@ -118,7 +118,7 @@ T from_bits(uint b) { return from_words(uvec2(b, 0u)); }
 // operator names it with a define instead: the single-pass scans (with OP a constant, the H200 ran the
 // u32 min and max scans 1.7x slower at 2^24 and 1.9x at 2^28; reduce-then-scan and compaction within 2 %),
 // compaction's count monoid (OP_ADD) and a caller's operator (OP_CUSTOM). min(a, b) is GLSL's
-// "b < a ? b : a", as in src/cpu/reference.hpp, but NaN-propagating on floats (nan_min above); integer
+// "b < a ? b : a", as in include/gpuscan/reference.hpp, but NaN-propagating on floats (nan_min above); integer
 // + and * wrap.
 #define OP_ID_ADD 0u
 #define OP_ID_MIN 1u

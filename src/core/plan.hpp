@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "gpuscan/types.hpp"
+
 namespace gpuscan::core {
 
 enum class Kernel : uint8_t {
@@ -114,17 +116,10 @@ struct PlanLimits {
   uint32_t look_ahead_grid = 0;   // G of the look-ahead scan (0: look_ahead_default_grid(0))
 };
 
-// The look-ahead scan's default grid G for a device of `shader_cores` SMs / compute units / cores
-// (DeviceInfo::shader_cores; 0: not reported). G must not exceed the workgroups the device holds at once:
-// past that, every resident workgroup computes the totals of those not started yet from their input
-// (measured on an H200, 2^28 u32 exclusive: 0.74 ms at G = 528, 65 ms at G = 2048). So 4 per core, the
-// figure measured there (132 SMs, G = 528), and where the device does not say, a guess small enough for
-// any discrete GPU. Speed depends on it, and so do float results' last bits.
-inline constexpr uint32_t look_ahead_grid_per_core = 4;
-inline constexpr uint32_t look_ahead_unknown_device_grid = 64;
-constexpr uint32_t look_ahead_default_grid(uint32_t shader_cores) {
-  return shader_cores != 0 ? look_ahead_grid_per_core * shader_cores : look_ahead_unknown_device_grid;
-}
+// The look-ahead scan's default grid (gpuscan/types.hpp says why).
+using gpuscan::look_ahead_default_grid;
+using gpuscan::look_ahead_grid_per_core;
+using gpuscan::look_ahead_unknown_device_grid;
 
 struct ScanRequest {
   uint64_t n = 0;

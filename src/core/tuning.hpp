@@ -7,16 +7,15 @@
 
 #include <cstdint>
 
+#include "gpuscan/types.hpp"
+
 namespace gpuscan::core {
 
-inline constexpr uint32_t default_workgroup_size = 256;
-inline constexpr uint32_t default_vectors_per_lane = 4;
-// The default K for elements of `element_bytes` bytes. 8-byte types hold twice the registers per vector:
-// on the H200 their scans ran 1.5-1.8x faster with K = 2 than with 4 at 2^24-2^28 elements, while 4-byte
-// types are fastest at 4 (bench/RESULTS.md, the shape sweep per element type).
-constexpr uint32_t default_vectors_per_lane_for(uint32_t element_bytes) {
-  return element_bytes >= 8 ? 2 : default_vectors_per_lane;
-}
+// The plain defaults of W and K are public (gpuscan/types.hpp, with the measurement behind K per element
+// size: bench/RESULTS.md, the shape sweep per element type).
+using gpuscan::default_vectors_per_lane;
+using gpuscan::default_vectors_per_lane_for;
+using gpuscan::default_workgroup_size;
 // Single-pass tile shapes. The single-pass scan's defaults depend on the type, the kind and the count
 // (core::single_pass_shape; measured on the H200, bench/RESULTS.md; lavapipe keeps W = 256 and
 // default_vectors_per_lane_for):

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/mpi.hpp"
 #include "gpuscan/types.hpp"
 #include "mpi/collective.hpp"

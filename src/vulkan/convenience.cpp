@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"

@@ -13,7 +13,7 @@
 
 #include "core/scan_shape.hpp"
 #include "core/stream.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/vulkan/stream.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "cli_e2e_fixture.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/types.hpp"
 #include "gpuscan/version.hpp"
 

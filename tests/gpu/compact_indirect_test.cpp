@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "compact_check.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 
 namespace gpuscan::test {
 namespace {

@@ -3,7 +3,7 @@
 #include <cstdlib>
 
 #include "core/tuning.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpu_test_support.hpp"
 #include "vulkan/reconvergence.hpp"
 

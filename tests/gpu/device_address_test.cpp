@@ -5,7 +5,7 @@
 // and without windows on this one, the tile boundaries with unaligned addresses, and misuse.
 #include <algorithm>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "scan_check.hpp"
 #include "vulkan/context_impl.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <limits>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/submit.hpp"

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/plan.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "scan_check.hpp"
 
 namespace gpuscan::test {

@@ -1,4 +1,4 @@
-// Every element type x operator x algorithm against the CPU reference (src/cpu/reference.hpp).
+// Every element type x operator x algorithm against the CPU reference (include/gpuscan/reference.hpp).
 //
 // How the space is sampled, to keep CI affordable (each new pipeline costs lavapipe an LLVM compile):
 //   - every (type, operator) pair runs on every algorithm (multipass with both workgroup scans,

@@ -10,7 +10,7 @@
 #include <optional>
 #include <thread>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuscan/compact.hpp"
 #include "gpuscan/reduce.hpp"

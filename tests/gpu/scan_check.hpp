@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/reduce.hpp"
 #include "gpu_test_support.hpp"
 

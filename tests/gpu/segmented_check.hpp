@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpuscan/segmented.hpp"
 #include "scan_check.hpp"
 

@@ -14,7 +14,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu/sort_reference.hpp"
+#include "gpuscan/sort_reference.hpp"
 #include "gpu_test_support.hpp"  // random_values, with_nans
 #include "gpuscan/sort.hpp"
 

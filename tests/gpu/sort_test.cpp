@@ -11,7 +11,7 @@
 #include <functional>
 #include <limits>
 
-#include "cpu/sort_reference.hpp"
+#include "gpuscan/sort_reference.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuscan/testing.hpp"
 #include "gpuscan/vulkan.hpp"

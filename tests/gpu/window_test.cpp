@@ -8,7 +8,7 @@
 #include <map>
 
 #include "compact_check.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "scan_check.hpp"
 #include "vulkan/context_impl.hpp"
 

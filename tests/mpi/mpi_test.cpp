@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "gpu_test_support.hpp"
 #include "gpuscan/mpi.hpp"
 

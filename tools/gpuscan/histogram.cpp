@@ -9,7 +9,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "format.hpp"
 #include "io.hpp"
 #include "options.hpp"

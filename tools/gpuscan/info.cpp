@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "core/plan.hpp"
 #include "format.hpp"
 #include "json.hpp"
 #include "options.hpp"
@@ -66,9 +65,9 @@ void print_device(std::ostream& out, const DeviceInfo& d, bool picked) {
   row("shared memory") << format_bytes(d.max_shared_memory_bytes) << '\n';
   row("shader cores");
   if (d.shader_cores != 0)
-    out << d.shader_cores << " (look-ahead grid " << gpuscan::core::look_ahead_default_grid(d.shader_cores) << ")\n";
+    out << d.shader_cores << " (look-ahead grid " << gpuscan::look_ahead_default_grid(d.shader_cores) << ")\n";
   else
-    out << "not reported (look-ahead grid " << gpuscan::core::look_ahead_default_grid(0) << ")\n";
+    out << "not reported (look-ahead grid " << gpuscan::look_ahead_default_grid(0) << ")\n";
   row("largest memory heap") << format_bytes(d.largest_memory_heap_bytes) << " (no scan's data can be larger)\n";
   row("timestamp period");
   if (d.timestamp_period_ns > 0)

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <string>
 
-#include "core/tuning.hpp"
 #include "gpuscan/stream.hpp"
 
 namespace gpuscan::cli {
@@ -230,7 +229,7 @@ void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& v
   app.add_option("--workgroup-size,-w", workgroup_size,
                  "invocations per workgroup W: a power of two from 32 to the device's max workgroup "
                  "invocations; 0 = gpuscan's default (" +
-                     std::to_string(core::default_workgroup_size) +
+                     std::to_string(gpuscan::default_workgroup_size) +
                      ", or what single-pass plans pick for the type and size: docs/scan.md, docs/compact.md). " +
                      tiles_note)
       ->transform(unsigned_integer(UINT32_MAX))
@@ -238,7 +237,7 @@ void add_tile_shape_options(CLI::App& app, uint32_t& workgroup_size, uint32_t& v
       ->capture_default_str();
   app.add_option("--vectors-per-lane,-k", vectors_per_lane,
                  k_applies_to + "4-element vectors each invocation owns, K: a power of two from 1 to 16; 0 = "
-                 "gpuscan's default (" + std::to_string(core::default_vectors_per_lane) +
+                 "gpuscan's default (" + std::to_string(gpuscan::default_vectors_per_lane) +
                  ", or 2 for 8-byte types; single-pass plans pick theirs by type and size)")
       ->transform(unsigned_integer(UINT32_MAX))
       ->type_name("K")
@@ -281,12 +280,12 @@ void add_algorithm_options(CLI::App& app, AlgorithmOptions& options) {
 }
 
 uint32_t effective_workgroup_size(const ScanConfig& config) {
-  return config.workgroup_size != 0 ? config.workgroup_size : core::default_workgroup_size;
+  return config.workgroup_size != 0 ? config.workgroup_size : gpuscan::default_workgroup_size;
 }
 
 uint32_t effective_vectors_per_lane(const ScanConfig& config) {
   return config.vectors_per_lane != 0 ? config.vectors_per_lane
-                                     : core::default_vectors_per_lane_for(element_size(config.type));
+                                     : gpuscan::default_vectors_per_lane_for(element_size(config.type));
 }
 
 uint64_t tile_elements(const ScanConfig& config, Algorithm algorithm, uint32_t k, uint32_t w) {

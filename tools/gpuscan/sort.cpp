@@ -10,7 +10,7 @@
 
 #include "backend.hpp"
 #include "commands.hpp"
-#include "cpu/sort_reference.hpp"
+#include "gpuscan/sort_reference.hpp"
 #include "format.hpp"
 #include "gpuscan/vulkan/sort.hpp"
 #include "io.hpp"

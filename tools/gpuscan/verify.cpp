@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "cpu/reference.hpp"
+#include "gpuscan/reference.hpp"
 #include "io.hpp"
 
 namespace gpuscan::cli {

@@ -1,4 +1,4 @@
-// Checking a GPU scan against the CPU reference (src/cpu/reference.hpp), for `scan --verify` and
+// Checking a GPU scan against the CPU reference (include/gpuscan/reference.hpp), for `scan --verify` and
 // `demo`. Integers must match exactly (add and mul wrap, as on the GPU), and so must float min and max.
 //
 // Floats. Float sums and products are compared with a reference computed in a wider type (double for

@@ -1,6 +1,6 @@
-// CPU reference of the radix sort (gpuscan/sort.hpp), used by the tests and by the CLI's --verify: the
-// stable order of the keys as std::stable_sort gives it. Over every bit of the key the comparison is the
-// numbers' own (floats as numpy orders them: -0.0 == +0.0, every NaN after +inf), written independently of
+// CPU reference of the radix sort (gpuscan/sort.hpp): public and header-only, used by the tests and by the
+// CLI's --verify: the stable order of the keys as std::stable_sort gives it. Over every bit of the key the
+// comparison is the numbers' own (floats as numpy orders them: -0.0 == +0.0, every NaN after +inf), written independently of
 // the GPU's bit transform; a bit range compares the range's bits of the ordered key (key_order_bits).
 #pragma once
 

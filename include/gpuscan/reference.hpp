@@ -1,4 +1,6 @@
-// CPU reference scans and reductions, used by the tests and by the CLI's --verify and demo. Every
+// CPU reference scans and reductions: public and header-only, the oracle gpuscan's tests, the CLI's --verify
+// and the demo check the GPU against, for checking results in your own tests too; the library takes the
+// host-side meaning of its operators (identity, combine) from here. Every
 // operator of gpuscan::Op with the identity and the combine of shaders/common/ops.glsl: integer add
 // and mul wrap as C++ unsigned arithmetic does (two's complement for signed types), as the GPU's do;
 // min(a, b) is `b < a ? b : a`, as GLSL's; on floats min and max propagate NaN (a NaN operand gives the
