@@ -25,6 +25,7 @@
 // Only the neutral headers: a GL program needs no Vulkan header.
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
+#include "gpuscan/histogram.hpp"  // HistogramBins, HistogramConfig
 #include "gpuscan/message.hpp"  // MessageSeverity, MessageCallback
 #include "gpuscan/reduce.hpp"  // ReduceConfig
 #include "gpuscan/segmented.hpp"  // SegmentHeads
@@ -429,5 +430,63 @@ std::pair<std::vector<K>, std::vector<V>> sort_pairs(const Context& ctx, std::sp
                                                      std::span<const V> values, SortConfig config = {}) {
   return gpuscan::detail::sort_pairs_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, values, config);
 }
+
+// ---- Histograms, as gpuscan/histogram.hpp and gpuscan/vulkan/histogram.hpp ----------------------------
+// The same kernel (shaders/histogram.comp) and plan (src/core/histogram_plan.hpp), so the same counts as
+// on Vulkan: exact bin membership for every sample type, even and custom bins, numpy's closed last bin,
+// NaN not counted, windows past one binding, a count from GPU memory. u64 and i64 samples need
+// GL_ARB_gpu_shader_int64 (Errc::unsupported without it; GlInfo::gpu_shader_int64 says); u64 counts run
+// on every GL 4.5 context (each a pair of 32-bit words added with 32-bit atomics and a carry: GL has no
+// 64-bit buffer atomics in core).
+//
+// Temp: the edge table, one sample-type value per edge, which record_histogram copies there
+// (glCopyNamedBufferSubData: any buffer storage will do).
+//   gpuscan::gl::histogram_temp_requirements(ctx, gpuscan::HistogramBins::even(256, 0, 1),
+//                                            {.type = gpuscan::DataType::f32}).size  // 1028
+TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
+                                             const HistogramConfig& config);
+
+struct HistogramArgs {
+  HistogramConfig config;
+  HistogramBins bins;
+  uint64_t count = 0;  // samples; 0 only zeroes the counts (input may then be buffer 0)
+  BufferView input;    // count samples of config.type
+  BufferView counts;   // num_bins counts of config.counts; must not overlap input or temp. Zeroed with
+                       // glClearNamedBufferSubData unless config.accumulate
+  BufferView temp;     // histogram_temp_requirements(...).size bytes
+  // Optional: the count from GPU memory, as ScanArgs::count_from (`count` is its upper bound). A count
+  // above the bound counts the bound's samples and sets the status word to 1.
+  std::optional<IndirectCount> count_from;
+};
+
+// Dispatches the histogram (binds its program, SSBO bindings 0-4 and uniform buffer 0). Barrier contract as
+// record_scan's; the counts are zeroed and the edge table written by GL commands, which need no barrier
+// before the dispatches, but earlier shader accesses to counts and temp must be complete. Afterwards
+// counts[0, num_bins) (and a status word) are written by shader storage atomics and stores. Throws
+// Errc::invalid_argument for no bins, edges that are NaN or decrease, counts other than u32/u64, a
+// workgroup size that is not a power of two, or overlapping ranges; Errc::too_large for counts or an
+// edge table past GL_MAX_SHADER_STORAGE_BLOCK_SIZE; check_view's errors for the buffers.
+//   // in = [0.1f, 0.5f, 0.7f, 1.0f, -2.0f, 0.25f] in buffer `a`
+//   gpuscan::gl::record_histogram(ctx, {.config = {.type = gpuscan::DataType::f32},
+//                                       .bins = gpuscan::HistogramBins::even(4, 0.0, 1.0), .count = 6,
+//                                       .input = {a}, .counts = {c}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // c <-- [1, 1, 2, 0] (1.0 and -2.0 lie outside)
+void record_histogram(const Context& ctx, const HistogramArgs& args);
+
+// Convenience: upload, count, download (blocks). Returns num_bins counts.
+//   std::vector<uint32_t> in = {1, 5, 9, 12, 5, 0};
+//   gpuscan::gl::histogram(ctx, std::span<const uint32_t>(in), gpuscan::HistogramBins::even(3, 0, 12));
+//   // {2, 2, 1}: [0, 4) holds 1 and 0, [4, 8) 5 and 5, [8, 12) 9; 12 is outside
+// Untyped form (the CLI): input.size() must be a multiple of the sample size of config.type.
+std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,
+                                      const HistogramConfig& config);
+template <GlElement T>
+std::vector<uint64_t> histogram(const Context& ctx, std::span<const T> input, const HistogramBins& bins,
+                                HistogramConfig config = {}) {
+  config.type = data_type_of<T>::value;
+  return histogram_bytes(ctx, std::as_bytes(input), bins, config);
+}
+// ---- end of histograms ------------------------------------------------------------------------------
+
 
 }  // namespace gpuscan::gl

@@ -1,7 +1,7 @@
 // Device-wide histogram: how many samples of a buffer fall into each of num_bins bins. docs/histogram.md is
 // the guide. This header holds what every backend shares (the bins and the configuration) and names no
-// graphics API; the calls are in gpuscan/vulkan/histogram.hpp (included by gpuscan/vulkan.hpp). OpenGL has
-// no histogram yet.
+// graphics API; the calls are in gpuscan/vulkan/histogram.hpp (included by gpuscan/vulkan.hpp) and, for
+// OpenGL, in gpuscan/gl.hpp (gpuscan::gl::histogram, record_histogram).
 //
 // Bin membership is exact and the same on the GPU and in the CPU reference: bin i holds the samples x with
 // edge_i <= x < edge_{i+1}, compared as real numbers (exactly, also for the 64-bit integers that a double
