@@ -461,8 +461,6 @@ TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
       {"scan --device llvmpipe -t u32" + io,
        {"--device selects a Vulkan device and does not apply with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
       // Vulkan-only commands on GL: known before running, said in the CLI's words
-      {"histogram --api gl -t u32 --bins 2 --lower 0 --upper 10 --in " + missing,
-       {"histogram runs on Vulkan only: the OpenGL backend has no histogram"}},
       {"rle --api gl -t u32 --lengths - --in " + missing,
        {"rle runs on Vulkan only: the OpenGL backend has no run-length encoding"}},
       {"unique --api gl -t u64" + io, {"unique with --api gl takes --type u32, i32 or f32, not --type u64"}},
