@@ -144,10 +144,14 @@ set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles 
 set(GPUSCAN_GL_SUBGROUP_FREE "^(scan_local[.].*[.]blelloch|uniform_add[.]|window_carry[.])")
 
 # Run-length encoding (include/gpuscan/vulkan/run_length.hpp): the compaction kernels find the runs (their
-# OUTPUTS constant adds the input indices), these turn the indices into lengths. Vulkan only.
+# OUTPUTS constant adds the input indices), these turn the indices into lengths. OpenGL (src/gl/run_length.cpp)
+# builds the same two from GPUSCAN_GL_RUN_LENGTH_VARIANTS (gpuscan_gl_variants' form).
 list(APPEND GPUSCAN_SHADER_VARIANTS
   "run_lengths.starts|run_lengths.comp|RUNS_FROM_STARTS|vulkan1.1"
   "run_lengths.edges|run_lengths.comp|RUNS_FROM_EDGES|vulkan1.1")
+set(GPUSCAN_GL_RUN_LENGTH_VARIANTS
+  "run_lengths.starts|run_lengths.comp|RUNS_FROM_STARTS"
+  "run_lengths.edges|run_lengths.comp|RUNS_FROM_EDGES")
 
 # Histograms (include/gpuscan/vulkan/histogram.hpp): "histogram.<sample type>.<count type>". The 64-bit
 # counts use 64-bit buffer atomics (shaderBufferInt64Atomics), hence Vulkan 1.2. Named targets keep both

@@ -28,6 +28,7 @@
 #include "gpuscan/histogram.hpp"  // HistogramBins, HistogramConfig
 #include "gpuscan/message.hpp"  // MessageSeverity, MessageCallback
 #include "gpuscan/reduce.hpp"  // ReduceConfig
+#include "gpuscan/run_length.hpp"  // RunLengthResult, NonTrivialRuns
 #include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/sort.hpp"  // SortConfig, SortedBytes
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
@@ -488,5 +489,51 @@ std::vector<uint64_t> histogram(const Context& ctx, std::span<const T> input, co
 }
 // ---- end of histograms ------------------------------------------------------------------------------
 
+// ---- Run-length encoding, as gpuscan/vulkan/run_length.hpp ------------------------------------------
+// The same two passes as on Vulkan: a compaction (select_if's plan, three-pass on GL) that keeps the first
+// element of every run and writes its input index -- for non-trivial runs the first and the last index of
+// each run of two or more -- then run_lengths.comp, which turns the indices into lengths. Elements are
+// equal as numbers (Predicate::run_start's rule: -0 == 0, every NaN a run of its own). The element types
+// are GL compaction's (CompactConfig::type; Errc::unsupported for the others); lengths and offsets are u32.
+//
+// Temp either record call needs for `count` elements: the compaction's and count u32 indices and a word.
+TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
+
+struct RunLengthArgs {
+  CompactConfig config;  // type and the compaction's shape, as for select_if
+  uint64_t count = 0;    // elements of input; 0 writes 0 runs
+  BufferView input;      // count elements
+  BufferView values;     // encode: room for count elements, the first of each run; non-trivial: unused
+  BufferView lengths;    // room for count u32 (encode) or count / 2 (non-trivial): each run's length
+  BufferView offsets;    // each run's first index (u32): optional for encode (room for count), required
+                         // for non-trivial runs (count / 2)
+  BufferView runs_out;   // one u32: the number of runs
+  BufferView temp;       // run_length_temp_requirements(ctx, count, config).size bytes
+};
+
+// Dispatches the encoding: values[0, runs) the first element of each run, lengths[0, runs) its length,
+// offsets (if given) its first index, runs_out the number of runs. Barrier contract as
+// record_select_if's; past `runs` the outputs are left as they were. No output may overlap the input,
+// another output or temp (Errc::invalid_argument); the input must fit one binding and hold fewer than
+// 2^32 elements (Errc::too_large).
+//   // in = [4, 4, 1, 1, 1, 9] in buffer `a`
+//   gpuscan::gl::record_run_length_encode(ctx, {.count = 6, .input = {a}, .values = {u}, .lengths = {l},
+//                                               .runs_out = {r}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // u <-- [4, 1, 9], l <-- [2, 3, 1], r <-- 3
+void record_run_length_encode(const Context& ctx, const RunLengthArgs& args);
+// The non-trivial runs (offsets and lengths of the runs of two or more); `values` is not used.
+//   // in = [4, 4, 1, 2, 2, 2]  -->  offsets <-- [0, 3], lengths <-- [2, 3], runs_out <-- 2
+void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args);
+
+// Convenience: upload, encode, download (blocks).
+//   std::vector<uint32_t> v = {7, 7, 7, 2, 5, 5, 7};
+//   auto rle = gpuscan::gl::run_length_encode(ctx, std::span<const uint32_t>(v));
+//   // rle.values == {7, 2, 5, 7}, rle.lengths == {3, 1, 2, 1}
+template <GlElement T>
+RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config = {});
+//   gpuscan::gl::non_trivial_runs(ctx, std::span<const uint32_t>(v))   // offsets {0, 4}, lengths {3, 2}
+template <GlElement T>
+NonTrivialRuns non_trivial_runs(const Context& ctx, std::span<const T> values, CompactConfig config = {});
+// ---- end of run-length encoding ---------------------------------------------------------------------
 
 }  // namespace gpuscan::gl
