@@ -1,6 +1,7 @@
-// The gpuscan binary on both APIs: `histogram` (and `rle`) with --api vulkan and --api gl on the same
-// random inputs must write byte-identical files and standard output. Every sample type, even and custom
-// bins, open and closed last bins, u32 and u64 counts; NaN, ±inf and -0.0 among the float samples.
+// The gpuscan binary on both APIs: `histogram` and `rle` with --api vulkan and --api gl on the same random
+// inputs must write byte-identical files and standard output. histogram: every sample type, even and
+// custom bins, open and closed last bins, u32 and u64 counts; rle: the types OpenGL compacts, encode and
+// non-trivial runs, binary and text. NaN, ±inf and -0.0 among the float samples.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_e2e_fixture.hpp"
@@ -88,6 +90,20 @@ TEST_F(ApiParityTest, HistogramIsTheSameOnVulkanAndGl) {
                             " --closed --counts u64 --verify" + io + out,
                         {"h.bin"});
   }
+}
+
+TEST_F(ApiParityTest, RleIsTheSameOnVulkanAndGl) {
+  std::mt19937_64 rng(20261207);
+  // f32 (NaN and ±0 among the runs) encoded as text and its non-trivial runs in binary; u32 encoded.
+  write_file(path("in.bin"), random_samples(DataType::f32, 4097, rng, true));
+  const std::string in = " --in " + shell_quote(path("in.bin").string());
+  const std::string outputs =
+      " --values " + shell_quote(path("v").string()) + " --lengths " + shell_quote(path("l").string());
+  expect_same_on_both("rle --type f32 --out-format text" + in + outputs, {"v", "l"});
+  expect_same_on_both("rle --type f32 --non-trivial --offsets -" + in + " --lengths " + shell_quote(path("l").string()),
+                      {"l"});
+  write_file(path("in.bin"), random_samples(DataType::u32, 20011, rng, true));
+  expect_same_on_both("rle --type u32" + in + outputs, {"v", "l"});
 }
 
 }  // namespace
