@@ -1,7 +1,7 @@
 #version 450
-// Histogram (include/gpuscan/vulkan/histogram.hpp): workgroups stride over the samples of one window and
-// count each into its bin, in shared-memory counters when the bins fit there (flushed with one global
-// atomic per non-zero bin), else straight into the global counts. No subgroup operations, no waiting on
+// Histogram (include/gpuscan/vulkan/histogram.hpp; OpenGL: src/gl/histogram.cpp): workgroups stride over
+// the samples of one window and count each into its bin, in shared-memory counters when the bins fit
+// there (flushed with one global atomic per non-zero bin), else straight into the global counts. No subgroup operations, no waiting on
 // other workgroups. Bin membership is exact: the candidate bin is moved until edge_c <= x < edge_{c+1}
 // holds against the edge table (src/core/histogram_edges.hpp says why its values make that exact).
 #extension GL_GOOGLE_include_directive : require
@@ -11,7 +11,12 @@ LOCAL_SIZE_X_FROM(0);
 
 #include "common/ops.glsl"
 
-#if defined(COUNTS_U64)
+#if defined(COUNTS_U64) && defined(GPUSCAN_GL)
+// OpenGL has no 64-bit buffer atomics in core: each u64 count is its two words (low first, as std430 lays out
+// a u64), added to with 32-bit atomics and a carry into the high word whenever the low word wraps. Once
+// every addition is done the pair holds the exact sum.
+#define COUNT uint
+#elif defined(COUNTS_U64)
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
 #define COUNT uint64_t
@@ -84,7 +89,11 @@ int bin_of(T x) {
 }
 
 void add_global(uint bin, uint amount) {
-#if defined(COUNTS_U64)
+#if defined(COUNTS_U64) && defined(GPUSCAN_GL)
+  const uint low = 2u * (pc.counts_offset + bin);
+  const uint before = atomicAdd(g_counts[low], amount);
+  if (before + amount < before) atomicAdd(g_counts[low + 1u], 1u);
+#elif defined(COUNTS_U64)
   atomicAdd(g_counts[pc.counts_offset + bin], uint64_t(amount));
 #else
   atomicAdd(g_counts[pc.counts_offset + bin], amount);

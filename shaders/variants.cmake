@@ -144,19 +144,29 @@ set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles 
 set(GPUSCAN_GL_SUBGROUP_FREE "^(scan_local[.].*[.]blelloch|uniform_add[.]|window_carry[.])")
 
 # Run-length encoding (include/gpuscan/vulkan/run_length.hpp): the compaction kernels find the runs (their
-# OUTPUTS constant adds the input indices), these turn the indices into lengths. Vulkan only.
+# OUTPUTS constant adds the input indices), these turn the indices into lengths. OpenGL (src/gl/run_length.cpp)
+# builds the same two from GPUSCAN_GL_RUN_LENGTH_VARIANTS (gpuscan_gl_variants' form).
 list(APPEND GPUSCAN_SHADER_VARIANTS
   "run_lengths.starts|run_lengths.comp|RUNS_FROM_STARTS|vulkan1.1"
   "run_lengths.edges|run_lengths.comp|RUNS_FROM_EDGES|vulkan1.1")
+set(GPUSCAN_GL_RUN_LENGTH_VARIANTS
+  "run_lengths.starts|run_lengths.comp|RUNS_FROM_STARTS"
+  "run_lengths.edges|run_lengths.comp|RUNS_FROM_EDGES")
 
 # Histograms (include/gpuscan/vulkan/histogram.hpp): "histogram.<sample type>.<count type>". The 64-bit
 # counts use 64-bit buffer atomics (shaderBufferInt64Atomics), hence Vulkan 1.2. Named targets keep both
-# out of the OpenGL build, which has no histogram.
+# out of gpuscan_gl_variants. OpenGL (src/gl/histogram.cpp) builds the same ones from
+# GPUSCAN_GL_HISTOGRAM_VARIANTS (gpuscan_gl_variants' form, "name|source|define,..."): every sample type (the kernel uses no subgroup
+# operation; u64/i64 need GL_ARB_gpu_shader_int64), u64 counts as pairs of 32-bit words added with a carry
+# (GPUSCAN_GL: GL has no 64-bit buffer atomics in core).
+set(GPUSCAN_GL_HISTOGRAM_VARIANTS "")
 foreach(type u32 i32 f32 u64 i64 f64)
   if(NOT type IN_LIST GPUSCAN_BUILT_TYPES)
     continue()
   endif()
   string(TOUPPER "${type}" TYPE)
+  list(APPEND GPUSCAN_GL_HISTOGRAM_VARIANTS "histogram.${type}.u32|histogram.comp|TYPE_${TYPE},OP_ADD"
+    "histogram.${type}.u64|histogram.comp|TYPE_${TYPE},OP_ADD,COUNTS_U64")
   list(APPEND GPUSCAN_SHADER_VARIANTS
     "histogram.${type}.u32|histogram.comp|TYPE_${TYPE},OP_ADD|vulkan1.1"
     "histogram.${type}.u64|histogram.comp|TYPE_${TYPE},OP_ADD,COUNTS_U64|vulkan1.2")

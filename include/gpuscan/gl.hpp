@@ -25,8 +25,10 @@
 // Only the neutral headers: a GL program needs no Vulkan header.
 #include "gpuscan/compact.hpp"  // Predicate, CompactConfig, PartitionResult
 #include "gpuscan/error.hpp"
+#include "gpuscan/histogram.hpp"  // HistogramBins, HistogramConfig
 #include "gpuscan/message.hpp"  // MessageSeverity, MessageCallback
 #include "gpuscan/reduce.hpp"  // ReduceConfig
+#include "gpuscan/run_length.hpp"  // RunLengthResult, NonTrivialRuns
 #include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/sort.hpp"  // SortConfig, SortedBytes
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
@@ -429,5 +431,109 @@ std::pair<std::vector<K>, std::vector<V>> sort_pairs(const Context& ctx, std::sp
                                                      std::span<const V> values, SortConfig config = {}) {
   return gpuscan::detail::sort_pairs_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, values, config);
 }
+
+// ---- Histograms, as gpuscan/histogram.hpp and gpuscan/vulkan/histogram.hpp ----------------------------
+// The same kernel (shaders/histogram.comp) and plan (src/core/histogram_plan.hpp), so the same counts as
+// on Vulkan: exact bin membership for every sample type, even and custom bins, numpy's closed last bin,
+// NaN not counted, windows past one binding, a count from GPU memory. u64 and i64 samples need
+// GL_ARB_gpu_shader_int64 (Errc::unsupported without it; GlInfo::gpu_shader_int64 says); u64 counts run
+// on every GL 4.5 context (each a pair of 32-bit words added with 32-bit atomics and a carry: GL has no
+// 64-bit buffer atomics in core).
+//
+// Temp: the edge table, one sample-type value per edge, which record_histogram copies there
+// (glCopyNamedBufferSubData: any buffer storage will do).
+//   gpuscan::gl::histogram_temp_requirements(ctx, gpuscan::HistogramBins::even(256, 0, 1),
+//                                            {.type = gpuscan::DataType::f32}).size  // 1028
+TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
+                                             const HistogramConfig& config);
+
+struct HistogramArgs {
+  HistogramConfig config;
+  HistogramBins bins;
+  uint64_t count = 0;  // samples; 0 only zeroes the counts (input may then be buffer 0)
+  BufferView input;    // count samples of config.type
+  BufferView counts;   // num_bins counts of config.counts; must not overlap input or temp. Zeroed with
+                       // glClearNamedBufferSubData unless config.accumulate
+  BufferView temp;     // histogram_temp_requirements(...).size bytes
+  // Optional: the count from GPU memory, as ScanArgs::count_from (`count` is its upper bound). A count
+  // above the bound counts the bound's samples and sets the status word to 1.
+  std::optional<IndirectCount> count_from;
+};
+
+// Dispatches the histogram (binds its program, SSBO bindings 0-4 and uniform buffer 0). Barrier contract as
+// record_scan's; the counts are zeroed and the edge table written by GL commands, which need no barrier
+// before the dispatches, but earlier shader accesses to counts and temp must be complete. Afterwards
+// counts[0, num_bins) (and a status word) are written by shader storage atomics and stores. Throws
+// Errc::invalid_argument for no bins, edges that are NaN or decrease, counts other than u32/u64, a
+// workgroup size that is not a power of two, or overlapping ranges; Errc::too_large for counts or an
+// edge table past GL_MAX_SHADER_STORAGE_BLOCK_SIZE; check_view's errors for the buffers.
+//   // in = [0.1f, 0.5f, 0.7f, 1.0f, -2.0f, 0.25f] in buffer `a`
+//   gpuscan::gl::record_histogram(ctx, {.config = {.type = gpuscan::DataType::f32},
+//                                       .bins = gpuscan::HistogramBins::even(4, 0.0, 1.0), .count = 6,
+//                                       .input = {a}, .counts = {c}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // c <-- [1, 1, 2, 0] (1.0 and -2.0 lie outside)
+void record_histogram(const Context& ctx, const HistogramArgs& args);
+
+// Convenience: upload, count, download (blocks). Returns num_bins counts.
+//   std::vector<uint32_t> in = {1, 5, 9, 12, 5, 0};
+//   gpuscan::gl::histogram(ctx, std::span<const uint32_t>(in), gpuscan::HistogramBins::even(3, 0, 12));
+//   // {2, 2, 1}: [0, 4) holds 1 and 0, [4, 8) 5 and 5, [8, 12) 9; 12 is outside
+// Untyped form (the CLI): input.size() must be a multiple of the sample size of config.type.
+std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,
+                                      const HistogramConfig& config);
+template <GlElement T>
+std::vector<uint64_t> histogram(const Context& ctx, std::span<const T> input, const HistogramBins& bins,
+                                HistogramConfig config = {}) {
+  config.type = data_type_of<T>::value;
+  return histogram_bytes(ctx, std::as_bytes(input), bins, config);
+}
+// ---- end of histograms ------------------------------------------------------------------------------
+
+// ---- Run-length encoding, as gpuscan/vulkan/run_length.hpp ------------------------------------------
+// The same two passes as on Vulkan: a compaction (select_if's plan, three-pass on GL) that keeps the first
+// element of every run and writes its input index -- for non-trivial runs the first and the last index of
+// each run of two or more -- then run_lengths.comp, which turns the indices into lengths. Elements are
+// equal as numbers (Predicate::run_start's rule: -0 == 0, every NaN a run of its own). The element types
+// are GL compaction's (CompactConfig::type; Errc::unsupported for the others); lengths and offsets are u32.
+//
+// Temp either record call needs for `count` elements: the compaction's and count u32 indices and a word.
+TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
+
+struct RunLengthArgs {
+  CompactConfig config;  // type and the compaction's shape, as for select_if
+  uint64_t count = 0;    // elements of input; 0 writes 0 runs
+  BufferView input;      // count elements
+  BufferView values;     // encode: room for count elements, the first of each run; non-trivial: unused
+  BufferView lengths;    // room for count u32 (encode) or count / 2 (non-trivial): each run's length
+  BufferView offsets;    // each run's first index (u32): optional for encode (room for count), required
+                         // for non-trivial runs (count / 2)
+  BufferView runs_out;   // one u32: the number of runs
+  BufferView temp;       // run_length_temp_requirements(ctx, count, config).size bytes
+};
+
+// Dispatches the encoding: values[0, runs) the first element of each run, lengths[0, runs) its length,
+// offsets (if given) its first index, runs_out the number of runs. Barrier contract as
+// record_select_if's; past `runs` the outputs are left as they were. No output may overlap the input,
+// another output or temp (Errc::invalid_argument); the input must fit one binding and hold fewer than
+// 2^32 elements (Errc::too_large).
+//   // in = [4, 4, 1, 1, 1, 9] in buffer `a`
+//   gpuscan::gl::record_run_length_encode(ctx, {.count = 6, .input = {a}, .values = {u}, .lengths = {l},
+//                                               .runs_out = {r}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // u <-- [4, 1, 9], l <-- [2, 3, 1], r <-- 3
+void record_run_length_encode(const Context& ctx, const RunLengthArgs& args);
+// The non-trivial runs (offsets and lengths of the runs of two or more); `values` is not used.
+//   // in = [4, 4, 1, 2, 2, 2]  -->  offsets <-- [0, 3], lengths <-- [2, 3], runs_out <-- 2
+void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args);
+
+// Convenience: upload, encode, download (blocks).
+//   std::vector<uint32_t> v = {7, 7, 7, 2, 5, 5, 7};
+//   auto rle = gpuscan::gl::run_length_encode(ctx, std::span<const uint32_t>(v));
+//   // rle.values == {7, 2, 5, 7}, rle.lengths == {3, 1, 2, 1}
+template <GlElement T>
+RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config = {});
+//   gpuscan::gl::non_trivial_runs(ctx, std::span<const uint32_t>(v))   // offsets {0, 4}, lengths {3, 2}
+template <GlElement T>
+NonTrivialRuns non_trivial_runs(const Context& ctx, std::span<const T> values, CompactConfig config = {});
+// ---- end of run-length encoding ---------------------------------------------------------------------
 
 }  // namespace gpuscan::gl

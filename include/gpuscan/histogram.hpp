@@ -1,7 +1,7 @@
 // Device-wide histogram: how many samples of a buffer fall into each of num_bins bins. docs/histogram.md is
 // the guide. This header holds what every backend shares (the bins and the configuration) and names no
-// graphics API; the calls are in gpuscan/vulkan/histogram.hpp (included by gpuscan/vulkan.hpp). OpenGL has
-// no histogram yet.
+// graphics API; the calls are in gpuscan/vulkan/histogram.hpp (included by gpuscan/vulkan.hpp) and, for
+// OpenGL, in gpuscan/gl.hpp (gpuscan::gl::histogram, record_histogram).
 //
 // Bin membership is exact and the same on the GPU and in the CPU reference: bin i holds the samples x with
 // edge_i <= x < edge_{i+1}, compared as real numbers (exactly, also for the 64-bit integers that a double
@@ -17,6 +17,10 @@
 #include "gpuscan/types.hpp"
 
 namespace gpuscan {
+
+// The most bins that the kernel counts in shared memory; more are counted with global atomics (slower
+// where many samples fall in few bins, as correct).
+inline constexpr uint32_t kHistogramSharedBins = 4096;
 
 // The bins: n + 1 non-decreasing edges (an empty bin where two are equal). Edges are doubles; every
 // u32, i32, f32 and f64 sample is one exactly, and u64/i64 samples are compared with them exactly too.
@@ -36,7 +40,7 @@ struct HistogramBins {
 
 struct HistogramConfig {
   DataType type = DataType::u32;    // of the samples: any DataType (64-bit ones need shaderInt64 / shaderFloat64)
-  DataType counts = DataType::u32;  // of the counts: u32 or u64 (u64 needs shaderBufferInt64Atomics)
+  DataType counts = DataType::u32;  // of the counts: u32 or u64 (on Vulkan u64 needs shaderBufferInt64Atomics)
   bool last_bin_closed = false;     // the last bin holds samples equal to its upper edge (np.histogram)
   bool accumulate = false;          // add to the counts already in the buffer instead of zeroing them first
   uint32_t workgroup_size = 0;      // W, a power of two (0 = 256)

@@ -227,4 +227,28 @@ std::vector<double> float_tolerance(std::span<const T> in, ScanKind kind) {
   return tol;
 }
 
+// Run-length encoding (docs/run_length.md): each run's first element, first index and length, where a run
+// starts at element 0 and wherever an element is unequal to the one before, compared as numbers (so
+// -0 == 0, and every NaN is a run of its own: Predicate::run_start's rule). Non-trivial runs are the
+// runs of two or more.
+//   runs<float>({7, 7, NaN, NaN, 2}) == {values {7, NaN, NaN, 2}, starts {0, 2, 3, 4}, lengths {2, 1, 1, 1}}
+template <class T>
+struct Runs {
+  std::vector<T> values;
+  std::vector<uint32_t> starts, lengths;
+};
+template <class T>
+Runs<T> runs(std::span<const T> in) {
+  Runs<T> r;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || !(in[i] == in[i - 1])) {
+      r.values.push_back(in[i]);
+      r.starts.push_back(static_cast<uint32_t>(i));
+      r.lengths.push_back(0);
+    }
+    ++r.lengths.back();
+  }
+  return r;
+}
+
 }  // namespace gpuscan::cpu

@@ -42,6 +42,8 @@ namespace gpuscan::gl {
   X(PFNGLNAMEDBUFFERSTORAGEPROC, NamedBufferStorage)                                                  \
   X(PFNGLNAMEDBUFFERDATAPROC, NamedBufferData)                                                        \
   X(PFNGLNAMEDBUFFERSUBDATAPROC, NamedBufferSubData)                                                  \
+  X(PFNGLCLEARNAMEDBUFFERSUBDATAPROC, ClearNamedBufferSubData)                                        \
+  X(PFNGLCOPYNAMEDBUFFERSUBDATAPROC, CopyNamedBufferSubData)                                          \
   X(PFNGLGETNAMEDBUFFERSUBDATAPROC, GetNamedBufferSubData)                                            \
   X(PFNGLGETNAMEDBUFFERPARAMETERI64VPROC, GetNamedBufferParameteri64v)                                \
   X(PFNGLCREATEQUERIESPROC, CreateQueries)                                                            \

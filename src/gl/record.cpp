@@ -12,6 +12,7 @@
 #include "core/variant_names.hpp"
 #include "core/windows.hpp"
 #include "gl/buffers.hpp"
+#include "gl/compact_indexed.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/record.hpp"
 
@@ -132,7 +133,7 @@ constexpr size_t compact_bindings = 5;
 // One step, checked and ready to issue: a barrier or a dispatch.
 struct Pass {
   PipelineKey key;
-  Binding bindings[5];
+  Binding bindings[6];
   uint32_t params[param_words];
   size_t binding_count;
   uint32_t groups_x, groups_y;
@@ -218,7 +219,7 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[1].element_offset % 4 == 0;
     p.binding_count = extra(d, p.bindings, p.params);
     // The compaction kernels load 16-byte vectors of values and flags where both start on a vector boundary.
-    if (p.binding_count == compact_bindings)
+    if (p.binding_count >= compact_bindings)
       p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[3].element_offset % 4 == 0;
     p.groups_x = d.groups_x;
     p.groups_y = d.groups_y;
@@ -256,14 +257,32 @@ void check_count_from(const Context::Impl& impl, const IndirectCount& from, cons
   gl::check_count_from(impl, from, written, "the output or temp range");
 }
 
-void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bool partition) {
+// record_select_indexed's indices: room for every element, apart from the input, output, count and temp.
+void check_indexed(const Context::Impl& impl, const SelectArgs& args, const IndexedSelect& how, uint64_t temp_bytes) {
+  if (how.predicate != core::predicate_run_start && how.predicate != core::predicate_run_edge)
+    throw Error(Errc::invalid_argument, "indexed selections find runs: predicate constant " +
+                                            std::to_string(how.predicate) + " is neither run start nor run edge");
+  const uint64_t n = args.count;
+  if (n == 0) return;
+  check_view(impl, "indices", how.indices, n, 4, "the compaction needs room for the worst case (every element kept):");
+  const uint64_t bytes = n * element_size(args.config.type), index_bytes = n * 4;
+  if (overlaps(how.indices, index_bytes, args.input, bytes) ||
+      (how.values && overlaps(how.indices, index_bytes, args.output, bytes)) ||
+      overlaps(how.indices, index_bytes, args.count_out, 4) || overlaps(how.indices, index_bytes, args.temp, temp_bytes))
+    throw Error(Errc::invalid_argument, "the indices overlap the input, output, count or temp range");
+}
+
+// `indexed`: record_select_indexed's predicate and where the kept elements' indices go (binding 5).
+void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bool partition,
+                    const IndexedSelect* indexed = nullptr) {
   Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const Resolved r = resolve_compact(ctx, args.count, args.config, partition);
-  const uint32_t predicate = flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
-  if (!flagged && args.predicate.kind > PredicateKind::run_start)
+  const uint32_t predicate = indexed ? indexed->predicate : flagged ? 0u : static_cast<uint32_t>(args.predicate.kind) + 1;
+  if (!indexed && !flagged && args.predicate.kind > PredicateKind::run_start)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
-  if (!flagged && args.predicate.kind == PredicateKind::run_start)
+  if (indexed) check_indexed(impl, args, *indexed, r.plan.temp_elements * 4);
+  if (indexed || (!flagged && args.predicate.kind == PredicateKind::run_start))
     core::check_run_start_fits(args.count, core::window_elements(impl.max_binding_bytes, impl.binding_alignment(4), 4));
   check_view(impl, "count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;
@@ -301,6 +320,7 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     key.vectors_per_lane = r.shape.vectors_per_lane;
     if (is_compaction(d)) {
       key.predicate = predicate;
+      if (indexed) key.outputs = (indexed->values ? 1u : 0u) | 2u;  // OUT_VALUES, OUT_INDICES
     } else {
       key.inclusive = d.inclusive;
       key.use_aux = d.write_block_sums || d.read_offsets;
@@ -316,7 +336,12 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     params[7] = bindings[4].element_offset;
     params[8] = static_cast<uint32_t>(args.predicate.a);  // 4-byte elements only
     params[9] = static_cast<uint32_t>(args.predicate.b);
-    return compact_bindings;
+    if (!indexed) return compact_bindings;
+    // Binding 5, the indices (compact_count writes none: the output again).
+    const bool with_indices = n > 0 && d.kernel != core::Kernel::compact_count;
+    bindings[5] = with_indices ? bind_elements(impl, indexed->indices, 0, n, 4) : bindings[1];
+    params[17] = bindings[5].element_offset;
+    return compact_bindings + 1;
   };
   execute(impl, r.plan, views, 4, key_of, extra);
 }
@@ -483,6 +508,12 @@ void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu
   execute(impl, r.plan, views, esize, key_of,
           [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_bindings; }, gpu_ns, std::nullopt,
           IndirectSource{count_from, &r});
+}
+
+void record_select_indexed(const Context& ctx, const SelectArgs& args, const IndexedSelect& how) {
+  SelectArgs a = args;
+  if (!how.values) a.output = how.indices;  // indices only: the output binding is bound (unwritten) to them
+  record_compact(ctx, a, false, false, &how);
 }
 
 void record_select_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, false); }

@@ -7,14 +7,14 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "core/run_length_plan.hpp"
 #include "gpuscan/vulkan/compact.hpp"
 
 namespace gpuscan::vk {
 
-// The kernels' PRED_RUN_EDGE: the first and the last element of every run of two or more equal elements.
-inline constexpr uint32_t predicate_run_edge = 11;
-// Their PRED_RUN_START (PredicateKind::run_start + 1).
-inline constexpr uint32_t predicate_run_start = static_cast<uint32_t>(PredicateKind::run_start) + 1;
+// The kernels' PRED_RUN_START and PRED_RUN_EDGE (core/run_length_plan.hpp).
+using core::predicate_run_edge;
+using core::predicate_run_start;
 
 struct IndexedSelect {
   uint32_t predicate = predicate_run_start;  // specialization constant 6

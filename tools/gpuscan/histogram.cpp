@@ -1,5 +1,5 @@
-// `gpuscan histogram`: read a file of samples, count them into bins on the GPU (Vulkan), write the counts
-// (--out; default: one per line on standard output), optionally check them against the CPU reference.
+// `gpuscan histogram`: read a file of samples, count them into bins on the GPU (Vulkan or OpenGL), write the
+// counts (--out; default: one per line on standard output), optionally check them against the CPU reference.
 // One summary line goes to stderr.
 #include <charconv>
 #include <chrono>
@@ -56,9 +56,7 @@ std::string format_number(double value) {
 // Options that conflict or are missing, in the command line's words (commands.hpp, Command::conflict).
 // `given(name)`: whether that option was on the command line.
 template <class Given>
-std::string histogram_conflict(const HistogramOptions& options, const GlobalFlags& globals, Given given) {
-  if (globals.api == Api::gl)
-    return "histogram runs on Vulkan only: the OpenGL backend has no histogram; leave out " + globals.api_option();
+std::string histogram_conflict(const HistogramOptions& options, Given given) {
   const bool even = given("--bins") || given("--lower") || given("--upper");
   if (!options.edges.empty() && even) return "--edges FILE and --bins/--lower/--upper exclude each other";
   if (options.edges.empty() && !(given("--bins") && given("--lower") && given("--upper")))
@@ -103,14 +101,15 @@ int run_histogram(const HistogramOptions& options, GlobalFlags& globals) {
                                .last_bin_closed = options.closed};
   InputSource input(options.in, options.type, options.format, true);
   const Backend backend = globals.open_backend();
-  const Context& ctx = *backend.vulkan();
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<uint64_t> result = histogram_bytes(ctx, input.values(), bins, config);
+  // Either API's histogram_bytes, found by argument-dependent lookup.
+  const std::vector<uint64_t> result =
+      backend.visit([&](const auto& ctx) { return histogram_bytes(ctx, input.values(), bins, config); });
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_counts(options, config.counts, result);
   std::cerr << "gpuscan: histogram of " << input.values().size() / element_size(options.type) << ' '
             << to_string(options.type) << " samples into " << bins.num_bins() << " bins on "
-            << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+            << backend.describe_device() << ": wall " << format_duration(wall_ns);
   return end_summary(std::cerr, options.verify,
                      [&] { return verify_counts(input.values(), options.type, bins, options.closed, result); });
 }
@@ -139,12 +138,12 @@ Command add_histogram_command(CLI::App& app) {
       "Examples:\n"
       "  seq 0 9 | gpuscan histogram --type u32 --bins 2 --lower 0 --upper 10 --in - --format text   5 5\n"
       "  gpuscan histogram --type f32 --edges edges.txt --in a.bin --verify\n"
-      "  gpuscan histogram --type u32 --bins 256 --lower 0 --upper 256 --counts u64 --in a.bin --out h.bin\n" +
+      "  gpuscan histogram --type u32 --bins 256 --lower 0 --upper 256 --counts u64 --in a.bin --out h.bin\n"
+      "  gpuscan histogram --api gl --type f64 --bins 10 --lower 0 --upper 1 --in a.bin   on OpenGL\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_histogram(*options, globals); },
-          [options, sub](const GlobalFlags& globals) {
-            return histogram_conflict(*options, globals,
-                                      [sub](const char* name) { return sub->get_option(name)->count() > 0; });
+          [options, sub](const GlobalFlags&) {
+            return histogram_conflict(*options, [sub](const char* name) { return sub->get_option(name)->count() > 0; });
           }};
 }
 

@@ -1,5 +1,5 @@
 // `gpuscan rle`: read a file of numbers, find its runs of equal consecutive elements on the GPU
-// (Vulkan), and write the first element of each run and its length -- or, with --non-trivial, where each
+// (Vulkan or OpenGL), and write the first element of each run and its length -- or, with --non-trivial, where each
 // run of two or more starts and its length. The number of runs goes to stderr.
 #include <iostream>
 #include <memory>
@@ -30,7 +30,6 @@ int run_rle(const RleOptions& options, GlobalFlags& globals) {
   const auto input = read_values(options.in, options.type, options.format);
   const uint64_t n = input.size() / element_size(options.type);
   const Backend backend = globals.open_backend();
-  const Context& ctx = *backend.vulkan();
   CompactConfig config;
   config.type = options.type;
   size_t runs = 0;
@@ -38,7 +37,9 @@ int run_rle(const RleOptions& options, GlobalFlags& globals) {
     using T = decltype(tag);
     const std::vector<T> v = values_from_bytes<T>(input);
     if (options.non_trivial) {
-      const NonTrivialRuns r = non_trivial_runs(ctx, std::span<const T>(v), config);
+      // Either API's call, found by argument-dependent lookup.
+      const NonTrivialRuns r =
+          backend.visit([&](const auto& ctx) { return non_trivial_runs(ctx, std::span<const T>(v), config); });
       runs = r.lengths.size();
       if (!options.offsets.empty())
         write_values(options.offsets, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.offsets)), DataType::u32,
@@ -48,7 +49,8 @@ int run_rle(const RleOptions& options, GlobalFlags& globals) {
                      out_format);
       return;
     }
-    const RunLengthResult<T> r = run_length_encode(ctx, std::span<const T>(v), config);
+    const RunLengthResult<T> r =
+        backend.visit([&](const auto& ctx) { return run_length_encode(ctx, std::span<const T>(v), config); });
     runs = r.lengths.size();
     if (!options.values.empty())
       write_values(options.values, bytes_from_values<T>(std::span<const T>(r.values)), options.type, out_format);
@@ -82,7 +84,7 @@ Command add_rle_command(CLI::App& app) {
   sub->footer(
       "Elements compare as numbers: -0 equals 0, and every NaN is a run of its own. On sorted input the\n"
       "values are the distinct ones and the lengths how often each occurs. The input must fit one\n"
-      "storage-buffer binding and hold fewer than 2^32 elements. Vulkan only.\n"
+      "storage-buffer binding and hold fewer than 2^32 elements. With --api gl: u32, i32 and f32.\n"
       "Examples:\n"
       "  printf '7\\n7\\n7\\n2\\n5\\n5\\n' | gpuscan rle --type u32 --in - --format text --values v.txt --lengths -\n"
       "      v.txt: 7 2 5; standard output: 3 1 2\n"
@@ -91,9 +93,9 @@ Command add_rle_command(CLI::App& app) {
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_rle(*options, globals); },
           [options](const GlobalFlags& globals) -> std::string {
-            if (globals.api == Api::gl)
-              return "rle runs on Vulkan only: the OpenGL backend has no run-length encoding; leave out " +
-                     globals.api_option();
+            if (element_size(options->type) != 4 && globals.api == Api::gl)
+              return "rle with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
+                     std::string(to_string(options->type)) + " (the GL backend builds no 64-bit compaction kernels)";
             if (options->non_trivial && !options->values.empty())
               return "--non-trivial writes --offsets and --lengths, not --values";
             if (!options->non_trivial && !options->offsets.empty())

@@ -3,7 +3,7 @@
 //
 // One kernel (shaders/histogram.comp): workgroups stride over the samples, count into shared-memory
 // counters with shared atomics, then add each non-zero counter to the global count with one atomic. Bins
-// beyond what shared memory holds (kHistogramSharedBins) are counted with global atomics directly. Inputs
+// beyond what shared memory holds (kHistogramSharedBins, gpuscan/histogram.hpp) are counted with global atomics directly. Inputs
 // longer than one storage-buffer binding run as one dispatch per window, all adding into the same counts.
 // The counts are exact and do not depend on the order in which samples are counted.
 #pragma once
@@ -19,10 +19,6 @@
 #include "gpuscan/vulkan/context.hpp"
 
 namespace gpuscan {
-
-// The most bins that the kernel counts in shared memory; more are counted with global atomics (slower
-// where many samples fall in few bins, as correct).
-inline constexpr uint32_t kHistogramSharedBins = 4096;
 
 // Temporary storage record_histogram needs: the edge table, one sample-type value per edge, which
 // record_histogram writes with vkCmdUpdateBuffer (hence TRANSFER_DST usage).

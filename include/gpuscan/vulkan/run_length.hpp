@@ -15,7 +15,8 @@
 // compaction (select_if's plans, CompactConfig; single-pass where it can) writes the first element of
 // every run and its input index -- for non-trivial runs the first and the last index of each -- and a
 // small pass turns the indices into lengths. The input is read once; it must fit one storage-buffer
-// binding and have fewer than 2^32 elements (Errc::too_large). Lengths and offsets are u32. No OpenGL.
+// binding and have fewer than 2^32 elements (Errc::too_large). Lengths and offsets are u32. OpenGL has the
+// same calls in gpuscan/gl.hpp.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +26,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "gpuscan/compact.hpp"
+#include "gpuscan/run_length.hpp"  // RunLengthResult, NonTrivialRuns
 #include "gpuscan/types.hpp"
 #include "gpuscan/vulkan/context.hpp"
 
@@ -67,17 +69,6 @@ void record_non_trivial_runs(const Context& ctx, VkCommandBuffer cmd, const RunL
 
 // Builds the pipelines of both record calls for `config` and counts up to max_count (prepare_compact).
 void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactConfig& config);
-
-template <Element T>
-struct RunLengthResult {
-  std::vector<T> values;          // the first element of each run
-  std::vector<uint32_t> lengths;  // the length of each run
-};
-
-struct NonTrivialRuns {
-  std::vector<uint32_t> offsets;  // where each run of two or more starts
-  std::vector<uint32_t> lengths;  // and its length
-};
 
 // Convenience: upload, encode, download (the number of runs read back from the GPU).
 template <Element T>

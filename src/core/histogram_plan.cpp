@@ -1,0 +1,121 @@
+#include "core/histogram_plan.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "gpuscan/error.hpp"
+
+namespace gpuscan::core {
+namespace {
+
+constexpr uint32_t default_workgroup = 256;
+constexpr uint64_t most_groups = 2048;  // enough to fill a large GPU; each workgroup strides over the rest
+
+// Equal widths: the kernel may start from an arithmetic candidate.
+bool even_edges(const HistogramBins& bins) {
+  const auto& e = bins.edges;
+  if (!std::isfinite(e.front()) || !std::isfinite(e.back()) || !(e.front() < e.back())) return false;
+  return HistogramBins::even(bins.num_bins(), e.front(), e.back()).edges == e;
+}
+
+}  // namespace
+
+uint32_t histogram_count_bytes(DataType counts) {
+  if (counts != DataType::u32 && counts != DataType::u64)
+    throw Error(Errc::invalid_argument, "histogram counts are u32 or u64, not " + std::string(to_string(counts)));
+  return element_size(counts);
+}
+
+uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most) {
+  if (requested == 0) return std::min(default_workgroup, std::bit_floor(most));
+  if (!std::has_single_bit(requested) || requested > most)
+    throw Error(Errc::invalid_argument, "histogram workgroup size " + std::to_string(requested) +
+                                            " is not a power of two up to " + std::to_string(most));
+  return requested;
+}
+
+std::string histogram_variant(const HistogramConfig& config) {
+  return "histogram." + std::string(to_string(config.type)) + "." + std::string(to_string(config.counts));
+}
+
+HistogramPlan plan_histogram(const HistogramBins& bins, const HistogramConfig& config, uint64_t count, bool indirect,
+                             bool count_64bit, bool status, uint64_t max_binding_bytes, const char* binding_limit) {
+  HistogramPlan p;
+  p.table = to_edge_table(bins, config.type, config.last_bin_closed);  // checks the bins
+  p.num_bins = bins.num_bins();
+  p.count_bytes = histogram_count_bytes(config.counts);
+  // The counts and the edge table are each bound whole (they cannot be windowed as the samples are).
+  if (p.counts_bytes() > max_binding_bytes || p.table_bytes() > max_binding_bytes)
+    throw Error(Errc::too_large, std::to_string(p.num_bins) + " histogram bins need " +
+                                     std::to_string(std::max(p.counts_bytes(), p.table_bytes())) +
+                                     " bytes of counts or edges in one binding; this device binds at most " +
+                                     std::to_string(max_binding_bytes) + " bytes (" + binding_limit + ")");
+  const double lower = bins.edges.front();
+  p.lower = static_cast<float>(lower);
+  p.scale = static_cast<float>(p.num_bins / (bins.edges.back() - lower));
+  p.flags = (even_edges(bins) ? histogram_flag_even : 0u) | (p.table.check_upper ? histogram_flag_check_upper : 0u) |
+            (config.last_bin_closed ? histogram_flag_closed : 0u) |
+            (p.num_bins <= kHistogramSharedBins ? histogram_flag_shared : 0u) |
+            (indirect ? histogram_flag_indirect | (count_64bit ? histogram_flag_count64 : 0u) : 0u);
+  p.counted = p.table.searchable == 0 ? 0 : count;
+  p.status = indirect && status;
+  return p;
+}
+
+std::vector<HistogramWindow> histogram_windows(const HistogramPlan& plan, uint64_t window_elements,
+                                               uint32_t workgroup_size, uint32_t max_groups_x) {
+  std::vector<HistogramWindow> windows;
+  for (uint64_t start = 0; start < plan.counted || (start == 0 && plan.status); start += window_elements) {
+    HistogramWindow w;
+    w.start = start;
+    w.len = std::min(window_elements, plan.counted - start);
+    w.groups = static_cast<uint32_t>(std::max<uint64_t>(
+        1, std::min<uint64_t>({(w.len + workgroup_size - 1) / workgroup_size, most_groups, max_groups_x})));
+    windows.push_back(w);
+  }
+  return windows;
+}
+
+std::array<uint32_t, histogram_param_words> histogram_params(const HistogramPlan& plan, const HistogramWindow& w,
+                                                              const HistogramOffsets& at, uint64_t bound) {
+  const uint32_t flags = plan.flags | (plan.status && w.start == 0 ? histogram_flag_status : 0u);
+  return {static_cast<uint32_t>(w.len), at.samples, at.counts, at.edges, plan.num_bins,
+          std::max<uint32_t>(plan.table.searchable, 1), flags, std::bit_cast<uint32_t>(plan.lower),
+          std::bit_cast<uint32_t>(plan.scale), w.groups, at.count_words,
+          static_cast<uint32_t>(w.start), static_cast<uint32_t>(w.start >> 32),
+          static_cast<uint32_t>(bound), static_cast<uint32_t>(bound >> 32), at.status};
+}
+
+void check_histogram_overlaps(const HistogramRanges& r) {
+  if (overlaps(r.temp, r.counts))
+    throw Error(Errc::invalid_argument, "temp overlaps the counts; give them disjoint ranges");
+  if (overlaps(r.input, r.counts))
+    throw Error(Errc::invalid_argument, "the counts overlap the input samples; give them disjoint ranges");
+  if (overlaps(r.input, r.temp))
+    throw Error(Errc::invalid_argument, "temp overlaps the input samples; give them disjoint ranges");
+  if (overlaps(r.count, r.counts))
+    throw Error(Errc::invalid_argument, "count_from.buffer overlaps the counts; give them disjoint ranges");
+  if (overlaps(r.status, r.counts) || overlaps(r.status, r.input))
+    throw Error(Errc::invalid_argument, "count_from.status overlaps the counts or the input");
+}
+
+uint64_t histogram_sample_count(size_t bytes, DataType type) {
+  const uint32_t sbytes = element_size(type);
+  if (bytes % sbytes != 0)
+    throw Error(Errc::invalid_argument, "histogram input of " + std::to_string(bytes) +
+                                            " bytes is not a whole number of " + std::to_string(sbytes) +
+                                            "-byte samples");
+  return bytes / sbytes;
+}
+
+std::vector<uint64_t> widen_counts(std::span<const std::byte> counts, uint32_t num_bins, uint32_t count_bytes) {
+  std::vector<uint64_t> out(num_bins, 0);
+  for (uint32_t i = 0; i < num_bins; ++i)  // little-endian: the low bytes first
+    std::memcpy(&out[i], counts.data() + size_t{i} * count_bytes, count_bytes);
+  return out;
+}
+
+}  // namespace gpuscan::core

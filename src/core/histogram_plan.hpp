@@ -1,0 +1,96 @@
+// What a histogram (shaders/histogram.comp) does, independent of the API that runs it: the edge table,
+// the kernel's flags and parameter words, its windows over the samples, and the checks every backend
+// makes the same way. src/vulkan/histogram.cpp and src/gl/histogram.cpp dispatch what this plans.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/histogram_edges.hpp"
+#include "core/indirect.hpp"
+#include "gpuscan/histogram.hpp"
+
+namespace gpuscan::core {
+
+// The kernel's flags (shaders/histogram.comp, FLAG_*).
+inline constexpr uint32_t histogram_flag_even = 1;
+inline constexpr uint32_t histogram_flag_check_upper = 2;
+inline constexpr uint32_t histogram_flag_closed = 4;
+inline constexpr uint32_t histogram_flag_shared = 8;
+inline constexpr uint32_t histogram_flag_indirect = 16;
+inline constexpr uint32_t histogram_flag_count64 = 32;
+inline constexpr uint32_t histogram_flag_status = 64;
+inline constexpr size_t histogram_param_words = 16;
+
+// The counts' element size: 4 (u32) or 8 (u64); Errc::invalid_argument for any other type.
+uint32_t histogram_count_bytes(DataType counts);
+
+// W: `requested`, or 256 (at most bit_floor(most)) for 0; Errc::invalid_argument unless a power of two
+// up to `most` (the device's largest workgroup).
+uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most);
+
+// The kernel's variant name: "histogram.<sample type>.<count type>".
+std::string histogram_variant(const HistogramConfig& config);
+
+struct HistogramPlan {
+  EdgeTable table;
+  uint32_t num_bins = 0;
+  uint32_t count_bytes = 4;
+  uint32_t flags = 0;     // FLAG_* but FLAG_STATUS (the first window's own)
+  float lower = 0, scale = 0;  // the even bins' candidate (histogram_flag_even)
+  uint64_t counted = 0;   // samples the windows cover: the count (its bound), 0 when none can be counted
+  bool status = false;    // a count from GPU memory with a status word: the first window writes it
+
+  uint64_t table_bytes() const { return table.words.size() * 4; }
+  uint64_t counts_bytes() const { return uint64_t{num_bins} * count_bytes; }
+  uint64_t sample_bytes(uint64_t count) const { return count * table.element_bytes; }
+  // Temp: the edge table (at least one word, so that temp is never empty).
+  uint64_t temp_bytes() const { return table_bytes() > 4 ? table_bytes() : 4; }
+  // Nothing to dispatch: no sample can be counted and no status word to write.
+  bool dispatches_nothing() const { return counted == 0 && !status; }
+};
+
+// The plan of a histogram of `count` samples (with `indirect`, the bound of a count in GPU memory, u64 when
+// `count_64bit`, with a status word when `status`). Throws check_bins' errors and
+// histogram_count_bytes'. Refuses (Errc::too_large) counts or an edge table past one binding of
+// `max_binding_bytes`, naming `binding_limit` (the API's name of that limit).
+HistogramPlan plan_histogram(const HistogramBins& bins, const HistogramConfig& config, uint64_t count, bool indirect,
+                             bool count_64bit, bool status, uint64_t max_binding_bytes, const char* binding_limit);
+
+// One dispatch: samples [start, start + len) in `groups` workgroups (at least one).
+struct HistogramWindow {
+  uint64_t start = 0;
+  uint64_t len = 0;
+  uint32_t groups = 1;
+};
+// The dispatches: one per window of `window_elements` samples (one of 0 samples where only the status
+// word is written), each at most min(2048, max_groups_x) workgroups of W.
+std::vector<HistogramWindow> histogram_windows(const HistogramPlan& plan, uint64_t window_elements,
+                                               uint32_t workgroup_size, uint32_t max_groups_x);
+
+// Where each binding's range starts inside it, in its elements (the kernel's *_offset words).
+struct HistogramOffsets {
+  uint32_t samples = 0, counts = 0, edges = 0, count_words = 0, status = 0;
+};
+// The parameter words of window `w` (`bound`: HistogramArgs::count, the bound of a count in GPU memory).
+std::array<uint32_t, histogram_param_words> histogram_params(const HistogramPlan& plan, const HistogramWindow& w,
+                                                              const HistogramOffsets& at, uint64_t bound);
+
+// The ranges a histogram touches, as core sees them (bytes 0: none).
+struct HistogramRanges {
+  ByteRange input, counts, temp;
+  ByteRange count, status;  // a count in GPU memory and its status word
+};
+// Errc::invalid_argument where the counts overlap the input or temp, temp the input, or the count in GPU
+// memory or its status word a range written (the status word also the input).
+void check_histogram_overlaps(const HistogramRanges& r);
+
+// The samples in `bytes` bytes of `type`; Errc::invalid_argument unless a whole number of them.
+uint64_t histogram_sample_count(size_t bytes, DataType type);
+// Counts read back (little-endian u32 or u64) as u64.
+std::vector<uint64_t> widen_counts(std::span<const std::byte> counts, uint32_t num_bins, uint32_t count_bytes);
+
+}  // namespace gpuscan::core

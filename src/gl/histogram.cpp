@@ -1,0 +1,120 @@
+// The OpenGL histogram (gpuscan/gl.hpp, record_histogram): core's plan (core/histogram_plan.hpp), the
+// counts zeroed with glClearNamedBufferSubData and the edge table copied into temp, then
+// one dispatch of shaders/histogram.comp per window of the input, as on Vulkan.
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "core/histogram_plan.hpp"
+#include "core/windows.hpp"
+#include "gl/buffers.hpp"
+#include "gl/context_impl.hpp"
+
+namespace gpuscan::gl {
+namespace {
+
+core::ByteRange byte_range(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset, bytes}; }
+
+// The program of `config` (built here), or the refusal of what GL lacks.
+PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
+  core::histogram_count_bytes(config.counts);
+  impl_of(ctx).reduce_without_subgroups(config.type);  // refuses the sample types GL lacks
+  PipelineKey key;
+  key.variant = core::histogram_variant(config);
+  key.workgroup_size = core::histogram_workgroup_size(config.workgroup_size, ctx.info().max_workgroup_invocations);
+  return key;
+}
+
+core::HistogramPlan plan(const Context& ctx, const HistogramBins& bins, const HistogramConfig& config, uint64_t count,
+                         const IndirectCount* count_from) {
+  return core::plan_histogram(bins, config, count, count_from != nullptr, count_from && count_from->is_64bit,
+                              count_from && count_from->status.buffer != 0, impl_of(ctx).max_binding_bytes,
+                              "GL_MAX_SHADER_STORAGE_BLOCK_SIZE");
+}
+
+}  // namespace
+
+TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
+                                             const HistogramConfig& config) {
+  TempRequirements req;
+  req.size = plan(ctx, bins, config, 0, nullptr).temp_bytes();
+  req.alignment = 4;
+  return req;
+}
+
+void record_histogram(const Context& ctx, const HistogramArgs& args) {
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  const HistogramConfig& config = args.config;
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
+  const core::HistogramPlan p = plan(ctx, args.bins, config, args.count, count_from);
+  const PipelineKey key = key_of(ctx, config);
+  const uint32_t sbytes = p.table.element_bytes;
+  const uint64_t table_bytes = p.table_bytes();
+
+  check_view(impl, "counts", args.counts, p.num_bins, p.count_bytes, "the histogram has bins:");
+  if (table_bytes > 0) check_view(impl, "temp", args.temp, p.table.edges(), sbytes, "the edge table needs");
+  if (args.count > 0) check_view(impl, "input", args.input, args.count, sbytes, "the histogram needs");
+  if (count_from) {
+    check_view(impl, "count_from.buffer", count_from->buffer, count_from->is_64bit ? 2 : 1, 4, "the count takes");
+    if (p.status) check_view(impl, "count_from.status", count_from->status, 1, 4, "the status takes");
+  }
+  core::check_histogram_overlaps({byte_range(args.input, p.sample_bytes(args.count)),
+                                  byte_range(args.counts, p.counts_bytes()), byte_range(args.temp, table_bytes),
+                                  count_from ? byte_range(count_from->buffer, 8) : core::ByteRange{},
+                                  p.status ? byte_range(count_from->status, 4) : core::ByteRange{}});
+  impl.program(key);  // built before anything is dispatched
+
+  // GL commands: later dispatches see their writes without a barrier.
+  if (!config.accumulate)
+    impl.gl.ClearNamedBufferSubData(args.counts.buffer, GL_R32UI, static_cast<GLintptr>(args.counts.offset),
+                                    static_cast<GLsizeiptr>(p.counts_bytes()), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                                    nullptr);
+  if (table_bytes > 0) {  // copied from a buffer of its own, so temp's storage need not be dynamic
+    const OwnedBuffer table(impl.gl, table_bytes, p.table.words.data());
+    impl.gl.CopyNamedBufferSubData(table.view().buffer, args.temp.buffer, 0, static_cast<GLintptr>(args.temp.offset),
+                                   static_cast<GLsizeiptr>(table_bytes));
+  }
+  // With a count in GPU memory the status word is written even when no sample can be counted.
+  if (p.dispatches_nothing()) return;
+
+  const Binding counts = bind_elements(impl, args.counts, 0, p.num_bins, p.count_bytes);
+  const Binding edges =  // no table when no edge is a sample value; the kernel then reads none
+      p.table.words.empty() ? counts : bind_elements(impl, args.temp, 0, p.table.edges(), sbytes);
+  const Binding words =
+      count_from ? bind_elements(impl, count_from->buffer, 0, count_from->is_64bit ? 2 : 1, 4) : counts;  // unread
+  const Binding status = p.status ? bind_elements(impl, count_from->status, 0, 1, 4) : counts;  // unwritten
+  const uint64_t window = core::window_elements(impl.max_binding_bytes, impl.binding_alignment(sbytes), sbytes);
+  for (const core::HistogramWindow& w : core::histogram_windows(p, window, key.workgroup_size, impl.max_groups_x)) {
+    if (w.start > 0) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // windows add to the same counts
+    const Binding src = w.len ? bind_elements(impl, args.input, w.start, w.len, sbytes) : counts;  // unread when empty
+    const auto params = core::histogram_params(
+        p, w, {src.element_offset, counts.element_offset, edges.element_offset, words.element_offset, status.element_offset},
+        args.count);
+    const Binding bindings[5] = {src, counts, edges, words, status};
+    impl.dispatch(key, bindings, params, w.groups, 1);
+  }
+}
+
+std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,
+                                      const HistogramConfig& config) {
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  const uint64_t count = core::histogram_sample_count(input.size(), config.type);
+  const TempRequirements req = histogram_temp_requirements(ctx, bins, config);  // checks the bins
+  const uint32_t cbytes = core::histogram_count_bytes(config.counts);
+  const uint32_t num_bins = bins.num_bins();
+  OwnedBuffer samples(impl.gl, input.size(), input.data());
+  OwnedBuffer counts(impl.gl, uint64_t{num_bins} * cbytes);
+  OwnedBuffer temp(impl.gl, req.size);
+  HistogramConfig c = config;
+  c.accumulate = false;
+  record_histogram(ctx, {c, bins, count, samples.view(), counts.view(), temp.view()});
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<std::byte> bytes(uint64_t{num_bins} * cbytes);
+  counts.read(bytes.data(), bytes.size());
+  impl.check_error("histogram");
+  return core::widen_counts(bytes, num_bins, cbytes);
+}
+
+}  // namespace gpuscan::gl

@@ -1,0 +1,133 @@
+// Run-length encoding on OpenGL (gpuscan/gl.hpp), as src/vulkan/run_length.cpp: the compaction that also
+// writes the input indices of what it keeps (record_select_indexed: the first element of every run, or the
+// two ends of every non-trivial run), then run_lengths.comp, which turns the indices into lengths. The
+// temp layout, the checks and the lengths pass are core's (core/run_length_plan.hpp).
+#include <cstring>
+#include <string>
+
+#include "core/run_length_plan.hpp"
+#include "core/scan_shape.hpp"
+#include "gl/buffers.hpp"
+#include "gl/compact_indexed.hpp"
+#include "gl/context_impl.hpp"
+
+namespace gpuscan::gl {
+namespace {
+
+core::RunLengthLayout layout_for(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  core::check_run_length_count(count);
+  return core::run_length_layout(count, compact_temp_requirements(ctx, count, config).size);  // checks the config
+}
+
+BufferView sub_view(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset + bytes}; }
+
+void record_runs(const Context& ctx, const RunLengthArgs& a, bool edges) {
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  const core::RunLengthLayout l = layout_for(ctx, a.count, a.config);
+  core::check_run_length_views(
+      a, l.bytes, edges,
+      [&impl](const char* what, const BufferView& v, uint64_t count, uint32_t esize, const char* need) {
+        check_view(impl, what, v, count, esize, need);
+      },
+      [](const BufferView& v, uint64_t bytes) { return core::ByteRange{v.buffer, v.offset, bytes}; });
+  const uint64_t n = a.count;
+  const core::RunLengthPass pass =
+      core::run_length_pass(n, edges, l, core::tile_shape(0, 1, core::workgroup_limits(ctx.info())).workgroup_size);
+  PipelineKey key;
+  key.variant = pass.variant;
+  key.workgroup_size = pass.workgroup_size;
+  impl.program(key);  // built before anything is dispatched
+  // The compaction: encode keeps the first of each run (values and indices), non-trivial runs the two
+  // ends of each (indices only, counted in temp's word).
+  SelectArgs select;
+  select.config = a.config;
+  select.count = n;
+  select.input = a.input;
+  select.output = a.values;
+  select.count_out = edges ? sub_view(a.temp, l.word) : a.runs_out;
+  select.temp = a.temp;
+  IndexedSelect how;
+  how.predicate = edges ? core::predicate_run_edge : core::predicate_run_start;
+  how.values = !edges;
+  how.indices = !edges && a.offsets.buffer != 0 ? a.offsets : sub_view(a.temp, l.indices);
+  record_select_indexed(ctx, select, how);
+  if (!pass.dispatch) return;
+  impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  auto bind = [&](const core::RunRange& r) {
+    const BufferView views[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
+    return bind_elements(impl, views[static_cast<size_t>(r.buffer)], r.first, r.count, 4);
+  };
+  const Binding b[5] = {bind(pass.found), bind(pass.lengths), bind(pass.offsets), bind(pass.kept), bind(pass.runs)};
+  const auto params = core::run_length_params(
+      pass, {b[0].element_offset, b[1].element_offset, b[2].element_offset, b[3].element_offset, b[4].element_offset});
+  impl.dispatch(key, b, params, pass.groups, 1);
+}
+
+template <class Result, class T>
+Result run_convenience(const Context& ctx, std::span<const T> values, CompactConfig config, bool edges) {
+  config.type = data_type_of<T>::value;
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  const uint64_t n = values.size();
+  const TempRequirements req = run_length_temp_requirements(ctx, n, config);  // validates
+  if (n == 0) return {};
+  const uint64_t room = core::run_length_room(n, edges);
+  OwnedBuffer in(impl.gl, n * sizeof(T), values.data());
+  OwnedBuffer out_values(impl.gl, edges ? 4 : n * sizeof(T));
+  OwnedBuffer lengths(impl.gl, room * 4), offsets(impl.gl, room * 4), runs(impl.gl, 4), temp(impl.gl, req.size);
+  RunLengthArgs a;
+  a.config = config;
+  a.count = n;
+  a.input = in.view();
+  a.values = out_values.view();
+  a.lengths = lengths.view();
+  if (edges) a.offsets = offsets.view();
+  a.runs_out = runs.view();
+  a.temp = temp.view();
+  record_runs(ctx, a, edges);
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  uint32_t count = 0;
+  runs.read(&count, 4);
+  impl.check_error("run-length encoding");
+  auto read = [&](core::RunBuffer from, void* to, size_t bytes) {
+    (from == core::RunBuffer::lengths ? lengths : from == core::RunBuffer::offsets ? offsets : out_values).read(to, bytes);
+  };
+  const Result r = core::read_runs<Result, T>(count, room, Errc::gl_error, read);
+  impl.check_error("reading the run-length encoding");
+  return r;
+}
+
+}  // namespace
+
+TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  TempRequirements req;
+  req.size = layout_for(ctx, count, config).bytes;
+  return req;
+}
+
+void record_run_length_encode(const Context& ctx, const RunLengthArgs& args) { record_runs(ctx, args, false); }
+void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args) { record_runs(ctx, args, true); }
+
+template <GlElement T>
+RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config) {
+  return run_convenience<RunLengthResult<T>>(ctx, values, config, false);
+}
+
+template <GlElement T>
+NonTrivialRuns non_trivial_runs(const Context& ctx, std::span<const T> values, CompactConfig config) {
+  return run_convenience<NonTrivialRuns>(ctx, values, config, true);
+}
+
+#define GPUSCAN_GL_RLE(T)                                                                                \
+  template RunLengthResult<T> run_length_encode(const Context&, std::span<const T>, CompactConfig); \
+  template NonTrivialRuns non_trivial_runs(const Context&, std::span<const T>, CompactConfig);
+GPUSCAN_GL_RLE(uint32_t)
+GPUSCAN_GL_RLE(int32_t)
+GPUSCAN_GL_RLE(float)
+GPUSCAN_GL_RLE(uint64_t)
+GPUSCAN_GL_RLE(int64_t)
+GPUSCAN_GL_RLE(double)
+#undef GPUSCAN_GL_RLE
+
+}  // namespace gpuscan::gl
