@@ -145,7 +145,7 @@ void random_case(std::mt19937_64& rng, size_t round) {
 }
 
 TEST_F(GlHistogramTest, RandomCasesMatchTheCpuReference) {
-  const uint64_t seed = fresh_seed();  // drawn fresh each run; GPUSCAN_TEST_SEED replays one
+  const uint64_t seed = fresh_seed();  // drawn fresh each run; GPUSCAN_SEED replays one
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   for (size_t round = 0; round < 96; ++round) {
