@@ -109,9 +109,10 @@ endfunction()
 #   - the kernels of GPUSCAN_GL_NO_SUBGROUP_KERNELS a second time with GPUSCAN_NO_SUBGROUPS as
 #     "<name>.no_subgroups", for drivers without GL_KHR_shader_subgroup (common/subgroup_basic.glsl);
 #     the segmented ones (seg_*) only in that form;
-#   - of the 64-bit types only the kernels matching GPUSCAN_GL_SUBGROUP_FREE and the .no_subgroups ones:
-#     GL's GLSL has no subgroup arithmetic on 64-bit integers; no compaction kernel of a 64-bit element
-#     (GL compaction refuses those types);
+#   - of the 64-bit types (TYPE_*, ops.glsl's T) only the kernels matching GPUSCAN_GL_SUBGROUP_FREE and the
+#     .no_subgroups ones: GL's GLSL has no subgroup arithmetic on 64-bit integers. The compaction kernels
+#     of 64-bit elements (ELEMENT_*) are built as those of 4-byte ones: their T is the u32 count, and the
+#     elements only move as uvec2 and meet the predicate (common/compact.glsl);
 #   - `custom_variants` (GPUSCAN_CUSTOM_OP_VARIANTS) as "custom.<name>", where "custom_op.glsl" is the
 #     caller's snippet (src/gl/custom_op.cpp).
 function(gpuscan_gl_variants out variants custom_variants)
@@ -123,7 +124,7 @@ function(gpuscan_gl_variants out variants custom_variants)
     endif()
     string(REGEX MATCH "^[^.]+" kernel "${name}")
     set(wide FALSE)
-    if(define_flags MATCHES "-D(TYPE|ELEMENT)_(U64|I64|F64)")
+    if(define_flags MATCHES "-DTYPE_(U64|I64|F64)")
       set(wide TRUE)
     endif()
     if((NOT wide OR name MATCHES "${GPUSCAN_GL_SUBGROUP_FREE}") AND NOT name MATCHES "^seg_")

@@ -135,8 +135,8 @@ set(GPUSCAN_CUSTOM_OP_VARIANTS
 # OpenGL (cmake/Shaders.cmake, gpuscan_gl_variants; docs/gl.md): the kernels also built with
 # GPUSCAN_NO_SUBGROUPS as "<name>.no_subgroups" (every invocation a subgroup of its own,
 # common/subgroup_basic.glsl) for GL drivers without GL_KHR_shader_subgroup, and the variants that use no
-# subgroup operation, the only ones (with those) built for the 64-bit types on GL. GL compacts 4-byte
-# elements only: no compaction kernel of a 64-bit element is built for it.
+# subgroup operation, the only ones (with those) built for the 64-bit types on GL. The compaction kernels
+# of every element type are built for GL (their T is the u32 count; 8-byte elements move as uvec2).
 # The segmented kernels are built for GL in that form only. sort_downsweep's .no_subgroups form ranks
 # keys by 1-bit splits in shared memory instead of ballots (common/radix_rank.glsl); its 64-bit keys are
 # uvec2 pairs, so the sort builds no 64-bit-integer code at all.

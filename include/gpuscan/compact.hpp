@@ -2,7 +2,8 @@
 // their original order (stable), and write how many were kept to a GPU buffer. This header holds what
 // every backend shares (predicates, CompactConfig, PartitionResult) and names no graphics API; the calls
 // are in gpuscan/vulkan/compact.hpp (included by gpuscan/vulkan.hpp) and gpuscan/gl.hpp. Every element
-// type on Vulkan (u64 and i64 need shaderInt64, f64 shaderFloat64); u32, i32 and f32 on OpenGL.
+// type on Vulkan (u64 and i64 need shaderInt64, f64 shaderFloat64) and on OpenGL (u64 and i64 need
+// GL_ARB_gpu_shader_int64; f64 is core GL 4.0).
 //
 //   std::vector<float> v = {0.5f, -1, 3, 0, 2};
 //   auto big = gpuscan::select_if(ctx, std::span<const float>(v), gpuscan::Predicate::greater(1.0f));

@@ -304,7 +304,11 @@ std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const 
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config);
 
-// Stream compaction, as in gpuscan/compact.hpp.
+// Stream compaction, as in gpuscan/compact.hpp: every element type (u64 and i64 need
+// GL_ARB_gpu_shader_int64, else Errc::unsupported naming it), three-pass only (CompactAlgorithm::single_pass
+// is Errc::unsupported: no look-back kernels on GL). 8-byte elements move as pairs of 32-bit words and
+// their counts are u32, so no 64-bit subgroup operation is needed: the ballot path runs where
+// GL_KHR_shader_subgroup ballots are, the shared-memory path (llvmpipe) everywhere.
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config);
 std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config);
 

@@ -52,8 +52,9 @@ E element(EBITS bits) { return int(bits); }
 #define E float
 E element(EBITS bits) { return uintBitsToFloat(bits); }
 #elif defined(ELEMENT_U64) || defined(ELEMENT_I64)
-// Only the predicate's comparisons need 64-bit integers (shaderInt64); the elements move as uvec2.
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+// Only the predicate's comparisons need 64-bit integers (shaderInt64 on Vulkan, GL_ARB_gpu_shader_int64 on
+// OpenGL); the elements move as uvec2, so no subgroup operation ever sees one.
+#include "int64_types.glsl"
 #if defined(ELEMENT_U64)
 #define E uint64_t
 #else

@@ -39,12 +39,10 @@ T from_words(uvec2 w) { return int(w.x); }
 uint to_word(T v, uint h) { return floatBitsToUint(v); }
 T from_words(uvec2 w) { return uintBitsToFloat(w.x); }
 #elif defined(TYPE_U64) || defined(TYPE_I64)
-#if defined(GPUSCAN_GL)
-// OpenGL has the same types and functions from GL_ARB_gpu_shader_int64, and no subgroup arithmetic on
-// them: its 64-bit variants are the subgroup-free ones (cmake/Shaders.cmake).
-#extension GL_ARB_gpu_shader_int64 : require
-#else
-#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#include "int64_types.glsl"
+// OpenGL has no subgroup arithmetic on 64-bit integers: its 64-bit variants are the subgroup-free ones
+// (cmake/Shaders.cmake).
+#if !defined(GPUSCAN_GL)
 #extension GL_EXT_shader_subgroup_extended_types_int64 : require  // subgroup arithmetic on 64-bit integers
 #endif
 #define T_WORDS 2u

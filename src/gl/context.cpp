@@ -361,8 +361,9 @@ namespace {
 
 bool wide(DataType type) { return element_size(type) == 8; }
 
-// Throws unless GL has the shader types `type` needs (the 64-bit ones need extensions or GL 4.0).
-void check_type(const GlInfo& info, DataType type) {
+}  // namespace
+
+void Context::Impl::check_type(DataType type) const {
   const bool integer64 = type == DataType::u64 || type == DataType::i64;
   if (integer64 && !info.gpu_shader_int64)
     throw Error(Errc::unsupported, info.renderer + " lacks GL_ARB_gpu_shader_int64, which " +
@@ -370,8 +371,6 @@ void check_type(const GlInfo& info, DataType type) {
   if (type == DataType::f64 && !info.gpu_shader_fp64)
     throw Error(Errc::unsupported, info.renderer + " lacks GL_ARB_gpu_shader_fp64, which f64 elements need");
 }
-
-}  // namespace
 
 WorkgroupAlgorithm Context::resolve(WorkgroupAlgorithm requested, DataType type) const {
   const bool has = impl_->info.subgroup_arithmetic && !wide(type);
@@ -395,7 +394,7 @@ Algorithm Context::resolve(const ScanConfig& config, uint64_t count) const {
     return Algorithm::multipass;
   }
   core::check_op(config.op, config.type);
-  check_type(impl_->info, config.type);
+  impl_->check_type(config.type);
   switch (config.algorithm) {
     case Algorithm::automatic: return core::choose_scan(impl_->caps(config.type), *impl_->profile, config, count).algorithm;
     case Algorithm::look_ahead:
@@ -425,7 +424,7 @@ core::DeviceCaps Context::Impl::caps(DataType type) const {
 }
 
 bool Context::Impl::reduce_without_subgroups(DataType type) const {
-  check_type(info, type);
+  check_type(type);
   return !info.subgroup_arithmetic || wide(type);
 }
 

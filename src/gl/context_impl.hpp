@@ -74,6 +74,9 @@ struct Context::Impl {
   };
   void dispatch(const PipelineKey& key, std::span<const Binding> buffers, std::span<const uint32_t> params,
                 uint32_t groups_x, uint32_t groups_y, std::optional<IndirectCommand> indirect = std::nullopt);
+  // Throws Errc::unsupported, naming the missing extension, unless GL has the shader types `type` needs
+  // (u64 and i64: GL_ARB_gpu_shader_int64; f64: GL_ARB_gpu_shader_fp64, core since 4.0).
+  void check_type(DataType type) const;
   // Whether reductions of `type` run the .no_subgroups tile kernels (no GL_KHR_shader_subgroup
   // arithmetic, or a 64-bit type); throws Errc::unsupported when GL lacks the type.
   bool reduce_without_subgroups(DataType type) const;

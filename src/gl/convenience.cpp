@@ -163,8 +163,7 @@ GPUSCAN_GL_INSTANTIATE_SCAN(int64_t)
 GPUSCAN_GL_INSTANTIATE_SCAN(double)
 #undef GPUSCAN_GL_INSTANTIATE_SCAN
 
-// Compaction: every type, so that the 8-byte ones, which GL has no kernels for, are refused with
-// Errc::unsupported (resolve_compact in record.cpp) rather than fail to link.
+// Compaction: every type (u64 and i64 need GL_ARB_gpu_shader_int64: resolve_compact in record.cpp).
 #define GPUSCAN_GL_INSTANTIATE(T)                                                                              \
   template std::vector<T> select_if(const Context&, std::span<const T>, Predicate, CompactConfig);            \
   template std::vector<T> select_flagged(const Context&, std::span<const T>, std::span<const uint32_t>,       \

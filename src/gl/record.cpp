@@ -96,11 +96,8 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   const GlInfo& info = ctx.info();
   Resolved r;
   r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
-  // The GL backend builds no compaction kernel of an 8-byte element (cmake/Shaders.cmake).
-  if (element_size(config.type) != 4)
-    throw Error(Errc::unsupported, "OpenGL compaction supports u32, i32 and f32 elements, not " +
-                                       std::string(to_string(config.type)) +
-                                       "; the Vulkan backend compacts u64, i64 and f64");
+  // The 8-byte types' predicates compare 64-bit integers or doubles (the elements move as uvec2).
+  impl_of(ctx).check_type(config.type);
   if (config.algorithm == CompactAlgorithm::single_pass)
     throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back, as the "
                                    "single-pass scan's, needs 64-bit buffer atomics and GL_KHR_shader_subgroup ballots, "
@@ -114,18 +111,27 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   return r;
 }
 
-// The buffers behind a plan's slots (compaction binds its flags and count itself, in `extra`).
+// The buffers behind a plan's slots (compaction binds its flags and count itself, in `extra`), and the
+// size of the elements of input and output where it is not temp's (compaction: 8-byte elements, u32
+// tile counts in temp).
 struct Views {
   BufferView input, output, temp;
+  uint32_t value_bytes = 0;   // 0: as temp's
+  uint32_t output_bytes = 0;  // 0: value_bytes (an indexed selection's indices alone: u32)
   const BufferView& of(core::Slot slot) const {
     return slot == core::Slot::input ? input : slot == core::Slot::output ? output : temp;
+  }
+  uint32_t esize_of(core::Slot slot, uint32_t temp_esize) const {
+    if (slot == core::Slot::temp) return temp_esize;
+    if (slot == core::Slot::output && output_bytes != 0) return output_bytes;
+    return value_bytes != 0 ? value_bytes : temp_esize;
   }
 };
 
 // Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl) and indirect_count.comp's
-// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) eighteen (words 10..17 --
-// a count from GPU memory, windows, the 8-byte constants' high words and the indices' offset -- stay 0
-// here: GL compacts 4-byte elements within one binding and writes no indices).
+// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) eighteen (words 10..14 --
+// a count from GPU memory, windows -- and 17, the indices' offset, stay 0 here: GL compacts within one
+// binding and writes no indices; 15 and 16 are the 8-byte constants' high words).
 constexpr size_t param_words = 18;
 constexpr size_t scan_bindings = 4;
 constexpr size_t compact_bindings = 5;
@@ -191,8 +197,8 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
       passes.push_back(indirect_count_pass(impl, d, *indirect.count, *indirect.resolved, views.temp, esize));
       continue;
     }
-    p.bindings[0] = bind_elements(impl, views.of(d.src.slot), d.src.offset, d.src.count, esize);
-    p.bindings[1] = bind_elements(impl, views.of(d.dst.slot), d.dst.offset, d.dst.count, esize);
+    p.bindings[0] = bind_elements(impl, views.of(d.src.slot), d.src.offset, d.src.count, views.esize_of(d.src.slot, esize));
+    p.bindings[1] = bind_elements(impl, views.of(d.dst.slot), d.dst.offset, d.dst.count, views.esize_of(d.dst.slot, esize));
     p.bindings[2] = bind_elements(impl, views.of(d.aux.slot), d.aux.offset, d.aux.count, esize);
     // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source
     // again; compaction replaces it.
@@ -220,7 +226,8 @@ void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, ui
     p.binding_count = extra(d, p.bindings, p.params);
     // The compaction kernels load 16-byte vectors of values and flags where both start on a vector boundary.
     if (p.binding_count >= compact_bindings)
-      p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[3].element_offset % 4 == 0;
+      p.key.vector_aligned = p.bindings[0].element_offset * views.esize_of(core::Slot::input, esize) % 16 == 0 &&
+                             p.bindings[3].element_offset % 4 == 0;
     p.groups_x = d.groups_x;
     p.groups_y = d.groups_y;
     impl.program(p.key);
@@ -282,32 +289,39 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
   if (!indexed && !flagged && args.predicate.kind > PredicateKind::run_start)
     throw Error(Errc::invalid_argument, "unknown predicate kind " + std::to_string(predicate - 1));
   if (indexed) check_indexed(impl, args, *indexed, r.plan.temp_elements * 4);
+  const uint32_t esize = element_size(args.config.type);
   if (indexed || (!flagged && args.predicate.kind == PredicateKind::run_start))
-    core::check_run_start_fits(args.count, core::window_elements(impl.max_binding_bytes, impl.binding_alignment(4), 4));
+    core::check_run_start_fits(args.count,
+                               core::window_elements(impl.max_binding_bytes, impl.binding_alignment(esize), esize));
   check_view(impl, "count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;
-  const uint64_t bytes = n * 4;
+  const uint64_t bytes = n * esize;  // of the input and of the output
+  const uint64_t flag_bytes = n * 4;
   if (n > 0) {
-    check_view(impl, "input", args.input, n, 4, "the compaction needs");
-    if (partition) check_view(impl, "output", args.output, n, 4, "the partition writes every element:");
-    else check_view(impl, "output", args.output, n, 4, "the compaction needs room for the worst case (every element kept):");
+    check_view(impl, "input", args.input, n, esize, "the compaction needs");
+    if (partition) check_view(impl, "output", args.output, n, esize, "the partition writes every element:");
+    else check_view(impl, "output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
     if (flagged) check_view(impl, "flags", args.flags, n, 4, "the compaction needs one flag per element:");
     if (overlaps(args.input, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
-    if (flagged && overlaps(args.flags, bytes, args.output, bytes))
+    if (flagged && overlaps(args.flags, flag_bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "flags and output ranges overlap");
     if (overlaps(args.count_out, 4, args.output, bytes) || overlaps(args.count_out, 4, args.input, bytes) ||
-        (flagged && overlaps(args.count_out, 4, args.flags, bytes)))
+        (flagged && overlaps(args.count_out, 4, args.flags, flag_bytes)))
       throw Error(Errc::invalid_argument, "the count overlaps the input, flags or output range");
     const uint64_t temp_bytes = r.plan.temp_elements * 4;
     check_view(impl, "temp", args.temp, r.plan.temp_elements, 4, "the compaction needs");
     if (overlaps(args.temp, temp_bytes, args.input, bytes) || overlaps(args.temp, temp_bytes, args.output, bytes) ||
-        overlaps(args.temp, temp_bytes, args.count_out, 4) || (flagged && overlaps(args.temp, temp_bytes, args.flags, bytes)))
+        overlaps(args.temp, temp_bytes, args.count_out, 4) ||
+        (flagged && overlaps(args.temp, temp_bytes, args.flags, flag_bytes)))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
   }
-  // n == 0: empty ranges; bind the one buffer that must exist.
+  // n == 0: empty ranges; bind the one buffer that must exist (as u32: it holds one). An indexed selection
+  // without values binds its indices as the (unwritten) output, as on Vulkan.
+  const bool indices_only = indexed && !indexed->values;
   const Views views = n == 0 ? Views{args.count_out, args.count_out, args.count_out}
-                             : Views{args.input, args.output, args.temp};
+                             : Views{args.input, indices_only ? indexed->indices : args.output, args.temp, esize,
+                                     indices_only ? 4u : 0u};
   const bool ballot = r.path == CompactPath::ballot;
   auto is_compaction = [](const core::Dispatch& d) {
     return d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
@@ -334,8 +348,10 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     bindings[4] = bind_elements(impl, args.count_out, 0, 1, 4);
     params[6] = bindings[3].element_offset;
     params[7] = bindings[4].element_offset;
-    params[8] = static_cast<uint32_t>(args.predicate.a);  // 4-byte elements only
+    params[8] = static_cast<uint32_t>(args.predicate.a);
     params[9] = static_cast<uint32_t>(args.predicate.b);
+    params[15] = static_cast<uint32_t>(args.predicate.a >> 32);  // read by the 8-byte types' kernels only
+    params[16] = static_cast<uint32_t>(args.predicate.b >> 32);
     if (!indexed) return compact_bindings;
     // Binding 5, the indices (compact_count writes none: the output again).
     const bool with_indices = n > 0 && d.kernel != core::Kernel::compact_count;

@@ -419,10 +419,6 @@ TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
        {"--algorithm single-pass is not offered with --api gl", "--algorithm three-pass or auto"}},
       {"compact -t u32 --pred nonzero --algorithm single-pass" + io,
        {"--algorithm single-pass is not offered with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
-      {"compact --api gl -t u64 --pred nonzero" + io,
-       {"compact with --api gl takes --type u32, i32 or f32, not --type u64"}},
-      {"compact -t f64 --flags " + missing + io,
-       {"compact with GPUSCAN_API=gl takes --type u32, i32 or f32, not --type f64"}, "GPUSCAN_API=gl"},
       {"compact -t u32 --flags - --in - --out -",
        {"--in - and --flags - both name standard input, which can be read only once"}},
       // scan: operators and types
@@ -463,7 +459,6 @@ TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
       // Vulkan-only commands on GL: known before running, said in the CLI's words
       {"rle --api gl -t f64 --lengths - --in " + missing,
        {"rle with --api gl takes --type u32, i32 or f32, not --type f64"}},
-      {"unique --api gl -t u64" + io, {"unique with --api gl takes --type u32, i32 or f32, not --type u64"}},
       {"sort --api gl -t u32 --algorithm onesweep" + io,
        {"--algorithm onesweep is not offered with --api gl", "use --algorithm multipass or auto"}},
       // sort: --bits within the key's bits, whatever the number; --values-type only with --values

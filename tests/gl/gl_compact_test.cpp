@@ -13,12 +13,23 @@ class GlCompactTest : public CompactChecks<gl::Context, GlTest> {
   void SetUp() override {
     if (GetParam().path == CompactPath::ballot && !ctx.info().subgroup_ballot)
       GTEST_SKIP() << "no GL_KHR_shader_subgroup ballot";
+    if ((GetParam().type == DataType::u64 || GetParam().type == DataType::i64) && !ctx.info().gpu_shader_int64)
+      GTEST_SKIP() << "no GL_ARB_gpu_shader_int64";
   }
 };
 
 COMPACT_TESTS(GlCompactTest)
 
 INSTANTIATE_TEST_SUITE_P(Gl, GlCompactTest, every_compact_param(), param_name);
+// The 8-byte elements (GL_ARB_gpu_shader_int64 for u64 and i64: gl_compact64_test.cpp checks the refusal).
+INSTANTIATE_TEST_SUITE_P(Gl64, GlCompactTest,
+                         ::testing::Values(Param{DataType::u64, CompactPath::ballot},
+                                           Param{DataType::u64, CompactPath::shared_memory},
+                                           Param{DataType::i64, CompactPath::ballot},
+                                           Param{DataType::i64, CompactPath::shared_memory},
+                                           Param{DataType::f64, CompactPath::ballot},
+                                           Param{DataType::f64, CompactPath::shared_memory}),
+                         param_name);
 
 TEST_F(GlTest, CompactRecordOffsetsCountAndTail) {
   const gl::Context& ctx = gl_context();

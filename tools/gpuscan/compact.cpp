@@ -55,9 +55,6 @@ PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input
 
 // Options that conflict, in the command line's words (commands.hpp, Command::conflict).
 std::string compact_conflict(const CompactOptions& options, const GlobalFlags& globals) {
-  if (element_size(options.type) != 4 && globals.api == Api::gl)
-    return options.command + " with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
-           std::string(to_string(options.type)) + " (the GL backend builds no 64-bit compaction kernels)";
   if (options.algorithm == CompactAlgorithm::single_pass) {
     if (globals.api == Api::gl)
       return "--algorithm single-pass is not offered with " + globals.api_option() +
@@ -148,6 +145,7 @@ Command add_unique_command(CLI::App& app) {
       "Examples:\n"
       "  gpuscan unique --type u32 --in sorted.bin --out distinct.bin\n"
       "  gpuscan unique --type f64 --in a.txt --out - --format text\n"
+      "  gpuscan unique --type u64 --in ids.bin --out distinct.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_compact(*options, globals); },
@@ -190,7 +188,7 @@ Command add_compact_command(CLI::App& app) {
       "  gpuscan compact --type i32 --flags f.bin --in a.bin --out p.bin --partition\n"
       "  gpuscan compact --type u64 --pred ge:0x100000000 --in ids.bin --out big.bin\n"
       "  gpuscan compact --type u32 --pred nonzero --in a.bin --out kept.bin --algorithm three-pass\n"
-      "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL\n"
+      "  gpuscan compact --type u32 --pred nonzero --in a.bin --out b.bin --api gl   on OpenGL (every type)\n"
       "  gpuscan compact --type u32 --pred run-start --in a.bin --out b.bin --partition   firsts of runs, then repeats\n"
       "The number kept goes to stderr.\n" +
       std::string(exit_codes_help));
