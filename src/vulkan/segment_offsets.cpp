@@ -4,16 +4,18 @@
 // and segmented scans by offsets (include/gpuscan/vulkan/segmented.hpp): head flags from the offsets
 // (seg_offsets_heads), then the segmented scan into the output.
 //
-// Temp of a reduction: ReduceLayout (per-tile arrays, then the scan of the tiles); of a scan: [flags: count
-// u32][the segmented scan's scratch]; each array at a multiple of 64 bytes. Bindings of the heads and
-// gather kernels (shaders/common/segment_offsets.glsl): 0 src (unread by the heads kernel), 1 dst,
-// 2 unread, 3 unread (pass_io.glsl's carry / indirect words), 4 offsets.
+// The reduction's plan, layout of temp and checks are core's (core/segment_offsets_plan.hpp, shared with
+// src/gl/segment_offsets.cpp); here they are bound and recorded. Temp of a scan by offsets: [flags: count
+// u32][the segmented scan's scratch], each array at a multiple of 64 bytes. Bindings of the heads kernel
+// (shaders/common/segment_offsets.glsl): 0 src (unread), 1 dst, 2 unread, 3 unread (pass_io.glsl's carry
+// / indirect words), 4 offsets.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "core/plan.hpp"
 #include "core/scan_shape.hpp"
+#include "core/segment_offsets_plan.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/variant_names.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
@@ -29,16 +31,6 @@ namespace {
 constexpr uint64_t array_alignment = 64;
 
 uint64_t round_up(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
-
-ScanConfig scan_config(const ReduceConfig& c) {
-  ScanConfig s;
-  s.type = c.type;
-  s.op = c.op;
-  s.kind = ScanKind::inclusive;
-  s.workgroup_size = c.workgroup_size;
-  s.vectors_per_lane = c.vectors_per_lane;
-  return s;
-}
 
 // A scan by offsets' temp: its head flags, then the segmented scan's own.
 struct Layout {
@@ -58,24 +50,13 @@ Layout layout_for(const Context& ctx, uint64_t count, const ScanConfig& config) 
       core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info), esize)
           .workgroup_size;
   // The flags and the scanned values are bound once each (the segmented scan itself would window).
-  const uint64_t fit = impl_of(ctx).window_elements(std::max<uint32_t>(esize, 4));
-  if (count > fit || count > UINT32_MAX - 1)
-    throw Error(Errc::too_large, "segments by offsets bind their head flags (and a reduction's partial results) "
-                                 "once: at most " + std::to_string(std::min<uint64_t>(fit, UINT32_MAX - 1)) +
-                                 " elements of " + std::string(to_string(config.type)) + " on this device, not " +
-                                 std::to_string(count) + "; run the data in pieces of fewer elements");
+  core::check_offsets_count(count, impl_of(ctx).window_elements(std::max<uint32_t>(esize, 4)), config.type);
   l.scan_req = segmented_scan_temp_requirements(ctx, count, config);  // checks the config and the device
   if (count == 0) return l;
   l.flags = 0;
   l.scan_temp = round_up(count * 4, array_alignment);
   l.bytes = l.scan_temp + l.scan_req.size;
   return l;
-}
-
-void check_segments(uint64_t segments) {
-  if (segments > UINT32_MAX - 2)
-    throw Error(Errc::too_large, "segments by offsets are at most 2^32 - 2 (u32 offsets), not " +
-                                     std::to_string(segments));
 }
 
 // One dispatch of an offsets kernel over `items` invocations (n: pass_io.glsl's element count).
@@ -98,157 +79,84 @@ void dispatch_offsets_kernel(const Context& ctx, VkCommandBuffer cmd, const std:
   impl.record_dispatch(cmd, key, infos, params, gx, gy);
 }
 
-// Where a reduction keeps its per-tile arrays in temp (seg_offsets_tiles.comp): the tiles' total values,
-// the pieces of segments that end in a tile they did not start in, and the tiles' scanned totals (T
-// each); the tiles' heads, the pieces' segments (u32 each) and the ranges of offsets in each tile (two
-// u32, seg_offsets_bounds.comp); then the segmented scan of the tiles.
-struct ReduceLayout {
-  core::TileShape shape;       // of the tile pass
-  uint64_t tiles = 0;
-  uint64_t words = 0;          // byte offsets in temp; the T arrays start at 0
-  uint64_t scan_temp = 0;
-  TempRequirements scan_req;   // the scan of the tiles' totals
-  uint64_t bytes = 0;          // all of temp
-};
-
-ReduceLayout reduce_layout_for(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  const ScanConfig scan = scan_config(config);
+// The reduction's layout in temp (core/segment_offsets_plan.hpp).
+core::OffsetsReduceLayout reduce_layout_for(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  const ScanConfig scan = core::offsets_scan_config(config);
   layout_for(ctx, count, scan);  // checks the count and the config, as for scans by offsets
-  const uint32_t esize = element_size(config.type);
-  ReduceLayout l;
   // K = 1 unless asked: a tile of (head, value) pairs holds many registers, and on the H200 (u32, W = 256)
   // K = 1 was the fastest of K = 1, 2, 4 in every case measured (2^28 in 10^3 segments: 0.878 ms against
   // 0.963 and 1.248; 10^6 segments of mean 16: 0.162 ms against 0.167 and 0.188; bench/RESULTS.md).
-  l.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane ? config.vectors_per_lane : 1,
-                             core::workgroup_limits(ctx.device_info()), esize);
-  const uint64_t span = uint64_t{l.shape.workgroup_size} * l.shape.vectors_per_lane * 4;
-  l.tiles = (count + span - 1) / span;
-  l.scan_req = segmented_scan_temp_requirements(ctx, l.tiles, scan);
-  if (count == 0) return l;
-  l.words = round_up(3 * l.tiles * esize, array_alignment);
-  l.scan_temp = round_up(l.words + 16 * l.tiles, std::max<uint64_t>(array_alignment, l.scan_req.alignment));
-  l.bytes = l.scan_temp + l.scan_req.size;
-  return l;
+  const core::TileShape shape =
+      core::tile_shape(config.workgroup_size, config.vectors_per_lane ? config.vectors_per_lane : 1,
+                       core::workgroup_limits(ctx.device_info()), element_size(config.type));
+  return core::offsets_reduce_layout(count, config.type, shape, [&](uint64_t tiles) {
+    const TempRequirements req = segmented_scan_temp_requirements(ctx, tiles, scan);
+    return core::ScanTemp{req.size, req.alignment};
+  });
 }
 
-// Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the reduction: each tile's range of
-// offsets (seg_offsets_bounds), the tiles, read once (seg_offsets_tiles), the segmented scan of their
-// totals, and the pieces of segments that cross tiles (seg_offsets_finish). An empty input writes the identities only (seg_offsets_gather).
-void record_passes(const Context& ctx, VkCommandBuffer cmd, const ReduceLayout& l, const SegmentedReduceArgs& args) {
+// Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the plan of core::plan_offsets_reduce.
+void record_passes(const Context& ctx, VkCommandBuffer cmd, const core::OffsetsReduceLayout& l,
+                   const SegmentedReduceArgs& args) {
   Context::Impl& impl = impl_of(ctx);
-  const uint32_t esize = element_size(args.config.type);
-  const std::string type(to_string(args.config.type));
-  const vk::Binding offsets = vk::bind_elements(ctx, args.offsets, 0, args.segments + 1, 4);
-  const vk::Binding out = vk::bind_elements(ctx, args.output, 0, args.segments, esize);
-  const uint32_t w = l.shape.workgroup_size;
-  if (args.count == 0) {  // every segment is empty: identities only (src is bound but not read)
-    dispatch_offsets_kernel(ctx, cmd, "seg_offsets_gather." + type, args.config.op, w, 0, args.segments,
-                            args.segments, out, out, offsets);
-    return;
-  }
   const core::PlanLimits limits{impl.max_groups_x, ctx.device_info().max_workgroup_count[1]};
-  const vk::Binding in = vk::bind_elements(ctx, args.input, 0, args.count, esize);
-  const vk::Binding tile_values = vk::bind_elements(ctx, args.temp, 0, 2 * l.tiles, esize);
-  const vk::Binding tile_words = vk::bind_elements(ctx, args.temp, l.words / 4, 4 * l.tiles, 4);
-  const uint32_t span = w * l.shape.vectors_per_lane * 4;
-  {  // each tile's range of offsets
-    const vk::Binding bounds = vk::bind_elements(ctx, args.temp, l.words / 4 + 2 * l.tiles, 2 * l.tiles, 4);
-    const uint64_t blocks = (l.tiles + w - 1) / w;
-    uint32_t gx = 0, gy = 0;
-    core::grid_for(blocks, limits, gx, gy);
+  const std::vector<core::OffsetsStep> steps =
+      core::plan_offsets_reduce(l, args.count, args.segments, args.config.type, limits);
+  for (const core::OffsetsStep& step : steps) {
+    if (std::holds_alternative<core::Barrier>(step)) {
+      vk::compute_barrier(cmd);
+      continue;
+    }
+    if (const auto* scan = std::get_if<core::OffsetsScan>(&step)) {
+      const SegmentedScanArgs scan_args{core::offsets_scan_config(args.config), SegmentHeads::flags, scan->count,
+                                        vk::sub_view(args.temp, scan->values), vk::sub_view(args.temp, scan->heads),
+                                        vk::sub_view(args.temp, scan->output), vk::sub_view(args.temp, scan->temp)};
+      if (cmd) record_segmented_scan(ctx, cmd, scan_args);
+      continue;
+    }
+    const core::OffsetsDispatch& d = std::get<core::OffsetsDispatch>(step);
+    VkDescriptorBufferInfo infos[6];
+    uint32_t element_offsets[6];
+    for (size_t b = 0; b < d.bindings.size(); ++b) {
+      const core::OffsetsRange& r = d.bindings[b];
+      const vk::Binding bound = vk::bind_elements(ctx, core::offsets_view(args, r.slot), r.first, r.count, r.unit);
+      infos[b] = bound.info;
+      element_offsets[b] = bound.element_offset;
+    }
+    uint32_t params[push_constant_words] = {};
+    core::fill_offsets_words(d, std::span<const uint32_t>(element_offsets, d.bindings.size()), params);
     PipelineKey key;
-    key.variant = "seg_offsets_bounds";
-    key.workgroup_size = w;
-    const VkDescriptorBufferInfo infos[5] = {bounds.info, bounds.info, bounds.info, bounds.info, offsets.info};
-    const uint32_t params[6] = {static_cast<uint32_t>(l.tiles), span, static_cast<uint32_t>(args.segments),
-                                offsets.element_offset, bounds.element_offset, gx};
-    impl.record_dispatch(cmd, key, infos, params, gx, gy);
-  }
-  vk::compute_barrier(cmd);
-  {
-    uint32_t gx = 0, gy = 0;
-    core::grid_for(l.tiles, limits, gx, gy);
-    PipelineKey key;
-    key.variant = "seg_offsets_tiles." + type;
-    key.op = core::op_constant(args.config.op);
-    key.workgroup_size = w;
-    key.vectors_per_lane = l.shape.vectors_per_lane;
-    key.vector_aligned = in.element_offset % 4 == 0;
-    const VkDescriptorBufferInfo infos[6] = {in.info, out.info, tile_values.info, in.info, offsets.info, tile_words.info};
-    uint32_t params[push_constant_words] = {static_cast<uint32_t>(args.count), in.element_offset, out.element_offset,
-                                            tile_values.element_offset, gx, static_cast<uint32_t>(l.tiles)};
-    params[10] = offsets.element_offset;
-    params[12] = static_cast<uint32_t>(args.segments);
-    params[13] = tile_words.element_offset;
-    impl.record_dispatch(cmd, key, infos, params, gx, gy);
-  }
-  if (l.tiles == 1) return;  // every segment that ends in the only tile started there
-  vk::compute_barrier(cmd);
-  const uint64_t scanned_bytes = 2 * l.tiles * esize;
-  const SegmentedScanArgs scan{scan_config(args.config), SegmentHeads::flags, l.tiles, vk::sub_view(args.temp, 0),
-                               vk::sub_view(args.temp, l.words), vk::sub_view(args.temp, scanned_bytes),
-                               vk::sub_view(args.temp, l.scan_temp)};
-  if (cmd) record_segmented_scan(ctx, cmd, scan);
-  vk::compute_barrier(cmd);
-  {
-    const vk::Binding scanned = vk::bind_elements(ctx, args.temp, 2 * l.tiles, l.tiles, esize);
-    const vk::Binding pieces = vk::bind_elements(ctx, args.temp, l.tiles, l.tiles, esize);
-    const vk::Binding segments = vk::bind_elements(ctx, args.temp, l.words / 4 + l.tiles, l.tiles, 4);
-    const uint64_t blocks = (l.tiles + w - 1) / w;
-    uint32_t gx = 0, gy = 0;
-    core::grid_for(blocks, limits, gx, gy);
-    PipelineKey key;
-    key.variant = "seg_offsets_finish." + type;
-    key.op = core::op_constant(args.config.op);
-    key.workgroup_size = w;
-    const VkDescriptorBufferInfo infos[5] = {scanned.info, out.info, pieces.info, scanned.info, segments.info};
-    uint32_t params[push_constant_words] = {static_cast<uint32_t>(l.tiles), scanned.element_offset,
-                                            out.element_offset, pieces.element_offset, gx,
-                                            static_cast<uint32_t>(blocks)};
-    params[10] = segments.element_offset;
-    impl.record_dispatch(cmd, key, infos, params, gx, gy);
+    key.variant = core::offsets_variant_name(d, args.config.type);
+    key.workgroup_size = d.workgroup_size;
+    if (d.typed) key.op = core::op_constant(args.config.op);
+    if (d.vectors_per_lane) {  // the tiles: 16-byte vectors of values where they start on a vector boundary
+      key.vectors_per_lane = d.vectors_per_lane;
+      key.vector_aligned = element_offsets[0] % 4 == 0;
+    }
+    impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, d.bindings.size()),
+                         std::span<const uint32_t>(params, core::offsets_param_words), d.groups_x, d.groups_y);
   }
 }
 
 }  // namespace
 
 TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  const ReduceLayout l = reduce_layout_for(ctx, count, config);
+  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, count, config);
   TempRequirements req;
   req.size = l.bytes;
-  req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 4);
-  req.usage = l.scan_req.usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  req.alignment = l.alignment;
+  req.usage = segmented_scan_temp_requirements(ctx, l.tiles, core::offsets_scan_config(config)).usage |
+              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   return req;
 }
 
 void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const SegmentedReduceArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const ReduceLayout l = reduce_layout_for(ctx, args.count, args.config);
-  check_segments(args.segments);
+  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, args.count, args.config);
+  core::check_segment_count(args.segments);
   if (args.segments == 0) return;
-  const uint32_t esize = element_size(args.config.type);
-  const char* need = "the segmented reduction needs";
-  if (args.count > 0) vk::check_view("input", args.input, args.count, esize, need);
-  vk::check_view("offsets", args.offsets, args.segments + 1, 4, "the segmented reduction needs S + 1 offsets:");
-  vk::check_view("output", args.output, args.segments, esize, need);
-  const uint64_t in_bytes = args.count * esize, off_bytes = (args.segments + 1) * 4, out_bytes = args.segments * esize;
-  if (args.count > 0 && vk::overlaps(args.input, in_bytes, args.output, out_bytes))
-    throw Error(Errc::invalid_argument, "input and output ranges overlap: the reduction reads the values after "
-                                        "it has written results; use disjoint ranges");
-  if (vk::overlaps(args.offsets, off_bytes, args.output, out_bytes))
-    throw Error(Errc::invalid_argument, "offsets and output ranges overlap: the last pass reads offsets while "
-                                        "it writes results; use disjoint ranges");
-  if (l.bytes > 0) {
-    vk::check_view("temp", args.temp, l.bytes / 4, 4, need);
-    if (vk::overlaps(args.temp, l.bytes, args.input, in_bytes) || vk::overlaps(args.temp, l.bytes, args.offsets, off_bytes) ||
-        vk::overlaps(args.temp, l.bytes, args.output, out_bytes))
-      throw Error(Errc::invalid_argument, "temp storage overlaps the input, offsets or output range");
-    const VkDeviceSize align = std::max<VkDeviceSize>(l.scan_req.alignment, 4);
-    if (args.temp.offset % align != 0)
-      throw Error(Errc::misaligned, "temp starts at byte " + std::to_string(args.temp.offset) +
-                                        ", not a multiple of " + std::to_string(align) +
-                                        " (segmented_reduce_temp_requirements' alignment)");
-  }
+  core::check_offsets_reduce_buffers(args.input, args.offsets, args.output, args.temp, args.count, args.segments,
+                                     element_size(args.config.type), l, vk::check_view, vk::overlaps);
   record_passes(ctx, cmd, l, args);
 }
 
@@ -265,7 +173,7 @@ TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx,
 void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const Layout l = layout_for(ctx, args.count, args.config);
-  check_segments(args.segments);
+  core::check_segment_count(args.segments);
   if (args.count == 0) return;
   const uint32_t esize = element_size(args.config.type);
   vk::check_view("offsets", args.offsets, args.segments + 1, 4, "the segmented scan needs S + 1 offsets:");
@@ -296,8 +204,8 @@ void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, c
 void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config) {
   SegmentedReduceArgs args{config, std::max<uint64_t>(max_count, 1), 1};
   args.input = args.offsets = args.output = args.temp = vk::stand_in_view();
-  const ReduceLayout l = reduce_layout_for(ctx, args.count, config);
-  prepare_segmented_scan(ctx, std::max<uint64_t>(l.tiles, 2), scan_config(config));
+  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, args.count, config);
+  prepare_segmented_scan(ctx, std::max<uint64_t>(l.tiles, 2), core::offsets_scan_config(config));
   record_passes(ctx, VK_NULL_HANDLE, l, args);
   args.count = 0;  // the identities of an empty input
   record_passes(ctx, VK_NULL_HANDLE, reduce_layout_for(ctx, 0, config), args);
@@ -305,45 +213,23 @@ void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const Redu
 
 namespace {
 
-// The host-side check of the convenience calls: S + 1 >= 1 offsets, non-decreasing, the last within n.
-void check_offsets(std::span<const uint32_t> offsets, uint64_t n) {
-  if (offsets.empty())
-    throw Error(Errc::invalid_argument, "offsets is empty: S segments take S + 1 offsets (one, {0}, for none)");
-  for (size_t s = 0; s + 1 < offsets.size(); ++s)
-    if (offsets[s + 1] < offsets[s])
-      throw Error(Errc::invalid_argument, "offsets decrease at index " + std::to_string(s + 1) + " (" +
-                                              std::to_string(offsets[s]) + " then " + std::to_string(offsets[s + 1]) +
-                                              "): they must be non-decreasing");
-  if (offsets.back() > n)
-    throw Error(Errc::invalid_argument, "the last offset is " + std::to_string(offsets.back()) +
-                                            ", past the end of the " + std::to_string(n) + " values");
-}
-
 std::vector<std::byte> run_segmented_reduce(const Context& ctx, std::span<const std::byte> values,
                                             std::span<const uint32_t> offsets, const ReduceConfig& config) {
-  const uint32_t esize = element_size(config.type);
-  if (values.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "values hold " + std::to_string(values.size()) +
-                                            " bytes, not a whole number of " + std::string(to_string(config.type)) +
-                                            " elements");
-  const uint64_t n = values.size() / esize;
-  check_offsets(offsets, n);
-  const uint64_t segments = offsets.size() - 1;
-  check_segments(segments);
-  const TempRequirements req = segmented_reduce_temp_requirements(ctx, n, config);  // validates the config
-  std::vector<std::byte> result(segments * esize);
-  if (segments == 0) return result;
+  const core::OffsetsInput input = core::check_offsets_input(values.size(), offsets, config.type);
+  std::vector<std::byte> result(input.result_bytes);
+  const TempRequirements req = segmented_reduce_temp_requirements(ctx, input.count, config);  // checks the config
+  if (input.segments == 0) return result;
   const VkPhysicalDevice physical = ctx.physical_device();
   const VkDevice device = ctx.device();
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  vk::OwnedBuffer in(physical, device, std::max<uint64_t>(n * esize, 4), usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer in(physical, device, std::max<uint64_t>(values.size(), 4), usage, vk::MemoryKind::host_visible);
   vk::OwnedBuffer offs(physical, device, offsets.size() * 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer out(physical, device, segments * esize, usage, vk::MemoryKind::host_visible);
+  vk::OwnedBuffer out(physical, device, result.size(), usage, vk::MemoryKind::host_visible);
   vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(req.size, 4), usage | req.usage,
                        vk::MemoryKind::device_local);
-  if (n) std::memcpy(in.mapped(), values.data(), n * esize);
+  if (!values.empty()) std::memcpy(in.mapped(), values.data(), values.size());
   std::memcpy(offs.mapped(), offsets.data(), offsets.size() * 4);
-  const SegmentedReduceArgs args{config, n, segments, in.view(), offs.view(), out.view(), temp.view()};
+  const SegmentedReduceArgs args{config, input.count, input.segments, in.view(), offs.view(), out.view(), temp.view()};
   vk::submit_for_host(ctx, {&in, &offs, &out, &temp},
                       [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); });
   std::memcpy(result.data(), out.mapped(), result.size());
@@ -354,8 +240,8 @@ template <class T>
 std::vector<T> run_segmented_scan_by_offsets(const Context& ctx, std::span<const T> values,
                                              std::span<const uint32_t> offsets, const ScanConfig& config) {
   const uint64_t n = values.size();
-  check_offsets(offsets, n);
-  check_segments(offsets.size() - 1);
+  core::check_host_offsets(offsets, n);
+  core::check_segment_count(offsets.size() - 1);
   const TempRequirements req = segmented_scan_by_offsets_temp_requirements(ctx, n, config);
   std::vector<T> result(n);
   if (n == 0) return result;
