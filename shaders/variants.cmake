@@ -80,13 +80,13 @@ foreach(type IN LISTS GPUSCAN_BUILT_TYPES)
     "seg_scan_tiles.${type}|seg_scan_tiles.comp|TYPE_${TYPE}"
     # Segmented reductions by offsets: the tiles read once, then the pieces of segments that cross tiles
     # (seg_offsets_finish); seg_offsets_gather writes the identities of an empty input's segments.
-    "seg_offsets_tiles.${type}|seg_offsets_tiles.comp|TYPE_${TYPE}|vulkan1.1"
-    "seg_offsets_finish.${type}|seg_offsets_finish.comp|TYPE_${TYPE}|vulkan1.1"
+    "seg_offsets_tiles.${type}|seg_offsets_tiles.comp|TYPE_${TYPE}"
+    "seg_offsets_finish.${type}|seg_offsets_finish.comp|TYPE_${TYPE}"
     "seg_offsets_gather.${type}|seg_offsets_gather.comp|TYPE_${TYPE}")
 endforeach()
 # ... their head flags and each tile's range of offsets (no element type of their own).
 list(APPEND GPUSCAN_SHADER_VARIANTS "seg_offsets_heads|seg_offsets_heads.comp|TYPE_U32,OP_ADD"
-  "seg_offsets_bounds|seg_offsets_bounds.comp|TYPE_U32|vulkan1.1")
+  "seg_offsets_bounds|seg_offsets_bounds.comp|TYPE_U32")
 
 # Indirect counts: turns a count in GPU memory into every level's parameters and dispatch commands.
 list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32,OP_ADD")
@@ -142,6 +142,10 @@ set(GPUSCAN_CUSTOM_OP_VARIANTS
 # uvec2 pairs, so the sort builds no 64-bit-integer code at all.
 set(GPUSCAN_GL_NO_SUBGROUP_KERNELS reduce_tiles seg_reduce_tiles seg_scan_tiles sort_downsweep)
 set(GPUSCAN_GL_SUBGROUP_FREE "^(scan_local[.].*[.]blelloch|uniform_add[.]|window_carry[.])")
+# Segmented reductions by offsets on GL (src/gl/segment_offsets.cpp): their kernels in the .no_subgroups
+# form only, as the other segmented ones (seg_offsets_tiles scans (head, value) pairs as seg_scan_tiles
+# does; the others use no subgroup operation).
+list(APPEND GPUSCAN_GL_NO_SUBGROUP_KERNELS seg_offsets_bounds seg_offsets_tiles seg_offsets_finish seg_offsets_gather)
 
 # Run-length encoding (include/gpuscan/vulkan/run_length.hpp): the compaction kernels find the runs (their
 # OUTPUTS constant adds the input indices), these turn the indices into lengths. OpenGL (src/gl/run_length.cpp)

@@ -304,6 +304,47 @@ std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const 
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config);
 
+// ---- Segmented reductions by offsets ----------------------------------------------------------------
+// As gpuscan/vulkan/segmented_reduce.hpp: S segments given by S + 1 non-decreasing u32 offsets (CSR:
+// segment s is values[offsets[s] .. offsets[s+1])), one result per segment, the operator's identity for an
+// empty one; every type and operator. The same plan (bounds, tiles read once, the segmented scan of the
+// tiles' totals, the segments that cross tiles; src/core/segment_offsets_plan.hpp) with the .no_subgroups
+// builds of its kernels, so it runs on any GL 4.5 context (u64 and i64 with GL_ARB_gpu_shader_int64).
+// Integer results, and float min and max, equal Vulkan's bit for bit; float add and mul combine in an
+// order that depends on the subgroup size (1 here), so they may differ from Vulkan's in the last bits.
+// The values are bound once: count up to one SSBO binding (Errc::too_large past it).
+//   // in = [3, 1, 7, 0, 4, 1, 6, 3], offsets = [0, 3, 3, 5, 8]
+//   auto sums = gpuscan::gl::segmented_reduce(ctx, std::span<const uint32_t>(in), std::span<const uint32_t>(offsets));
+//   // sums == {11, 0, 4, 10}
+TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config);
+
+struct SegmentedReduceArgs {
+  ReduceConfig config;    // type and op; workgroup_size and vectors_per_lane shape the tiles (K 0 = 1 here)
+  uint64_t count = 0;     // values in `input`; offsets index them
+  uint64_t segments = 0;  // S: segments and results; 0 issues nothing
+  BufferView input;       // count elements of config.type (unused when count is 0)
+  BufferView offsets;     // S + 1 u32, non-decreasing, offsets[S] <= count; must not overlap output
+  BufferView output;      // S elements of config.type; must not overlap input or offsets
+  BufferView temp;        // segmented_reduce_temp_requirements(ctx, count, config).size bytes at its alignment
+};
+
+// Barrier contract as record_scan's (binds SSBOs 0-5 and uniform buffer 0). Offsets that break the
+// precondition give unspecified results but no access outside the bound ranges, as on Vulkan.
+//   gpuscan::gl::record_segmented_reduce(ctx, {.count = 8, .segments = 4, .input = {a}, .offsets = {o},
+//                                              .output = {b}, .temp = {t}});
+//   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // b <-- [11, 0, 4, 10]
+void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args);
+
+// Convenience (blocks); checks the offsets on the host (Errc::invalid_argument when empty, decreasing or
+// past the values), as gpuscan::segmented_reduce.
+template <GlElement T>
+std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
+                                Op op = Op::add);
+// Untyped form (the CLI): `values` holds elements of config.type; returns the S results' bytes.
+std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
+                                              std::span<const uint32_t> offsets, const ReduceConfig& config);
+// ---- end of segmented reductions by offsets ---------------------------------------------------------
+
 // Stream compaction, as in gpuscan/compact.hpp: every element type (u64 and i64 need
 // GL_ARB_gpu_shader_int64, else Errc::unsupported naming it), three-pass only (CompactAlgorithm::single_pass
 // is Errc::unsupported: no look-back kernels on GL). 8-byte elements move as pairs of 32-bit words and

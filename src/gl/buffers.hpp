@@ -47,4 +47,12 @@ class OwnedBuffer {
   GLuint name_ = 0;
 };
 
+// After a call recorded into `out`: makes its shader writes visible to reads, reads the first
+// `bytes` into `data` and throws Errc::gl_error (naming `what`) if GL reports an error.
+inline void read_back(const Context::Impl& impl, const OwnedBuffer& out, void* data, uint64_t bytes, const char* what) {
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  out.read(data, bytes);
+  impl.check_error(what);
+}
+
 }  // namespace gpuscan::gl

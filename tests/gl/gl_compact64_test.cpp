@@ -131,7 +131,7 @@ TEST_F(GlCompact64Test, RandomDrawsMatchTheHost) {
   const gl::Context& ctx = gl_context();
   const uint64_t start = fresh_seed();
   std::mt19937_64 rng(start);
-  for (int draw = 0; draw < 40; ++draw) {
+  for (int draw = 0; draw < 30; ++draw) {
     switch (draw % 3) {
       case 0: check_draw<uint64_t>(ctx, rng, start); break;
       case 1: check_draw<int64_t>(ctx, rng, start); break;
@@ -144,13 +144,7 @@ TEST_F(GlCompact64Test, RandomDrawsMatchTheHost) {
 // Without GL_ARB_gpu_shader_int64, u64 and i64 are refused naming the extension (f64 is core GL 4.0).
 TEST_F(GlTest, Compact64NamesTheMissingExtension) {
   const gl::Context& ctx = gl_context();
-  gl::GlInfo& info = impl_of(ctx).info;
-  const bool saved = info.gpu_shader_int64;
-  info.gpu_shader_int64 = false;
-  const Error e = thrown_by([&] { gl::compact_temp_requirements(ctx, 10, {DataType::i64}); });
-  info.gpu_shader_int64 = saved;
-  EXPECT_EQ(e.code(), Errc::unsupported);
-  EXPECT_NE(std::string(e.what()).find("GL_ARB_gpu_shader_int64"), std::string::npos) << e.what();
+  EXPECT_TRUE(refused_without_int64([&] { gl::compact_temp_requirements(ctx, 10, {DataType::i64}); }));
   EXPECT_NO_THROW(gl::compact_temp_requirements(ctx, 10, {DataType::f64}));
 }
 

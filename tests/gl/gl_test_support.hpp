@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gl/context_impl.hpp"
@@ -96,5 +97,18 @@ inline void buffer_update_barrier() { gl_functions().MemoryBarrier(GL_BUFFER_UPD
 
 // A poisoned buffer of `bytes` (0xA5 bytes).
 inline std::vector<unsigned char> poison_bytes(size_t bytes) { return std::vector<unsigned char>(bytes, 0xA5); }
+
+// Whether `f` is refused (Errc::unsupported) naming GL_ARB_gpu_shader_int64 while the shared context
+// claims not to have it: u64 and i64 need it (64-bit compaction, segmented reductions by offsets).
+template <class F>
+::testing::AssertionResult refused_without_int64(F&& f) {
+  gl::GlInfo& info = impl_of(gl_context()).info;
+  const bool saved = std::exchange(info.gpu_shader_int64, false);
+  const Error e = thrown_by(std::forward<F>(f));
+  info.gpu_shader_int64 = saved;
+  if (e.code() == Errc::unsupported && std::string(e.what()).find("GL_ARB_gpu_shader_int64") != std::string::npos)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << e.what();
+}
 
 }  // namespace gpuscan::test
