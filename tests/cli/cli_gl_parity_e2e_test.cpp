@@ -1,6 +1,10 @@
 // The OpenGL backend against the Vulkan one through the CLI: the same random inputs run with --api vulkan
 // and --api gl must give byte-identical output files and the same summary line (less the device). 64-bit
 // compaction: compact by a drawn predicate or flags, with or without --partition, and unique, per type.
+// Segmented reductions by offsets (reduce --offsets): every type with a drawn operator, segments empty,
+// of length 1, one segment, offsets on tile boundaries; floats hold small integers, so that sums are
+// exact in any order (float add combines in an order that depends on the subgroup size).
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -95,6 +99,60 @@ TEST_F(GlParityTest, CompactAndUniqueOfEightByteTypes) {
                                          : " --flags " + shell_quote(path("flags.bin").string());
     expect_same_on_both("compact" + in + select + (rng() % 2 ? " --partition" : ""));
     expect_same_on_both("unique" + in + (rng() % 2 ? " --partition" : ""));
+  }
+}
+
+// Offsets for `n` values: S + 1 non-decreasing ones, offsets[S] <= n, drawn as one of several shapes.
+std::vector<uint32_t> draw_offsets(size_t n, std::mt19937_64& rng) {
+  const uint32_t last = static_cast<uint32_t>(n);
+  std::vector<uint32_t> o = {0};
+  switch (rng() % 5) {
+    case 0: o.push_back(last); break;                                   // one segment
+    case 1: for (uint32_t i = 1; i <= last; ++i) o.push_back(i); break;  // every segment of length 1
+    case 2:                                                             // on tile boundaries (K = 1: 1024)
+      for (uint32_t i = 1024; i < last; i += 1024) o.push_back(i);
+      o.push_back(last);
+      break;
+    default:  // random lengths, many empty, the first and last offsets not at the ends
+      o[0] = n ? static_cast<uint32_t>(rng() % (n / 4 + 1)) : 0;
+      while (o.back() < last && o.size() < 5000) {
+        const uint32_t step = rng() % 3 == 0 ? 0 : static_cast<uint32_t>(rng() % 300);
+        o.push_back(std::min(last, o.back() + step));
+      }
+      if (rng() % 2 && o.size() > 1) o.back() = o[o.size() - 2];
+  }
+  return o;
+}
+
+TEST_F(GlParityTest, SegmentedReduceByOffsets) {
+  const DataType types[] = {DataType::u32, DataType::i32, DataType::f32, DataType::u64, DataType::i64,
+                            DataType::f64};
+  for (const DataType type : types) {
+    const bool is_float = type == DataType::f32 || type == DataType::f64;
+    const bool wide = type == DataType::u64 || type == DataType::i64 || type == DataType::f64;
+    const char* ops[] = {"add", "min", "max", is_float ? "add" : "xor"};
+    const std::string op = ops[rng() % std::size(ops)];
+    const size_t n = draw_size();
+    std::string values(n * (wide ? 8 : 4), '\0');
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t r = rng();
+      const int small = static_cast<int>(r % 2001) - 1000;  // exact in float sums of up to 2^13 terms
+      if (type == DataType::f32) {
+        const float f = static_cast<float>(small);
+        std::memcpy(&values[i * 4], &f, 4);
+      } else if (type == DataType::f64) {
+        const double d = static_cast<double>(small) * 1024.0;
+        std::memcpy(&values[i * 8], &d, 8);
+      } else {
+        std::memcpy(&values[i * (wide ? 8 : 4)], &r, wide ? 8 : 4);
+      }
+    }
+    const std::vector<uint32_t> offsets = draw_offsets(n, rng);
+    write_file(path("v.bin"), values);
+    write_file(path("o.bin"), std::string(reinterpret_cast<const char*>(offsets.data()), offsets.size() * 4));
+    expect_same_on_both("reduce --type " + std::string(gpuscan::to_string(type)) + " --op " + op + " --in " +
+                        shell_quote(path("v.bin").string()) + " --offsets " + shell_quote(path("o.bin").string()) +
+                        (rng() % 2 ? " -k 1" : " -w 64 -k 2"));
   }
 }
 

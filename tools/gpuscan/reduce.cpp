@@ -38,24 +38,25 @@ void write_result(const ReduceOptions& options, std::span<const std::byte> resul
 }
 
 // `gpuscan reduce --offsets FILE`: one result per segment [offsets[s], offsets[s+1]) of the values
-// (include/gpuscan/vulkan/segmented_reduce.hpp), Vulkan only; reads the whole input.
+// (include/gpuscan/vulkan/segmented_reduce.hpp; gl.hpp with --api gl); reads the whole input.
 int run_segmented_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   const auto values = read_values(options.in, options.type, options.format);
   const auto offset_bytes = read_values(options.offsets, DataType::u32, options.format);
   std::vector<uint32_t> offsets(offset_bytes.size() / 4);
   if (!offsets.empty()) std::memcpy(offsets.data(), offset_bytes.data(), offset_bytes.size());
   const Backend backend = globals.open_backend();
-  const Context& ctx = *backend.vulkan();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
   const auto start = std::chrono::steady_clock::now();
-  const auto result = segmented_reduce_bytes(ctx, values, offsets, config);  // checks the offsets
+  // Either backend's call, by argument-dependent lookup; both check the offsets.
+  const auto result =
+      backend.visit([&](const auto& ctx) { return segmented_reduce_bytes(ctx, values, offsets, config); });
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_result(options, result);
   const uint32_t esize = element_size(options.type);
   const uint64_t segments = offsets.size() - 1;
   std::cerr << "gpuscan: " << to_string(config.op) << " segmented reduction of " << values.size() / esize << ' '
             << to_string(config.type) << " elements in " << segments << " segments (offsets '" << options.offsets
-            << "') on " << describe_device(ctx.device_info()) << ": wall " << format_duration(wall_ns);
+            << "') on " << backend.describe_device() << ": wall " << format_duration(wall_ns);
   // Each segment checked as a reduction of its own; a mismatch names the segment.
   return end_summary(std::cerr, options.verify, [&]() -> std::optional<Mismatch> {
     Mismatch total;
@@ -100,12 +101,8 @@ int run_gl_reduce(const ReduceOptions& options, GlobalFlags& globals) {
 // Options that conflict, in the command line's words (commands.hpp, Command::conflict). `budget_given`:
 // --device-memory-budget was given, which the OpenGL reduction, reading the whole input, cannot honour.
 std::string reduce_conflict(const ReduceOptions& options, const GlobalFlags& globals, bool budget_given) {
-  if (!options.offsets.empty()) {
-    if (globals.api == Api::gl)
-      return "--offsets runs on Vulkan only: segmented reductions by offsets are not implemented on OpenGL";
-    if (budget_given)
-      return "--device-memory-budget does not apply to --offsets: segmented reductions read the whole file";
-  }
+  if (!options.offsets.empty() && budget_given)
+    return "--device-memory-budget does not apply to --offsets: segmented reductions read the whole file";
   if (std::string conflict = file_conflict({{"--in", options.in}, {"--offsets", options.offsets}}, {});
       !conflict.empty())
     return conflict;
@@ -156,7 +153,7 @@ Command add_reduce_command(CLI::App& app) {
       ->type_name("FILE");
   sub->add_option("--offsets", options->offsets,
                   "segmented reduction: file of S + 1 non-decreasing u32 offsets in --format; prints one result "
-                  "per segment [offsets[s], offsets[s+1]) (the identity for an empty one); Vulkan only")
+                  "per segment [offsets[s], offsets[s+1]) (the identity for an empty one); on Vulkan and OpenGL")
       ->type_name("FILE");
   add_format_options(*sub, options->format, options->out_format);
   CLI::Option* budget = add_memory_budget_option(*sub, options->budget);
@@ -169,7 +166,8 @@ Command add_reduce_command(CLI::App& app) {
       "  seq 1 100 | gpuscan reduce --type u32 --in - --format text               5050\n"
       "  gpuscan reduce --type f64 --op max --in a.bin                            the largest element\n"
       "  gpuscan reduce --type i64 --op xor --in a.txt --format text --out r.txt --verify\n"
-      "  gpuscan reduce --type f32 --in v.bin --offsets o.bin --out sums.bin --verify   one sum per segment\n" +
+      "  gpuscan reduce --type f32 --in v.bin --offsets o.bin --out sums.bin --verify   one sum per segment\n"
+      "  gpuscan reduce --type u64 --op max --in v.bin --offsets o.bin --out m.bin --api gl   on OpenGL\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_reduce(*options, globals); },
           [options, budget](const GlobalFlags& globals) {

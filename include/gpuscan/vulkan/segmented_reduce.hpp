@@ -21,7 +21,8 @@
 // The combination order depends only on the count, the offsets, the tile shape and the subgroup size,
 // never on scheduling, so float results are bitwise reproducible on one device. It needs what segmented
 // scans need (subgroup shuffles). Limits: u32 offsets; the values are bound once, so count is at most
-// what one storage-buffer binding holds (maxStorageBufferRange; Errc::too_large past it). Not on OpenGL.
+// what one storage-buffer binding holds (maxStorageBufferRange; Errc::too_large past it). On OpenGL:
+// gpuscan::gl::segmented_reduce and record_segmented_reduce (gl.hpp), the same plan without subgroups.
 // Segmented scans with segments by offsets are in gpuscan/vulkan/segmented.hpp (segmented_scan_by_offsets).
 #pragma once
 
