@@ -321,7 +321,7 @@ TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t
 struct SegmentedReduceArgs {
   ReduceConfig config;    // type and op; workgroup_size and vectors_per_lane shape the tiles (K 0 = 1 here)
   uint64_t count = 0;     // values in `input`; offsets index them
-  uint64_t segments = 0;  // S: segments and results; 0 issues nothing
+  uint64_t segments = 0;  // S: segments and results; 0 dispatches nothing
   BufferView input;       // count elements of config.type (unused when count is 0)
   BufferView offsets;     // S + 1 u32, non-decreasing, offsets[S] <= count; must not overlap output
   BufferView output;      // S elements of config.type; must not overlap input or offsets

@@ -1,5 +1,5 @@
 // Segmented reductions by offsets on OpenGL (gl.hpp, as include/gpuscan/vulkan/segmented_reduce.hpp): the
-// plan and checks of core/segment_offsets_plan.hpp, issued with the .no_subgroups builds of the
+// plan and checks of core/segment_offsets_plan.hpp, dispatched with the .no_subgroups builds of the
 // seg_offsets_* kernels (every invocation a subgroup of its own: common/subgroup_basic.glsl) and the GL
 // segmented scan (src/gl/segmented.cpp) for the tiles' totals, so it runs on any GL 4.5 context.
 #include <cstring>
@@ -45,8 +45,8 @@ struct OffsetsPass {
 BufferView sub_view(const BufferView& view, uint64_t bytes) { return {view.buffer, view.offset + bytes}; }
 
 // Binds every range and builds every program before the first dispatch (as record.cpp's execute), then
-// issues the steps; the segmented scan of the tiles' totals is record_segmented_scan's.
-void issue_plan(const Context& ctx, const core::OffsetsReduceLayout& l, const SegmentedReduceArgs& args) {
+// dispatches the steps; the segmented scan of the tiles' totals is record_segmented_scan's.
+void dispatch_plan(const Context& ctx, const core::OffsetsReduceLayout& l, const SegmentedReduceArgs& args) {
   Context::Impl& impl = impl_of(ctx);
   const core::PlanLimits limits{impl.max_groups_x, impl.info.max_workgroup_count[1]};
   const std::vector<core::OffsetsStep> steps =
@@ -111,7 +111,7 @@ void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args
         check_view(impl, what, view, count, unit, need);
       },
       overlaps);
-  issue_plan(ctx, l, args);
+  dispatch_plan(ctx, l, args);
 }
 
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,

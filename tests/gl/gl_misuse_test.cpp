@@ -46,7 +46,7 @@ TEST_F(GlMisuseTest, TypesAndOperatorsGlLacks) {
   EXPECT_EQ(error_of([&] { gl::compact_temp_requirements(ctx, 100, single); }), Errc::unsupported);
 }
 
-// The 8-byte types' compactions check their buffers in 8-byte elements, before anything is issued: a
+// The 8-byte types' compactions check their buffers in 8-byte elements, before anything runs: a
 // buffer of 4096 bytes holds 512 of them, an offset of 4 bytes is not a whole element, and an input
 // overlapping the output by one element is refused.
 TEST_F(GlMisuseTest, CompactionOfEightByteTypes) {

@@ -89,7 +89,7 @@ class GlSegmentOffsetsTest : public GlTest {
 };
 
 TEST_F(GlSegmentOffsetsTest, RandomDrawsMatchTheReference) {
-  const uint64_t start = fresh_seed();
+  const uint64_t start = random_start();
   std::mt19937_64 rng(start);
   for (int draw = 0; draw < 30; ++draw) {
     switch (draw % 6) {
@@ -119,7 +119,7 @@ TEST_F(GlSegmentOffsetsTest, WorkedExampleAndConvenience) {
   EXPECT_TRUE(std::signbit(mins[1]));
 }
 
-// No values (every segment gets the identity) and no segments (nothing issued, nothing returned).
+// No values (every segment gets the identity) and no segments (nothing dispatched, nothing returned).
 TEST_F(GlSegmentOffsetsTest, NoValuesOrNoSegments) {
   const std::vector<int64_t> none;
   const std::vector<uint32_t> empties = {0, 0, 0};
