@@ -1,6 +1,6 @@
 // The gpuscan binary on both APIs: `histogram` and `rle` with --api vulkan and --api gl on the same random
 // inputs must write byte-identical files and standard output. histogram: every sample type, even and
-// custom bins, open and closed last bins, u32 and u64 counts; rle: the types OpenGL compacts, encode and
+// custom bins, open and closed last bins, u32 and u64 counts; rle: u32, i32 and f32, encode and
 // non-trivial runs, binary and text. NaN, ±inf and -0.0 among the float samples.
 #include <gtest/gtest.h>
 

@@ -1604,7 +1604,7 @@ def cli_reduce(case, rng, cli):
     out = cli.file("out") if to_file else None
     options = dict(type=cli_type, op=op, input=inp, format=fmt, output=out, verify=True)
     segmented = rng.random() < 0.35
-    gl = not segmented and draw_api(rng, options)  # segmented reductions run on Vulkan only
+    gl = draw_api(rng, options)  # segmented reductions (--offsets) run on OpenGL too
     tuned = not segmented and draw_tuning(rng, options)
     if gl:
         options.pop("device_memory_budget", None)  # a usage error: reduce --api gl reads the whole input
@@ -1657,8 +1657,8 @@ def cli_compact(case, rng, cli, unique):
         options["flags"] = flags_file
     argv = cli_argv("unique" if unique else "compact", **options)
     single_pass_conflict = options["algorithm"] == "single-pass" and (partition or options["path"] == "shared-memory")
-    if single_pass_conflict or (gl and values.dtype.itemsize == 8):
-        return cli.refuses(case, argv, (2,))  # documented usage errors (GL builds no 64-bit compaction)
+    if single_pass_conflict:
+        return cli.refuses(case, argv, (2,))  # documented usage errors
     if mask is None:
         return cli.refuses(case, argv, (1, 2))  # a constant out of the type's range
     if cli.run(case, argv):

@@ -1,5 +1,5 @@
 // Run-length encoding on OpenGL (gpuscan/gl.hpp) against the CPU reference (cpu::runs), with cases drawn
-// at random from a fixed start (a failure names its round): the element types GL compacts,
+// at random from a fixed start (a failure names its round): the 4-byte element types,
 // sizes 0, 1 and around tile boundaries, runs of length 1 (all distinct), one run, short and long runs
 // crossing tiles, NaN (each its own run) and -0.0 == 0.0; encode with and without offsets and the
 // non-trivial runs, through the record calls with every output poisoned one element past the worst case
@@ -180,7 +180,7 @@ TEST_F(GlRunLengthTest, Refusals) {
   expect(a, false, Errc::invalid_argument, "the temp range overlaps the runs range");
   expect(good, true, Errc::null_handle, "offsets");  // non-trivial runs need offsets
   a = good;
-  a.config.type = DataType::u64;  // GL compacts 4-byte elements only
+  a.config.type = DataType::u64;  // GL encodes 4-byte elements only
   expect(a, false, Errc::unsupported, "u32, i32 and f32");
   const BindingCap cap;  // one binding of 20000 bytes: 5001 u32 elements do not fit
   const std::vector<uint32_t> big(5001, 3);

@@ -95,7 +95,7 @@ Command add_rle_command(CLI::App& app) {
           [options](const GlobalFlags& globals) -> std::string {
             if (element_size(options->type) != 4 && globals.api == Api::gl)
               return "rle with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
-                     std::string(to_string(options->type)) + " (the GL backend builds no 64-bit compaction kernels)";
+                     std::string(to_string(options->type)) + " (OpenGL run-length encoding is for 4-byte elements)";
             if (options->non_trivial && !options->values.empty())
               return "--non-trivial writes --offsets and --lengths, not --values";
             if (!options->non_trivial && !options->offsets.empty())
