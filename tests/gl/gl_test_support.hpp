@@ -99,8 +99,6 @@ inline void buffer_update_barrier() { gl_functions().MemoryBarrier(GL_BUFFER_UPD
 // A poisoned buffer of `bytes` (0xA5 bytes).
 inline std::vector<unsigned char> poison_bytes(size_t bytes) { return std::vector<unsigned char>(bytes, 0xA5); }
 
-// A fresh start value for a test's random draws (printed on failure with what was drawn).
-inline uint64_t random_start() { return (uint64_t{std::random_device{}()} << 32) ^ std::random_device{}(); }
 
 // Whether `f` is refused (Errc::unsupported) naming GL_ARB_gpu_shader_int64 while the shared context
 // claims not to have it: u64 and i64 need it (64-bit compaction, segmented reductions by offsets).
