@@ -112,6 +112,11 @@ c++ -std=c++20 -O1 -shared -fPIC -o build-asan/keep_vulkan_modules.so tests/sani
   left_out='_subgroup_(4|16)|^gl_llvmpipe_(128|512)|^gpu_long_(scanlayout|determinism)_subgroup_8|^Reconvergence\.SpirvVal.*'
   left_out+='|^configure_optional_parts|^gl_sources_glslang|^neutral_headers'
   left_out+='|^cli\.CliTest\.(EachTypeAndOperatorVerifies|CompactSixtyFourBitTypes)'
+  # The Vulkan-against-OpenGL parity tests run the CLI on GL a dozen times each; LeakSanitizer's stop-the-world
+  # crashed ("Tracer caught signal 11") at the exit of one such process in 1 of 3 runs of
+  # GlParityTest.CompactAndUniqueOfEightByteTypes here, after correct output, even with Mesa's shader cache
+  # off (below). They run in the ctest phase; their GL code runs sanitized in gl_llvmpipe_256.
+  left_out+='|^cli\.(GlParityTest|ApiParityTest)\..*'
   # The Vulkan tests with Mesa's on-disk shader cache: each test's Context builds its pipelines anew, and
   # without the cache lavapipe compiled them anew too (gpu_subgroup_8: 1300 s, 301 s with it warm).
   ctest --test-dir build-asan --output-on-failure --timeout 1800 -j 2 -E "(${left_out}|^cli\..*|^gl_llvmpipe_.*)\$"
