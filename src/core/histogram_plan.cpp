@@ -79,15 +79,45 @@ std::vector<HistogramWindow> histogram_windows(const HistogramPlan& plan, uint64
   return windows;
 }
 
-std::array<uint32_t, histogram_param_words> histogram_params(const HistogramPlan& plan, const HistogramWindow& w,
-                                                              const HistogramOffsets& at, uint64_t bound) {
+std::array<Param, histogram_param_words> histogram_params(const HistogramPlan& plan, const HistogramWindow& w,
+                                                          uint64_t bound) {
   const uint32_t flags = plan.flags | (plan.status && w.start == 0 ? histogram_flag_status : 0u);
-  return {static_cast<uint32_t>(w.len), at.samples, at.counts, at.edges, plan.num_bins,
-          std::max<uint32_t>(plan.table.searchable, 1), flags, std::bit_cast<uint32_t>(plan.lower),
-          std::bit_cast<uint32_t>(plan.scale), w.groups, at.count_words,
-          static_cast<uint32_t>(w.start), static_cast<uint32_t>(w.start >> 32),
-          static_cast<uint32_t>(bound), static_cast<uint32_t>(bound >> 32), at.status};
+  auto word = [](uint64_t v) { return Param::word(static_cast<uint32_t>(v)); };
+  return {word(w.len), Param::offset(0), Param::offset(1), Param::offset(2), word(plan.num_bins),
+          word(std::max<uint32_t>(plan.table.searchable, 1)), word(flags), word(std::bit_cast<uint32_t>(plan.lower)),
+          word(std::bit_cast<uint32_t>(plan.scale)), word(w.groups), Param::offset(3), word(w.start),
+          word(w.start >> 32), word(bound), word(bound >> 32), Param::offset(4)};
 }
+
+Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, bool accumulate, uint64_t bound,
+                          uint32_t count_words, uint64_t window_elements, uint32_t max_groups_x) {
+  Program program;
+  if (!accumulate) program.fill(histogram_counts, 0, plan.counts_bytes());
+  program.update(histogram_temp, 0, plan.table.words);
+  program.barrier();
+  // With a count in GPU memory the status word is written even when no sample can be counted.
+  if (plan.dispatches_nothing()) return program;
+  const uint32_t sbytes = plan.table.element_bytes;
+  const Bind counts{histogram_counts, 0, plan.num_bins, plan.count_bytes};
+  // No table when no edge is a sample value; the kernel then reads none.
+  const Bind edges = plan.table.words.empty() ? counts : Bind{histogram_temp, 0, plan.table.edges(), sbytes};
+  const Bind words = count_words ? Bind{histogram_count_words, 0, count_words, 4} : counts;  // unread
+  const Bind status = plan.status ? Bind{histogram_status, 0, 1, 4} : counts;               // unwritten
+  for (const HistogramWindow& w : histogram_windows(plan, window_elements, key.workgroup_size, max_groups_x)) {
+    program.barrier();  // windows add to the same counts
+    cmd::Dispatch d;
+    d.key = key;
+    const Bind src = w.len ? Bind{histogram_input, w.start, w.len, sbytes} : counts;  // unread when empty
+    d.bindings = {src, counts, edges, words, status};
+    const auto params = histogram_params(plan, w, bound);
+    d.params.assign(params.begin(), params.end());
+    d.groups_x = w.groups;
+    program.dispatch(std::move(d));
+  }
+  return program;
+}
+
+std::vector<std::string> histogram_buffer_names() { return {"input", "counts", "temp", "count_words", "status"}; }
 
 void check_histogram_overlaps(const HistogramRanges& r) {
   if (overlaps(r.temp, r.counts))

@@ -11,6 +11,8 @@
 
 #include "core/histogram_edges.hpp"
 #include "core/indirect.hpp"
+#include "core/pipeline_key.hpp"
+#include "core/program.hpp"
 #include "gpuscan/histogram.hpp"
 
 namespace gpuscan::core {
@@ -71,13 +73,21 @@ struct HistogramWindow {
 std::vector<HistogramWindow> histogram_windows(const HistogramPlan& plan, uint64_t window_elements,
                                                uint32_t workgroup_size, uint32_t max_groups_x);
 
-// Where each binding's range starts inside it, in its elements (the kernel's *_offset words).
-struct HistogramOffsets {
-  uint32_t samples = 0, counts = 0, edges = 0, count_words = 0, status = 0;
-};
-// The parameter words of window `w` (`bound`: HistogramArgs::count, the bound of a count in GPU memory).
-std::array<uint32_t, histogram_param_words> histogram_params(const HistogramPlan& plan, const HistogramWindow& w,
-                                                              const HistogramOffsets& at, uint64_t bound);
+// The parameter words of window `w` (`bound`: HistogramArgs::count, the bound of a count in GPU memory);
+// the offset words are those of bindings 0 to 4 (samples, counts, edges, count words, status).
+std::array<Param, histogram_param_words> histogram_params(const HistogramPlan& plan, const HistogramWindow& w,
+                                                          uint64_t bound);
+
+// The histogram's buffers, in the order its program names them (the executors' buffer list).
+enum HistogramBuffer : uint8_t { histogram_input, histogram_counts, histogram_temp, histogram_count_words,
+                                 histogram_status };
+// What a histogram records: the counts zeroed (unless `accumulate`), the edge table written to temp, a
+// barrier, then one dispatch of `key` per window of `window_elements` samples (histogram_windows), with
+// barriers between (they add to the same counts). `bound`: HistogramArgs::count; `count_words`: the words
+// of a count in GPU memory (1 or 2; 0 for none). Bindings the kernel does not read cover the counts.
+Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, bool accumulate, uint64_t bound,
+                          uint32_t count_words, uint64_t window_elements, uint32_t max_groups_x);
+std::vector<std::string> histogram_buffer_names();  // for describe(const Program&)
 
 // The ranges a histogram touches, as core sees them (bytes 0: none).
 struct HistogramRanges {

@@ -1,6 +1,5 @@
-// The OpenGL histogram (gpuscan/gl.hpp, record_histogram): core's plan (core/histogram_plan.hpp), the
-// counts zeroed with glClearNamedBufferSubData and the edge table copied into temp, then
-// one dispatch of shaders/histogram.comp per window of the input, as on Vulkan.
+// The OpenGL histogram (gpuscan/gl.hpp, record_histogram): the checks of the caller's buffers, then the
+// program Vulkan records (core::histogram_program), issued by GL's executor.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -9,6 +8,7 @@
 #include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/execute.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -63,37 +63,13 @@ void record_histogram(const Context& ctx, const HistogramArgs& args) {
                                   byte_range(args.counts, p.counts_bytes()), byte_range(args.temp, table_bytes),
                                   count_from ? byte_range(count_from->buffer, 8) : core::ByteRange{},
                                   p.status ? byte_range(count_from->status, 4) : core::ByteRange{}});
-  impl.program(key);  // built before anything is dispatched
-
-  // GL commands: later dispatches see their writes without a barrier.
-  if (!config.accumulate)
-    impl.gl.ClearNamedBufferSubData(args.counts.buffer, GL_R32UI, static_cast<GLintptr>(args.counts.offset),
-                                    static_cast<GLsizeiptr>(p.counts_bytes()), GL_RED_INTEGER, GL_UNSIGNED_INT,
-                                    nullptr);
-  if (table_bytes > 0) {  // copied from a buffer of its own, so temp's storage need not be dynamic
-    const OwnedBuffer table(impl.gl, table_bytes, p.table.words.data());
-    impl.gl.CopyNamedBufferSubData(table.view().buffer, args.temp.buffer, 0, static_cast<GLintptr>(args.temp.offset),
-                                   static_cast<GLsizeiptr>(table_bytes));
-  }
-  // With a count in GPU memory the status word is written even when no sample can be counted.
-  if (p.dispatches_nothing()) return;
-
-  const Binding counts = bind_elements(impl, args.counts, 0, p.num_bins, p.count_bytes);
-  const Binding edges =  // no table when no edge is a sample value; the kernel then reads none
-      p.table.words.empty() ? counts : bind_elements(impl, args.temp, 0, p.table.edges(), sbytes);
-  const Binding words =
-      count_from ? bind_elements(impl, count_from->buffer, 0, count_from->is_64bit ? 2 : 1, 4) : counts;  // unread
-  const Binding status = p.status ? bind_elements(impl, count_from->status, 0, 1, 4) : counts;  // unwritten
+  const BufferView buffers[] = {args.input, args.counts, args.temp, count_from ? count_from->buffer : BufferView{},
+                                count_from ? count_from->status : BufferView{}};  // core::HistogramBuffer's order
   const uint64_t window = core::window_elements(impl.max_binding_bytes, impl.binding_alignment(sbytes), sbytes);
-  for (const core::HistogramWindow& w : core::histogram_windows(p, window, key.workgroup_size, impl.max_groups_x)) {
-    if (w.start > 0) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);  // windows add to the same counts
-    const Binding src = w.len ? bind_elements(impl, args.input, w.start, w.len, sbytes) : counts;  // unread when empty
-    const auto params = core::histogram_params(
-        p, w, {src.element_offset, counts.element_offset, edges.element_offset, words.element_offset, status.element_offset},
-        args.count);
-    const Binding bindings[5] = {src, counts, edges, words, status};
-    impl.dispatch(key, bindings, params, w.groups, 1);
-  }
+  execute(impl,
+          core::histogram_program(p, key, config.accumulate, args.count, count_from ? (count_from->is_64bit ? 2 : 1) : 0,
+                                  window, impl.max_groups_x),
+          buffers);
 }
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,

@@ -1,5 +1,5 @@
-// The Vulkan histogram (gpuscan/vulkan/histogram.hpp): checks, the edge table and counts set up with
-// transfers, then one dispatch of shaders/histogram.comp per window of the input.
+// The Vulkan histogram (gpuscan/vulkan/histogram.hpp): the checks of the caller's buffers, then core's
+// program (core::histogram_program) recorded by the executor.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -10,6 +10,7 @@
 #include "gpuscan/vulkan/histogram.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
@@ -87,37 +88,12 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
                                   count_from ? vk::byte_range(count_from->buffer, 8) : core::ByteRange{},
                                   p.status ? vk::byte_range(count_from->status, 4) : core::ByteRange{}});
 
-  // Zero the counts and write the edge table (at most 65536 bytes per vkCmdUpdateBuffer).
-  if (!config.accumulate) vkCmdFillBuffer(cmd, args.counts.buffer, args.counts.offset, p.counts_bytes(), 0);
-  for (uint64_t done = 0; done < table_bytes; done += 65536) {
-    const uint64_t len = std::min<uint64_t>(65536, table_bytes - done);
-    vkCmdUpdateBuffer(cmd, args.temp.buffer, args.temp.offset + done, len,
-                      reinterpret_cast<const std::byte*>(p.table.words.data()) + done);
-  }
-  vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  // With a count in GPU memory the status word is written even when no sample can be counted.
-  if (p.dispatches_nothing()) return;
-
-  Context::Impl& impl = impl_of(ctx);
-  const vk::Binding counts = vk::bind_elements(ctx, args.counts, 0, num_bins, cbytes);
-  const vk::Binding edges =  // no table when no edge is a sample value; the kernel then reads none
-      p.table.words.empty() ? counts : vk::bind_elements(ctx, args.temp, 0, p.table.edges(), sbytes);
-  const vk::Binding words = count_from ? vk::bind_elements(ctx, count_from->buffer, 0, count_from->is_64bit ? 2 : 1, 4)
-                                       : counts;  // unread
-  const vk::Binding status_word = p.status ? vk::bind_elements(ctx, count_from->status, 0, 1, 4) : counts;  // unwritten
-  for (const core::HistogramWindow& w :
-       core::histogram_windows(p, impl.window_elements(sbytes), key.workgroup_size, impl.max_groups_x)) {
-    if (w.start > 0)  // windows add to the same counts (and read the count words the first one set beside the status)
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    const vk::Binding src = w.len ? vk::bind_elements(ctx, args.input, w.start, w.len, sbytes) : counts;  // unread when empty
-    const auto params = core::histogram_params(
-        p, w, {src.element_offset, counts.element_offset, edges.element_offset, words.element_offset,
-               status_word.element_offset}, args.count);
-    const VkDescriptorBufferInfo infos[5] = {src.info, counts.info, edges.info, words.info, status_word.info};
-    impl.record_dispatch(cmd, key, infos, params, w.groups, 1);
-  }
+  const BufferView buffers[] = {args.input, args.counts, args.temp, count_from ? count_from->buffer : BufferView{},
+                                count_from ? count_from->status : BufferView{}};  // core::HistogramBuffer's order
+  vk::execute(ctx, cmd,
+              core::histogram_program(p, key, config.accumulate, args.count, count_from ? (count_from->is_64bit ? 2 : 1) : 0,
+                                      impl_of(ctx).window_elements(sbytes), impl_of(ctx).max_groups_x),
+              buffers);
 }
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,

@@ -1,0 +1,113 @@
+#include "core/program.hpp"
+
+#include <sstream>
+
+#include "gpuscan/error.hpp"
+
+namespace gpuscan::core {
+namespace {
+
+void check_words(uint64_t offset, uint64_t bytes, const char* what) {
+  if (offset % 4 != 0 || bytes % 4 != 0)
+    throw Error(Errc::invalid_argument, std::string("internal: a ") + what + " of whole 32-bit words only");
+}
+
+std::string name_of(const std::vector<std::string>& names, uint8_t buffer) {
+  return buffer < names.size() ? names[buffer] : "buffer " + std::to_string(buffer);
+}
+
+}  // namespace
+
+void Program::barrier() {
+  if (!commands.empty() && !std::holds_alternative<cmd::Barrier>(commands.back()))
+    commands.emplace_back(cmd::Barrier{});
+}
+
+void Program::fill(uint8_t buffer, uint64_t offset, uint64_t bytes, uint32_t value) {
+  check_words(offset, bytes, "fill");
+  if (bytes > 0) commands.emplace_back(cmd::Fill{buffer, offset, bytes, value});
+}
+
+void Program::update(uint8_t buffer, uint64_t offset, std::vector<uint32_t> words) {
+  check_words(offset, 0, "update");
+  if (!words.empty()) commands.emplace_back(cmd::Update{buffer, offset, std::move(words)});
+}
+
+size_t Program::dispatch_count() const {
+  size_t n = 0;
+  for (const Command& c : commands) n += std::holds_alternative<cmd::Dispatch>(c);
+  return n;
+}
+
+bool Program::has_indirect() const {
+  for (const Command& c : commands)
+    if (const auto* d = std::get_if<cmd::Dispatch>(&c); d && d->indirect) return true;
+  return false;
+}
+
+std::vector<uint32_t> resolve_params(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets) {
+  std::vector<uint32_t> words;
+  words.reserve(d.params.size());
+  for (const Param& p : d.params) {
+    if (p.offset_of >= static_cast<int>(element_offsets.size()))
+      throw Error(Errc::invalid_argument, "internal: a parameter names a binding the dispatch lacks");
+    words.push_back(p.value + (p.offset_of >= 0 ? element_offsets[p.offset_of] : 0));
+  }
+  return words;
+}
+
+void check_buffer_index(size_t buffers, uint8_t i) {
+  if (i >= buffers) throw Error(Errc::invalid_argument, "internal: a program names a buffer it was not given");
+}
+
+BarrierScope barrier_scope(const Program& program, size_t i) {
+  BarrierScope s;
+  const auto& c = program.commands;
+  for (size_t j = i; j-- > 0 && !std::holds_alternative<cmd::Barrier>(c[j]);) {
+    if (std::holds_alternative<cmd::Dispatch>(c[j])) s.after_dispatch = true;
+    else s.after_transfer = true;
+  }
+  for (size_t j = i + 1; j < c.size() && !std::holds_alternative<cmd::Barrier>(c[j]); ++j) {
+    if (const auto* d = std::get_if<cmd::Dispatch>(&c[j])) {
+      s.before_dispatch = true;
+      s.before_indirect |= d->indirect.has_value();
+    } else {
+      s.before_transfer = true;
+    }
+  }
+  return s;
+}
+
+std::string describe(const Program& program, const std::vector<std::string>& names) {
+  std::ostringstream out;
+  for (const Command& c : program.commands) {
+    if (std::holds_alternative<cmd::Barrier>(c)) {
+      out << "barrier\n";
+    } else if (const auto* f = std::get_if<cmd::Fill>(&c)) {
+      out << "fill " << name_of(names, f->buffer) << " bytes [" << f->offset << ", " << f->offset + f->bytes
+          << ") with " << f->value << "\n";
+    } else if (const auto* u = std::get_if<cmd::Update>(&c)) {
+      out << "update " << name_of(names, u->buffer) << " bytes [" << u->offset << ", "
+          << u->offset + 4 * u->words.size() << ")\n";
+    } else {
+      const auto& d = std::get<cmd::Dispatch>(c);
+      out << "dispatch " << d.key.variant << " [W " << d.key.workgroup_size << "] ";
+      if (d.indirect) out << "indirect from " << name_of(names, d.indirect->buffer) << " byte " << d.indirect->offset;
+      else out << d.groups_x << " x " << d.groups_y;
+      out << ":";
+      for (const Bind& b : d.bindings)
+        out << " " << name_of(names, b.buffer) << "[" << b.first << ", " << b.first + b.count << ")"
+            << (b.unit != 4 ? "x" + std::to_string(b.unit) : "");
+      out << " params";
+      for (const Param& p : d.params) {
+        out << " ";
+        if (p.offset_of >= 0) out << "@" << int{p.offset_of} << (p.value ? "+" + std::to_string(p.value) : "");
+        else out << p.value;
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace gpuscan::core

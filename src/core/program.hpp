@@ -1,0 +1,124 @@
+// The step format a primitive's planner emits and a backend's executor runs (src/vulkan/execute.hpp,
+// src/gl/execute.hpp): dispatches, barriers, fills and updates over the call's buffers, as plain data.
+// A planner decides everything here -- kernels and their constants, which ranges each binding covers,
+// the parameter words, grids -- and a backend only maps buffers and commands to its API, so the same
+// program runs on Vulkan and OpenGL, and a CPU interpreter can run it in the tests.
+//
+// Buffers are named by their index in the list the executor is given: each primitive states its own
+// order (histogram: input, counts, temp, count words, status). Ranges count elements of `unit` bytes,
+// since a backend starts a binding at an aligned offset at or before the range and the kernel adds the
+// remainder, in elements, back (Param::offset_of).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/pipeline_key.hpp"
+
+namespace gpuscan::core {
+
+// `count` elements of `unit` bytes from element `first` of buffer `buffer`. count >= 1: a binding that
+// the kernel does not read still covers something (planners bind the unread ones to a range in use).
+struct Bind {
+  uint8_t buffer = 0;
+  uint64_t first = 0;
+  uint64_t count = 1;
+  uint32_t unit = 4;
+  friend bool operator==(const Bind&, const Bind&) = default;
+};
+
+// A parameter word: `value`, plus, with offset_of >= 0, where binding `offset_of`'s first element sits
+// inside the range the backend bound (in that binding's elements).
+struct Param {
+  uint32_t value = 0;
+  int8_t offset_of = -1;
+  static Param word(uint32_t v) { return {v, -1}; }
+  static Param offset(int binding) { return {0, static_cast<int8_t>(binding)}; }
+  friend bool operator==(const Param&, const Param&) = default;
+};
+
+namespace cmd {
+
+// A dispatch of `key`'s kernel with `bindings` as storage bindings 0.. and `params` as its parameter
+// words (push constants on Vulkan, the uniform block on OpenGL), over a groups_x x groups_y grid -- or,
+// with `indirect`, over the grid of the dispatch command at byte `indirect->offset` of that buffer.
+struct Dispatch {
+  PipelineKey key;
+  std::vector<Bind> bindings;
+  std::vector<Param> params;
+  uint32_t groups_x = 1;
+  uint32_t groups_y = 1;
+  struct Indirect {
+    uint8_t buffer = 0;
+    uint64_t offset = 0;  // bytes
+  };
+  std::optional<Indirect> indirect;
+};
+
+// Everything written before (by dispatches, fills and updates) is visible to everything after: shader
+// reads and writes, indirect commands, transfers. Executors make it as narrow as the commands around it
+// allow.
+struct Barrier {};
+
+// `bytes` bytes from byte `offset` of `buffer` set to the 32-bit `value` (offset and bytes multiples of 4).
+struct Fill {
+  uint8_t buffer = 0;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  uint32_t value = 0;
+};
+
+// `words` written to `buffer` from byte `offset` (a multiple of 4): data the host computed, such as a
+// histogram's edge table.
+struct Update {
+  uint8_t buffer = 0;
+  uint64_t offset = 0;
+  std::vector<uint32_t> words;
+};
+
+}  // namespace cmd
+
+using Command = std::variant<cmd::Dispatch, cmd::Barrier, cmd::Fill, cmd::Update>;
+
+struct Program {
+  std::vector<Command> commands;
+  // Appends, dropping a barrier with nothing to order before it (none yet, or another barrier last).
+  void dispatch(cmd::Dispatch d) { commands.emplace_back(std::move(d)); }
+  void barrier();
+  void fill(uint8_t buffer, uint64_t offset, uint64_t bytes, uint32_t value = 0);
+  void update(uint8_t buffer, uint64_t offset, std::vector<uint32_t> words);
+
+  size_t dispatch_count() const;
+  bool has_indirect() const;  // some dispatch takes its grid from a buffer
+};
+
+// A dispatch's parameter words once its bindings are bound, element_offsets[k] being where binding k's
+// first element sits inside its bound range.
+std::vector<uint32_t> resolve_params(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets);
+
+// The executor's view of a program's buffer `i` (throws Errc::invalid_argument, a gpuscan bug, when the
+// program names one it was not given).
+void check_buffer_index(size_t buffers, uint8_t i);
+template <class View>
+const View& buffer_at(std::span<const View> buffers, uint8_t i) {
+  check_buffer_index(buffers.size(), i);
+  return buffers[i];
+}
+
+// What a barrier at commands[i] orders, for the executors: the kinds of command since the previous
+// barrier (the writers) and up to the next one (the readers).
+struct BarrierScope {
+  bool after_dispatch = false, after_transfer = false;    // fills and updates are transfers
+  bool before_dispatch = false, before_indirect = false, before_transfer = false;
+};
+BarrierScope barrier_scope(const Program& program, size_t i);
+
+// One line per command, `names` naming the buffers (index -> name; "buffer <i>" where missing):
+//   dispatch histogram.u32.u32 [W 256] 4 x 1: input[0, 1048576) counts[0, 64) ... params 1048576 0 ...
+std::string describe(const Program& program, const std::vector<std::string>& names = {});
+
+}  // namespace gpuscan::core

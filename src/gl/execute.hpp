@@ -1,0 +1,16 @@
+// The OpenGL executor of core's step format (core/program.hpp): issues a program's commands.
+#pragma once
+
+#include <span>
+
+#include "core/program.hpp"
+#include "gl/context_impl.hpp"
+
+namespace gpuscan::gl {
+
+// Builds every program `program` dispatches (so that a compile error leaves nothing issued), then issues
+// its commands with its buffer i bound to buffers[i]. A barrier after dispatches is glMemoryBarrier
+// with the bits its readers need; GL orders fills and updates (buffer commands) by itself.
+void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers);
+
+}  // namespace gpuscan::gl
