@@ -63,6 +63,7 @@ void check_buffer_index(size_t buffers, uint8_t i) {
 BarrierScope barrier_scope(const Program& program, size_t i) {
   BarrierScope s;
   const auto& c = program.commands;
+  s.after_dispatch = std::get<cmd::Barrier>(c[i]).after_earlier;
   for (size_t j = i; j-- > 0 && !std::holds_alternative<cmd::Barrier>(c[j]);) {
     if (std::holds_alternative<cmd::Dispatch>(c[j])) s.after_dispatch = true;
     else s.after_transfer = true;
@@ -82,7 +83,7 @@ std::string describe(const Program& program, const std::vector<std::string>& nam
   std::ostringstream out;
   for (const Command& c : program.commands) {
     if (std::holds_alternative<cmd::Barrier>(c)) {
-      out << "barrier\n";
+      out << (std::get<cmd::Barrier>(c).after_earlier ? "barrier (after earlier work)\n" : "barrier\n");
     } else if (const auto* f = std::get_if<cmd::Fill>(&c)) {
       out << "fill " << name_of(names, f->buffer) << " bytes [" << f->offset << ", " << f->offset + f->bytes
           << ") with " << f->value << "\n";

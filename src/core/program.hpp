@@ -61,8 +61,11 @@ struct Dispatch {
 
 // Everything written before (by dispatches, fills and updates) is visible to everything after: shader
 // reads and writes, indirect commands, transfers. Executors make it as narrow as the commands around it
-// allow.
-struct Barrier {};
+// allow. `after_earlier`: it also orders the dispatches recorded before the program (a program that
+// continues another primitive's work, such as run-length encoding's lengths pass after its compaction).
+struct Barrier {
+  bool after_earlier = false;
+};
 
 // `bytes` bytes from byte `offset` of `buffer` set to the 32-bit `value` (offset and bytes multiples of 4).
 struct Fill {

@@ -49,36 +49,34 @@ void check_run_length_overlaps(const RunLengthRanges& r) {
                                                 " range overlaps the " + ranges[j].name + " range");
 }
 
-RunLengthPass run_length_pass(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size) {
-  RunLengthPass p;
-  p.variant = edges ? "run_lengths.edges" : "run_lengths.starts";
-  p.workgroup_size = workgroup_size;
-  const uint64_t groups = (count + workgroup_size - 1) / workgroup_size;
-  p.groups = static_cast<uint32_t>(std::clamp<uint64_t>(groups, 1, max_length_groups));
-  p.n = count;
-  const RunRange word{RunBuffer::temp, layout.word / 4, 1};
-  const RunRange runs{RunBuffer::runs, 0, 1};
-  p.runs = runs;
-  if (count == 0) {  // no runs: only non-trivial runs write runs_out here, from the zero count
-    p.dispatch = edges;
-    p.found = p.kept = word;
-    p.lengths = p.offsets = runs;
-    return p;
+Program run_length_program(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size) {
+  Program program;
+  // Only non-trivial runs write runs_out here when there are no elements, from the zero count.
+  if (count == 0 && !edges) return program;
+  cmd::Dispatch d;
+  d.key.variant = edges ? "run_lengths.edges" : "run_lengths.starts";
+  d.key.workgroup_size = workgroup_size;
+  d.groups_x = static_cast<uint32_t>(
+      std::clamp<uint64_t>((count + workgroup_size - 1) / workgroup_size, 1, max_length_groups));
+  const Bind word{run_temp, layout.word / 4, 1};
+  const Bind runs{run_count, 0, 1};
+  Bind found = word, lengths = runs, offsets = runs, kept = word;
+  if (count > 0) {
+    const uint64_t room = edges ? std::max<uint64_t>(count / 2, 1) : count;
+    found = {run_indices, 0, count};
+    kept = edges ? word : runs;
+    // One element has no non-trivial run: lengths and offsets may be empty, and are then never written.
+    const bool no_room = edges && count / 2 == 0;
+    lengths = no_room ? runs : Bind{run_lengths, 0, room};
+    offsets = !edges ? lengths : no_room ? runs : Bind{run_offsets, 0, room};
   }
-  p.dispatch = true;
-  const uint64_t room = edges ? std::max<uint64_t>(count / 2, 1) : count;
-  p.found = {RunBuffer::indices, 0, count};
-  p.kept = edges ? word : runs;
-  // One element has no non-trivial run: lengths and offsets may be empty, and are then never written.
-  const bool no_room = edges && count / 2 == 0;
-  p.lengths = no_room ? runs : RunRange{RunBuffer::lengths, 0, room};
-  p.offsets = !edges ? p.lengths : no_room ? runs : RunRange{RunBuffer::offsets, 0, room};
-  return p;
-}
-
-std::array<uint32_t, 6> run_length_params(const RunLengthPass& pass, const std::array<uint32_t, 5>& at) {
+  d.bindings = {found, lengths, offsets, kept, runs};
   // run_lengths.comp's RunParams: n, then the offsets of bindings 0, 1, 2, 3 and 4.
-  return {static_cast<uint32_t>(pass.n), at[0], at[1], at[2], at[3], at[4]};
+  d.params = {Param::word(static_cast<uint32_t>(count)), Param::offset(0), Param::offset(1), Param::offset(2),
+              Param::offset(3), Param::offset(4)};
+  program.commands.emplace_back(cmd::Barrier{.after_earlier = true});  // after the compaction
+  program.dispatch(std::move(d));
+  return program;
 }
 
 }  // namespace gpuscan::core

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "core/indirect.hpp"
+#include "core/program.hpp"
 #include "gpuscan/error.hpp"
 #include "gpuscan/run_length.hpp"
 #include "gpuscan/types.hpp"
@@ -46,26 +47,13 @@ void check_run_length_overlaps(const RunLengthRanges& r);
 inline constexpr uint32_t predicate_run_start = 10;
 inline constexpr uint32_t predicate_run_edge = 11;
 
-// The lengths pass (shaders/run_lengths.comp) after the compaction: its bindings, each a range of u32
-// words of one of the call's buffers (`indices`: where the compaction wrote the indices, the caller's
-// offsets or temp at RunLengthLayout::indices), and its grid.
-enum class RunBuffer : uint8_t { indices, temp, runs, lengths, offsets, values };
-struct RunRange {
-  RunBuffer buffer = RunBuffer::runs;
-  uint64_t first = 0;
-  uint64_t count = 1;
-};
-struct RunLengthPass {
-  bool dispatch = false;  // an encoding of no elements writes its 0 runs in the compaction
-  const char* variant = "";
-  uint64_t n = 0;
-  RunRange found, lengths, offsets, kept, runs;  // bindings 0..4
-  uint32_t workgroup_size = 0, groups = 1;
-};
-// `workgroup_size`: the backend's default W (core::tile_shape).
-RunLengthPass run_length_pass(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size);
-// Its parameter words, from the bindings' element offsets (in binding order).
-std::array<uint32_t, 6> run_length_params(const RunLengthPass& pass, const std::array<uint32_t, 5>& element_offsets);
+// The lengths pass (shaders/run_lengths.comp) after the compaction, as a program over the call's u32
+// arrays in RunBuffer's order (`indices`: where the compaction wrote the indices, the caller's offsets or
+// temp at RunLengthLayout::indices): a barrier after the compaction, then one dispatch of at most 1024
+// workgroups of `workgroup_size` (the backend's default W, core::tile_shape). Empty where an encoding of
+// no elements wrote its 0 runs in the compaction.
+enum RunBuffer : uint8_t { run_indices, run_temp, run_count, run_lengths, run_offsets, run_values };
+Program run_length_program(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size);
 
 // The checks of the caller's views for `a.count` elements (`temp_bytes` of temp), with the backend's
 // check_view (`check(name, view, count, esize, need)`) and byte ranges (`range(view, bytes)`): room, and
@@ -94,7 +82,7 @@ void check_run_length_views(const Args& a, uint64_t temp_bytes, bool edges, Chec
 }
 
 // The convenience calls' result: `count` runs (as the GPU reported them; Errc `error` past `room`), each
-// output read by `read(RunBuffer::lengths / offsets / values, destination, bytes)`. Result is
+// output read by `read(run_lengths / run_offsets / run_values, destination, bytes)`. Result is
 // RunLengthResult<T> or NonTrivialRuns (gpuscan/run_length.hpp).
 template <class Result, class T, class Read>
 Result read_runs(uint32_t count, uint64_t room, Errc error, Read read) {
@@ -103,13 +91,13 @@ Result read_runs(uint32_t count, uint64_t room, Errc error, Read read) {
                            " fit");
   Result r;
   r.lengths.resize(count);
-  if (count > 0) read(RunBuffer::lengths, r.lengths.data(), size_t{count} * 4);
+  if (count > 0) read(run_lengths, r.lengths.data(), size_t{count} * 4);
   if constexpr (std::is_same_v<Result, NonTrivialRuns>) {
     r.offsets.resize(count);
-    if (count > 0) read(RunBuffer::offsets, r.offsets.data(), size_t{count} * 4);
+    if (count > 0) read(run_offsets, r.offsets.data(), size_t{count} * 4);
   } else {
     r.values.resize(count);
-    if (count > 0) read(RunBuffer::values, r.values.data(), size_t{count} * sizeof(T));
+    if (count > 0) read(run_values, r.values.data(), size_t{count} * sizeof(T));
   }
   return r;
 }

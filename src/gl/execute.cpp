@@ -11,9 +11,13 @@ const BufferView& view_of(std::span<const BufferView> buffers, uint8_t i) { retu
 
 }  // namespace
 
-void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers) {
+void build_programs(Context::Impl& impl, const core::Program& program) {
   for (const core::Command& c : program.commands)
     if (const auto* d = std::get_if<core::cmd::Dispatch>(&c)) impl.program(d->key);
+}
+
+void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers) {
+  build_programs(impl, program);
   for (size_t i = 0; i < program.commands.size(); ++i) {
     const core::Command& c = program.commands[i];
     if (const auto* d = std::get_if<core::cmd::Dispatch>(&c)) {

@@ -11,6 +11,10 @@ namespace gpuscan::gl {
 // Builds every program `program` dispatches (so that a compile error leaves nothing issued), then issues
 // its commands with its buffer i bound to buffers[i]. A barrier after dispatches is glMemoryBarrier
 // with the bits its readers need; GL orders fills and updates (buffer commands) by itself.
+// Builds the programs `program` dispatches (execute does too; this is for a primitive that issues other
+// work before it).
+void build_programs(Context::Impl& impl, const core::Program& program);
+
 void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers);
 
 }  // namespace gpuscan::gl

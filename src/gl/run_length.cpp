@@ -10,6 +10,7 @@
 #include "gl/buffers.hpp"
 #include "gl/compact_indexed.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/execute.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -36,12 +37,9 @@ void record_runs(const Context& ctx, const RunLengthArgs& a, bool edges) {
       },
       [](const BufferView& v, uint64_t bytes) { return core::ByteRange{v.buffer, v.offset, bytes}; });
   const uint64_t n = a.count;
-  const core::RunLengthPass pass =
-      core::run_length_pass(n, edges, l, core::tile_shape(0, 1, core::workgroup_limits(ctx.info())).workgroup_size);
-  PipelineKey key;
-  key.variant = pass.variant;
-  key.workgroup_size = pass.workgroup_size;
-  impl.program(key);  // built before anything is dispatched
+  const core::Program lengths =
+      core::run_length_program(n, edges, l, core::tile_shape(0, 1, core::workgroup_limits(ctx.info())).workgroup_size);
+  build_programs(impl, lengths);  // before anything is dispatched
   // The compaction: encode keeps the first of each run (values and indices), non-trivial runs the two
   // ends of each (indices only, counted in temp's word).
   SelectArgs select;
@@ -56,16 +54,8 @@ void record_runs(const Context& ctx, const RunLengthArgs& a, bool edges) {
   how.values = !edges;
   how.indices = !edges && a.offsets.buffer != 0 ? a.offsets : sub_view(a.temp, l.indices);
   record_select_indexed(ctx, select, how);
-  if (!pass.dispatch) return;
-  impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  auto bind = [&](const core::RunRange& r) {
-    const BufferView views[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
-    return bind_elements(impl, views[static_cast<size_t>(r.buffer)], r.first, r.count, 4);
-  };
-  const Binding b[5] = {bind(pass.found), bind(pass.lengths), bind(pass.offsets), bind(pass.kept), bind(pass.runs)};
-  const auto params = core::run_length_params(
-      pass, {b[0].element_offset, b[1].element_offset, b[2].element_offset, b[3].element_offset, b[4].element_offset});
-  impl.dispatch(key, b, params, pass.groups, 1);
+  const BufferView buffers[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
+  execute(impl, lengths, buffers);
 }
 
 template <class Result, class T>
@@ -95,7 +85,7 @@ Result run_convenience(const Context& ctx, std::span<const T> values, CompactCon
   runs.read(&count, 4);
   impl.check_error("run-length encoding");
   auto read = [&](core::RunBuffer from, void* to, size_t bytes) {
-    (from == core::RunBuffer::lengths ? lengths : from == core::RunBuffer::offsets ? offsets : out_values).read(to, bytes);
+    (from == core::run_lengths ? lengths : from == core::run_offsets ? offsets : out_values).read(to, bytes);
   };
   const Result r = core::read_runs<Result, T>(count, room, Errc::gl_error, read);
   impl.check_error("reading the run-length encoding");

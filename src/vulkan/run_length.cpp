@@ -12,6 +12,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
@@ -64,23 +65,10 @@ void record_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a
   const bool own_offsets = !edges && a.offsets.buffer != VK_NULL_HANDLE;
   how.indices = own_offsets ? a.offsets : vk::sub_view(a.temp, l.indices);
   vk::record_select_indexed(ctx, cmd, select, how);
-  // The lengths pass turns the indices into lengths (core::run_length_pass says what it binds).
+  // The lengths pass turns the indices into lengths.
   const uint32_t w = core::tile_shape(0, 1, core::workgroup_limits(ctx.device_info())).workgroup_size;
-  const core::RunLengthPass pass = core::run_length_pass(n, edges, l, w);
-  if (!pass.dispatch) return;
-  vk::compute_barrier(cmd);
-  auto bind = [&](const core::RunRange& r) {
-    const BufferView views[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
-    return vk::bind_elements(ctx, views[static_cast<size_t>(r.buffer)], r.first, r.count, 4);
-  };
-  const vk::Binding b[5] = {bind(pass.found), bind(pass.lengths), bind(pass.offsets), bind(pass.kept), bind(pass.runs)};
-  PipelineKey key;
-  key.variant = pass.variant;
-  key.workgroup_size = pass.workgroup_size;
-  const VkDescriptorBufferInfo infos[5] = {b[0].info, b[1].info, b[2].info, b[3].info, b[4].info};
-  const auto params = core::run_length_params(
-      pass, {b[0].element_offset, b[1].element_offset, b[2].element_offset, b[3].element_offset, b[4].element_offset});
-  impl_of(ctx).record_dispatch(cmd, key, infos, params, pass.groups, 1);
+  const BufferView buffers[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
+  vk::execute(ctx, cmd, core::run_length_program(n, edges, l, w), buffers);
 }
 
 }  // namespace
@@ -147,7 +135,7 @@ Result run_convenience(const Context& ctx, std::span<const T> values, CompactCon
   std::memcpy(&count, runs.mapped(), 4);
   return core::read_runs<Result, T>(count, room, Errc::vulkan_error, [&](core::RunBuffer from, void* to, size_t bytes) {
     const vk::OwnedBuffer& b =
-        from == core::RunBuffer::lengths ? lengths : from == core::RunBuffer::offsets ? offsets : out_values;
+        from == core::run_lengths ? lengths : from == core::run_offsets ? offsets : out_values;
     std::memcpy(to, b.mapped(), bytes);
   });
 }
