@@ -45,15 +45,37 @@ bool Program::has_indirect() const {
   return false;
 }
 
-std::vector<uint32_t> resolve_params(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets) {
-  std::vector<uint32_t> words;
-  words.reserve(d.params.size());
+ResolvedDispatch resolve_dispatch(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets,
+                                  const std::function<uint64_t(const Bind&)>& address) {
+  ResolvedDispatch r{d.key, {}};
+  r.params.reserve(d.params.size());
   for (const Param& p : d.params) {
-    if (p.offset_of >= static_cast<int>(element_offsets.size()))
-      throw Error(Errc::invalid_argument, "internal: a parameter names a binding the dispatch lacks");
-    words.push_back(p.value + (p.offset_of >= 0 ? element_offsets[p.offset_of] : 0));
+    switch (p.kind) {
+      case Param::Kind::word: r.params.push_back(p.value); break;
+      case Param::Kind::offset:
+        if (p.binding >= element_offsets.size())
+          throw Error(Errc::invalid_argument, "internal: a parameter names a binding the dispatch lacks");
+        r.params.push_back(p.value + p.scale * element_offsets[p.binding]);
+        break;
+      case Param::Kind::address_low:
+      case Param::Kind::address_high: {
+        if (!address) throw Error(Errc::unsupported, "internal: device addresses on a backend without them");
+        const uint64_t a = address(p.at);
+        r.params.push_back(static_cast<uint32_t>(p.kind == Param::Kind::address_high ? a >> 32 : a));
+        break;
+      }
+    }
   }
-  return words;
+  if (!d.vector_aligned_if.empty()) {
+    r.key.vector_aligned = true;
+    for (const cmd::Dispatch::Aligned& a : d.vector_aligned_if)
+      r.key.vector_aligned = r.key.vector_aligned && a.param < r.params.size() &&
+                             uint64_t{r.params[a.param]} * a.scale % a.modulus == 0;
+  }
+  if (d.state_binding >= 0 && (static_cast<size_t>(d.state_binding) >= element_offsets.size() ||
+                               element_offsets[d.state_binding] != 0))
+    throw Error(Errc::misaligned, std::string("temp offset is not aligned for the ") + d.state_name + "'s state");
+  return r;
 }
 
 void check_buffer_index(size_t buffers, uint8_t i) {
@@ -102,8 +124,16 @@ std::string describe(const Program& program, const std::vector<std::string>& nam
       out << " params";
       for (const Param& p : d.params) {
         out << " ";
-        if (p.offset_of >= 0) out << "@" << int{p.offset_of} << (p.value ? "+" + std::to_string(p.value) : "");
-        else out << p.value;
+        switch (p.kind) {
+          case Param::Kind::word: out << p.value; break;
+          case Param::Kind::offset:
+            out << "@" << int{p.binding} << (p.scale != 1 ? "x" + std::to_string(p.scale) : "")
+                << (p.value ? "+" + std::to_string(p.value) : "");
+            break;
+          default:
+            out << "&" << name_of(names, p.at.buffer) << "[" << p.at.first << "]"
+                << (p.kind == Param::Kind::address_high ? ".hi" : ".lo");
+        }
       }
       out << "\n";
     }

@@ -7,10 +7,11 @@
 // Buffers are named by their index in the list the executor is given: each primitive states its own
 // order (histogram: input, counts, temp, count words, status). Ranges count elements of `unit` bytes,
 // since a backend starts a binding at an aligned offset at or before the range and the kernel adds the
-// remainder, in elements, back (Param::offset_of).
+// remainder, in elements, back (Param::offset).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -21,8 +22,7 @@
 
 namespace gpuscan::core {
 
-// `count` elements of `unit` bytes from element `first` of buffer `buffer`. count >= 1: a binding that
-// the kernel does not read still covers something (planners bind the unread ones to a range in use).
+// `count` elements of `unit` bytes from element `first` of buffer `buffer` (a backend binds at least one).
 struct Bind {
   uint8_t buffer = 0;
   uint64_t first = 0;
@@ -31,13 +31,27 @@ struct Bind {
   friend bool operator==(const Bind&, const Bind&) = default;
 };
 
-// A parameter word: `value`, plus, with offset_of >= 0, where binding `offset_of`'s first element sits
-// inside the range the backend bound (in that binding's elements).
+// A parameter word, as the executor resolves it once the dispatch's bindings are bound:
+//   word:          `value`;
+//   offset:        `value` + scale x (where binding `binding`'s first element sits inside the range the
+//                  backend bound, in that binding's elements);
+//   address_low/
+//   address_high:  the low / high 32 bits of the device address of element `at.first` of buffer `at.buffer`
+//                  (Vulkan's buffer device addresses; other backends refuse such a program).
 struct Param {
+  enum class Kind : uint8_t { word, offset, address_low, address_high };
+  Kind kind = Kind::word;
   uint32_t value = 0;
-  int8_t offset_of = -1;
-  static Param word(uint32_t v) { return {v, -1}; }
-  static Param offset(int binding) { return {0, static_cast<int8_t>(binding)}; }
+  uint8_t binding = 0;
+  uint8_t scale = 1;
+  Bind at;
+  static Param word(uint32_t v) { return {Kind::word, v}; }
+  static Param offset(int binding, uint8_t scale = 1, uint32_t plus = 0) {
+    return {Kind::offset, plus, static_cast<uint8_t>(binding), scale};
+  }
+  static Param address(const Bind& at, bool high) {
+    return {high ? Kind::address_high : Kind::address_low, 0, 0, 1, at};
+  }
   friend bool operator==(const Param&, const Param&) = default;
 };
 
@@ -57,6 +71,18 @@ struct Dispatch {
     uint64_t offset = 0;  // bytes
   };
   std::optional<Indirect> indirect;
+  // Where non-empty, key.vector_aligned is whether every listed parameter word (resolved) times `scale`
+  // is a multiple of `modulus`: the kernels load whole vectors only from ranges that start on one.
+  struct Aligned {
+    uint8_t param = 0;
+    uint8_t scale = 1;
+    uint8_t modulus = 4;
+  };
+  std::vector<Aligned> vector_aligned_if;
+  // A binding the kernel addresses from its first element (a look-back state): Errc::misaligned, naming
+  // `state_name`, unless the backend could bind it there.
+  int8_t state_binding = -1;
+  const char* state_name = "";
 };
 
 // Everything written before (by dispatches, fills and updates) is visible to everything after: shader
@@ -99,9 +125,16 @@ struct Program {
   bool has_indirect() const;  // some dispatch takes its grid from a buffer
 };
 
-// A dispatch's parameter words once its bindings are bound, element_offsets[k] being where binding k's
-// first element sits inside its bound range.
-std::vector<uint32_t> resolve_params(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets);
+// What an executor issues for a dispatch once it has bound its bindings (element_offsets[k]: where
+// binding k's first element sits inside its bound range): the parameter words and the key, its
+// vector_aligned settled. `address(at)` gives a device address (Param::address); null where the backend
+// has none (Errc::unsupported then).
+struct ResolvedDispatch {
+  PipelineKey key;
+  std::vector<uint32_t> params;
+};
+ResolvedDispatch resolve_dispatch(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets,
+                                  const std::function<uint64_t(const Bind&)>& address);
 
 // The executor's view of a program's buffer `i` (throws Errc::invalid_argument, a gpuscan bug, when the
 // program names one it was not given).

@@ -15,6 +15,8 @@ namespace gpuscan::gl {
 // work before it).
 void build_programs(Context::Impl& impl, const core::Program& program);
 
-void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers);
+// With `gpu_ns`, the GPU time between its first and last command (timestamp queries; waits for them).
+void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers,
+             double* gpu_ns = nullptr);
 
 }  // namespace gpuscan::gl

@@ -2,18 +2,21 @@
 // plan, and issues its steps -- a dispatch per Dispatch, glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)
 // per Barrier. GL plans never contain a Fill: only the single-pass scan plans one, and GL refuses it.
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <variant>
 #include <vector>
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
 #include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/compact_indexed.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/execute.hpp"
 #include "gl/record.hpp"
 
 namespace gpuscan::gl {
@@ -171,6 +174,25 @@ struct IndirectSource {
   const IndirectCount* count;
   const Resolved* resolved;
 };
+
+// Issues a scan or reduction plan as core's program (core/plan_program.hpp): `key_of(d)` names the
+// program of a dispatch, `initial` is the carry-in of the plan's root dispatch.
+void issue_scan_plan(Context::Impl& impl, const Resolved& r, const BufferView& input, const BufferView& output,
+                     const BufferView& temp, uint32_t esize, std::function<PipelineKey(const core::Dispatch&)> key_of,
+                     std::optional<uint64_t> initial, const IndirectCount* count_from, double* gpu_ns) {
+  core::ScanLowering how;
+  how.element_size = esize;
+  how.key_of = std::move(key_of);
+  how.initial = initial;
+  BufferView buffers[5] = {input, output, temp, {}, {}};  // core::PlanBuffer's order
+  if (count_from) {
+    how.count_from(r.indirect, r.plan_bound, r.block_size, count_from->is_64bit, impl.max_groups_x,
+                   count_from->status.buffer != 0, r.min_one_block);
+    buffers[core::plan_count] = count_from->buffer;
+    buffers[core::plan_status] = count_from->status;
+  }
+  execute(impl, core::lower_scan_plan(r.plan, how), buffers, gpu_ns);
+}
 
 // Issues the plan. `key_of(d)` names the program of a dispatch; `extra(d, bindings, params)` may replace
 // bindings 3.. and parameter words 6.. (compaction) and returns the number of bindings used.
@@ -450,9 +472,7 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
     key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
     return key;
   };
-  execute(impl, r.plan, Views{args.input, args.output, args.temp}, esize, key_of,
-          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_bindings; }, gpu_ns, args.initial_bits,
-          IndirectSource{count_from, &r});
+  issue_scan_plan(impl, r, args.input, args.output, args.temp, esize, key_of, args.initial_bits, count_from, gpu_ns);
 }
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
@@ -520,10 +540,8 @@ void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu
     return key;
   };
   // No input (count 0): the plan's one dispatch reads nothing; bind the output in its place.
-  const Views views{args.count > 0 ? args.input : args.output, args.output, args.temp};
-  execute(impl, r.plan, views, esize, key_of,
-          [](const core::Dispatch&, Binding*, uint32_t*) -> size_t { return scan_bindings; }, gpu_ns, std::nullopt,
-          IndirectSource{count_from, &r});
+  issue_scan_plan(impl, r, args.count > 0 ? args.input : args.output, args.output, args.temp, esize, key_of,
+                  std::nullopt, count_from, gpu_ns);
 }
 
 void record_select_indexed(const Context& ctx, const SelectArgs& args, const IndexedSelect& how) {

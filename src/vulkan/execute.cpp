@@ -9,8 +9,6 @@
 namespace gpuscan::vk {
 namespace {
 
-const BufferView& view_of(std::span<const BufferView> buffers, uint8_t i) { return core::buffer_at(buffers, i); }
-
 void record_barrier(VkCommandBuffer cmd, const core::BarrierScope& s) {
   VkPipelineStageFlags src_stage = 0, dst_stage = 0;
   VkAccessFlags src_access = 0, dst_access = 0;
@@ -27,38 +25,55 @@ void record_barrier(VkCommandBuffer cmd, const core::BarrierScope& s) {
   vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
+// A dispatch bound and resolved, ready to record.
+struct Ready {
+  core::ResolvedDispatch resolved;
+  std::vector<VkDescriptorBufferInfo> infos;
+  std::optional<Context::Impl::IndirectCommand> indirect;
+};
+
 }  // namespace
 
 void execute(const Context& ctx, VkCommandBuffer cmd, const core::Program& program, std::span<const BufferView> buffers) {
   Context::Impl& impl = impl_of(ctx);
+  auto address = [&](const core::Bind& at) {
+    return element_address(ctx, core::buffer_at(buffers, at.buffer), at.first, at.unit);
+  };
+  // Every binding resolved and every pipeline built before the first command: an error records nothing.
+  std::vector<Ready> ready;
+  for (const core::Command& c : program.commands) {
+    const auto* d = std::get_if<core::cmd::Dispatch>(&c);
+    if (!d) continue;
+    Ready r;
+    std::vector<uint32_t> offsets;
+    for (const core::Bind& b : d->bindings) {
+      const Binding bound = bind_elements(ctx, core::buffer_at(buffers, b.buffer), b.first, b.count, b.unit);
+      r.infos.push_back(bound.info);
+      offsets.push_back(bound.element_offset);
+    }
+    r.resolved = core::resolve_dispatch(*d, offsets, address);
+    if (d->indirect) {
+      const BufferView& v = core::buffer_at(buffers, d->indirect->buffer);
+      r.indirect = Context::Impl::IndirectCommand{v.buffer, v.offset + d->indirect->offset};
+    }
+    impl.pipeline(r.resolved.key);
+    ready.push_back(std::move(r));
+  }
+  if (cmd == VK_NULL_HANDLE) return;  // building pipelines only
+  size_t next = 0;
   for (size_t i = 0; i < program.commands.size(); ++i) {
     const core::Command& c = program.commands[i];
     if (const auto* d = std::get_if<core::cmd::Dispatch>(&c)) {
-      std::vector<VkDescriptorBufferInfo> infos;
-      std::vector<uint32_t> offsets;
-      for (const core::Bind& b : d->bindings) {
-        const Binding bound = bind_elements(ctx, view_of(buffers, b.buffer), b.first, b.count, b.unit);
-        infos.push_back(bound.info);
-        offsets.push_back(bound.element_offset);
-      }
-      const std::vector<uint32_t> params = core::resolve_params(*d, offsets);
-      std::optional<Context::Impl::IndirectCommand> indirect;
-      if (d->indirect) {
-        const BufferView& v = view_of(buffers, d->indirect->buffer);
-        indirect = Context::Impl::IndirectCommand{v.buffer, v.offset + d->indirect->offset};
-      }
-      impl.record_dispatch(cmd, d->key, infos, params, d->groups_x, d->groups_y, indirect);
-      continue;
-    }
-    if (cmd == VK_NULL_HANDLE) continue;  // building pipelines only
-    if (std::holds_alternative<core::cmd::Barrier>(c)) {
+      const Ready& r = ready[next++];
+      impl.record_dispatch(cmd, r.resolved.key, r.infos, r.resolved.params, d->groups_x, d->groups_y, r.indirect);
+    } else if (std::holds_alternative<core::cmd::Barrier>(c)) {
       record_barrier(cmd, core::barrier_scope(program, i));
     } else if (const auto* f = std::get_if<core::cmd::Fill>(&c)) {
-      const BufferView& v = view_of(buffers, f->buffer);
+      const BufferView& v = core::buffer_at(buffers, f->buffer);
       vkCmdFillBuffer(cmd, v.buffer, v.offset + f->offset, f->bytes, f->value);
     } else {
       const auto& u = std::get<core::cmd::Update>(c);
-      const BufferView& v = view_of(buffers, u.buffer);
+      const BufferView& v = core::buffer_at(buffers, u.buffer);
       constexpr size_t most = 65536 / 4;  // vkCmdUpdateBuffer's limit: 65536 bytes
       for (size_t done = 0; done < u.words.size(); done += most)
         vkCmdUpdateBuffer(cmd, v.buffer, v.offset + u.offset + 4 * done, 4 * std::min(most, u.words.size() - done),

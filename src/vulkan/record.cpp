@@ -1,5 +1,5 @@
-// The Vulkan executor of scan and reduction plans: checks the caller's arguments, asks src/core for the
-// plan, and records its fills, dispatches and barriers into the caller's command buffer.
+// Scans and reductions on Vulkan: checks the caller's arguments, asks src/core for the plan and its
+// program (core/plan_program.hpp), and records that with the executor (vulkan/execute.hpp).
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -8,6 +8,7 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/variant_names.hpp"
@@ -15,6 +16,7 @@
 #include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/record.hpp"
 
@@ -131,20 +133,6 @@ std::vector<bool> possible_device_address(const Context& ctx, uint64_t count, co
   return {false};
 }
 
-// The kernels with a ".bda" variant (shaders/variants.cmake): the scan kernels that read or write the
-// caller's arrays.
-bool has_address_variant(core::Kernel kernel) {
-  switch (kernel) {
-    case core::Kernel::scan_local:
-    case core::Kernel::uniform_add:
-    case core::Kernel::reduce_tiles:
-    case core::Kernel::scan_tiles:
-    case core::Kernel::single_pass:
-    case core::Kernel::look_ahead: return true;
-    default: return false;
-  }
-}
-
 bool single_pass_plan(const core::Plan& plan) {
   for (const core::Step& s : plan.steps)
     if (const auto* d = std::get_if<core::Dispatch>(&s);
@@ -170,47 +158,13 @@ ScanConfig as_scan(const ReduceConfig& config) {
 // `initial`: the carry-in's bits, given to the plan's root dispatch.
 void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
                   std::optional<uint64_t> initial = std::nullopt, const IndirectCount* count_from = nullptr) {
-  core::check_recordable(r.plan.windows_left_out);
   const ScanConfig& config = r.config;
-  const uint32_t esize = core::element_bytes(config);
   Context::Impl& impl = impl_of(ctx);
-  auto view_of = [&](core::Slot slot) -> const BufferView& { return *views[static_cast<int>(slot)]; };
-  // Plans contain fills only before their first dispatch, so a barrier after a fill orders
-  // transfer -> compute and every other barrier compute -> compute.
-  bool after_fill = false;
-  // Dispatches whose grid comes from temp words also read those words as indirect commands.
-  const VkPipelineStageFlags compute_dst =
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (count_from ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : 0);
-  const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
-  for (const core::Step& step : r.plan.steps) {
-    if (const auto* fill = std::get_if<core::Fill>(&step)) {
-      const BufferView& v = view_of(fill->range.slot);
-      if (cmd) vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * esize, fill->range.count * esize, 0);
-      after_fill = true;
-      continue;
-    }
-    if (std::holds_alternative<core::Barrier>(step)) {
-      const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
-                                    VkAccessFlags(after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT),
-                                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads};
-      if (cmd)
-        vkCmdPipelineBarrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                             compute_dst, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-      after_fill = false;
-      continue;
-    }
-    const core::Dispatch& d = std::get<core::Dispatch>(step);
-    if (d.kernel == core::Kernel::indirect_count) {
-      core::IndirectCountParams shape;
-      shape.bound = r.bound;
-      shape.block_size = r.block_size;
-      shape.levels = r.indirect.levels;
-      for (const core::Step& s : r.plan.steps)  // the look-ahead scan's grid: G for the bound, fewer below
-        if (const auto* la = std::get_if<core::Dispatch>(&s); la && la->kernel == core::Kernel::look_ahead)
-          shape.level0_max_groups = static_cast<uint32_t>(la->groups_x);
-      vk::record_indirect_count(ctx, cmd, d, *count_from, view_of(core::Slot::temp), esize, shape, r.min_one_block);
-      continue;
-    }
+  core::ScanLowering how;
+  how.element_size = core::element_bytes(config);
+  how.initial = initial;
+  how.device_address = r.device_address;
+  how.key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
     key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup)
                                           : r.custom_prefix + core::custom_variant_name(d.kernel);
@@ -230,62 +184,16 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
     key.in_place = r.in_place && chain;
     if (d.kernel == core::Kernel::single_pass)
       key.tiles_per_workgroup = impl.tiles_per_workgroup(config.tiles_per_workgroup, d.blocks);
-
-    // With device addresses, the passes over the caller's arrays take src and dst from the addresses in
-    // the push constants; their bindings 0 and 1 (unread) and any binding of a caller's range then cover
-    // one element, so no binding limit applies. Passes over temp keep their bindings.
-    const bool caller = d.src.slot != core::Slot::temp || d.dst.slot != core::Slot::temp;
-    const bool by_address = r.device_address && caller && has_address_variant(d.kernel);
-    if (by_address && (d.src.slot == core::Slot::temp || d.dst.slot == core::Slot::temp))
-      throw Error(Errc::invalid_argument,
-                  "internal: a pass over the caller's array and temp cannot use device addresses");
-    auto bind = [&](const core::Range& range) {
-      const bool one = by_address && range.slot != core::Slot::temp;
-      const uint64_t count = one ? std::min<uint64_t>(range.count, 1) : range.count;
-      return vk::bind_elements(ctx, view_of(range.slot), range.offset, count, esize);
-    };
-    const vk::Binding src = bind(d.src);
-    const vk::Binding dst = bind(d.dst);
-    const vk::Binding aux = bind(d.aux);
-    uint64_t addresses[2] = {0, 0};
-    if (by_address) {
-      key.variant += ".bda";
-      addresses[0] = vk::element_address(ctx, view_of(d.src.slot), d.src.offset, esize);
-      addresses[1] = vk::element_address(ctx, view_of(d.dst.slot), d.dst.offset, esize);
-      // Whole vectors only where both addresses are multiples of a vector's size.
-      key.vector_aligned = addresses[0] % (4 * esize) == 0 && addresses[1] % (4 * esize) == 0;
-    } else {
-      // Whole vectors only where both ranges start on a vector boundary of their bindings.
-      key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
-    }
-    if (chain && aux.element_offset != 0)
-      throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass scan's state");
-    // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source again.
-    const BufferView& temp = view_of(core::Slot::temp);
-    const vk::Binding carry =
-        d.carry_from_temp ? vk::bind_elements(ctx, view_of(d.carry.slot), d.carry.offset, d.carry.count, esize)
-        : d.dynamic       ? vk::bind_elements(ctx, temp, r.indirect.first, r.indirect.elements, esize)
-                          : src;
-    const VkDescriptorBufferInfo infos[4] = {src.info, dst.info, aux.info, carry.info};
-    const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
-    const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? carry.element_offset : 0;
-    uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), by_address ? 0 : src.element_offset,
-                                            by_address ? 0 : dst.element_offset, aux.element_offset, d.groups_x,
-                                            static_cast<uint32_t>(d.blocks),
-                                            d.carry_from_temp ? 2u : carry_in ? 1u : 0u, static_cast<uint32_t>(bits),
-                                            static_cast<uint32_t>(bits >> 32), 0};
-    for (int i = 0; i < 2; ++i) {
-      params[address_push_word + 2 * i] = static_cast<uint32_t>(addresses[i]);
-      params[address_push_word + 2 * i + 1] = static_cast<uint32_t>(addresses[i] >> 32);
-    }
-    std::optional<Context::Impl::IndirectCommand> command;
-    if (d.dynamic) {
-      params[9] = core::dynamic_param(carry.element_offset * esize / 4, d.level);
-      command = Context::Impl::IndirectCommand{temp.buffer,
-                                               temp.offset + core::indirect_command_offset(r.indirect, esize, d.level)};
-    }
-    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y, command);
+    return key;
+  };
+  BufferView buffers[5] = {*views[0], *views[1], *views[2], {}, {}};  // core::PlanBuffer's order
+  if (count_from) {
+    how.count_from(r.indirect, r.bound, r.block_size, count_from->is_64bit, impl.max_groups_x,
+                   count_from->status.buffer != VK_NULL_HANDLE, r.min_one_block);
+    buffers[core::plan_count] = count_from->buffer;
+    buffers[core::plan_status] = count_from->status;
   }
+  vk::execute(ctx, cmd, core::lower_scan_plan(r.plan, how), buffers);
 }
 
 // Throws unless `temp` holds the plan's scratch, apart from the caller's other ranges.
