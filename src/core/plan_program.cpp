@@ -134,4 +134,73 @@ Program lower_scan_plan(const Plan& plan, const ScanLowering& how) {
   return program;
 }
 
+bool is_compaction_kernel(Kernel kernel) {
+  return kernel == Kernel::compact_count || kernel == Kernel::compact_scatter || kernel == Kernel::compact_partition ||
+         kernel == Kernel::compact_single_pass;
+}
+
+Program lower_compact_plan(const Plan& plan, const CompactLowering& how) {
+  check_recordable(plan.windows_left_out);
+  const ScanLowering& scan = how.scan;
+  Program program;
+  for (const Step& step : plan.steps) {
+    if (std::holds_alternative<Barrier>(step)) {
+      program.barrier();
+      continue;
+    }
+    if (const auto* fill = std::get_if<Fill>(&step)) {  // the single-pass look-back state (u32 words)
+      program.fill(static_cast<uint8_t>(fill->range.slot), fill->range.offset * 4, fill->range.count * 4);
+      continue;
+    }
+    if (!is_compaction_kernel(std::get<Dispatch>(step).kernel)) {
+      // The count's indirect_count and the tile counts' scan: a scan program's dispatches.
+      Plan one;
+      one.steps = {step};
+      for (Command& c : lower_scan_plan(one, scan).commands) program.commands.push_back(std::move(c));
+      continue;
+    }
+    const Dispatch& d = std::get<Dispatch>(step);
+    cmd::Dispatch c;
+    c.key = scan.key_of(d);
+    const Bind src = bind_of(d.src, d.src.slot == Slot::temp ? 4 : how.value_bytes);
+    const Bind dst = bind_of(d.dst, d.dst.slot == Slot::temp ? 4 : how.output_unit);
+    // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.
+    Bind aux = bind_of(d.aux, 4);
+    if (d.dynamic) aux.count = scan.indirect.first + scan.indirect.elements - d.aux.offset;
+    const Bind flags =
+        how.flagged && how.count > 0 ? Bind{plan_flags, d.src.offset, d.src.count, how.flag_unit} : src;
+    const bool with_indices = how.indices && how.count > 0 && d.kernel != Kernel::compact_count;
+    c.bindings = {src, dst, aux, flags, Bind{plan_count_out, 0, 1, 4},
+                  with_indices ? Bind{plan_indices, 0, how.count, 4} : dst};
+    auto low = [](uint64_t v) { return Param::word(static_cast<uint32_t>(v)); };
+    c.params = {low(d.n), Param::offset(0), Param::offset(1), Param::offset(2), Param::word(d.groups_x),
+                low(d.blocks), Param::offset(3), Param::offset(4), low(how.predicate_a), low(how.predicate_b),
+                Param::word(0), Param::word(0), Param::word(0), Param::word(0), Param::word(0),
+                low(how.predicate_a >> 32), low(how.predicate_b >> 32),
+                how.indices ? Param::offset(5) : Param::word(0)};
+    if (d.dynamic) {
+      c.params[10] = Param::offset(2, 1, static_cast<uint32_t>(scan.indirect.first - d.aux.offset) +
+                                             dynamic_param(0, d.level));
+      c.indirect = cmd::Dispatch::Indirect{plan_temp, indirect_command_offset(scan.indirect, 4, d.level)};
+    }
+    if (d.output_window) {  // counts < 2^32 (core::check_count)
+      c.params[11] = low(d.first_tile);
+      c.params[12] = low(d.all_tiles);
+      c.params[13] = low(d.dst.offset);
+      c.params[14] = low(d.dst.count);
+    }
+    // The ballot path loads 16-byte vectors of values (and flags) where both start on a 16-byte boundary.
+    c.vector_aligned_if = {{1, static_cast<uint8_t>(how.value_bytes), 16}};
+    if (how.flagged && how.flag_vectors) c.vector_aligned_if.push_back({6, 1, 4});
+    if (d.kernel == Kernel::compact_single_pass) {
+      c.state_binding = 2;
+      c.state_name = "single-pass compaction";
+    }
+    c.groups_x = d.groups_x;
+    c.groups_y = d.groups_y;
+    program.dispatch(std::move(c));
+  }
+  return program;
+}
+
 }  // namespace gpuscan::core

@@ -20,9 +20,12 @@
 
 namespace gpuscan::core {
 
-// A scan program's buffers, in the order the executors are given them: the plan's slots, then a count
-// in GPU memory and its status word.
-enum PlanBuffer : uint8_t { plan_input, plan_output, plan_temp, plan_count, plan_status };
+// A plan's buffers, in the order the executors are given them: its slots, then a count
+// in GPU memory and its status word; a compaction's flags, its count of kept elements and the kept
+// elements' input indices.
+enum PlanBuffer : uint8_t {
+  plan_input, plan_output, plan_temp, plan_count, plan_status, plan_flags, plan_count_out, plan_indices
+};
 
 struct ScanLowering {
   uint32_t element_size = 4;  // bytes per element of input, output and temp
@@ -55,5 +58,27 @@ cmd::Dispatch indirect_count_command(const Dispatch& d, uint32_t element_size, I
 
 // Throws Errc::invalid_argument for an outline (check_recordable).
 Program lower_scan_plan(const Plan& plan, const ScanLowering& how);
+
+// Stream compaction (plan_compaction's plans). The compaction kernels (shaders/common/compact.glsl) bind
+// 0 input, 1 output, 2 temp (u32 tile counts or the look-back state), 3 flags (select_if: the input
+// again, unread), 4 the count of kept elements, 5 the kept elements' input indices (or the output again,
+// unwritten); their words are CompactParams: 0..5 as PassParams, 6 and 7 the offsets of bindings 3 and
+// 4, 8..9 and 15..16 the predicate's constants (low, high words), 10 a dynamic dispatch's words, 11..14
+// an output window, 17 the offset of binding 5. The tile counts' scan runs the scan kernels over temp,
+// whose elements are u32; `scan` gives their kernels and the count in GPU memory (with the compaction's
+// element_size of 4).
+struct CompactLowering {
+  ScanLowering scan;              // key_of: every dispatch's kernel, compaction and scan alike
+  uint64_t count = 0;             // elements (a count in GPU memory's bound)
+  uint32_t value_bytes = 4;       // bytes per input element
+  uint32_t output_unit = 4;       // bytes per output element: value_bytes, or 4 where it holds indices alone
+  bool flagged = false;           // select_flagged / partition_flagged: binding 3 the caller's flags
+  uint32_t flag_unit = 4;         // bytes per flag (8 for u64 keys)
+  bool flag_vectors = true;       // the flags are u32 flags, loaded as vectors where aligned
+  uint64_t predicate_a = 0, predicate_b = 0;
+  bool indices = false;           // binding 5 the indices (record_select_indexed)
+};
+Program lower_compact_plan(const Plan& plan, const CompactLowering& how);
+bool is_compaction_kernel(Kernel kernel);  // compact_count, compact_scatter, compact_partition, compact_single_pass
 
 }  // namespace gpuscan::core

@@ -1,6 +1,6 @@
-// The OpenGL executor of scan and compaction plans: checks the caller's buffers, asks src/core for the
-// plan, and issues its steps -- a dispatch per Dispatch, glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT)
-// per Barrier. GL plans never contain a Fill: only the single-pass scan plans one, and GL refuses it.
+// Scans, reductions and compaction on OpenGL: checks the caller's buffers, asks src/core for the plan
+// and its program (core/plan_program.hpp), and issues that with GL's executor (gl/execute.hpp), as the
+// Vulkan backend records the same programs.
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -114,67 +114,6 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   return r;
 }
 
-// The buffers behind a plan's slots (compaction binds its flags and count itself, in `extra`), and the
-// size of the elements of input and output where it is not temp's (compaction: 8-byte elements, u32
-// tile counts in temp).
-struct Views {
-  BufferView input, output, temp;
-  uint32_t value_bytes = 0;   // 0: as temp's
-  uint32_t output_bytes = 0;  // 0: value_bytes (an indexed selection's indices alone: u32)
-  const BufferView& of(core::Slot slot) const {
-    return slot == core::Slot::input ? input : slot == core::Slot::output ? output : temp;
-  }
-  uint32_t esize_of(core::Slot slot, uint32_t temp_esize) const {
-    if (slot == core::Slot::temp) return temp_esize;
-    if (slot == core::Slot::output && output_bytes != 0) return output_bytes;
-    return value_bytes != 0 ? value_bytes : temp_esize;
-  }
-};
-
-// Parameter words: the scan kernels' PassParams (shaders/common/pass_io.glsl) and indirect_count.comp's
-// take ten, the compaction kernels' CompactParams (shaders/common/compact.glsl) eighteen (words 10..14 --
-// a count from GPU memory, windows -- and 17, the indices' offset, stay 0 here: GL compacts within one
-// binding and writes no indices; 15 and 16 are the 8-byte constants' high words).
-constexpr size_t param_words = 18;
-constexpr size_t scan_bindings = 4;
-constexpr size_t compact_bindings = 5;
-
-// One step, checked and ready to issue: a barrier or a dispatch.
-struct Pass {
-  PipelineKey key;
-  Binding bindings[6];
-  uint32_t params[param_words];
-  size_t binding_count;
-  uint32_t groups_x, groups_y;
-  std::optional<Context::Impl::IndirectCommand> command;
-  bool barrier;
-};
-
-// The plan's first dispatch with a count in GPU memory: shaders/indirect_count.comp turns it into every
-// level's parameters and dispatch commands in temp (core/indirect.hpp).
-Pass indirect_count_pass(Context::Impl& impl, const core::Dispatch& d, const IndirectCount& from, const Resolved& r,
-                         const BufferView& temp, uint32_t esize) {
-  core::IndirectCountParams shape;
-  shape.bound = r.plan_bound;
-  shape.block_size = r.block_size;
-  shape.levels = r.indirect.levels;
-  const IndirectCountStep step = indirect_count_step(impl, d, from, temp, esize, shape, r.min_one_block);
-  Pass p{};
-  p.key = step.key;
-  std::copy(step.bindings, step.bindings + scan_bindings, p.bindings);
-  std::copy(step.params.begin(), step.params.end(), p.params);
-  p.binding_count = scan_bindings;
-  p.groups_x = 1;
-  p.groups_y = 1;
-  return p;
-}
-
-// A scan's count in GPU memory, for the plan's indirect_count dispatch.
-struct IndirectSource {
-  const IndirectCount* count;
-  const Resolved* resolved;
-};
-
 // Issues a scan or reduction plan as core's program (core/plan_program.hpp): `key_of(d)` names the
 // program of a dispatch, `initial` is the carry-in of the plan's root dispatch.
 void issue_scan_plan(Context::Impl& impl, const Resolved& r, const BufferView& input, const BufferView& output,
@@ -192,90 +131,6 @@ void issue_scan_plan(Context::Impl& impl, const Resolved& r, const BufferView& i
     buffers[core::plan_status] = count_from->status;
   }
   execute(impl, core::lower_scan_plan(r.plan, how), buffers, gpu_ns);
-}
-
-// Issues the plan. `key_of(d)` names the program of a dispatch; `extra(d, bindings, params)` may replace
-// bindings 3.. and parameter words 6.. (compaction) and returns the number of bindings used.
-// Words 6..8 are the scan's carry-in: `initial` on the plan's root dispatch, none elsewhere. Every
-// binding is checked and every program compiled before the first dispatch, so an error leaves nothing
-// half issued.
-template <class KeyOf, class Extra>
-void execute(Context::Impl& impl, const core::Plan& plan, const Views& views, uint32_t esize, KeyOf key_of,
-             Extra extra, double* gpu_ns = nullptr, std::optional<uint64_t> initial = std::nullopt,
-             IndirectSource indirect = {}) {
-  core::check_recordable(plan.windows_left_out);
-  std::vector<Pass> passes;
-  for (const core::Step& step : plan.steps) {
-    Pass p{};
-    if (std::holds_alternative<core::Barrier>(step)) {
-      p.barrier = true;
-      passes.push_back(p);
-      continue;
-    }
-    if (std::holds_alternative<core::Fill>(step))
-      throw Error(Errc::unsupported, "internal: a plan with a fill on OpenGL");
-    const core::Dispatch& d = std::get<core::Dispatch>(step);
-    if (d.kernel == core::Kernel::indirect_count) {
-      passes.push_back(indirect_count_pass(impl, d, *indirect.count, *indirect.resolved, views.temp, esize));
-      continue;
-    }
-    p.bindings[0] = bind_elements(impl, views.of(d.src.slot), d.src.offset, d.src.count, views.esize_of(d.src.slot, esize));
-    p.bindings[1] = bind_elements(impl, views.of(d.dst.slot), d.dst.offset, d.dst.count, views.esize_of(d.dst.slot, esize));
-    p.bindings[2] = bind_elements(impl, views.of(d.aux.slot), d.aux.offset, d.aux.count, esize);
-    // Binding 3: a windowed scan's running total, an indirect scan's words, or (unread) the source
-    // again; compaction replaces it.
-    p.bindings[3] =
-        d.carry_from_temp ? bind_elements(impl, views.of(d.carry.slot), d.carry.offset, d.carry.count, esize)
-        : d.dynamic ? bind_elements(impl, views.temp, indirect.resolved->indirect.first,
-                                    indirect.resolved->indirect.elements, esize)
-                    : p.bindings[0];
-    const bool carry_in = d.root && initial.has_value() && !d.carry_from_temp;
-    const uint64_t bits = carry_in ? *initial : d.carry_from_temp ? p.bindings[3].element_offset : 0;
-    const uint32_t params[param_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
-                                          p.bindings[1].element_offset, p.bindings[2].element_offset, d.groups_x,
-                                          static_cast<uint32_t>(d.blocks), d.carry_from_temp ? 2u : carry_in ? 1u : 0u,
-                                          static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32), 0};
-    std::copy(params, params + param_words, p.params);
-    if (d.dynamic) {
-      p.params[9] = core::dynamic_param(p.bindings[3].element_offset * esize / 4, d.level);
-      p.command = Context::Impl::IndirectCommand{
-          views.temp.buffer,
-          views.temp.offset + core::indirect_command_offset(indirect.resolved->indirect, esize, d.level)};
-    }
-    p.key = key_of(d);
-    // Whole 16-byte vectors only where both ranges start on a vector boundary of their bindings.
-    p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && p.bindings[1].element_offset % 4 == 0;
-    p.binding_count = extra(d, p.bindings, p.params);
-    // The compaction kernels load 16-byte vectors of values and flags where both start on a vector boundary.
-    if (p.binding_count >= compact_bindings)
-      p.key.vector_aligned = p.bindings[0].element_offset * views.esize_of(core::Slot::input, esize) % 16 == 0 &&
-                             p.bindings[3].element_offset % 4 == 0;
-    p.groups_x = d.groups_x;
-    p.groups_y = d.groups_y;
-    impl.program(p.key);
-    passes.push_back(p);
-  }
-  GLuint queries[2] = {0, 0};
-  if (gpu_ns) {
-    impl.gl.CreateQueries(GL_TIMESTAMP, 2, queries);
-    impl.gl.QueryCounter(queries[0], GL_TIMESTAMP);
-  }
-  // With a count in GPU memory, later dispatches also read their commands from what earlier ones wrote.
-  const GLbitfield barrier_bits = GL_SHADER_STORAGE_BARRIER_BIT | (indirect.count ? GL_COMMAND_BARRIER_BIT : 0);
-  for (const Pass& p : passes) {
-    if (p.barrier) impl.gl.MemoryBarrier(barrier_bits);
-    else
-      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.binding_count),
-                    std::span<const uint32_t>(p.params, param_words), p.groups_x, p.groups_y, p.command);
-  }
-  if (gpu_ns) {
-    impl.gl.QueryCounter(queries[1], GL_TIMESTAMP);
-    GLuint64 begin = 0, end = 0;
-    impl.gl.GetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &begin);
-    impl.gl.GetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &end);
-    impl.gl.DeleteQueries(2, queries);
-    *gpu_ns = end > begin ? static_cast<double>(end - begin) : 0.0;
-  }
 }
 
 core::ByteRange byte_range(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset, bytes}; }
@@ -338,23 +193,24 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
         (flagged && overlaps(args.temp, temp_bytes, args.flags, flag_bytes)))
       throw Error(Errc::invalid_argument, "temp storage overlaps the input, flags, output or count");
   }
-  // n == 0: empty ranges; bind the one buffer that must exist (as u32: it holds one). An indexed selection
-  // without values binds its indices as the (unwritten) output, as on Vulkan.
+  // n == 0: empty ranges; bind the one buffer that must exist. An indexed selection without values binds
+  // its indices as the (unwritten) output, as on Vulkan.
   const bool indices_only = indexed && !indexed->values;
-  const Views views = n == 0 ? Views{args.count_out, args.count_out, args.count_out}
-                             : Views{args.input, indices_only ? indexed->indices : args.output, args.temp, esize,
-                                     indices_only ? 4u : 0u};
   const bool ballot = r.path == CompactPath::ballot;
-  auto is_compaction = [](const core::Dispatch& d) {
-    return d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
-           d.kernel == core::Kernel::compact_partition;
-  };
-  auto key_of = [&](const core::Dispatch& d) {
+  core::CompactLowering how;
+  how.count = n;
+  how.value_bytes = esize;
+  how.output_unit = indices_only ? 4 : esize;
+  how.flagged = flagged;
+  how.predicate_a = args.predicate.a;
+  how.predicate_b = args.predicate.b;
+  how.indices = indexed != nullptr;
+  how.scan.key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
     key.variant = core::compact_variant_name(d.kernel, args.config.type, ballot);
     key.workgroup_size = r.shape.workgroup_size;
     key.vectors_per_lane = r.shape.vectors_per_lane;
-    if (is_compaction(d)) {
+    if (core::is_compaction_kernel(d.kernel)) {
       key.predicate = predicate;
       if (indexed) key.outputs = (indexed->values ? 1u : 0u) | 2u;  // OUT_VALUES, OUT_INDICES
     } else {
@@ -363,25 +219,15 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
     }
     return key;
   };
-  auto extra = [&](const core::Dispatch& d, Binding* bindings, uint32_t* params) -> size_t {
-    if (!is_compaction(d)) return scan_bindings;
-    // select_if binds the input as its (unread) flags.
-    bindings[3] = flagged && n > 0 ? bind_elements(impl, args.flags, 0, n, 4) : bindings[0];
-    bindings[4] = bind_elements(impl, args.count_out, 0, 1, 4);
-    params[6] = bindings[3].element_offset;
-    params[7] = bindings[4].element_offset;
-    params[8] = static_cast<uint32_t>(args.predicate.a);
-    params[9] = static_cast<uint32_t>(args.predicate.b);
-    params[15] = static_cast<uint32_t>(args.predicate.a >> 32);  // read by the 8-byte types' kernels only
-    params[16] = static_cast<uint32_t>(args.predicate.b >> 32);
-    if (!indexed) return compact_bindings;
-    // Binding 5, the indices (compact_count writes none: the output again).
-    const bool with_indices = n > 0 && d.kernel != core::Kernel::compact_count;
-    bindings[5] = with_indices ? bind_elements(impl, indexed->indices, 0, n, 4) : bindings[1];
-    params[17] = bindings[5].element_offset;
-    return compact_bindings + 1;
-  };
-  execute(impl, r.plan, views, 4, key_of, extra);
+  const BufferView buffers[8] = {n == 0 ? args.count_out : args.input,
+                                 n == 0 ? args.count_out : indices_only ? indexed->indices : args.output,
+                                 n == 0 ? args.count_out : args.temp,
+                                 {},
+                                 {},
+                                 args.flags,
+                                 args.count_out,
+                                 indexed ? indexed->indices : BufferView{}};  // core::PlanBuffer's order
+  execute(impl, core::lower_compact_plan(r.plan, how), buffers);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "core/variant_names.hpp"
@@ -22,6 +23,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
@@ -171,129 +173,62 @@ uint32_t predicate_constant(bool flagged, PredicateKind kind) {
 void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact& r, const SelectArgs& args,
                  bool flagged, uint32_t predicate, const IndirectCount* count_from,
                  const vk::IndexedSelect* indexed = nullptr) {
-  core::check_recordable(r.plan.windows_left_out);
   Context::Impl& impl = impl_of(ctx);
   const uint64_t n = args.count;
-  const uint64_t temp_bytes = r.plan.temp_elements * 4;
-  const uint32_t esize = element_size(args.config.type);
-  // Input and output hold elements; temp holds u32 tile counts (what the count scans read and write).
-  auto esize_of = [&](core::Slot slot) { return slot == core::Slot::temp ? 4u : esize; };
-  auto view_of = [&](core::Slot slot) -> const BufferView& {
-    if (slot == core::Slot::temp && temp_bytes > 0) return args.temp;
-    if (n == 0) return args.count_out;  // empty ranges: bind the one buffer that must exist
-    if (slot == core::Slot::output && indexed && !indexed->values) return indexed->indices;
-    return slot == core::Slot::input ? args.input : slot == core::Slot::output ? args.output : args.temp;
-  };
-  // Only the single-pass plan fills (its look-back state, before its one dispatch), so a barrier after a
-  // fill orders transfer -> compute and every other barrier compute -> compute. Dispatches whose grid
-  // comes from temp words also read those words as indirect commands.
-  const VkPipelineStageFlags compute_dst =
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (count_from ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : 0);
-  const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
-  bool after_fill = false;
-  for (const core::Step& step : r.plan.steps) {
-    if (const auto* fill = std::get_if<core::Fill>(&step)) {
-      const BufferView& v = view_of(fill->range.slot);
-      if (cmd) vkCmdFillBuffer(cmd, v.buffer, v.offset + fill->range.offset * 4, fill->range.count * 4, 0);
-      after_fill = true;
-      continue;
-    }
-    if (std::holds_alternative<core::Barrier>(step)) {
-      if (cmd)
-        vk::memory_barrier(cmd, after_fill ? VK_PIPELINE_STAGE_TRANSFER_BIT : VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                           after_fill ? VK_ACCESS_TRANSFER_WRITE_BIT : VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
-                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
-      after_fill = false;
-      continue;
-    }
-    const core::Dispatch& d = std::get<core::Dispatch>(step);
-    if (d.kernel == core::Kernel::indirect_count) {
-      vk::record_indirect_count(ctx, cmd, d, *count_from, args.temp, 4, indirect_shape(r, n), true);
-      continue;
-    }
-    const bool compact = d.kernel == core::Kernel::compact_count || d.kernel == core::Kernel::compact_scatter ||
-                         d.kernel == core::Kernel::compact_partition || d.kernel == core::Kernel::compact_single_pass;
+  const bool indices_only = indexed && !indexed->values;
+  core::CompactLowering how;
+  how.count = n;
+  how.value_bytes = element_size(args.config.type);
+  how.output_unit = indices_only ? 4 : how.value_bytes;
+  how.flagged = flagged;
+  how.flag_unit = flagged ? head_bytes(args.flags_kind) : 4;
+  how.flag_vectors = args.flags_kind == SegmentHeads::flags;
+  how.predicate_a = args.predicate.a;
+  how.predicate_b = args.predicate.b;
+  how.indices = indexed != nullptr;
+  how.scan.key_of = [&](const core::Dispatch& d) {
     PipelineKey key;
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
     key.spin_limit = impl.spin_limit(args.config.spin_limit);
-    key.withhold_first_tile = impl.withhold_first_tile && d.kernel == core::Kernel::compact_single_pass;
-    key.late_fallback = impl.late_fallback && d.kernel == core::Kernel::compact_single_pass;
-    if (d.kernel == core::Kernel::compact_single_pass) key.prefix_stride = impl.prefix_stride;
-    if (d.kernel == core::Kernel::compact_single_pass)
-      key.tiles_per_workgroup = impl.tiles_per_workgroup(args.config.tiles_per_workgroup, d.blocks);
-    const vk::Binding src = vk::bind_elements(ctx, view_of(d.src.slot), d.src.offset, d.src.count, esize_of(d.src.slot));
-    const bool indices_only = d.dst.slot == core::Slot::output && indexed && !indexed->values;
-    const vk::Binding dst = vk::bind_elements(ctx, view_of(d.dst.slot), d.dst.offset, d.dst.count,
-                                              indices_only ? 4u : esize_of(d.dst.slot));
-    // A dynamic compaction kernel reads its words through the aux binding, which then reaches them.
-    const uint64_t aux_count =
-        compact && d.dynamic ? r.indirect.first + r.indirect.elements - d.aux.offset : d.aux.count;
-    const vk::Binding aux = vk::bind_elements(ctx, view_of(d.aux.slot), d.aux.offset, aux_count, 4);
-    if (d.kernel == core::Kernel::compact_single_pass && aux.element_offset != 0)
-      throw Error(Errc::misaligned, "temp offset is not aligned for the single-pass compaction's state");
-    VkDescriptorBufferInfo infos[6] = {src.info, dst.info, aux.info, {}, {}, {}};
-    uint32_t bindings = 3;
-    uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), src.element_offset, dst.element_offset,
-                                            aux.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks)};
-    std::optional<Context::Impl::IndirectCommand> command;
-    if (d.dynamic)
-      command = Context::Impl::IndirectCommand{args.temp.buffer,
-                                               args.temp.offset + core::indirect_command_offset(r.indirect, 4, d.level)};
-    if (compact) {
-      key.variant = core::compact_variant_name(d.kernel, args.config.type, r.path == CompactPath::ballot);
-      key.predicate = predicate;
-      // select_if binds the input as its (unread) flags.
-      const uint32_t flag_bytes = flagged ? head_bytes(args.flags_kind) : 4;
-      const vk::Binding flags =
-          flagged && n > 0 ? vk::bind_elements(ctx, args.flags, d.src.offset, d.src.count, flag_bytes) : src;
-      if (flagged) key.heads = static_cast<uint32_t>(args.flags_kind);  // HEADS: the same values
-      const vk::Binding count = vk::bind_elements(ctx, args.count_out, 0, 1, 4);
-      infos[3] = flags.info;
-      infos[4] = count.info;
-      // Binding 5, the indices: the caller's, else the output again (OUTPUTS leaves it unwritten).
-      const bool with_indices = indexed && n > 0 && d.kernel != core::Kernel::compact_count;
-      const vk::Binding indices = with_indices ? vk::bind_elements(ctx, indexed->indices, 0, n, 4) : dst;
-      infos[5] = indices.info;
-      bindings = 6;
-      if (indexed) {
-        key.outputs = (indexed->values ? 1u : 0u) | 2u;  // OUT_VALUES, OUT_INDICES
-        params[17] = indices.element_offset;
-      }
-      params[6] = flags.element_offset;
-      params[7] = count.element_offset;
-      params[8] = static_cast<uint32_t>(args.predicate.a);
-      params[9] = static_cast<uint32_t>(args.predicate.b);
-      params[15] = static_cast<uint32_t>(args.predicate.a >> 32);  // read by the 8-byte types' kernels only
-      params[16] = static_cast<uint32_t>(args.predicate.b >> 32);
-      if (d.dynamic)
-        params[10] = core::dynamic_param(static_cast<uint32_t>(aux.element_offset + r.indirect.first - d.aux.offset),
-                                         d.level);
-      if (d.output_window) {  // counts < 2^32 (core::check_count)
-        params[11] = static_cast<uint32_t>(d.first_tile);
-        params[12] = static_cast<uint32_t>(d.all_tiles);
-        params[13] = static_cast<uint32_t>(d.dst.offset);
-        params[14] = static_cast<uint32_t>(d.dst.count);
-      }
-      // The ballot path loads 16-byte vectors of values (and flags) where both start on a 16-byte boundary.
-      key.vector_aligned = src.element_offset * esize % 16 == 0 &&
-                           (!flagged || args.flags_kind != SegmentHeads::flags || flags.element_offset % 4 == 0);
-    } else {
+    if (!core::is_compaction_kernel(d.kernel)) {
       key.variant = core::compact_variant_name(d.kernel, args.config.type, false);
       key.inclusive = d.inclusive;
       key.use_aux = d.write_block_sums || d.read_offsets;
-      key.vector_aligned = src.element_offset % 4 == 0 && dst.element_offset % 4 == 0;
-      // The scan kernels' binding 3: the words of a dynamic dispatch, else (unread) the source again: no
-      // carry-in inside a compaction (words 6..8 stay zero).
-      const vk::Binding words =
-          d.dynamic ? vk::bind_elements(ctx, args.temp, r.indirect.first, r.indirect.elements, 4) : src;
-      infos[3] = words.info;
-      bindings = 4;
-      if (d.dynamic) params[9] = core::dynamic_param(words.element_offset, d.level);
+      return key;
     }
-    impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, bindings),
-                         std::span<const uint32_t>(params, compact ? 18 : 10), d.groups_x, d.groups_y, command);
+    key.variant = core::compact_variant_name(d.kernel, args.config.type, r.path == CompactPath::ballot);
+    key.predicate = predicate;
+    if (flagged) key.heads = static_cast<uint32_t>(args.flags_kind);  // HEADS: the same values
+    if (indexed) key.outputs = (indexed->values ? 1u : 0u) | 2u;      // OUT_VALUES, OUT_INDICES
+    if (d.kernel == core::Kernel::compact_single_pass) {
+      key.withhold_first_tile = impl.withhold_first_tile;
+      key.late_fallback = impl.late_fallback;
+      key.prefix_stride = impl.prefix_stride;
+      key.tiles_per_workgroup = impl.tiles_per_workgroup(args.config.tiles_per_workgroup, d.blocks);
+    }
+    return key;
+  };
+  // No elements: empty ranges; bind the one buffer that must exist. An indexed selection without values
+  // binds its indices as the (unwritten) output.
+  const bool temp = r.plan.temp_elements > 0;
+  BufferView buffers[8] = {n == 0 ? args.count_out : args.input,
+                           n == 0 ? args.count_out : indices_only ? indexed->indices : args.output,
+                           temp || n > 0 ? args.temp : args.count_out,
+                           {},
+                           {},
+                           args.flags,
+                           args.count_out,
+                           indexed ? indexed->indices : BufferView{}};  // core::PlanBuffer's order
+  if (count_from) {
+    const core::IndirectCountParams shape = indirect_shape(r, n);
+    how.scan.count_from(r.indirect, n, shape.block_size, count_from->is_64bit, impl.max_groups_x,
+                        count_from->status.buffer != VK_NULL_HANDLE, true);
+    how.scan.count.level0_block_size = shape.level0_block_size;
+    buffers[core::plan_count] = count_from->buffer;
+    buffers[core::plan_status] = count_from->status;
   }
+  vk::execute(ctx, cmd, core::lower_compact_plan(r.plan, how), buffers);
 }
 
 void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition,
