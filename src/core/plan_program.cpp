@@ -1,5 +1,6 @@
 #include "core/plan_program.hpp"
 
+#include "core/variant_names.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
@@ -196,6 +197,69 @@ Program lower_compact_plan(const Plan& plan, const CompactLowering& how) {
       c.state_binding = 2;
       c.state_name = "single-pass compaction";
     }
+    c.groups_x = d.groups_x;
+    c.groups_y = d.groups_y;
+    program.dispatch(std::move(c));
+  }
+  return program;
+}
+
+PipelineKey segmented_kernel_key(const SegDispatch& d, DataType type, Op op, uint32_t workgroup_size,
+                                 uint32_t vectors_per_lane, const std::string& suffix) {
+  PipelineKey key;
+  key.variant = std::string(seg_kernel_name(d.kernel)) + "." + std::string(to_string(type)) + suffix;
+  key.op = op_constant(op);
+  key.workgroup_size = workgroup_size;
+  key.vectors_per_lane = vectors_per_lane;
+  key.inclusive = d.inclusive;
+  key.use_aux = d.read_offsets;
+  key.heads = static_cast<uint32_t>(d.head_source);
+  return key;
+}
+
+Program lower_segmented_plan(const SegmentedPlan& plan, const SegmentedLowering& how) {
+  check_recordable(plan.windows_left_out);
+  const ScanLowering& scan = how.scan;
+  const uint32_t esize = scan.element_size;
+  // The scans' slots (input, output, temp, count, status) among the segmented scan's buffers.
+  constexpr uint8_t scan_buffers[] = {seg_input, seg_output, seg_temp, seg_count, seg_status};
+  Program program;
+  auto bind = [](const SegRange& r, uint32_t unit) { return Bind{static_cast<uint8_t>(r.slot), r.offset, r.count, unit}; };
+  for (const SegStep& step : plan.steps) {
+    if (std::holds_alternative<Barrier>(step)) {
+      program.barrier();
+      continue;
+    }
+    if (const auto* machinery = std::get_if<Dispatch>(&step)) {
+      Plan one;
+      one.steps = {*machinery};
+      append_renamed(program, lower_scan_plan(one, scan), scan_buffers);
+      continue;
+    }
+    const SegDispatch& d = std::get<SegDispatch>(step);
+    const bool reduce = d.kernel == SegKernel::seg_reduce_tiles;
+    cmd::Dispatch c;
+    c.key = how.key_of(d);
+    const Bind values = bind(d.values, esize);
+    // With heads_before, the key before the range is bound too; the shader's element 0 stays the range's.
+    const uint32_t before = d.heads_before ? 1 : 0;
+    const SegRange heads{d.heads.slot, d.heads.offset - before, d.heads.count + before};
+    // Binding 3: the running value of the windows before, the indirect words, or (unread) the values.
+    const Bind carry = d.carry_from_temp ? bind(d.carry, esize)
+                       : d.dynamic       ? Bind{seg_temp, scan.indirect.first, scan.indirect.elements, esize}
+                                         : values;
+    c.bindings = {values, reduce ? bind(d.tile_heads, 4) : bind(d.out, esize), bind(d.totals, esize), carry,
+                  bind(heads, d.heads.slot == SegSlot::heads ? how.head_unit : 4)};
+    c.params = {Param::word(static_cast<uint32_t>(d.n)), Param::offset(0), Param::offset(1), Param::offset(2),
+                Param::word(d.groups_x), Param::word(static_cast<uint32_t>(d.blocks)),
+                Param::word(d.carry_from_temp ? 2u : 0u), d.carry_from_temp ? Param::offset(3) : Param::word(0),
+                Param::word(0), Param::word(0), Param::offset(4, 1, before), Param::word(before)};
+    if (d.dynamic) {
+      c.params[9] = Param::offset(3, static_cast<uint8_t>(esize / 4), dynamic_param(0, d.level));
+      c.indirect = cmd::Dispatch::Indirect{seg_temp, indirect_command_offset(scan.indirect, esize, d.level)};
+    }
+    c.vector_aligned_if = {{1, 1, 4}};
+    if (!reduce) c.vector_aligned_if.push_back({2, 1, 4});
     c.groups_x = d.groups_x;
     c.groups_y = d.groups_y;
     program.dispatch(std::move(c));

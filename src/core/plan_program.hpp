@@ -13,9 +13,11 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/segmented_plan.hpp"
 #include "core/program.hpp"
 
 namespace gpuscan::core {
@@ -79,6 +81,23 @@ struct CompactLowering {
   bool indices = false;           // binding 5 the indices (record_select_indexed)
 };
 Program lower_compact_plan(const Plan& plan, const CompactLowering& how);
-bool is_compaction_kernel(Kernel kernel);  // compact_count, compact_scatter, compact_partition, compact_single_pass
+bool is_compaction_kernel(Kernel kernel);
+
+// Segmented scans (core/segmented_plan.hpp). Buffers in SegSlot's order, then a count in GPU memory and
+// its status word. The segmented kernels (shaders/common/segmented.glsl) bind 0 values, 1 output (for
+// seg_reduce_tiles, which writes no values, the tile heads), 2 tile totals, 3 the carry binding (as the
+// scan kernels'), 4 heads; their words are PassParams, then 10 heads_offset and 11 heads_before. The
+// carry kernels between windows and the indirect_count dispatch are the scans' (lower_scan_plan, with
+// `scan`, whose element_size is the values').
+enum SegBuffer : uint8_t { seg_input, seg_heads, seg_output, seg_temp, seg_count, seg_status };
+struct SegmentedLowering {
+  ScanLowering scan;
+  std::function<PipelineKey(const SegDispatch&)> key_of;  // the segmented kernels' (vector_aligned is added here)
+  uint32_t head_unit = 4;                                 // bytes per head of the caller's (flags, keys)
+};
+Program lower_segmented_plan(const SegmentedPlan& plan, const SegmentedLowering& how);
+// A segmented kernel's key: "<kernel>.<type><suffix>" (OpenGL's suffix ".no_subgroups") with its constants.
+PipelineKey segmented_kernel_key(const SegDispatch& d, DataType type, Op op, uint32_t workgroup_size,
+                                 uint32_t vectors_per_lane, const std::string& suffix = "");  // compact_count, compact_scatter, compact_partition, compact_single_pass
 
 }  // namespace gpuscan::core

@@ -82,6 +82,30 @@ void check_buffer_index(size_t buffers, uint8_t i) {
   if (i >= buffers) throw Error(Errc::invalid_argument, "internal: a program names a buffer it was not given");
 }
 
+void append_renamed(Program& program, Program part, std::span<const uint8_t> to) {
+  auto rename = [&](uint8_t& buffer) {
+    check_buffer_index(to.size(), buffer);
+    buffer = to[buffer];
+  };
+  for (Command& c : part.commands) {
+    if (std::holds_alternative<cmd::Barrier>(c)) {
+      program.barrier();
+      continue;
+    }
+    if (auto* d = std::get_if<cmd::Dispatch>(&c)) {
+      for (Bind& b : d->bindings) rename(b.buffer);
+      for (Param& p : d->params)
+        if (p.kind == Param::Kind::address_low || p.kind == Param::Kind::address_high) rename(p.at.buffer);
+      if (d->indirect) rename(d->indirect->buffer);
+    } else if (auto* f = std::get_if<cmd::Fill>(&c)) {
+      rename(f->buffer);
+    } else {
+      rename(std::get<cmd::Update>(c).buffer);
+    }
+    program.commands.push_back(std::move(c));
+  }
+}
+
 BarrierScope barrier_scope(const Program& program, size_t i) {
   BarrierScope s;
   const auto& c = program.commands;

@@ -145,6 +145,10 @@ const View& buffer_at(std::span<const View> buffers, uint8_t i) {
   return buffers[i];
 }
 
+// Program `part` appended to `program` with its buffer i renamed to to[i] (a step of another primitive's
+// program inside this one's); a leading barrier of `part` merges with one that ends `program`.
+void append_renamed(Program& program, Program part, std::span<const uint8_t> to);
+
 // What a barrier at commands[i] orders, for the executors: the kinds of command since the previous
 // barrier (the writers) and up to the next one (the readers).
 struct BarrierScope {

@@ -1,17 +1,18 @@
 // Segmented scans on OpenGL (gl.hpp, as include/gpuscan/segmented.hpp): the plan of src/core
 // (core/segmented_plan.hpp) issued with the .no_subgroups builds of seg_reduce_tiles and seg_scan_tiles
 // (every invocation a subgroup of its own: common/subgroup_basic.glsl), so it runs on any GL 4.5 driver.
-// Bindings as on Vulkan (src/vulkan/segmented.cpp): 0 values, 1 output (seg_reduce_tiles: the tile
-// heads), 2 tile totals, 3 the values again (unread), 4 heads at parameter word 10 (heads_offset).
+// The program is the one Vulkan records (core::lower_segmented_plan), issued by GL's executor.
 #include <cstring>
 #include <variant>
 
 #include "core/scan_shape.hpp"
 #include "core/segmented_checks.hpp"
+#include "core/plan_program.hpp"
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/execute.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -40,74 +41,20 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
                                       {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]})};
 }
 
-// PassParams' ten, then segmented.glsl's heads_offset and heads_before (0: OpenGL plans run in one window).
-constexpr size_t segmented_param_words = 12;
-
-struct SegPass {
-  PipelineKey key;
-  Binding bindings[5];
-  uint32_t params[segmented_param_words];
-  uint32_t groups_x, groups_y;
-  bool barrier;
-};
-
 void issue_plan(Context::Impl& impl, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
-  const uint32_t esize = element_size(args.config.type);
-  const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
-  auto view_of = [&](core::SegSlot slot) -> const BufferView& {
-    switch (slot) {
-      case core::SegSlot::input: return args.input;
-      case core::SegSlot::heads: return args.heads;
-      case core::SegSlot::output: return args.output;
-      default: return args.temp;
-    }
+  const ScanConfig& config = args.config;
+  core::SegmentedLowering how;
+  how.head_unit = core::head_unit_bytes(head_source(args.heads_kind));
+  how.scan.element_size = element_size(config.type);
+  how.key_of = [&](const core::SegDispatch& d) {
+    return core::segmented_kernel_key(d, config.type, config.op, r.shape.workgroup_size, r.shape.vectors_per_lane, ".no_subgroups");
   };
-  auto bind = [&](const core::SegRange& range, uint32_t unit) {
-    return bind_elements(impl, view_of(range.slot), range.offset, range.count, unit);
+  // OpenGL plans run in one window with the count known: no carry kernels, no indirect_count.
+  how.scan.key_of = [](const core::Dispatch&) -> PipelineKey {
+    throw Error(Errc::invalid_argument, "internal: a scan dispatch in an OpenGL segmented plan");
   };
-  // Everything bound and every program built before the first dispatch, as record.cpp's execute.
-  std::vector<SegPass> passes;
-  for (const core::SegStep& step : r.plan.steps) {
-    SegPass p{};
-    if (std::holds_alternative<core::Barrier>(step)) {
-      p.barrier = true;
-      passes.push_back(p);
-      continue;
-    }
-    const core::SegDispatch& d = std::get<core::SegDispatch>(step);
-    const bool reduce = d.kernel == core::SegKernel::seg_reduce_tiles;
-    p.bindings[0] = bind(d.values, esize);
-    p.bindings[1] = reduce ? bind(d.tile_heads, 4) : bind(d.out, esize);  // seg_reduce_tiles writes tile heads
-    p.bindings[2] = bind(d.totals, esize);
-    p.bindings[3] = p.bindings[0];
-    p.bindings[4] = bind(d.heads, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
-    p.key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type)) +
-                    ".no_subgroups";
-    p.key.op = core::op_constant(args.config.op);
-    p.key.workgroup_size = r.shape.workgroup_size;
-    p.key.vectors_per_lane = r.shape.vectors_per_lane;
-    p.key.inclusive = d.inclusive;
-    p.key.use_aux = d.read_offsets;
-    p.key.heads = static_cast<uint32_t>(d.head_source);
-    p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0 && (reduce || p.bindings[1].element_offset % 4 == 0);
-    // Words 6..9 (carry-in, indirect count) stay zero: OpenGL's segmented scans take neither (one window,
-    // so the plan holds no core::Dispatch steps either).
-    const uint32_t params[segmented_param_words] = {static_cast<uint32_t>(d.n), p.bindings[0].element_offset,
-                                                    p.bindings[1].element_offset, p.bindings[2].element_offset,
-                                                    d.groups_x, static_cast<uint32_t>(d.blocks), 0, 0, 0, 0,
-                                                    p.bindings[4].element_offset, 0};
-    std::copy(params, params + segmented_param_words, p.params);
-    p.groups_x = d.groups_x;
-    p.groups_y = d.groups_y;
-    impl.program(p.key);
-    passes.push_back(p);
-  }
-  for (const SegPass& p : passes) {
-    if (p.barrier) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    else
-      impl.dispatch(p.key, std::span<const Binding>(p.bindings, 5),
-                    std::span<const uint32_t>(p.params, segmented_param_words), p.groups_x, p.groups_y);
-  }
+  const BufferView buffers[4] = {args.input, args.heads, args.output, args.temp};  // core::SegBuffer's order
+  execute(impl, core::lower_segmented_plan(r.plan, how), buffers);
 }
 
 }  // namespace

@@ -18,7 +18,6 @@
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
-#include "vulkan/record.hpp"
 
 namespace gpuscan {
 namespace {
@@ -243,15 +242,6 @@ void prepare_plans(const Context& ctx, uint64_t max_count, const ScanConfig& con
 }
 
 }  // namespace
-
-void vk::record_scan_dispatch(const Context& ctx, VkCommandBuffer cmd, const core::Dispatch& d,
-                              const ScanConfig& config, uint32_t workgroup_size, uint32_t vectors_per_lane,
-                              const BufferView* const views[3]) {
-  Resolved r{Algorithm::reduce_then_scan, WorkgroupAlgorithm::blelloch, workgroup_size, vectors_per_lane, {}};
-  r.config = config;
-  r.plan.steps = {d};
-  record_steps(ctx, cmd, r, views);
-}
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place, bool indirect) {

@@ -5,8 +5,7 @@
 // no values, the tile heads --, 2 tile totals, 3 pass_io.glsl's carry binding (a window's running value
 // in temp, the indirect words of a count in GPU memory, or unread: the values again), 4 heads (flags or
 // keys) at push-constant word 10 (segmented.glsl's heads_offset, after PassParams' ten; word 11 is
-// heads_before). The carry dispatches between windows are the scans' own (vk::record_scan_dispatch), the
-// indirect_count dispatch the one scans and compactions share (vk::record_indirect_count).
+// heads_before). core::lower_segmented_plan makes the program, the executor records it.
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -14,15 +13,16 @@
 
 #include "core/scan_shape.hpp"
 #include "core/segmented_checks.hpp"
+#include "core/plan_program.hpp"
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
-#include "vulkan/record.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan {
@@ -80,84 +80,34 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
 // Records the steps of `r.plan` with its slots bound to `args`' views; with `cmd` VK_NULL_HANDLE only builds
 // their pipelines (prepare_segmented_scan).
 void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
-  core::check_recordable(r.plan.windows_left_out);
-  const uint32_t esize = element_size(args.config.type);
-  const uint32_t head_bytes = core::head_unit_bytes(head_source(args.heads_kind));
   Context::Impl& impl = impl_of(ctx);
-  auto view_of = [&](core::SegSlot slot) -> const BufferView& {
-    switch (slot) {
-      case core::SegSlot::input: return args.input;
-      case core::SegSlot::heads: return args.heads;
-      case core::SegSlot::output: return args.output;
-      default: return args.temp;
-    }
+  const ScanConfig& config = args.config;
+  core::SegmentedLowering how;
+  how.head_unit = core::head_unit_bytes(head_source(args.heads_kind));
+  how.scan.element_size = element_size(config.type);
+  how.key_of = [&](const core::SegDispatch& d) {
+    return core::segmented_kernel_key(d, config.type, config.op, r.workgroup_size, r.vectors_per_lane);
   };
-  auto bind = [&](const core::SegRange& range, uint32_t unit) {
-    return vk::bind_elements(ctx, view_of(range.slot), range.offset, range.count, unit);
-  };
-  const BufferView* const scan_views[3] = {&args.input, &args.output, &args.temp};  // core::Slot's order
-  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
-  // Dispatches whose grid comes from temp words also read those words as indirect commands.
-  const VkPipelineStageFlags compute_dst =
-      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (count_from ? VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT : 0);
-  const VkAccessFlags compute_reads = count_from ? VK_ACCESS_INDIRECT_COMMAND_READ_BIT : 0;
-  for (const core::SegStep& step : r.plan.steps) {
-    if (std::holds_alternative<core::Barrier>(step)) {
-      if (cmd)
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, compute_dst,
-                           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | compute_reads);
-      continue;
-    }
-    if (const auto* c = std::get_if<core::Dispatch>(&step)) {
-      if (c->kernel == core::Kernel::indirect_count) {
-        core::IndirectCountParams shape;
-        shape.bound = args.count;
-        shape.block_size = r.workgroup_size * r.vectors_per_lane * 4;
-        shape.levels = r.indirect.levels;
-        vk::record_indirect_count(ctx, cmd, *c, *count_from, args.temp, esize, shape, false);
-      } else {
-        vk::record_scan_dispatch(ctx, cmd, *c, args.config, r.workgroup_size, r.vectors_per_lane, scan_views);
-      }
-      continue;
-    }
-    const core::SegDispatch& d = std::get<core::SegDispatch>(step);
-    const bool reduce = d.kernel == core::SegKernel::seg_reduce_tiles;
-    const vk::Binding values = bind(d.values, esize);
-    // seg_reduce_tiles writes tile heads (u32) where seg_scan_tiles writes its output.
-    const vk::Binding out = reduce ? bind(d.tile_heads, 4) : bind(d.out, esize);
-    const vk::Binding totals = bind(d.totals, esize);
-    // With heads_before, the key before the range is bound too; the shader's element 0 stays the range's.
-    const uint32_t before = d.heads_before ? 1 : 0;
-    const core::SegRange head_range{d.heads.slot, d.heads.offset - before, d.heads.count + before};
-    const vk::Binding heads = bind(head_range, d.heads.slot == core::SegSlot::heads ? head_bytes : 4);
-    // Binding 3: the running value of the windows before, the indirect words, or (unread) the values.
-    const vk::Binding carry = d.carry_from_temp ? bind(d.carry, esize)
-                              : d.dynamic       ? vk::bind_elements(ctx, args.temp, r.indirect.first,
-                                                                    r.indirect.elements, esize)
-                                                : values;
+  how.scan.key_of = [&](const core::Dispatch& d) {  // the carry kernels between windows
     PipelineKey key;
-    key.variant = std::string(core::seg_kernel_name(d.kernel)) + "." + std::string(to_string(args.config.type));
-    key.op = core::op_constant(args.config.op);
+    key.variant = core::scan_variant_name(d.kernel, config.type, config.op, WorkgroupAlgorithm::blelloch);
+    key.op = core::op_constant(config.op);
     key.workgroup_size = r.workgroup_size;
     key.vectors_per_lane = r.vectors_per_lane;
     key.inclusive = d.inclusive;
-    key.use_aux = d.read_offsets;
-    key.heads = static_cast<uint32_t>(d.head_source);
-    key.vector_aligned = values.element_offset % 4 == 0 && (reduce || out.element_offset % 4 == 0);
-    const VkDescriptorBufferInfo infos[5] = {values.info, out.info, totals.info, carry.info, heads.info};
-    uint32_t params[push_constant_words] = {static_cast<uint32_t>(d.n), values.element_offset, out.element_offset,
-                                            totals.element_offset, d.groups_x, static_cast<uint32_t>(d.blocks),
-                                            d.carry_from_temp ? 2u : 0u, d.carry_from_temp ? carry.element_offset : 0u};
-    params[10] = heads.element_offset + before;
-    params[11] = before;
-    std::optional<Context::Impl::IndirectCommand> command;
-    if (d.dynamic) {
-      params[9] = core::dynamic_param(carry.element_offset * esize / 4, d.level);
-      command = Context::Impl::IndirectCommand{
-          args.temp.buffer, args.temp.offset + core::indirect_command_offset(r.indirect, esize, d.level)};
-    }
-    impl.record_dispatch(cmd, key, infos, params, d.groups_x, d.groups_y, command);
+    key.use_aux = d.kernel == core::Kernel::carry_save;
+    key.spin_limit = impl.spin_limit(config.spin_limit);
+    return key;
+  };
+  BufferView buffers[6] = {args.input, args.heads, args.output, args.temp, {}, {}};  // core::SegBuffer's order
+  if (args.count_from) {
+    const IndirectCount& from = *args.count_from;
+    how.scan.count_from(r.indirect, args.count, r.workgroup_size * r.vectors_per_lane * 4, from.is_64bit,
+                        impl.max_groups_x, from.status.buffer != VK_NULL_HANDLE, false);
+    buffers[core::seg_count] = from.buffer;
+    buffers[core::seg_status] = from.status;
   }
+  vk::execute(ctx, cmd, core::lower_segmented_plan(r.plan, how), buffers);
 }
 
 }  // namespace
