@@ -2,9 +2,12 @@
 // which steps a count takes, where temp's arrays sit, and the host checks both backends make.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "core/segment_offsets_plan.hpp"
+#include "core/variant_names.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
@@ -16,37 +19,72 @@ OffsetsReduceLayout layout(uint64_t count, DataType type, uint32_t w, uint32_t k
   });
 }
 
-std::vector<OffsetsKernel> kernels(const std::vector<OffsetsStep>& steps, size_t* scans = nullptr) {
-  std::vector<OffsetsKernel> k;
-  for (const OffsetsStep& s : steps) {
-    if (const auto* d = std::get_if<OffsetsDispatch>(&s)) k.push_back(d->kernel);
-    if (scans && std::holds_alternative<OffsetsScan>(s)) ++*scans;
-  }
+// A backend stand-in whose segmented scan is one recognisable dispatch over its four buffers.
+OffsetsBackend backend() {
+  OffsetsBackend b;
+  b.segmented_scan = [](uint64_t count) {
+    Program scan;
+    cmd::Dispatch d;
+    d.key.variant = "segmented_scan";
+    for (uint8_t i = 0; i < 4; ++i) d.bindings.push_back(Bind{i, 0, count, 4});
+    scan.dispatch(std::move(d));
+    return scan;
+  };
+  b.kernel_suffix = ".test";
+  return b;
+}
+
+std::vector<std::string> kernels(const Program& program) {
+  std::vector<std::string> k;
+  for (const Command& c : program.commands)
+    if (const auto* d = std::get_if<cmd::Dispatch>(&c)) k.push_back(d->key.variant);
   return k;
 }
 
+uint32_t word(const cmd::Dispatch& d, size_t i) {
+  EXPECT_EQ(d.params.at(i).kind, Param::Kind::word);
+  return d.params.at(i).value;
+}
+
 TEST(SegmentOffsetsPlan, StepsByCount) {
-  const PlanLimits limits;
   // No values: the identities only, one invocation per segment.
-  const auto none = plan_offsets_reduce(layout(0, DataType::u32, 32, 1), 0, 100, DataType::u32, limits);
-  EXPECT_EQ(kernels(none), std::vector<OffsetsKernel>{OffsetsKernel::gather});
-  EXPECT_EQ(std::get<OffsetsDispatch>(none[0]).groups_x, 4u);  // ceil(100 / 32)
+  const Program none = offsets_reduce_program(layout(0, DataType::u32, 32, 1), 0, 100, DataType::u32, Op::add, backend());
+  EXPECT_EQ(kernels(none), std::vector<std::string>{"seg_offsets_gather.u32.test"});
+  EXPECT_EQ(std::get<cmd::Dispatch>(none.commands[0]).groups_x, 4u);  // ceil(100 / 32)
   // One tile (W = 32, K = 1: 128 elements): bounds, then the tiles; nothing crosses a tile.
-  size_t scans = 0;
-  const auto one = plan_offsets_reduce(layout(128, DataType::f64, 32, 1), 128, 7, DataType::f64, limits);
-  EXPECT_EQ(kernels(one, &scans), (std::vector<OffsetsKernel>{OffsetsKernel::bounds, OffsetsKernel::tiles}));
-  EXPECT_EQ(scans, 0u);
+  const Program one = offsets_reduce_program(layout(128, DataType::f64, 32, 1), 128, 7, DataType::f64, Op::max, backend());
+  EXPECT_EQ(kernels(one), (std::vector<std::string>{"seg_offsets_bounds.test", "seg_offsets_tiles.f64.test"}));
   // Two tiles and more: the scan of the tiles' totals, then the pieces.
   const OffsetsReduceLayout l = layout(129, DataType::f64, 32, 1);
-  const auto two = plan_offsets_reduce(l, 129, 7, DataType::f64, limits);
-  EXPECT_EQ(kernels(two, &scans), (std::vector<OffsetsKernel>{OffsetsKernel::bounds, OffsetsKernel::tiles,
-                                                               OffsetsKernel::finish}));
-  EXPECT_EQ(scans, 1u);
-  const auto& tiles = std::get<OffsetsDispatch>(two[2]);
-  EXPECT_EQ(tiles.words[0], 129u);  // the count
-  EXPECT_EQ(tiles.words[5], 2u);    // the tiles
-  EXPECT_EQ(tiles.words[12], 7u);   // S
+  const Program two = offsets_reduce_program(l, 129, 7, DataType::f64, Op::max, backend());
+  EXPECT_EQ(kernels(two), (std::vector<std::string>{"seg_offsets_bounds.test", "seg_offsets_tiles.f64.test",
+                                                    "segmented_scan", "seg_offsets_finish.f64.test"}));
+  EXPECT_EQ(two.dispatch_count() + 3, two.commands.size());  // a barrier between each two
+  const auto& tiles = std::get<cmd::Dispatch>(two.commands[2]);
+  EXPECT_EQ(word(tiles, 0), 129u);  // the count
+  EXPECT_EQ(word(tiles, 5), 2u);    // the tiles
+  EXPECT_EQ(word(tiles, 12), 7u);   // S
   EXPECT_EQ(tiles.bindings.size(), 6u);
+  EXPECT_EQ(tiles.key.op, op_constant(Op::max));
+  // The scan's buffers lie in temp: values at 0, heads at l.words, output after two arrays of totals,
+  // scratch at l.scan_temp (in elements of each binding's unit).
+  const auto& scan = std::get<cmd::Dispatch>(two.commands[4]);
+  for (const Bind& b : scan.bindings) EXPECT_EQ(b.buffer, offsets_temp);
+  EXPECT_EQ(scan.bindings[0].first, 0u);
+  EXPECT_EQ(scan.bindings[1].first, l.words / 4);
+  EXPECT_EQ(scan.bindings[2].first, 2 * l.tiles * 8 / 4);
+  EXPECT_EQ(scan.bindings[3].first, l.scan_temp / 4);
+}
+
+TEST(SegmentOffsetsPlan, ScanByOffsetsPlacesTheScan) {
+  const Program p = offsets_scan_program(1000, 10, 0, 4032, 64, backend());
+  EXPECT_EQ(kernels(p), (std::vector<std::string>{"seg_offsets_heads.test", "segmented_scan"}));
+  const auto& scan = std::get<cmd::Dispatch>(p.commands[2]);
+  EXPECT_EQ(scan.bindings[0].buffer, offsets_input);
+  EXPECT_EQ(scan.bindings[1].buffer, offsets_temp);
+  EXPECT_EQ(scan.bindings[2].buffer, offsets_output);
+  EXPECT_EQ(scan.bindings[3].first, 4032u / 4);
+  EXPECT_EQ(std::get<cmd::Dispatch>(p.commands[0]).groups_x, 16u);  // ceil(1000 / 64)
 }
 
 TEST(SegmentOffsetsPlan, TempLayout) {

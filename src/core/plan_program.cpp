@@ -222,7 +222,7 @@ Program lower_segmented_plan(const SegmentedPlan& plan, const SegmentedLowering&
   const ScanLowering& scan = how.scan;
   const uint32_t esize = scan.element_size;
   // The scans' slots (input, output, temp, count, status) among the segmented scan's buffers.
-  constexpr uint8_t scan_buffers[] = {seg_input, seg_output, seg_temp, seg_count, seg_status};
+  constexpr Place scan_buffers[] = {{seg_input}, {seg_output}, {seg_temp}, {seg_count}, {seg_status}};
   Program program;
   auto bind = [](const SegRange& r, uint32_t unit) { return Bind{static_cast<uint8_t>(r.slot), r.offset, r.count, unit}; };
   for (const SegStep& step : plan.steps) {
@@ -233,7 +233,7 @@ Program lower_segmented_plan(const SegmentedPlan& plan, const SegmentedLowering&
     if (const auto* machinery = std::get_if<Dispatch>(&step)) {
       Plan one;
       one.steps = {*machinery};
-      append_renamed(program, lower_scan_plan(one, scan), scan_buffers);
+      append_placed(program, lower_scan_plan(one, scan), scan_buffers);
       continue;
     }
     const SegDispatch& d = std::get<SegDispatch>(step);

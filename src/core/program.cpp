@@ -82,10 +82,14 @@ void check_buffer_index(size_t buffers, uint8_t i) {
   if (i >= buffers) throw Error(Errc::invalid_argument, "internal: a program names a buffer it was not given");
 }
 
-void append_renamed(Program& program, Program part, std::span<const uint8_t> to) {
-  auto rename = [&](uint8_t& buffer) {
-    check_buffer_index(to.size(), buffer);
-    buffer = to[buffer];
+void append_placed(Program& program, Program part, std::span<const Place> at) {
+  auto place = [&](uint8_t& buffer, uint64_t& offset, uint32_t unit) {
+    check_buffer_index(at.size(), buffer);
+    const Place& p = at[buffer];
+    if (p.offset % unit != 0)
+      throw Error(Errc::invalid_argument, "internal: a part's buffer placed inside an element of the whole's");
+    buffer = p.buffer;
+    offset += p.offset / unit;
   };
   for (Command& c : part.commands) {
     if (std::holds_alternative<cmd::Barrier>(c)) {
@@ -93,14 +97,16 @@ void append_renamed(Program& program, Program part, std::span<const uint8_t> to)
       continue;
     }
     if (auto* d = std::get_if<cmd::Dispatch>(&c)) {
-      for (Bind& b : d->bindings) rename(b.buffer);
+      for (Bind& b : d->bindings) place(b.buffer, b.first, b.unit);
       for (Param& p : d->params)
-        if (p.kind == Param::Kind::address_low || p.kind == Param::Kind::address_high) rename(p.at.buffer);
-      if (d->indirect) rename(d->indirect->buffer);
+        if (p.kind == Param::Kind::address_low || p.kind == Param::Kind::address_high)
+          place(p.at.buffer, p.at.first, p.at.unit);
+      if (d->indirect) place(d->indirect->buffer, d->indirect->offset, 1);
     } else if (auto* f = std::get_if<cmd::Fill>(&c)) {
-      rename(f->buffer);
+      place(f->buffer, f->offset, 1);
     } else {
-      rename(std::get<cmd::Update>(c).buffer);
+      auto& u = std::get<cmd::Update>(c);
+      place(u.buffer, u.offset, 1);
     }
     program.commands.push_back(std::move(c));
   }

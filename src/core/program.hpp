@@ -145,9 +145,16 @@ const View& buffer_at(std::span<const View> buffers, uint8_t i) {
   return buffers[i];
 }
 
-// Program `part` appended to `program` with its buffer i renamed to to[i] (a step of another primitive's
-// program inside this one's); a leading barrier of `part` merges with one that ends `program`.
-void append_renamed(Program& program, Program part, std::span<const uint8_t> to);
+// Where a part's buffer lies in the whole's: buffer `buffer` from byte `offset` on.
+struct Place {
+  uint8_t buffer = 0;
+  uint64_t offset = 0;
+};
+// Program `part` appended to `program` with its buffer i placed at at[i] (another primitive's program
+// run as a step of this one's, such as a scan over arrays in this one's temp); a leading barrier of
+// `part` merges with one that ends `program`. Throws Errc::invalid_argument (a gpuscan bug) where a
+// place's offset is not a whole number of a range's elements.
+void append_placed(Program& program, Program part, std::span<const Place> at);
 
 // What a barrier at commands[i] orders, for the executors: the kinds of command since the previous
 // barrier (the writers) and up to the next one (the readers).

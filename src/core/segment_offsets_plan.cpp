@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/variant_names.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
@@ -12,8 +13,8 @@ constexpr uint64_t array_alignment = 64;
 
 uint64_t round_up(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
 
-OffsetsRange temp_range(uint64_t byte_offset, uint64_t count, uint32_t unit) {
-  return {OffsetsSlot::temp, byte_offset / unit, count, unit};
+Bind temp_range(uint64_t byte_offset, uint64_t count, uint32_t unit) {
+  return {offsets_temp, byte_offset / unit, count, unit};
 }
 
 }  // namespace
@@ -80,96 +81,145 @@ OffsetsReduceLayout offsets_reduce_layout(uint64_t count, DataType type, TileSha
   return l;
 }
 
-std::string offsets_variant_name(const OffsetsDispatch& d, DataType type) {
-  std::string name = offsets_kernel_name(d.kernel);
-  if (d.typed) name += "." + std::string(to_string(type));
-  return name;
-}
-
-void fill_offsets_words(const OffsetsDispatch& d, std::span<const uint32_t> element_offsets, uint32_t* params) {
-  std::copy(d.words.begin(), d.words.end(), params);
-  for (const auto& [word, binding] : d.offset_words) params[word] = element_offsets[binding];
-}
-
 const char* offsets_kernel_name(OffsetsKernel kernel) {
   switch (kernel) {
     case OffsetsKernel::bounds: return "seg_offsets_bounds";
     case OffsetsKernel::tiles: return "seg_offsets_tiles";
     case OffsetsKernel::finish: return "seg_offsets_finish";
     case OffsetsKernel::gather: return "seg_offsets_gather";
+    case OffsetsKernel::heads: return "seg_offsets_heads";
   }
   return "?";
 }
 
-std::vector<OffsetsStep> plan_offsets_reduce(const OffsetsReduceLayout& l, uint64_t count, uint64_t segments,
-                                             DataType type, const PlanLimits& limits) {
-  const uint32_t esize = element_size(type);
-  const uint32_t w = l.shape.workgroup_size;
-  const OffsetsRange offsets{OffsetsSlot::offsets, 0, segments + 1, 4};
-  const OffsetsRange out{OffsetsSlot::output, 0, segments, esize};
-  // One workgroup per `w` items (bounds, finish, gather) or per tile.
-  auto dispatch = [&](OffsetsKernel kernel, uint64_t blocks, std::vector<OffsetsRange> bindings) {
-    OffsetsDispatch d;
-    d.kernel = kernel;
+namespace {
+
+// Parameter words: pass_io.glsl's PassParams (n, offsets of bindings 0..2, groups_x, blocks, ...), then
+// each kernel's own from word 10 (segment_offsets.glsl).
+constexpr size_t offsets_param_words = 14;
+
+struct OffsetsPlanner {
+  DataType type;
+  Op op;
+  const OffsetsBackend& backend;
+  uint32_t workgroup_size;
+
+  // A dispatch of `kernel` over `blocks` workgroups, its words zero but n, groups_x and blocks.
+  cmd::Dispatch dispatch(OffsetsKernel kernel, uint64_t n, uint64_t blocks, std::vector<Bind> bindings,
+                         bool typed = true) const {
+    cmd::Dispatch d;
+    d.key.variant = offsets_kernel_name(kernel);
+    if (typed) {
+      d.key.variant += "." + std::string(to_string(type));
+      d.key.op = op_constant(op);
+    }
+    d.key.variant += backend.kernel_suffix;
+    d.key.workgroup_size = workgroup_size;
     d.bindings = std::move(bindings);
-    d.workgroup_size = w;
-    grid_for(blocks, limits, d.groups_x, d.groups_y);
+    grid_for(blocks, backend.limits, d.groups_x, d.groups_y);
+    d.params.assign(offsets_param_words, Param::word(0));
+    d.params[0] = Param::word(static_cast<uint32_t>(n));
+    d.params[4] = Param::word(d.groups_x);
+    d.params[5] = Param::word(static_cast<uint32_t>(blocks));
     return d;
-  };
-  auto per_item = [&](uint64_t items) { return std::max<uint64_t>(1, (items + w - 1) / w); };
-  std::vector<OffsetsStep> steps;
-  if (count == 0) {  // every segment is empty: identities only (binding 0 is bound but not read)
-    const uint64_t blocks = per_item(segments);
-    OffsetsDispatch d = dispatch(OffsetsKernel::gather, blocks, {out, out, out, out, offsets});
-    d.words[0] = 0;
-    d.words[4] = d.groups_x;
-    d.words[5] = static_cast<uint32_t>(blocks);
-    d.words[10] = static_cast<uint32_t>(segments);
-    d.offset_words = {{1, 0}, {2, 1}, {11, 4}};
-    steps.push_back(std::move(d));
-    return steps;
   }
-  const uint32_t span = w * l.shape.vectors_per_lane * 4;
+  uint64_t per_item(uint64_t items) const { return std::max<uint64_t>(1, (items + workgroup_size - 1) / workgroup_size); }
+};
+
+// The segmented scan's program with its buffers placed in temp (or, for input and output, where `at` says).
+void append_scan(Program& program, const OffsetsBackend& backend, uint64_t count, const Place (&at)[4]) {
+  const Place places[] = {at[0], at[1], at[2], at[3], {offsets_temp, 0}, {offsets_temp, 0}};  // SegBuffer's order
+  append_placed(program, backend.segmented_scan(count), places);
+}
+
+}  // namespace
+
+Program offsets_reduce_program(const OffsetsReduceLayout& l, uint64_t count, uint64_t segments, DataType type, Op op,
+                               const OffsetsBackend& backend) {
+  const uint32_t esize = element_size(type);
+  const OffsetsPlanner plan{type, op, backend, l.shape.workgroup_size};
+  const Bind offsets{offsets_offsets, 0, segments + 1, 4};
+  const Bind out{offsets_output, 0, segments, esize};
+  Program program;
+  if (count == 0) {  // every segment is empty: identities only (binding 0 is bound but not read)
+    const uint64_t blocks = plan.per_item(segments);
+    cmd::Dispatch d = plan.dispatch(OffsetsKernel::gather, 0, blocks, {out, out, out, out, offsets});
+    d.params[1] = Param::offset(0);
+    d.params[2] = Param::offset(1);
+    d.params[10] = Param::word(static_cast<uint32_t>(segments));
+    d.params[11] = Param::offset(4);
+    program.dispatch(std::move(d));
+    return program;
+  }
+  const uint32_t span = l.shape.workgroup_size * l.shape.vectors_per_lane * 4;
   const uint64_t words = l.words / 4;  // in u32
   {  // each tile's range of offsets
-    const OffsetsRange bounds = temp_range(l.words + 8 * l.tiles, 2 * l.tiles, 4);
-    OffsetsDispatch d = dispatch(OffsetsKernel::bounds, per_item(l.tiles), {bounds, bounds, bounds, bounds, offsets});
-    d.typed = false;
-    d.words = {static_cast<uint32_t>(l.tiles), span, static_cast<uint32_t>(segments), 0, 0, d.groups_x};
-    d.offset_words = {{3, 4}, {4, 1}};
-    steps.push_back(std::move(d));
+    const Bind bounds = temp_range(l.words + 8 * l.tiles, 2 * l.tiles, 4);
+    cmd::Dispatch d =
+        plan.dispatch(OffsetsKernel::bounds, l.tiles, plan.per_item(l.tiles), {bounds, bounds, bounds, bounds, offsets}, false);
+    d.params[1] = Param::word(span);
+    d.params[2] = Param::word(static_cast<uint32_t>(segments));
+    d.params[3] = Param::offset(4);
+    d.params[4] = Param::offset(1);
+    d.params[5] = Param::word(d.groups_x);
+    program.dispatch(std::move(d));
   }
-  steps.push_back(Barrier{});
+  program.barrier();
   {  // the tiles
-    const OffsetsRange in{OffsetsSlot::input, 0, count, esize};
-    const OffsetsRange tile_values = temp_range(0, 2 * l.tiles, esize);
-    const OffsetsRange tile_words{OffsetsSlot::temp, words, 4 * l.tiles, 4};
-    OffsetsDispatch d = dispatch(OffsetsKernel::tiles, l.tiles, {in, out, tile_values, in, offsets, tile_words});
-    d.vectors_per_lane = l.shape.vectors_per_lane;
-    d.words[0] = static_cast<uint32_t>(count);
-    d.words[4] = d.groups_x;
-    d.words[5] = static_cast<uint32_t>(l.tiles);
-    d.words[12] = static_cast<uint32_t>(segments);
-    d.offset_words = {{1, 0}, {2, 1}, {3, 2}, {10, 4}, {13, 5}};
-    steps.push_back(std::move(d));
+    const Bind in{offsets_input, 0, count, esize};
+    const Bind tile_values = temp_range(0, 2 * l.tiles, esize);
+    const Bind tile_words{offsets_temp, words, 4 * l.tiles, 4};
+    cmd::Dispatch d = plan.dispatch(OffsetsKernel::tiles, count, l.tiles, {in, out, tile_values, in, offsets, tile_words});
+    d.key.vectors_per_lane = l.shape.vectors_per_lane;
+    d.params[1] = Param::offset(0);
+    d.params[2] = Param::offset(1);
+    d.params[3] = Param::offset(2);
+    d.params[10] = Param::offset(4);
+    d.params[12] = Param::word(static_cast<uint32_t>(segments));
+    d.params[13] = Param::offset(5);
+    // 16-byte vectors of values where they start on a vector boundary.
+    d.vector_aligned_if = {{1, 1, 4}};
+    program.dispatch(std::move(d));
   }
-  if (l.tiles == 1) return steps;  // every segment that ends in the only tile started there
-  steps.push_back(Barrier{});
-  steps.push_back(OffsetsScan{l.tiles, 0, l.words, 2 * l.tiles * esize, l.scan_temp});
-  steps.push_back(Barrier{});
+  if (l.tiles == 1) return program;  // every segment that ends in the only tile started there
+  program.barrier();
+  // The inclusive segmented scan of the tiles' totals: values, heads (u32 flags), output and scratch in temp.
+  append_scan(program, backend, l.tiles,
+              {{offsets_temp, 0}, {offsets_temp, l.words}, {offsets_temp, 2 * l.tiles * esize}, {offsets_temp, l.scan_temp}});
+  program.barrier();
   {  // the pieces of segments that cross tiles
-    const OffsetsRange scanned = temp_range(2 * l.tiles * esize, l.tiles, esize);
-    const OffsetsRange pieces = temp_range(l.tiles * esize, l.tiles, esize);
-    const OffsetsRange piece_segments{OffsetsSlot::temp, words + l.tiles, l.tiles, 4};
-    const uint64_t blocks = per_item(l.tiles);
-    OffsetsDispatch d = dispatch(OffsetsKernel::finish, blocks, {scanned, out, pieces, scanned, piece_segments});
-    d.words[0] = static_cast<uint32_t>(l.tiles);
-    d.words[4] = d.groups_x;
-    d.words[5] = static_cast<uint32_t>(blocks);
-    d.offset_words = {{1, 0}, {2, 1}, {3, 2}, {10, 4}};
-    steps.push_back(std::move(d));
+    const Bind scanned = temp_range(2 * l.tiles * esize, l.tiles, esize);
+    const Bind pieces = temp_range(l.tiles * esize, l.tiles, esize);
+    const Bind piece_segments{offsets_temp, words + l.tiles, l.tiles, 4};
+    const uint64_t blocks = plan.per_item(l.tiles);
+    cmd::Dispatch d = plan.dispatch(OffsetsKernel::finish, l.tiles, blocks, {scanned, out, pieces, scanned, piece_segments});
+    d.params[1] = Param::offset(0);
+    d.params[2] = Param::offset(1);
+    d.params[3] = Param::offset(2);
+    d.params[10] = Param::offset(4);
+    program.dispatch(std::move(d));
   }
-  return steps;
+  return program;
+}
+
+Program offsets_scan_program(uint64_t count, uint64_t segments, uint64_t flags, uint64_t scan_temp,
+                             uint32_t workgroup_size, const OffsetsBackend& backend) {
+  const OffsetsPlanner plan{DataType::u32, Op::add, backend, workgroup_size};
+  const Bind heads{offsets_temp, flags / 4, count, 4};
+  // Bindings 0 src (unread), 1 dst, 2 and 3 unread, 4 the offsets.
+  cmd::Dispatch d = plan.dispatch(OffsetsKernel::heads, count, plan.per_item(count),
+                                  {heads, heads, heads, heads, Bind{offsets_offsets, 0, segments + 1, 4}}, false);
+  d.key.op = op_constant(Op::add);
+  d.params[1] = Param::offset(0);
+  d.params[2] = Param::offset(1);
+  d.params[10] = Param::word(static_cast<uint32_t>(segments));
+  d.params[11] = Param::offset(4);
+  Program program;
+  program.dispatch(std::move(d));
+  program.barrier();
+  append_scan(program, backend, count,
+              {{offsets_input, 0}, {offsets_temp, flags}, {offsets_output, 0}, {offsets_temp, scan_temp}});
+  return program;
 }
 
 }  // namespace gpuscan::core

@@ -1,13 +1,13 @@
 // Segmented reductions by offsets (include/gpuscan/vulkan/segmented_reduce.hpp, gl.hpp): the host
 // logic both backends share -- the checks of counts, segments and host offsets, where the per-tile arrays
-// sit in temp, and the steps as data (which kernel, which ranges at which bindings, which parameter
-// words), so that src/vulkan/segment_offsets.cpp and src/gl/segment_offsets.cpp only bind and dispatch.
+// sit in temp, and the programs (core/program.hpp), so that src/vulkan/segment_offsets.cpp and
+// src/gl/segment_offsets.cpp only check buffers and execute.
 //
 // The steps (docs/segmented_reduce.md): an empty input writes the identities (seg_offsets_gather).
 // Otherwise seg_offsets_bounds (each tile's range of offsets), barrier, seg_offsets_tiles (each tile
 // read once; every segment that starts and ends there written), and where there is more than one tile:
-// barrier, the inclusive segmented scan of the tiles' totals (OffsetsScan, the backend's own segmented
-// scan), barrier, seg_offsets_finish (the segments that cross tiles).
+// barrier, the inclusive segmented scan of the tiles' totals (the backend's segmented scan program, its
+// buffers placed in temp), barrier, seg_offsets_finish (the segments that cross tiles).
 //
 // Temp (OffsetsReduceLayout): the tiles' total values, pieces and scanned totals (T each, from byte 0);
 // from `words` the tiles' heads, the pieces' segments and the tiles' ranges of offsets (u32); from
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/program.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/error.hpp"
 #include "gpuscan/reduce.hpp"
@@ -78,63 +79,30 @@ void check_offsets_reduce_buffers(const View& input, const View& offsets, const 
                                   uint64_t count, uint64_t segments, uint32_t esize, const OffsetsReduceLayout& l,
                                   CheckView check_view, Overlaps overlaps);
 
-enum class OffsetsKernel : uint8_t { bounds, tiles, finish, gather };
+enum class OffsetsKernel : uint8_t { bounds, tiles, finish, gather, heads };
 const char* offsets_kernel_name(OffsetsKernel kernel);  // "seg_offsets_bounds", ...
 
-// input: the values; offsets: the S + 1 offsets; output: the S results; temp: scratch (offsets in bytes
-// there are multiples of the unit).
-enum class OffsetsSlot : uint8_t { input, offsets, output, temp };
+// The buffers of a program by offsets, in the order the executors are given them.
+enum OffsetsBuffer : uint8_t { offsets_input, offsets_offsets, offsets_output, offsets_temp };
 
-struct OffsetsRange {
-  OffsetsSlot slot = OffsetsSlot::input;
-  uint64_t first = 0;  // in elements of `unit` bytes
-  uint64_t count = 0;
-  uint32_t unit = 4;
+// What a program by offsets needs of the backend: the segmented scan program (core::SegBuffer's buffers;
+// core::lower_segmented_plan) of `count` values with u32 head flags, and the suffix of its builds of
+// the seg_offsets_* kernels (OpenGL: ".no_subgroups").
+struct OffsetsBackend {
+  std::function<Program(uint64_t count)> segmented_scan;
+  std::string kernel_suffix;
+  PlanLimits limits;
 };
 
-constexpr size_t offsets_param_words = 14;  // the largest block: seg_offsets_tiles' (pass_io.glsl + 4)
+// The reduction of `count` values into `segments` (> 0) results laid out as `l`, `op` over `type`.
+Program offsets_reduce_program(const OffsetsReduceLayout& l, uint64_t count, uint64_t segments, DataType type, Op op,
+                               const OffsetsBackend& backend);
 
-struct OffsetsDispatch {
-  OffsetsKernel kernel = OffsetsKernel::tiles;
-  std::vector<OffsetsRange> bindings;  // bindings 0.. in order
-  uint32_t workgroup_size = 0;
-  uint32_t vectors_per_lane = 0;       // seg_offsets_tiles only (0 elsewhere)
-  bool typed = true;                   // "<kernel>.<type>" with the operator constant; bounds is neither
-  uint32_t groups_x = 0, groups_y = 0;
-  std::array<uint32_t, offsets_param_words> words{};
-  // (word, binding): the word receives that binding's element offset once the backend has bound it.
-  std::vector<std::pair<uint8_t, uint8_t>> offset_words;
-};
-
-// The inclusive segmented scan of the tiles' totals, in place of nothing: values, heads (u32 flags),
-// output and scratch in temp, at these byte offsets.
-struct OffsetsScan {
-  uint64_t count = 0;
-  uint64_t values = 0, heads = 0, output = 0, temp = 0;
-};
-
-using OffsetsStep = std::variant<OffsetsDispatch, Barrier, OffsetsScan>;
-
-// The view behind a slot: `args` is either backend's SegmentedReduceArgs.
-template <class Args>
-const auto& offsets_view(const Args& args, OffsetsSlot slot) {
-  switch (slot) {
-    case OffsetsSlot::input: return args.input;
-    case OffsetsSlot::offsets: return args.offsets;
-    case OffsetsSlot::output: return args.output;
-    default: return args.temp;
-  }
-}
-
-// "seg_offsets_tiles.u32" (typed kernels) or "seg_offsets_bounds".
-std::string offsets_variant_name(const OffsetsDispatch& d, DataType type);
-// The dispatch's parameter words into `params` (offsets_param_words of them), with the bound ranges'
-// element offsets (one per binding) where offset_words says.
-void fill_offsets_words(const OffsetsDispatch& d, std::span<const uint32_t> element_offsets, uint32_t* params);
-
-// The steps of a reduction of `count` values into `segments` (> 0) results laid out as `l`.
-std::vector<OffsetsStep> plan_offsets_reduce(const OffsetsReduceLayout& l, uint64_t count, uint64_t segments,
-                                             DataType type, const PlanLimits& limits);
+// A segmented scan by offsets of `count` (> 0) values: seg_offsets_heads writes a head flag per value
+// into temp from byte `flags` (u32, W invocations per workgroup), barrier, the segmented scan of the
+// input by those flags into the output, its scratch in temp from byte `scan_temp`.
+Program offsets_scan_program(uint64_t count, uint64_t segments, uint64_t flags, uint64_t scan_temp,
+                             uint32_t workgroup_size, const OffsetsBackend& backend);
 
 template <class View, class CheckView, class Overlaps>
 void check_offsets_reduce_buffers(const View& input, const View& offsets, const View& output, const View& temp,

@@ -1,7 +1,7 @@
 // Segmented reductions by offsets on OpenGL (gl.hpp, as include/gpuscan/vulkan/segmented_reduce.hpp): the
-// plan and checks of core/segment_offsets_plan.hpp, dispatched with the .no_subgroups builds of the
+// program and checks of core/segment_offsets_plan.hpp, with the .no_subgroups builds of the
 // seg_offsets_* kernels (every invocation a subgroup of its own: common/subgroup_basic.glsl) and the GL
-// segmented scan (src/gl/segmented.cpp) for the tiles' totals, so it runs on any GL 4.5 context.
+// segmented scan's program (src/gl/segmented.cpp) for the tiles' totals, so it runs on any GL 4.5 context.
 #include <cstring>
 #include <variant>
 
@@ -11,6 +11,8 @@
 #include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/execute.hpp"
+#include "gl/segmented_program.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -34,62 +36,17 @@ core::OffsetsReduceLayout reduce_layout_for(const Context& ctx, uint64_t count, 
   });
 }
 
-struct OffsetsPass {
-  PipelineKey key;
-  Binding bindings[6];
-  size_t binding_count = 0;
-  uint32_t params[core::offsets_param_words] = {};
-  uint32_t groups_x = 0, groups_y = 0;
-};
-
-BufferView sub_view(const BufferView& view, uint64_t bytes) { return {view.buffer, view.offset + bytes}; }
-
-// Binds every range and builds every program before the first dispatch (as record.cpp's execute), then
-// dispatches the steps; the segmented scan of the tiles' totals is record_segmented_scan's.
+// The reduction's program (core::offsets_reduce_program) with GL's segmented scan of the tiles' totals.
 void dispatch_plan(const Context& ctx, const core::OffsetsReduceLayout& l, const SegmentedReduceArgs& args) {
   Context::Impl& impl = impl_of(ctx);
-  const core::PlanLimits limits{impl.max_groups_x, impl.info.max_workgroup_count[1]};
-  const std::vector<core::OffsetsStep> steps =
-      core::plan_offsets_reduce(l, args.count, args.segments, args.config.type, limits);
-  std::vector<OffsetsPass> passes;
-  for (const core::OffsetsStep& step : steps) {
-    const auto* d = std::get_if<core::OffsetsDispatch>(&step);
-    if (!d) continue;
-    OffsetsPass p;
-    p.binding_count = d->bindings.size();
-    uint32_t element_offsets[6];
-    for (size_t b = 0; b < p.binding_count; ++b) {
-      const core::OffsetsRange& r = d->bindings[b];
-      p.bindings[b] = bind_elements(impl, core::offsets_view(args, r.slot), r.first, r.count, r.unit);
-      element_offsets[b] = p.bindings[b].element_offset;
-    }
-    core::fill_offsets_words(*d, std::span<const uint32_t>(element_offsets, p.binding_count), p.params);
-    p.key.variant = core::offsets_variant_name(*d, args.config.type) + ".no_subgroups";
-    if (d->typed) p.key.op = core::op_constant(args.config.op);
-    p.key.workgroup_size = d->workgroup_size;
-    if (d->vectors_per_lane) {  // the tiles: 16-byte vectors of values where they start on a vector boundary
-      p.key.vectors_per_lane = d->vectors_per_lane;
-      p.key.vector_aligned = p.bindings[0].element_offset % 4 == 0;
-    }
-    p.groups_x = d->groups_x;
-    p.groups_y = d->groups_y;
-    impl.program(p.key);
-    passes.push_back(p);
-  }
-  size_t next = 0;
-  for (const core::OffsetsStep& step : steps) {
-    if (std::holds_alternative<core::Barrier>(step)) {
-      impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    } else if (const auto* scan = std::get_if<core::OffsetsScan>(&step)) {
-      record_segmented_scan(ctx, {core::offsets_scan_config(args.config), SegmentHeads::flags, scan->count,
-                                  sub_view(args.temp, scan->values), sub_view(args.temp, scan->heads),
-                                  sub_view(args.temp, scan->output), sub_view(args.temp, scan->temp)});
-    } else {
-      const OffsetsPass& p = passes[next++];
-      impl.dispatch(p.key, std::span<const Binding>(p.bindings, p.binding_count),
-                    std::span<const uint32_t>(p.params, core::offsets_param_words), p.groups_x, p.groups_y);
-    }
-  }
+  core::OffsetsBackend backend;
+  const ScanConfig scan = core::offsets_scan_config(args.config);
+  backend.segmented_scan = [&](uint64_t count) { return segmented_scan_program(ctx, count, scan, SegmentHeads::flags); };
+  backend.kernel_suffix = ".no_subgroups";
+  backend.limits = {impl.max_groups_x, impl.info.max_workgroup_count[1]};
+  const BufferView buffers[] = {args.input, args.offsets, args.output, args.temp};  // core::OffsetsBuffer's order
+  execute(impl, core::offsets_reduce_program(l, args.count, args.segments, args.config.type, args.config.op, backend),
+          buffers);
 }
 
 }  // namespace

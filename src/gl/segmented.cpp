@@ -13,6 +13,7 @@
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
+#include "gl/segmented_program.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -41,23 +42,26 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
                                       {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]})};
 }
 
-void issue_plan(Context::Impl& impl, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
-  const ScanConfig& config = args.config;
+core::Program program_of(const ResolvedSegmented& r, const ScanConfig& config, SegmentHeads heads) {
   core::SegmentedLowering how;
-  how.head_unit = core::head_unit_bytes(head_source(args.heads_kind));
+  how.head_unit = core::head_unit_bytes(head_source(heads));
   how.scan.element_size = element_size(config.type);
   how.key_of = [&](const core::SegDispatch& d) {
-    return core::segmented_kernel_key(d, config.type, config.op, r.shape.workgroup_size, r.shape.vectors_per_lane, ".no_subgroups");
+    return core::segmented_kernel_key(d, config.type, config.op, r.shape.workgroup_size, r.shape.vectors_per_lane,
+                                      ".no_subgroups");
   };
   // OpenGL plans run in one window with the count known: no carry kernels, no indirect_count.
   how.scan.key_of = [](const core::Dispatch&) -> PipelineKey {
     throw Error(Errc::invalid_argument, "internal: a scan dispatch in an OpenGL segmented plan");
   };
-  const BufferView buffers[4] = {args.input, args.heads, args.output, args.temp};  // core::SegBuffer's order
-  execute(impl, core::lower_segmented_plan(r.plan, how), buffers);
+  return core::lower_segmented_plan(r.plan, how);
 }
 
 }  // namespace
+
+core::Program segmented_scan_program(const Context& ctx, uint64_t count, const ScanConfig& config, SegmentHeads heads) {
+  return program_of(resolve_segmented(ctx, count, config, heads), config, heads);
+}
 
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
   TempRequirements req;
@@ -86,7 +90,8 @@ void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
         check_view(impl, what, view, count, unit, need);
       },
       overlaps);
-  issue_plan(impl, r, args);
+  const BufferView buffers[4] = {args.input, args.heads, args.output, args.temp};  // core::SegBuffer's order
+  execute(impl, program_of(r, args.config, args.heads_kind), buffers);
 }
 
 std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,

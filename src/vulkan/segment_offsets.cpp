@@ -22,6 +22,8 @@
 #include "gpuscan/vulkan/segmented_reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
+#include "vulkan/segmented_program.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
 
@@ -59,24 +61,15 @@ Layout layout_for(const Context& ctx, uint64_t count, const ScanConfig& config) 
   return l;
 }
 
-// One dispatch of an offsets kernel over `items` invocations (n: pass_io.glsl's element count).
-void dispatch_offsets_kernel(const Context& ctx, VkCommandBuffer cmd, const std::string& variant, Op op,
-                             uint32_t workgroup_size, uint64_t n, uint64_t items, uint64_t segments,
-                             const vk::Binding& src, const vk::Binding& dst, const vk::Binding& offsets) {
-  Context::Impl& impl = impl_of(ctx);
-  const uint64_t blocks = std::max<uint64_t>(1, (items + workgroup_size - 1) / workgroup_size);
-  uint32_t gx = 0, gy = 0;
-  core::grid_for(blocks, {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]}, gx, gy);
-  PipelineKey key;
-  key.variant = variant;
-  key.op = core::op_constant(op);
-  key.workgroup_size = workgroup_size;
-  const VkDescriptorBufferInfo infos[5] = {src.info, dst.info, src.info, src.info, offsets.info};
-  uint32_t params[push_constant_words] = {static_cast<uint32_t>(n), src.element_offset, dst.element_offset, 0, gx,
-                                          static_cast<uint32_t>(blocks)};
-  params[10] = static_cast<uint32_t>(segments);
-  params[11] = offsets.element_offset;
-  impl.record_dispatch(cmd, key, infos, params, gx, gy);
+// What the programs by offsets take of this backend: its segmented scan (of the tiles' totals, or of the
+// values by the head flags) and its grid limits.
+core::OffsetsBackend backend_of(const Context& ctx, const ScanConfig& scan) {
+  core::OffsetsBackend b;
+  b.segmented_scan = [&ctx, scan](uint64_t count) {
+    return vk::segmented_scan_program(ctx, count, scan, SegmentHeads::flags);
+  };
+  b.limits = {impl_of(ctx).max_groups_x, ctx.device_info().max_workgroup_count[1]};
+  return b;
 }
 
 // The reduction's layout in temp (core/segment_offsets_plan.hpp).
@@ -95,47 +88,14 @@ core::OffsetsReduceLayout reduce_layout_for(const Context& ctx, uint64_t count, 
   });
 }
 
-// Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the plan of core::plan_offsets_reduce.
+// Records (or with cmd VK_NULL_HANDLE only builds the pipelines of) the reduction's program.
 void record_passes(const Context& ctx, VkCommandBuffer cmd, const core::OffsetsReduceLayout& l,
                    const SegmentedReduceArgs& args) {
-  Context::Impl& impl = impl_of(ctx);
-  const core::PlanLimits limits{impl.max_groups_x, ctx.device_info().max_workgroup_count[1]};
-  const std::vector<core::OffsetsStep> steps =
-      core::plan_offsets_reduce(l, args.count, args.segments, args.config.type, limits);
-  for (const core::OffsetsStep& step : steps) {
-    if (std::holds_alternative<core::Barrier>(step)) {
-      vk::compute_barrier(cmd);
-      continue;
-    }
-    if (const auto* scan = std::get_if<core::OffsetsScan>(&step)) {
-      const SegmentedScanArgs scan_args{core::offsets_scan_config(args.config), SegmentHeads::flags, scan->count,
-                                        vk::sub_view(args.temp, scan->values), vk::sub_view(args.temp, scan->heads),
-                                        vk::sub_view(args.temp, scan->output), vk::sub_view(args.temp, scan->temp)};
-      if (cmd) record_segmented_scan(ctx, cmd, scan_args);
-      continue;
-    }
-    const core::OffsetsDispatch& d = std::get<core::OffsetsDispatch>(step);
-    VkDescriptorBufferInfo infos[6];
-    uint32_t element_offsets[6];
-    for (size_t b = 0; b < d.bindings.size(); ++b) {
-      const core::OffsetsRange& r = d.bindings[b];
-      const vk::Binding bound = vk::bind_elements(ctx, core::offsets_view(args, r.slot), r.first, r.count, r.unit);
-      infos[b] = bound.info;
-      element_offsets[b] = bound.element_offset;
-    }
-    uint32_t params[push_constant_words] = {};
-    core::fill_offsets_words(d, std::span<const uint32_t>(element_offsets, d.bindings.size()), params);
-    PipelineKey key;
-    key.variant = core::offsets_variant_name(d, args.config.type);
-    key.workgroup_size = d.workgroup_size;
-    if (d.typed) key.op = core::op_constant(args.config.op);
-    if (d.vectors_per_lane) {  // the tiles: 16-byte vectors of values where they start on a vector boundary
-      key.vectors_per_lane = d.vectors_per_lane;
-      key.vector_aligned = element_offsets[0] % 4 == 0;
-    }
-    impl.record_dispatch(cmd, key, std::span<const VkDescriptorBufferInfo>(infos, d.bindings.size()),
-                         std::span<const uint32_t>(params, core::offsets_param_words), d.groups_x, d.groups_y);
-  }
+  const BufferView buffers[] = {args.input, args.offsets, args.output, args.temp};  // core::OffsetsBuffer's order
+  vk::execute(ctx, cmd,
+              core::offsets_reduce_program(l, args.count, args.segments, args.config.type, args.config.op,
+                                           backend_of(ctx, core::offsets_scan_config(args.config))),
+              buffers);
 }
 
 }  // namespace
@@ -193,12 +153,11 @@ void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, c
                                args.output, vk::sub_view(args.temp, l.scan_temp)};
   core::check_segmented_buffers(scan.input, scan.heads, scan.output, scan.temp, args.count, esize, 4, l.scan_req.size,
                                 vk::check_view, vk::overlaps);
-  const vk::Binding offsets = vk::bind_elements(ctx, args.offsets, 0, args.segments + 1, 4);
-  const vk::Binding flags = vk::bind_elements(ctx, args.temp, l.flags / 4, args.count, 4);
-  dispatch_offsets_kernel(ctx, cmd, "seg_offsets_heads", Op::add, l.workgroup_size, args.count, args.count,
-                          args.segments, flags, flags, offsets);
-  vk::compute_barrier(cmd);
-  record_segmented_scan(ctx, cmd, scan);
+  const BufferView buffers[] = {args.input, args.offsets, args.output, args.temp};  // core::OffsetsBuffer's order
+  vk::execute(ctx, cmd,
+              core::offsets_scan_program(args.count, args.segments, l.flags, l.scan_temp, l.workgroup_size,
+                                         backend_of(ctx, args.config)),
+              buffers);
 }
 
 void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config) {

@@ -21,6 +21,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
+#include "vulkan/segmented_program.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/submit.hpp"
@@ -77,13 +78,12 @@ ResolvedSegmented resolve_segmented(const Context& ctx, uint64_t count, const Sc
   return r;
 }
 
-// Records the steps of `r.plan` with its slots bound to `args`' views; with `cmd` VK_NULL_HANDLE only builds
-// their pipelines (prepare_segmented_scan).
-void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
+// The program of `r.plan` (`count`: the count, or a count in GPU memory's bound, `count_from`).
+core::Program program_of(const Context& ctx, const ResolvedSegmented& r, const ScanConfig& config, SegmentHeads heads,
+                         uint64_t count, const IndirectCount* count_from) {
   Context::Impl& impl = impl_of(ctx);
-  const ScanConfig& config = args.config;
   core::SegmentedLowering how;
-  how.head_unit = core::head_unit_bytes(head_source(args.heads_kind));
+  how.head_unit = core::head_unit_bytes(head_source(heads));
   how.scan.element_size = element_size(config.type);
   how.key_of = [&](const core::SegDispatch& d) {
     return core::segmented_kernel_key(d, config.type, config.op, r.workgroup_size, r.vectors_per_lane);
@@ -99,18 +99,30 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmente
     key.spin_limit = impl.spin_limit(config.spin_limit);
     return key;
   };
+  if (count_from)
+    how.scan.count_from(r.indirect, count, r.workgroup_size * r.vectors_per_lane * 4, count_from->is_64bit,
+                        impl.max_groups_x, count_from->status.buffer != VK_NULL_HANDLE, false);
+  return core::lower_segmented_plan(r.plan, how);
+}
+
+// Records the steps of `r.plan` with its slots bound to `args`' views; with `cmd` VK_NULL_HANDLE only builds
+// their pipelines (prepare_segmented_scan).
+void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedSegmented& r, const SegmentedScanArgs& args) {
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   BufferView buffers[6] = {args.input, args.heads, args.output, args.temp, {}, {}};  // core::SegBuffer's order
-  if (args.count_from) {
-    const IndirectCount& from = *args.count_from;
-    how.scan.count_from(r.indirect, args.count, r.workgroup_size * r.vectors_per_lane * 4, from.is_64bit,
-                        impl.max_groups_x, from.status.buffer != VK_NULL_HANDLE, false);
-    buffers[core::seg_count] = from.buffer;
-    buffers[core::seg_status] = from.status;
+  if (count_from) {
+    buffers[core::seg_count] = count_from->buffer;
+    buffers[core::seg_status] = count_from->status;
   }
-  vk::execute(ctx, cmd, core::lower_segmented_plan(r.plan, how), buffers);
+  vk::execute(ctx, cmd, program_of(ctx, r, args.config, args.heads_kind, args.count, count_from), buffers);
 }
 
 }  // namespace
+
+core::Program vk::segmented_scan_program(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads) {
+  return program_of(ctx, resolve_segmented(ctx, count, config, heads), config, heads, count, nullptr);
+}
 
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                                    bool indirect) {
