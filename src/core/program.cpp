@@ -120,7 +120,7 @@ BarrierScope barrier_scope(const Program& program, size_t i) {
     if (std::holds_alternative<cmd::Dispatch>(c[j])) s.after_dispatch = true;
     else s.after_transfer = true;
   }
-  for (size_t j = i + 1; j < c.size() && !std::holds_alternative<cmd::Barrier>(c[j]); ++j) {
+  for (size_t j = i + 1; j < c.size(); ++j) {  // every later command: chained barriers need not be reasoned about
     if (const auto* d = std::get_if<cmd::Dispatch>(&c[j])) {
       s.before_dispatch = true;
       s.before_indirect |= d->indirect.has_value();

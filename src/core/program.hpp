@@ -157,7 +157,8 @@ struct Place {
 void append_placed(Program& program, Program part, std::span<const Place> at);
 
 // What a barrier at commands[i] orders, for the executors: the kinds of command since the previous
-// barrier (the writers) and up to the next one (the readers).
+// barrier (the writers; earlier ones the previous barrier made visible) and after it (the readers: every
+// later kind, not only those before the next barrier, so that no ordering rests on chained barriers).
 struct BarrierScope {
   bool after_dispatch = false, after_transfer = false;    // fills and updates are transfers
   bool before_dispatch = false, before_indirect = false, before_transfer = false;

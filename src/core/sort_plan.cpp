@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <string>
+#include <utility>
 
+#include "core/plan_program.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
@@ -163,6 +165,135 @@ uint64_t check_sort_bytes(uint64_t key_bytes, uint64_t value_bytes, const SortCo
                                             std::to_string(n) + " keys take " + std::to_string(n * vbytes) +
                                             " bytes of " + std::to_string(vbytes) + "-byte values");
   return n;
+}
+
+Program sort_program(const SortLayout& l, const SortRequest& q) {
+  const uint32_t kbytes = element_size(q.config.key_type), vbytes = q.config.value_bytes;
+  const uint64_t count = q.count;
+  Program program;
+  if (q.count_from) {  // the count clamped to the bound (and the status word) into the layout's words
+    IndirectCountParams shape;
+    shape.bound = count;
+    shape.block_size = static_cast<uint32_t>(l.shape.tile());
+    shape.is_64bit = q.count_64bit;
+    shape.max_groups_x = q.limits.max_groups_x;
+    shape.levels = l.indirect->levels;
+    Program words;
+    words.dispatch(indirect_count_command(indirect_count_dispatch(*l.indirect), 4, shape, q.count_status, false));
+    const Place at[] = {{sort_temp}, {sort_temp}, {sort_temp}, {sort_count}, {sort_status}};  // PlanBuffer's order
+    append_placed(program, std::move(words), at);
+    if (count == 0) return program;  // no key to sort: the status word alone
+    program.barrier();
+  }
+  const std::string key_name = kbytes == 8 ? "k64" : "k32";
+  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
+  const std::string addressed = q.device_address ? ".bda" : "";
+  const PipelineKey upsweep = sort_kernel_key(l.shape, "sort_upsweep." + key_name + addressed);
+  const PipelineKey downsweep =
+      sort_kernel_key(l.shape, "sort_downsweep." + key_name + value_name + addressed + q.downsweep_suffix);
+  PipelineKey onesweep = sort_kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
+  onesweep.spin_limit = q.spin_limit;
+  onesweep.withhold_first_tile = q.withhold_first_tile;
+  uint32_t gx = 0, gy = 0;
+  grid_for(l.tiles, q.limits, gx, gy);
+  const Bind counts{sort_temp, l.count_words / 4, l.counts, 4};
+  // The digit counts' scan, in place, its scratch at l.scan_temp.
+  auto scan_counts = [&] {
+    const Place at[] = {{sort_temp, l.count_words}, {sort_temp, l.count_words}, {sort_temp, l.scan_temp},
+                        {sort_temp}, {sort_temp}};  // PlanBuffer's order
+    program.barrier();
+    append_placed(program, q.counts_scan(l.counts), at);
+    program.barrier();
+  };
+  // An array a pass reads or writes: its binding, or with device addresses the digit counts' (which the
+  // kernel does not read through that slot) and its address.
+  struct Array {
+    Bind binding;
+    std::optional<Bind> address;
+  };
+  auto array = [&](uint8_t buffer, uint64_t first, uint32_t esize) {
+    const Bind range{buffer, first, count, esize};
+    return q.device_address ? Array{counts, range} : Array{range, std::nullopt};
+  };
+  const Array keys_out = array(sort_keys_out, 0, kbytes);
+  const Array keys_temp = array(sort_temp, l.keys / kbytes, kbytes);
+  Array keys_from = array(sort_keys_in, 0, kbytes);
+  Array values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
+  if (vbytes) {
+    values_out = array(sort_values_out, 0, vbytes);
+    values_temp = array(sort_temp, l.values / vbytes, vbytes);
+    values_from = q.indices ? values_out : array(sort_values_in, 0, vbytes);
+  }
+  const uint32_t flags = sort_key_flags(q.config);
+  const Bind count_words = q.count_from ? Bind{sort_temp, l.indirect->first, l.indirect->elements, 4} : counts;
+  // Word 13: 0, or 1 + where the count's words start in binding 5 (n is the words' first).
+  const Param dynamic = q.count_from ? Param::offset(5, 1, 1) : Param::word(0);
+  // Onesweep: the counts and states as 64-bit words, every pass's counts first.
+  const Bind words = l.onesweep ? Bind{sort_temp, l.count_words / 8, (l.states + l.state_bytes - l.count_words) / 8, 8}
+                                : counts;
+  auto word = [](uint64_t v) { return Param::word(static_cast<uint32_t>(v)); };
+  if (l.onesweep) {
+    program.fill(sort_temp, l.count_words, l.counts * 4);
+    program.barrier();
+    cmd::Dispatch d;
+    d.key = sort_kernel_key(l.shape, "sort_histogram." + key_name);
+    d.groups_x = static_cast<uint32_t>(std::max<uint64_t>(
+        1, std::min<uint64_t>({(count + l.shape.workgroup_size - 1) / l.shape.workgroup_size, 2048,
+                               q.limits.max_groups_x})));
+    d.bindings = {keys_from.binding, keys_from.binding, counts, keys_from.binding, keys_from.binding, count_words};
+    d.params = {word(count), word(l.passes), word(d.groups_x), word(l.bits.begin), word(l.bits.end - l.bits.begin),
+                word(flags), Param::offset(0), word(0), Param::offset(2), word(0), word(0), word(0), word(0), dynamic};
+    program.dispatch(std::move(d));
+    if (q.stop == SortStop::counts) return program;
+    scan_counts();
+    if (q.stop == SortStop::counts_and_scan) return program;
+  }
+  constexpr uint32_t address_word = 14;  // SortParams' keys_in_address
+  for (uint32_t pass = 0; pass < l.passes; ++pass) {
+    const bool to_output = (l.passes - 1 - pass) % 2 == 0;
+    const Array& keys_to = to_output ? keys_out : keys_temp;
+    const Array& values_to = to_output ? values_out : values_temp;
+    const uint32_t shift = l.bits.begin + pass * kSortDigitBits;
+    const uint32_t bits = std::min(kSortDigitBits, l.bits.end - shift);
+    cmd::Dispatch d;
+    d.bindings = {keys_from.binding, keys_to.binding, l.onesweep ? words : counts, values_from.binding,
+                  values_to.binding, count_words};
+    d.params = {word(count), word(l.tiles), word(gx), word(shift), word(l.bits.end > l.bits.begin ? bits : 0),
+                word(flags | (pass == 0 && q.indices ? kSortIndexValues : 0)), Param::offset(0), Param::offset(1),
+                l.onesweep ? Param::offset(2, 2, pass * kSortRadix) : Param::offset(2), Param::offset(3),
+                Param::offset(4),
+                // Onesweep: where the tile states start, in the 64-bit words of binding 2.
+                l.onesweep ? Param::offset(2, 1, static_cast<uint32_t>((l.states - l.count_words) / 8)) : word(0),
+                word(pass), dynamic};
+    if (q.device_address) {
+      d.params.resize(address_word, word(0));
+      for (const Array* a : {&std::as_const(keys_from), &keys_to, &std::as_const(values_from), &values_to}) {
+        d.params.push_back(Param::address(*a->address, false));
+        d.params.push_back(Param::address(*a->address, true));
+      }
+    }
+    d.groups_x = gx;
+    d.groups_y = gy;
+    if (l.onesweep) {  // the tile counter and states cleared, then one dispatch
+      program.barrier();
+      program.fill(sort_temp, l.states, l.state_bytes);
+      program.barrier();
+      d.key = onesweep;
+      program.dispatch(std::move(d));
+    } else {
+      d.key = upsweep;
+      program.dispatch(d);
+      if (q.stop == SortStop::counts) return program;
+      scan_counts();
+      if (q.stop == SortStop::counts_and_scan) return program;
+      d.key = downsweep;
+      program.dispatch(std::move(d));
+    }
+    if (pass + 1 < l.passes) program.barrier();
+    keys_from = keys_to;
+    values_from = values_to;
+  }
+  return program;
 }
 
 }  // namespace gpuscan::core

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 
@@ -14,6 +15,8 @@
 
 #include "core/indirect.hpp"
 #include "core/pipeline_key.hpp"
+#include "core/plan.hpp"
+#include "core/program.hpp"
 #include "gpuscan/sort.hpp"
 
 namespace gpuscan::core {
@@ -86,6 +89,42 @@ void place_sort_arrays(SortLayout& l, uint64_t count, uint32_t key_bytes, uint32
 
 // The key of a sort kernel of `variant` in this shape.
 PipelineKey sort_kernel_key(const SortShape& s, std::string variant);
+
+// The sort's buffers, in the order the executors are given them (values_in: empty without values or with
+// values_are_indices; count and status: a count in GPU memory's).
+enum SortBuffer : uint8_t { sort_keys_in, sort_keys_out, sort_values_in, sort_values_out, sort_temp, sort_count,
+                            sort_status };
+
+// Where a sort's program stops: the whole sort, or (the benchmark's per-stage times) after the first
+// pass's digit counts -- every pass's for the Onesweep sort -- or after their scan too.
+enum class SortStop : uint8_t { counts, counts_and_scan, all };
+
+// What a sort's program takes of the backend and the call.
+struct SortRequest {
+  SortConfig config;
+  uint64_t count = 0;            // keys, or a count in GPU memory's bound
+  bool indices = false;          // values_are_indices: pass 0 writes positions as values
+  bool device_address = false;   // keys and values through device addresses (the ".bda" kernels)
+  bool count_from = false;       // a count in GPU memory (layout.indirect holds its words)
+  bool count_64bit = false, count_status = false;
+  // The exclusive u32 scan of `count` digit counts in place (core::PlanBuffer's buffers, input = output).
+  std::function<Program(uint64_t count)> counts_scan;
+  std::string downsweep_suffix;  // OpenGL without ballots: ".no_subgroups"
+  PlanLimits limits;
+  uint32_t spin_limit = 1024;    // the Onesweep kernel's constants
+  bool withhold_first_tile = false;
+  SortStop stop = SortStop::all;
+};
+
+// The LSD radix sort laid out as `l`: per pass each tile's digit counts (sort_upsweep), their scan in
+// digit-major order, the stable scatter (sort_downsweep), ping-ponging between keys_out and temp so that
+// the last pass writes keys_out. Onesweep: every pass's counts at once (sort_histogram), their scan, then
+// per pass the tile states cleared and one sort_onesweep dispatch. With a count in GPU memory an
+// indirect_count dispatch first clamps it (and writes the status word); a count of 0 then dispatches
+// that alone. Bindings of the kernels: 0 keys in, 1 keys out, 2 digit counts (Onesweep: counts and
+// states as 64-bit words), 3 values in, 4 values out, 5 the count's words; SortParams
+// (shaders/common/radix_key.glsl), the ".bda" kernels' addresses from word 14.
+Program sort_program(const SortLayout& l, const SortRequest& request);
 
 // A range a sort reads or writes, for check_sort_overlaps.
 struct NamedRange {

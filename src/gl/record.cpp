@@ -17,6 +17,7 @@
 #include "gl/compact_indexed.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
+#include "gl/scan_program.hpp"
 #include "gl/record.hpp"
 
 namespace gpuscan::gl {
@@ -114,23 +115,44 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
   return r;
 }
 
-// Issues a scan or reduction plan as core's program (core/plan_program.hpp): `key_of(d)` names the
-// program of a dispatch, `initial` is the carry-in of the plan's root dispatch.
-void issue_scan_plan(Context::Impl& impl, const Resolved& r, const BufferView& input, const BufferView& output,
-                     const BufferView& temp, uint32_t esize, std::function<PipelineKey(const core::Dispatch&)> key_of,
-                     std::optional<uint64_t> initial, const IndirectCount* count_from, double* gpu_ns) {
+// A scan or reduction plan as core's program (core/plan_program.hpp, core::PlanBuffer's buffers):
+// `key_of(d)` names the program of a dispatch, `initial` is the carry-in of the plan's root dispatch.
+core::Program program_of(Context::Impl& impl, const Resolved& r, uint32_t esize,
+                         std::function<PipelineKey(const core::Dispatch&)> key_of, std::optional<uint64_t> initial,
+                         const IndirectCount* count_from) {
   core::ScanLowering how;
   how.element_size = esize;
   how.key_of = std::move(key_of);
   how.initial = initial;
-  BufferView buffers[5] = {input, output, temp, {}, {}};  // core::PlanBuffer's order
-  if (count_from) {
+  if (count_from)
     how.count_from(r.indirect, r.plan_bound, r.block_size, count_from->is_64bit, impl.max_groups_x,
                    count_from->status.buffer != 0, r.min_one_block);
+  return core::lower_scan_plan(r.plan, how);
+}
+
+// Issues program_of's program over the call's buffers.
+void issue_scan_plan(Context::Impl& impl, const Resolved& r, const BufferView& input, const BufferView& output,
+                     const BufferView& temp, uint32_t esize, std::function<PipelineKey(const core::Dispatch&)> key_of,
+                     std::optional<uint64_t> initial, const IndirectCount* count_from, double* gpu_ns) {
+  BufferView buffers[5] = {input, output, temp, {}, {}};  // core::PlanBuffer's order
+  if (count_from) {
     buffers[core::plan_count] = count_from->buffer;
     buffers[core::plan_status] = count_from->status;
   }
-  execute(impl, core::lower_scan_plan(r.plan, how), buffers, gpu_ns);
+  execute(impl, program_of(impl, r, esize, std::move(key_of), initial, count_from), buffers, gpu_ns);
+}
+
+// A scan kernel's program of `config` in `r`'s shape.
+PipelineKey scan_key(const Resolved& r, const ScanConfig& config, const core::Dispatch& d) {
+  PipelineKey key;
+  key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, config.type, config.op, r.workgroup)
+                                        : r.custom_prefix + core::custom_variant_name(d.kernel);
+  key.op = core::op_constant(config.op);
+  key.workgroup_size = r.shape.workgroup_size;
+  key.vectors_per_lane = r.shape.vectors_per_lane;
+  key.inclusive = d.inclusive;
+  key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
+  return key;
 }
 
 core::ByteRange byte_range(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset, bytes}; }
@@ -232,27 +254,6 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
 
 }  // namespace
 
-IndirectCountStep indirect_count_step(Context::Impl& impl, const core::Dispatch& d, const IndirectCount& from,
-                                      const BufferView& temp, uint32_t esize, core::IndirectCountParams shape,
-                                      bool min_one_block) {
-  IndirectCountStep step{};
-  step.key.variant = "indirect_count";
-  step.key.use_aux = min_one_block;  // MIN_ONE_BLOCK
-  step.bindings[0] = bind_elements(impl, from.buffer, 0, from.is_64bit ? 2 : 1, 4);
-  step.bindings[1] = bind_elements(impl, temp, d.aux.offset, d.aux.count, esize);
-  const bool has_status = from.status.buffer != 0;
-  step.bindings[2] = has_status ? bind_elements(impl, from.status, 0, 1, 4) : step.bindings[1];
-  step.bindings[3] = step.bindings[1];
-  shape.count_offset = step.bindings[0].element_offset;
-  shape.is_64bit = from.is_64bit;
-  shape.max_groups_x = impl.max_groups_x;
-  shape.words_offset = static_cast<uint32_t>(step.bindings[1].element_offset * esize / 4);
-  if (has_status) shape.status_offset = step.bindings[2].element_offset;
-  step.params = core::indirect_count_words(shape);
-  impl.program(step.key);
-  return step;
-}
-
 // A count in GPU memory (and its status word) must exist and stay clear of what the call writes
 // (core::check_indirect_count, shared with the Vulkan backend).
 void check_count_from(const Context::Impl& impl, const IndirectCount& from, std::span<const core::ByteRange> written,
@@ -262,6 +263,12 @@ void check_count_from(const Context::Impl& impl, const IndirectCount& from, std:
   if (has_status) check_view(impl, "status", from.status, 1, 4, "the status word needs");
   core::check_indirect_count(byte_range(from.buffer, from.is_64bit ? 8 : 4),
                              has_status ? byte_range(from.status, 4) : core::ByteRange{}, written, written_names);
+}
+
+core::Program scan_program(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  const Resolved r = resolve_scan(ctx, count, config);
+  return program_of(impl_of(ctx), r, core::element_bytes(r.config),
+                    [&](const core::Dispatch& d) { return scan_key(r, r.config, d); }, std::nullopt, nullptr);
 }
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
@@ -307,17 +314,7 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
       throw Error(Errc::invalid_argument, "temp storage overlaps the input or output range");
   }
   if (count_from) check_count_from(impl, *count_from, args.output, bytes, args.temp, temp_bytes);
-  auto key_of = [&](const core::Dispatch& d) {
-    PipelineKey key;
-    key.variant = r.custom_prefix.empty() ? core::scan_variant_name(d.kernel, args.config.type, args.config.op, r.workgroup)
-                                          : r.custom_prefix + core::custom_variant_name(d.kernel);
-    key.op = core::op_constant(args.config.op);
-    key.workgroup_size = r.shape.workgroup_size;
-    key.vectors_per_lane = r.shape.vectors_per_lane;
-    key.inclusive = d.inclusive;
-    key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == core::Kernel::carry_save;
-    return key;
-  };
+  auto key_of = [&](const core::Dispatch& d) { return scan_key(r, args.config, d); };
   issue_scan_plan(impl, r, args.input, args.output, args.temp, esize, key_of, args.initial_bits, count_from, gpu_ns);
 }
 

@@ -1,7 +1,6 @@
 // What the convenience calls need of the executor beyond the public record_* calls.
 #pragma once
 
-#include <array>
 #include <span>
 
 #include "core/indirect.hpp"
@@ -16,18 +15,6 @@ namespace gpuscan::gl {
 // result when timing.
 void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns);
 void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu_ns);
-
-// The indirect_count dispatch of a count in GPU memory (shaders/indirect_count.comp, `d` from
-// core::indirect_count_dispatch), its program built, not yet issued: bindings 0-3 and the parameters.
-// `shape` gives the bound, the block size and the levels; the rest is filled in here.
-struct IndirectCountStep {
-  PipelineKey key;
-  Binding bindings[4];
-  std::array<uint32_t, core::indirect_count_param_words> params;
-};
-IndirectCountStep indirect_count_step(Context::Impl& impl, const core::Dispatch& d, const IndirectCount& from,
-                                      const BufferView& temp, uint32_t esize, core::IndirectCountParams shape,
-                                      bool min_one_block);
 
 // Errc::* unless the count (and its status word) exist, hold their words, and overlap none of `written`
 // (named by `written_names` in the message).

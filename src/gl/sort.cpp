@@ -1,10 +1,8 @@
-// The OpenGL LSD radix sort (gpuscan/gl.hpp), the multipass algorithm of src/vulkan/sort.cpp issued with
-// glDispatchCompute: per pass each tile's digit counts (shaders/sort_upsweep.comp), their exclusive scan in
-// digit-major order with gl::record_scan, and the stable scatter (shaders/sort_downsweep.comp, its
-// .no_subgroups build where GL has no subgroup ballots), ping-ponging between the caller's output and temp,
-// glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT) between every two steps. Temp as core/sort_plan.hpp
-// lays it out. Bindings as on Vulkan: 0 keys in, 1 keys out, 2 digit counts, 3 values in, 4 values out,
-// 5 the indirect count's words.
+// The OpenGL LSD radix sort (gpuscan/gl.hpp): the multipass program of core::sort_program, which Vulkan
+// records too, issued by GL's executor -- per pass each tile's digit counts (shaders/sort_upsweep.comp),
+// their exclusive scan in digit-major order (GL's scan program), and the stable scatter
+// (shaders/sort_downsweep.comp, its .no_subgroups build where GL has no subgroup ballots). Temp as
+// core/sort_plan.hpp lays it out.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -16,13 +14,13 @@
 #include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/execute.hpp"
+#include "gl/scan_program.hpp"
 #include "gl/record.hpp"
 
 namespace gpuscan::gl {
 namespace {
 
-constexpr size_t kParamWords = 14;  // SortParams (shaders/common/radix_key.glsl)
-constexpr size_t kBindings = 6;
 
 // The ranking: ballots where GL_KHR_shader_subgroup offers them, else the 1-bit splits.
 bool ballot_ranking(const Context& ctx) { return ctx.info().subgroup_ballot && ctx.info().subgroup_size != 0; }
@@ -72,75 +70,26 @@ struct Buffers {
   bool indices = false;
 };
 
-BufferView sub_view(const BufferView& v, uint64_t bytes) { return {v.buffer, v.offset + bytes}; }
-
-// The indirect_count dispatch of a count from GPU memory: the count clamped to `bound` (and the status
-// word) into the layout's words; returns their binding, the kernels' binding 5.
-Binding issue_count_words(Context::Impl& impl, const core::SortLayout& l, const IndirectCount& from,
-                          const BufferView& temp, uint64_t bound) {
-  core::IndirectCountParams shape;
-  shape.bound = bound;
-  shape.block_size = static_cast<uint32_t>(l.shape.tile());
-  shape.levels = l.indirect->levels;
-  const IndirectCountStep step =
-      indirect_count_step(impl, core::indirect_count_dispatch(*l.indirect), from, temp, 4, shape, false);
-  impl.dispatch(step.key, step.bindings, step.params, 1, 1);
-  impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-  return bind_elements(impl, temp, l.indirect->first, l.indirect->elements, 4);
-}
-
+// Issues the sort's program (core::sort_program); with `count_from`, `count` is its upper bound.
 void issue_passes(const Context& ctx, const core::SortLayout& l, const SortConfig& config, uint64_t count,
                   const Buffers& b, const IndirectCount* count_from) {
   Context::Impl& impl = impl_of(ctx);
-  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
-  const std::string key_name = kbytes == 8 ? "k64" : "k32";
-  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
+  core::SortRequest q;
+  q.config = config;
+  q.count = count;
+  q.indices = b.indices;
+  q.count_from = count_from != nullptr;
+  q.count_64bit = count_from && count_from->is_64bit;
+  q.count_status = count_from && count_from->status.buffer != 0;
+  q.counts_scan = [&ctx](uint64_t n) { return scan_program(ctx, n, counts_scan_config()); };
   // sort_upsweep uses no subgroup operation: one build serves both rankings.
-  const PipelineKey upsweep = core::sort_kernel_key(l.shape, "sort_upsweep." + key_name);
-  const PipelineKey downsweep = core::sort_kernel_key(l.shape, "sort_downsweep." + key_name + value_name +
-                                                        (l.shape.subgroups ? "" : ".no_subgroups"));
-  impl.program(upsweep);  // both built before the first dispatch: a compile error issues nothing
-  impl.program(downsweep);
-  uint32_t gx = 0, gy = 0;
-  core::grid_for(l.tiles, {impl.max_groups_x, ctx.info().max_workgroup_count[1]}, gx, gy);
-  const BufferView counts_view = sub_view(b.temp, l.count_words);
-  const Binding counts = bind_elements(impl, b.temp, l.count_words / 4, l.counts, 4);
-  const ScanArgs scan{counts_scan_config(), l.counts, counts_view, counts_view, sub_view(b.temp, l.scan_temp)};
-  // Pass p reads `from` and writes `to`; the last pass writes the caller's outputs.
-  const Binding keys_out = bind_elements(impl, b.keys_out, 0, count, kbytes);
-  const Binding keys_temp = bind_elements(impl, b.temp, l.keys / kbytes, count, kbytes);
-  Binding keys_from = bind_elements(impl, b.keys_in, 0, count, kbytes);
-  Binding values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
-  if (vbytes) {
-    values_out = bind_elements(impl, b.values_out, 0, count, vbytes);
-    values_temp = bind_elements(impl, b.temp, l.values / vbytes, count, vbytes);
-    values_from = b.indices ? values_out : bind_elements(impl, b.values_in, 0, count, vbytes);
-  }
-  const uint32_t flags = core::sort_key_flags(config);
-  const Binding count_words =  // unread without count_from
-      count_from ? issue_count_words(impl, l, *count_from, b.temp, count) : keys_from;
-  const uint32_t dynamic = count_from ? count_words.element_offset + 1 : 0;  // n is the words' first
-  for (uint32_t pass = 0; pass < l.passes; ++pass) {
-    const bool to_output = (l.passes - 1 - pass) % 2 == 0;
-    const Binding& keys_to = to_output ? keys_out : keys_temp;
-    const Binding& values_to = to_output ? values_out : values_temp;
-    const uint32_t shift = l.bits.begin + pass * core::kSortDigitBits;
-    const uint32_t bits = std::min(core::kSortDigitBits, l.bits.end - shift);
-    const uint32_t pass_flags = flags | (pass == 0 && b.indices ? core::kSortIndexValues : 0);
-    const uint32_t params[kParamWords] = {static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift,
-                                          l.bits.end > l.bits.begin ? bits : 0, pass_flags, keys_from.element_offset,
-                                          keys_to.element_offset, counts.element_offset, values_from.element_offset,
-                                          values_to.element_offset, 0, pass, dynamic};
-    const Binding bindings[kBindings] = {keys_from, keys_to, counts, values_from, values_to, count_words};
-    impl.dispatch(upsweep, bindings, params, gx, gy);
-    impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    record_scan(ctx, scan);
-    impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    impl.dispatch(downsweep, bindings, params, gx, gy);
-    if (pass + 1 < l.passes) impl.gl.MemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    keys_from = keys_to;
-    values_from = values_to;
-  }
+  q.downsweep_suffix = l.shape.subgroups ? "" : ".no_subgroups";
+  q.limits = {impl.max_groups_x, ctx.info().max_workgroup_count[1]};
+  const BufferView buffers[] = {b.keys_in,  b.keys_out, b.values_in.buffer ? b.values_in : b.keys_in,
+                                b.values_out.buffer ? b.values_out : b.keys_out, b.temp,
+                                count_from ? count_from->buffer : BufferView{},
+                                count_from ? count_from->status : BufferView{}};  // core::SortBuffer's order
+  execute(impl, core::sort_program(l, q), buffers);
 }
 
 // The checks both record calls share; `values`: the values' ranges take part. A count_from bound of 0
@@ -189,10 +138,7 @@ void record(const Context& ctx, const SortConfig& config, uint64_t count, const 
   if (count == 0 && !count_from) return;
   const IndirectCount* from = count_from ? &*count_from : nullptr;
   check_buffers(impl, l, config, count, b, pairs, from);
-  if (count == 0) {  // no key to sort: the status word alone
-    issue_count_words(impl, l, *from, b.temp, 0);
-    return;
-  }
+  // (No key to sort with a count in GPU memory: the program writes the status word alone.)
   issue_passes(ctx, l, config, count, b, from);
 }
 

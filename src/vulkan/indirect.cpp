@@ -28,23 +28,4 @@ void check_indirect_count(const IndirectCount& from, const BufferView& temp, std
                              written, written_names);
 }
 
-void record_indirect_count(const Context& ctx, VkCommandBuffer cmd, const core::Dispatch& d, const IndirectCount& from,
-                           const BufferView& temp, uint32_t esize, core::IndirectCountParams shape, bool min_one_block) {
-  Context::Impl& impl = impl_of(ctx);
-  PipelineKey key;
-  key.variant = "indirect_count";
-  key.use_aux = min_one_block;
-  const Binding count = bind_elements(ctx, from.buffer, 0, from.is_64bit ? 2 : 1, 4);
-  const Binding words = bind_elements(ctx, temp, d.aux.offset, d.aux.count, esize);
-  const bool has_status = from.status.buffer != VK_NULL_HANDLE;
-  const Binding status = has_status ? bind_elements(ctx, from.status, 0, 1, 4) : words;
-  const VkDescriptorBufferInfo infos[3] = {count.info, words.info, status.info};
-  shape.count_offset = count.element_offset;
-  shape.is_64bit = from.is_64bit;
-  shape.max_groups_x = impl.max_groups_x;
-  shape.words_offset = static_cast<uint32_t>(words.element_offset * esize / 4);
-  if (has_status) shape.status_offset = status.element_offset;
-  impl.record_dispatch(cmd, key, infos, core::indirect_count_words(shape), 1, 1);
-}
-
 }  // namespace gpuscan::vk

@@ -17,6 +17,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
+#include "vulkan/scan_program.hpp"
 #include "vulkan/indirect.hpp"
 
 namespace gpuscan {
@@ -152,11 +153,10 @@ ScanConfig as_scan(const ReduceConfig& config) {
   return c;
 }
 
-// Records the steps of `r.plan` with its slots bound to `views` (input, output, temp); with `cmd`
-// VK_NULL_HANDLE only builds their pipelines (prepare_plans).
-// `initial`: the carry-in's bits, given to the plan's root dispatch.
-void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
-                  std::optional<uint64_t> initial = std::nullopt, const IndirectCount* count_from = nullptr) {
+// The program of `r.plan` (core::PlanBuffer's buffers). `initial`: the carry-in's bits, given to the
+// plan's root dispatch.
+core::Program program_of(const Context& ctx, const Resolved& r, std::optional<uint64_t> initial = std::nullopt,
+                         const IndirectCount* count_from = nullptr) {
   const ScanConfig& config = r.config;
   Context::Impl& impl = impl_of(ctx);
   core::ScanLowering how;
@@ -185,14 +185,22 @@ void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, co
       key.tiles_per_workgroup = impl.tiles_per_workgroup(config.tiles_per_workgroup, d.blocks);
     return key;
   };
-  BufferView buffers[5] = {*views[0], *views[1], *views[2], {}, {}};  // core::PlanBuffer's order
-  if (count_from) {
+  if (count_from)
     how.count_from(r.indirect, r.bound, r.block_size, count_from->is_64bit, impl.max_groups_x,
                    count_from->status.buffer != VK_NULL_HANDLE, r.min_one_block);
+  return core::lower_scan_plan(r.plan, how);
+}
+
+// Records the program of `r.plan` with its slots bound to `views` (input, output, temp); with `cmd`
+// VK_NULL_HANDLE only builds its pipelines (prepare_plans).
+void record_steps(const Context& ctx, VkCommandBuffer cmd, const Resolved& r, const BufferView* const views[3],
+                  std::optional<uint64_t> initial = std::nullopt, const IndirectCount* count_from = nullptr) {
+  BufferView buffers[5] = {*views[0], *views[1], *views[2], {}, {}};  // core::PlanBuffer's order
+  if (count_from) {
     buffers[core::plan_count] = count_from->buffer;
     buffers[core::plan_status] = count_from->status;
   }
-  vk::execute(ctx, cmd, core::lower_scan_plan(r.plan, how), buffers);
+  vk::execute(ctx, cmd, program_of(ctx, r, initial, count_from), buffers);
 }
 
 // Throws unless `temp` holds the plan's scratch, apart from the caller's other ranges.
@@ -242,6 +250,10 @@ void prepare_plans(const Context& ctx, uint64_t max_count, const ScanConfig& con
 }
 
 }  // namespace
+
+core::Program vk::scan_program(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
+  return program_of(ctx, resolve_scan(ctx, count, config, in_place && count > 0));
+}
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                         bool in_place, bool indirect) {

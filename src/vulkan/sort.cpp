@@ -1,6 +1,7 @@
-// The Vulkan LSD radix sort (gpuscan/vulkan/sort.hpp): per pass, each tile's digit counts
-// (shaders/sort_upsweep.comp), their exclusive scan in digit-major order with record_scan, and the stable
-// scatter (shaders/sort_downsweep.comp), ping-ponging between the caller's output and temp.
+// The Vulkan LSD radix sort (gpuscan/vulkan/sort.hpp): the checks, the layout and the device's choices;
+// core::sort_program says what is recorded: per pass, each tile's digit counts (shaders/sort_upsweep.comp),
+// their exclusive scan in digit-major order (the scan's program), and the stable scatter
+// (shaders/sort_downsweep.comp), ping-ponging between the caller's output and temp.
 //
 // SortAlgorithm::onesweep instead: every pass's digit counts at once (shaders/sort_histogram.comp), their
 // scan, then per pass one dispatch of shaders/sort_onesweep.comp, whose tiles look back over the tile
@@ -26,6 +27,8 @@
 #include "gpuscan/vulkan/sort.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
+#include "vulkan/scan_program.hpp"
 #include "vulkan/indirect.hpp"
 #include "vulkan/memory.hpp"
 #include "vulkan/sort_stages.hpp"
@@ -33,10 +36,6 @@
 
 namespace gpuscan {
 namespace {
-
-constexpr uint32_t kDigitBits = core::kSortDigitBits;
-constexpr uint32_t kRadix = core::kSortRadix;
-constexpr uint32_t kIndexValues = core::kSortIndexValues;
 
 using core::check_sort_values;
 using Shape = core::SortShape;
@@ -136,155 +135,37 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
   return l;
 }
 
-// One array a pass reads or writes: its binding, or with Layout::device_address its address (the binding
-// is then the digit counts', which the kernel does not read through that slot).
-struct Array {
-  vk::Binding binding;
-  uint64_t address = 0;
-};
-constexpr uint32_t kSortAddressWord = 14;  // SortParams' keys_in_address (shaders/common/radix_key.glsl)
-static_assert(kSortAddressWord + 8 <= push_constant_words);
-
-using vk::compute_barrier;
-using vk::sub_view;
-
 // What both record calls hand to record_passes (values_in empty without values; `indices`: argsort).
 struct Buffers {
   BufferView keys_in, keys_out, values_in, values_out, temp;
   bool indices = false;
 };
 
-void transfer_barrier(VkCommandBuffer cmd, bool to_transfer) {
-  if (to_transfer)
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-  else
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-}
-
-// The indirect_count dispatch of a count from GPU memory: the count clamped to `bound` (and the status
-// word) into the layout's words; returns their binding, the kernels' binding 5.
-vk::Binding record_count_words(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const IndirectCount& from,
-                               const BufferView& temp, uint64_t bound) {
-  core::IndirectCountParams shape;
-  shape.bound = bound;
-  shape.block_size = static_cast<uint32_t>(l.shape.tile());
-  shape.levels = l.indirect->levels;
-  vk::record_indirect_count(ctx, cmd, core::indirect_count_dispatch(*l.indirect), from, temp, 4, shape, false);
-  if (cmd) compute_barrier(cmd);
-  return vk::bind_elements(ctx, temp, l.indirect->first, l.indirect->elements, 4);
-}
-
-// Records every pass (or with cmd VK_NULL_HANDLE only builds the pipelines). With `count_from`, `count` is
-// its upper bound. `stages` < all stops early (vulkan/sort_stages.hpp).
+// Records the sort's program (or with cmd VK_NULL_HANDLE only builds the pipelines). With `count_from`,
+// `count` is its upper bound. `stop` short of all stops early (vulkan/sort_stages.hpp).
 void record_passes(const Context& ctx, VkCommandBuffer cmd, const Layout& l, const SortConfig& config, uint64_t count,
-                   const Buffers& b, const IndirectCount* count_from,
-                   vk::SortStages stages = vk::SortStages::all) {
+                   const Buffers& b, const IndirectCount* count_from, core::SortStop stop = core::SortStop::all) {
   Context::Impl& impl = impl_of(ctx);
-  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
-  const std::string key_name = kbytes == 8 ? "k64" : "k32";
-  const std::string value_name = vbytes ? (vbytes == 8 ? ".v64" : ".v32") : "";
-  const std::string addressed = l.device_address ? ".bda" : "";
-  const PipelineKey upsweep = core::sort_kernel_key(l.shape, "sort_upsweep." + key_name + addressed);
-  const PipelineKey downsweep = core::sort_kernel_key(l.shape, "sort_downsweep." + key_name + value_name + addressed);
-  PipelineKey onesweep = core::sort_kernel_key(l.shape, "sort_onesweep." + key_name + value_name);
-  onesweep.spin_limit = impl.spin_limit(0);
-  onesweep.withhold_first_tile = impl.withhold_first_tile;
-  uint32_t gx = 0, gy = 0;
-  core::grid_for(l.tiles, {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]}, gx, gy);
-  const BufferView counts_view = sub_view(b.temp, l.count_words);
-  const vk::Binding counts = vk::bind_elements(ctx, b.temp, l.count_words / 4, l.counts, 4);
-  const ScanArgs scan{counts_scan_config(ctx), l.counts, counts_view, counts_view, sub_view(b.temp, l.scan_temp)};
-  // Pass p reads `from` and writes `to`; the last pass writes the caller's outputs.
-  const auto array = [&](const BufferView& view, uint64_t first, uint32_t esize) {
-    return l.device_address ? Array{counts, vk::element_address(ctx, view, first, esize)}
-                            : Array{vk::bind_elements(ctx, view, first, count, esize), 0};
-  };
-  const Array keys_out = array(b.keys_out, 0, kbytes);
-  const Array keys_temp = array(b.temp, l.keys / kbytes, kbytes);
-  Array keys_from = array(b.keys_in, 0, kbytes);
-  Array values_out = keys_out, values_temp = keys_out, values_from = keys_out;  // unread without values
-  if (vbytes) {
-    values_out = array(b.values_out, 0, vbytes);
-    values_temp = array(b.temp, l.values / vbytes, vbytes);
-    values_from = b.indices ? values_out : array(b.values_in, 0, vbytes);
-  }
-  const uint32_t flags = core::sort_key_flags(config);
-  const vk::Binding count_words =  // unread without count_from
-      count_from ? record_count_words(ctx, cmd, l, *count_from, b.temp, count) : counts;
-  const uint32_t dynamic = count_from ? count_words.element_offset + 1 : 0;  // n is the words' first
-  // Onesweep: the binding of the counts and states as 64-bit words, and every pass's counts first.
-  const vk::Binding words = l.onesweep ? vk::bind_elements(ctx, b.temp, l.count_words / 8,
-                                                           (l.states + l.state_bytes - l.count_words) / 8, 8)
-                                       : counts;
-  const uint32_t state_word = words.element_offset + static_cast<uint32_t>((l.states - l.count_words) / 8);
-  if (l.onesweep) {
-    if (cmd) {
-      vkCmdFillBuffer(cmd, b.temp.buffer, b.temp.offset + l.count_words, l.counts * 4, 0);
-      transfer_barrier(cmd, false);
-    }
-    const uint32_t groups = static_cast<uint32_t>(std::max<uint64_t>(
-        1, std::min<uint64_t>({(count + l.shape.workgroup_size - 1) / l.shape.workgroup_size, 2048, impl.max_groups_x})));
-    const uint32_t params[14] = {static_cast<uint32_t>(count), l.passes, groups, l.bits.begin,
-                                 l.bits.end - l.bits.begin, flags, keys_from.binding.element_offset, 0,
-                                 counts.element_offset, 0, 0, 0, 0, dynamic};
-    const VkDescriptorBufferInfo infos[6] = {keys_from.binding.info, keys_from.binding.info, counts.info,
-                                             keys_from.binding.info, keys_from.binding.info, count_words.info};
-    impl.record_dispatch(cmd, core::sort_kernel_key(l.shape, "sort_histogram." + key_name), infos, params, groups, 1);
-    if (stages == vk::SortStages::counts) return;
-    if (cmd) {
-      compute_barrier(cmd);
-      record_scan(ctx, cmd, scan);
-      compute_barrier(cmd);
-    }
-    if (stages == vk::SortStages::counts_and_scan) return;
-  }
-  for (uint32_t pass = 0; pass < l.passes; ++pass) {
-    const bool to_output = (l.passes - 1 - pass) % 2 == 0;
-    const Array& keys_to = to_output ? keys_out : keys_temp;
-    const Array& values_to = to_output ? values_out : values_temp;
-    const uint32_t shift = l.bits.begin + pass * kDigitBits;
-    const uint32_t bits = std::min(kDigitBits, l.bits.end - shift);
-    const uint32_t pass_flags = flags | (pass == 0 && b.indices ? kIndexValues : 0);
-    // SortParams (shaders/common/radix_key.glsl), then the ".bda" kernels' addresses from word 14.
-    uint32_t params[push_constant_words] = {
-        static_cast<uint32_t>(count), static_cast<uint32_t>(l.tiles), gx, shift, l.bits.end > l.bits.begin ? bits : 0,
-        pass_flags, keys_from.binding.element_offset, keys_to.binding.element_offset,
-        l.onesweep ? 2 * words.element_offset + pass * kRadix : counts.element_offset,
-        values_from.binding.element_offset, values_to.binding.element_offset, state_word, pass, dynamic};
-    if (l.device_address) {
-      const uint64_t addresses[4] = {keys_from.address, keys_to.address, values_from.address, values_to.address};
-      for (int i = 0; i < 4; ++i) {
-        params[kSortAddressWord + 2 * i] = static_cast<uint32_t>(addresses[i]);
-        params[kSortAddressWord + 2 * i + 1] = static_cast<uint32_t>(addresses[i] >> 32);
-      }
-    }
-    const VkDescriptorBufferInfo infos[6] = {keys_from.binding.info, keys_to.binding.info,
-                                             l.onesweep ? words.info : counts.info, values_from.binding.info,
-                                             values_to.binding.info, count_words.info};
-    if (l.onesweep) {  // the tile counter and states cleared, then one dispatch
-      if (cmd) {
-        transfer_barrier(cmd, true);
-        vkCmdFillBuffer(cmd, b.temp.buffer, b.temp.offset + l.states, l.state_bytes, 0);
-        transfer_barrier(cmd, false);
-      }
-      impl.record_dispatch(cmd, onesweep, infos, params, gx, gy);
-    } else {
-      impl.record_dispatch(cmd, upsweep, infos, params, gx, gy);
-      if (stages == vk::SortStages::counts) return;
-      if (cmd) {
-        compute_barrier(cmd);
-        record_scan(ctx, cmd, scan);
-        compute_barrier(cmd);
-      }
-      if (stages == vk::SortStages::counts_and_scan) return;
-      impl.record_dispatch(cmd, downsweep, infos, params, gx, gy);
-    }
-    if (cmd && pass + 1 < l.passes) compute_barrier(cmd);
-    keys_from = keys_to;
-    values_from = values_to;
-  }
+  core::SortRequest q;
+  q.config = config;
+  q.count = count;
+  q.indices = b.indices;
+  q.device_address = l.device_address;
+  q.count_from = count_from != nullptr;
+  q.count_64bit = count_from && count_from->is_64bit;
+  q.count_status = count_from && count_from->status.buffer != VK_NULL_HANDLE;
+  q.counts_scan = [&ctx](uint64_t n) { return vk::scan_program(ctx, n, counts_scan_config(ctx), true); };
+  q.limits = {impl.max_groups_x, ctx.device_info().max_workgroup_count[1]};
+  q.spin_limit = impl.spin_limit(0);
+  q.withhold_first_tile = impl.withhold_first_tile;
+  q.stop = stop;
+  const BufferView buffers[] = {b.keys_in,  b.keys_out,
+                                b.values_in.buffer ? b.values_in : b.keys_in,  // unread without values
+                                b.values_out.buffer ? b.values_out : b.keys_out,
+                                b.temp,
+                                count_from ? count_from->buffer : BufferView{},
+                                count_from ? count_from->status : BufferView{}};  // core::SortBuffer's order
+  vk::execute(ctx, cmd, core::sort_program(l, q), buffers);
 }
 
 // The checks both record calls share; `values`: the values' byte ranges take part. A count_from bound of
@@ -351,11 +232,8 @@ void record(const Context& ctx, VkCommandBuffer cmd, const SortConfig& config, u
   if (count == 0 && !count_from) return;
   const IndirectCount* from = count_from ? &*count_from : nullptr;
   check_buffers(ctx, l, config, count, b, pairs, from);
-  if (count == 0) {  // no key to sort: the status word alone
-    record_count_words(ctx, cmd, l, *from, b.temp, 0);
-    return;
-  }
-  record_passes(ctx, cmd, l, config, count, b, from, stages);
+  // (No key to sort with a count in GPU memory: the program writes the status word alone.)
+  record_passes(ctx, cmd, l, config, count, b, from, static_cast<core::SortStop>(stages));
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 namespace gpuscan::vk {
 
-enum class SortStages {
+enum class SortStages {  // core::SortStop's values
   counts,           // multipass: pass 1's tile digit counts; onesweep: every pass's digit counts
   counts_and_scan,  // and their exclusive scan
   all,              // the whole sort
