@@ -2,8 +2,8 @@
 // uniform_add), reduce-then-scan (reduce_tiles / scan_tiles) and single-pass (fill, barrier,
 // single_pass). Backends only execute a plan, so every property a GPU run depends on -- structure,
 // grids, temp layout, barrier placement and the arithmetic itself -- is checked here without a GPU:
-// structurally, and by running the plan on a tiny CPU interpreter that tracks which scratch elements
-// were written.
+// structurally, and by running the plan's program (what both backends execute) on the tests' CPU
+// executor, which tracks which scratch bytes were written and which commands may race.
 //
 // Random sizes and data come from one seed per run, printed with every failure; set
 // GPUSCAN_TEST_SEED=<seed> to replay a run.
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -22,8 +23,10 @@
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/plan_program.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/error.hpp"
+#include "program_interpreter.hpp"
 
 namespace {
 
@@ -460,184 +463,39 @@ void check_structure(const Plan& plan, const ScanRequest& req, Planner planner =
 }
 
 // ---------------------------------------------------------------------------------------------------
-// CPU interpreter. Buffers hold uint64_t (wrapping like the GPU's unsigned adds); output and temp start
-// poisoned and every element remembers whether a step wrote it, so reading scratch that was never
-// produced (a missing pass or fill, a wrong range, a wrong order) fails loudly instead of reading a
-// stale value.
-class Interpreter {
- public:
-  // `initial` is the carry-in (ScanArgs::initial): the root dispatch combines it in front of everything.
-  Interpreter(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input, uint64_t initial = 0)
-      : plan_(plan),
-        initial_(initial),
-        block_(req.block_size),
-        element_size_(req.element_size),
-        input_(input),
-        output_(input.size(), kPoison),
-        temp_(plan.temp_elements, kPoison),
-        output_written_(input.size(), 0),
-        temp_written_(plan.temp_elements, 0) {}
+// The plan's program (core::lower_scan_plan, what both backends execute) run by the tests' CPU executor
+// (program_interpreter.hpp): output and temp start poisoned and unwritten, bindings start on aligned
+// boundaries before their ranges, barrier-free runs of dispatches and their workgroups run in reverse,
+// and a read of scratch never produced, a range overrun or a race fails loudly.
 
-  // Barrier-free runs of steps may execute in any order on a GPU, and workgroups within a dispatch
-  // too; running both in reverse is a cheap adversarial order (the barrier check covers the rest).
-  const std::vector<uint64_t>& run() {
-    size_t begin = 0;
-    for (size_t i = 0; i <= plan_.steps.size(); ++i) {
-      if (i < plan_.steps.size() && !std::holds_alternative<Barrier>(plan_.steps[i])) continue;
-      for (size_t j = i; j-- > begin;) execute(plan_.steps[j]);
-      begin = i + 1;
-    }
-    return output_;
-  }
+// Little-endian elements of `esize` bytes, and back.
+std::vector<std::byte> to_bytes(const std::vector<uint64_t>& values, uint32_t esize) {
+  std::vector<std::byte> bytes(values.size() * esize);
+  for (size_t i = 0; i < values.size(); ++i)
+    for (uint32_t b = 0; b < esize; ++b) bytes[i * esize + b] = static_cast<std::byte>(values[i] >> (8 * b));
+  return bytes;
+}
+std::vector<uint64_t> from_bytes(const std::vector<std::byte>& bytes, uint32_t esize) {
+  std::vector<uint64_t> values(bytes.size() / esize, 0);
+  for (size_t i = 0; i < values.size(); ++i)
+    for (uint32_t b = 0; b < esize; ++b) values[i] |= uint64_t{static_cast<uint8_t>(bytes[i * esize + b])} << (8 * b);
+  return values;
+}
+uint64_t element_mask(uint32_t esize) { return esize >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * esize)) - 1; }
 
-  uint64_t errors() const { return errors_; }
-  const std::string& first_error() const { return first_error_; }
-  bool all_output_written() const {
-    return std::all_of(output_written_.begin(), output_written_.end(), [](char c) { return c != 0; });
-  }
-
- private:
-  void fail(const std::string& what) {
-    if (errors_++ == 0) first_error_ = what;
-  }
-
-  std::vector<uint64_t>* buffer(Slot s) {
-    switch (s) {
-      case Slot::input: return &input_;
-      case Slot::output: return &output_;
-      case Slot::temp: return &temp_;
-    }
-    return nullptr;
-  }
-  std::vector<char>* written(Slot s) {
-    return s == Slot::output ? &output_written_ : s == Slot::temp ? &temp_written_ : nullptr;
-  }
-
-  uint64_t read(const Range& r, uint64_t i) {
-    const std::vector<uint64_t>& buf = *buffer(r.slot);
-    if (i >= r.count || r.offset + i >= buf.size()) {
-      fail("read outside " + to_string(r) + " / buffer at element " + std::to_string(i));
-      return 0;
-    }
-    const std::vector<char>* w = written(r.slot);
-    if (w && !(*w)[r.offset + i])
-      fail("read of unwritten element " + std::to_string(r.offset + i) + " of " + to_string(r));
-    return buf[r.offset + i];
-  }
-
-  void write(const Range& r, uint64_t i, uint64_t v) {
-    std::vector<uint64_t>& buf = *buffer(r.slot);
-    if (r.slot == Slot::input) return fail("write to the caller's input " + to_string(r));
-    if (i >= r.count || r.offset + i >= buf.size())
-      return fail("write outside " + to_string(r) + " / buffer at element " + std::to_string(i));
-    buf[r.offset + i] = v;
-    (*written(r.slot))[r.offset + i] = 1;
-  }
-
-  // Scans tile b of src into dst starting from `running`; returns the tile's end value (the tile's
-  // total plus `running`).
-  uint64_t scan_tile(const Dispatch& d, uint64_t b, uint64_t running) {
-    const uint64_t begin = b * block_, end = std::min(d.n, begin + block_);
-    for (uint64_t i = begin; i < end; ++i) {
-      const uint64_t v = read(d.src, i);  // before the write: src may be dst (in place)
-      if (d.inclusive) running += v;
-      write(d.dst, i, running);
-      if (!d.inclusive) running += v;
-    }
-    return running;
-  }
-
-  // What a root dispatch puts in front: a windowed scan's running total read from temp, else the caller's.
-  uint64_t root_initial(const Dispatch& d) {
-    if (d.carry_from_temp) return d.root ? read(d.carry, 0) : (fail("carry-in from temp on a non-root dispatch"), 0);
-    return d.root ? initial_ : 0;
-  }
-
-  void execute(const Step& step) {
-    if (const auto* f = std::get_if<Fill>(&step)) {
-      for (uint64_t i = 0; i < f->range.count; ++i) write(f->range, i, 0);
-      return;
-    }
-    const Dispatch& d = std::get<Dispatch>(step);
-    if (d.kernel == Kernel::single_pass) return single_pass(d);
-    if (d.kernel == Kernel::carry_save) return write(d.aux, 1, read(d.src, 0));
-    if (d.kernel == Kernel::carry_update)
-      return write(d.aux, 0, d.inclusive ? read(d.src, 0) : read(d.src, 0) + read(d.aux, 1));
-    for (uint64_t b = d.blocks; b-- > 0;) {
-      const uint64_t begin = b * block_, end = std::min(d.n, begin + block_);
-      switch (d.kernel) {
-        case Kernel::scan_local: {
-          const uint64_t total = scan_tile(d, b, root_initial(d));
-          if (d.write_block_sums) write(d.aux, b, total);
-          break;
-        }
-        case Kernel::uniform_add: {
-          const uint64_t offset = read(d.aux, b);
-          for (uint64_t i = begin; i < end; ++i) write(d.dst, i, read(d.dst, i) + offset);
-          break;
-        }
-        case Kernel::reduce_tiles: {
-          uint64_t total = 0;
-          for (uint64_t i = begin; i < end; ++i) total += read(d.src, i);
-          write(d.aux, b, total);
-          break;
-        }
-        case Kernel::scan_tiles: scan_tile(d, b, d.read_offsets ? read(d.aux, b) : root_initial(d)); break;
-        default: break;
-      }
-    }
-  }
-
-  // The chained scan as its state layout defines it (shaders/common/lookback.glsl): bytes [0, 4) the
-  // tile counter, [4, 8) a fallback counter, [8 + 8wt, 8 + 8w(t+1)) tile t's w words (w = 1 for
-  // elements of up to 4 bytes, 2 for 8 bytes), then as many for block prefixes (float types' ordered
-  // look-back, whose block prefixes this sequential model has no need of), all zeroed beforehand.
-  // Tiles run one after another in the order the counter hands them out; each reads the inclusive
-  // prefix its predecessor published, scans its tile from it and publishes its own. Element sizes
-  // must divide 8 for the words to map onto whole elements.
-  void single_pass(const Dispatch& d) {
-    if (8 % element_size_ != 0) return fail("simulating single_pass needs an element size dividing 8");
-    const Range& state = d.aux;
-    const uint64_t words = std::max<uint64_t>(1, (element_size_ + 3) / 4);
-    const uint64_t per_word = 8 * words / element_size_;  // elements of one tile's state
-    auto first_element = [&](uint64_t tile) { return (8 + 8 * words * tile) / element_size_; };
-    std::vector<char> published(d.blocks, 0);
-    if (!d.root) return fail("the single_pass dispatch is not marked root: it would drop the carry-in");
-    const uint64_t initial = root_initial(d);
-    uint64_t carried = initial;  // the same prefix carried locally, to cross-check what the state returns
-    for (uint64_t k = 0; k < d.blocks; ++k) {
-      const uint64_t tile = read(state, 0);  // atomicAdd on the zeroed counter
-      write(state, 0, tile + 1);
-      if (tile != k) return fail("tile counter handed out " + std::to_string(tile) + " for tile " + std::to_string(k));
-      for (uint64_t e = 0; e < per_word; ++e)
-        if (read(state, first_element(tile) + e) != 0)
-          return fail("state word of tile " + std::to_string(tile) + " not zero before it published");
-      uint64_t prefix = initial;  // tile 0 starts from the carry-in
-      if (tile > 0) {
-        if (!published[tile - 1]) return fail("look-back found no prefix for tile " + std::to_string(tile - 1));
-        prefix = read(state, first_element(tile - 1));
-        if (prefix != carried) return fail("state of tile " + std::to_string(tile - 1) + " lost its prefix");
-      }
-      carried = prefix;
-      for (uint64_t b = tile * block_, e = std::min(d.n, b + block_); b < e; ++b) carried += read(d.src, b);
-      scan_tile(d, tile, prefix);
-      for (uint64_t e = 0; e < per_word; ++e) write(state, first_element(tile) + e, carried);
-      published[tile] = 1;
-    }
-    // The last workgroup to finish zeroes the state (lookback_finish), which later windows rely on: the
-    // tile states and, after them, as many slots for the ordered look-back's block prefixes.
-    for (uint64_t i = 0; i < first_element(2 * d.blocks); ++i) write(state, i, 0);
-  }
-
-  const Plan& plan_;
-  uint64_t initial_;
-  uint64_t block_;
-  uint64_t element_size_;
-  std::vector<uint64_t> input_, output_, temp_;
-  std::vector<char> output_written_, temp_written_;
-  uint64_t errors_ = 0;
-  std::string first_error_;
-};
+gpuscan::core::Program program_of(const Plan& plan, uint32_t esize, std::optional<uint64_t> initial) {
+  gpuscan::core::ScanLowering how;
+  how.element_size = esize;
+  how.initial = initial;
+  how.key_of = [](const Dispatch& d) {
+    gpuscan::PipelineKey key;
+    key.variant = gpuscan::core::kernel_name(d.kernel);
+    key.inclusive = d.inclusive;
+    key.use_aux = d.write_block_sums || d.read_offsets || d.kernel == Kernel::carry_save;
+    return key;
+  };
+  return gpuscan::core::lower_scan_plan(plan, how);
+}
 
 std::vector<uint64_t> reference_scan(const std::vector<uint64_t>& in, bool inclusive, uint64_t initial = 0) {
   std::vector<uint64_t> out(in.size());
@@ -657,18 +515,33 @@ std::vector<uint64_t> random_input(uint64_t n, std::mt19937_64& rng) {
   return input;
 }
 
-// Runs `plan` on `input` and compares with the reference; returns false on failure.
+// Runs `plan`'s program on `input` (elements of req.element_size bytes: the values wrap there) and
+// compares with the reference; returns false on failure.
 bool run_plan(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input, uint64_t initial = 0) {
-  Interpreter sim(plan, req, input, initial);
-  const std::vector<uint64_t>& got = sim.run();
+  const uint32_t esize = req.element_size;
+  const uint64_t mask = element_mask(esize);
+  using Buffer = gpuscan::test::ProgramInterpreter::Buffer;
+  const std::vector<uint64_t> poison_out(input.size(), kPoison), poison_temp(plan.temp_elements, kPoison);
+  gpuscan::test::ProgramInterpreter sim({Buffer{to_bytes(input, esize), true}, Buffer{to_bytes(poison_out, esize)},
+                                         Buffer{to_bytes(poison_temp, esize)}},  // core::PlanBuffer's order
+                                        req.block_size);
+  try {
+    sim.run(program_of(plan, esize, initial & mask));
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "lowering: " << e.what();
+    return false;
+  }
   EXPECT_EQ(sim.errors(), 0u) << "first: " << sim.first_error();
-  EXPECT_TRUE(sim.all_output_written()) << "some output element was never written";
-  const std::vector<uint64_t> want = reference_scan(input, req.inclusive, initial);
+  const bool all_written = sim.written(gpuscan::core::plan_output, 0, input.size() * esize);
+  EXPECT_TRUE(all_written) << "some output element was never written";
+  std::vector<uint64_t> want = reference_scan(input, req.inclusive, initial);
+  for (uint64_t& v : want) v &= mask;
+  const std::vector<uint64_t> got = from_bytes(sim.bytes(gpuscan::core::plan_output), esize);
   const auto mismatch = std::mismatch(got.begin(), got.end(), want.begin());
   EXPECT_TRUE(mismatch.first == got.end())
       << "first wrong element " << (mismatch.first - got.begin()) << ": got " << *mismatch.first
       << ", want " << *mismatch.second;
-  return sim.errors() == 0 && sim.all_output_written() && mismatch.first == got.end();
+  return sim.errors() == 0 && all_written && mismatch.first == got.end();
 }
 
 // Plans `req` with `planner` and runs it on random data, with a random carry-in: so every simulated plan
@@ -1188,7 +1061,7 @@ TEST(PlanCheckers, MissingFillReadsUnwrittenState) {
   std::mt19937_64 rng = rng_for(5000);
   const std::vector<uint64_t> input = random_input(req.n, rng);
   const Plan broken = without_step(gpuscan::core::plan_single_pass(req), 0);
-  expect_failure_containing([&] { run_plan(broken, req, input); }, "read of unwritten element 0");
+  expect_failure_containing([&] { run_plan(broken, req, input); }, "read of unwritten byte 0");
 }
 
 TEST(PlanCheckers, ShortStateIsCaught) {

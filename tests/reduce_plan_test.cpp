@@ -1,11 +1,12 @@
-// Unit tests for the reduction plan (core::plan_reduce): structure by hand, and a CPU interpreter that
-// runs the plan's reduce_tiles dispatches on wrapping 64-bit sums -- each workgroup reading only its
-// tile of src, a barrier required before any level reads what the previous one wrote -- and compares
-// output[0] with the sum of the input, failing on reads of unwritten temp and ranges out of bounds.
+// Unit tests for the reduction plan (core::plan_reduce): structure by hand, and its program run by the
+// tests' CPU executor on wrapping 64-bit sums -- each workgroup reading only its tile of src, a barrier
+// required before any level reads what the previous one wrote -- compared with the sum of the input,
+// failing on reads of unwritten temp and ranges out of bounds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <string>
@@ -14,8 +15,10 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/plan_program.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/error.hpp"
+#include "program_interpreter.hpp"
 
 namespace {
 
@@ -38,86 +41,54 @@ ScanRequest request(uint64_t n, uint32_t block, PlanLimits limits = {}) {
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
-class Interpreter {
- public:
-  Interpreter(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input)
-      : plan_(plan), req_(req), input_(input), temp_(plan.temp_elements, 0xdead), temp_written_(plan.temp_elements, 0),
-        temp_level_(plan.temp_elements, -1) {}
-
-  // Returns output[0]; every failure is an EXPECT.
-  uint64_t run() {
-    int barriers = 0;
-    for (const auto& step : plan_.steps) {
-      if (std::holds_alternative<Barrier>(step)) {
-        ++barriers;
-        continue;
-      }
-      const auto* d = std::get_if<Dispatch>(&step);
-      if (!d) {
-        ADD_FAILURE() << "a reduction plan has only dispatches and barriers";
-        continue;
-      }
-      EXPECT_EQ(d->kernel, Kernel::reduce_tiles);
-      EXPECT_EQ(d->blocks, std::max<uint64_t>(1, ceil_div(d->n, req_.block_size)));
-      EXPECT_GE(uint64_t{d->groups_x} * d->groups_y, d->blocks);
-      EXPECT_LE(d->groups_x, req_.limits.max_groups_x);
-      EXPECT_LE(d->groups_y, req_.limits.max_groups_y);
-      EXPECT_EQ(d->src.count, d->n);
-      for (uint64_t b = d->blocks; b-- > 0;) {  // workgroups in reverse: any order must work
-        uint64_t total = 0;
-        for (uint64_t i = b * req_.block_size; i < std::min(d->n, (b + 1) * req_.block_size); ++i)
-          total += read(d->src, i, barriers);
-        write(d->aux, b, total, barriers);
-      }
+// The plan's structure -- reduce_tiles only, whole grids, each level's totals apart from every other's --
+// then its program (core::lower_scan_plan, what both backends execute) on the tests' CPU executor
+// (program_interpreter.hpp), which fails on reads of unwritten temp, ranges out of bounds and levels read
+// with no barrier after their write. Returns output[0].
+uint64_t simulate(const Plan& plan, const ScanRequest& req, const std::vector<uint64_t>& input) {
+  std::vector<Range> levels;
+  for (const auto& step : plan.steps) {
+    if (std::holds_alternative<Barrier>(step)) continue;
+    const auto* d = std::get_if<Dispatch>(&step);
+    if (!d) {
+      ADD_FAILURE() << "a reduction plan has only dispatches and barriers";
+      continue;
     }
-    EXPECT_TRUE(output_written_) << "output[0] was never written";
-    return output_;
+    EXPECT_EQ(d->kernel, Kernel::reduce_tiles);
+    EXPECT_EQ(d->blocks, std::max<uint64_t>(1, ceil_div(d->n, req.block_size)));
+    EXPECT_GE(uint64_t{d->groups_x} * d->groups_y, d->blocks);
+    EXPECT_LE(d->groups_x, req.limits.max_groups_x);
+    EXPECT_LE(d->groups_y, req.limits.max_groups_y);
+    EXPECT_EQ(d->src.count, d->n);
+    if (d->aux.slot != Slot::temp) continue;
+    for (const Range& r : levels)
+      EXPECT_TRUE(d->aux.offset >= r.offset + r.count || r.offset >= d->aux.offset + d->aux.count)
+          << "temp levels overlap";
+    levels.push_back(d->aux);
   }
-
- private:
-  uint64_t read(const Range& r, uint64_t i, int barriers) {
-    EXPECT_LT(i, r.count);
-    const uint64_t at = r.offset + i;
-    if (r.slot == Slot::input) {
-      EXPECT_LT(at, input_.size());
-      return at < input_.size() ? input_[at] : 0;
-    }
-    EXPECT_EQ(r.slot, Slot::temp) << "a reduction reads only its input and its temp levels";
-    if (r.slot != Slot::temp || at >= temp_.size()) {
-      ADD_FAILURE() << "read out of temp";
-      return 0;
-    }
-    EXPECT_TRUE(temp_written_[at]) << "read of unwritten temp element " << at;
-    EXPECT_LT(temp_level_[at], barriers) << "temp element " << at << " read with no barrier after its write";
-    return temp_[at];
-  }
-  void write(const Range& r, uint64_t i, uint64_t v, int barriers) {
-    EXPECT_LT(i, r.count);
-    const uint64_t at = r.offset + i;
-    if (r.slot == Slot::output) {
-      EXPECT_EQ(at, 0u) << "a reduction writes output[0] only";
-      EXPECT_FALSE(output_written_) << "output[0] written twice";
-      output_ = v;
-      output_written_ = true;
-      return;
-    }
-    ASSERT_EQ(r.slot, Slot::temp) << "a reduction never writes its input";
-    ASSERT_LT(at, temp_.size()) << "write past the plan's temp_elements";
-    EXPECT_FALSE(temp_written_[at]) << "temp element " << at << " written twice (levels overlap)";
-    temp_[at] = v;
-    temp_written_[at] = 1;
-    temp_level_[at] = barriers;
-  }
-
-  const Plan& plan_;
-  const ScanRequest& req_;
-  const std::vector<uint64_t>& input_;
-  std::vector<uint64_t> temp_;
-  std::vector<char> temp_written_;
-  std::vector<int> temp_level_;  // barriers seen when the element was written
-  uint64_t output_ = 0xdead;
-  bool output_written_ = false;
-};
+  gpuscan::core::ScanLowering how;
+  how.element_size = 8;
+  how.key_of = [](const Dispatch& d) {
+    gpuscan::PipelineKey key;
+    key.variant = gpuscan::core::kernel_name(d.kernel);
+    return key;
+  };
+  auto bytes = [](const std::vector<uint64_t>& v) {
+    std::vector<std::byte> b(v.size() * 8);
+    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  using Buffer = gpuscan::test::ProgramInterpreter::Buffer;
+  gpuscan::test::ProgramInterpreter sim({Buffer{bytes(input), true}, Buffer{bytes({0xdead})},
+                                         Buffer{bytes(std::vector<uint64_t>(plan.temp_elements, 0xdead))}},
+                                        req.block_size);
+  sim.run(gpuscan::core::lower_scan_plan(plan, how));
+  EXPECT_EQ(sim.errors(), 0u) << "first: " << sim.first_error();
+  EXPECT_TRUE(sim.written(gpuscan::core::plan_output, 0, 8)) << "output[0] was never written";
+  uint64_t out = 0;
+  std::memcpy(&out, sim.bytes(gpuscan::core::plan_output).data(), 8);
+  return out;
+}
 
 // Levels: one reduce_tiles per level, ceil(n / B) totals at level 1, ... until one tile is left.
 uint32_t expected_levels(uint64_t n, uint64_t b) {
@@ -175,8 +146,7 @@ TEST(Reduce, SimulatedAcrossSizes) {
         EXPECT_EQ(plan.levels, expected_levels(n, b));
         std::vector<uint64_t> input(n);
         for (auto& v : input) v = rng();
-        Interpreter sim(plan, req, input);
-        EXPECT_EQ(sim.run(), std::accumulate(input.begin(), input.end(), uint64_t{0}));
+        EXPECT_EQ(simulate(plan, req, input), std::accumulate(input.begin(), input.end(), uint64_t{0}));
       }
     }
   }

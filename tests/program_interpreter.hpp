@@ -1,0 +1,63 @@
+// A CPU executor of core::Program (src/core/program.hpp) for the tests: the same programs the Vulkan and
+// OpenGL executors record, run over byte buffers by CPU models of the scan kernels -- scan_local,
+// uniform_add, reduce_tiles, scan_tiles, single_pass, carry_save, carry_update -- with the add operator
+// on unsigned elements of a binding's unit (1 to 8 bytes, wrapping).
+//
+// It is adversarial where a GPU may be: bindings start at `alignment`-byte boundaries at or before their
+// ranges (so every offset word is exercised), dispatches between two barriers run in reverse order and
+// the workgroups of one in reverse too, and it reports (errors(), first_error()):
+//   - a read of a byte never written (scratch and outputs start poisoned and unwritten);
+//   - a read or write outside a binding's bound range, or a write to a read-only buffer (the input);
+//   - a race: two dispatches with no barrier between them where one writes a byte the other reads or
+//     writes;
+//   - a dispatch of a kernel it does not model.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/program.hpp"
+
+namespace gpuscan::test {
+
+class ProgramInterpreter {
+ public:
+  struct Buffer {
+    std::vector<std::byte> bytes;
+    bool read_only = false;  // the caller's input: written before the program, never by it
+  };
+
+  // `block_size`: the elements of one workgroup's block or tile, as the plan was made for.
+  ProgramInterpreter(std::vector<Buffer> buffers, uint64_t block_size, uint64_t alignment = 64);
+
+  void run(const core::Program& program);
+
+  const std::vector<std::byte>& bytes(size_t buffer) const { return buffers_.at(buffer).bytes; }
+  // Whether every byte of [offset, offset + count) of `buffer` was written.
+  bool written(size_t buffer, uint64_t offset, uint64_t count) const;
+  uint64_t errors() const { return errors_; }
+  const std::string& first_error() const { return first_error_; }
+
+ private:
+  struct View;  // a dispatch's binding: the bound range of a buffer
+  void fail(const std::string& what);
+  void dispatch(const core::cmd::Dispatch& d, size_t index);
+  uint64_t read(const View& v, uint64_t element);
+  void write(const View& v, uint64_t element, uint64_t value);
+  void single_pass(const core::cmd::Dispatch& d, const std::vector<View>& views, const std::vector<uint32_t>& p);
+
+  std::vector<Buffer> buffers_;
+  std::vector<std::vector<char>> written_;
+  // Per byte: the epoch (barriers passed) and dispatch of the last write and the last read.
+  std::vector<std::vector<uint32_t>> write_epoch_, write_by_, read_epoch_, read_by_;
+  uint64_t block_;
+  uint64_t alignment_;
+  uint32_t epoch_ = 1;
+  uint32_t current_ = 0;  // 1 + the index of the running dispatch
+  uint64_t errors_ = 0;
+  std::string first_error_;
+};
+
+}  // namespace gpuscan::test
