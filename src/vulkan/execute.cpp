@@ -20,7 +20,12 @@ void record_barrier(VkCommandBuffer cmd, const core::BarrierScope& s) {
     dst_stage |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, dst_access |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
   if (s.before_transfer)
     dst_stage |= VK_PIPELINE_STAGE_TRANSFER_BIT, dst_access |= VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  if (src_stage == 0 || dst_stage == 0) return;  // nothing written before, or nothing after, in this program
+  if (src_stage == 0) return;  // nothing written before it in this program
+  // A barrier that ends a program (a histogram with nothing to count, after its counts were zeroed) orders
+  // its transfers before compute: the barrier a caller records after any gpuscan call, from compute
+  // writes, then chains on to the caller's own use.
+  if (dst_stage == 0)
+    dst_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dst_access = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, src_access, dst_access};
   vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
