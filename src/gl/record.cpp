@@ -199,7 +199,8 @@ void record_compact(const Context& ctx, const SelectArgs& args, bool flagged, bo
   if (n > 0) {
     check_view(impl, "input", args.input, n, esize, "the compaction needs");
     if (partition) check_view(impl, "output", args.output, n, esize, "the partition writes every element:");
-    else check_view(impl, "output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
+    else if (!indexed || indexed->values)  // indices alone: checked as the indices (check_indexed)
+      check_view(impl, "output", args.output, n, esize, "the compaction needs room for the worst case (every element kept):");
     if (flagged) check_view(impl, "flags", args.flags, n, 4, "the compaction needs one flag per element:");
     if (overlaps(args.input, bytes, args.output, bytes))
       throw Error(Errc::invalid_argument, "input and output ranges overlap; compaction is not done in place");
@@ -387,10 +388,9 @@ void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu
                   std::nullopt, count_from, gpu_ns);
 }
 
+// Indices only (!how.values): the output binding is bound, unwritten, to the indices (record_compact).
 void record_select_indexed(const Context& ctx, const SelectArgs& args, const IndexedSelect& how) {
-  SelectArgs a = args;
-  if (!how.values) a.output = how.indices;  // indices only: the output binding is bound (unwritten) to them
-  record_compact(ctx, a, false, false, &how);
+  record_compact(ctx, args, false, false, &how);
 }
 
 void record_select_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, false); }

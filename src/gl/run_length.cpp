@@ -17,10 +17,7 @@ namespace {
 
 core::RunLengthLayout layout_for(const Context& ctx, uint64_t count, const CompactConfig& config) {
   core::check_run_length_count(count);
-  // GL compacts every type now, but its run-length encoding (buffers and tests) is for 4-byte elements.
-  if (element_size(config.type) != 4)
-    throw Error(Errc::unsupported, "OpenGL run-length encoding supports u32, i32 and f32 elements, not " +
-                                       std::string(to_string(config.type)) + "; the Vulkan backend encodes u64, i64 and f64");
+  impl_of(ctx).check_type(config.type);  // the 64-bit types where GL has them, as its compaction
   return core::run_length_layout(count, compact_temp_requirements(ctx, count, config).size);  // checks the config
 }
 

@@ -1,6 +1,6 @@
 // The gpuscan binary on both APIs: `histogram` and `rle` with --api vulkan and --api gl on the same random
 // inputs must write byte-identical files and standard output. histogram: every sample type, even and
-// custom bins, open and closed last bins, u32 and u64 counts; rle: u32, i32 and f32, encode and
+// custom bins, open and closed last bins, u32 and u64 counts; rle: u32, f32, i64 and f64, encode and
 // non-trivial runs, binary and text. NaN, ±inf and -0.0 among the float samples.
 #include <gtest/gtest.h>
 
@@ -104,6 +104,13 @@ TEST_F(ApiParityTest, RleIsTheSameOnVulkanAndGl) {
                       {"l"});
   write_file(path("in.bin"), random_samples(DataType::u32, 20011, rng, true));
   expect_same_on_both("rle --type u32" + in + outputs, {"v", "l"});
+  // The 64-bit types: i64 encoded, f64 (NaN and ±0 again) and its non-trivial runs.
+  write_file(path("in.bin"), random_samples(DataType::i64, 9001, rng, true));
+  expect_same_on_both("rle --type i64" + in + outputs, {"v", "l"});
+  write_file(path("in.bin"), random_samples(DataType::f64, 5003, rng, true));
+  expect_same_on_both("rle --type f64 --out-format text" + in + outputs, {"v", "l"});
+  expect_same_on_both("rle --type f64 --non-trivial --offsets -" + in + " --lengths " + shell_quote(path("l").string()),
+                      {"l"});
 }
 
 }  // namespace

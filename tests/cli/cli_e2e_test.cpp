@@ -457,8 +457,6 @@ TEST_F(CliTest, EveryOptionConflictIsAUsageErrorBeforeAnyWork) {
       {"scan --device llvmpipe -t u32" + io,
        {"--device selects a Vulkan device and does not apply with GPUSCAN_API=gl"}, "GPUSCAN_API=gl"},
       // Vulkan-only commands on GL: known before running, said in the CLI's words
-      {"rle --api gl -t f64 --lengths - --in " + missing,
-       {"rle with --api gl takes --type u32, i32 or f32, not --type f64"}},
       {"sort --api gl -t u32 --algorithm onesweep" + io,
        {"--algorithm onesweep is not offered with --api gl", "use --algorithm multipass or auto"}},
       // sort: --bits within the key's bits, whatever the number; --values-type only with --values

@@ -84,7 +84,7 @@ Command add_rle_command(CLI::App& app) {
   sub->footer(
       "Elements compare as numbers: -0 equals 0, and every NaN is a run of its own. On sorted input the\n"
       "values are the distinct ones and the lengths how often each occurs. The input must fit one\n"
-      "storage-buffer binding and hold fewer than 2^32 elements. With --api gl: u32, i32 and f32.\n"
+      "storage-buffer binding and hold fewer than 2^32 elements.\n"
       "Examples:\n"
       "  printf '7\\n7\\n7\\n2\\n5\\n5\\n' | gpuscan rle --type u32 --in - --format text --values v.txt --lengths -\n"
       "      v.txt: 7 2 5; standard output: 3 1 2\n"
@@ -92,10 +92,7 @@ Command add_rle_command(CLI::App& app) {
       "The number of runs goes to stderr.\n" +
       std::string(exit_codes_help));
   return {sub, [options](GlobalFlags& globals) { return run_rle(*options, globals); },
-          [options](const GlobalFlags& globals) -> std::string {
-            if (element_size(options->type) != 4 && globals.api == Api::gl)
-              return "rle with " + globals.api_option() + " takes --type u32, i32 or f32, not --type " +
-                     std::string(to_string(options->type)) + " (OpenGL run-length encoding is for 4-byte elements)";
+          [options](const GlobalFlags&) -> std::string {
             if (options->non_trivial && !options->values.empty())
               return "--non-trivial writes --offsets and --lengths, not --values";
             if (!options->non_trivial && !options->offsets.empty())
