@@ -1676,17 +1676,19 @@ def cli_rle(case, rng, cli):
     lengths = np.diff(np.append(first, values.size))
     non_trivial = bool(rng.random() < 0.4)
     lengths_file = cli.file("lengths")
+    api = {}
+    draw_api(rng, api)  # every type encodes on OpenGL too
     if non_trivial:
         offsets_file = cli.file("offsets")
         argv = cli_argv("rle", type=cli_type, input=inp, format=fmt, non_trivial=True, offsets=offsets_file,
-                        lengths=lengths_file)
+                        lengths=lengths_file, **api)
         if cli.run(case, argv):
             keep = lengths >= 2
             check_array(case, "offsets", cli.read(offsets_file, np.uint32, fmt), first[keep].astype(np.uint32))
             check_array(case, "lengths", cli.read(lengths_file, np.uint32, fmt), lengths[keep].astype(np.uint32))
         return
     values_file = cli.file("values")
-    argv = cli_argv("rle", type=cli_type, input=inp, format=fmt, values=values_file, lengths=lengths_file)
+    argv = cli_argv("rle", type=cli_type, input=inp, format=fmt, values=values_file, lengths=lengths_file, **api)
     if cli.run(case, argv):
         check_array(case, "values", cli.read(values_file, values.dtype, fmt), values[first],
                     "bits" if fmt == "binary" else "exact")
