@@ -6,14 +6,20 @@
 #include <cstring>
 #include <sstream>
 
-#include "vulkan/check.hpp"
-#include "vulkan/context_impl.hpp"
-#include "vulkan/shader_table.hpp"
-#include "vulkan/submit.hpp"
+#include "bench_kernels.hpp"  // generated (bench/CMakeLists.txt)
 
 namespace gpuscan::bench {
 
 double g_warmup_ms = 200;  // set_warmup_ms
+
+namespace {
+
+void check(VkResult result, const char* what) {
+  if (result != VK_SUCCESS)
+    throw VulkanError(Errc::vulkan_error, std::string(what) + " failed: " + vk_result_name(result), result);
+}
+
+}  // namespace
 
 void set_warmup_ms(const Context& ctx, double requested) {
   g_warmup_ms = requested >= 0 ? requested : default_warmup_ms(ctx.device_info().type == VK_PHYSICAL_DEVICE_TYPE_CPU);
@@ -26,8 +32,8 @@ std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t
   q.queryType = VK_QUERY_TYPE_TIMESTAMP;
   q.queryCount = 2 * runs;
   VkQueryPool pool;
-  vk::check(vkCreateQueryPool(device, &q, nullptr, &pool), "vkCreateQueryPool");
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+  check(vkCreateQueryPool(device, &q, nullptr, &pool), "vkCreateQueryPool");
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
     vkCmdResetQueryPool(cmd, pool, 0, 2 * runs);
     const VkMemoryBarrier between{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
                                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
@@ -43,9 +49,9 @@ std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t
     }
   });
   std::vector<uint64_t> stamps(2 * runs);
-  vk::check(vkGetQueryPoolResults(device, pool, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
-                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-            "vkGetQueryPoolResults");
+  check(vkGetQueryPoolResults(device, pool, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+        "vkGetQueryPoolResults");
   vkDestroyQueryPool(device, pool, nullptr);
   std::vector<double> ms(runs);
   for (uint32_t i = 0; i < runs; ++i)
@@ -63,57 +69,55 @@ std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs
 }
 
 void add_bench_modules(const Context& ctx) {
-  for (const vk::EmbeddedShader& s : vk::bench_shaders()) impl_of(ctx).add_module(s.name, vk::spirv_words(s));
+  for (const SpirvKernel& k : spirv_kernels) testkit::add_kernel(ctx, k.name, k.words);
 }
 
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k) {
-  Context::Impl& impl = impl_of(ctx);
   add_bench_modules(ctx);
-  PipelineKey key;
-  key.variant = "copy.u32";
-  key.workgroup_size = w;
-  key.vectors_per_lane = k;
   const uint64_t tile = uint64_t{w} * k * 4;
   // Ranges longer than one binding are copied window by window, as the scans run (independent
   // dispatches, no barrier between them); a window is a whole number of tiles.
-  const uint64_t window = impl.window_elements(DataType::u32) / tile * tile;
+  const uint64_t window = testkit::window_elements(ctx, 4) / tile * tile;
   for (uint64_t start = 0; start < n; start += window) {
     const uint64_t len = std::min(window, n - start);
     const uint64_t blocks = (len + tile - 1) / tile;
-    const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
+    const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, ctx.device_info().max_workgroup_count[0]));
     const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
     const VkDescriptorBufferInfo in{b.in.handle(), start * 4, len * 4}, out{b.out.handle(), start * 4, len * 4};
     const VkDescriptorBufferInfo infos[4] = {in, out, out, in};
     const uint32_t params[6] = {static_cast<uint32_t>(len), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-    impl.record_dispatch(cmd, key, infos, params, gx, gy);
+    testkit::record_kernel(ctx, cmd, "copy.u32", {.workgroup_size = w, .vectors_per_lane = k}, infos, params, gx, gy);
   }
 }
 
 const void* read_back(const Context& ctx, const Buffers& b, VkBuffer src, uint64_t bytes) {
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::copy_with_barrier(cmd, src, b.staging.handle(), bytes, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    testkit::copy_with_barrier(cmd, src, b.staging.handle(), bytes, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   return b.staging.mapped();
 }
 
 void upload(const Context& ctx, const Buffers& b, VkBuffer dst, const void* data, uint64_t bytes) {
   std::memcpy(b.staging.mapped(), data, bytes);
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::copy_with_barrier(cmd, b.staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    testkit::copy_with_barrier(cmd, b.staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT,
+                               VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   });
 }
 
 namespace {
 
 void fill(const Context& ctx, VkBuffer buffer, VkDeviceSize bytes, uint32_t word) {
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(cmd, buffer, 0, bytes, word);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   });
 }
 

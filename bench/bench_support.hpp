@@ -12,8 +12,8 @@
 
 #include "bench_common.hpp"
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan/vulkan/testing.hpp"
 #include "gpuscan_env.hpp"
-#include "vulkan/memory.hpp"
 
 namespace gpuscan::bench {
 
@@ -22,7 +22,7 @@ namespace gpuscan::bench {
 // Device buffers sized for the largest run, reused for all. flags and count are created only when a
 // compaction case runs.
 struct Buffers {
-  vk::OwnedBuffer in, out, temp, staging, flags, count;
+  testkit::Buffer in, out, temp, staging, flags, count;
 };
 
 // GPU clocks drop while the host verifies results between cases, and a few runs do not bring them
@@ -44,7 +44,8 @@ std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs
 // The GLSL copy roofline: shaders/copy.comp with the tile kernels' layout, b.in -> b.out.
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k);
 
-// Gives `ctx` the benchmarks' own kernels ("copy.u32", "bench_pattern"), which are not in the library.
+// Gives `ctx` the benchmarks' own kernels ("copy.u32", "bench_pattern"), which are not in the library
+// (GPUSCAN_BENCH_SHADER_VARIANTS, compiled into generated/bench_kernels.hpp).
 void add_bench_modules(const Context& ctx);
 
 // Copies `bytes` from device buffer `src` to the staging buffer and returns a pointer to them.

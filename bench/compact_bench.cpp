@@ -7,7 +7,6 @@
 #include <type_traits>
 
 #include "segment_lengths.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
 namespace {
@@ -149,7 +148,7 @@ int run_cases_of_type(const Context& ctx, const Buffers& b, uint64_t n, DataType
             if (o.verify) {
               poison(ctx, b.out.handle(), n * sizeof(T));
               poison(ctx, b.count.handle(), 4);
-              vk::submit_and_wait(ctx, record);
+              testkit::submit_and_wait(ctx, record);
               uint32_t got_kept = 0;
               std::memcpy(&got_kept, read_back(ctx, b, b.count.handle(), 4), 4);
               const auto* got = static_cast<const T*>(read_back(ctx, b, b.out.handle(), n * sizeof(T)));
@@ -224,7 +223,7 @@ int run_runs_cases(const Context& ctx, const Buffers& b, uint64_t n, const Compa
           poison(ctx, b.out.handle(), n * 4);
           poison(ctx, b.flags.handle(), n * 4);
           poison(ctx, b.count.handle(), 4);
-          vk::submit_and_wait(ctx, record);
+          testkit::submit_and_wait(ctx, record);
           uint32_t got_kept = 0;
           std::memcpy(&got_kept, read_back(ctx, b, b.count.handle(), 4), 4);
           const auto* got = static_cast<const uint32_t*>(read_back(ctx, b, b.out.handle(), n * 4));

@@ -8,6 +8,9 @@
 // `runs` timed runs are issued back to back, each between two GL_TIMESTAMP queries (glQueryCounter)
 // and separated by glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT), so runs do not overlap; the median
 // is reported. The context is gpuscan's own headless EGL context (--platform).
+#include <EGL/egl.h>
+#include <GL/glcorearb.h>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -16,11 +19,12 @@
 #include <functional>
 #include <iostream>
 #include <random>
+#include <string>
 
 #include "bench_common.hpp"
-#include "gl/context_impl.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "gpuscan/gl.hpp"
+#include "gpuscan/testing.hpp"
 
 namespace gs = gpuscan;
 namespace gl = gpuscan::gl;
@@ -33,11 +37,34 @@ using gpuscan::bench::warmup_runs_for;
 
 namespace {
 
+template <class F>
+F load(const char* name) {
+  const F f = reinterpret_cast<F>(eglGetProcAddress(name));
+  if (!f) throw gs::Error(gs::Errc::unsupported, std::string("the GL driver has no ") + name);
+  return f;
+}
+
+// The GL entry points the benchmark calls itself (gpuscan loads its own), through libEGL.
+struct GlFunctions {
+  PFNGLCREATEBUFFERSPROC CreateBuffers = load<PFNGLCREATEBUFFERSPROC>("glCreateBuffers");
+  PFNGLNAMEDBUFFERSTORAGEPROC NamedBufferStorage = load<PFNGLNAMEDBUFFERSTORAGEPROC>("glNamedBufferStorage");
+  PFNGLNAMEDBUFFERSUBDATAPROC NamedBufferSubData = load<PFNGLNAMEDBUFFERSUBDATAPROC>("glNamedBufferSubData");
+  PFNGLGETNAMEDBUFFERSUBDATAPROC GetNamedBufferSubData =
+      load<PFNGLGETNAMEDBUFFERSUBDATAPROC>("glGetNamedBufferSubData");
+  PFNGLDELETEBUFFERSPROC DeleteBuffers = load<PFNGLDELETEBUFFERSPROC>("glDeleteBuffers");
+  PFNGLCREATEQUERIESPROC CreateQueries = load<PFNGLCREATEQUERIESPROC>("glCreateQueries");
+  PFNGLQUERYCOUNTERPROC QueryCounter = load<PFNGLQUERYCOUNTERPROC>("glQueryCounter");
+  PFNGLGETQUERYOBJECTUI64VPROC GetQueryObjectui64v = load<PFNGLGETQUERYOBJECTUI64VPROC>("glGetQueryObjectui64v");
+  PFNGLDELETEQUERIESPROC DeleteQueries = load<PFNGLDELETEQUERIESPROC>("glDeleteQueries");
+  PFNGLMEMORYBARRIERPROC MemoryBarrier = load<PFNGLMEMORYBARRIERPROC>("glMemoryBarrier");
+  PFNGLGETERRORPROC GetError = load<PFNGLGETERRORPROC>("glGetError");
+};
+
 // A device buffer of the GL context.
 struct Buffer {
-  const gl::Functions& f;
+  const GlFunctions& f;
   GLuint name = 0;
-  Buffer(const gl::Functions& functions, uint64_t bytes) : f(functions) {
+  Buffer(const GlFunctions& functions, uint64_t bytes) : f(functions) {
     f.CreateBuffers(1, &name);
     f.NamedBufferStorage(name, static_cast<GLsizeiptr>(std::max<uint64_t>(bytes, 4)), nullptr, GL_DYNAMIC_STORAGE_BIT);
   }
@@ -45,7 +72,7 @@ struct Buffer {
 };
 
 // Issues warmup + runs repetitions of `issue`, the timed ones between two timestamps; returns their ms.
-std::vector<double> time_runs_once(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
+std::vector<double> time_runs_once(const GlFunctions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
   std::vector<GLuint> queries(2 * runs);
   f.CreateQueries(GL_TIMESTAMP, static_cast<GLsizei>(queries.size()), queries.data());
   for (uint32_t i = 0; i < warmup + runs; ++i) {
@@ -69,7 +96,7 @@ std::vector<double> time_runs_once(const gl::Functions& f, uint32_t warmup, uint
 double g_warmup_ms = 2000;
 
 // time_runs_once with at least g_warmup_ms of warm-up work (estimated from three probe runs).
-std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
+std::vector<double> time_runs(const GlFunctions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
   const double warmup_ms = BatchWarmup::ms(g_warmup_ms);
   const uint32_t needed = warmup_runs_for(time_runs_once(f, 0, 3, issue), warmup_ms);
   std::vector<double> ms = time_runs_once(f, std::max(warmup, needed), runs, issue);
@@ -77,20 +104,15 @@ std::vector<double> time_runs(const gl::Functions& f, uint32_t warmup, uint32_t 
   return ms;
 }
 
-// The GLSL copy roofline: shaders/copy.comp (the tile kernels' layout) through the GL executor's dispatch.
+// The GLSL copy roofline: shaders/copy.comp (the tile kernels' layout), issued as gpuscan issues its passes.
 void issue_copy(const gl::Context& ctx, GLuint in, GLuint out, uint64_t n, uint32_t w, uint32_t k) {
-  gl::Context::Impl& impl = impl_of(ctx);
-  gs::PipelineKey key;
-  key.variant = "copy.u32";
-  key.workgroup_size = w;
-  key.vectors_per_lane = k;
   const uint64_t tile = uint64_t{w} * k * 4;
   const uint64_t blocks = (n + tile - 1) / tile;
-  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, impl.max_groups_x));
+  const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, ctx.info().max_workgroup_count[0]));
   const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
-  const gl::Binding bindings[3] = {{in, 0, n * 4, 0}, {out, 0, n * 4, 0}, {out, 0, n * 4, 0}};
+  const gs::testkit::GlBinding bindings[3] = {{in, 0, n * 4}, {out, 0, n * 4}, {out, 0, n * 4}};
   const uint32_t params[6] = {static_cast<uint32_t>(n), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-  impl.dispatch(key, bindings, params, gx, gy);
+  gs::testkit::dispatch_kernel(ctx, "copy.u32", {.workgroup_size = w, .vectors_per_lane = k}, bindings, params, gx, gy);
 }
 
 }  // namespace
@@ -126,7 +148,7 @@ int main(int argc, char** argv) {
                     : platform == "device"    ? gl::Platform::device
                                               : gl::Platform::automatic;
     const gl::Context ctx = gl::Context::create(info);
-    const gl::Functions& f = impl_of(ctx).gl;
+    const GlFunctions f;
     const gl::GlInfo& d = ctx.info();
     g_warmup_ms = warmup_ms >= 0 ? warmup_ms : default_warmup_ms(d.renderer.find("llvmpipe") != std::string::npos);
 

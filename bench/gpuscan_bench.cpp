@@ -25,16 +25,15 @@
 
 #include "gpuscan/reference.hpp"
 #include "gpuscan/gpuscan.hpp"
-#include "gpuscan/testing.hpp"
+#include "gpuscan/vulkan/testing.hpp"
 #include "bench_support.hpp"
 #include "compact_bench.hpp"
 #include "segmented_reduce_bench.hpp"
 #include "histogram_bench.hpp"
 #include "sort_bench.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gs = gpuscan;
-namespace vk = gpuscan::vk;
+namespace testkit = gpuscan::testkit;
 using namespace gpuscan::bench;  // Stats, Buffers, time_runs, Sink, ...
 
 namespace {
@@ -226,11 +225,11 @@ int main(int argc, char** argv) {
     if (!compact.ops.empty()) temp_bytes = std::max(temp_bytes, compact_temp_bytes(ctx, max_n, compact));
     if (histograms) temp_bytes = std::max(temp_bytes, histogram_temp_bytes(ctx));
     const auto device_buffer = [&](VkDeviceSize bytes) {
-      return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, vk::MemoryKind::device_local);
+      return testkit::Buffer(ctx, bytes, usage, testkit::Memory::device_local);
     };
     const uint64_t buffer_bytes = max_n * max_esize;
     Buffers b{device_buffer(buffer_bytes), device_buffer(buffer_bytes), device_buffer(temp_bytes),
-              {ctx.physical_device(), ctx.device(), buffer_bytes, usage, vk::MemoryKind::host_visible}};
+              {ctx, buffer_bytes, usage, testkit::Memory::host_visible}};
     if (!compact.ops.empty()) {
       b.flags = device_buffer(max_n * 4);
       b.count = device_buffer(4);
@@ -241,8 +240,8 @@ int main(int argc, char** argv) {
     time_runs_once(ctx, 0, 1, [&](VkCommandBuffer cmd) {
       for (int i = 0; i < clock_warmup; ++i) {
         record_copy(ctx, cmd, b, max_n, 256, 4);
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+        testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       }
     });
     int failures = 0;
@@ -323,7 +322,7 @@ int main(int argc, char** argv) {
                              (c.algorithm == gs::Algorithm::single_pass && tiles_per_wg.size() > 1 ? "-m" + std::to_string(m) : "");
                   if (verify) {
                     poison(ctx, b.out.handle(), n * esize);
-                    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); });
+                    testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { gs::record_scan(ctx, cmd, args); });
                     const void* got = read_back(ctx, b, b.out.handle(), n * esize);
                     const int64_t bad = gs::visit_type(type, [&](auto tag) {
                       using T = decltype(tag);

@@ -7,7 +7,6 @@
 
 #include "gpuscan/reference.hpp"
 #include "gpuscan/vulkan.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
 namespace {
@@ -47,7 +46,7 @@ int run_histogram_cases(const Context& ctx, const Buffers& b, uint64_t n, int wa
     const std::string what = "histogram-even " + type + " n=" + std::to_string(n);
     if (verify) {
       poison(ctx, b.out.handle(), kBins * 4);
-      vk::submit_and_wait(ctx, record);
+      testkit::submit_and_wait(ctx, record);
       std::vector<uint32_t> got(kBins);
       std::memcpy(got.data(), read_back(ctx, b, b.out.handle(), kBins * 4), kBins * 4);
       const std::vector<uint64_t> want =

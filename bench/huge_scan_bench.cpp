@@ -14,8 +14,6 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "vulkan/context_impl.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gs = gpuscan;
 using namespace gpuscan::bench;
@@ -28,13 +26,9 @@ constexpr uint32_t pattern_group = 256;  // bench_pattern.comp's local size
 // exclusive scan `out` of `in`, counting mismatches into `counter`, one u32 per window.
 void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& b, VkBuffer counter, uint64_t n,
                     bool check) {
-  gs::Context::Impl& impl = impl_of(ctx);
   gs::bench::add_bench_modules(ctx);
-  gs::PipelineKey key;
-  key.variant = "bench_pattern";
-  key.use_aux = check;
   // One element of slack so that a check window can bind its successor too.
-  const uint64_t window = (impl.window_elements(gs::DataType::u32) - 16) / pattern_group * pattern_group;
+  const uint64_t window = (gs::testkit::window_elements(ctx, 4) - 16) / pattern_group * pattern_group;
   for (uint64_t start = 0, slot = 0; start < n; start += window, ++slot) {
     const uint64_t len = std::min(window, n - start);
     const bool next = start + len < n;
@@ -45,15 +39,15 @@ void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& 
                                 static_cast<uint32_t>(start), static_cast<uint32_t>(start >> 32),
                                 static_cast<uint32_t>(slot)};
     const uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>((len + pattern_group - 1) / pattern_group, 65535));
-    impl.record_dispatch(cmd, key, infos, params, groups, 1);
+    gs::testkit::record_kernel(ctx, cmd, "bench_pattern", {.aux = check}, infos, params, groups);
   }
 }
 
 void compute_barrier(VkCommandBuffer cmd) {
-  gs::vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+  gs::testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
 }
 
 }  // namespace
@@ -96,30 +90,29 @@ int main(int argc, char** argv) {
       const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                        (by_address ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
       auto device_buffer = [&](VkDeviceSize bytes) {
-        return gs::vk::OwnedBuffer(ctx.physical_device(), ctx.device(), bytes, usage, gs::vk::MemoryKind::device_local);
+        return gs::testkit::Buffer(ctx, bytes, usage, gs::testkit::Memory::device_local);
       };
       Buffers b{device_buffer(n * 4), device_buffer(n * 4), device_buffer(temp_bytes), {}, {}, {}};
       constexpr uint32_t max_windows = 1024;  // counter slots: 2^40 elements in windows of 2^30
-      if (n / (impl_of(ctx).window_elements(gs::DataType::u32) - 16 - pattern_group) >= max_windows)
+      if (n / (gs::testkit::window_elements(ctx, 4) - 16 - pattern_group) >= max_windows)
         throw gs::Error(gs::Errc::too_large, "more than 1024 check windows");
-      gs::vk::OwnedBuffer counter(ctx.physical_device(), ctx.device(), max_windows * 4, usage,
-                                  gs::vk::MemoryKind::host_visible);
+      gs::testkit::Buffer counter(ctx, max_windows * 4, usage, gs::testkit::Memory::host_visible);
       auto* slots = static_cast<uint32_t*>(counter.mapped());
-      gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_pattern(ctx, cmd, b, counter.handle(), n, false); });
+      gs::testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_pattern(ctx, cmd, b, counter.handle(), n, false); });
       const Stats copy = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, 256, 4); }));
-      const uint64_t scan_window = impl_of(ctx).window_elements(4, by_address);
+      const uint64_t scan_window = gs::testkit::window_elements(ctx, 4, by_address);
       const uint64_t windows = (n + scan_window - 1) / scan_window;
       // The check itself must be able to fail: on the poisoned output it finds (nearly) every element wrong.
       auto check = [&](const gs::ScanArgs* args) {
         std::fill(slots, slots + max_windows, 0u);
         poison(ctx, b.out.handle(), n * 4);
-        gs::vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+        gs::testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
           compute_barrier(cmd);
           if (args) gs::record_scan(ctx, cmd, *args);
           compute_barrier(cmd);
           record_pattern(ctx, cmd, b, counter.handle(), n, true);
-          gs::vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+          gs::testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                                      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         });
         uint64_t total = 0;
         for (uint32_t i = 0; i < max_windows; ++i) total += slots[i];

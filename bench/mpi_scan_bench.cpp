@@ -20,9 +20,8 @@
 #include <vector>
 
 #include "gpuscan/mpi.hpp"
+#include "gpuscan/vulkan/testing.hpp"
 #include "gpuscan_env.hpp"
-#include "vulkan/memory.hpp"
-#include "vulkan/submit.hpp"
 
 namespace {
 
@@ -98,13 +97,13 @@ void print_devices(const Context& ctx, const mpi::Placement& placed, int rank, i
     for (int r = 0; r < ranks; ++r) std::printf("%s\n", all.data() + sizeof line * static_cast<size_t>(r));
 }
 
-// The breakdown's columns: mpi::StepTimes of the distributed scan, then vk::SubmitTimes of the local scan alone.
+// The breakdown's columns: mpi::StepTimes of the distributed scan, then testkit::SubmitTimes of the local scan alone.
 constexpr const char* kBreakdownColumns =
     "total,scratch,reduce_record,reduce_submit,reduce_wait,reduce_gpu,exchange,scan_record,scan_submit,scan_wait,"
     "scan_gpu,agree,local_record,local_submit,local_wait,local_gpu";
 constexpr size_t kBreakdownFields = 16;
 
-std::vector<double> breakdown_row(const mpi::StepTimes& s, const vk::SubmitTimes& l) {
+std::vector<double> breakdown_row(const mpi::StepTimes& s, const testkit::SubmitTimes& l) {
   return {s.total,        s.scratch,     s.reduce.record, s.reduce.submit, s.reduce.wait, s.reduce.gpu,
           s.exchange,     s.scan.record, s.scan.submit,   s.scan.wait,     s.scan.gpu,    s.agree,
           l.record,       l.submit,      l.wait,          l.gpu};
@@ -172,20 +171,20 @@ int run(int argc, char** argv) {
   const Context ctx = mpi::create_context(MPI_COMM_WORLD, env::apply({}));  // GPUSCAN_DEVICE overrides the placement
   print_devices(ctx, placed, rank, ranks);
   const uint64_t bytes = n * sizeof(uint32_t);
-  vk::OwnedBuffer in(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
-  vk::OwnedBuffer out(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
-  vk::OwnedBuffer staging(ctx.physical_device(), ctx.device(), bytes,
-                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          vk::MemoryKind::host_readback);  // the check reads 4n bytes back
+  testkit::Buffer in(ctx, bytes, kUsage, testkit::Memory::device_local);
+  testkit::Buffer out(ctx, bytes, kUsage, testkit::Memory::device_local);
+  testkit::Buffer staging(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          testkit::Memory::host_readback);  // the check reads 4n bytes back
 
   // Random data, uploaded once; its host sum gives this rank's expected carry-in.
   std::vector<uint32_t> data(n);
   std::mt19937_64 rng(seed + static_cast<uint64_t>(rank));
   for (uint32_t& x : data) x = static_cast<uint32_t>(rng());
   std::memcpy(staging.mapped(), data.data(), bytes);
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::copy_with_barrier(cmd, staging.handle(), in.handle(), bytes, VK_PIPELINE_STAGE_HOST_BIT,
-                          VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    testkit::copy_with_barrier(cmd, staging.handle(), in.handle(), bytes, VK_PIPELINE_STAGE_HOST_BIT,
+                               VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_READ_BIT);
     vkCmdFillBuffer(cmd, out.handle(), 0, VK_WHOLE_SIZE, 0xA5A5A5A5u);  // poison: unwritten output fails
   });
   const mpi::DevicePiece piece{in.view(), out.view(), n};
@@ -196,11 +195,11 @@ int run(int argc, char** argv) {
   MPI_Exscan(&local_sum, &carry, 1, MPI_UINT32_T, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) carry = 0;
   mpi::exclusive_scan<uint32_t>(ctx, MPI_COMM_WORLD, piece);
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {  // the call's last barrier covers this copy
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {  // the call's last barrier covers this copy
     const VkBufferCopy region{0, 0, bytes};
     vkCmdCopyBuffer(cmd, out.handle(), staging.handle(), 1, &region);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                       VK_ACCESS_HOST_READ_BIT);
+    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   const auto* got = static_cast<const uint32_t*>(staging.mapped());
   uint64_t mismatches = 0, first_bad = n;
@@ -225,17 +224,17 @@ int run(int argc, char** argv) {
   // The local scan alone: record_scan of the same n, temp allocated once, no reduce and no MPI.
   const ScanConfig config;
   const TempRequirements req = scan_temp_requirements(ctx, n, config);
-  vk::OwnedBuffer temp(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(req.size, 4), req.usage,
-                       vk::MemoryKind::device_local);
-  std::vector<vk::SubmitTimes> local_steps;
+  testkit::Buffer temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage, testkit::Memory::device_local);
+  std::vector<testkit::SubmitTimes> local_steps;
   const std::vector<double> local = time_slowest(warmup, runs, [&] {
-    vk::SubmitTimes t;
-    vk::submit_and_wait(
+    testkit::SubmitTimes t;
+    testkit::submit_and_wait(
         ctx,
         [&](VkCommandBuffer cmd) {
-          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
-                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+          testkit::memory_barrier(
+              cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
           record_scan(ctx, cmd, {config, n, in.view(), out.view(), req.size ? temp.view() : BufferView{}});
         },
         breakdown ? &t : nullptr);

@@ -8,7 +8,6 @@
 #include "gpuscan/reference.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "segment_lengths.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
 
@@ -25,13 +24,14 @@ namespace {
 constexpr VkBufferUsageFlags kUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
-vk::OwnedBuffer device_copy_of(const Context& ctx, const void* data, uint64_t bytes) {
-  vk::OwnedBuffer staging(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::host_visible);
+testkit::Buffer device_copy_of(const Context& ctx, const void* data, uint64_t bytes) {
+  testkit::Buffer staging(ctx, bytes, kUsage, testkit::Memory::host_visible);
   std::memcpy(staging.mapped(), data, bytes);
-  vk::OwnedBuffer buffer(ctx.physical_device(), ctx.device(), bytes, kUsage, vk::MemoryKind::device_local);
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::copy_with_barrier(cmd, staging.handle(), buffer.handle(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+  testkit::Buffer buffer(ctx, bytes, kUsage, testkit::Memory::device_local);
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    testkit::copy_with_barrier(cmd, staging.handle(), buffer.handle(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                               VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                               VK_ACCESS_SHADER_READ_BIT);
   });
   return buffer;
 }
@@ -49,16 +49,16 @@ std::vector<T> values_for(uint64_t n, std::mt19937_64& rng) {
 }
 
 template <class T>
-bool check(const Context& ctx, const vk::OwnedBuffer& out, const std::vector<T>& values,
+bool check(const Context& ctx, const testkit::Buffer& out, const std::vector<T>& values,
            const std::vector<uint32_t>& offsets) {
   const uint64_t segments = offsets.size() - 1;
-  vk::OwnedBuffer readback(ctx.physical_device(), ctx.device(), segments * sizeof(T), kUsage,
-                           vk::MemoryKind::host_readback);
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    vk::copy_with_barrier(cmd, out.handle(), readback.handle(), segments * sizeof(T), VK_PIPELINE_STAGE_TRANSFER_BIT,
-                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  testkit::Buffer readback(ctx, segments * sizeof(T), kUsage, testkit::Memory::host_readback);
+  testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    testkit::copy_with_barrier(cmd, out.handle(), readback.handle(), segments * sizeof(T),
+                               VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                               VK_ACCESS_HOST_READ_BIT);
   });
   const T* got = static_cast<const T*>(readback.mapped());
   const auto want = cpu::segmented_reduce<T>(values, offsets, Op::add);
@@ -87,10 +87,9 @@ int run_case(const Context& ctx, const SegmentedReduceOptions& options, const st
     return 0;
   }
   const auto values = values_for<T>(n, rng);
-  const vk::OwnedBuffer in = device_copy_of(ctx, values.data(), n * sizeof(T));
-  const vk::OwnedBuffer offs = device_copy_of(ctx, offsets.data(), offsets.size() * 4);
-  const vk::OwnedBuffer out(ctx.physical_device(), ctx.device(), segments * sizeof(T), kUsage,
-                            vk::MemoryKind::device_local);
+  const testkit::Buffer in = device_copy_of(ctx, values.data(), n * sizeof(T));
+  const testkit::Buffer offs = device_copy_of(ctx, offsets.data(), offsets.size() * 4);
+  const testkit::Buffer out(ctx, segments * sizeof(T), kUsage, testkit::Memory::device_local);
   int failures = 0;
   for (const uint32_t w : options.workgroup_sizes)
     for (const uint32_t k : options.vectors) {
@@ -100,14 +99,14 @@ int run_case(const Context& ctx, const SegmentedReduceOptions& options, const st
       if (options.workgroup_sizes.size() > 1 || options.vectors.size() > 1)
         label += "-w" + std::to_string(w) + "-k" + std::to_string(k);
       const TempRequirements shape_req = segmented_reduce_temp_requirements(ctx, n, config);
-      const vk::OwnedBuffer temp(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(shape_req.size, 4),
-                                 kUsage | shape_req.usage, vk::MemoryKind::device_local);
+      const testkit::Buffer temp(ctx, std::max<VkDeviceSize>(shape_req.size, 4), kUsage | shape_req.usage,
+                                 testkit::Memory::device_local);
       const SegmentedReduceArgs args{config, n, segments, in.view(), offs.view(), out.view(), temp.view()};
       prepare_segmented_reduce(ctx, n, config);
       const std::string what = label + " " + type_name + " " + kind + " n=" + std::to_string(n);
       if (options.verify) {
         poison(ctx, out.handle(), segments * sizeof(T));
-        vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); });
+        testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); });
         if (!check<T>(ctx, out, values, offsets)) {
           std::cerr << "MISMATCH " << what << "\n";
           sink.note("MISMATCH " + what);

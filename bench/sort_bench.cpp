@@ -7,8 +7,6 @@
 #include <vector>
 
 #include "gpuscan/vulkan.hpp"
-#include "vulkan/sort_stages.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan::bench {
 namespace {
@@ -25,11 +23,10 @@ int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm alg
   constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   auto device_buffer = [&](uint64_t bytes, VkBufferUsageFlags extra) {
-    return vk::OwnedBuffer(ctx.physical_device(), ctx.device(), std::max<uint64_t>(bytes, 4), usage | extra,
-                           vk::MemoryKind::device_local);
+    return testkit::Buffer(ctx, std::max<uint64_t>(bytes, 4), usage | extra, testkit::Memory::device_local);
   };
-  vk::OwnedBuffer temp = device_buffer(req.size, req.usage);
-  vk::OwnedBuffer values_in = device_buffer(pairs ? n * 4 : 4, 0), values_out = device_buffer(pairs ? n * 4 : 4, 0);
+  testkit::Buffer temp = device_buffer(req.size, req.usage);
+  testkit::Buffer values_in = device_buffer(pairs ? n * 4 : 4, 0), values_out = device_buffer(pairs ? n * 4 : 4, 0);
   std::vector<K> keys(n);
   for (auto& k : keys) k = static_cast<K>(rng());
   upload(ctx, b, b.in.handle(), keys.data(), n * sizeof(K));
@@ -50,7 +47,7 @@ int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm alg
   if (verify) {
     poison(ctx, b.out.handle(), n * sizeof(K));
     if (pairs) poison(ctx, values_out.handle(), n * 4);
-    vk::submit_and_wait(ctx, record);
+    testkit::submit_and_wait(ctx, record);
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return keys[x] < keys[y]; });
@@ -78,19 +75,19 @@ int run_case(const Context& ctx, const Buffers& b, uint64_t n, SortAlgorithm alg
   // "pass1"), so that differences give each stage's time: multipass counts, scan, scatter; onesweep
   // counts all digits, scan, then one pass. Bytes: the key (and value) bytes each reads and writes.
   const struct {
-    vk::SortStages stages;
+    testkit::SortStages stages;
     const char* suffix;
     double bytes;
-  } cuts[] = {{vk::SortStages::counts, "/pass1-counts", 1.0 * n * sizeof(K)},
-              {vk::SortStages::counts_and_scan, "/pass1-counts+scan", 1.0 * n * sizeof(K)},
-              {vk::SortStages::all, "/pass1", 3.0 * n * sizeof(K) + 2.0 * n * (pairs ? 4 : 0)}};
+  } cuts[] = {{testkit::SortStages::counts, "/pass1-counts", 1.0 * n * sizeof(K)},
+              {testkit::SortStages::counts_and_scan, "/pass1-counts+scan", 1.0 * n * sizeof(K)},
+              {testkit::SortStages::all, "/pass1", 3.0 * n * sizeof(K) + 2.0 * n * (pairs ? 4 : 0)}};
   SortConfig one_pass = config;
   one_pass.end_bit = 8;
   for (const auto& cut : cuts) {
     Row stage{"gpuscan-vulkan", name, type, kind + cut.suffix, n};
     stage.stats = summarize(time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) {
-      vk::record_sort_stages(ctx, cmd, {one_pass, n, b.in.view(), b.out.view(), values_in.view(), values_out.view(),
-                                        temp.view()}, cut.stages);
+      testkit::record_sort_stages(ctx, cmd, {one_pass, n, b.in.view(), b.out.view(), values_in.view(),
+                                             values_out.view(), temp.view()}, cut.stages);
     }));
     stage.runs = runs;
     stage.bytes = cut.bytes;

@@ -1,5 +1,6 @@
 // The umbrella header: the neutral types and the Vulkan backend (gpuscan/vulkan.hpp). gl.hpp (the OpenGL
-// backend), mpi.hpp (gpuscan::mpi) and testing.hpp (hooks for gpuscan's own tests) are included on their own.
+// backend), mpi.hpp (gpuscan::mpi), testing.hpp and vulkan/testing.hpp (unstable: for gpuscan's own tests
+// and benchmarks) are included on their own.
 #pragma once
 
 #include "gpuscan/compact.hpp"

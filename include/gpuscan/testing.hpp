@@ -1,8 +1,16 @@
-// Hooks for gpuscan's own tests and benchmarks: they make rare paths run on small inputs (the single-pass
-// fallback, two-dimensional grids, windows past one binding). UNSTABLE: they may change or go in any
-// release, without notice; applications have no use for them. Results stay correct with every hook, only
-// slower. Names no graphics API: the create_context_for_tests functions take the backends' types,
-// declared here only, so a caller includes gpuscan/vulkan.hpp or gpuscan/gl.hpp as well.
+// Not part of gpuscan's stable API: what gpuscan's own tests, benchmarks and white-box tools need from the
+// library beyond its public calls. UNSTABLE: any of it may change or go in any release, without notice;
+// applications have no use for it. Two parts:
+//   - TestHooks and create_context_for_tests: hooks that make rare paths run on small inputs (the
+//     single-pass fallback, two-dimensional grids, windows past one binding). Results stay correct with
+//     every hook, only slower.
+//   - gpuscan::testkit: running a kernel that no call of gpuscan runs (the benchmarks' copy roofline) on
+//     the OpenGL backend, and the constants such kernels are built with. Its Vulkan half -- buffers,
+//     submissions, the benchmarks' own SPIR-V kernels, the sort cut short -- names Vulkan types, so it is
+//     in gpuscan/vulkan/testing.hpp, which includes this header.
+// Names no graphics API: the create_context_for_tests functions take the backends' types, declared here
+// only, so a caller includes gpuscan/vulkan.hpp or gpuscan/gl.hpp as well; GL buffers are GLuint names as
+// uint32_t, as in gpuscan/gl.hpp.
 //
 //   gpuscan::TestHooks hooks;
 //   hooks.max_binding_bytes = 20000;   // windows of 4992 u32
@@ -11,6 +19,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 
 namespace gpuscan {
 
@@ -66,5 +76,35 @@ Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks&
 namespace gl {
 Context create_context_for_tests(const ContextCreateInfo& info, const TestHooks& hooks);
 }  // namespace gl
+
+namespace testkit {
+
+// The specialization constants a kernel of testkit::dispatch_kernel (and, on Vulkan, testkit::record_kernel)
+// is built with: of gpuscan's constant ids (shaders/common/backend.glsl), the three that kernels outside
+// gpuscan's calls read; every other id keeps gpuscan's default.
+struct KernelConstants {
+  uint32_t workgroup_size = 0;    // id 0, LOCAL_SIZE_X_FROM(0); 0 for a kernel with a fixed local size
+  bool aux = false;               // id 2 (USE_AUX); what it switches is the kernel's own
+  uint32_t vectors_per_lane = 4;  // id 3, VECTORS_PER_LANE
+};
+
+// One shader storage binding of a GL dispatch: glBindBufferRange(GL_SHADER_STORAGE_BUFFER, i, buffer,
+// offset, size).
+struct GlBinding {
+  uint32_t buffer = 0;  // a GLuint buffer name
+  uint64_t offset = 0;  // bytes; a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT
+  uint64_t size = 0;    // bytes
+};
+
+// Issues one dispatch of the GL program of variant `name` that gpuscan assembles but none of its calls
+// runs -- the benchmarks' copy roofline, "copy.u32" (shaders/copy.comp, GPUSCAN_BENCH_SHADER_VARIANTS) --
+// with `buffers` at shader storage bindings 0.., `params` (at least one word) as its parameter block,
+// and a (groups_x, groups_y) grid, as gpuscan issues its own passes. The caller orders it with
+// glMemoryBarrier. Errc::invalid_argument unless the context is current on this thread.
+void dispatch_kernel(const gl::Context& ctx, const std::string& name, const KernelConstants& constants,
+                     std::span<const GlBinding> buffers, std::span<const uint32_t> params, uint32_t groups_x,
+                     uint32_t groups_y = 1);
+
+}  // namespace testkit
 
 }  // namespace gpuscan

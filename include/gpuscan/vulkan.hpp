@@ -1,5 +1,6 @@
 // gpuscan on Vulkan: everything the Vulkan backend offers. Every declaration that names a Vulkan type
-// is in gpuscan/vulkan/ (this header includes all of it):
+// is in gpuscan/vulkan/ (this header includes all of it but vulkan/testing.hpp, which is not part of the
+// stable API: see gpuscan/testing.hpp):
 //   vulkan/error.hpp      VulkanError (a gpuscan::Error with the VkResult), vk_result_name
 //   vulkan/context.hpp    Context, ContextCreateInfo, AdoptInfo, DeviceInfo, BufferView, TempRequirements
 //   vulkan/scan.hpp       record_scan, scan, scan_bytes, custom operators

@@ -17,9 +17,6 @@ struct EmbeddedShader {
 
 // The library's modules (GPUSCAN_SHADER_VARIANTS).
 const std::vector<EmbeddedShader>& embedded_shaders();
-// The benchmarks' own kernels (GPUSCAN_BENCH_SHADER_VARIANTS), linked into the benchmarks only and given to
-// a Context with Context::Impl::add_module.
-const std::vector<EmbeddedShader>& bench_shaders();
 
 // The module's SPIR-V words, unpacked and checked (the archive's CRC-64, the SPIR-V magic number). Thread-safe;
 // the last few archives unpacked are kept, as pipelines of one group tend to be built together. A module that
