@@ -1,19 +1,22 @@
-// Unit tests for the stream-compaction plan (core::plan_compact): structure, temp layout, and a CPU
-// interpreter that runs the plan -- count, the tile counts' scan (reduce-then-scan or multipass), scatter;
-// or the single-pass dispatch -- and compares with std::copy_if, failing on any read of unwritten temp
-// or any range out of bounds.
+// Unit tests for the stream-compaction plan (core::plan_compact): structure, temp layout, and its program
+// run by the tests' CPU executor -- count, the tile counts' scan (reduce-then-scan or multipass), scatter;
+// or the single-pass dispatch -- compared with std::copy_if, failing on any read of unwritten temp, any
+// range out of bounds and any race.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "core/plan.hpp"
+#include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/error.hpp"
+#include "program_interpreter.hpp"
 
 namespace {
 
@@ -35,162 +38,6 @@ struct Memory {
   uint32_t count = 0xdeadbeef;
 };
 
-class Interpreter {
- public:
-  Interpreter(const Plan& plan, const CompactRequest& req, Memory& m) : plan_(plan), req_(req), m_(m) {
-    m_.temp.assign(plan.temp_elements, 0xdeadbeef);
-    m_.temp_written.assign(plan.temp_elements, false);
-    m_.output.assign(req.n, 0xdeadbeef);
-    m_.output_written.assign(req.n, false);
-  }
-
-  uint32_t read(const Range& r, uint64_t i) {
-    EXPECT_LT(i, r.count);
-    const uint64_t at = r.offset + i;
-    switch (r.slot) {
-      case Slot::input: EXPECT_LT(at, m_.input.size()); return m_.input.at(at);
-      case Slot::output: ADD_FAILURE() << "plan reads the output"; return 0;
-      case Slot::temp:
-        EXPECT_LT(at, m_.temp.size());
-        EXPECT_TRUE(m_.temp_written.at(at)) << "read of unwritten temp element " << at;
-        return m_.temp.at(at);
-    }
-    return 0;
-  }
-  void write(const Range& r, uint64_t i, uint32_t v) {
-    EXPECT_LT(i, r.count);
-    const uint64_t at = r.offset + i;
-    switch (r.slot) {
-      case Slot::input: ADD_FAILURE() << "plan writes the input"; break;
-      case Slot::output: m_.output.at(at) = v; m_.output_written.at(at) = true; break;
-      case Slot::temp: m_.temp.at(at) = v; m_.temp_written.at(at) = true; break;
-    }
-  }
-
-  void run() {
-    for (const Step& s : plan_.steps)
-      if (const auto* d = std::get_if<Dispatch>(&s)) dispatch(*d);
-  }
-
- private:
-  void dispatch(const Dispatch& d) {
-    EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, d.blocks);
-    if (d.kernel == Kernel::compact_single_pass) {  // tiles in order: what the look-back makes of it
-      EXPECT_EQ(d.aux.slot, Slot::temp);
-      EXPECT_EQ(d.aux.offset, 0u);
-      EXPECT_GE(d.aux.count * 4, gpuscan::core::single_pass_state_bytes(d.blocks));
-      EXPECT_EQ(d.blocks, (d.n + req_.tile_size - 1) / req_.tile_size);
-      uint32_t before = 0;
-      for (uint64_t i = 0; i < d.n; ++i) {
-        const uint32_t v = read(d.src, i);
-        if (m_.flags[i]) write(d.dst, before++, v);
-      }
-      m_.count = before;
-      return;
-    }
-    if (d.output_window) {  // one input window's tiles, stores clipped to one output window
-      const uint64_t tile = req_.tile_size;
-      const bool partition = d.kernel == Kernel::compact_partition;
-      EXPECT_TRUE(partition || d.kernel == Kernel::compact_scatter);
-      EXPECT_EQ(d.src.offset, d.first_tile * tile);
-      EXPECT_LE(d.src.count, req_.window);
-      EXPECT_LE(d.dst.count, req_.window);
-      const uint32_t all_kept = partition ? read(d.aux, d.all_tiles - 1) : 0;
-      for (uint64_t t = 0; t < d.blocks; ++t) {
-        const uint64_t g = d.first_tile + t;
-        uint32_t at = partition ? (g == 0 ? 0 : read(d.aux, g - 1)) : read(d.aux, g);
-        for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
-          const uint32_t v = read(d.src, i);
-          const uint64_t whole = d.src.offset + i;
-          uint64_t to = 0;
-          if (m_.flags[whole]) to = at++;
-          else if (partition) to = all_kept + (whole - at);
-          else continue;
-          if (to >= d.dst.offset && to < d.dst.offset + d.dst.count) write(d.dst, to - d.dst.offset, v);
-        }
-        if (g + 1 == d.all_tiles) m_.count = at;
-      }
-      return;
-    }
-    if (d.kernel == Kernel::compact_partition) {  // inclusive tile offsets; rejected after all kept, stable
-      const uint64_t tile = req_.tile_size;
-      const uint32_t all_kept = read(d.aux, d.blocks - 1);
-      for (uint64_t t = 0; t < d.blocks; ++t) {
-        uint32_t at = t == 0 ? 0 : read(d.aux, t - 1);
-        for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
-          const uint32_t v = read(d.src, i);
-          if (m_.flags[i]) write(d.dst, at++, v);
-          else write(d.dst, all_kept + (i - at), v);
-        }
-      }
-      m_.count = all_kept;
-      return;
-    }
-    if (d.kernel == Kernel::compact_count || d.kernel == Kernel::compact_scatter) {
-      const uint64_t tile = req_.tile_size;
-      if (d.n == 0) {
-        EXPECT_EQ(d.kernel, Kernel::compact_scatter);
-        m_.count = 0;
-        return;
-      }
-      EXPECT_EQ(d.blocks, (d.n + tile - 1) / tile);
-      uint32_t last_total = 0;
-      for (uint64_t t = 0; t < d.blocks; ++t) {
-        uint32_t at = d.kernel == Kernel::compact_scatter ? read(d.aux, t) : 0;
-        const uint32_t first = at;
-        for (uint64_t i = t * tile; i < std::min<uint64_t>(d.n, (t + 1) * tile); ++i) {
-          const uint32_t v = read(d.src, i);
-          if (!m_.flags[d.src.offset + i]) continue;
-          if (d.kernel == Kernel::compact_scatter) write(d.dst, at, v);
-          ++at;
-        }
-        if (d.kernel == Kernel::compact_count) write(d.aux, t, at);
-        last_total = at;
-        (void)first;
-      }
-      if (d.kernel == Kernel::compact_scatter) m_.count = last_total;
-      return;
-    }
-    const uint64_t block = req_.counts_block_size;
-    for (uint64_t b = 0; b < d.blocks; ++b) {
-      const uint64_t end = std::min<uint64_t>(d.n, (b + 1) * block);
-      switch (d.kernel) {
-        case Kernel::reduce_tiles: {
-          uint32_t sum = 0;
-          for (uint64_t i = b * block; i < end; ++i) sum += read(d.src, i);
-          write(d.aux, b, sum);
-          break;
-        }
-        case Kernel::scan_tiles:
-        case Kernel::scan_local: {
-          uint32_t sum = d.read_offsets ? read(d.aux, b) : 0;
-          std::vector<uint32_t> in;
-          for (uint64_t i = b * block; i < end; ++i) in.push_back(read(d.src, i));
-          uint32_t total = 0;
-          for (uint64_t i = b * block; i < end; ++i) {
-            if (!d.inclusive) write(d.dst, i, sum);
-            sum += in[i - b * block];
-            if (d.inclusive) write(d.dst, i, sum);
-            total += in[i - b * block];
-          }
-          if (d.write_block_sums) write(d.aux, b, total);
-          break;
-        }
-        case Kernel::uniform_add: {
-          const uint32_t offset = read(d.aux, b);
-          for (uint64_t i = b * block; i < end; ++i) write(d.dst, i, read(d.dst, i) + offset);
-          break;
-        }
-        default: ADD_FAILURE() << "unexpected kernel " << gpuscan::core::kernel_name(d.kernel);
-      }
-    }
-  }
-
-  const Plan& plan_;
-  const CompactRequest& req_;
-  Memory& m_;
-};
-
 CompactRequest request(uint64_t n, uint32_t tile, bool multipass, uint32_t counts_block, bool single_pass = false) {
   CompactRequest r;
   r.n = n;
@@ -201,14 +48,50 @@ CompactRequest request(uint64_t n, uint32_t tile, bool multipass, uint32_t count
   return r;
 }
 
-// Runs `plan` on req.n random inputs, about a third of them flagged.
+// Runs `plan`'s program (core::lower_compact_plan, what both backends execute, select_flagged's) on req.n
+// random inputs, about a third of them flagged, with the tests' CPU executor (program_interpreter.hpp),
+// which fails on reads of unwritten temp, ranges out of bounds and races.
 Memory simulate(const Plan& plan, const CompactRequest& req, std::mt19937_64& rng) {
   Memory m;
+  std::vector<uint32_t> flag_words;
   for (uint64_t i = 0; i < req.n; ++i) {
     m.input.push_back(static_cast<uint32_t>(rng()));
     m.flags.push_back(rng() % 3 == 0);
+    flag_words.push_back(m.flags.back() ? 1 + static_cast<uint32_t>(rng() % 7) : 0);  // any non-zero keeps
   }
-  Interpreter(plan, req, m).run();
+  auto bytes = [](const std::vector<uint32_t>& v) {
+    std::vector<std::byte> b(v.size() * 4);
+    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  const std::vector<uint32_t> poison_out(req.n, 0xdeadbeef), poison_temp(plan.temp_elements, 0xdeadbeef);
+  using Buffer = gpuscan::test::ProgramInterpreter::Buffer;
+  // core::PlanBuffer's order: input, output, temp, a count in GPU memory and its status (none), flags,
+  // the count of kept elements, indices (none).
+  gpuscan::test::ProgramInterpreter sim({Buffer{bytes(m.input), true}, Buffer{bytes(poison_out)}, Buffer{bytes(poison_temp)},
+                                         Buffer{}, Buffer{}, Buffer{bytes(flag_words), true},
+                                         Buffer{bytes({0xdeadbeef})}, Buffer{}},
+                                        req.counts_block_size);
+  sim.set_block_size("compact_", req.tile_size);
+  gpuscan::core::CompactLowering how;
+  how.scan.element_size = 4;
+  how.scan.key_of = [](const Dispatch& d) {
+    gpuscan::PipelineKey key;
+    key.variant = gpuscan::core::kernel_name(d.kernel);
+    key.inclusive = d.inclusive;
+    key.use_aux = d.write_block_sums || d.read_offsets;
+    return key;
+  };
+  how.count = req.n;
+  how.flagged = true;
+  sim.run(gpuscan::core::lower_compact_plan(plan, how));
+  EXPECT_EQ(sim.errors(), 0u) << "first: " << sim.first_error();
+  const std::vector<std::byte>& out = sim.bytes(gpuscan::core::plan_output);
+  m.output.resize(req.n);
+  if (req.n) std::memcpy(m.output.data(), out.data(), out.size());
+  for (uint64_t i = 0; i < req.n; ++i) m.output_written.push_back(sim.written(gpuscan::core::plan_output, 4 * i, 4));
+  EXPECT_TRUE(sim.written(gpuscan::core::plan_count_out, 0, 4)) << "the count was never written";
+  std::memcpy(&m.count, sim.bytes(gpuscan::core::plan_count_out).data(), 4);
   return m;
 }
 

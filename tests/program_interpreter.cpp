@@ -122,6 +122,10 @@ void ProgramInterpreter::dispatch(const core::cmd::Dispatch& d, size_t index) {
   }
   p.resize(std::max<size_t>(p.size(), 10), 0);
   const std::string kernel = d.key.variant.substr(0, d.key.variant.find('.'));
+  uint64_t block = block_;
+  for (const auto& [prefix, size] : blocks_)
+    if (kernel.rfind(prefix, 0) == 0) block = size;
+  if (kernel.rfind("compact_", 0) == 0) return compaction(kernel, views, p, block);
   const uint64_t n = p[0], blocks = p[5];
   const bool inclusive = d.key.inclusive, use_aux = d.key.use_aux;
   if (views.size() < 3) return fail(d.key.variant + ": fewer than three bindings");
@@ -134,7 +138,7 @@ void ProgramInterpreter::dispatch(const core::cmd::Dispatch& d, size_t index) {
   };
   // Scans block b of src into dst from `running`; returns the end value.
   auto scan_block = [&](uint64_t b, uint64_t running) {
-    for (uint64_t i = b * block_, end = std::min(n, (b + 1) * block_); i < end; ++i) {
+    for (uint64_t i = b * block, end = std::min(n, (b + 1) * block); i < end; ++i) {
       const uint64_t v = read(src, p[1] + i);  // before the write: src may be dst (in place)
       if (inclusive) running += v;
       write(dst, p[2] + i, running);
@@ -147,7 +151,7 @@ void ProgramInterpreter::dispatch(const core::cmd::Dispatch& d, size_t index) {
   if (kernel == "carry_update")
     return write(aux, p[3], inclusive ? read(src, p[1]) : read(src, p[1]) + read(aux, p[3] + 1));
   for (uint64_t b = blocks; b-- > 0;) {  // workgroups in reverse: any order must work
-    const uint64_t begin = b * block_, end = std::min(n, begin + block_);
+    const uint64_t begin = b * block, end = std::min(n, begin + block);
     if (kernel == "scan_local") {
       const uint64_t total = scan_block(b, b == 0 ? carry_in() : 0);
       if (use_aux) write(aux, p[3] + b, total);
@@ -201,8 +205,63 @@ void ProgramInterpreter::single_pass(const core::cmd::Dispatch& d, const std::ve
     for (uint64_t e = 0; e < per_word; ++e) write(state, first_element(tile) + e, carried);
     if (errors_ > 0) return;
   }
-  // The last workgroup zeroes the state (lookback_finish): the tile states and the block prefixes.
-  for (uint64_t i = 0; i < first_element(2 * tiles); ++i) write(state, i, 0);
+  clear_state(state, 2 * tiles);
+}
+
+// The last workgroup zeroes the look-back state (lookback_finish): the counters and `slots` tile slots
+// (the scan's tile states and block prefixes; the compaction's tile states alone).
+void ProgramInterpreter::clear_state(const View& state, uint64_t slots) {
+  const uint64_t words = std::max<uint64_t>(1, (state.unit + 3) / 4);
+  for (uint64_t i = 0; i < (8 + 8 * words * slots) / state.unit; ++i) write(state, i, 0);
+}
+
+// Compaction by u32 flags (binding 3, non-zero keeps), CompactParams' words: 0..5 as PassParams, 6 and 7
+// the offsets of the flags and the count (binding 4), 11..14 an output window (first tile, all tiles,
+// the window's first output element and its length; all tiles 0 without one). The kept elements keep
+// their order; a partition writes the rejected ones after all kept ones, in order. The last tile writes
+// the number kept.
+void ProgramInterpreter::compaction(const std::string& kernel, const std::vector<View>& views,
+                                    const std::vector<uint32_t>& p, uint64_t block) {
+  if (views.size() < 5) return fail(kernel + ": fewer than five bindings");
+  const View &src = views[0], &dst = views[1], &aux = views[2], &flags = views[3], &count = views[4];
+  const uint64_t n = p[0], tiles = p[5];
+  const bool windowed = p[12] != 0;
+  const uint64_t first_tile = windowed ? p[11] : 0, all_tiles = windowed ? p[12] : tiles;
+  const uint64_t out_first = windowed ? p[13] : 0, out_count = windowed ? p[14] : UINT64_MAX;
+  auto kept = [&](uint64_t i) { return read(flags, p[6] + i) != 0; };
+  auto store = [&](uint64_t to, uint64_t v) {
+    if (to >= out_first && to - out_first < out_count) write(dst, p[2] + (to - out_first), v);
+  };
+  if (n == 0) return write(count, p[7], 0);  // an empty input writes its count alone
+  if (kernel == "compact_single_pass") {  // tiles in order, as the look-back hands them on
+    if (p[3] != 0) return fail("compact_single_pass: the state not bound from its first element");
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t v = read(src, p[1] + i);
+      if (kept(i)) store(at++, v);
+    }
+    write(count, p[7], at);
+    return clear_state(aux, tiles);  // single_pass_state_bytes: one slot per tile
+  }
+  const bool partition = kernel == "compact_partition";
+  const uint64_t all_kept = partition ? read(aux, p[3] + all_tiles - 1) : 0;
+  for (uint64_t t = tiles; t-- > 0;) {  // workgroups in reverse
+    const uint64_t g = first_tile + t;
+    uint64_t at = kernel == "compact_count" ? 0 : partition ? (g == 0 ? 0 : read(aux, p[3] + g - 1)) : read(aux, p[3] + g);
+    for (uint64_t i = t * block, end = std::min(n, (t + 1) * block); i < end; ++i) {
+      const uint64_t v = read(src, p[1] + i);
+      const uint64_t whole = g * block + (i - t * block);
+      if (kept(i)) {
+        if (kernel != "compact_count") store(at, v);
+        ++at;
+      } else if (partition) {
+        store(all_kept + (whole - at), v);
+      }
+    }
+    if (kernel == "compact_count") write(aux, p[3] + t, at);
+    else if (g + 1 == all_tiles) write(count, p[7], partition ? all_kept : at);
+    if (errors_ > 0) return;
+  }
 }
 
 }  // namespace gpuscan::test

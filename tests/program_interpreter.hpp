@@ -1,7 +1,8 @@
 // A CPU executor of core::Program (src/core/program.hpp) for the tests: the same programs the Vulkan and
-// OpenGL executors record, run over byte buffers by CPU models of the scan kernels -- scan_local,
-// uniform_add, reduce_tiles, scan_tiles, single_pass, carry_save, carry_update -- with the add operator
-// on unsigned elements of a binding's unit (1 to 8 bytes, wrapping).
+// OpenGL executors record, run over byte buffers by CPU models of the kernels -- the scans' scan_local,
+// uniform_add, reduce_tiles, scan_tiles, single_pass, carry_save and carry_update with the add operator
+// on unsigned elements of a binding's unit (1 to 8 bytes, wrapping), and compaction's compact_count,
+// compact_scatter, compact_partition and compact_single_pass by u32 flags (select_flagged's predicate).
 //
 // It is adversarial where a GPU may be: bindings start at `alignment`-byte boundaries at or before their
 // ranges (so every offset word is exercised), dispatches between two barriers run in reverse order and
@@ -16,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/program.hpp"
@@ -31,6 +33,9 @@ class ProgramInterpreter {
 
   // `block_size`: the elements of one workgroup's block or tile, as the plan was made for.
   ProgramInterpreter(std::vector<Buffer> buffers, uint64_t block_size, uint64_t alignment = 64);
+  // Kernels whose variant starts with `prefix` take blocks of `block_size` elements instead (a
+  // compaction's tiles beside its counts' scan).
+  void set_block_size(const std::string& prefix, uint64_t block_size) { blocks_.push_back({prefix, block_size}); }
 
   void run(const core::Program& program);
 
@@ -47,12 +52,16 @@ class ProgramInterpreter {
   uint64_t read(const View& v, uint64_t element);
   void write(const View& v, uint64_t element, uint64_t value);
   void single_pass(const core::cmd::Dispatch& d, const std::vector<View>& views, const std::vector<uint32_t>& p);
+  void compaction(const std::string& kernel, const std::vector<View>& views, const std::vector<uint32_t>& p,
+                  uint64_t block);
+  void clear_state(const View& state, uint64_t slots);
 
   std::vector<Buffer> buffers_;
   std::vector<std::vector<char>> written_;
   // Per byte: the epoch (barriers passed) and dispatch of the last write and the last read.
   std::vector<std::vector<uint32_t>> write_epoch_, write_by_, read_epoch_, read_by_;
   uint64_t block_;
+  std::vector<std::pair<std::string, uint64_t>> blocks_;
   uint64_t alignment_;
   uint32_t epoch_ = 1;
   uint32_t current_ = 0;  // 1 + the index of the running dispatch
