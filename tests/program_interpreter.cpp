@@ -30,6 +30,19 @@ bool ProgramInterpreter::written(size_t buffer, uint64_t offset, uint64_t count)
   return offset + count <= w.size() && std::all_of(w.begin() + offset, w.begin() + offset + count, [](char c) { return c; });
 }
 
+uint64_t ProgramInterpreter::identity(uint32_t unit) const {
+  return op_ == Operator::add ? 0 : uint64_t{1} << (4 * unit);  // affine: m = 1, c = 0
+}
+
+uint64_t ProgramInterpreter::combine(uint64_t a, uint64_t b, uint32_t unit) const {
+  if (op_ == Operator::add) return a + b;
+  // x -> m·x + c in the two halves of a unit (m high, c low), composed left first: (a ⊕ b)(x) = b(a(x)).
+  const uint32_t half = 4 * unit;
+  const uint64_t mask = half >= 64 ? ~uint64_t{0} : (uint64_t{1} << half) - 1;
+  const uint64_t am = (a >> half) & mask, ac = a & mask, bm = (b >> half) & mask, bc = b & mask;
+  return ((am * bm) & mask) << half | ((ac * bm + bc) & mask);
+}
+
 void ProgramInterpreter::fail(const std::string& what) {
   if (errors_++ == 0) first_error_ = what;
 }
@@ -126,6 +139,7 @@ void ProgramInterpreter::dispatch(const core::cmd::Dispatch& d, size_t index) {
   for (const auto& [prefix, size] : blocks_)
     if (kernel.rfind(prefix, 0) == 0) block = size;
   if (kernel.rfind("compact_", 0) == 0) return compaction(kernel, views, p, block);
+  if (kernel == "seg_reduce_tiles" || kernel == "seg_scan_tiles") return segmented(d, kernel, views, p, block);
   const uint64_t n = p[0], blocks = p[5];
   const bool inclusive = d.key.inclusive, use_aux = d.key.use_aux;
   if (views.size() < 3) return fail(d.key.variant + ": fewer than three bindings");
@@ -134,36 +148,37 @@ void ProgramInterpreter::dispatch(const core::cmd::Dispatch& d, size_t index) {
   auto carry_in = [&]() -> uint64_t {
     if (p[6] == 1) return p[7] | uint64_t{p[8]} << 32;
     if (p[6] == 2) return views.size() > 3 ? read(views[3], p[7]) : (fail("no binding 3 to carry from"), 0);
-    return 0;
+    return identity(views[0].unit);
   };
+  const uint32_t unit = src.unit;
   // Scans block b of src into dst from `running`; returns the end value.
   auto scan_block = [&](uint64_t b, uint64_t running) {
     for (uint64_t i = b * block, end = std::min(n, (b + 1) * block); i < end; ++i) {
       const uint64_t v = read(src, p[1] + i);  // before the write: src may be dst (in place)
-      if (inclusive) running += v;
+      if (inclusive) running = combine(running, v, unit);
       write(dst, p[2] + i, running);
-      if (!inclusive) running += v;
+      if (!inclusive) running = combine(running, v, unit);
     }
     return running;
   };
   if (kernel == "single_pass") return single_pass(d, views, p);
   if (kernel == "carry_save") return write(aux, p[3] + 1, read(src, p[1]));
   if (kernel == "carry_update")
-    return write(aux, p[3], inclusive ? read(src, p[1]) : read(src, p[1]) + read(aux, p[3] + 1));
+    return write(aux, p[3], inclusive ? read(src, p[1]) : combine(read(src, p[1]), read(aux, p[3] + 1), unit));
   for (uint64_t b = blocks; b-- > 0;) {  // workgroups in reverse: any order must work
     const uint64_t begin = b * block, end = std::min(n, begin + block);
     if (kernel == "scan_local") {
-      const uint64_t total = scan_block(b, b == 0 ? carry_in() : 0);
+      const uint64_t total = scan_block(b, b == 0 ? carry_in() : identity(unit));
       if (use_aux) write(aux, p[3] + b, total);
     } else if (kernel == "uniform_add") {
       const uint64_t offset = read(aux, p[3] + b);
-      for (uint64_t i = begin; i < end; ++i) write(dst, p[2] + i, read(dst, p[2] + i) + offset);
+      for (uint64_t i = begin; i < end; ++i) write(dst, p[2] + i, combine(offset, read(dst, p[2] + i), unit));
     } else if (kernel == "reduce_tiles") {
-      uint64_t total = 0;
-      for (uint64_t i = begin; i < end; ++i) total += read(src, p[1] + i);
+      uint64_t total = identity(unit);
+      for (uint64_t i = begin; i < end; ++i) total = combine(total, read(src, p[1] + i), unit);
       write(aux, p[3] + b, total);
     } else if (kernel == "scan_tiles") {
-      scan_block(b, use_aux ? read(aux, p[3] + b) : b == 0 ? carry_in() : 0);
+      scan_block(b, use_aux ? read(aux, p[3] + b) : b == 0 ? carry_in() : identity(unit));
     } else {
       return fail("no CPU model of kernel " + d.key.variant);
     }
@@ -185,7 +200,9 @@ void ProgramInterpreter::single_pass(const core::cmd::Dispatch& d, const std::ve
   const uint64_t words = std::max<uint64_t>(1, (unit + 3) / 4);
   const uint64_t per_word = 8 * words / unit;
   auto first_element = [&](uint64_t tile) { return (8 + 8 * words * tile) / unit; };
-  const uint64_t initial = p[6] == 1 ? (p[7] | uint64_t{p[8]} << 32) : p[6] == 2 ? read(views[3], p[7]) : 0;
+  const uint64_t initial = p[6] == 1   ? (p[7] | uint64_t{p[8]} << 32)
+                           : p[6] == 2 ? read(views[3], p[7])
+                                       : identity(src.unit);
   uint64_t carried = initial;
   for (uint64_t k = 0; k < tiles; ++k) {
     const uint64_t tile = read(state, 0);  // atomicAdd on the zeroed counter
@@ -197,9 +214,9 @@ void ProgramInterpreter::single_pass(const core::cmd::Dispatch& d, const std::ve
     uint64_t running = prefix;
     for (uint64_t i = tile * block_, end = std::min(n, (tile + 1) * block_); i < end; ++i) {
       const uint64_t v = read(src, p[1] + i);
-      if (d.key.inclusive) running += v;
+      if (d.key.inclusive) running = combine(running, v, src.unit);
       write(dst, p[2] + i, running);
-      if (!d.key.inclusive) running += v;
+      if (!d.key.inclusive) running = combine(running, v, src.unit);
     }
     carried = running;
     for (uint64_t e = 0; e < per_word; ++e) write(state, first_element(tile) + e, carried);
@@ -213,6 +230,58 @@ void ProgramInterpreter::single_pass(const core::cmd::Dispatch& d, const std::ve
 void ProgramInterpreter::clear_state(const View& state, uint64_t slots) {
   const uint64_t words = std::max<uint64_t>(1, (state.unit + 3) / 4);
   for (uint64_t i = 0; i < (8 + 8 * words * slots) / state.unit; ++i) write(state, i, 0);
+}
+
+// Segmented scans (shaders/common/segmented.glsl): bindings 0 values, 1 output (seg_reduce_tiles: the
+// tile heads, u32), 2 tile totals, 3 the carry binding, 4 heads; words PassParams, 10 the heads' offset
+// (the key before the range included where word 11, heads_before, is 1). HEADS (key.heads) says how
+// element i starts a segment: 0 a non-zero u32 flag, 1 and 2 a key unlike the one before (element 0 of a
+// range without the key before always starts one).
+void ProgramInterpreter::segmented(const core::cmd::Dispatch& d, const std::string& kernel,
+                                   const std::vector<View>& views, const std::vector<uint32_t>& p, uint64_t block) {
+  if (views.size() < 5) return fail(kernel + ": fewer than five bindings");
+  const View &values = views[0], &out = views[1], &totals = views[2], &heads = views[4];
+  const uint64_t n = p[0], tiles = p[5];
+  const uint32_t unit = values.unit;
+  const bool before = p[11] != 0;
+  auto head_at = [&](uint64_t i) {
+    if (d.key.heads == 0) return read(heads, p[10] + i) != 0;
+    if (i == 0 && !before) return true;
+    return read(heads, p[10] + i) != read(heads, p[10] + i - 1);
+  };
+  for (uint64_t t = tiles; t-- > 0;) {  // workgroups in reverse
+    const uint64_t first = t * block, last = std::min(n, first + block);
+    if (kernel == "seg_reduce_tiles") {
+      uint64_t total = identity(unit);
+      bool head = false;
+      for (uint64_t i = first; i < last; ++i) {
+        const bool h = head_at(i);
+        const uint64_t v = read(values, p[1] + i);
+        total = h ? v : combine(total, v, unit);
+        head = head || h;
+      }
+      write(totals, p[3] + t, total);
+      write(out, p[2] + t, head ? 1 : 0);
+      continue;
+    }
+    uint64_t running = identity(unit);
+    if (d.key.use_aux && t > 0) running = read(totals, p[3] + t - 1);
+    if (p[6] == 2 && t == 0) running = read(views[3], p[7]);
+    // The whole tile read before it is written: an in-place scan's workgroup does.
+    std::vector<std::pair<bool, uint64_t>> tile;
+    for (uint64_t i = first; i < last; ++i) tile.emplace_back(head_at(i), read(values, p[1] + i));
+    for (uint64_t i = first; i < last; ++i) {
+      const auto [h, v] = tile[i - first];
+      if (d.key.inclusive) {
+        running = h ? v : combine(running, v, unit);
+        write(out, p[2] + i, running);
+      } else {
+        write(out, p[2] + i, h ? identity(unit) : running);
+        running = h ? v : combine(running, v, unit);
+      }
+    }
+    if (errors_ > 0) return;
+  }
 }
 
 // Compaction by u32 flags (binding 3, non-zero keeps), CompactParams' words: 0..5 as PassParams, 6 and 7

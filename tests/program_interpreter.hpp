@@ -2,7 +2,8 @@
 // OpenGL executors record, run over byte buffers by CPU models of the kernels -- the scans' scan_local,
 // uniform_add, reduce_tiles, scan_tiles, single_pass, carry_save and carry_update with the add operator
 // on unsigned elements of a binding's unit (1 to 8 bytes, wrapping), and compaction's compact_count,
-// compact_scatter, compact_partition and compact_single_pass by u32 flags (select_flagged's predicate).
+// compact_scatter, compact_partition and compact_single_pass by u32 flags (select_flagged's predicate),
+// and the segmented scans' seg_reduce_tiles and seg_scan_tiles by flags or keys.
 //
 // It is adversarial where a GPU may be: bindings start at `alignment`-byte boundaries at or before their
 // ranges (so every offset word is exercised), dispatches between two barriers run in reverse order and
@@ -36,6 +37,13 @@ class ProgramInterpreter {
   // Kernels whose variant starts with `prefix` take blocks of `block_size` elements instead (a
   // compaction's tiles beside its counts' scan).
   void set_block_size(const std::string& prefix, uint64_t block_size) { blocks_.push_back({prefix, block_size}); }
+  // The operator of every kernel: add, or affine maps x -> m·x + c, the two halves of an element (m high,
+  // c low, each wrapping), composed left first -- associative but not commutative, so an offset combined
+  // on the wrong side or from the wrong tile shows.
+  enum class Operator { add, affine };
+  void set_operator(Operator op) { op_ = op; }
+  uint64_t identity(uint32_t unit) const;
+  uint64_t combine(uint64_t a, uint64_t b, uint32_t unit) const;  // truncated to `unit` bytes where written
 
   void run(const core::Program& program);
 
@@ -55,12 +63,15 @@ class ProgramInterpreter {
   void compaction(const std::string& kernel, const std::vector<View>& views, const std::vector<uint32_t>& p,
                   uint64_t block);
   void clear_state(const View& state, uint64_t slots);
+  void segmented(const core::cmd::Dispatch& d, const std::string& kernel, const std::vector<View>& views,
+                 const std::vector<uint32_t>& p, uint64_t block);
 
   std::vector<Buffer> buffers_;
   std::vector<std::vector<char>> written_;
   // Per byte: the epoch (barriers passed) and dispatch of the last write and the last read.
   std::vector<std::vector<uint32_t>> write_epoch_, write_by_, read_epoch_, read_by_;
   uint64_t block_;
+  Operator op_ = Operator::add;
   std::vector<std::pair<std::string, uint64_t>> blocks_;
   uint64_t alignment_;
   uint32_t epoch_ = 1;

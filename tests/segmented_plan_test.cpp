@@ -1,9 +1,10 @@
-// Unit tests for the segmented scan's plan (core::plan_segmented_scan), without a GPU: an interpreter
-// runs the plan's seg_reduce_tiles / seg_scan_tiles dispatches as the shaders define them -- dispatches
-// between barriers and the workgroups of each in reverse order -- on a non-commutative operator (affine
-// maps mod 2^64, so an offset combined on the wrong side or from the wrong tile shows), with temp
-// poisoned, and fails on reads of unwritten temp, on reads of what another dispatch wrote since the last
-// barrier, on a workgroup reading another's writes, and on ranges out of bounds. Results are compared
+// Unit tests for the segmented scan's plan (core::plan_segmented_scan), without a GPU: the plan's program
+// runs on the tests' CPU executor (program_interpreter.hpp), which models seg_reduce_tiles /
+// seg_scan_tiles as the shaders define them -- dispatches between barriers and the workgroups of each in
+// reverse order -- on a non-commutative operator (affine maps in an element's two halves, so an offset
+// combined on the wrong side or from the wrong tile shows), with temp poisoned, and fails on reads of
+// unwritten temp, on reads of what another dispatch wrote since the last barrier, and on ranges out of
+// bounds. Results are compared
 // with a sequential segmented scan, for every head source and kind, segment lengths 1, random and one
 // segment, sizes around every tile and recursion boundary. Windowed plans (SegmentedRequest::window)
 // run the same way, with the carry dispatches between windows (core/windows.hpp) as window_carry.comp
@@ -20,8 +21,10 @@
 #include <variant>
 #include <vector>
 
+#include "core/plan_program.hpp"
 #include "core/segmented_plan.hpp"
 #include "gpuscan/error.hpp"
+#include "program_interpreter.hpp"
 
 namespace {
 
@@ -86,175 +89,59 @@ std::vector<Affine> reference(const Data& d, bool inclusive) {
   return out;
 }
 
-// A cell of a buffer: its value, whether it was written, and by which dispatch / workgroup / phase.
-struct Cell {
-  Affine value;
-  uint32_t head = 0;
-  bool written = false;
-  int dispatch = -1;
-  uint64_t block = 0;
-  int phase = -1;
-};
-
-class Interpreter {
- public:
-  Interpreter(const SegmentedPlan& plan, const SegmentedRequest& req, const Data& data)
-      : plan_(plan), req_(req), data_(data), output_(req.n), temp_(plan.temp_bytes) {}
-
-  std::vector<Affine> run() {
-    // Phases are the runs of dispatches between barriers; each runs its dispatches in reverse.
-    std::vector<std::vector<std::pair<int, const SegStep*>>> phases(1);
-    int index = 0;
-    for (const SegStep& step : plan_.steps) {
-      if (std::holds_alternative<Barrier>(step)) {
-        phases.emplace_back();
-        continue;
-      }
-      phases.back().emplace_back(index++, &step);
-    }
-    for (size_t p = 0; p < phases.size(); ++p) {
-      EXPECT_TRUE(p + 1 == phases.size() || !phases[p].empty()) << "two barriers in a row";
-      for (auto it = phases[p].rbegin(); it != phases[p].rend(); ++it) {
-        if (const auto* d = std::get_if<SegDispatch>(it->second)) execute(*d, it->first, int(p));
-        else execute_carry(std::get<Dispatch>(*it->second), it->first, int(p));
-      }
-    }
-    std::vector<Affine> out;
-    for (uint64_t i = 0; i < req_.n; ++i) {
-      EXPECT_TRUE(output_[i].written) << "output[" << i << "] never written";
-      out.push_back(output_[i].value);
-    }
-    return out;
+// Runs `plan`'s program (core::lower_segmented_plan, what both backends execute) on `data` with the
+// tests' CPU executor (program_interpreter.hpp) and its affine operator, elements of req.element_size bytes
+// (m and c in their two halves), and returns the output as affine maps: the reference's reduced to those
+// halves, which mod-2^k arithmetic makes exact.
+std::vector<Affine> interpret(const SegmentedPlan& plan, const SegmentedRequest& req, const Data& data) {
+  const uint32_t esize = req.element_size, half = 4 * esize, hunit = head_unit_bytes(req.heads);
+  const uint64_t mask = (uint64_t{1} << half) - 1;
+  auto put = [](std::vector<std::byte>& bytes, uint64_t i, uint64_t v, uint32_t unit) {
+    for (uint32_t b = 0; b < unit; ++b) bytes[i * unit + b] = static_cast<std::byte>(v >> (8 * b));
+  };
+  std::vector<std::byte> values(req.n * esize), heads(req.n * hunit);
+  for (uint64_t i = 0; i < req.n; ++i) {
+    put(values, i, (data.values[i].m & mask) << half | (data.values[i].c & mask), esize);
+    put(heads, i, data.heads[i], hunit);
   }
-
- private:
-  // Byte address of element i of `r` (unit bytes each), checked against its slot.
-  Cell& cell(const SegRange& r, uint64_t i, uint32_t unit) {
-    EXPECT_LT(i, r.count);
-    if (r.slot == SegSlot::output) {
-      EXPECT_LE(r.offset + r.count, req_.n);
-      return output_.at(r.offset + i);
-    }
-    EXPECT_EQ(r.slot, SegSlot::temp) << "only output and temp hold cells";
-    const uint64_t byte = (r.offset + i) * unit;
-    EXPECT_LE((r.offset + r.count) * unit, plan_.temp_bytes) << "a temp range past temp_bytes";
-    return temp_.at(byte / 4);  // both units start cells on 4-byte words; 8-byte values own their first word
+  using Buffer = gpuscan::test::ProgramInterpreter::Buffer;
+  gpuscan::test::ProgramInterpreter sim(
+      {Buffer{values, true}, Buffer{heads, true}, Buffer{std::vector<std::byte>(req.n * esize, std::byte{0xA5})},
+       Buffer{std::vector<std::byte>(plan.temp_bytes, std::byte{0xA5})}, Buffer{}, Buffer{}},  // SegBuffer's order
+      req.tile_size);
+  sim.set_operator(gpuscan::test::ProgramInterpreter::Operator::affine);
+  SegmentedLowering how;
+  how.head_unit = hunit;
+  how.scan.element_size = esize;
+  how.key_of = [&](const SegDispatch& d) {
+    return segmented_kernel_key(d, esize == 8 ? gpuscan::DataType::u64 : gpuscan::DataType::u32, gpuscan::Op::add, 0, 0);
+  };
+  how.scan.key_of = [](const Dispatch& d) {
+    gpuscan::PipelineKey key;
+    key.variant = kernel_name(d.kernel);
+    key.inclusive = d.inclusive;
+    key.use_aux = d.kernel == Kernel::carry_save;
+    return key;
+  };
+  sim.run(lower_segmented_plan(plan, how));
+  EXPECT_EQ(sim.errors(), 0u) << "first: " << sim.first_error();
+  EXPECT_TRUE(sim.written(seg_output, 0, req.n * esize)) << "some output element was never written";
+  std::vector<Affine> out;
+  const std::vector<std::byte>& bytes = sim.bytes(seg_output);
+  for (uint64_t i = 0; i < req.n; ++i) {
+    uint64_t v = 0;
+    for (uint32_t b = 0; b < esize; ++b) v |= uint64_t{static_cast<uint8_t>(bytes[i * esize + b])} << (8 * b);
+    out.push_back({(v >> half) & mask, v & mask});
   }
+  return out;
+}
 
-  const Cell& read(const SegRange& r, uint64_t i, uint32_t unit, int dispatch, uint64_t block, int phase) {
-    const Cell& c = cell(r, i, unit);
-    EXPECT_TRUE(c.written) << "read of never-written scratch at element " << i;
-    if (c.written && c.phase == phase)
-      EXPECT_TRUE(c.dispatch == dispatch && c.block == block)
-          << "read of what another dispatch or workgroup wrote without a barrier in between";
-    return c;
-  }
-
-  void write(const SegRange& r, uint64_t i, uint32_t unit, int dispatch, uint64_t block, int phase, Affine value,
-             uint32_t head) {
-    Cell& c = cell(r, i, unit);
-    if (c.written && c.phase == phase)
-      EXPECT_TRUE(c.dispatch == dispatch && c.block == block) << "two writers of one element without a barrier";
-    c = {value, head, true, dispatch, block, phase};
-  }
-
-  Affine value_at(const SegDispatch& d, uint64_t i, int index, uint64_t block, int phase) {
-    EXPECT_LT(i, d.values.count);
-    if (d.values.slot == SegSlot::input) {
-      EXPECT_EQ(d.level, 0u);
-      EXPECT_LE(d.values.offset + d.values.count, req_.n);
-      return data_.values.at(d.values.offset + i);
-    }
-    return read(d.values, i, req_.element_size, index, block, phase).value;
-  }
-
-  bool head_at(const SegDispatch& d, uint64_t i, int index, uint64_t block, int phase) {
-    EXPECT_LT(i, d.heads.count);
-    if (d.heads.slot == SegSlot::heads) {
-      EXPECT_EQ(d.level, 0u);
-      EXPECT_EQ(d.head_source, req_.heads);
-      EXPECT_LE(d.heads.offset + d.heads.count, req_.n);
-      const uint64_t j = d.heads.offset + i;
-      if (d.head_source == HeadSource::flags) return data_.heads.at(j) != 0;
-      if (d.heads_before) EXPECT_GT(d.heads.offset, 0u) << "no key before the range";
-      return (i == 0 && !d.heads_before) || data_.heads.at(j) != data_.heads.at(j - 1);
-    }
-    EXPECT_EQ(d.head_source, HeadSource::flags) << "levels above the data read tile heads as flags";
-    return read(d.heads, i, 4, index, block, phase).head != 0;
-  }
-
-  void execute(const SegDispatch& d, int index, int phase) {
-    const uint64_t b = req_.tile_size;
-    EXPECT_EQ(d.blocks, ceil_div(d.n, b));
-    EXPECT_GE(uint64_t{d.groups_x} * d.groups_y, d.blocks);
-    EXPECT_LE(d.groups_x, req_.limits.max_groups_x);
-    EXPECT_LE(d.groups_y, req_.limits.max_groups_y);
-    EXPECT_EQ(d.values.count, d.n);
-    EXPECT_EQ(d.heads.count, d.n);
-    EXPECT_TRUE(!d.heads_before || (d.level == 0 && d.head_source != HeadSource::flags));
-    EXPECT_TRUE(!d.carry_from_temp || d.kernel == SegKernel::seg_scan_tiles);
-    for (uint64_t t = d.blocks; t-- > 0;) {
-      const uint64_t first = t * b, last = std::min(d.n, first + b);
-      if (d.kernel == SegKernel::seg_reduce_tiles) {
-        EXPECT_EQ(d.totals.count, d.blocks);
-        EXPECT_EQ(d.tile_heads.count, d.blocks);
-        Affine total;
-        bool head = false;
-        for (uint64_t i = first; i < last; ++i) {
-          const bool h = head_at(d, i, index, t, phase);
-          total = h ? value_at(d, i, index, t, phase) : combine(total, value_at(d, i, index, t, phase));
-          head = head || h;
-        }
-        write(d.totals, t, req_.element_size, index, t, phase, total, 0);
-        write(d.tile_heads, t, 4, index, t, phase, {}, head ? 1 : 0);
-        continue;
-      }
-      EXPECT_EQ(d.out.count, d.n);
-      Affine running;
-      if (d.read_offsets && t > 0) running = read(d.totals, t - 1, req_.element_size, index, t, phase).value;
-      if (d.carry_from_temp && t == 0) running = read(d.carry, 0, req_.element_size, index, t, phase).value;
-      // Read the whole tile before writing it: an in-place scan's workgroup does.
-      std::vector<std::pair<bool, Affine>> tile;
-      for (uint64_t i = first; i < last; ++i) tile.emplace_back(head_at(d, i, index, t, phase), value_at(d, i, index, t, phase));
-      for (uint64_t i = first; i < last; ++i) {
-        const auto [h, v] = tile[i - first];
-        Affine out;
-        if (d.inclusive) {
-          running = h ? v : combine(running, v);
-          out = running;
-        } else {
-          out = h ? Affine{} : running;
-          running = h ? v : combine(running, v);
-        }
-        write(d.out, i, req_.element_size, index, t, phase, out, 0);
-      }
-    }
-  }
-
-  // window_carry.comp: carry_save copies the window's last input to aux[1]; carry_update writes the
-  // running value to aux[0]: the last output, combined (exclusive) with the saved input.
-  void execute_carry(const Dispatch& d, int index, int phase) {
-    const SegRange src = as_seg(d.src), aux = as_seg(d.aux);
-    EXPECT_EQ(src.count, 1u);
-    EXPECT_EQ(aux.slot, SegSlot::temp);
-    const uint32_t e = req_.element_size;
-    if (d.kernel == Kernel::carry_save) {
-      EXPECT_EQ(src.slot, SegSlot::input);
-      write(aux, 1, e, index, 0, phase, data_.values.at(src.offset), 0);
-      return;
-    }
-    ASSERT_EQ(d.kernel, Kernel::carry_update);
-    EXPECT_EQ(src.slot, SegSlot::output);
-    const Affine last = read(src, 0, e, index, 0, phase).value;
-    write(aux, 0, e, index, 0, phase, d.inclusive ? last : combine(last, read(aux, 1, e, index, 0, phase).value), 0);
-  }
-
-  const SegmentedPlan& plan_;
-  const SegmentedRequest& req_;
-  const Data& data_;
-  std::vector<Cell> output_;
-  std::vector<Cell> temp_;  // one cell per 4-byte word of temp
-};
+// The sequential reference with each map's halves reduced to `esize` bytes' worth.
+std::vector<Affine> reduced(std::vector<Affine> maps, uint32_t esize) {
+  const uint64_t mask = (uint64_t{1} << (4 * esize)) - 1;
+  for (Affine& a : maps) a = {a.m & mask, a.c & mask};
+  return maps;
+}
 
 SegmentedRequest request(uint64_t n, uint32_t tile, bool inclusive, HeadSource heads, uint32_t esize = 4,
                          PlanLimits limits = {}, uint64_t window = 0) {
@@ -324,9 +211,7 @@ TEST(SegmentedPlan, InterpretedPlansMatchTheSequentialScan) {
             const SegmentedPlan plan = plan_segmented_scan(req);
             check_layout(plan, req);
             const Data data = make_data(n, pattern, source, rng);
-            Interpreter interpreter(plan, req, data);
-            const auto got = interpreter.run();
-            ASSERT_EQ(got, reference(data, inclusive)) << describe(plan);
+            ASSERT_EQ(interpret(plan, req, data), reduced(reference(data, inclusive), esize)) << describe(plan);
             if (::testing::Test::HasFailure()) return;
           }
     }
@@ -366,8 +251,7 @@ TEST(SegmentedPlan, GridsUnderSmallLimits) {
   EXPECT_EQ(d.groups_y, 72u);  // 500 tiles in rows of at most 7, spread evenly
   std::mt19937_64 rng(1);
   const Data data = make_data(1000, Pattern::random, HeadSource::flags, rng);
-  Interpreter interpreter(plan, req, data);
-  EXPECT_EQ(interpreter.run(), reference(data, true));
+  EXPECT_EQ(interpret(plan, req, data), reduced(reference(data, true), 4));
   EXPECT_THROW(plan_segmented_scan(request(1000, 2, true, HeadSource::flags, 4, {7, 10})), gpuscan::Error);
 }
 
@@ -401,8 +285,7 @@ TEST(SegmentedPlan, WindowedPlansMatchTheSequentialScan) {
               const SegmentedPlan plan = plan_segmented_scan(req);
               check_layout(plan, req);
               const Data data = make_data(n, pattern, source, rng, at_boundaries ? w : 0);
-              Interpreter interpreter(plan, req, data);
-              ASSERT_EQ(interpreter.run(), reference(data, inclusive)) << describe(plan);
+              ASSERT_EQ(interpret(plan, req, data), reduced(reference(data, inclusive), esize)) << describe(plan);
               if (::testing::Test::HasFailure()) return;
             }
   }
