@@ -12,11 +12,15 @@
 
 #include "core/policy.hpp"
 #include "core/profile.hpp"
+#include "gpuscan/error.hpp"
 
 namespace {
 
 using gpuscan::Algorithm;
+using gpuscan::CompactPath;
 using gpuscan::DataType;
+using gpuscan::Errc;
+using gpuscan::Error;
 using gpuscan::ScanKind;
 namespace core = gpuscan::core;
 
@@ -251,6 +255,28 @@ TEST(ChooseScan, AutomaticLookAheadForDeterministicF32) {
   EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::reduce_then_scan);
   for (const core::TuningProfile* p : {&core::h200_profile(), &core::lavapipe_profile(), &core::conservative_profile()})
     EXPECT_EQ(core::choose_scan(full, *p, f32, above).algorithm, Algorithm::reduce_then_scan) << p->name;
+}
+
+// The compaction's path and how its counts are scanned: one rule for both backends.
+TEST(ChooseCompactPath, AutomaticTakesBallotsWhereTheDeviceHasThem) {
+  using core::choose_compact_path;
+  EXPECT_EQ(choose_compact_path(CompactPath::automatic, true, "x"), CompactPath::ballot);
+  EXPECT_EQ(choose_compact_path(CompactPath::automatic, false, "x"), CompactPath::shared_memory);
+  EXPECT_EQ(choose_compact_path(CompactPath::shared_memory, true, "x"), CompactPath::shared_memory);
+  EXPECT_EQ(choose_compact_path(CompactPath::ballot, true, "x"), CompactPath::ballot);
+  try {
+    choose_compact_path(CompactPath::ballot, false, "the device has no ballots");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), make_error_code(Errc::unsupported));
+    EXPECT_NE(std::string(e.what()).find("the device has no ballots; use CompactPath::shared_memory"),
+              std::string::npos)
+        << e.what();
+  }
+  for (const bool arithmetic : {false, true}) {
+    EXPECT_TRUE(core::compact_counts_multipass(CompactPath::shared_memory, arithmetic));
+    EXPECT_EQ(core::compact_counts_multipass(CompactPath::ballot, arithmetic), !arithmetic);
+  }
 }
 
 }  // namespace

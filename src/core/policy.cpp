@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/tuning.hpp"
+#include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
 
@@ -46,6 +47,17 @@ uint32_t tiles_per_workgroup(const TuningProfile& profile, uint32_t requested, u
 
 uint32_t compact_large_vectors_per_lane(const TuningProfile& profile, uint64_t count) {
   return count > profile.large_tile_min_elements ? profile.compact_large_tile_vectors_per_lane : 0;
+}
+
+CompactPath choose_compact_path(CompactPath requested, bool ballots, const std::string& device) {
+  if (requested == CompactPath::automatic) return ballots ? CompactPath::ballot : CompactPath::shared_memory;
+  if (requested == CompactPath::ballot && !ballots)
+    throw Error(Errc::unsupported, device + "; use CompactPath::shared_memory or automatic");
+  return requested;
+}
+
+bool compact_counts_multipass(CompactPath path, bool subgroup_arithmetic) {
+  return path == CompactPath::shared_memory || !subgroup_arithmetic;
 }
 
 }  // namespace gpuscan::core

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/profile.hpp"
 #include "core/scan_shape.hpp"
+#include "gpuscan/compact.hpp"
 #include "gpuscan/types.hpp"
 
 namespace gpuscan::core {
@@ -41,5 +43,13 @@ uint32_t tiles_per_workgroup(const TuningProfile& profile, uint32_t requested, u
 // The K a single-pass selection of `count` elements takes when its config leaves K 0, if the stage fits
 // (0: the plain K).
 uint32_t compact_large_vectors_per_lane(const TuningProfile& profile, uint64_t count);
+
+// A compaction's path: `automatic` takes the ballot path where the device has subgroup ballots in compute
+// shaders, else the shared-memory path; an explicit ballot path without them is Errc::unsupported, `device`
+// naming the device and what it lacks ("the device has no subgroup ballots in compute shaders").
+CompactPath choose_compact_path(CompactPath requested, bool ballots, const std::string& device);
+// Whether a compaction's tile counts are scanned by the multipass (Blelloch) plan: on the shared-memory
+// path, which uses no subgroup operation at all, and wherever subgroup arithmetic is missing.
+bool compact_counts_multipass(CompactPath path, bool subgroup_arithmetic);
 
 }  // namespace gpuscan::core

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/policy.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "gl/context_impl.hpp"
@@ -429,12 +430,8 @@ bool Context::Impl::reduce_without_subgroups(DataType type) const {
 }
 
 CompactPath Context::resolve(CompactPath requested) const {
-  const bool ballot = impl_->info.subgroup_ballot;
-  if (requested == CompactPath::automatic) return ballot ? CompactPath::ballot : CompactPath::shared_memory;
-  if (requested == CompactPath::ballot && !ballot)
-    throw Error(Errc::unsupported, impl_->info.renderer + " has no GL_KHR_shader_subgroup ballot in compute shaders; "
-                                                          "use CompactPath::shared_memory or automatic");
-  return requested;
+  return core::choose_compact_path(requested, impl_->info.subgroup_ballot,
+                                   impl_->info.renderer + " has no GL_KHR_shader_subgroup ballot in compute shaders");
 }
 
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {

@@ -9,6 +9,7 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/policy.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
@@ -108,8 +109,7 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
                                    "and the GL backend builds no look-back kernels; use CompactAlgorithm::three_pass "
                                    "(or automatic)");
   r.path = ctx.resolve(config.path);
-  // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
-  const bool counts_multipass = r.path == CompactPath::shared_memory || !info.subgroup_arithmetic;
+  const bool counts_multipass = core::compact_counts_multipass(r.path, info.subgroup_arithmetic);
   r.algorithm = counts_multipass ? Algorithm::multipass : Algorithm::reduce_then_scan;
   r.plan = core::plan_compaction(count, r.shape, counts_multipass, partition, limits(ctx));
   return r;

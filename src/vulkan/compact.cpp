@@ -14,6 +14,7 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/policy.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
@@ -54,11 +55,8 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   if (const std::string why = impl_of(ctx).type_obstacle(config.type, false, "compactions"); !why.empty())
     throw Error(Errc::unsupported, why);
   const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-  CompactPath path = config.path;
-  if (path == CompactPath::automatic) path = ballot ? CompactPath::ballot : CompactPath::shared_memory;
-  if (path == CompactPath::ballot && !ballot)
-    throw Error(Errc::unsupported, "the device has no subgroup ballots in compute shaders; use "
-                                   "CompactPath::shared_memory or automatic");
+  const CompactPath path =
+      core::choose_compact_path(config.path, ballot, "the device has no subgroup ballots in compute shaders");
   // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
   const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
     return core::compact_single_pass_shared_bytes(s, esize) <= info.max_shared_memory_bytes;
@@ -112,8 +110,7 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
                       std::to_string(info.max_shared_memory_bytes) +
                       "; use a smaller W or K, or CompactAlgorithm::three_pass or automatic");
   }
-  // The shared-memory path uses no subgroup operations at all, so its counts are scanned with Blelloch.
-  r.counts_multipass = r.path == CompactPath::shared_memory || !info.has_subgroup_arithmetic();
+  r.counts_multipass = core::compact_counts_multipass(r.path, info.has_subgroup_arithmetic());
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
                                  {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]},
                                  r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window, extent);
