@@ -1,4 +1,4 @@
-// The OpenGL executor of core's step format (core/program.hpp): issues a program's commands.
+// The OpenGL backend of core::execute_program (core/execute.hpp): issues a program's commands.
 #pragma once
 
 #include <span>
@@ -8,14 +8,15 @@
 
 namespace gpuscan::gl {
 
-// Builds every program `program` dispatches (so that a compile error leaves nothing issued), then issues
-// its commands with its buffer i bound to buffers[i]. A barrier after dispatches is glMemoryBarrier
-// with the bits its readers need; GL orders fills and updates (buffer commands) by itself.
 // Builds the programs `program` dispatches (execute does too; this is for a primitive that issues other
 // work before it).
 void build_programs(Context::Impl& impl, const core::Program& program);
 
-// With `gpu_ns`, the GPU time between its first and last command (timestamp queries; waits for them).
+// Binds every range and builds every program `program` dispatches (so that an error leaves nothing
+// issued), then issues its commands with its buffer i bound to buffers[i]: a barrier after dispatches is
+// glMemoryBarrier with the bits its readers need (GL orders fills and updates, buffer commands, by
+// itself). With `gpu_ns`, the GPU time between its first and last command (timestamp queries; waits
+// for them).
 void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers,
              double* gpu_ns = nullptr);
 

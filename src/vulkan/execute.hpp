@@ -1,4 +1,4 @@
-// The Vulkan executor of core's step format (core/program.hpp): records a program into a command buffer.
+// The Vulkan backend of core::execute_program (core/execute.hpp): records a program into a command buffer.
 #pragma once
 
 #include <span>
