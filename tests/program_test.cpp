@@ -62,7 +62,6 @@ TEST(Program, BarriersAreNeverLeadingOrDoubled) {
   EXPECT_THROW(p.fill(0, 4, 6), Error);
   EXPECT_THROW(p.update(0, 3, {1}), Error);
   EXPECT_EQ(p.dispatch_count(), 1u);
-  EXPECT_FALSE(p.has_indirect());
 }
 
 TEST(Program, BarrierScopesSeeWritersBeforeAndEveryReaderAfter) {
@@ -85,7 +84,6 @@ TEST(Program, BarrierScopesSeeWritersBeforeAndEveryReaderAfter) {
   EXPECT_TRUE(second.before_dispatch && second.before_indirect && second.before_transfer);
   const BarrierScope last = barrier_scope(p, 5);
   EXPECT_TRUE(last.after_dispatch && !last.before_dispatch && !last.before_indirect && last.before_transfer);
-  EXPECT_TRUE(p.has_indirect());
   // A program that continues earlier work orders what was recorded before it.
   Program after;
   after.commands.emplace_back(cmd::Barrier{.after_earlier = true});

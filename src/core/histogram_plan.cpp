@@ -117,8 +117,6 @@ Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, boo
   return program;
 }
 
-std::vector<std::string> histogram_buffer_names() { return {"input", "counts", "temp", "count_words", "status"}; }
-
 void check_histogram_overlaps(const HistogramRanges& r) {
   if (overlaps(r.temp, r.counts))
     throw Error(Errc::invalid_argument, "temp overlaps the counts; give them disjoint ranges");

@@ -87,7 +87,6 @@ enum HistogramBuffer : uint8_t { histogram_input, histogram_counts, histogram_te
 // of a count in GPU memory (1 or 2; 0 for none). Bindings the kernel does not read cover the counts.
 Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, bool accumulate, uint64_t bound,
                           uint32_t count_words, uint64_t window_elements, uint32_t max_groups_x);
-std::vector<std::string> histogram_buffer_names();  // for describe(const Program&)
 
 // The ranges a histogram touches, as core sees them (bytes 0: none).
 struct HistogramRanges {

@@ -1,6 +1,6 @@
 #include "core/program.hpp"
 
-#include <sstream>
+#include <string>
 
 #include "gpuscan/error.hpp"
 
@@ -10,10 +10,6 @@ namespace {
 void check_words(uint64_t offset, uint64_t bytes, const char* what) {
   if (offset % 4 != 0 || bytes % 4 != 0)
     throw Error(Errc::invalid_argument, std::string("internal: a ") + what + " of whole 32-bit words only");
-}
-
-std::string name_of(const std::vector<std::string>& names, uint8_t buffer) {
-  return buffer < names.size() ? names[buffer] : "buffer " + std::to_string(buffer);
 }
 
 }  // namespace
@@ -37,12 +33,6 @@ size_t Program::dispatch_count() const {
   size_t n = 0;
   for (const Command& c : commands) n += std::holds_alternative<cmd::Dispatch>(c);
   return n;
-}
-
-bool Program::has_indirect() const {
-  for (const Command& c : commands)
-    if (const auto* d = std::get_if<cmd::Dispatch>(&c); d && d->indirect) return true;
-  return false;
 }
 
 ResolvedDispatch resolve_dispatch(const cmd::Dispatch& d, std::span<const uint32_t> element_offsets,
@@ -129,46 +119,6 @@ BarrierScope barrier_scope(const Program& program, size_t i) {
     }
   }
   return s;
-}
-
-std::string describe(const Program& program, const std::vector<std::string>& names) {
-  std::ostringstream out;
-  for (const Command& c : program.commands) {
-    if (std::holds_alternative<cmd::Barrier>(c)) {
-      out << (std::get<cmd::Barrier>(c).after_earlier ? "barrier (after earlier work)\n" : "barrier\n");
-    } else if (const auto* f = std::get_if<cmd::Fill>(&c)) {
-      out << "fill " << name_of(names, f->buffer) << " bytes [" << f->offset << ", " << f->offset + f->bytes
-          << ") with " << f->value << "\n";
-    } else if (const auto* u = std::get_if<cmd::Update>(&c)) {
-      out << "update " << name_of(names, u->buffer) << " bytes [" << u->offset << ", "
-          << u->offset + 4 * u->words.size() << ")\n";
-    } else {
-      const auto& d = std::get<cmd::Dispatch>(c);
-      out << "dispatch " << d.key.variant << " [W " << d.key.workgroup_size << "] ";
-      if (d.indirect) out << "indirect from " << name_of(names, d.indirect->buffer) << " byte " << d.indirect->offset;
-      else out << d.groups_x << " x " << d.groups_y;
-      out << ":";
-      for (const Bind& b : d.bindings)
-        out << " " << name_of(names, b.buffer) << "[" << b.first << ", " << b.first + b.count << ")"
-            << (b.unit != 4 ? "x" + std::to_string(b.unit) : "");
-      out << " params";
-      for (const Param& p : d.params) {
-        out << " ";
-        switch (p.kind) {
-          case Param::Kind::word: out << p.value; break;
-          case Param::Kind::offset:
-            out << "@" << int{p.binding} << (p.scale != 1 ? "x" + std::to_string(p.scale) : "")
-                << (p.value ? "+" + std::to_string(p.value) : "");
-            break;
-          default:
-            out << "&" << name_of(names, p.at.buffer) << "[" << p.at.first << "]"
-                << (p.kind == Param::Kind::address_high ? ".hi" : ".lo");
-        }
-      }
-      out << "\n";
-    }
-  }
-  return out.str();
 }
 
 }  // namespace gpuscan::core

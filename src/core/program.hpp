@@ -122,7 +122,6 @@ struct Program {
   void update(uint8_t buffer, uint64_t offset, std::vector<uint32_t> words);
 
   size_t dispatch_count() const;
-  bool has_indirect() const;  // some dispatch takes its grid from a buffer
 };
 
 // What an executor issues for a dispatch once it has bound its bindings (element_offsets[k]: where
@@ -165,8 +164,5 @@ struct BarrierScope {
 };
 BarrierScope barrier_scope(const Program& program, size_t i);
 
-// One line per command, `names` naming the buffers (index -> name; "buffer <i>" where missing):
-//   dispatch histogram.u32.u32 [W 256] 4 x 1: input[0, 1048576) counts[0, 64) ... params 1048576 0 ...
-std::string describe(const Program& program, const std::vector<std::string>& names = {});
 
 }  // namespace gpuscan::core
