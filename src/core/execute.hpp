@@ -45,6 +45,7 @@ void execute_program(const Program& program, Backend& backend) {
     ready.push_back(std::move(r));
   }
   if (!backend.recording()) return;
+  const std::vector<BarrierScope> scopes = barrier_scopes(program);
   size_t next = 0;
   for (size_t i = 0; i < program.commands.size(); ++i) {
     const Command& c = program.commands[i];
@@ -52,7 +53,7 @@ void execute_program(const Program& program, Backend& backend) {
       const Ready& r = ready[next++];
       backend.dispatch(r.resolved.key, std::span(r.bound), std::span(r.resolved.params), *d);
     } else if (std::holds_alternative<cmd::Barrier>(c)) {
-      backend.barrier(barrier_scope(program, i));
+      backend.barrier(scopes[i]);
     } else if (const auto* f = std::get_if<cmd::Fill>(&c)) {
       backend.fill(*f);
     } else {

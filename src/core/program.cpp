@@ -102,23 +102,39 @@ void append_placed(Program& program, Program part, std::span<const Place> at) {
   }
 }
 
-BarrierScope barrier_scope(const Program& program, size_t i) {
-  BarrierScope s;
+std::vector<BarrierScope> barrier_scopes(const Program& program) {
   const auto& c = program.commands;
-  s.after_dispatch = std::get<cmd::Barrier>(c[i]).after_earlier;
-  for (size_t j = i; j-- > 0 && !std::holds_alternative<cmd::Barrier>(c[j]);) {
-    if (std::holds_alternative<cmd::Dispatch>(c[j])) s.after_dispatch = true;
-    else s.after_transfer = true;
-  }
-  for (size_t j = i + 1; j < c.size(); ++j) {  // every later command: chained barriers need not be reasoned about
+  std::vector<BarrierScope> scopes(c.size());
+  // Readers: every kind of command after the barrier, gathered from the end in one pass (chained barriers
+  // then need not be reasoned about).
+  BarrierScope later;
+  for (size_t j = c.size(); j-- > 0;) {
+    scopes[j].before_dispatch = later.before_dispatch;
+    scopes[j].before_indirect = later.before_indirect;
+    scopes[j].before_transfer = later.before_transfer;
     if (const auto* d = std::get_if<cmd::Dispatch>(&c[j])) {
-      s.before_dispatch = true;
-      s.before_indirect |= d->indirect.has_value();
-    } else {
-      s.before_transfer = true;
+      later.before_dispatch = true;
+      later.before_indirect |= d->indirect.has_value();
+    } else if (!std::holds_alternative<cmd::Barrier>(c[j])) {
+      later.before_transfer = true;
     }
   }
-  return s;
+  // Writers: the kinds since the previous barrier.
+  bool dispatched = false, transferred = false;
+  for (size_t j = 0; j < c.size(); ++j) {
+    if (const auto* b = std::get_if<cmd::Barrier>(&c[j])) {
+      scopes[j].after_dispatch = dispatched || b->after_earlier;
+      scopes[j].after_transfer = transferred;
+      dispatched = transferred = false;
+    } else if (std::holds_alternative<cmd::Dispatch>(c[j])) {
+      dispatched = true;
+    } else {
+      transferred = true;
+    }
+  }
+  return scopes;
 }
+
+BarrierScope barrier_scope(const Program& program, size_t i) { return barrier_scopes(program).at(i); }
 
 }  // namespace gpuscan::core

@@ -163,6 +163,8 @@ struct BarrierScope {
   bool before_dispatch = false, before_indirect = false, before_transfer = false;
 };
 BarrierScope barrier_scope(const Program& program, size_t i);
+// Every command's (meaningful at the barriers), in two passes over the program: what executors use.
+std::vector<BarrierScope> barrier_scopes(const Program& program);
 
 
 }  // namespace gpuscan::core
