@@ -228,9 +228,13 @@ void record_plan(const Context& ctx, VkCommandBuffer cmd, const ResolvedCompact&
   vk::execute(ctx, cmd, core::lower_compact_plan(r.plan, how), buffers);
 }
 
+void check_compact_views(const Context& ctx, const ResolvedCompact& r, const SelectArgs& args, bool flagged,
+                         bool partition, const vk::IndexedSelect* indexed, uint32_t flag_size);
+
 void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, bool flagged, bool partition,
                     const vk::IndexedSelect* indexed = nullptr) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  // A null command buffer only builds the pipelines (prepare_run_length's walk through the indexed
+  // selection); the public record calls refuse it before they get here.
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   const ResolvedCompact r =
       resolve_compact(ctx, args.count, args.config, partition, args.temp_zeroed, count_from != nullptr);
@@ -243,6 +247,14 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
   if (flagged && args.flags_kind != SegmentHeads::flags)  // keys compare with the one before, as run_start
     core::check_run_start_fits(args.count, impl_of(ctx).window_elements(std::max(element_size(args.config.type), flag_size)));
 
+  if (cmd != VK_NULL_HANDLE) check_compact_views(ctx, r, args, flagged, partition, indexed, flag_size);
+  record_plan(ctx, cmd, r, args, flagged, predicate, count_from, indexed);
+}
+
+// The caller's views for record_compact: room, alignment and no overlaps.
+void check_compact_views(const Context& ctx, const ResolvedCompact& r, const SelectArgs& args, bool flagged,
+                         bool partition, const vk::IndexedSelect* indexed, uint32_t flag_size) {
+  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
   vk::check_view("count", args.count_out, 1, 4, "the compaction needs");
   const uint64_t n = args.count;  // with count_from: the upper bound
   const uint32_t esize = element_size(args.config.type);
@@ -288,8 +300,6 @@ void record_compact(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a
     vk::check_indirect_count(*count_from, args.temp, written, "the output, temp or count (count_out) range",
                              "a compaction");
   }
-
-  record_plan(ctx, cmd, r, args, flagged, predicate, count_from, indexed);
 }
 
 // `flags`: values.size() flags or keys, as `flags_kind` says; nullptr for a predicate.
@@ -392,18 +402,22 @@ void vk::record_select_indexed(const Context& ctx, VkCommandBuffer cmd, const Se
 }
 
 void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   record_compact(ctx, cmd, args, false, false);
 }
 
 void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   record_compact(ctx, cmd, args, true, false);
 }
 
 void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   record_compact(ctx, cmd, args, false, true);
 }
 
 void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   record_compact(ctx, cmd, args, true, true);
 }
 
