@@ -20,6 +20,7 @@
 #include "gpuscan/vulkan/context.hpp"
 #include "gpuscan/vulkan/error.hpp"
 #include "gpuscan/vulkan/histogram.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "gpuscan/vulkan/run_length.hpp"
 #include "gpuscan/vulkan/scan.hpp"

@@ -6,6 +6,7 @@
 
 #include "core/execute.hpp"
 #include "gl/buffers.hpp"
+#include "gl/timer.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -73,25 +74,9 @@ void build_programs(Context::Impl& impl, const core::Program& program) {
 
 void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers, double* gpu_ns) {
   Issuer issuer{impl, buffers};
-  if (!gpu_ns) return core::execute_program(program, issuer);
-  // Timed: two GL_TIMESTAMP queries around the commands, the programs built first so that compiling is
-  // not timed (not GL_TIME_ELAPSED: llvmpipe answers 1 ns for that).
-  GLuint queries[2] = {0, 0};
-  impl.gl.CreateQueries(GL_TIMESTAMP, 2, queries);
-  try {
-    build_programs(impl, program);
-    impl.gl.QueryCounter(queries[0], GL_TIMESTAMP);
-    core::execute_program(program, issuer);
-  } catch (...) {
-    impl.gl.DeleteQueries(2, queries);
-    throw;
-  }
-  impl.gl.QueryCounter(queries[1], GL_TIMESTAMP);
-  GLuint64 begin = 0, end = 0;
-  impl.gl.GetQueryObjectui64v(queries[0], GL_QUERY_RESULT, &begin);
-  impl.gl.GetQueryObjectui64v(queries[1], GL_QUERY_RESULT, &end);
-  impl.gl.DeleteQueries(2, queries);
-  *gpu_ns = end > begin ? static_cast<double>(end - begin) : 0.0;
+  // Timed: the programs built first, so that compiling is not timed.
+  if (gpu_ns) build_programs(impl, program);
+  timed(impl, gpu_ns, [&] { core::execute_program(program, issuer); });
 }
 
 }  // namespace gpuscan::gl

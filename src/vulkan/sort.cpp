@@ -24,6 +24,7 @@
 #include "core/scan_shape.hpp"
 #include "core/sort_plan.hpp"
 #include "gpuscan/vulkan/scan.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/sort.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -261,6 +262,19 @@ TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, cons
   return req;
 }
 
+std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
+  check_sort_values(config, config.value_bytes != 0);
+  const Layout l = layout_for(ctx, count, config, false);
+  std::string text = std::string(l.onesweep ? "onesweep" : "multipass") + ", " + std::to_string(l.passes) +
+                     (l.passes == 1 ? " pass" : " passes") + ", W = " + std::to_string(l.shape.workgroup_size) +
+                     ", K = " + std::to_string(l.shape.keys_per_lane) + ", ranking by " +
+                     (l.shape.rows ? "subgroup ballots" : "1-bit splits (no subgroups)") +
+                     (l.device_address ? ", keys and values through device addresses" : "");
+  if (!l.onesweep && l.counts > 0)
+    text += "\ncount scan: " + describe_scan_plan(ctx, l.counts, counts_scan_config(ctx), true);
+  return text;
+}
+
 void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args) {
   record(ctx, cmd, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false, args.count_from);
 }
@@ -283,37 +297,9 @@ void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& conf
 
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
                        const SortConfig& config, bool indices) {
-  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
   const uint64_t n = core::check_sort_bytes(keys.size(), values.size(), config, indices);
-  const TempRequirements req = sort_temp_requirements(ctx, n, config);
-  SortedBytes out;
-  out.keys.resize(n * kbytes);
-  out.values.resize(n * vbytes);
-  if (n == 0) return out;
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | impl_of(ctx).address_usage();
-  vk::OwnedBuffer keys_in(physical, device, n * kbytes, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer keys_out(physical, device, n * kbytes, usage, vk::MemoryKind::host_readback);
-  vk::OwnedBuffer values_in, values_out;
-  if (vbytes) {
-    if (!indices) values_in = vk::OwnedBuffer(physical, device, n * vbytes, usage, vk::MemoryKind::host_visible);
-    values_out = vk::OwnedBuffer(physical, device, n * vbytes, usage, vk::MemoryKind::host_readback);
-  }
-  vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(req.size, 4), usage | req.usage,
-                       vk::MemoryKind::device_local);
-  std::memcpy(keys_in.mapped(), keys.data(), keys.size());
-  if (vbytes && !indices) std::memcpy(values_in.mapped(), values.data(), values.size());
-  vk::submit_for_host(ctx, {&keys_in, &keys_out, &values_in, &values_out, &temp}, [&](VkCommandBuffer cmd) {
-    if (vbytes)
-      record_sort_pairs(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), values_in.view(), values_out.view(),
-                                   temp.view(), indices});
-    else
-      record_sort(ctx, cmd, {config, n, keys_in.view(), keys_out.view(), temp.view()});
-  });
-  std::memcpy(out.keys.data(), keys_out.mapped(), out.keys.size());
-  if (vbytes) std::memcpy(out.values.data(), values_out.mapped(), out.values.size());
-  return out;
+  return Plan(ctx, primitive::Sort{config}, {.max_count = n, .prepare = false})
+      .run({.keys = keys, .values = values, .indices = indices});
 }
 
 }  // namespace gpuscan

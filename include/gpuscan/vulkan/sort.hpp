@@ -24,6 +24,7 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -43,6 +44,11 @@ namespace gpuscan {
 //   auto req = gpuscan::sort_temp_requirements(ctx, n, {.key_type = gpuscan::DataType::f32});
 TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config,
                                         bool indirect = false);
+
+// The sort's shape for `count` keys, one line each: the algorithm, P, the tile (W, K), how keys are ranked,
+// and the plan of the digit counts' scan.
+//   gpuscan::describe_sort_plan(ctx, 1u << 20, {})   // "multipass, 4 passes, W = 256, K = 8, ..."
+std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config);
 
 // The passes a sort of `count` keys with `config` runs (P above): for planning and tests.
 //   gpuscan::sort_passes({.key_type = gpuscan::DataType::u64, .end_bit = 40})   // 5

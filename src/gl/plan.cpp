@@ -1,0 +1,175 @@
+// gpuscan::gl::Plan: each primitive's plan over its GL call, and the GL engine of the one host-data path
+// (core/host_run.hpp).
+#include "gpuscan/gl/plan.hpp"
+
+#include <cstring>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "core/host_run.hpp"
+#include "core/plan_checks.hpp"
+#include "gl/buffers.hpp"
+#include "gl/context_impl.hpp"
+#include "gl/record.hpp"
+#include "gl/timer.hpp"
+
+namespace gpuscan::gl {
+
+namespace {
+
+namespace pr = primitive;
+
+template <class P>
+TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
+  const uint64_t n = l.max_count;
+  const bool indirect = l.count_from_gpu;
+  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return segmented_scan_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::Histogram>) return histogram_temp_requirements(ctx, p.bins, p.config);
+  else return {};
+}
+
+// The GL engine of core::run_on_host: one buffer object per used buffer, created with its upload (zeros
+// past it), and the downloaded ones read back after the primitive's writes are made visible.
+template <class Record>
+core::Downloads run_on_host(Context::Impl& impl, const core::HostRun& run, const TempRequirements& temp,
+                            Record&& record) {
+  std::vector<std::unique_ptr<OwnedBuffer>> owned(run.buffers.size());
+  std::vector<BufferView> views(run.buffers.size());
+  for (size_t i = 0; i < run.buffers.size(); ++i) {
+    const core::HostBuffer& b = run.buffers[i];
+    if (b.bytes == 0) continue;
+    std::vector<std::byte> initial;
+    const void* data = b.upload.data();
+    if (b.upload.size() < b.bytes) {
+      initial.assign(b.bytes, std::byte{0});
+      if (!b.upload.empty()) std::memcpy(initial.data(), b.upload.data(), b.upload.size());
+      data = initial.data();
+    }
+    owned[i] = std::make_unique<OwnedBuffer>(impl.gl, b.bytes, data);
+    views[i] = owned[i]->view();
+  }
+  const OwnedBuffer temp_buffer(impl.gl, temp.size);
+  record(std::span<const BufferView>(views), temp_buffer.view());
+  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  core::Downloads downloads(run.buffers.size());
+  for (size_t i = 0; i < run.buffers.size(); ++i) {
+    if (!run.buffers[i].download || run.buffers[i].bytes == 0) continue;
+    downloads[i].resize(run.buffers[i].bytes);
+    owned[i]->read(downloads[i].data(), run.buffers[i].bytes);
+  }
+  impl.check_error("reading a plan's results");
+  return downloads;
+}
+
+}  // namespace
+
+template <class P>
+Plan<P>::Plan(const Context& ctx, P description, PlanLimits limits)
+    : ctx_(&ctx), description_(std::move(description)), limits_(limits) {
+  impl_of(ctx).check_current();
+  if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>)
+    throw Error(Errc::unsupported, "OpenGL has no segmented scan by offsets (Vulkan only)");
+  constexpr bool counts_from_gpu = !std::is_same_v<P, pr::SegmentedScan> && !std::is_same_v<P, pr::SegmentedReduce> &&
+                                   !std::is_same_v<P, pr::Select> && !std::is_same_v<P, pr::RunLength>;
+  core::check_description(description_, limits_, counts_from_gpu, "OpenGL");
+  if constexpr (std::is_same_v<P, pr::Select>) {
+    if (description_.flags_kind != SegmentHeads::flags)
+      throw Error(Errc::unsupported, "compaction by keys is Vulkan only; OpenGL compacts by u32 flags");
+  }
+  temp_ = temp_of(ctx, description_, limits_);  // checks the description and the count
+}
+
+template <class P>
+std::string Plan<P>::describe(uint64_t count) const {
+  const Context& ctx = *ctx_;
+  const P& p = description_;
+  if constexpr (std::is_same_v<P, pr::Scan>) return describe_scan_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return describe_reduce_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
+    return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
+  else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return describe_sort_plan(ctx, count, p.config);
+  else throw Error(Errc::unsupported, std::string("no listing of the passes of ") + core::primitive_name(p) + " yet");
+}
+
+template <class P>
+void Plan<P>::record(const Buffers& b) const {
+  issue(b, nullptr);
+}
+
+template <class P>
+void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
+  core::check_record(description_, limits_, b);
+  const Context& ctx = *ctx_;
+  Context::Impl& impl = impl_of(ctx);
+  const P& p = description_;
+  if constexpr (std::is_same_v<P, pr::Scan>) {
+    record_scan_timed(ctx, {p.config, b.count, b.input, b.output, b.temp, b.initial_bits, b.count_from}, gpu_ns);
+  } else if constexpr (std::is_same_v<P, pr::Reduce>) {
+    record_reduce_timed(ctx, {p.config, b.count, b.input, b.output, b.temp, b.count_from}, gpu_ns);
+  } else if constexpr (std::is_same_v<P, pr::SegmentedScan>) {
+    timed(impl, gpu_ns, [&] {
+      record_segmented_scan(ctx, {p.config, p.heads, b.count, b.input, b.heads, b.output, b.temp});
+    });
+  } else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) {
+    timed(impl, gpu_ns, [&] {
+      record_segmented_reduce(ctx, {p.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+    });
+  } else if constexpr (std::is_same_v<P, pr::Select>) {
+    const SelectArgs args{p.config, b.count, b.input, b.flags, b.predicate, b.output, b.count_out, b.temp};
+    timed(impl, gpu_ns, [&] {
+      if (p.partition) (p.flagged ? record_partition_flagged : record_partition_if)(ctx, args);
+      else (p.flagged ? record_select_flagged : record_select_if)(ctx, args);
+    });
+  } else if constexpr (std::is_same_v<P, pr::RunLength>) {
+    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.runs_out, b.temp};
+    timed(impl, gpu_ns, [&] { (p.non_trivial ? record_non_trivial_runs : record_run_length_encode)(ctx, args); });
+  } else if constexpr (std::is_same_v<P, pr::Sort>) {
+    timed(impl, gpu_ns, [&] {
+      if (p.config.value_bytes)
+        record_sort_pairs(ctx, {p.config, b.count, b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp,
+                                b.values_are_indices, b.count_from});
+      else
+        record_sort(ctx, {p.config, b.count, b.keys_in, b.keys_out, b.temp, b.count_from});
+    });
+  } else if constexpr (std::is_same_v<P, pr::Histogram>) {
+    timed(impl, gpu_ns,
+          [&] { record_histogram(ctx, {p.config, p.bins, b.count, b.input, b.counts, b.temp, b.count_from}); });
+  }
+}
+
+template <class P>
+typename Plan<P>::Output Plan<P>::run(const Input& input, double* gpu_ns) const {
+  if (gpu_ns) *gpu_ns = 0;
+  core::check_run(limits_);
+  Context::Impl& impl = impl_of(*ctx_);
+  impl.check_current();
+  const uint32_t esize =
+      core::input_element_bytes(description_, [&](const CustomOp& op) { return compile_custom_op(*ctx_, op); });
+  return core::run_on_host<P, Buffers, BufferView>(
+      description_, input, esize, limits_.max_count, Errc::gl_error,
+      [&](const core::HostRun& run, const auto& bind) {
+        return run_on_host(impl, run, temp_, [&](std::span<const BufferView> views, const BufferView& temp) {
+          issue(bind(views, temp), gpu_ns);
+        });
+      });
+}
+
+template class Plan<primitive::Scan>;
+template class Plan<primitive::Reduce>;
+template class Plan<primitive::SegmentedScan>;
+template class Plan<primitive::SegmentedScanByOffsets>;
+template class Plan<primitive::SegmentedReduce>;
+template class Plan<primitive::Select>;
+template class Plan<primitive::RunLength>;
+template class Plan<primitive::Sort>;
+template class Plan<primitive::Histogram>;
+
+}  // namespace gpuscan::gl

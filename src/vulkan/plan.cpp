@@ -1,0 +1,143 @@
+// gpuscan::Plan on Vulkan: each primitive's plan over its record call, and one host-data path for all
+// (core/host_run.hpp, vulkan/host_run.cpp).
+#include "gpuscan/vulkan/plan.hpp"
+
+#include <type_traits>
+
+#include "gpuscan/vulkan.hpp"
+#include "core/plan_checks.hpp"
+#include "vulkan/host_run.hpp"
+
+namespace gpuscan {
+
+namespace {
+
+namespace pr = primitive;
+
+PrepareOptions options_of(const PlanLimits& limits) {
+  return {.in_place = limits.in_place, .indirect = limits.count_from_gpu, .vector_aligned = limits.vector_aligned};
+}
+
+template <class P>
+TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
+  const uint64_t n = l.max_count;
+  const bool indirect = l.count_from_gpu;
+  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, l.in_place, indirect);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
+    return segmented_scan_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>)
+    return segmented_scan_by_offsets_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
+  else return histogram_temp_requirements(ctx, p.bins, p.config);
+}
+
+template <class P>
+void prepare(const Context& ctx, const P& p, const PlanLimits& l) {
+  const uint64_t n = l.max_count;
+  if constexpr (std::is_same_v<P, pr::Scan>) prepare_scan(ctx, n, p.config, options_of(l));
+  else if constexpr (std::is_same_v<P, pr::Reduce>) prepare_reduce(ctx, n, p.config, options_of(l));
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
+    prepare_segmented_scan(ctx, n, p.config, p.heads, options_of(l));
+  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) prepare_segmented_reduce(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Select>)
+    prepare_compact(ctx, n, p.config, {.flagged = p.flagged, .predicate = p.predicate, .partition = p.partition},
+                    options_of(l));
+  else if constexpr (std::is_same_v<P, pr::RunLength>) prepare_run_length(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) prepare_sort(ctx, n, p.config, l.count_from_gpu);
+  else if constexpr (std::is_same_v<P, pr::Histogram>) prepare_histogram(ctx, p.config);
+  // SegmentedScanByOffsets builds its kernels at the first record (it has no prepare walk yet).
+}
+
+}  // namespace
+
+template <class P>
+Plan<P>::Plan(const Context& ctx, P description, PlanLimits limits)
+    : ctx_(&ctx), description_(std::move(description)), limits_(limits) {
+  constexpr bool counts_from_gpu = !std::is_same_v<P, pr::SegmentedScanByOffsets> &&
+                                   !std::is_same_v<P, pr::SegmentedReduce> && !std::is_same_v<P, pr::RunLength>;
+  core::check_description(description_, limits_, counts_from_gpu, "Vulkan");
+  temp_ = temp_of(ctx, description_, limits_);  // checks the description and the count
+  if (limits_.prepare) prepare(ctx, description_, limits_);
+}
+
+template <class P>
+std::string Plan<P>::describe(uint64_t count) const {
+  const Context& ctx = *ctx_;
+  const P& p = description_;
+  if constexpr (std::is_same_v<P, pr::Scan>) return describe_scan_plan(ctx, count, p.config, limits_.in_place);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return describe_reduce_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
+    return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
+  else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return describe_sort_plan(ctx, count, p.config);
+  else throw Error(Errc::unsupported, std::string("no listing of the passes of ") + core::primitive_name(p) + " yet");
+}
+
+template <class P>
+void Plan<P>::record(VkCommandBuffer cmd, const Buffers& b) const {
+  core::check_record(description_, limits_, b);
+  const Context& ctx = *ctx_;
+  const P& p = description_;
+  if constexpr (std::is_same_v<P, pr::Scan>) {
+    record_scan(ctx, cmd, {p.config, b.count, b.input, b.output, b.temp, b.temp_zeroed, b.initial_bits, b.count_from});
+  } else if constexpr (std::is_same_v<P, pr::Reduce>) {
+    record_reduce(ctx, cmd, {p.config, b.count, b.input, b.output, b.temp, b.count_from});
+  } else if constexpr (std::is_same_v<P, pr::SegmentedScan>) {
+    record_segmented_scan(ctx, cmd, {p.config, p.heads, b.count, b.input, b.heads, b.output, b.temp, b.count_from});
+  } else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>) {
+    record_segmented_scan_by_offsets(ctx, cmd, {p.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+  } else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) {
+    record_segmented_reduce(ctx, cmd, {p.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+  } else if constexpr (std::is_same_v<P, pr::Select>) {
+    const SelectArgs args{p.config, b.count, b.input,     b.flags,        b.predicate, b.output,
+                          b.count_out, b.temp, b.temp_zeroed, b.count_from, p.flags_kind};
+    if (p.partition) (p.flagged ? record_partition_flagged : record_partition_if)(ctx, cmd, args);
+    else (p.flagged ? record_select_flagged : record_select_if)(ctx, cmd, args);
+  } else if constexpr (std::is_same_v<P, pr::RunLength>) {
+    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.runs_out, b.temp,
+                             b.temp_zeroed};
+    (p.non_trivial ? record_non_trivial_runs : record_run_length_encode)(ctx, cmd, args);
+  } else if constexpr (std::is_same_v<P, pr::Sort>) {
+    if (p.config.value_bytes)
+      record_sort_pairs(ctx, cmd, {p.config, b.count, b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp,
+                                   b.values_are_indices, b.count_from});
+    else
+      record_sort(ctx, cmd, {p.config, b.count, b.keys_in, b.keys_out, b.temp, b.count_from});
+  } else {
+    record_histogram(ctx, cmd, {p.config, p.bins, b.count, b.input, b.counts, b.temp, b.count_from});
+  }
+}
+
+template <class P>
+typename Plan<P>::Output Plan<P>::run(const Input& input, double* gpu_ns) const {
+  if (gpu_ns) *gpu_ns = 0;
+  core::check_run(limits_);
+  const uint32_t esize =
+      core::input_element_bytes(description_, [&](const CustomOp& op) { return compile_custom_op(*ctx_, op); });
+  return core::run_on_host<P, Buffers, BufferView>(
+      description_, input, esize, limits_.max_count, Errc::vulkan_error,
+      [&](const core::HostRun& run, const auto& bind) {
+        return vk::run_on_host(
+            *ctx_, run, temp_,
+            [&](VkCommandBuffer cmd, std::span<const BufferView> views, const BufferView& temp) {
+              record(cmd, bind(views, temp));
+            },
+            gpu_ns);
+      });
+}
+
+template class Plan<primitive::Scan>;
+template class Plan<primitive::Reduce>;
+template class Plan<primitive::SegmentedScan>;
+template class Plan<primitive::SegmentedScanByOffsets>;
+template class Plan<primitive::SegmentedReduce>;
+template class Plan<primitive::Select>;
+template class Plan<primitive::RunLength>;
+template class Plan<primitive::Sort>;
+template class Plan<primitive::Histogram>;
+
+}  // namespace gpuscan
