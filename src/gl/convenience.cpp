@@ -3,10 +3,12 @@
 #include <cstring>
 #include <vector>
 
+#include "core/host_run.hpp"
 #include "core/scan_shape.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/record.hpp"
+#include "gpuscan/gl/plan.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -45,52 +47,22 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
 
 }  // namespace
 
+// The untyped calls are one-shot plans run on host data (gpuscan/gl/plan.hpp), their programs compiled as
+// the run needs them.
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
                                   double* gpu_ns, std::optional<uint64_t> initial_bits) {
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  // A custom operator's elements are its T's (the snippet compiled first, for its size).
-  const uint32_t esize = config.custom_op ? impl.custom_op(*config.custom_op).element_size : element_size(config.type);
-  if (input.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "input of " + std::to_string(input.size()) + " bytes is not a whole number of " +
-                                            (config.custom_op ? "the custom operator's " + std::to_string(esize) +
-                                                                    "-byte"
-                                                              : std::string(to_string(config.type))) +
-                                            " elements");
-  const uint64_t n = input.size() / esize;
-  const TempRequirements temp_req = scan_temp_requirements(ctx, n, config);  // validates the config
-  if (gpu_ns) *gpu_ns = 0;
-  if (n == 0) return {};
-  OwnedBuffer in(impl.gl, input.size(), input.data());
-  OwnedBuffer out(impl.gl, input.size());
-  OwnedBuffer temp(impl.gl, temp_req.size);
-  record_scan_timed(ctx, {config, n, in.view(), out.view(), temp.view(), initial_bits}, gpu_ns);
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<std::byte> result(input.size());
-  out.read(result.data(), result.size());
-  impl.check_error("scan");
-  return result;
+  impl_of(ctx).check_current();
+  const uint32_t esize = config.custom_op ? compile_custom_op(ctx, *config.custom_op) : element_size(config.type);
+  const uint64_t count = core::scan_elements(input.size(), config, esize);
+  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false})
+      .run({.values = input, .initial_bits = initial_bits}, gpu_ns);
 }
 
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config,
                                     double* gpu_ns) {
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const uint32_t esize = element_size(config.type);
-  if (input.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "input of " + std::to_string(input.size()) + " bytes is not a whole number of " +
-                                            std::string(to_string(config.type)) + " elements");
-  const uint64_t n = input.size() / esize;
-  const TempRequirements temp_req = reduce_temp_requirements(ctx, n, config);  // validates the config
-  OwnedBuffer in(impl.gl, input.size(), input.data());
-  OwnedBuffer out(impl.gl, esize);
-  OwnedBuffer temp(impl.gl, temp_req.size);
-  record_reduce_timed(ctx, {config, n, in.view(), out.view(), temp.view()}, gpu_ns);
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<std::byte> result(esize);
-  out.read(result.data(), esize);
-  impl.check_error("reduction");
-  return result;
+  impl_of(ctx).check_current();
+  const uint64_t count = core::whole_elements(input.size(), config.type, "the input");
+  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).run({.values = input}, gpu_ns);
 }
 
 template <GlElement T>

@@ -6,6 +6,7 @@
 
 #include "core/histogram_plan.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/gl/plan.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
@@ -74,23 +75,12 @@ void record_histogram(const Context& ctx, const HistogramArgs& args) {
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,
                                       const HistogramConfig& config) {
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const uint64_t count = core::histogram_sample_count(input.size(), config.type);
-  const TempRequirements req = histogram_temp_requirements(ctx, bins, config);  // checks the bins
-  const uint32_t cbytes = core::histogram_count_bytes(config.counts);
-  const uint32_t num_bins = bins.num_bins();
-  OwnedBuffer samples(impl.gl, input.size(), input.data());
-  OwnedBuffer counts(impl.gl, uint64_t{num_bins} * cbytes);
-  OwnedBuffer temp(impl.gl, req.size);
-  HistogramConfig c = config;
-  c.accumulate = false;
-  record_histogram(ctx, {c, bins, count, samples.view(), counts.view(), temp.view()});
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  std::vector<std::byte> bytes(uint64_t{num_bins} * cbytes);
-  counts.read(bytes.data(), bytes.size());
-  impl.check_error("histogram");
-  return core::widen_counts(bytes, num_bins, cbytes);
+  impl_of(ctx).check_current();
+  HistogramConfig fresh = config;
+  fresh.accumulate = false;  // the counts start at zero on the host
+  return Plan(ctx, primitive::Histogram{fresh, bins},
+              {.max_count = core::histogram_sample_count(input.size(), config.type), .prepare = false})
+      .run({.samples = input});
 }
 
 }  // namespace gpuscan::gl

@@ -12,6 +12,7 @@
 #include "core/scan_shape.hpp"
 #include "core/sort_plan.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/gl/plan.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
@@ -174,30 +175,10 @@ void record_sort_pairs(const Context& ctx, const SortPairsArgs& args) {
 
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
                        const SortConfig& config, bool indices) {
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const uint32_t kbytes = element_size(config.key_type), vbytes = config.value_bytes;
+  impl_of(ctx).check_current();
   const uint64_t n = core::check_sort_bytes(keys.size(), values.size(), config, indices);
-  const TempRequirements req = sort_temp_requirements(ctx, n, config);  // validates the config
-  SortedBytes out;
-  out.keys.resize(n * kbytes);
-  out.values.resize(n * vbytes);
-  if (n == 0) return out;
-  OwnedBuffer keys_in(impl.gl, keys.size(), keys.data());
-  OwnedBuffer keys_out(impl.gl, keys.size());
-  OwnedBuffer values_in(impl.gl, vbytes && !indices ? values.size() : 0, values.data());
-  OwnedBuffer values_out(impl.gl, n * vbytes);
-  OwnedBuffer temp(impl.gl, req.size);
-  if (vbytes)
-    record_sort_pairs(ctx, {config, n, keys_in.view(), keys_out.view(), values_in.view(), values_out.view(),
-                            temp.view(), indices});
-  else
-    record_sort(ctx, {config, n, keys_in.view(), keys_out.view(), temp.view()});
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  keys_out.read(out.keys.data(), out.keys.size());
-  values_out.read(out.values.data(), out.values.size());
-  impl.check_error("sort");
-  return out;
+  return Plan(ctx, primitive::Sort{config}, {.max_count = n, .prepare = false})
+      .run({.keys = keys, .values = values, .indices = indices});
 }
 
 }  // namespace gpuscan::gl

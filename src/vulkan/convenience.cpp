@@ -1,6 +1,5 @@
-// Convenience calls on host data: upload through a staging buffer, scan (or reduce) into a second
-// device buffer, download. Blocks until done. Each call allocates its own buffers, so calls on several threads share nothing but the
-// Context's pipeline cache and queue lock.
+// The Context's submissions (command buffers from an idle set, fences, the timeout) and the convenience
+// calls on host data, which are one-shot plans (gpuscan/vulkan/plan.hpp) run through vulkan/host_run.cpp.
 #include <chrono>
 #include <algorithm>
 #include <cstring>
@@ -8,7 +7,8 @@
 #include <mutex>
 #include <thread>
 
-#include "gpuscan/reference.hpp"
+#include "core/host_run.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/check.hpp"
 #include "vulkan/context_impl.hpp"
@@ -191,133 +191,19 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
 
 }  // namespace vk
 
-namespace {
-
-// The round trip of every convenience call: uploads `input` through a staging buffer into a device
-// buffer, records `work(cmd, data, result, temp)` (result: `result_bytes` of device memory, temp:
-// `temp_req`), downloads the result. With `gpu_ns`, the time between timestamps around `work`.
-using Work = std::function<void(VkCommandBuffer, const BufferView& data, const BufferView& result,
-                                const BufferView& temp)>;
-std::vector<std::byte> run_on_device(const Context& ctx, std::span<const std::byte> input, VkDeviceSize result_bytes,
-                                     const TempRequirements& temp_req, const Work& work, double* gpu_ns) {
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  const VkDeviceSize bytes = input.size();
-  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT | impl_of(ctx).address_usage();
-  vk::OwnedBuffer staging(physical, device, std::max(bytes, result_bytes),
-                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                          vk::MemoryKind::host_visible);
-  vk::OwnedBuffer data(physical, device, bytes, storage, vk::MemoryKind::device_local);
-  vk::OwnedBuffer result(physical, device, result_bytes, storage, vk::MemoryKind::device_local);
-  vk::OwnedBuffer temp(physical, device, temp_req.size, temp_req.usage, vk::MemoryKind::device_local);
-  std::memcpy(staging.mapped(), input.data(), bytes);
-
-  const bool timed = gpu_ns && ctx.device_info().timestamp_period_ns > 0;
-  VkQueryPool queries = VK_NULL_HANDLE;
-  if (timed) {
-    VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    q.queryCount = 2;
-    vk::check(vkCreateQueryPool(device, &q, nullptr, &queries), "vkCreateQueryPool");
-  }
-  try {
-    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      constexpr VkPipelineStageFlags compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-      vk::copy_with_barrier(cmd, staging.handle(), data.handle(), bytes, VK_PIPELINE_STAGE_HOST_BIT,
-                            VK_ACCESS_HOST_WRITE_BIT, compute, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-      if (timed) {
-        vkCmdResetQueryPool(cmd, queries, 0, 2);
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
-      }
-      work(cmd, data.view(), result.view(), temp.view());
-      if (timed) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-      vk::copy_with_barrier(cmd, result.handle(), staging.handle(), result_bytes, compute, VK_ACCESS_SHADER_WRITE_BIT,
-                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    });
-    if (timed) {
-      uint64_t stamps[2] = {0, 0};
-      vk::check(vkGetQueryPoolResults(device, queries, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
-                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
-                "vkGetQueryPoolResults");
-      *gpu_ns = static_cast<double>(stamps[1] - stamps[0]) * ctx.device_info().timestamp_period_ns;
-    }
-  } catch (const Error& e) {
-    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
-      for (vk::OwnedBuffer* b : {&staging, &data, &result, &temp}) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
-      if (queries) impl_of(ctx).abandoned_queries.push_back(queries);
-      throw;
-    }
-    if (queries) vkDestroyQueryPool(device, queries, nullptr);
-    throw;
-  } catch (...) {
-    if (queries) vkDestroyQueryPool(device, queries, nullptr);
-    throw;
-  }
-  if (queries) vkDestroyQueryPool(device, queries, nullptr);
-
-  std::vector<std::byte> out(result_bytes);
-  std::memcpy(out.data(), staging.mapped(), result_bytes);
-  return out;
-}
-
-// The number of `type` elements in `input`; Errc::invalid_argument unless it is a whole number.
-uint64_t element_count(std::span<const std::byte> input, DataType type) {
-  const uint32_t esize = element_size(type);
-  if (input.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
-                                            " bytes, not a whole number of " + std::string(to_string(type)) +
-                                            " elements");
-  return input.size() / esize;
-}
-
-// The number of a custom operator's elements in `input` (the snippet compiled first, for its size).
-uint64_t custom_element_count(const Context& ctx, std::span<const std::byte> input, const CustomOp& op) {
-  const uint32_t esize = impl_of(ctx).custom_op(op).element_size;
-  if (input.size() % esize != 0)
-    throw Error(Errc::invalid_argument, "input holds " + std::to_string(input.size()) +
-                                            " bytes, not a whole number of the custom operator's " +
-                                            std::to_string(esize) + "-byte elements");
-  return input.size() / esize;
-}
-
-}  // namespace
-
+// The untyped calls are one-shot plans run on host data (gpuscan/vulkan/plan.hpp), their kernels built as
+// the run needs them.
 std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte> input, const ScanConfig& config,
                                   double* gpu_ns, std::optional<uint64_t> initial_bits) {
-  const uint64_t count =
-      config.custom_op ? custom_element_count(ctx, input, *config.custom_op) : element_count(input, config.type);
-  const TempRequirements temp_req = scan_temp_requirements(ctx, count, config);  // validates the config too
-  if (gpu_ns) *gpu_ns = 0;
-  if (count == 0) return {};
-  return run_on_device(
-      ctx, input, input.size(), temp_req,
-      [&](VkCommandBuffer cmd, const BufferView& data, const BufferView& result, const BufferView& temp) {
-        ScanArgs args{config, count, data, result, temp};
-        args.initial_bits = initial_bits;
-        record_scan(ctx, cmd, args);
-      },
-      gpu_ns);
+  const uint32_t esize = config.custom_op ? compile_custom_op(ctx, *config.custom_op) : element_size(config.type);
+  const uint64_t count = core::scan_elements(input.size(), config, esize);
+  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false})
+      .run({.values = input, .initial_bits = initial_bits}, gpu_ns);
 }
 
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config) {
-  const uint64_t count = element_count(input, config.type);
-  const TempRequirements temp_req = reduce_temp_requirements(ctx, count, config);  // validates the config too
-  std::vector<std::byte> out(element_size(config.type));
-  if (count == 0) {  // no buffer of 0 bytes: the identity comes from the CPU reference
-    visit_type(config.type, [&](auto tag) {
-      const auto identity = cpu::identity<decltype(tag)>(config.op);
-      std::memcpy(out.data(), &identity, sizeof identity);
-    });
-    return out;
-  }
-  return run_on_device(
-      ctx, input, out.size(), temp_req,
-      [&](VkCommandBuffer cmd, const BufferView& data, const BufferView& result, const BufferView& temp) {
-        record_reduce(ctx, cmd, {config, count, data, result, temp});
-      },
-      nullptr);
+  const uint64_t count = core::whole_elements(input.size(), config.type, "the input");
+  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).run({.values = input});
 }
 
 namespace {

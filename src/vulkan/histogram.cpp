@@ -8,6 +8,7 @@
 
 #include "core/histogram_plan.hpp"
 #include "gpuscan/vulkan/histogram.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
@@ -98,28 +99,11 @@ void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramAr
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,
                                       const HistogramConfig& config) {
-  const uint64_t count = core::histogram_sample_count(input.size(), config.type);
-  const TempRequirements req = histogram_temp_requirements(ctx, bins, config);  // checks the bins
-  const uint32_t cbytes = core::histogram_count_bytes(config.counts);
-  const uint32_t num_bins = bins.num_bins();
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  vk::OwnedBuffer samples(physical, device, std::max<uint64_t>(8, input.size()), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer counts(physical, device, uint64_t{num_bins} * cbytes, usage, vk::MemoryKind::host_readback);
-  vk::OwnedBuffer temp(physical, device, req.size, req.usage, vk::MemoryKind::device_local);
-  if (count) std::memcpy(samples.mapped(), input.data(), input.size());
-  HistogramConfig c = config;
-  c.accumulate = false;
-  vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_SHADER_READ_BIT);
-    record_histogram(ctx, cmd, {c, bins, count, samples.view(), counts.view(), temp.view()});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-  });
-  return core::widen_counts({static_cast<const std::byte*>(counts.mapped()), uint64_t{num_bins} * cbytes}, num_bins,
-                            cbytes);
+  HistogramConfig fresh = config;
+  fresh.accumulate = false;  // the counts start at zero on the host
+  return Plan(ctx, primitive::Histogram{fresh, bins},
+              {.max_count = core::histogram_sample_count(input.size(), config.type), .prepare = false})
+      .run({.samples = input});
 }
 
 template <Element T>

@@ -59,16 +59,6 @@ WorkgroupAlgorithm Backend::resolve(WorkgroupAlgorithm workgroup, DataType type)
   });
 }
 
-std::vector<std::byte> Backend::scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
-                                           double* gpu_ns) const {
-  return visit(Overloaded{
-      [&](const Context& c) { return gpuscan::scan_bytes(c, input, config, gpu_ns); },
-#if GPUSCAN_WITH_GL
-      [&](const gl::Context& c) { return gpuscan::gl::scan_bytes(c, input, config, gpu_ns); },
-#endif
-  });
-}
-
 StreamPlan Backend::plan_scan_stream(const ScanConfig& config, const StreamOptions& options) const {
   return visit(Overloaded{
       [&](const Context& c) { return gpuscan::plan_scan_stream(c, config, options); },
@@ -98,16 +88,6 @@ bool Backend::subgroup_arithmetic() const {
       [](const Context& c) { return c.device_info().has_subgroup_arithmetic(); },
 #if GPUSCAN_WITH_GL
       [](const gl::Context& c) { return c.info().subgroup_arithmetic; },
-#endif
-  });
-}
-
-std::vector<std::byte> Backend::segmented_scan_bytes(std::span<const std::byte> values, std::span<const std::byte> heads,
-                                                     SegmentHeads heads_kind, const ScanConfig& config) const {
-  return visit(Overloaded{
-      [&](const Context& c) { return gpuscan::segmented_scan_bytes(c, values, heads, heads_kind, config); },
-#if GPUSCAN_WITH_GL
-      [&](const gl::Context& c) { return gpuscan::gl::segmented_scan_bytes(c, values, heads, heads_kind, config); },
 #endif
   });
 }

@@ -1,17 +1,19 @@
 // The API a command runs on (--api vulkan|gl): a gpuscan::Context or a gpuscan::gl::Context, with what the
-// commands ask of either. Calls that exist for both (scan_bytes, select_if, ...) are reached through
-// visit(), whose generic lambdas pick the backend's function by argument-dependent lookup.
+// commands ask of either. Every primitive runs through run(), a plan of either API; visit() reaches the
+// rest, its generic lambdas picking the backend's function by argument-dependent lookup.
 #pragma once
 
 #include <cstddef>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "gpuscan/gpuscan.hpp"
 #if GPUSCAN_WITH_GL
 #include "gpuscan/gl.hpp"
+#include "gpuscan/gl/plan.hpp"
 #endif
 
 namespace gpuscan::cli {
@@ -39,6 +41,22 @@ class Backend {
   decltype(auto) visit(F&& f) const {
     return std::visit(std::forward<F>(f), context_);
   }
+  // Runs a primitive on host data through a one-shot plan of either API (gpuscan::Plan, gpuscan::gl::Plan):
+  // what every command computes goes through here. `count`: the input's elements (the plan's max_count).
+  template <class P>
+  typename P::Output run(const P& description, const typename P::Input& input, uint64_t count,
+                         double* gpu_ns = nullptr) const {
+    const PlanLimits limits{.max_count = count, .prepare = false};
+    return visit([&](const auto& ctx) {
+      if constexpr (std::is_same_v<std::decay_t<decltype(ctx)>, Context>)
+        return gpuscan::Plan<P>(ctx, description, limits).run(input, gpu_ns);
+#if GPUSCAN_WITH_GL
+      else
+        return gl::Plan<P>(ctx, description, limits).run(input, gpu_ns);
+#endif
+    });
+  }
+
   // The Vulkan context; nullptr on GL.
   const Context* vulkan() const { return std::get_if<Context>(&context_); }
 #if GPUSCAN_WITH_GL
@@ -55,10 +73,6 @@ class Backend {
   uint32_t vectors_per_lane(const ScanConfig& config, uint64_t count) const;
   // Multipass's workgroup algorithm for scans of `type` (it may depend on it: 64-bit types take Blelloch on GL).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm workgroup, DataType type = DataType::u32) const;
-  std::vector<std::byte> scan_bytes(std::span<const std::byte> input, const ScanConfig& config,
-                                    double* gpu_ns = nullptr) const;
-  std::vector<std::byte> segmented_scan_bytes(std::span<const std::byte> values, std::span<const std::byte> heads,
-                                              SegmentHeads heads_kind, const ScanConfig& config) const;
   // The custom operator's element size (compile_custom_op of either API).
   uint32_t compile_custom_op(const CustomOp& op) const;
   // Chunked streams (gpuscan/stream.hpp) on either API.

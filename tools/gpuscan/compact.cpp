@@ -31,28 +31,6 @@ struct CompactOptions {
   Predicate predicate;  // parsed from `pred` once the type is known
 };
 
-// Ctx is gpuscan::Context or gpuscan::gl::Context: the calls find that backend's functions by
-// argument-dependent lookup.
-template <class T, class Ctx>
-PartitionResult<T> run_typed(const Ctx& ctx, const std::vector<std::byte>& input,
-                             const std::vector<uint32_t>* flags, const CompactOptions& o, CompactConfig config) {
-  const std::vector<T> values = values_from_bytes<T>(input);
-  const std::span<const T> v(values);
-  if (flags) {
-    const std::span<const uint32_t> f(*flags);
-    if (o.partition) return partition_flagged(ctx, v, f, config);
-    PartitionResult<T> r;
-    r.values = select_flagged(ctx, v, f, config);
-    r.kept = r.values.size();
-    return r;
-  }
-  if (o.partition) return partition(ctx, v, o.predicate, config);
-  PartitionResult<T> r;
-  r.values = select_if(ctx, v, o.predicate, config);
-  r.kept = r.values.size();
-  return r;
-}
-
 // Options that conflict, in the command line's words (commands.hpp, Command::conflict).
 std::string compact_conflict(const CompactOptions& options, const GlobalFlags& globals) {
   if (options.algorithm == CompactAlgorithm::single_pass) {
@@ -85,16 +63,17 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
   config.type = options.type;
   config.path = options.path;
   config.algorithm = options.algorithm;
-  std::vector<std::byte> output;
-  uint64_t kept = 0;
-  auto go = [&](auto tag) {
-    using T = decltype(tag);
-    const PartitionResult<T> r = backend.visit(
-        [&](const auto& ctx) { return run_typed<T>(ctx, input, flags ? &*flags : nullptr, options, config); });
-    kept = r.kept;
-    output = bytes_from_values<T>(std::span<const T>(r.values));
-  };
-  visit_element_type(options.type, go);
+  const auto r = backend.run(
+      primitive::Select{.config = config,
+                        .flagged = flags.has_value(),
+                        .predicate = flags ? PredicateKind::nonzero : options.predicate.kind,
+                        .partition = options.partition},
+      {.values = input,
+       .flags = flags ? std::as_bytes(std::span<const uint32_t>(*flags)) : std::span<const std::byte>(),
+       .predicate = options.predicate},
+      n);
+  const std::vector<std::byte>& output = r.values;
+  const uint64_t kept = r.kept;
   write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("
             << (flags ? "flags '" + options.flags + "'" : "predicate " + options.pred)

@@ -194,11 +194,11 @@ int run_demo(const DemoOptions& options, GlobalFlags& globals) {
       // A few tiles take every kernel of a multi-tile scan; exclusive runs first, so its warm-up also
       // covers the exclusive kernels that the deeper levels of a large inclusive scan use.
       const uint64_t warm_n = std::min<uint64_t>(options.n, 2 * tile_elements(config, variant.algorithm) + 1);
-      (void)ctx.scan_bytes(std::span(input).first(warm_n * esize), config);
+      (void)ctx.run(primitive::Scan{config}, {.values = std::span(input).first(warm_n * esize)}, warm_n);
 
       double gpu_ns = 0;
       const auto start = std::chrono::steady_clock::now();
-      const auto output = ctx.scan_bytes(input, config, &gpu_ns);
+      const auto output = ctx.run(primitive::Scan{config}, {.values = input}, options.n, &gpu_ns);
       const double wall_ns =
           std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
       const auto mismatch = verify_scan(input, output, options.type, kind);

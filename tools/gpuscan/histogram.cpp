@@ -102,9 +102,8 @@ int run_histogram(const HistogramOptions& options, GlobalFlags& globals) {
   InputSource input(options.in, options.type, options.format, true);
   const Backend backend = globals.open_backend();
   const auto start = std::chrono::steady_clock::now();
-  // Either API's histogram_bytes, found by argument-dependent lookup.
-  const std::vector<uint64_t> result =
-      backend.visit([&](const auto& ctx) { return histogram_bytes(ctx, input.values(), bins, config); });
+  const std::vector<uint64_t> result = backend.run(primitive::Histogram{config, bins}, {.samples = input.values()},
+                                                    input.values().size() / element_size(options.type));
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_counts(options, config.counts, result);
   std::cerr << "gpuscan: histogram of " << input.values().size() / element_size(options.type) << ' '

@@ -47,9 +47,9 @@ int run_segmented_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   const Backend backend = globals.open_backend();
   const ReduceConfig config{options.type, options.op, options.workgroup_size, options.vectors_per_lane};
   const auto start = std::chrono::steady_clock::now();
-  // Either backend's call, by argument-dependent lookup; both check the offsets.
-  const auto result =
-      backend.visit([&](const auto& ctx) { return segmented_reduce_bytes(ctx, values, offsets, config); });
+  // The plan checks the offsets.
+  const auto result = backend.run(primitive::SegmentedReduce{config}, {.values = values, .offsets = offsets},
+                                  values.size() / element_size(options.type));
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_result(options, result);
   const uint32_t esize = element_size(options.type);
@@ -87,7 +87,7 @@ int run_gl_reduce(const ReduceOptions& options, GlobalFlags& globals) {
   const uint64_t n = input.values().size() / element_size(options.type);
   double gpu_ns = 0;
   const auto start = std::chrono::steady_clock::now();
-  const auto result = gl::reduce_bytes(*backend.gl(), input.values(), config, &gpu_ns);
+  const auto result = backend.run(primitive::Reduce{config}, {.values = input.values()}, n, &gpu_ns);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_result(options, result);
   std::cerr << "gpuscan: " << to_string(config.op) << " reduction of " << n << ' ' << to_string(config.type)

@@ -32,33 +32,16 @@ int run_rle(const RleOptions& options, GlobalFlags& globals) {
   const Backend backend = globals.open_backend();
   CompactConfig config;
   config.type = options.type;
-  size_t runs = 0;
-  auto go = [&](auto tag) {
-    using T = decltype(tag);
-    const std::vector<T> v = values_from_bytes<T>(input);
-    if (options.non_trivial) {
-      // Either API's call, found by argument-dependent lookup.
-      const NonTrivialRuns r =
-          backend.visit([&](const auto& ctx) { return non_trivial_runs(ctx, std::span<const T>(v), config); });
-      runs = r.lengths.size();
-      if (!options.offsets.empty())
-        write_values(options.offsets, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.offsets)), DataType::u32,
-                     out_format);
-      if (!options.lengths.empty())
-        write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
-                     out_format);
-      return;
-    }
-    const RunLengthResult<T> r =
-        backend.visit([&](const auto& ctx) { return run_length_encode(ctx, std::span<const T>(v), config); });
-    runs = r.lengths.size();
-    if (!options.values.empty())
-      write_values(options.values, bytes_from_values<T>(std::span<const T>(r.values)), options.type, out_format);
-    if (!options.lengths.empty())
-      write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
-                   out_format);
-  };
-  visit_element_type(options.type, go);
+  const primitive::RunLength::Output r =
+      backend.run(primitive::RunLength{config, options.non_trivial}, {.values = input}, n);
+  const size_t runs = r.lengths.size();
+  if (options.non_trivial && !options.offsets.empty())
+    write_values(options.offsets, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.offsets)), DataType::u32,
+                 out_format);
+  if (!options.non_trivial && !options.values.empty()) write_values(options.values, r.values, options.type, out_format);
+  if (!options.lengths.empty())
+    write_values(options.lengths, bytes_from_values<uint32_t>(std::span<const uint32_t>(r.lengths)), DataType::u32,
+                 out_format);
   std::cerr << "gpuscan: " << runs << (options.non_trivial ? " non-trivial runs" : " runs") << " in " << n << ' '
             << to_string(options.type) << " elements\n";
   return 0;

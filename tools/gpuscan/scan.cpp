@@ -55,7 +55,7 @@ int run_segmented_scan(const ScanOptions& options, GlobalFlags& globals, const s
   ScanConfig config = scan_config(options.type, options.inclusive, options.algorithm);
   config.op = options.op;
   const auto start = std::chrono::steady_clock::now();
-  const auto output = backend.segmented_scan_bytes(input, heads, kind, config);
+  const auto output = backend.run(primitive::SegmentedScan{config, kind}, {.values = input, .heads = heads}, n);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: " << to_string(config.kind) << " segmented"
@@ -140,7 +140,7 @@ uint64_t set_custom_op(ScanConfig& config, const ScanOptions& options, const Bac
   return input_bytes / esize;
 }
 
-// --op-file: the whole file in memory, scanned with scan_bytes (a custom operator takes no carry-in, so
+// --op-file: the whole file in memory, scanned in one run (a custom operator takes no carry-in, so
 // it cannot be streamed in chunks).
 int run_custom_scan(const ScanOptions& options, GlobalFlags& globals) {
   const auto input = read_values(options.in, options.type, options.format);
@@ -150,7 +150,7 @@ int run_custom_scan(const ScanOptions& options, GlobalFlags& globals) {
   const std::string algorithm_text = describe_algorithm(ctx, config, ctx.resolve(config, n), n);
   double gpu_ns = 0;
   const auto start = std::chrono::steady_clock::now();
-  const auto output = ctx.scan_bytes(input, config, &gpu_ns);
+  const auto output = ctx.run(primitive::Scan{config}, {.values = input}, n, &gpu_ns);
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: " << to_string(config.kind) << " custom (" << options.op_file << ") scan of " << n << ' '

@@ -145,12 +145,9 @@ int run_sort(const SortOptions& options, GlobalFlags& globals) {
                                    "shaderBufferInt64Atomics), which this device lacks; use --algorithm multipass "
                                    "or auto");
   const auto start = std::chrono::steady_clock::now();
-  // Both APIs' untyped sort; OpenGL sorts with the multipass algorithm only (Onesweep: Errc::unsupported).
-  const SortedBytes sorted = backend.visit([&](const auto& ctx) {
-    using gl_or_vulkan = std::decay_t<decltype(ctx)>;
-    if constexpr (std::is_same_v<gl_or_vulkan, Context>) return sort_bytes(ctx, keys, values, config, indices);
-    else return gl::sort_bytes(ctx, keys, values, config, indices);
-  });
+  // OpenGL sorts with the multipass algorithm only (Onesweep: Errc::unsupported).
+  const SortedBytes sorted = backend.run(primitive::Sort{config}, {.keys = keys, .values = values, .indices = indices},
+                                         keys.size() / element_size(options.type));
   const double wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
   const FileFormat out_format = options.out_format.value_or(options.format);
   write_values(options.out, sorted.keys, options.type, out_format);
