@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/histogram_plan.hpp"
+#include "core/run_length_plan.hpp"
 #include "core/segment_offsets_plan.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/sort_plan.hpp"
@@ -222,7 +223,8 @@ struct HostLayout<primitive::Select> {
 template <>
 struct HostLayout<primitive::RunLength> {
   using P = primitive::RunLength;
-  static uint64_t room(const P& p, uint64_t n) { return p.non_trivial ? std::max<uint64_t>(n / 2, 1) : n; }
+  // The most runs n elements hold, at least one (so that every buffer has a byte).
+  static uint64_t room(const P& p, uint64_t n) { return std::max<uint64_t>(run_length_room(n, p.non_trivial), 1); }
   static HostRun plan(const P& p, const P::Input& in, uint32_t) {
     const uint64_t n = whole_elements(in.values.size(), p.config.type, "the values");
     if (n == 0) return {};

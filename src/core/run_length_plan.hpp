@@ -15,7 +15,6 @@
 #include "core/indirect.hpp"
 #include "core/program.hpp"
 #include "gpuscan/error.hpp"
-#include "gpuscan/run_length.hpp"
 #include "gpuscan/types.hpp"
 
 namespace gpuscan::core {
@@ -79,27 +78,6 @@ void check_run_length_views(const Args& a, uint64_t temp_bytes, bool edges, Chec
   check_run_length_overlaps({range(a.input, n * esize), range(a.values, edges ? 0 : n * esize),
                              range(a.lengths, room * 4), range(a.offsets, offsets ? room * 4 : 0),
                              range(a.runs_out, 4), range(a.temp, temp_bytes)});
-}
-
-// The convenience calls' result: `count` runs (as the GPU reported them; Errc `error` past `room`), each
-// output read by `read(run_lengths / run_offsets / run_values, destination, bytes)`. Result is
-// RunLengthResult<T> or NonTrivialRuns (gpuscan/run_length.hpp).
-template <class Result, class T, class Read>
-Result read_runs(uint32_t count, uint64_t room, Errc error, Read read) {
-  if (count > room)
-    throw Error(error, "the GPU reported " + std::to_string(count) + " runs where at most " + std::to_string(room) +
-                           " fit");
-  Result r;
-  r.lengths.resize(count);
-  if (count > 0) read(run_lengths, r.lengths.data(), size_t{count} * 4);
-  if constexpr (std::is_same_v<Result, NonTrivialRuns>) {
-    r.offsets.resize(count);
-    if (count > 0) read(run_offsets, r.offsets.data(), size_t{count} * 4);
-  } else {
-    r.values.resize(count);
-    if (count > 0) read(run_values, r.values.data(), size_t{count} * sizeof(T));
-  }
-  return r;
 }
 
 }  // namespace gpuscan::core

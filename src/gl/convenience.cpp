@@ -1,5 +1,5 @@
-// Convenience calls on host data: upload into new GL buffers, issue the record-level call, download.
-// Each call owns its buffers and deletes them; the GL error state is checked before returning.
+// Convenience calls on host data: one-shot plans (gpuscan/gl/plan.hpp), whose host-data path owns its
+// buffers and checks the GL error state before returning.
 #include <cstring>
 #include <vector>
 
@@ -13,36 +13,24 @@
 namespace gpuscan::gl {
 namespace {
 
+// A one-shot plan on host data (gpuscan/gl/plan.hpp); `flags`: values.size() u32 flags, or nullptr for a
+// predicate.
 template <class T>
 PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const uint32_t* flags,
                                Predicate predicate, CompactConfig config, bool partition) {
   config.type = data_type_of<T>::value;
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const uint64_t n = values.size();
-  const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
-  if (n == 0) return {};
-  const uint64_t bytes = n * sizeof(T);
-  OwnedBuffer in(impl.gl, bytes, values.data());
-  OwnedBuffer out(impl.gl, bytes);
-  OwnedBuffer count(impl.gl, 4);
-  OwnedBuffer temp(impl.gl, temp_req.size);
-  OwnedBuffer flag_buffer(impl.gl, flags ? n * 4 : 0, flags);
-  SelectArgs args{config, n, in.view(), flag_buffer.view(), predicate, out.view(), count.view(), temp.view()};
-  if (flags) (partition ? record_partition_flagged : record_select_flagged)(ctx, args);
-  else (partition ? record_partition_if : record_select_if)(ctx, args);
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  uint32_t kept = 0;
-  count.read(&kept, 4);
-  impl.check_error("compaction");
-  if (kept > n)
-    throw Error(Errc::gl_error, "the GPU reported " + std::to_string(kept) + " elements kept of " + std::to_string(n));
-  PartitionResult<T> result;
-  result.kept = kept;
-  result.values.resize(partition ? n : kept);
-  out.read(result.values.data(), result.values.size() * sizeof(T));
-  impl.check_error("reading the compaction's output");
-  return result;
+  impl_of(ctx).check_current();
+  primitive::Select::Output r =
+      Plan(ctx,
+           primitive::Select{.config = config,
+                             .flagged = flags != nullptr,
+                             .predicate = flags ? PredicateKind::nonzero : predicate.kind,
+                             .partition = partition},
+           {.max_count = values.size(), .prepare = false})
+          .run({.values = std::as_bytes(values),
+                .flags = {reinterpret_cast<const std::byte*>(flags), flags ? values.size() * 4 : 0},
+                .predicate = predicate});
+  return {gpuscan::detail::from_bytes<T>(r.values), r.kept};
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/run_length_plan.hpp"
 #include "core/scan_shape.hpp"
+#include "gpuscan/gl/plan.hpp"
 #include "gl/buffers.hpp"
 #include "gl/compact_indexed.hpp"
 #include "gl/context_impl.hpp"
@@ -55,38 +56,14 @@ void record_runs(const Context& ctx, const RunLengthArgs& a, bool edges) {
   execute(impl, lengths, buffers);
 }
 
-template <class Result, class T>
-Result run_convenience(const Context& ctx, std::span<const T> values, CompactConfig config, bool edges) {
+// A one-shot plan on host data (gpuscan/gl/plan.hpp).
+template <class T>
+primitive::RunLength::Output run_on_host(const Context& ctx, std::span<const T> values, CompactConfig config,
+                                         bool non_trivial) {
   config.type = data_type_of<T>::value;
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const uint64_t n = values.size();
-  const TempRequirements req = run_length_temp_requirements(ctx, n, config);  // validates
-  if (n == 0) return {};
-  const uint64_t room = core::run_length_room(n, edges);
-  OwnedBuffer in(impl.gl, n * sizeof(T), values.data());
-  OwnedBuffer out_values(impl.gl, edges ? 4 : n * sizeof(T));
-  OwnedBuffer lengths(impl.gl, room * 4), offsets(impl.gl, room * 4), runs(impl.gl, 4), temp(impl.gl, req.size);
-  RunLengthArgs a;
-  a.config = config;
-  a.count = n;
-  a.input = in.view();
-  a.values = out_values.view();
-  a.lengths = lengths.view();
-  if (edges) a.offsets = offsets.view();
-  a.runs_out = runs.view();
-  a.temp = temp.view();
-  record_runs(ctx, a, edges);
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  uint32_t count = 0;
-  runs.read(&count, 4);
-  impl.check_error("run-length encoding");
-  auto read = [&](core::RunBuffer from, void* to, size_t bytes) {
-    (from == core::run_lengths ? lengths : from == core::run_offsets ? offsets : out_values).read(to, bytes);
-  };
-  const Result r = core::read_runs<Result, T>(count, room, Errc::gl_error, read);
-  impl.check_error("reading the run-length encoding");
-  return r;
+  impl_of(ctx).check_current();
+  return Plan(ctx, primitive::RunLength{config, non_trivial}, {.max_count = values.size(), .prepare = false})
+      .run({.values = std::as_bytes(values)});
 }
 
 }  // namespace
@@ -102,12 +79,14 @@ void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args) { re
 
 template <GlElement T>
 RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config) {
-  return run_convenience<RunLengthResult<T>>(ctx, values, config, false);
+  primitive::RunLength::Output r = run_on_host(ctx, values, config, false);
+  return {gpuscan::detail::from_bytes<T>(r.values), std::move(r.lengths)};
 }
 
 template <GlElement T>
 NonTrivialRuns non_trivial_runs(const Context& ctx, std::span<const T> values, CompactConfig config) {
-  return run_convenience<NonTrivialRuns>(ctx, values, config, true);
+  primitive::RunLength::Output r = run_on_host(ctx, values, config, true);
+  return {std::move(r.offsets), std::move(r.lengths)};
 }
 
 #define GPUSCAN_GL_RLE(T)                                                                                \

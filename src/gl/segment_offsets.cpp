@@ -9,6 +9,7 @@
 #include "core/segment_offsets_plan.hpp"
 #include "core/variant_names.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/gl/plan.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
@@ -71,31 +72,20 @@ void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args
   dispatch_plan(ctx, l, args);
 }
 
+// A one-shot plan on host data (gpuscan/gl/plan.hpp).
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
                                               std::span<const uint32_t> offsets, const ReduceConfig& config) {
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const core::OffsetsInput input = core::check_offsets_input(values.size(), offsets, config.type);
-  std::vector<std::byte> result(input.result_bytes);
-  const TempRequirements req = segmented_reduce_temp_requirements(ctx, input.count, config);  // checks the config
-  if (input.segments == 0) return result;
-  OwnedBuffer in(impl.gl, values.size(), values.data());
-  OwnedBuffer offs(impl.gl, offsets.size() * 4, offsets.data());
-  OwnedBuffer out(impl.gl, result.size());
-  OwnedBuffer temp(impl.gl, req.size);
-  record_segmented_reduce(ctx, {config, input.count, input.segments, in.view(), offs.view(), out.view(), temp.view()});
-  read_back(impl, out, result.data(), result.size(), "segmented reduction");
-  return result;
+  impl_of(ctx).check_current();
+  return Plan(ctx, primitive::SegmentedReduce{config},
+              {.max_count = values.size() / element_size(config.type), .prepare = false})
+      .run({.values = values, .offsets = offsets});
 }
 
 template <GlElement T>
 std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
                                 Op op) {
-  const std::vector<std::byte> bytes =
-      segmented_reduce_bytes(ctx, std::as_bytes(values), offsets, {data_type_of<T>::value, op});
-  std::vector<T> out(bytes.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
+  return gpuscan::detail::from_bytes<T>(
+      segmented_reduce_bytes(ctx, std::as_bytes(values), offsets, {data_type_of<T>::value, op}));
 }
 
 #define GPUSCAN_GL_OFFSETS_INSTANTIATE(T) \

@@ -10,6 +10,7 @@
 #include "core/plan_program.hpp"
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
+#include "gpuscan/gl/plan.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
@@ -94,36 +95,22 @@ void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
   execute(impl, program_of(r, args.config, args.heads_kind), buffers);
 }
 
+// A one-shot plan on host data (gpuscan/gl/plan.hpp).
 std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config) {
-  Context::Impl& impl = impl_of(ctx);
-  impl.check_current();
-  const uint32_t head_bytes = core::head_unit_bytes(head_source(heads_kind));
-  const uint64_t n = core::segmented_value_count(values.size(), config.type, heads.size(), head_bytes,
-                                                 std::string(to_string(heads_kind)));
-  const TempRequirements temp_req = segmented_scan_temp_requirements(ctx, n, config);  // validates the config
-  std::vector<std::byte> result(values.size());
-  if (n == 0) return result;
-  OwnedBuffer in(impl.gl, values.size(), values.data());
-  OwnedBuffer head_buffer(impl.gl, n * head_bytes, heads.data());
-  OwnedBuffer out(impl.gl, values.size());
-  OwnedBuffer temp(impl.gl, temp_req.size);
-  record_segmented_scan(ctx, {config, heads_kind, n, in.view(), head_buffer.view(), out.view(), temp.view()});
-  impl.gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-  out.read(result.data(), result.size());
-  impl.check_error("segmented scan");
-  return result;
+  impl_of(ctx).check_current();
+  return Plan(ctx, primitive::SegmentedScan{config, heads_kind},
+              {.max_count = values.size() / element_size(config.type), .prepare = false})
+      .run({.values = values, .heads = heads});
 }
 
 template <GlElement T>
 std::vector<T> segmented_scan(const Context& ctx, std::span<const T> values, std::span<const uint32_t> flags,
                               ScanConfig config) {
   config.type = data_type_of<T>::value;
-  const auto bytes = segmented_scan_bytes(ctx, std::as_bytes(values), std::as_bytes(flags), SegmentHeads::flags, config);
-  std::vector<T> out(values.size());
-  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
+  return gpuscan::detail::from_bytes<T>(
+      segmented_scan_bytes(ctx, std::as_bytes(values), std::as_bytes(flags), SegmentHeads::flags, config));
 }
 
 template <GlElement T, class Key>
@@ -131,11 +118,9 @@ std::vector<T> segmented_scan_by_key(const Context& ctx, std::span<const Key> ke
                                      ScanConfig config) {
   static_assert(std::is_same_v<Key, uint32_t> || std::is_same_v<Key, uint64_t>, "keys are uint32_t or uint64_t");
   config.type = data_type_of<T>::value;
-  const auto bytes = segmented_scan_bytes(ctx, std::as_bytes(values), std::as_bytes(keys),
-                                          sizeof(Key) == 8 ? SegmentHeads::keys_u64 : SegmentHeads::keys_u32, config);
-  std::vector<T> out(values.size());
-  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
+  return gpuscan::detail::from_bytes<T>(segmented_scan_bytes(
+      ctx, std::as_bytes(values), std::as_bytes(keys), sizeof(Key) == 8 ? SegmentHeads::keys_u64 : SegmentHeads::keys_u32,
+      config));
 }
 
 #define GPUSCAN_GL_SEGMENTED_INSTANTIATE(T)                                                                        \

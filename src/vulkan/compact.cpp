@@ -21,13 +21,12 @@
 #include "core/variant_names.hpp"
 #include "core/windows.hpp"
 #include "gpuscan/vulkan/compact.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
-#include "vulkan/memory.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan {
 namespace {
@@ -302,46 +301,26 @@ void check_compact_views(const Context& ctx, const ResolvedCompact& r, const Sel
   }
 }
 
-// `flags`: values.size() flags or keys, as `flags_kind` says; nullptr for a predicate.
+// A one-shot plan on host data (gpuscan/vulkan/plan.hpp). `flags`: values.size() flags or keys, as
+// `flags_kind` says; nullptr for a predicate.
 template <class T>
 PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, const void* flags,
                                Predicate predicate, CompactConfig config, bool partition,
                                SegmentHeads flags_kind = SegmentHeads::flags) {
   config.type = data_type_of<T>::value;
-  const uint64_t n = values.size();
-  const TempRequirements temp_req = compact_temp_requirements(ctx, n, config);  // validates the config
-  // ... as a selection's; a partition's own refusals (single-pass) hold for an empty input too.
-  if (partition) resolve_compact(ctx, n, config, true, false, false, core::PlanExtent::outline);
-  if (n == 0) return {};
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  const VkDeviceSize bytes = n * sizeof(T);
-  vk::OwnedBuffer in(physical, device, bytes, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer out(physical, device, bytes, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer count(physical, device, 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer temp(physical, device, temp_req.size, temp_req.usage, vk::MemoryKind::device_local);
-  vk::OwnedBuffer flag_buffer;
-  std::memcpy(in.mapped(), values.data(), bytes);
-  SelectArgs args{config, n, in.view(), {}, predicate, out.view(), count.view(), temp.view()};
-  if (flags) {
-    const uint64_t flag_bytes = n * head_bytes(flags_kind);
-    flag_buffer = vk::OwnedBuffer(physical, device, flag_bytes, usage, vk::MemoryKind::host_visible);
-    std::memcpy(flag_buffer.mapped(), flags, flag_bytes);
-    args.flags = flag_buffer.view();
-    args.flags_kind = flags_kind;
-  }
-  vk::submit_for_host(ctx, {&in, &out, &count, &temp, &flag_buffer},
-                      [&](VkCommandBuffer cmd) { record_compact(ctx, cmd, args, flags != nullptr, partition); });
-  uint32_t kept = 0;
-  std::memcpy(&kept, count.mapped(), 4);
-  if (kept > n) throw Error(Errc::vulkan_error, "the GPU reported " + std::to_string(kept) + " elements kept of " +
-                                                    std::to_string(n));
-  PartitionResult<T> result;
-  result.kept = kept;
-  result.values.resize(partition ? n : kept);
-  if (!result.values.empty()) std::memcpy(result.values.data(), out.mapped(), result.values.size() * sizeof(T));
-  return result;
+  const uint64_t flag_bytes = flags ? values.size() * head_bytes(flags_kind) : 0;
+  primitive::Select::Output r =
+      Plan(ctx,
+           primitive::Select{.config = config,
+                             .flagged = flags != nullptr,
+                             .predicate = flags ? PredicateKind::nonzero : predicate.kind,
+                             .partition = partition,
+                             .flags_kind = flags_kind},
+           {.max_count = values.size(), .prepare = false})
+          .run({.values = std::as_bytes(values),
+                .flags = {static_cast<const std::byte*>(flags), static_cast<size_t>(flag_bytes)},
+                .predicate = predicate});
+  return {gpuscan::detail::from_bytes<T>(r.values), r.kept};
 }
 
 }  // namespace
@@ -391,6 +370,10 @@ void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig
     const ResolvedCompact r = resolve_compact(ctx, count, config, call.partition, false, options.indirect);
     record_plan(ctx, VK_NULL_HANDLE, r, args, call.flagged, predicate, options.indirect ? &from : nullptr);
   }
+}
+
+void vk::check_partition(const Context& ctx, const CompactConfig& config) {
+  resolve_compact(ctx, 0, config, true, false, false, core::PlanExtent::outline);
 }
 
 void vk::record_select_indexed(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args,

@@ -1,6 +1,6 @@
 // Selections for gpuscan's own compositions (run-length encoding, src/vulkan/run_length.cpp): a
 // predicate of the kernels' own and the input index of every kept element, beside or instead of its
-// value (shaders/common/compact.glsl, OUTPUTS).
+// value (shaders/common/compact.glsl, OUTPUTS); and the partition's refusals for plans.
 #pragma once
 
 #include <cstdint>
@@ -26,5 +26,9 @@ struct IndexedSelect {
 // without values. The input must fit one binding (both predicates read a neighbour; Errc::too_large)
 // and have fewer than 2^32 elements. Same barrier contract, indices written as the output.
 void record_select_indexed(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args, const IndexedSelect& how);
+
+// What a partition with `config` refuses whatever its count (the single-pass algorithm): what
+// gpuscan::Plan checks when it is made without building its pipelines.
+void check_partition(const Context& ctx, const CompactConfig& config);
 
 }  // namespace gpuscan::vk

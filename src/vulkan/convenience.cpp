@@ -103,23 +103,6 @@ Slot take_slot(const Context& ctx, bool timed) {
 
 }  // namespace
 
-void submit_for_host(const Context& ctx, std::initializer_list<OwnedBuffer*> in_use,
-                     const std::function<void(VkCommandBuffer)>& record) {
-  try {
-    submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      record(cmd);
-      memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                     VK_ACCESS_HOST_READ_BIT);
-    });
-  } catch (const Error& e) {
-    if (e.code() == Errc::timeout) {  // the GPU may still use them: keep them until the Context goes
-      std::lock_guard lock(impl_of(ctx).abandoned_mutex);
-      for (OwnedBuffer* b : in_use) impl_of(ctx).abandoned_buffers.push_back(std::move(*b));
-    }
-    throw;
-  }
-}
-
 void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times) {
   const VkDevice device = ctx.device();
   Context::Impl& impl = impl_of(ctx);

@@ -13,8 +13,6 @@
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
-#include "vulkan/memory.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "gpuscan/vulkan.hpp"
 #include "core/plan_checks.hpp"
+#include "vulkan/compact_indexed.hpp"
 #include "vulkan/host_run.hpp"
 
 namespace gpuscan {
@@ -61,6 +62,9 @@ Plan<P>::Plan(const Context& ctx, P description, PlanLimits limits)
                                    !std::is_same_v<P, pr::SegmentedReduce> && !std::is_same_v<P, pr::RunLength>;
   core::check_description(description_, limits_, counts_from_gpu, "Vulkan");
   temp_ = temp_of(ctx, description_, limits_);  // checks the description and the count
+  if constexpr (std::is_same_v<P, pr::Select>) {
+    if (description_.partition) vk::check_partition(ctx, description_.config);
+  }
   if (limits_.prepare) prepare(ctx, description_, limits_);
 }
 

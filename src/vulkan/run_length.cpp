@@ -8,14 +8,13 @@
 
 #include "core/run_length_plan.hpp"
 #include "core/scan_shape.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/run_length.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
-#include "vulkan/memory.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan {
 namespace {
@@ -103,53 +102,27 @@ void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactCon
 
 namespace {
 
-template <class Result, class T>
-Result run_convenience(const Context& ctx, std::span<const T> values, CompactConfig config, bool edges) {
+// A one-shot plan on host data (gpuscan/vulkan/plan.hpp).
+template <class T>
+primitive::RunLength::Output run_on_host(const Context& ctx, std::span<const T> values, CompactConfig config,
+                                         bool non_trivial) {
   config.type = data_type_of<T>::value;
-  const uint64_t n = values.size();
-  const TempRequirements req = run_length_temp_requirements(ctx, n, config);  // validates
-  if (n == 0) return {};
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  const uint64_t room = edges ? std::max<uint64_t>(n / 2, 1) : n;
-  vk::OwnedBuffer in(physical, device, n * sizeof(T), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer out_values(physical, device, edges ? 4 : n * sizeof(T), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer lengths(physical, device, room * 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer offsets(physical, device, room * 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer runs(physical, device, 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer temp(physical, device, req.size, req.usage, vk::MemoryKind::device_local);
-  std::memcpy(in.mapped(), values.data(), n * sizeof(T));
-  RunLengthArgs a;
-  a.config = config;
-  a.count = n;
-  a.input = in.view();
-  a.values = out_values.view();
-  a.lengths = lengths.view();
-  if (edges) a.offsets = offsets.view();
-  a.runs_out = runs.view();
-  a.temp = temp.view();
-  vk::submit_for_host(ctx, {&in, &out_values, &lengths, &offsets, &runs, &temp},
-                      [&](VkCommandBuffer cmd) { record_runs(ctx, cmd, a, edges); });
-  uint32_t count = 0;
-  std::memcpy(&count, runs.mapped(), 4);
-  return core::read_runs<Result, T>(count, room, Errc::vulkan_error, [&](core::RunBuffer from, void* to, size_t bytes) {
-    const vk::OwnedBuffer& b =
-        from == core::run_lengths ? lengths : from == core::run_offsets ? offsets : out_values;
-    std::memcpy(to, b.mapped(), bytes);
-  });
+  return Plan(ctx, primitive::RunLength{config, non_trivial}, {.max_count = values.size(), .prepare = false})
+      .run({.values = std::as_bytes(values)});
 }
 
 }  // namespace
 
 template <Element T>
 RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config) {
-  return run_convenience<RunLengthResult<T>>(ctx, values, config, false);
+  primitive::RunLength::Output r = run_on_host(ctx, values, config, false);
+  return {gpuscan::detail::from_bytes<T>(r.values), std::move(r.lengths)};
 }
 
 template <Element T>
 NonTrivialRuns non_trivial_runs(const Context& ctx, std::span<const T> values, CompactConfig config) {
-  return run_convenience<NonTrivialRuns>(ctx, values, config, true);
+  primitive::RunLength::Output r = run_on_host(ctx, values, config, true);
+  return {std::move(r.offsets), std::move(r.lengths)};
 }
 
 #define GPUSCAN_RLE_INSTANTIATE(T)                                                                      \

@@ -18,14 +18,13 @@
 #include "core/segment_offsets_plan.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/variant_names.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
 #include "gpuscan/vulkan/segmented_reduce.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/segmented_program.hpp"
-#include "vulkan/memory.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan {
 namespace {
@@ -170,62 +169,12 @@ void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const Redu
   record_passes(ctx, VK_NULL_HANDLE, reduce_layout_for(ctx, 0, config), args);
 }
 
-namespace {
-
-std::vector<std::byte> run_segmented_reduce(const Context& ctx, std::span<const std::byte> values,
-                                            std::span<const uint32_t> offsets, const ReduceConfig& config) {
-  const core::OffsetsInput input = core::check_offsets_input(values.size(), offsets, config.type);
-  std::vector<std::byte> result(input.result_bytes);
-  const TempRequirements req = segmented_reduce_temp_requirements(ctx, input.count, config);  // checks the config
-  if (input.segments == 0) return result;
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  vk::OwnedBuffer in(physical, device, std::max<uint64_t>(values.size(), 4), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer offs(physical, device, offsets.size() * 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer out(physical, device, result.size(), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(req.size, 4), usage | req.usage,
-                       vk::MemoryKind::device_local);
-  if (!values.empty()) std::memcpy(in.mapped(), values.data(), values.size());
-  std::memcpy(offs.mapped(), offsets.data(), offsets.size() * 4);
-  const SegmentedReduceArgs args{config, input.count, input.segments, in.view(), offs.view(), out.view(), temp.view()};
-  vk::submit_for_host(ctx, {&in, &offs, &out, &temp},
-                      [&](VkCommandBuffer cmd) { record_segmented_reduce(ctx, cmd, args); });
-  std::memcpy(result.data(), out.mapped(), result.size());
-  return result;
-}
-
-template <class T>
-std::vector<T> run_segmented_scan_by_offsets(const Context& ctx, std::span<const T> values,
-                                             std::span<const uint32_t> offsets, const ScanConfig& config) {
-  const uint64_t n = values.size();
-  core::check_host_offsets(offsets, n);
-  core::check_segment_count(offsets.size() - 1);
-  const TempRequirements req = segmented_scan_by_offsets_temp_requirements(ctx, n, config);
-  std::vector<T> result(n);
-  if (n == 0) return result;
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  vk::OwnedBuffer in(physical, device, n * sizeof(T), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer offs(physical, device, offsets.size() * 4, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer out(physical, device, n * sizeof(T), usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(req.size, 4), usage | req.usage,
-                       vk::MemoryKind::device_local);
-  std::memcpy(in.mapped(), values.data(), n * sizeof(T));
-  std::memcpy(offs.mapped(), offsets.data(), offsets.size() * 4);
-  const SegmentedScanByOffsetsArgs args{config, n, offsets.size() - 1, in.view(), offs.view(), out.view(), temp.view()};
-  vk::submit_for_host(ctx, {&in, &offs, &out, &temp},
-                      [&](VkCommandBuffer cmd) { record_segmented_scan_by_offsets(ctx, cmd, args); });
-  std::memcpy(result.data(), out.mapped(), n * sizeof(T));
-  return result;
-}
-
-}  // namespace
-
+// The host-data calls are one-shot plans (gpuscan/vulkan/plan.hpp).
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
                                               std::span<const uint32_t> offsets, const ReduceConfig& config) {
-  return run_segmented_reduce(ctx, values, offsets, config);
+  return Plan(ctx, primitive::SegmentedReduce{config},
+              {.max_count = values.size() / element_size(config.type), .prepare = false})
+      .run({.values = values, .offsets = offsets});
 }
 
 template <Element T>
@@ -234,17 +183,16 @@ std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, s
   ReduceConfig config;
   config.type = data_type_of<T>::value;
   config.op = op;
-  const std::vector<std::byte> bytes = run_segmented_reduce(ctx, std::as_bytes(values), offsets, config);
-  std::vector<T> out(bytes.size() / sizeof(T));
-  if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());
-  return out;
+  return gpuscan::detail::from_bytes<T>(segmented_reduce_bytes(ctx, std::as_bytes(values), offsets, config));
 }
 
 template <Element T>
 std::vector<T> segmented_scan_by_offsets(const Context& ctx, std::span<const T> values,
                                          std::span<const uint32_t> offsets, ScanConfig config) {
   config.type = data_type_of<T>::value;
-  return run_segmented_scan_by_offsets<T>(ctx, values, offsets, config);
+  return gpuscan::detail::from_bytes<T>(Plan(ctx, primitive::SegmentedScanByOffsets{config},
+                                             {.max_count = values.size(), .prepare = false})
+                                            .run({.values = std::as_bytes(values), .offsets = offsets}));
 }
 
 template std::vector<uint32_t> segmented_reduce(const Context&, std::span<const uint32_t>, std::span<const uint32_t>, Op);

@@ -17,14 +17,13 @@
 #include "core/segmented_plan.hpp"
 #include "core/variant_names.hpp"
 #include "core/windows.hpp"
+#include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/segmented.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/segmented_program.hpp"
 #include "vulkan/indirect.hpp"
-#include "vulkan/memory.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan {
 namespace {
@@ -179,46 +178,18 @@ namespace {
 template <class T>
 std::vector<T> run_segmented(const Context& ctx, std::span<const std::byte> values, std::span<const std::byte> heads,
                              SegmentHeads heads_kind, const ScanConfig& config) {
-  const uint32_t esize = element_size(config.type);
-  const uint32_t head_bytes = core::head_unit_bytes(head_source(heads_kind));
-  const uint64_t n = core::segmented_value_count(values.size(), config.type, heads.size(), head_bytes,
-                                                 std::string(to_string(heads_kind)));
-  const TempRequirements temp_req = segmented_scan_temp_requirements(ctx, n, config);  // validates the config
-  std::vector<T> result(n);
-  if (n == 0) return result;
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
-  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-  vk::OwnedBuffer in(physical, device, n * esize, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer head_buffer(physical, device, n * head_bytes, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer out(physical, device, n * esize, usage, vk::MemoryKind::host_visible);
-  vk::OwnedBuffer temp(physical, device, std::max<VkDeviceSize>(temp_req.size, 4), usage | temp_req.usage,
-                       vk::MemoryKind::device_local);
-  std::memcpy(in.mapped(), values.data(), n * esize);
-  std::memcpy(head_buffer.mapped(), heads.data(), n * head_bytes);
-  SegmentedScanArgs args{config, heads_kind, n, in.view(), head_buffer.view(), out.view(), temp.view()};
-  vk::submit_for_host(ctx, {&in, &head_buffer, &out, &temp},
-                      [&](VkCommandBuffer cmd) { record_segmented_scan(ctx, cmd, args); });
-  std::memcpy(result.data(), out.mapped(), n * esize);
-  return result;
+  return gpuscan::detail::from_bytes<T>(segmented_scan_bytes(ctx, values, heads, heads_kind, config));
 }
 
 }  // namespace
 
+// A one-shot plan on host data (gpuscan/vulkan/plan.hpp).
 std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const std::byte> values,
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config) {
-  // Elements of 4 or 8 bytes move as such; their type only matters to the shaders.
-  if (element_size(config.type) == 8) {
-    const auto out = run_segmented<uint64_t>(ctx, values, heads, heads_kind, config);
-    std::vector<std::byte> bytes(out.size() * 8);
-    if (!out.empty()) std::memcpy(bytes.data(), out.data(), bytes.size());
-    return bytes;
-  }
-  const auto out = run_segmented<uint32_t>(ctx, values, heads, heads_kind, config);
-  std::vector<std::byte> bytes(out.size() * 4);
-  if (!out.empty()) std::memcpy(bytes.data(), out.data(), bytes.size());
-  return bytes;
+  return Plan(ctx, primitive::SegmentedScan{config, heads_kind},
+              {.max_count = values.size() / element_size(config.type), .prepare = false})
+      .run({.values = values, .heads = heads});
 }
 
 template <Element T>

@@ -31,9 +31,7 @@
 #include "vulkan/execute.hpp"
 #include "vulkan/scan_program.hpp"
 #include "vulkan/indirect.hpp"
-#include "vulkan/memory.hpp"
 #include "vulkan/sort_stages.hpp"
-#include "vulkan/submit.hpp"
 
 namespace gpuscan {
 namespace {

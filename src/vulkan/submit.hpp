@@ -3,7 +3,6 @@
 #pragma once
 
 #include <functional>
-#include <initializer_list>
 
 #include "gpuscan/vulkan.hpp"
 
@@ -21,14 +20,6 @@ struct SubmitTimes {
 // `times`, fills it (and records two timestamps around `record`'s commands).
 void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record,
                      SubmitTimes* times = nullptr);
-
-class OwnedBuffer;
-
-// A convenience call's round trip: records `record`, then a barrier that makes compute-shader writes
-// visible to the host, submits and waits. On Errc::timeout the GPU may still use `in_use`, so they are
-// handed to the Context (freed when it goes) before the error is rethrown.
-void submit_for_host(const Context& ctx, std::initializer_list<OwnedBuffer*> in_use,
-                     const std::function<void(VkCommandBuffer)>& record);
 
 // Buffer-to-buffer copy followed by a barrier that orders it before `dst_stage` / `dst_access`.
 void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,

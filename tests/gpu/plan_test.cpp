@@ -1,6 +1,7 @@
 // Plan objects on Vulkan: the shared check set (plan_check.hpp) on the validated context.
 #include "plan_check.hpp"
 
+#include "core/plan_checks.hpp"
 #include "gpuscan/vulkan/plan.hpp"
 
 namespace gpuscan::test {
@@ -60,6 +61,73 @@ TEST_F(PlanByOffsetsTest, SegmentedScanByOffsetsRunMatchesReference) {
     }
     EXPECT_EQ(got, want);
   }
+}
+
+// A plan made with prepare builds every pipeline when it is made: runs of any count up to max_count build
+// none (Context::pipeline_count stays put), for every primitive that has a prepare walk.
+class PlanPreparedTest : public GpuTest {};
+
+// `run(plan, n)` runs the plan on n elements of its own.
+template <class P, class Run>
+void expect_nothing_built(const P& description, uint64_t max_count, std::mt19937_64& rng, Run&& run) {
+  const Context& ctx = shared_context();
+  const gpuscan::Plan<P> plan(ctx, description, {.max_count = max_count});
+  const size_t built = ctx.pipeline_count();
+  for (const size_t n : {size_t{1}, size_t{2}, size_t{1023}, size_t{1024}, size_t{1025}, static_cast<size_t>(max_count),
+                         static_cast<size_t>(1 + rng() % max_count)}) {
+    run(plan, n);
+    EXPECT_EQ(ctx.pipeline_count(), built) << core::primitive_name(description) << ", n " << n;
+  }
+}
+
+TEST_F(PlanPreparedTest, RunsBuildNothingAfterCreation) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  constexpr uint64_t max_count = 5000;  // two tile levels on lavapipe
+  auto u32 = [&](size_t n) { return random_values<uint32_t>(n, rng); };
+  auto bytes = [](const std::vector<uint32_t>& v) { return std::as_bytes(std::span<const uint32_t>(v)); };
+  const ScanKind kind = rng() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+
+  expect_nothing_built(primitive::Scan{.config = {.kind = kind}}, max_count, rng,
+                       [&](const auto& plan, size_t n) { (void)plan.run({.values = bytes(u32(n))}); });
+  expect_nothing_built(primitive::Reduce{.config = {.op = Op::max}}, max_count, rng,
+                       [&](const auto& plan, size_t n) { (void)plan.run({.values = bytes(u32(n))}); });
+  expect_nothing_built(primitive::SegmentedScan{.config = {.kind = kind}}, max_count, rng,
+                       [&](const auto& plan, size_t n) {
+                         std::vector<uint32_t> flags = u32(n);
+                         for (auto& f : flags) f %= 2;
+                         (void)plan.run({.values = bytes(u32(n)), .heads = bytes(flags)});
+                       });
+  expect_nothing_built(primitive::SegmentedReduce{}, max_count, rng, [&](const auto& plan, size_t n) {
+    const std::vector<uint32_t> offsets = {0, static_cast<uint32_t>(n / 3), static_cast<uint32_t>(n)};
+    (void)plan.run({.values = bytes(u32(n)), .offsets = offsets});
+  });
+  const bool flagged = rng() % 2;
+  expect_nothing_built(
+      primitive::Select{.flagged = flagged,
+                        .predicate = flagged ? PredicateKind::nonzero : PredicateKind::less,
+                        .partition = rng() % 2 == 0},
+      max_count, rng, [&](const auto& plan, size_t n) {
+        std::vector<uint32_t> flags = u32(n);
+        for (auto& f : flags) f %= 2;
+        (void)plan.run({.values = bytes(u32(n)), .flags = bytes(flags),
+                        .predicate = Predicate::less(static_cast<uint32_t>(rng()))});
+      });
+  expect_nothing_built(primitive::RunLength{.non_trivial = rng() % 2 == 0}, max_count, rng,
+                       [&](const auto& plan, size_t n) {
+                         std::vector<uint32_t> v = u32(n);
+                         for (auto& x : v) x %= 3;
+                         (void)plan.run({.values = bytes(v)});
+                       });
+  expect_nothing_built(primitive::Sort{.config = {.value_bytes = rng() % 2 ? 4u : 0u}}, max_count, rng,
+                       [&](const auto& plan, size_t n) {
+                         (void)plan.run({.keys = bytes(u32(n)),
+                                         .values = plan.description().config.value_bytes ? bytes(u32(n))
+                                                                                          : std::span<const std::byte>()});
+                       });
+  expect_nothing_built(primitive::Histogram{.bins = HistogramBins::even(100, 0.0, 4e9)}, max_count, rng,
+                       [&](const auto& plan, size_t n) { (void)plan.run({.samples = bytes(u32(n))}); });
 }
 
 }  // namespace
