@@ -68,4 +68,43 @@ uint32_t input_element_bytes(const P& p, CustomBytes&& custom_bytes) {
   else return element_size(p.config.type);
 }
 
+// A record's buffers for `count` elements over stand-in views, for a plan's dry runs (core/dry_run.hpp):
+// every view of Buffers is `view(i)` with its own i from 1 on, a by-offsets primitive gets one segment
+// per 1024 values, a compaction the plan's predicate kind, a count_from where the plan takes one.
+template <class Buffers, class P, class MakeView>
+Buffers stand_in_buffers(const P& p, const gpuscan::PlanLimits& limits, uint64_t count, MakeView&& view) {
+  Buffers b;
+  b.count = count;
+  int next = 1;
+  auto set = [&](auto& v) { v = view(next++); };
+  if constexpr (requires { b.input; }) set(b.input);
+  if constexpr (requires { b.output; }) set(b.output);
+  if constexpr (requires { b.temp; }) set(b.temp);
+  if constexpr (requires { b.heads; }) set(b.heads);
+  if constexpr (requires { b.offsets; }) set(b.offsets);
+  if constexpr (requires { b.flags; }) set(b.flags);
+  if constexpr (requires { b.count_out; }) set(b.count_out);
+  if constexpr (requires { b.values; }) set(b.values);
+  if constexpr (requires { b.lengths; }) set(b.lengths);
+  if constexpr (requires { b.runs_out; }) set(b.runs_out);
+  if constexpr (requires { b.counts; }) set(b.counts);
+  if constexpr (requires { b.keys_in; }) {
+    set(b.keys_in);
+    set(b.keys_out);
+    if (p.config.value_bytes) {
+      set(b.values_in);
+      set(b.values_out);
+    }
+  }
+  if constexpr (requires { b.segments; }) b.segments = count / 1024 + 1;
+  if constexpr (std::is_same_v<P, primitive::Select>) b.predicate.kind = p.predicate;
+  if constexpr (requires { b.count_from; }) {
+    if (limits.count_from_gpu) {
+      b.count_from.emplace();
+      set(b.count_from->buffer);
+    }
+  }
+  return b;
+}
+
 }  // namespace gpuscan::core

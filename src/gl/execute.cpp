@@ -4,6 +4,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/dry_run.hpp"
 #include "core/execute.hpp"
 #include "gl/buffers.hpp"
 #include "gl/timer.hpp"
@@ -67,12 +68,24 @@ struct Issuer {
 
 }  // namespace
 
-void build_programs(Context::Impl& impl, const core::Program& program) {
+void build_programs(Context::Impl& impl, const core::Program& program, bool either_alignment) {
   for (const core::Command& c : program.commands)
-    if (const auto* d = std::get_if<core::cmd::Dispatch>(&c)) impl.program(d->key);
+    if (const auto* d = std::get_if<core::cmd::Dispatch>(&c)) {
+      impl.program(d->key);
+      if (either_alignment && !d->vector_aligned_if.empty()) {
+        PipelineKey other = d->key;
+        other.vector_aligned = !other.vector_aligned;
+        impl.program(other);
+      }
+    }
 }
 
 void execute(Context::Impl& impl, const core::Program& program, std::span<const BufferView> buffers, double* gpu_ns) {
+  if (core::DryRun* dry = core::DryRun::active()) {  // a plan's build or listing: nothing is issued
+    if (dry->mode() == core::DryRun::Mode::build) build_programs(impl, program, true);
+    else dry->collect(program);
+    return;
+  }
   Issuer issuer{impl, buffers};
   // Timed: the programs built first, so that compiling is not timed.
   if (gpu_ns) build_programs(impl, program);

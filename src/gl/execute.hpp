@@ -9,8 +9,9 @@
 namespace gpuscan::gl {
 
 // Builds the programs `program` dispatches (execute does too; this is for a primitive that issues other
-// work before it).
-void build_programs(Context::Impl& impl, const core::Program& program);
+// work before it). `either_alignment`: where a dispatch's vector_aligned depends on where its ranges are
+// bound, both builds (what a plan made with prepare needs, knowing no buffers yet).
+void build_programs(Context::Impl& impl, const core::Program& program, bool either_alignment = false);
 
 // Binds every range and builds every program `program` dispatches (so that an error leaves nothing
 // issued), then issues its commands with its buffer i bound to buffers[i]: a barrier after dispatches is

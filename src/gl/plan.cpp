@@ -7,8 +7,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/dry_run.hpp"
 #include "core/host_run.hpp"
 #include "core/plan_checks.hpp"
+#include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/record.hpp"
@@ -68,6 +70,10 @@ core::Downloads run_on_host(Context::Impl& impl, const core::HostRun& run, const
   return downloads;
 }
 
+// A stand-in buffer name for a plan's dry runs: never used (gl::execute builds or collects the program
+// instead, and the checks of the caller's buffers are skipped).
+BufferView stand_in_view(int i) { return {static_cast<uint32_t>(i), 0}; }
+
 }  // namespace
 
 template <class P>
@@ -84,6 +90,15 @@ Plan<P>::Plan(const Context& ctx, P description, PlanLimits limits)
       throw Error(Errc::unsupported, "compaction by keys is Vulkan only; OpenGL compacts by u32 flags");
   }
   temp_ = temp_of(ctx, description_, limits_);  // checks the description and the count
+  if (limits_.prepare && limits_.max_count > 0) {
+    // Every program a record of up to max_count elements needs, compiled now: the records of the counts
+    // where the shape changes (tile and window boundaries), over stand-in buffer names, issue nothing.
+    const uint32_t esize =
+        core::input_element_bytes(description_, [&](const CustomOp& op) { return compile_custom_op(ctx, op); });
+    core::DryRun dry(core::DryRun::Mode::build);
+    for (const uint64_t count : core::boundary_counts(limits_.max_count, impl_of(ctx).max_binding_bytes / esize))
+      issue(core::stand_in_buffers<Buffers>(description_, limits_, count, stand_in_view), nullptr);
+  }
 }
 
 template <class P>
@@ -96,7 +111,12 @@ std::string Plan<P>::describe(uint64_t count) const {
     return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
   else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
   else if constexpr (std::is_same_v<P, pr::Sort>) return describe_sort_plan(ctx, count, p.config);
-  else throw Error(Errc::unsupported, std::string("no listing of the passes of ") + core::primitive_name(p) + " yet");
+  else {
+    // The programs a record would execute, collected instead of issued (core/dry_run.hpp).
+    core::DryRun dry(core::DryRun::Mode::list);
+    issue(core::stand_in_buffers<Buffers>(p, limits_, count, stand_in_view), nullptr);
+    return core::list_programs(dry.programs());
+  }
 }
 
 template <class P>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "core/dry_run.hpp"
 #include "core/execute.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
@@ -77,6 +78,10 @@ struct Recorder {
 }  // namespace
 
 void execute(const Context& ctx, VkCommandBuffer cmd, const core::Program& program, std::span<const BufferView> buffers) {
+  if (core::DryRun* dry = core::DryRun::active()) {  // a plan's listing or build: nothing is recorded
+    if (dry->mode() == core::DryRun::Mode::list) return dry->collect(program);
+    cmd = VK_NULL_HANDLE;  // builds the pipelines only, as the prepare_* walks do
+  }
   Recorder recorder{ctx, impl_of(ctx), cmd, buffers};
   core::execute_program(program, recorder);
 }

@@ -2,11 +2,16 @@
 // (core/host_run.hpp, vulkan/host_run.cpp).
 #include "gpuscan/vulkan/plan.hpp"
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "gpuscan/vulkan.hpp"
+#include "core/dry_run.hpp"
 #include "core/plan_checks.hpp"
+#include "core/windows.hpp"
 #include "vulkan/compact_indexed.hpp"
+#include "vulkan/context_impl.hpp"
 #include "vulkan/host_run.hpp"
 
 namespace gpuscan {
@@ -50,8 +55,23 @@ void prepare(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::RunLength>) prepare_run_length(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::Sort>) prepare_sort(ctx, n, p.config, l.count_from_gpu);
   else if constexpr (std::is_same_v<P, pr::Histogram>) prepare_histogram(ctx, p.config);
-  // SegmentedScanByOffsets builds its kernels at the first record (it has no prepare walk yet).
 }
+
+// A stand-in buffer for a listing: a handle that is never used (vk::execute collects the program
+// instead), room for any count, every usage the checks may ask for.
+BufferView stand_in_view(int i) {
+  VkBuffer handle{};  // a pointer or a 64-bit integer, as the platform defines non-dispatchable handles
+  const uint64_t bits = static_cast<uint64_t>(i);
+  static_assert(sizeof handle == sizeof bits);
+  std::memcpy(&handle, &bits, sizeof handle);
+  constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+  return {handle, VkDeviceSize{1} << 60, usage, 0};
+}
+
+// The command buffer a listing passes to the record calls, which refuse a null one; nothing is recorded
+// into it.
+VkCommandBuffer dry_run_command_buffer() { return reinterpret_cast<VkCommandBuffer>(uintptr_t{1}); }
 
 }  // namespace
 
@@ -65,7 +85,17 @@ Plan<P>::Plan(const Context& ctx, P description, PlanLimits limits)
   if constexpr (std::is_same_v<P, pr::Select>) {
     if (description_.partition) vk::check_partition(ctx, description_.config);
   }
-  if (limits_.prepare) prepare(ctx, description_, limits_);
+  if (!limits_.prepare) return;
+  if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>) {
+    // No prepare_* walk of its own: records of the counts where its shape changes, in a dry run that
+    // builds the pipelines and records nothing (core/dry_run.hpp).
+    core::DryRun dry(core::DryRun::Mode::build);
+    const uint64_t window = impl_of(ctx).window_elements(element_size(description_.config.type));
+    for (const uint64_t count : core::boundary_counts(limits_.max_count, window))
+      issue(dry_run_command_buffer(), core::stand_in_buffers<Buffers>(description_, limits_, count, stand_in_view));
+  } else {
+    prepare(ctx, description_, limits_);
+  }
 }
 
 template <class P>
@@ -78,12 +108,22 @@ std::string Plan<P>::describe(uint64_t count) const {
     return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
   else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
   else if constexpr (std::is_same_v<P, pr::Sort>) return describe_sort_plan(ctx, count, p.config);
-  else throw Error(Errc::unsupported, std::string("no listing of the passes of ") + core::primitive_name(p) + " yet");
+  else {
+    // The programs a record would execute, collected instead of recorded (core/dry_run.hpp).
+    core::DryRun dry(core::DryRun::Mode::list);
+    issue(dry_run_command_buffer(), core::stand_in_buffers<Buffers>(p, limits_, count, stand_in_view));
+    return core::list_programs(dry.programs());
+  }
 }
 
 template <class P>
 void Plan<P>::record(VkCommandBuffer cmd, const Buffers& b) const {
   core::check_record(description_, limits_, b);
+  issue(cmd, b);
+}
+
+template <class P>
+void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
   const Context& ctx = *ctx_;
   const P& p = description_;
   if constexpr (std::is_same_v<P, pr::Scan>) {

@@ -3,6 +3,7 @@
 #include "plan_check.hpp"
 
 #include "gl_test_support.hpp"
+#include "core/plan_checks.hpp"
 #include "gpuscan/gl/plan.hpp"
 
 namespace gpuscan::test {
@@ -46,6 +47,45 @@ TEST_F(GlTest, PlanRefusesWhatOpenGlCannotDo) {
     gl::Plan(gl_context(), primitive::Scan{.config = {.algorithm = Algorithm::single_pass}}, {.max_count = 1u << 20});
   });
   EXPECT_EQ(single_pass.code(), Errc::unsupported);
+}
+
+// A plan made with prepare compiles every GL program when it is made: runs of any count up to max_count
+// compile none (the context's program table stays put).
+TEST_F(GlTest, PreparedPlansCompileNothingAfterCreation) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const gl::Context& ctx = gl_context();
+  const auto& programs = impl_of(ctx).programs;
+  constexpr uint64_t max_count = 5000;
+  auto bytes = [](const std::vector<uint32_t>& v) { return std::as_bytes(std::span<const uint32_t>(v)); };
+  auto check = [&](const auto& plan, auto&& run) {
+    const size_t compiled = programs.size();
+    for (const size_t n : {size_t{1}, size_t{1023}, size_t{1024}, size_t{1025}, size_t{max_count},
+                           static_cast<size_t>(1 + rng() % max_count)}) {
+      run(plan, n);
+      EXPECT_EQ(programs.size(), compiled) << core::primitive_name(plan.description()) << ", n " << n;
+    }
+  };
+  auto u32 = [&](size_t n) { return random_values<uint32_t>(n, rng); };
+  check(gl::Plan(ctx, primitive::Scan{.config = {.kind = ScanKind::inclusive}}, {.max_count = max_count}),
+        [&](const auto& plan, size_t n) { (void)plan.run({.values = bytes(u32(n))}); });
+  check(gl::Plan(ctx, primitive::Reduce{}, {.max_count = max_count}),
+        [&](const auto& plan, size_t n) { (void)plan.run({.values = bytes(u32(n))}); });
+  check(gl::Plan(ctx, primitive::SegmentedScan{}, {.max_count = max_count}), [&](const auto& plan, size_t n) {
+    (void)plan.run({.values = bytes(u32(n)), .heads = bytes(std::vector<uint32_t>(n, 0))});
+  });
+  check(gl::Plan(ctx, primitive::SegmentedReduce{}, {.max_count = max_count}), [&](const auto& plan, size_t n) {
+    (void)plan.run({.values = bytes(u32(n)), .offsets = std::vector<uint32_t>{0, static_cast<uint32_t>(n)}});
+  });
+  check(gl::Plan(ctx, primitive::Select{.partition = true}, {.max_count = max_count}),
+        [&](const auto& plan, size_t n) { (void)plan.run({.values = bytes(u32(n))}); });
+  check(gl::Plan(ctx, primitive::RunLength{}, {.max_count = max_count}),
+        [&](const auto& plan, size_t n) { (void)plan.run({.values = bytes(u32(n))}); });
+  check(gl::Plan(ctx, primitive::Sort{.config = {.value_bytes = 4}}, {.max_count = max_count}),
+        [&](const auto& plan, size_t n) { (void)plan.run({.keys = bytes(u32(n)), .indices = true}); });
+  check(gl::Plan(ctx, primitive::Histogram{.bins = HistogramBins::even(7, 0, 4e9)}, {.max_count = max_count}),
+        [&](const auto& plan, size_t n) { (void)plan.run({.samples = bytes(u32(n))}); });
 }
 
 }  // namespace

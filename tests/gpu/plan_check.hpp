@@ -279,7 +279,40 @@ TYPED_TEST_P(PlanTest, RefusesWhatItWasNotMadeFor) {
   EXPECT_GE(indirect.temp_requirements().size, scan.temp_requirements().size);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(PlanTest, ScanRunMatchesReference, ReduceRunMatchesReference,
+// Every plan lists the passes of a record: scans, reductions, segmented scans, compaction and sorts as
+// their plans print them; the histogram, run-length encoding and the segmented reduction as the
+// dispatches a record would make, which stay those of the count given (never more than max_count asks).
+TYPED_TEST_P(PlanTest, DescribesEveryPrimitive) {
+  const PlanLimits limits{.max_count = 1u << 20, .prepare = false};
+  const auto& ctx = TypeParam::context();
+  const size_t count = 1 + this->rng_() % (1u << 20);
+  SCOPED_TRACE("seed " + std::to_string(this->seed_) + ", count " + std::to_string(count));
+  using namespace primitive;
+  const std::string listed[] = {
+      typename TypeParam::template Plan<Histogram>(ctx, Histogram{.bins = HistogramBins::even(10, 0, 10)}, limits)
+          .describe(count),
+      typename TypeParam::template Plan<RunLength>(ctx, RunLength{}, limits).describe(count),
+      typename TypeParam::template Plan<RunLength>(ctx, RunLength{.non_trivial = true}, limits).describe(count),
+      typename TypeParam::template Plan<SegmentedReduce>(ctx, SegmentedReduce{}, limits).describe(count)};
+  for (const std::string& text : listed) EXPECT_NE(text.find("  dispatch "), std::string::npos) << text;
+  EXPECT_NE(listed[0].find("histogram"), std::string::npos) << listed[0];
+  EXPECT_NE(listed[1].find("run_lengths"), std::string::npos) << listed[1];
+  EXPECT_NE(listed[3].find("seg_offsets"), std::string::npos) << listed[3];
+  // A small count lists a single tile's work: one workgroup for the histogram.
+  const std::string one = typename TypeParam::template Plan<Histogram>(
+                              ctx, Histogram{.bins = HistogramBins::even(10, 0, 10)}, limits)
+                              .describe(1);
+  EXPECT_NE(one.find(", 1 group\n"), std::string::npos) << one;
+  for (const std::string& text :
+       {typename TypeParam::template Plan<Scan>(ctx, Scan{}, limits).describe(count),
+        typename TypeParam::template Plan<Reduce>(ctx, Reduce{}, limits).describe(count),
+        typename TypeParam::template Plan<SegmentedScan>(ctx, SegmentedScan{}, limits).describe(count),
+        typename TypeParam::template Plan<Select>(ctx, Select{}, limits).describe(count),
+        typename TypeParam::template Plan<Sort>(ctx, Sort{}, limits).describe(count)})
+    EXPECT_FALSE(text.empty());
+}
+
+REGISTER_TYPED_TEST_SUITE_P(PlanTest, DescribesEveryPrimitive, ScanRunMatchesReference, ReduceRunMatchesReference,
                             SegmentedScanRunMatchesReference, SegmentedReduceRunMatchesReference,
                             SelectRunMatchesReference, RunLengthRunMatchesReference, SortRunMatchesReference,
                             HistogramRunMatchesReference, RecordsIntoCallersBuffers, RefusesWhatItWasNotMadeFor);

@@ -64,7 +64,7 @@ TEST_F(PlanByOffsetsTest, SegmentedScanByOffsetsRunMatchesReference) {
 }
 
 // A plan made with prepare builds every pipeline when it is made: runs of any count up to max_count build
-// none (Context::pipeline_count stays put), for every primitive that has a prepare walk.
+// none (Context::pipeline_count stays put), for every primitive.
 class PlanPreparedTest : public GpuTest {};
 
 // `run(plan, n)` runs the plan on n elements of its own.
@@ -126,6 +126,10 @@ TEST_F(PlanPreparedTest, RunsBuildNothingAfterCreation) {
                                          .values = plan.description().config.value_bytes ? bytes(u32(n))
                                                                                           : std::span<const std::byte>()});
                        });
+  expect_nothing_built(primitive::SegmentedScanByOffsets{}, max_count, rng, [&](const auto& plan, size_t n) {
+    const std::vector<uint32_t> offsets = {static_cast<uint32_t>(n / 4), static_cast<uint32_t>(n / 2)};
+    (void)plan.run({.values = bytes(u32(n)), .offsets = offsets});
+  });
   expect_nothing_built(primitive::Histogram{.bins = HistogramBins::even(100, 0.0, 4e9)}, max_count, rng,
                        [&](const auto& plan, size_t n) { (void)plan.run({.samples = bytes(u32(n))}); });
 }

@@ -7,9 +7,9 @@
 //
 // What OpenGL cannot do is refused when the plan is created (Errc::unsupported, naming what is missing):
 // the single-pass algorithms, the by-offsets segmented scan, a count from GPU memory for segmented scans
-// and compaction, and compaction by keys. Creating a plan checks the description; the GL programs are
-// compiled at the first record that needs them (prepare has no effect yet). The Context must outlive
-// the plan and be current on the thread that records.
+// and compaction, and compaction by keys. Creating a plan checks the description and, with
+// PlanLimits::prepare, compiles every GL program a record of up to max_count elements needs (for
+// vector-aligned ranges). The Context must outlive the plan and be current on the thread that records.
 #pragma once
 
 #include <cstdint>
@@ -35,8 +35,7 @@ class Plan {
   const Context& context() const noexcept { return *ctx_; }
   TempRequirements temp_requirements() const noexcept { return temp_; }
 
-  // As gpuscan::Plan::describe: Errc::unsupported for the histogram, run-length encoding and the
-  // segmented reduction, which have no listing yet.
+  // As gpuscan::Plan::describe.
   std::string describe(uint64_t count) const;
 
   // Issues the primitive (the barrier contract of its record call: record_scan, record_sort, ...).

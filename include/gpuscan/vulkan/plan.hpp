@@ -46,9 +46,9 @@ class Plan {
   // Temporary storage for any record of this plan: size bytes at a multiple of alignment, with usage.
   TempRequirements temp_requirements() const noexcept { return temp_; }
 
-  // The passes a record of `count` elements makes, one line each (gpuscan info --n prints these).
-  // Errc::unsupported for a primitive that has no listing yet (histogram, run-length encoding and the
-  // by-offsets segmented primitives).
+  // The passes a record of `count` elements makes, one line each: for scans, reductions, segmented
+  // scans, compaction and sorts their plan as `gpuscan info --n` prints it; for the others the dispatches,
+  // barriers and fills the record would make (the by-offsets primitives with one segment per 1024 values).
   std::string describe(uint64_t count) const;
 
   // Records the primitive into `cmd` (recording state, from a pool of the context's queue family).
@@ -62,6 +62,8 @@ class Plan {
   Output run(const Input& input, double* gpu_ns = nullptr) const;
 
  private:
+  void issue(VkCommandBuffer cmd, const Buffers& buffers) const;  // record's call, after its checks
+
   const Context* ctx_;
   P description_;
   PlanLimits limits_;
