@@ -1122,9 +1122,28 @@ TEST_F(CliTest, RleWritesEachRunAndItsLength) {
   r = run("rle --type f32 --non-trivial" + in + " --values -");
   EXPECT_EQ(r.exit_code, 2) << r;
   EXPECT_NE(r.err.find("--non-trivial writes --offsets and --lengths"), std::string::npos) << r;
-  r = run("rle --type f32 --api gl" + in + " --lengths -");  // OpenGL: the same runs
+  r = run("rle --type f32" + in + " --offsets -");
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_NE(r.err.find("rle writes --values and --lengths, not --offsets"), std::string::npos) << r;
+  r = run("rle --type f32" + in);
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_NE(r.err.find("give --values FILE and/or --lengths FILE"), std::string::npos) << r;
+  r = run("rle --type f32 --algorithm four-pass" + in + " --lengths -");
+  EXPECT_EQ(r.exit_code, 2) << r;
+  EXPECT_NE(r.err.find("unknown algorithm 'four-pass'; valid algorithms: auto, three-pass, single-pass"),
+            std::string::npos)
+      << r;
+  // Every algorithm and ranking path finds the same runs; OpenGL too.
+  for (const std::string shape : {" --algorithm three-pass", " --algorithm single-pass", " --path shared-memory",
+                                  " --path ballot --algorithm three-pass", " --api gl"}) {
+    r = run("rle --type f32" + shape + in + " --lengths -");
+    ASSERT_EQ(r.exit_code, 0) << shape << r;
+    EXPECT_EQ(r.out, "1\n2\n1\n1\n3\n1\n") << shape;
+  }
+  r = run("rle --help");
   ASSERT_EQ(r.exit_code, 0) << r;
-  EXPECT_EQ(r.out, "1\n2\n1\n1\n3\n1\n");
+  EXPECT_NE(r.out.find("with --non-trivial: write where each run starts (u32)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not with --non-trivial: write the first element of each run"), std::string::npos) << r.out;
 }
 
 // --- Operators, 64-bit types and `reduce` -----------------------------------------------------------

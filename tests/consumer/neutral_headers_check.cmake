@@ -5,7 +5,7 @@
 # list (-M: system headers too, which is where <vulkan/vulkan_core.h> lives), and unless each compiles:
 #   - neutral_main.cpp, which uses the neutral headers together;
 #   - every neutral header alone (types, error, message, compact, reduce, segmented, stream, testing,
-#     version), and gl.hpp, which shares them with the OpenGL backend and needs no GL header either;
+#     version, plan, signature), and gl.hpp, which shares them with the OpenGL backend and needs no GL header either;
 #   - every source of src/core, the backend-neutral planning code, with the library's own include paths
 #     (dependencies only: the library's build compiles them).
 # A control proves the check can fail: gpuscan/vulkan.hpp must be caught.
@@ -72,7 +72,8 @@ if(NOT found)
 endif()
 
 check(neutral_main "${CMAKE_CURRENT_LIST_DIR}/neutral_main.cpp" COMPILE)
-foreach(header types error message compact reduce segmented stream testing version gl)
+set(headers types error message compact reduce segmented stream testing version plan signature gl)
+foreach(header IN LISTS headers)
   file(WRITE "${WORK}/${header}_alone.cpp" "#include <gpuscan/${header}.hpp>\n")
   check(${header}.hpp "${WORK}/${header}_alone.cpp" COMPILE)
 endforeach()
@@ -85,4 +86,5 @@ foreach(file IN LISTS core_sources)
   check(src/core/${name} "${file}")
 endforeach()
 list(LENGTH core_sources core_count)
-message(STATUS "${failures} failure(s); checked neutral_main.cpp, 10 headers and ${core_count} src/core sources")
+list(LENGTH headers header_count)
+message(STATUS "${failures} failure(s); checked neutral_main.cpp, ${header_count} headers and ${core_count} src/core sources")

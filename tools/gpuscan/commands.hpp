@@ -30,7 +30,6 @@ Command add_reduce_command(CLI::App& app);   // reduce.cpp: reduce a file to one
 Command add_compact_command(CLI::App& app);  // compact.cpp: select_if / select_flagged / partition on a file
 Command add_unique_command(CLI::App& app);   // compact.cpp: the first of each run of equal elements
 Command add_demo_command(CLI::App& app);     // demo.cpp: random data, every variant, checked and timed
-Command add_rle_command(CLI::App& app);  // rle.cpp: run-length encode a file
 Command add_histogram_command(CLI::App& app);  // histogram.cpp: count a file's samples into bins
 Command add_sort_command(CLI::App& app);       // sort.cpp: sort a file of keys (and values)
 

@@ -30,6 +30,7 @@
 #include "global_flags.hpp"
 #include "gpuscan/gpuscan.hpp"
 #include "output.hpp"
+#include "primitive_command.hpp"
 
 namespace {
 
@@ -154,7 +155,8 @@ int run_gpuscan(int argc, char** argv) {
   // The command table.
   const Command commands[] = {add_info_command(app), add_scan_command(app), add_reduce_command(app),
                               add_compact_command(app), add_unique_command(app), add_demo_command(app),
-                              add_histogram_command(app), add_rle_command(app), add_sort_command(app)};
+                              add_histogram_command(app), add_sort_command(app),
+                              add_primitive_command<gpuscan::primitive::RunLength>(app)};
   // Unknown words land in app.remaining() (subcommands fall through to here), so that an unknown
   // command can be named as such instead of CLI11's "A subcommand is required".
   app.allow_extras();

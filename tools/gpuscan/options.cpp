@@ -106,7 +106,7 @@ void add_format_options(CLI::App& app, FileFormat& format, std::optional<FileFor
       ->type_name("FORMAT");
 }
 
-std::string file_conflict(std::initializer_list<FileOption> inputs, std::initializer_list<FileOption> outputs) {
+std::string file_conflict(const std::vector<FileOption>& inputs, const std::vector<FileOption>& outputs) {
   const FileOption* first_stdin = nullptr;
   for (const FileOption& input : inputs) {
     if (input.path != "-") continue;

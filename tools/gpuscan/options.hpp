@@ -37,7 +37,7 @@ struct FileOption {
 // "" unless two of `inputs` are "-" (standard input can be read only once) or two of `outputs` name one
 // file (same_path: "-" twice, or one file however spelt); otherwise the usage error. An output may be an
 // input's file: inputs are read before any output lands (output.hpp).
-std::string file_conflict(std::initializer_list<FileOption> inputs, std::initializer_list<FileOption> outputs);
+std::string file_conflict(const std::vector<FileOption>& inputs, const std::vector<FileOption>& outputs);
 
 // --device-memory-budget SIZE: how much memory a command's chunked stream may use (gpuscan/stream.hpp,
 // StreamOptions::device_memory_budget); 0 = the library's default.
