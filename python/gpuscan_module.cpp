@@ -49,6 +49,7 @@
 #include <vector>
 
 #include "gpuscan/gpuscan.hpp"
+#include "gpuscan/signature.hpp"
 #include "gpuscan_env.hpp"
 
 namespace py = pybind11;
@@ -839,51 +840,151 @@ py::tuple unique_by_key(std::shared_ptr<State> state, const py::object& keys_obj
   return py::make_tuple(unique_keys.attr("astype")(key_dtype), in.narrow(firsts.cast<py::array>()));
 }
 
-// run_length_encode(a) -> (values, lengths) and non_trivial_runs(a) -> (offsets, lengths), lengths and
-// offsets intp (include/gpuscan/vulkan/run_length.hpp). dtypes as compact(); narrow ones run widened,
-// which keeps their runs.
-py::tuple run_lengths(std::shared_ptr<State> state, const py::object& a, const std::string& algorithm,
-                      bool non_trivial) {
-  const char* function = non_trivial ? "non_trivial_runs" : "run_length_encode";
-  gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
-  const py::array array = input_array(a, function);
-  const py::dtype dtype = array.dtype();
+// ---------------------------------------------------------------------------------------------------
+// Primitives registered from their signature (gpuscan/signature.hpp): def_primitive<P>(...) below makes
+// a Context method and a module function of one, which is all it takes to offer a primitive here.
+//
+// The function takes the inputs positionally or by name (the first is `a`, as in numpy's functions; the
+// others keep the signature's names) and the settings as keywords (`non_trivial=True`, `algorithm=
+// 'three-pass'`; '_' for the signature's '-'). The element type is the first input's dtype, bool and
+// 8- and 16-bit integers widened to 32 bits and the element outputs narrowed back (Operand); another
+// element input is cast to it (numpy's same_kind casting), a positions input is an integer array of
+// values in [0, 2^32). Outputs: elements in the input's dtype, positions as intp; one array, or a
+// tuple of them in the signature's order.
+
+std::string python_name(std::string_view name) {
+  std::string out(name);
+  for (char& c : out)
+    if (c == '-') c = '_';
+  return out;
+}
+
+// A positions input as u32: integers (or bool) in [0, 2^32), 1-D.
+py::array positions_u32(const py::object& given, const char* function, const std::string& name) {
+  const py::array a = empty_sequence_as(given, input_array(given, function), "uint32");
+  const char k = a.dtype().kind();
+  if (k != 'i' && k != 'u' && k != 'b')
+    throw py::type_error(std::string(function) + "(): " + name + " must be integers, not dtype " + dtype_name(a.dtype()));
+  if (a.ndim() != 1) throw py::value_error(std::string(function) + "(): " + name + " must be 1-D");
+  const py::module_ np = py::module_::import("numpy");
+  if (a.size() > 0 && (np.attr("min")(a).cast<py::int_>() < py::int_(0) ||
+                       np.attr("max")(a).cast<py::int_>() > py::int_(UINT32_MAX)))
+    throw py::value_error(std::string(function) + "(): " + name + " must lie in [0, 2**32)");
+  return a.attr("astype")("uint32");
+}
+
+// Runs `d` (every setting but the element type already set) on `inputs`, one per Signature<P>::inputs();
+// returns the outputs as numpy arrays.
+template <class P>
+std::vector<py::object> run_primitive(std::shared_ptr<State> state, const char* function, P d,
+                                      const std::vector<py::object>& inputs) {
+  using S = gpuscan::Signature<P>;
+  const py::array first = input_array(inputs.at(0), function);
+  const py::dtype dtype = first.dtype();
   if (!narrow_dtype(dtype) && !native_dtype(dtype)) uncompactable_dtype(dtype, function);
-  const Operand in = operand(array, dtype, gpuscan::Op::add, function);
-  config.type = checked_type(in.array, gpuscan::Op::add, function);
-  py::object first, lengths;
-  const auto run = [&](auto tag) {
-    using T = decltype(tag);
-    const auto v = contiguous<T>(in.array);
-    if (non_trivial) {
-      gpuscan::NonTrivialRuns r;
-      {
-        py::gil_scoped_release release;
-        r = gpuscan::non_trivial_runs<T>(state->ctx, span_of(v), config);
-        state.reset();
-      }
-      first = intp_array(r.offsets);
-      lengths = intp_array(r.lengths);
-      return;
-    }
-    gpuscan::RunLengthResult<T> r;
-    {
-      py::gil_scoped_release release;
-      r = gpuscan::run_length_encode<T>(state->ctx, span_of(v), config);
-      state.reset();
-    }
-    first = in.narrow(to_numpy(std::move(r.values)));
-    lengths = intp_array(r.lengths);
-  };
-  switch (config.type) {
-    case gpuscan::DataType::u32: run(uint32_t{}); break;
-    case gpuscan::DataType::i32: run(int32_t{}); break;
-    case gpuscan::DataType::f32: run(float{}); break;
-    case gpuscan::DataType::u64: run(uint64_t{}); break;
-    case gpuscan::DataType::i64: run(int64_t{}); break;
-    case gpuscan::DataType::f64: run(double{}); break;
+  const Operand in = operand(first, dtype, gpuscan::Op::add, function);
+  const gpuscan::DataType type = checked_type(in.array, gpuscan::Op::add, function);
+  for (const gpuscan::Setting& s : S::settings(d))
+    if (s.element_type) s.choose(gpuscan::to_string(type));
+  const std::vector<gpuscan::ArraySpec> specs = S::inputs(d);
+  std::vector<py::array> arrays;  // each contiguous and aligned, alive while the GPU reads it
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::string name = i == 0 ? "a" : std::string(specs[i].name);
+    py::array array;
+    if (i == 0) array = in.array;
+    else if (specs[i].role == gpuscan::ArrayRole::positions) array = positions_u32(inputs.at(i), function, name);
+    else
+      array = input_array(inputs.at(i), function).attr("astype")(in.array.dtype(), py::arg("casting") = "same_kind");
+    arrays.push_back(py::module_::import("numpy").attr("require")(array, py::none(), py::make_tuple("C", "A")));
   }
-  return py::make_tuple(first, lengths);
+  std::vector<std::span<const std::byte>> spans;
+  for (const py::array& a : arrays) spans.push_back(bytes_of(a));
+  const uint64_t count = static_cast<uint64_t>(arrays.at(0).size());
+  std::vector<std::vector<std::byte>> outputs;
+  {
+    py::gil_scoped_release release;
+    typename P::Output out = gpuscan::Plan<P>(state->ctx, d, {.max_count = count, .prepare = false})
+                                 .run(S::input(d, spans));
+    outputs = S::output(d, std::move(out));
+    state.reset();
+  }
+  std::vector<py::object> result;
+  const std::vector<gpuscan::ArraySpec> out_specs = S::outputs(d);
+  for (size_t i = 0; i < out_specs.size(); ++i) {
+    if (out_specs[i].role == gpuscan::ArrayRole::elements) {
+      result.push_back(in.narrow(array_of(outputs[i], in.array.dtype())));
+      continue;
+    }
+    std::vector<uint32_t> positions(outputs[i].size() / sizeof(uint32_t));
+    if (!positions.empty()) std::memcpy(positions.data(), outputs[i].data(), outputs[i].size());
+    result.push_back(intp_array(positions));
+  }
+  return result;
+}
+
+// The call of a registered primitive's function: arguments as the section's comment says. `fixed`:
+// flags the registration sets, which are no keywords then.
+template <class P>
+py::object call_primitive(std::shared_ptr<State> state, const std::string& function,
+                          const std::vector<std::string_view>& fixed, const py::args& args, const py::kwargs& kwargs) {
+  using S = gpuscan::Signature<P>;
+  P d;
+  std::vector<gpuscan::Setting> settings = S::settings(d);
+  for (const gpuscan::Setting& s : settings)
+    for (std::string_view f : fixed)
+      if (s.flag && s.name == f) *s.flag = true;
+  const std::vector<gpuscan::ArraySpec> specs = S::inputs(d);
+  std::vector<py::object> inputs(specs.size());
+  if (args.size() > specs.size())
+    throw py::type_error(function + "() takes " + std::to_string(specs.size()) + " positional argument" +
+                         (specs.size() == 1 ? "" : "s") + " but " + std::to_string(args.size()) + " were given");
+  for (size_t i = 0; i < args.size(); ++i) inputs[i] = args[i];
+  for (const auto& [key, value] : kwargs) {
+    const std::string name = py::cast<std::string>(key);
+    bool used = false;
+    for (size_t i = 0; i < specs.size() && !used; ++i)
+      if (name == (i == 0 ? std::string("a") : python_name(specs[i].name))) {
+        if (inputs[i]) throw py::type_error(function + "() got multiple values for argument '" + name + "'");
+        inputs[i] = py::reinterpret_borrow<py::object>(value);
+        used = true;
+      }
+    for (const gpuscan::Setting& s : settings) {
+      if (used || s.element_type || python_name(s.name) != name) continue;
+      bool is_fixed = false;
+      for (std::string_view f : fixed) is_fixed = is_fixed || f == s.name;
+      if (is_fixed) break;
+      used = true;
+      if (s.flag) {
+        if (!py::isinstance<py::bool_>(value)) throw py::type_error(function + "(): " + name + " must be True or False");
+        *s.flag = py::cast<bool>(value);
+        continue;
+      }
+      if (!py::isinstance<py::str>(value)) throw py::type_error(function + "(): " + name + " must be a str");
+      std::string choice = py::cast<std::string>(value);
+      for (char& c : choice)
+        if (c == '_') c = '-';
+      std::string expected;
+      bool known = false;
+      for (size_t i = 0; i < s.choices.size(); ++i) {
+        known = known || s.choices[i] == choice;
+        expected += (i == 0 ? "'" : i + 1 == s.choices.size() ? " or '" : ", '") + std::string(s.choices[i]) + "'";
+      }
+      if (!known)
+        throw py::value_error("unknown " + std::string(s.name) + " " + std::string(py::repr(value)) + ": expected " +
+                              expected);
+      s.choose(choice);
+    }
+    if (!used) throw py::type_error(function + "() got an unexpected keyword argument '" + name + "'");
+  }
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (!inputs[i])
+      throw py::type_error(function + "() missing required argument '" +
+                           (i == 0 ? std::string("a") : python_name(specs[i].name)) + "'");
+  const std::vector<py::object> out = run_primitive<P>(std::move(state), function.c_str(), d, inputs);
+  if (out.size() == 1) return out[0];
+  py::tuple t(out.size());
+  for (size_t i = 0; i < out.size(); ++i) t[i] = out[i];
+  return t;
 }
 
 // unique(equal_nan=True): a NaN run start that follows a NaN run start stood right after it in the
@@ -1154,7 +1255,8 @@ class ContextObject {
     const py::object input = sort ? sorted_for_unique(a) : a;
     py::object values, counts = py::none();
     if (return_counts) {
-      const py::tuple r = ::run_lengths(state(), input, algorithm, false);
+      gpuscan::primitive::RunLength d{.config = make_compact_config("auto", algorithm)};
+      const std::vector<py::object> r = run_primitive(state(), "unique", d, {input});
       values = r[0];
       counts = r[1];
     } else {
@@ -1173,12 +1275,6 @@ class ContextObject {
     if (arr.itemsize() >= 4 || (kind != 'b' && kind != 'i' && kind != 'u')) return sort_array(state(), arr, false, "auto");
     const py::object wide = arr.attr("astype")(kind == 'i' ? "int32" : "uint32");
     return sort_array(state(), wide, false, "auto").attr("astype")(arr.dtype());
-  }
-  py::tuple run_length_encode(const py::object& a, const std::string& algorithm) const {
-    return ::run_lengths(state(), a, algorithm, false);
-  }
-  py::tuple non_trivial_runs(const py::object& a, const std::string& algorithm) const {
-    return ::run_lengths(state(), a, algorithm, true);
   }
   py::object partition(const py::object& a, const py::object& pred, const std::string& path,
                        const std::string& algorithm) const {
@@ -1273,7 +1369,44 @@ std::string selector_from(const py::object& device) {
                        std::string(py::str(py::type::handle_of(device).attr("__name__"))));
 }
 
+// Makes `name` a method of gpuscan.Context and a module function (on default_context()) that run P as
+// call_primitive() says, `fixed` flags set; the docstring starts with the call's form, from the signature.
+template <class P>
+void def_primitive(py::module_& m, py::class_<ContextObject>& context_class, const char* name, const char* doc,
+                   std::vector<std::string_view> fixed = {}) {
+  using S = gpuscan::Signature<P>;
+  P d;
+  std::string form = std::string(name) + "(a";
+  const std::vector<gpuscan::ArraySpec> inputs = S::inputs(d);
+  for (size_t i = 1; i < inputs.size(); ++i) form += ", " + python_name(inputs[i].name);
+  form += ", *";
+  for (const gpuscan::Setting& s : S::settings(d)) {
+    bool is_fixed = false;
+    for (std::string_view f : fixed) is_fixed = is_fixed || f == s.name;
+    if (s.element_type || is_fixed) continue;
+    form += ", " + python_name(s.name) + "=" + (s.flag ? "False" : "'" + std::string(s.choices.front()) + "'");
+  }
+  const std::string docstring = form + ")\n\n" + doc;
+  const std::string function = name;
+  py::options options;  // the docstring's first line is the form above, not pybind11's (*args, **kwargs)
+  options.disable_function_signatures();
+  context_class.def(
+      name,
+      [function, fixed](const ContextObject& self, const py::args& args, const py::kwargs& kwargs) {
+        return call_primitive<P>(self.state(), function, fixed, args, kwargs);
+      },
+      docstring.c_str());
+  m.def(
+      name,
+      [function, fixed](const py::args& args, const py::kwargs& kwargs) {
+        return call_primitive<P>(default_context().cast<const ContextObject&>().state(), function, fixed, args,
+                                 kwargs);
+      },
+      docstring.c_str());
+}
+
 }  // namespace
+
 
 PYBIND11_MODULE(gpuscan, m) {
   m.doc() = R"(GPU prefix scans, reductions and stream compaction of numpy arrays on Vulkan, by gpuscan.
@@ -1419,7 +1552,7 @@ with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "tim
       "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8])             # array([11,  0,  4, 10], dtype=uint32)\n"
       "    gpuscan.segmented_reduce(a, [0, 3, 3, 5, 8], op='max')   # array([7, 0, 4, 6], dtype=uint32)";
 
-  py::class_<ContextObject>(m, "Context", R"(A gpuscan context: one Vulkan device and gpuscan's pipelines for it.
+  py::class_<ContextObject> context_class(m, "Context", R"(A gpuscan context: one Vulkan device and gpuscan's pipelines for it.
 
 Context(device=None, validation=False)
   device      None: GPUSCAN_DEVICE if set, else the first discrete GPU, integrated, virtual, CPU;
@@ -1427,7 +1560,8 @@ Context(device=None, validation=False)
   validation  load VK_LAYER_KHRONOS_validation with synchronization validation; its warnings and errors
               are collected for take_validation_messages().
 Raises gpuscan.Error ("no_device", "unsupported" when the layer is missing, ...). Thread-safe: threads may
-share one Context. close() (or leaving a `with` block) destroys it; so does garbage collection.)")
+share one Context. close() (or leaving a `with` block) destroys it; so does garbage collection.)");
+  context_class
       .def(py::init([](const py::object& device, bool validation) {
              std::string selector = selector_from(device);
              py::gil_scoped_release release;
@@ -1467,10 +1601,6 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       .def("unique", &ContextObject::unique, py::arg("a"), py::arg("return_counts") = false,
            py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, py::arg("equal_nan") = true,
            unique_doc)
-      .def("run_length_encode", &ContextObject::run_length_encode, py::arg("a"), py::arg("algorithm") = "auto",
-           run_length_encode_doc)
-      .def("non_trivial_runs", &ContextObject::non_trivial_runs, py::arg("a"), py::arg("algorithm") = "auto",
-           non_trivial_runs_doc)
       .def("unique_by_key", &ContextObject::unique_by_key, py::arg("keys"), py::arg("values"),
            py::arg("algorithm") = "auto", unique_by_key_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
@@ -1589,18 +1719,10 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       },
       py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", py::kw_only(),
       py::arg("sort") = false, py::arg("equal_nan") = true, unique_doc);
-  m.def(
-      "run_length_encode",
-      [](const py::object& a, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().run_length_encode(a, algorithm);
-      },
-      py::arg("a"), py::arg("algorithm") = "auto", run_length_encode_doc);
-  m.def(
-      "non_trivial_runs",
-      [](const py::object& a, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().non_trivial_runs(a, algorithm);
-      },
-      py::arg("a"), py::arg("algorithm") = "auto", non_trivial_runs_doc);
+  // Primitives registered from their signatures (gpuscan/signature.hpp): one line each.
+  def_primitive<gpuscan::primitive::RunLength>(m, context_class, "run_length_encode", run_length_encode_doc);
+  def_primitive<gpuscan::primitive::RunLength>(m, context_class, "non_trivial_runs", non_trivial_runs_doc,
+                                               {"non-trivial"});
   m.def(
       "unique_by_key",
       [](const py::object& keys, const py::object& values, const std::string& algorithm) {

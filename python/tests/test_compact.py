@@ -393,6 +393,41 @@ def test_run_length_encode_finds_every_run(ctx, dtype, n):
     assert trivial_lengths.dtype == np.intp and np.array_equal(trivial_lengths, lengths[long_runs])
 
 
+# run_length_encode and non_trivial_runs are registered from the primitive's signature: the settings
+# are keywords (algorithm=, path=, non_trivial=), the input positional or `a`, and misuse raises as
+# Python's own functions do.
+def test_run_length_keywords_and_misuse(ctx):
+    rng = rng_for("run_length_keywords")
+    a = runs_of(np.float32, 3000, rng)
+    starts, lengths = host_runs(a)
+    for kw in [dict(algorithm="three-pass"), dict(algorithm="three_pass", path="shared_memory"),
+               dict(algorithm="single-pass"), dict(path="ballot", algorithm="three-pass"), dict(a=a)]:
+        args = () if "a" in kw else (a,)
+        values, got = ctx.run_length_encode(*args, **kw)
+        assert np.array_equal(got, lengths) and np.array_equal(values, a[starts]), kw
+    offsets, got = ctx.run_length_encode(a, non_trivial=True)
+    assert np.array_equal(offsets, starts[lengths > 1]) and np.array_equal(got, lengths[lengths > 1])
+    assert ctx.run_length_encode.__doc__.startswith("run_length_encode(a, *, algorithm='auto', path='auto', "
+                                                    "non_trivial=False)")
+    assert gpuscan.non_trivial_runs.__doc__.startswith("non_trivial_runs(a, *, algorithm='auto', path='auto')")
+    cases = [
+        (lambda: ctx.run_length_encode(a, algorithm="four-pass"), ValueError,
+         r"unknown algorithm 'four-pass': expected 'auto', 'three-pass' or 'single-pass'"),
+        (lambda: ctx.run_length_encode(a, path="warp"), ValueError, r"unknown path 'warp'"),
+        (lambda: ctx.run_length_encode(a, "three-pass"), TypeError, r"takes 1 positional argument but 2"),
+        (lambda: ctx.run_length_encode(a, a=a), TypeError, r"multiple values for argument 'a'"),
+        (lambda: ctx.run_length_encode(), TypeError, r"missing required argument 'a'"),
+        (lambda: ctx.run_length_encode(a, bins=3), TypeError, r"unexpected keyword argument 'bins'"),
+        (lambda: ctx.run_length_encode(a, non_trivial=1), TypeError, r"non_trivial must be True or False"),
+        (lambda: ctx.run_length_encode(a, algorithm=3), TypeError, r"algorithm must be a str"),
+        (lambda: ctx.non_trivial_runs(a, non_trivial=False), TypeError, r"unexpected keyword argument"),
+        (lambda: ctx.run_length_encode(np.zeros(3, np.complex64)), TypeError, r"not complex64"),
+    ]
+    for call, error, message in cases:
+        with pytest.raises(error, match=message):
+            call()
+
+
 @pytest.mark.parametrize("dtype", [np.uint32, np.float32, np.int64], ids=lambda d: np.dtype(d).name)
 def test_unique_with_counts_is_numpy_unique_on_sorted_input(ctx, dtype):
     skip_without_64_bit(ctx, dtype)
