@@ -208,7 +208,7 @@ int run_runs_cases(const Context& ctx, const Buffers& b, uint64_t n, const Compa
         rle.input = b.in.view();
         rle.values = b.out.view();
         rle.lengths = b.flags.view();
-        rle.runs_out = b.count.view();
+        rle.count_out = b.count.view();
         rle.temp = b.temp.view();
         rle.temp_zeroed = args.temp_zeroed;
         auto record = [&](VkCommandBuffer cmd) {

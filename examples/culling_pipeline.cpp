@@ -48,7 +48,7 @@ int main() try {
   const gpuscan::ScanConfig scan_config;        // u32 exclusive, automatic algorithm
   const gpuscan::TempRequirements compact_temp = gpuscan::compact_temp_requirements(ctx, n, compact_config);
   const gpuscan::TempRequirements scan_temp =
-      gpuscan::scan_temp_requirements(ctx, n, scan_config, false, /*indirect=*/true);
+      gpuscan::scan_temp_requirements(ctx, n, scan_config, /*indirect=*/true);
   app::Buffer temp = app::create_buffer(ctx, std::max<VkDeviceSize>({compact_temp.size, scan_temp.size, 4}),
                                         storage | compact_temp.usage | scan_temp.usage);
 

@@ -260,10 +260,15 @@ struct ReduceArgs {
 //   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // b[0] <-- the largest of a[0, 8)
 void record_reduce(const Context& ctx, const ReduceArgs& args);
 
-// Convenience: upload, reduce, download (blocks). An empty input gives the operator's identity.
+// Convenience: upload, reduce, download (blocks). An empty input gives the operator's identity. The
+// config's type is T's.
 //   gpuscan::gl::reduce(ctx, std::span<const int32_t>(in), gpuscan::Op::min)
 template <GlElement T>
-T reduce(const Context& ctx, std::span<const T> input, Op op = Op::add);
+T reduce(const Context& ctx, std::span<const T> input, ReduceConfig config = {});
+template <GlElement T>
+T reduce(const Context& ctx, std::span<const T> input, Op op) {
+  return reduce(ctx, input, ReduceConfig{.op = op});
+}
 // Untyped form (the CLI): input.size() a multiple of the element size; returns the result's bytes.
 // `gpu_ns`, if given, receives the GPU time of the dispatches.
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config,
@@ -336,10 +341,15 @@ struct SegmentedReduceArgs {
 void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args);
 
 // Convenience (blocks); checks the offsets on the host (Errc::invalid_argument when empty, decreasing or
-// past the values), as gpuscan::segmented_reduce.
+// past the values), as gpuscan::segmented_reduce. The config's type is T's.
 template <GlElement T>
 std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
-                                Op op = Op::add);
+                                ReduceConfig config = {});
+template <GlElement T>
+std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
+                                Op op) {
+  return segmented_reduce(ctx, values, offsets, ReduceConfig{.op = op});
+}
 // Untyped form (the CLI): `values` holds elements of config.type; returns the S results' bytes.
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
                                               std::span<const uint32_t> offsets, const ReduceConfig& config);
@@ -552,22 +562,22 @@ struct RunLengthArgs {
   BufferView lengths;    // room for count u32 (encode) or count / 2 (non-trivial): each run's length
   BufferView offsets;    // each run's first index (u32): optional for encode (room for count), required
                          // for non-trivial runs (count / 2)
-  BufferView runs_out;   // one u32: the number of runs
+  BufferView count_out;  // one u32: the number of runs
   BufferView temp;       // run_length_temp_requirements(ctx, count, config).size bytes
 };
 
 // Dispatches the encoding: values[0, runs) the first element of each run, lengths[0, runs) its length,
-// offsets (if given) its first index, runs_out the number of runs. Barrier contract as
+// offsets (if given) its first index, count_out the number of runs. Barrier contract as
 // record_select_if's; past `runs` the outputs are left as they were. No output may overlap the input,
 // another output or temp (Errc::invalid_argument); the input must fit one binding and hold fewer than
 // 2^32 elements (Errc::too_large).
 //   // in = [4, 4, 1, 1, 1, 9] in buffer `a`
 //   gpuscan::gl::record_run_length_encode(ctx, {.count = 6, .input = {a}, .values = {u}, .lengths = {l},
-//                                               .runs_out = {r}, .temp = {t}});
+//                                               .count_out = {r}, .temp = {t}});
 //   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);   // u <-- [4, 1, 9], l <-- [2, 3, 1], r <-- 3
 void record_run_length_encode(const Context& ctx, const RunLengthArgs& args);
 // The non-trivial runs (offsets and lengths of the runs of two or more); `values` is not used.
-//   // in = [4, 4, 1, 2, 2, 2]  -->  offsets <-- [0, 3], lengths <-- [2, 3], runs_out <-- 2
+//   // in = [4, 4, 1, 2, 2, 2]  -->  offsets <-- [0, 3], lengths <-- [2, 3], count_out <-- 2
 void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args);
 
 // Convenience: upload, encode, download (blocks).

@@ -200,7 +200,7 @@ struct RunLength {
     View values;    // encode: room for count elements
     View lengths;   // room for count u32 (non-trivial: count / 2)
     View offsets;   // non-trivial: room for count / 2 u32
-    View runs_out;  // one u32
+    View count_out;  // one u32
     View temp;
     bool temp_zeroed = false;
   };

@@ -243,7 +243,7 @@ struct HostLayout<primitive::RunLength> {
     b.values = v[1];
     b.lengths = v[2];
     b.offsets = v[3];
-    b.runs_out = v[4];
+    b.count_out = v[4];
     b.temp = temp;
     return b;
   }

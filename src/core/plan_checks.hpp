@@ -86,7 +86,6 @@ Buffers stand_in_buffers(const P& p, const gpuscan::PlanLimits& limits, uint64_t
   if constexpr (requires { b.count_out; }) set(b.count_out);
   if constexpr (requires { b.values; }) set(b.values);
   if constexpr (requires { b.lengths; }) set(b.lengths);
-  if constexpr (requires { b.runs_out; }) set(b.runs_out);
   if constexpr (requires { b.counts; }) set(b.counts);
   if constexpr (requires { b.keys_in; }) {
     set(b.keys_in);

@@ -51,7 +51,7 @@ void check_run_length_overlaps(const RunLengthRanges& r) {
 
 Program run_length_program(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size) {
   Program program;
-  // Only non-trivial runs write runs_out here when there are no elements, from the zero count.
+  // Only non-trivial runs write count_out here when there are no elements, from the zero count.
   if (count == 0 && !edges) return program;
   cmd::Dispatch d;
   d.key.variant = edges ? "run_lengths.edges" : "run_lengths.starts";

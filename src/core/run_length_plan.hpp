@@ -63,7 +63,7 @@ void check_run_length_views(const Args& a, uint64_t temp_bytes, bool edges, Chec
   const uint32_t esize = element_size(a.config.type);
   const char* need = "run-length encoding needs";
   const char* worst = "run-length encoding needs room for the worst case:";
-  check("runs", a.runs_out, 1, 4, need);
+  check("runs", a.count_out, 1, 4, need);
   if (n == 0) return;
   const uint64_t room = run_length_room(n, edges);
   const bool offsets = edges || static_cast<bool>(a.offsets.buffer);
@@ -77,7 +77,7 @@ void check_run_length_views(const Args& a, uint64_t temp_bytes, bool edges, Chec
   check("temp", a.temp, temp_bytes / 4, 4, need);
   check_run_length_overlaps({range(a.input, n * esize), range(a.values, edges ? 0 : n * esize),
                              range(a.lengths, room * 4), range(a.offsets, offsets ? room * 4 : 0),
-                             range(a.runs_out, 4), range(a.temp, temp_bytes)});
+                             range(a.count_out, 4), range(a.temp, temp_bytes)});
 }
 
 }  // namespace gpuscan::core

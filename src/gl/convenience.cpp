@@ -54,8 +54,9 @@ std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byt
 }
 
 template <GlElement T>
-T reduce(const Context& ctx, std::span<const T> input, Op op) {
-  const std::vector<std::byte> bytes = reduce_bytes(ctx, std::as_bytes(input), {data_type_of<T>::value, op});
+T reduce(const Context& ctx, std::span<const T> input, ReduceConfig config) {
+  config.type = data_type_of<T>::value;
+  const std::vector<std::byte> bytes = reduce_bytes(ctx, std::as_bytes(input), config);
   T result;
   std::memcpy(&result, bytes.data(), sizeof(T));
   return result;
@@ -114,7 +115,7 @@ PartitionResult<T> partition_flagged(const Context& ctx, std::span<const T> valu
 #define GPUSCAN_GL_INSTANTIATE_SCAN(T)                                                                         \
   template std::vector<T> scan(const Context&, std::span<const T>, ScanConfig);                               \
   template std::vector<T> scan(const Context&, std::span<const T>, ScanConfig, T);                            \
-  template T reduce(const Context&, std::span<const T>, Op);
+  template T reduce(const Context&, std::span<const T>, ReduceConfig);
 GPUSCAN_GL_INSTANTIATE_SCAN(uint32_t)
 GPUSCAN_GL_INSTANTIATE_SCAN(int32_t)
 GPUSCAN_GL_INSTANTIATE_SCAN(float)

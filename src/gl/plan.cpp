@@ -149,7 +149,7 @@ void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
       else (p.flagged ? record_select_flagged : record_select_if)(ctx, args);
     });
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
-    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.runs_out, b.temp};
+    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.count_out, b.temp};
     timed(impl, gpu_ns, [&] { (p.non_trivial ? record_non_trivial_runs : record_run_length_encode)(ctx, args); });
   } else if constexpr (std::is_same_v<P, pr::Sort>) {
     timed(impl, gpu_ns, [&] {

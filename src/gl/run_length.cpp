@@ -45,14 +45,14 @@ void record_runs(const Context& ctx, const RunLengthArgs& a, bool edges) {
   select.count = n;
   select.input = a.input;
   select.output = a.values;
-  select.count_out = edges ? sub_view(a.temp, l.word) : a.runs_out;
+  select.count_out = edges ? sub_view(a.temp, l.word) : a.count_out;
   select.temp = a.temp;
   IndexedSelect how;
   how.predicate = edges ? core::predicate_run_edge : core::predicate_run_start;
   how.values = !edges;
   how.indices = !edges && a.offsets.buffer != 0 ? a.offsets : sub_view(a.temp, l.indices);
   record_select_indexed(ctx, select, how);
-  const BufferView buffers[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
+  const BufferView buffers[] = {how.indices, a.temp, a.count_out, a.lengths, a.offsets};  // core::RunBuffer's order
   execute(impl, lengths, buffers);
 }
 

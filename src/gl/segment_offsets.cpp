@@ -83,13 +83,13 @@ std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<cons
 
 template <GlElement T>
 std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
-                                Op op) {
-  return gpuscan::detail::from_bytes<T>(
-      segmented_reduce_bytes(ctx, std::as_bytes(values), offsets, {data_type_of<T>::value, op}));
+                                ReduceConfig config) {
+  config.type = data_type_of<T>::value;
+  return gpuscan::detail::from_bytes<T>(segmented_reduce_bytes(ctx, std::as_bytes(values), offsets, config));
 }
 
 #define GPUSCAN_GL_OFFSETS_INSTANTIATE(T) \
-  template std::vector<T> segmented_reduce(const Context&, std::span<const T>, std::span<const uint32_t>, Op);
+  template std::vector<T> segmented_reduce(const Context&, std::span<const T>, std::span<const uint32_t>, ReduceConfig);
 GPUSCAN_GL_OFFSETS_INSTANTIATE(uint32_t)
 GPUSCAN_GL_OFFSETS_INSTANTIATE(int32_t)
 GPUSCAN_GL_OFFSETS_INSTANTIATE(float)

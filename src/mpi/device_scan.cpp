@@ -15,7 +15,6 @@ namespace gpuscan::mpi {
 
 namespace {
 
-bool same_range(const BufferView& a, const BufferView& b) { return a.buffer == b.buffer && a.offset == b.offset; }
 
 // The temp view for a local step that needs `req`: the caller's DevicePiece::temp (checked), or else
 // the Context's device scratch, which `*scratch` then names (the caller holds scratch_lock).
@@ -71,7 +70,7 @@ TempRequirements temp_requirements(const Context& ctx, const DevicePiece& piece,
   config.type = data_type_of<T>::value;
   const TempRequirements reduce = reduce_temp_requirements(ctx, piece.count, reduce_config(config.type, config.op));
   const TempRequirements scan =
-      scan_temp_requirements(ctx, piece.count, config, same_range(piece.input, piece.output));
+      scan_temp_requirements(ctx, piece.count, config);
   return {std::max(reduce.size, scan.size), reduce.usage | scan.usage};
 }
 
@@ -85,8 +84,7 @@ void scan(const Context& ctx, MPI_Comm comm, const DevicePiece& piece, ScanConfi
   detail::distributed_scan<T>(
       comm, config, [&] { return local_total<T>(ctx, piece, config.op, times); },
       [&](std::optional<T> before) {
-        const bool in_place = same_range(piece.input, piece.output);
-        const TempRequirements req = scan_temp_requirements(ctx, piece.count, config, in_place);
+        const TempRequirements req = scan_temp_requirements(ctx, piece.count, config);
         if (piece.count == 0) return;
         std::optional<detail::AddElapsed> scratch_time(times ? &times->scratch : nullptr);
         const auto lock = detail::scratch_lock(ctx);

@@ -634,7 +634,7 @@ static Algorithm resolve_custom(const ScanConfig& config) {
 }
 
 // Every algorithm runs in place (the single-pass scan's fallback checks that its input was still there).
-Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool /*in_place*/, bool vector_aligned) const {
+Algorithm Context::resolve(const ScanConfig& config, uint64_t count, bool vector_aligned) const {
   // A custom operator's element size is known once it is compiled; until then each element takes a byte at least.
   impl_->check_count(count, std::max<uint32_t>(core::element_bytes(config), 1), "scan");
   if (config.custom_op) return resolve_custom(config);

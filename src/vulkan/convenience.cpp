@@ -227,21 +227,19 @@ template std::vector<double> scan(const Context&, std::span<const double>, ScanC
 template std::vector<double> scan(const Context&, std::span<const double>, ScanConfig, double);
 
 template <Element T>
-T reduce(const Context& ctx, std::span<const T> input, Op op) {
-  ReduceConfig config;
+T reduce(const Context& ctx, std::span<const T> input, ReduceConfig config) {
   config.type = data_type_of<T>::value;
-  config.op = op;
   const std::vector<std::byte> bytes = reduce_bytes(ctx, std::as_bytes(input), config);
   T result;
   std::memcpy(&result, bytes.data(), sizeof result);
   return result;
 }
 
-template uint32_t reduce(const Context&, std::span<const uint32_t>, Op);
-template int32_t reduce(const Context&, std::span<const int32_t>, Op);
-template float reduce(const Context&, std::span<const float>, Op);
-template uint64_t reduce(const Context&, std::span<const uint64_t>, Op);
-template int64_t reduce(const Context&, std::span<const int64_t>, Op);
-template double reduce(const Context&, std::span<const double>, Op);
+template uint32_t reduce(const Context&, std::span<const uint32_t>, ReduceConfig);
+template int32_t reduce(const Context&, std::span<const int32_t>, ReduceConfig);
+template float reduce(const Context&, std::span<const float>, ReduceConfig);
+template uint64_t reduce(const Context&, std::span<const uint64_t>, ReduceConfig);
+template int64_t reduce(const Context&, std::span<const int64_t>, ReduceConfig);
+template double reduce(const Context&, std::span<const double>, ReduceConfig);
 
 }  // namespace gpuscan

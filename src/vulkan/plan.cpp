@@ -28,7 +28,7 @@ template <class P>
 TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   const uint64_t n = l.max_count;
   const bool indirect = l.count_from_gpu;
-  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, l.in_place, indirect);
+  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
     return segmented_scan_temp_requirements(ctx, n, p.config, indirect);
@@ -102,7 +102,7 @@ template <class P>
 std::string Plan<P>::describe(uint64_t count) const {
   const Context& ctx = *ctx_;
   const P& p = description_;
-  if constexpr (std::is_same_v<P, pr::Scan>) return describe_scan_plan(ctx, count, p.config, limits_.in_place);
+  if constexpr (std::is_same_v<P, pr::Scan>) return describe_scan_plan(ctx, count, p.config);
   else if constexpr (std::is_same_v<P, pr::Reduce>) return describe_reduce_plan(ctx, count, p.config);
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
     return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
@@ -142,7 +142,7 @@ void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
     if (p.partition) (p.flagged ? record_partition_flagged : record_partition_if)(ctx, cmd, args);
     else (p.flagged ? record_select_flagged : record_select_if)(ctx, cmd, args);
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
-    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.runs_out, b.temp,
+    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.count_out, b.temp,
                              b.temp_zeroed};
     (p.non_trivial ? record_non_trivial_runs : record_run_length_encode)(ctx, cmd, args);
   } else if constexpr (std::is_same_v<P, pr::Sort>) {

@@ -61,7 +61,7 @@ Resolved resolve_scan(const Context& ctx, uint64_t count, const ScanConfig& conf
   }
   impl_of(ctx).check_count(count, core::element_bytes(resolved_config), job == Job::reduce ? "reduction" : "scan");
   core::check_shared_memory(shape, core::element_bytes(resolved_config), info.max_shared_memory_bytes);
-  Resolved r{ctx.resolve(config, count, in_place, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
+  Resolved r{ctx.resolve(config, count, vector_aligned), WorkgroupAlgorithm::blelloch, shape.workgroup_size,
              shape.vectors_per_lane, {}};
   const bool chained = r.algorithm == Algorithm::single_pass || r.algorithm == Algorithm::look_ahead;
   if (in_place && chained && impl_of(ctx).withhold_first_tile)
@@ -255,8 +255,7 @@ core::Program vk::scan_program(const Context& ctx, uint64_t count, const ScanCon
   return program_of(ctx, resolve_scan(ctx, count, config, in_place && count > 0));
 }
 
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                        bool in_place, bool indirect) {
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
   // `automatic` may choose differently once record_scan sees whether the offsets allow whole
   // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
@@ -264,7 +263,8 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   for (bool aligned : {true, false}) {
     if (!aligned && config.algorithm != Algorithm::automatic) break;
     for (bool by_address : possible_device_address(ctx, count, config)) {
-      const Resolved r = resolve_scan(ctx, count, config, in_place, aligned, false, Job::scan, indirect, by_address,
+      // In place or not, a scan takes the same storage.
+      const Resolved r = resolve_scan(ctx, count, config, false, aligned, false, Job::scan, indirect, by_address,
                                       core::PlanExtent::outline);
       req.alignment = std::max<VkDeviceSize>(req.alignment, core::element_bytes(r.config));
       req.size = std::max<VkDeviceSize>(req.size, r.plan.temp_elements * core::element_bytes(r.config));
@@ -279,10 +279,10 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   return req;
 }
 
-std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place) {
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
   const bool by_address = possible_device_address(ctx, count, config).front();
   const Resolved r =
-      resolve_scan(ctx, count, config, in_place, true, false, Job::scan, false, by_address, core::PlanExtent::outline);
+      resolve_scan(ctx, count, config, false, true, false, Job::scan, false, by_address, core::PlanExtent::outline);
   std::string text = std::string(to_string(r.algorithm));
   if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
   text += ", W = " + std::to_string(r.workgroup_size);

@@ -55,7 +55,7 @@ void record_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a
   select.count = n;
   select.input = a.input;
   select.output = a.values;
-  select.count_out = edges ? vk::sub_view(a.temp, l.word) : a.runs_out;
+  select.count_out = edges ? vk::sub_view(a.temp, l.word) : a.count_out;
   select.temp = a.temp;
   select.temp_zeroed = a.temp_zeroed;
   vk::IndexedSelect how;
@@ -66,7 +66,7 @@ void record_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a
   vk::record_select_indexed(ctx, cmd, select, how);
   // The lengths pass turns the indices into lengths.
   const uint32_t w = core::tile_shape(0, 1, core::workgroup_limits(ctx.device_info())).workgroup_size;
-  const BufferView buffers[] = {how.indices, a.temp, a.runs_out, a.lengths, a.offsets};  // core::RunBuffer's order
+  const BufferView buffers[] = {how.indices, a.temp, a.count_out, a.lengths, a.offsets};  // core::RunBuffer's order
   vk::execute(ctx, cmd, core::run_length_program(n, edges, l, w), buffers);
 }
 
@@ -96,7 +96,7 @@ void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactCon
   RunLengthArgs a;
   a.config = config;
   a.count = std::max<uint64_t>(max_count, 2);
-  a.input = a.values = a.lengths = a.offsets = a.runs_out = a.temp = vk::stand_in_view();
+  a.input = a.values = a.lengths = a.offsets = a.count_out = a.temp = vk::stand_in_view();
   for (const bool edges : {false, true}) record_runs(ctx, VK_NULL_HANDLE, a, edges, false);
 }
 

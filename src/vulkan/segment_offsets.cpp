@@ -179,10 +179,8 @@ std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<cons
 
 template <Element T>
 std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
-                                Op op) {
-  ReduceConfig config;
+                                ReduceConfig config) {
   config.type = data_type_of<T>::value;
-  config.op = op;
   return gpuscan::detail::from_bytes<T>(segmented_reduce_bytes(ctx, std::as_bytes(values), offsets, config));
 }
 
@@ -195,12 +193,12 @@ std::vector<T> segmented_scan_by_offsets(const Context& ctx, std::span<const T> 
                                             .run({.values = std::as_bytes(values), .offsets = offsets}));
 }
 
-template std::vector<uint32_t> segmented_reduce(const Context&, std::span<const uint32_t>, std::span<const uint32_t>, Op);
-template std::vector<int32_t> segmented_reduce(const Context&, std::span<const int32_t>, std::span<const uint32_t>, Op);
-template std::vector<float> segmented_reduce(const Context&, std::span<const float>, std::span<const uint32_t>, Op);
-template std::vector<uint64_t> segmented_reduce(const Context&, std::span<const uint64_t>, std::span<const uint32_t>, Op);
-template std::vector<int64_t> segmented_reduce(const Context&, std::span<const int64_t>, std::span<const uint32_t>, Op);
-template std::vector<double> segmented_reduce(const Context&, std::span<const double>, std::span<const uint32_t>, Op);
+template std::vector<uint32_t> segmented_reduce(const Context&, std::span<const uint32_t>, std::span<const uint32_t>, ReduceConfig);
+template std::vector<int32_t> segmented_reduce(const Context&, std::span<const int32_t>, std::span<const uint32_t>, ReduceConfig);
+template std::vector<float> segmented_reduce(const Context&, std::span<const float>, std::span<const uint32_t>, ReduceConfig);
+template std::vector<uint64_t> segmented_reduce(const Context&, std::span<const uint64_t>, std::span<const uint32_t>, ReduceConfig);
+template std::vector<int64_t> segmented_reduce(const Context&, std::span<const int64_t>, std::span<const uint32_t>, ReduceConfig);
+template std::vector<double> segmented_reduce(const Context&, std::span<const double>, std::span<const uint32_t>, ReduceConfig);
 
 template std::vector<uint32_t> segmented_scan_by_offsets(const Context&, std::span<const uint32_t>,
                                                         std::span<const uint32_t>, ScanConfig);

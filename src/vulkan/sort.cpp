@@ -129,7 +129,7 @@ Layout layout_for(const Context& ctx, uint64_t count, const SortConfig& config, 
                                      " keys: " + std::to_string(l.counts * 4) + " bytes) do not fit one binding (" +
                                      std::to_string(impl.max_binding_bytes) +
                                      " bytes); ask for larger tiles (workgroup_size, keys_per_lane)");
-  if (count > 0) l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx), true);
+  if (count > 0) l.scan_req = scan_temp_requirements(ctx, l.counts, counts_scan_config(ctx));
   core::place_sort_arrays(l, count, kbytes, vbytes, l.scan_req.size, indirect);
   return l;
 }
@@ -269,7 +269,7 @@ std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortCon
                      (l.shape.rows ? "subgroup ballots" : "1-bit splits (no subgroups)") +
                      (l.device_address ? ", keys and values through device addresses" : "");
   if (!l.onesweep && l.counts > 0)
-    text += "\ncount scan: " + describe_scan_plan(ctx, l.counts, counts_scan_config(ctx), true);
+    text += "\ncount scan: " + describe_scan_plan(ctx, l.counts, counts_scan_config(ctx));
   return text;
 }
 

@@ -138,6 +138,10 @@ TEST_F(GlTest, ReduceConvenienceCalls) {
   EXPECT_TRUE(reduces_to(u, gl::reduce(ctx, std::span<const uint32_t>(u)), Op::add));
   const auto d = random_values<double>(300'007, rng);
   EXPECT_TRUE(reduces_to(d, gl::reduce(ctx, std::span<const double>(d)), Op::add));
+  const auto i = random_values<int32_t>(std::uniform_int_distribution<size_t>(1, 100'000)(rng), rng);
+  EXPECT_TRUE(reduces_to(i, gl::reduce(ctx, std::span<const int32_t>(i), {.type = DataType::f64, .op = Op::min,
+                                                                         .workgroup_size = 64, .vectors_per_lane = 1}),
+                         Op::min));
   double ns = -1;
   const auto bytes = gl::reduce_bytes(ctx, std::as_bytes(std::span<const int32_t>(small)), {DataType::i32, Op::max}, &ns);
   ASSERT_EQ(bytes.size(), 4u);

@@ -179,7 +179,7 @@ TEST_F(GlRunLengthTest, Refusals) {
   a.lengths = values.view();
   expect(a, false, Errc::invalid_argument, "the lengths range overlaps the values range");
   a = good;
-  a.runs_out = temp.view();
+  a.count_out = temp.view();
   expect(a, false, Errc::invalid_argument, "the temp range overlaps the runs range");
   expect(good, true, Errc::null_handle, "offsets");  // non-trivial runs need offsets
   a = good;

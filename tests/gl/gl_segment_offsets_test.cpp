@@ -108,6 +108,9 @@ TEST_F(GlSegmentOffsetsTest, WorkedExampleAndConvenience) {
   const std::vector<uint32_t> v = {3, 1, 7, 0, 4, 1, 6, 3}, offsets = {0, 3, 3, 5, 8};
   EXPECT_EQ(gl::segmented_reduce(gl_context(), std::span<const uint32_t>(v), std::span<const uint32_t>(offsets)),
             (std::vector<uint32_t>{11, 0, 4, 10}));
+  EXPECT_EQ(gl::segmented_reduce(gl_context(), std::span<const uint32_t>(v), std::span<const uint32_t>(offsets),
+                                 {.op = Op::min, .workgroup_size = 32, .vectors_per_lane = 1}),
+            (std::vector<uint32_t>{1, UINT32_MAX, 0, 1}));
   EXPECT_EQ(gl::segmented_reduce(gl_context(), std::span<const uint32_t>(v), std::span<const uint32_t>(offsets), Op::max),
             (std::vector<uint32_t>{7, 0, 4, 6}));
   const std::vector<double> d = {1.0, std::numeric_limits<double>::quiet_NaN(), -0.0, 2.0};

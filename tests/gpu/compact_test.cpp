@@ -116,7 +116,7 @@ class CompactTest : public CompactChecks<Context, GpuTest> {
     args.values = values.view();
     args.lengths = lengths.view();
     args.offsets = offsets.view();
-    args.runs_out = count.view();
+    args.count_out = count.view();
     args.temp = temp.view();
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       record_run_length_encode(ctx, cmd, args);
@@ -623,7 +623,7 @@ class CompactRunLengthMisuseTest : public GpuTest {
     a.input = in.view();
     a.values = values.view();
     a.lengths = lengths.view();
-    a.runs_out = runs.view();
+    a.count_out = runs.view();
     a.temp = temp.view();
     return a;
   }
@@ -663,7 +663,7 @@ TEST_F(CompactRunLengthMisuseTest, EmptyInputWritesZeroRuns) {
   for (const bool non_trivial : {false, true}) {
     poison(runs.data(), 4);
     RunLengthArgs a;
-    a.runs_out = runs.view();
+    a.count_out = runs.view();
     a.temp = temp.view();
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       if (non_trivial) record_non_trivial_runs(ctx, cmd, a);

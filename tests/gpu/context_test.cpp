@@ -28,7 +28,6 @@ TEST_F(ContextTest, ReportsTheDevice) {
   if (d.name.starts_with("llvmpipe")) EXPECT_TRUE(d.has_subgroup_arithmetic());
   EXPECT_TRUE(shared_context().single_pass_available());
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
-  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*in_place=*/true), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
   // Where automatic's single-pass range ends (core::single_pass_auto_limit): with the H200's profile
   // 2^28 for exclusive scans of 4-byte types, 2^27 for inclusive ones of u32/i32 and 2^25 for the rest;
@@ -66,7 +65,7 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_EQ(shared_context().resolve(deterministic_f32, (uint64_t{1} << 21) + 1),
             h100 ? Algorithm::look_ahead : Algorithm::reduce_then_scan);
   EXPECT_EQ(shared_context().resolve(deterministic_f32, (uint64_t{1} << 28) + 1), Algorithm::reduce_then_scan);
-  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, false, /*vector_aligned=*/false),
+  EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20, /*vector_aligned=*/false),
             Algorithm::reduce_then_scan);
   // The shape a scan runs with: core::scan_tile_shape's (tested without a device in
   // tests/scan_shape_test.cpp), the plain defaults off the H200 and for multipass, else the caller's.

@@ -31,7 +31,7 @@ RecordedScan<T> record_custom(const Context& ctx, const std::vector<T>& input, c
   HostBuffer<T> out(ctx, (n + 2 * guard) * sizeof(T));
   HostBuffer<uint32_t> count(ctx, 16);
   if (gpu_count) count.data()[0] = *gpu_count;
-  const TempRequirements req = scan_temp_requirements(ctx, n, config, in_place, gpu_count.has_value());
+  const TempRequirements req = scan_temp_requirements(ctx, n, config, gpu_count.has_value());
   EXPECT_EQ(req.alignment % sizeof(T), 0u);
   HostBuffer<T> temp(ctx, req.size + 64, req.usage);
   poison(out.data(), (n + 2 * guard) * sizeof(T));

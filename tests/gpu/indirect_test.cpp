@@ -45,7 +45,7 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
     HostBuffer<T> in(ctx, std::max<size_t>(bound, 1) * sizeof(T), usage_);
     HostBuffer<T> out(ctx, std::max<size_t>(bound, 1) * sizeof(T), usage_);
     HostBuffer<uint32_t> count(ctx, 16);
-    const TempRequirements req = scan_temp_requirements(ctx, bound, c, false, true);
+    const TempRequirements req = scan_temp_requirements(ctx, bound, c, true);
     HostBuffer<uint32_t> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
     std::copy(input.begin(), input.end(), in.data());
     poison(out.data(), std::max<size_t>(bound, 1) * sizeof(T));

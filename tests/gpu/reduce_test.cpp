@@ -82,6 +82,12 @@ TEST_F(ReduceTest, ConvenienceCalls) {
   const auto d = random_values<double>(1'000'003, rng);
   EXPECT_TRUE(reduces_to(d, reduce(ctx, std::span<const double>(d)), Op::add));
   EXPECT_TRUE(reduces_to(d, reduce(ctx, std::span<const double>(d), Op::max), Op::max));
+  // A whole ReduceConfig: its tile shape is taken, its type is T's whatever it says.
+  const auto i = random_values<int32_t>(std::uniform_int_distribution<size_t>(1, 200'000)(rng), rng);
+  EXPECT_TRUE(reduces_to(i, reduce(ctx, std::span<const int32_t>(i), {.type = DataType::f64, .op = Op::min,
+                                                                     .workgroup_size = 64, .vectors_per_lane = 1}),
+                         Op::min));
+  EXPECT_THROW(reduce(ctx, std::span<const int32_t>(i), {.op = Op::add, .workgroup_size = 100}), Error);
 }
 
 TEST_F(ReduceTest, MisuseIsRefused) {

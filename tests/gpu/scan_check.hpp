@@ -91,7 +91,7 @@ std::vector<T> scanned_in_place(const Context& ctx, const ScanConfig& config, co
   const size_t n = input.size();
   HostBuffer<T> data(ctx, n * sizeof(T));
   if (n > 0) std::memcpy(data.data(), input.data(), n * sizeof(T));  // an empty vector's data() may be null
-  const TempRequirements req = scan_temp_requirements(ctx, n, config, /*in_place=*/true);
+  const TempRequirements req = scan_temp_requirements(ctx, n, config);
   HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
   scan_in_place(ctx, config, n, data.view(), temp.view());
   return {data.data(), data.data() + n};

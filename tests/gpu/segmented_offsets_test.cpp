@@ -199,6 +199,9 @@ TEST_F(SegmentedOffsetsTest, WorkedExample) {
             (std::vector<uint32_t>{11, 0, 4, 10}));
   EXPECT_EQ(segmented_reduce(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(offsets), Op::max),
             (std::vector<uint32_t>{7, 0, 4, 6}));
+  EXPECT_EQ(segmented_reduce(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(offsets),
+                             {.type = DataType::f32, .op = Op::min, .workgroup_size = 32, .vectors_per_lane = 1}),
+            (std::vector<uint32_t>{1, UINT32_MAX, 0, 1}));
   EXPECT_EQ(segmented_scan_by_offsets(ctx, std::span<const uint32_t>(v), std::span<const uint32_t>(offsets)),
             (std::vector<uint32_t>{0, 3, 4, 0, 0, 0, 1, 7}));
 }

@@ -111,7 +111,7 @@ TEST_P(WindowTest, InPlace) {
     const auto input = random_values<uint32_t>(n, rng);
     HostBuffer<uint32_t> buf(ctx, n * 4, usage_for(addressing()));
     std::memcpy(buf.data(), input.data(), n * 4);
-    const TempRequirements req = scan_temp_requirements(ctx, n, c, true);
+    const TempRequirements req = scan_temp_requirements(ctx, n, c);
     HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
     poison(temp.data(), req.size);
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {

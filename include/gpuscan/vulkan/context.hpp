@@ -284,12 +284,11 @@ class Context {
   // The workgroup algorithm `automatic` resolves to on this device for elements of `type` (multipass
   // scans).
   WorkgroupAlgorithm resolve(WorkgroupAlgorithm requested, DataType type = DataType::u32) const;
-  // The algorithm a scan of `count` elements would use, in place or not, with input and output
-  // offsets that are multiples of 4 elements (16 bytes, or 32 for 64-bit types: `vector_aligned`) or
-  // not; throws Errc::unsupported (or invalid_argument) when the type, the operator or an
+  // The algorithm a scan of `count` elements would use (in place or not, the same), with input and
+  // output offsets that are multiples of 4 elements (16 bytes, or 32 for 64-bit types: `vector_aligned`)
+  // or not; throws Errc::unsupported (or invalid_argument) when the type, the operator or an
   // explicitly requested algorithm cannot run so, saying why.
-  Algorithm resolve(const ScanConfig& config, uint64_t count, bool in_place = false,
-                    bool vector_aligned = true) const;
+  Algorithm resolve(const ScanConfig& config, uint64_t count, bool vector_aligned = true) const;
   // The workgroup size (W) and vectors per lane (K) a scan of `count` elements runs with: the config's
   // where set, else the defaults for its algorithm, type, kind and count (single-pass and
   // reduce-then-scan vary them with the count: "Single-pass tile shapes" and "Reduce-then-scan tile

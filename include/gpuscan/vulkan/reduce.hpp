@@ -56,22 +56,28 @@ void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& 
                     const PrepareOptions& options = {});
 
 // Convenience: upload, reduce, download. Blocks until the GPU is done. An empty input gives the
-// operator's identity (0 for add, 1 for mul, the type's largest value or +inf for min, ...).
+// operator's identity (0 for add, 1 for mul, the type's largest value or +inf for min, ...). The
+// config's type is T's.
 //   std::vector<int64_t> in = {5, -3, 2, 7, -1};
 //   gpuscan::reduce(ctx, std::span<const int64_t>(in));                  // 10
 //   gpuscan::reduce(ctx, std::span<const int64_t>(in), gpuscan::Op::min);  // -3
+//   gpuscan::reduce(ctx, std::span<const int64_t>(in), {.op = gpuscan::Op::max, .workgroup_size = 512});  // 7
 template <Element T>
-T reduce(const Context& ctx, std::span<const T> input, Op op = Op::add);
+T reduce(const Context& ctx, std::span<const T> input, ReduceConfig config = {});
+template <Element T>
+T reduce(const Context& ctx, std::span<const T> input, Op op) {
+  return reduce(ctx, input, ReduceConfig{.op = op});
+}
 
 // Untyped form (the CLI): input.size() must be a multiple of the element size of config.type; returns
 // the one result element's bytes.
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config);
 
-extern template uint32_t reduce(const Context&, std::span<const uint32_t>, Op);
-extern template int32_t reduce(const Context&, std::span<const int32_t>, Op);
-extern template float reduce(const Context&, std::span<const float>, Op);
-extern template uint64_t reduce(const Context&, std::span<const uint64_t>, Op);
-extern template int64_t reduce(const Context&, std::span<const int64_t>, Op);
-extern template double reduce(const Context&, std::span<const double>, Op);
+extern template uint32_t reduce(const Context&, std::span<const uint32_t>, ReduceConfig);
+extern template int32_t reduce(const Context&, std::span<const int32_t>, ReduceConfig);
+extern template float reduce(const Context&, std::span<const float>, ReduceConfig);
+extern template uint64_t reduce(const Context&, std::span<const uint64_t>, ReduceConfig);
+extern template int64_t reduce(const Context&, std::span<const int64_t>, ReduceConfig);
+extern template double reduce(const Context&, std::span<const double>, ReduceConfig);
 
 }  // namespace gpuscan

@@ -45,24 +45,24 @@ struct RunLengthArgs {
   // Each run's first index (u32): optional for encode (room for count), required for non-trivial runs
   // (count / 2).
   BufferView offsets;
-  BufferView runs_out;   // one u32: the number of runs
+  BufferView count_out;  // one u32: the number of runs
   BufferView temp;       // run_length_temp_requirements(ctx, count, config).size bytes
   bool temp_zeroed = false;  // as SelectArgs::temp_zeroed (the compaction's look-back state is temp's start)
 };
 
 // Record the encoding into `cmd`: values[0, runs) the first element of each run, lengths[0, runs) its
-// length, offsets (if given) its first index, runs_out the number of runs. Barrier contract as
+// length, offsets (if given) its first index, count_out the number of runs. Barrier contract as
 // record_select_if's: input writes visible to COMPUTE_SHADER / SHADER_READ beforehand; afterwards the
 // outputs are written by COMPUTE_SHADER / SHADER_WRITE, past `runs` left as they were. No output may
 // overlap the input, another output or temp (Errc::invalid_argument).
 //   // in = [4, 4, 1, 1, 1, 9]
 //   record_run_length_encode(ctx, cmd, {.count = 6, .input = in, .values = uniq, .lengths = len,
-//                                       .runs_out = runs, .temp = tmp});
+//                                       .count_out = runs, .temp = tmp});
 //   // uniq <-- [4, 1, 9], len <-- [2, 3, 1], runs <-- 3
 void record_run_length_encode(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& args);
 
 // Record the non-trivial runs (CUB's DeviceRunLengthEncode::NonTrivialRuns): offsets[0, runs) where each
-// run of two or more equal elements starts, lengths[0, runs) its length, runs_out their number. Same
+// run of two or more equal elements starts, lengths[0, runs) its length, count_out their number. Same
 // contract; `values` is not used.
 //   // in = [4, 4, 1, 2, 2, 2]  -->  offsets <-- [0, 3], lengths <-- [2, 3], runs <-- 2
 void record_non_trivial_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& args);

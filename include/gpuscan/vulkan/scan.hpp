@@ -19,20 +19,18 @@
 
 namespace gpuscan {
 
-// Temporary storage record_scan needs for `count` elements. `in_place` says whether the scan will run
-// with output == input (every algorithm runs in place; the argument is kept so that the storage may
-// depend on it again without an API change); `indirect` whether it will take its count from GPU
-// memory (ScanArgs::count_from; `count` is then the upper bound), which adds a few words and
+// Temporary storage record_scan needs for `count` elements, in place (output == input) or not;
+// `indirect` says whether it will take its count from GPU memory (ScanArgs::count_from; `count` is then the upper bound), which adds a few words and
 // VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT. Past one binding it is sized from the first window's plan (every
 // window reuses that scratch), so it costs the same for any count; a count whose elements exceed the
 // device's largest memory heap is Errc::too_large at once (DeviceInfo::largest_memory_heap_bytes).
 //   auto req = gpuscan::scan_temp_requirements(ctx, n, config);   // allocate req.size bytes, req.usage
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                        bool in_place = false, bool indirect = false);
+                                        bool indirect = false);
 
 // The passes a scan of `count` elements would record, one line each (for `gpuscan info --n`). Past two
 // windows it lists the first two and ends with "  ... N more window(s), planned as the ones above".
-std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config, bool in_place = false);
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config);
 
 // Builds, up front, every pipeline that record_scan needs for `config` and any count from 1 to
 // `max_count` (and any buffers the Context's Addressing may reach by address or by binding), so that

@@ -75,25 +75,31 @@ void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const Redu
 
 // Convenience: upload, reduce, download; blocks until done. Checks the offsets on the host:
 // Errc::invalid_argument when they are empty (S + 1 >= 1 entries), decrease, or offsets[S] > values.size().
+// The config's type is T's.
 template <Element T>
 std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
-                                Op op = Op::add);
+                                ReduceConfig config = {});
+template <Element T>
+std::vector<T> segmented_reduce(const Context& ctx, std::span<const T> values, std::span<const uint32_t> offsets,
+                                Op op) {
+  return segmented_reduce(ctx, values, offsets, ReduceConfig{.op = op});
+}
 
 // Untyped form (the CLI, the Python module): `values` holds elements of config.type; returns S results' bytes.
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
                                               std::span<const uint32_t> offsets, const ReduceConfig& config);
 
 extern template std::vector<uint32_t> segmented_reduce(const Context&, std::span<const uint32_t>,
-                                                       std::span<const uint32_t>, Op);
+                                                       std::span<const uint32_t>, ReduceConfig);
 extern template std::vector<int32_t> segmented_reduce(const Context&, std::span<const int32_t>,
-                                                      std::span<const uint32_t>, Op);
+                                                      std::span<const uint32_t>, ReduceConfig);
 extern template std::vector<float> segmented_reduce(const Context&, std::span<const float>, std::span<const uint32_t>,
-                                                    Op);
+                                                    ReduceConfig);
 extern template std::vector<uint64_t> segmented_reduce(const Context&, std::span<const uint64_t>,
-                                                       std::span<const uint32_t>, Op);
+                                                       std::span<const uint32_t>, ReduceConfig);
 extern template std::vector<int64_t> segmented_reduce(const Context&, std::span<const int64_t>,
-                                                      std::span<const uint32_t>, Op);
+                                                      std::span<const uint32_t>, ReduceConfig);
 extern template std::vector<double> segmented_reduce(const Context&, std::span<const double>,
-                                                     std::span<const uint32_t>, Op);
+                                                     std::span<const uint32_t>, ReduceConfig);
 
 }  // namespace gpuscan
