@@ -1,4 +1,5 @@
-// Unit tests for the tuning profiles and the scan policy (core/profile.hpp, core/policy.hpp): which
+// Unit tests for the tuning profiles and the policies (core/profile.hpp, core/scan_policy.hpp,
+// core/compact_policy.hpp, core/sort_policy.hpp): which
 // profile a device gets by its IDs and names, that the H200's and lavapipe's profiles give exactly the
 // shapes, limits and tile counts those devices took before profiles existed (the expected values below
 // restate those rules with their numbers, independently of the profiles), that the conservative profile
@@ -7,21 +8,27 @@
 
 #include <bit>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <utility>
 
-#include "core/policy.hpp"
+#include "core/compact_policy.hpp"
 #include "core/profile.hpp"
+#include "core/scan_policy.hpp"
+#include "core/sort_policy.hpp"
 #include "gpuscan/error.hpp"
 
 namespace {
 
 using gpuscan::Algorithm;
+using gpuscan::CompactAlgorithm;
+using gpuscan::CompactConfig;
 using gpuscan::CompactPath;
 using gpuscan::DataType;
 using gpuscan::Errc;
 using gpuscan::Error;
 using gpuscan::ScanKind;
+using gpuscan::SortAlgorithm;
 namespace core = gpuscan::core;
 
 constexpr DataType all_types[] = {DataType::u32, DataType::i32, DataType::f32,
@@ -277,6 +284,90 @@ TEST(ChooseCompactPath, AutomaticTakesBallotsWhereTheDeviceHasThem) {
     EXPECT_TRUE(core::compact_counts_multipass(CompactPath::shared_memory, arithmetic));
     EXPECT_EQ(core::compact_counts_multipass(CompactPath::ballot, arithmetic), !arithmetic);
   }
+}
+
+// The compaction's algorithm and shape: one policy for both backends (OpenGL passes single_pass = false).
+TEST(ChooseCompaction, AutomaticRunsSinglePassWhereItCanAndThreePassElsewhere) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const core::CompactCaps full{.workgroup = {1024, 32},
+                               .max_shared_memory_bytes = 48 * 1024,
+                               .ballots = true,
+                               .no_ballots = "no ballots here",
+                               .subgroup_arithmetic = true,
+                               .single_pass = true,
+                               .no_single_pass = "no look-back here"};
+  const core::TuningProfile& plain = core::conservative_profile();
+  const uint64_t n = std::uniform_int_distribution<uint64_t>(1, uint64_t{1} << 22)(rng);
+  CompactConfig u32;
+  core::CompactChoice c = core::choose_compaction(full, plain, u32, n, false, false);
+  EXPECT_EQ(c.path, CompactPath::ballot);
+  EXPECT_EQ(c.algorithm, CompactAlgorithm::single_pass);
+  EXPECT_FALSE(c.counts_multipass);
+  EXPECT_EQ(core::choose_compaction(full, plain, u32, n, true, false).algorithm, CompactAlgorithm::three_pass)
+      << "partitions run three-pass";
+  core::CompactCaps gl = full;
+  gl.single_pass = false;
+  EXPECT_EQ(core::choose_compaction(gl, plain, u32, n, false, false).algorithm, CompactAlgorithm::three_pass);
+  core::CompactCaps no_ballots = full;
+  no_ballots.ballots = false;
+  c = core::choose_compaction(no_ballots, plain, u32, n, false, false);
+  EXPECT_EQ(c.path, CompactPath::shared_memory);
+  EXPECT_EQ(c.algorithm, CompactAlgorithm::three_pass);
+  EXPECT_TRUE(c.counts_multipass);
+  // Past one binding: three passes in windows, and no count from GPU memory.
+  core::CompactCaps small_window = full;
+  small_window.window = std::uniform_int_distribution<uint64_t>(1024, n + 1024)(rng);
+  const uint64_t past = small_window.window + std::uniform_int_distribution<uint64_t>(1, 1u << 20)(rng);
+  EXPECT_EQ(core::choose_compaction(small_window, plain, u32, past, false, false).algorithm,
+            CompactAlgorithm::three_pass);
+  EXPECT_THROW(core::choose_compaction(small_window, plain, u32, past, false, true), Error);
+  // 8-byte elements halve the default K until the stage fits (32 KiB of shared memory: lavapipe's).
+  core::CompactCaps lavapipe_like = full;
+  lavapipe_like.max_shared_memory_bytes = 32 * 1024;
+  CompactConfig f64;
+  f64.type = DataType::f64;
+  c = core::choose_compaction(lavapipe_like, plain, f64, n, false, false);
+  EXPECT_EQ(c.algorithm, CompactAlgorithm::single_pass);
+  EXPECT_LE(core::compact_single_pass_shared_bytes(c.shape, 8), 32u * 1024);
+  EXPECT_LT(c.shape.vectors_per_lane, 4u);
+  // Large selections take the profile's larger K where it fits.
+  const uint64_t large = (uint64_t{1} << 23) + std::uniform_int_distribution<uint64_t>(1, 1u << 24)(rng);
+  EXPECT_EQ(core::choose_compaction(full, core::h200_profile(), u32, large, false, false).shape.vectors_per_lane, 8u);
+  EXPECT_EQ(core::choose_compaction(full, plain, u32, large, false, false).shape.vectors_per_lane, 4u);
+}
+
+TEST(ChooseCompaction, RefusalsSayWhy) {
+  const core::CompactCaps caps{.workgroup = {1024, 32},
+                               .max_shared_memory_bytes = 48 * 1024,
+                               .ballots = true,
+                               .subgroup_arithmetic = true,
+                               .single_pass = false,
+                               .no_single_pass = "no look-back here"};
+  const auto message = [&](CompactConfig config, bool partition) {
+    try {
+      core::choose_compaction(caps, core::conservative_profile(), config, 1000, partition, false);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const CompactConfig single{.algorithm = CompactAlgorithm::single_pass};
+  EXPECT_EQ(message(single, false), "no look-back here");
+  EXPECT_NE(message(single, true).find("partitions run three-pass only"), std::string::npos);
+}
+
+TEST(ChooseSort, AutomaticIsTheProfilesChoice) {
+  for (const core::TuningProfile* p : {&core::h200_profile(), &core::h100_profile(), &core::lavapipe_profile(),
+                                       &core::conservative_profile()}) {
+    EXPECT_EQ(core::choose_sort(*p, SortAlgorithm::automatic), SortAlgorithm::multipass) << p->name;
+    EXPECT_EQ(core::choose_sort(*p, SortAlgorithm::onesweep), SortAlgorithm::onesweep) << p->name;
+    EXPECT_EQ(core::choose_sort(*p, SortAlgorithm::multipass), SortAlgorithm::multipass) << p->name;
+  }
+  core::TuningProfile onesweep_first = core::conservative_profile();
+  onesweep_first.sort.automatic = SortAlgorithm::onesweep;
+  EXPECT_EQ(core::choose_sort(onesweep_first, SortAlgorithm::automatic), SortAlgorithm::onesweep);
 }
 
 }  // namespace

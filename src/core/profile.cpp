@@ -11,19 +11,19 @@ constexpr TuningProfile hopper(std::string_view name, std::string_view source,
   return {
       .name = name,
       .source = source,
-      .large_tiles = true,
-      .large_tile_vectors_per_lane = large_tile_vectors_per_lane,
-      .inclusive_large_tile_workgroup_size = inclusive_large_tile_workgroup_size,
-      .small_tiles = true,
-      .small_tile_vectors_per_lane = small_tile_vectors_per_lane,
-      .large_eight_byte_rts_workgroup_size = large_eight_byte_rts_workgroup_size,
-      .auto_limits = {.exclusive_four_byte = h200_auto_limit_exclusive_four_byte,
-                      .inclusive_four_byte_integer = h200_auto_limit_inclusive_four_byte_integer,
-                      .other = h200_auto_limit_other,
-                      .ordered_eight_byte = h200_auto_limit_ordered_eight_byte},
-      .look_ahead_deterministic_f32_max = look_ahead_deterministic_f32_max,
-      .default_tiles_per_workgroup = default_tiles_per_workgroup,
-      .compact_large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane,
+      .scan = {.large_tiles = true,
+               .large_tile_vectors_per_lane = large_tile_vectors_per_lane,
+               .inclusive_large_tile_workgroup_size = inclusive_large_tile_workgroup_size,
+               .small_tiles = true,
+               .small_tile_vectors_per_lane = small_tile_vectors_per_lane,
+               .large_eight_byte_rts_workgroup_size = large_eight_byte_rts_workgroup_size,
+               .auto_limits = {.exclusive_four_byte = h200_auto_limit_exclusive_four_byte,
+                               .inclusive_four_byte_integer = h200_auto_limit_inclusive_four_byte_integer,
+                               .other = h200_auto_limit_other,
+                               .ordered_eight_byte = h200_auto_limit_ordered_eight_byte},
+               .look_ahead_deterministic_f32_max = look_ahead_deterministic_f32_max},
+      .look_back = {.default_tiles_per_workgroup = default_tiles_per_workgroup},
+      .compact = {.large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane},
   };
 }
 
@@ -41,11 +41,10 @@ constexpr TuningProfile h100 =
 constexpr TuningProfile lavapipe{
     .name = "lavapipe",
     .source = "lavapipe: a CPU; plain defaults, spin limit and tiles per workgroup capped for its loop-iteration limit",
-    .max_spin_limit = lavapipe_max_spin_limit,
-    .max_tiles_per_workgroup = lavapipe_max_tiles_per_workgroup,
+    .look_back = {.max_spin_limit = lavapipe_max_spin_limit, .max_tiles_per_workgroup = lavapipe_max_tiles_per_workgroup},
     // The large compaction tiles applied here as before: their stage exceeds lavapipe's 32 KiB at W = 256,
     // so they apply only where a config asks for a narrower W.
-    .compact_large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane,
+    .compact = {.large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane},
 };
 
 constexpr TuningProfile conservative{.name = "conservative",

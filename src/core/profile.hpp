@@ -1,5 +1,5 @@
-// Tuning profiles: every device-dependent number the scan policy uses (core/policy.hpp), one set per
-// device that was measured, and a conservative set for every other device. Internal: the numbers
+// Tuning profiles: every device-dependent number the policies use, one set per device that was measured,
+// and a conservative set for every other device. Internal: the numbers
 // themselves and the measurements behind them are in core/tuning.hpp.
 #pragma once
 
@@ -7,16 +7,17 @@
 #include <string_view>
 
 #include "core/tuning.hpp"
+#include "gpuscan/sort.hpp"
 
 namespace gpuscan::core {
 
-// The defaults are the plain ones (the conservative profile's): no large or small tiles, automatic's
-// single-pass limit 2^21, one tile per workgroup, no caps. The thresholds are the H200's, so that a profile
-// switching a rule on states only its flag and its numbers.
-struct TuningProfile {
-  std::string_view name;    // "nvidia-h200", "nvidia-h100", "lavapipe", "conservative"
-  std::string_view source;  // one sentence: where its numbers came from
-
+// Each primitive's policy reads its own section: the scan's (core/scan_policy.hpp), the look-back's that
+// every chained kernel shares (single-pass scans and selections), the compaction's
+// (core/compact_policy.hpp) and the sort's (core/sort_policy.hpp). The defaults are the plain ones (the
+// conservative profile's): no large or small tiles, automatic's single-pass limit 2^21, one tile per
+// workgroup, no caps, the multipass sort. The thresholds are the H200's, so that a profile switching a
+// rule on states only its flag and its numbers.
+struct ScanTuning {
   // Single-pass tile shapes (core::single_pass_shape). Large tiles: above large_tile_min_elements,
   // exclusive 4-byte scans take K = large_tile_vectors_per_lane, inclusive u32/i32 scans W =
   // inclusive_large_tile_workgroup_size with that K. Small tiles: exclusive u32/i32 scans of at most
@@ -45,18 +46,37 @@ struct TuningProfile {
   // elements: `automatic` takes the look-ahead scan, whose fixed tree gives the same bits every run
   // (0: never; then reduce-then-scan, as for the rest).
   uint64_t look_ahead_deterministic_f32_max = 0;
+};
 
-  // Look-back polls per round: the default for ScanConfig::spin_limit 0, and the cap on any request.
+struct LookBackTuning {
+  // Polls per round: the default for a config's spin_limit 0, and the cap on any request.
   uint32_t default_spin_limit = core::default_spin_limit;
   uint32_t max_spin_limit = UINT32_MAX;
-  // Tiles a single-pass workgroup takes in turn: default_tiles_per_workgroup where a dispatch has more
-  // than several_tiles_min_tiles tiles (else 1), and the cap on any request.
+  // Tiles a workgroup takes in turn: default_tiles_per_workgroup where a dispatch has more than
+  // several_tiles_min_tiles tiles (else 1), and the cap on any request.
   uint32_t default_tiles_per_workgroup = 1;
   uint64_t several_tiles_min_tiles = core::several_tiles_min_tiles;
   uint32_t max_tiles_per_workgroup = UINT32_MAX;
+};
 
+struct CompactTuning {
   // The single-pass selection's K above large_tile_min_elements where the stage fits (0: the plain K).
-  uint32_t compact_large_tile_vectors_per_lane = 0;
+  uint32_t large_tile_vectors_per_lane = 0;
+  uint64_t large_tile_min_elements = core::large_tile_min_elements;
+};
+
+struct SortTuning {
+  // What SortAlgorithm::automatic runs.
+  SortAlgorithm automatic = SortAlgorithm::multipass;
+};
+
+struct TuningProfile {
+  std::string_view name;    // "nvidia-h200", "nvidia-h100", "lavapipe", "conservative"
+  std::string_view source;  // one sentence: where its numbers came from
+  ScanTuning scan;
+  LookBackTuning look_back;
+  CompactTuning compact;
+  SortTuning sort;
 };
 
 // Measured on an NVIDIA H200 (core/tuning.hpp, bench/RESULTS.md).

@@ -50,7 +50,8 @@ bool four_byte_integer(DataType type) { return type == DataType::u32 || type == 
 }  // namespace
 
 TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind, uint64_t count,
-                            const TuningProfile& p) {
+                            const TuningProfile& profile) {
+  const ScanTuning& p = profile.scan;
   const uint32_t bytes = element_size(type);
   const bool exclusive = kind == ScanKind::exclusive;
   const bool large = p.large_tiles && count > p.large_tile_min_elements;
@@ -69,7 +70,8 @@ TileShape single_pass_shape(uint32_t w, uint32_t k, DataType type, ScanKind kind
   return {w, k};
 }
 
-TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t count, const TuningProfile& p) {
+TileShape reduce_then_scan_shape(uint32_t w, uint32_t k, DataType type, uint64_t count, const TuningProfile& profile) {
+  const ScanTuning& p = profile.scan;
   if (w == 0)
     w = p.large_eight_byte_rts_workgroup_size != 0 && element_size(type) == 8 && count > p.large_tile_min_elements
             ? p.large_eight_byte_rts_workgroup_size
@@ -92,7 +94,7 @@ TileShape scan_tile_shape(Algorithm algorithm, uint32_t w, uint32_t k, DataType 
 }
 
 uint64_t single_pass_auto_limit(DataType type, ScanKind kind, const TuningProfile& p, bool ordered) {
-  const TuningProfile::AutoLimits& limits = p.auto_limits;
+  const ScanTuning::AutoLimits& limits = p.scan.auto_limits;
   if (ordered) return element_size(type) == 8 ? limits.ordered_eight_byte : limits.ordered;
   if (element_size(type) == 4 && kind == ScanKind::exclusive) return limits.exclusive_four_byte;
   if (four_byte_integer(type)) return limits.inclusive_four_byte_integer;
@@ -103,7 +105,7 @@ uint64_t scan_temp_elements(Algorithm algorithm, uint64_t count, const ScanConfi
                             const TuningProfile& profile, const PlanLimits& limits, bool temp_zeroed, uint64_t window,
                             const WorkgroupLimits& workgroup) {
   uint64_t temp = 0;
-  for (const uint64_t n : {profile.small_tile_max_elements, profile.large_tile_min_elements, count}) {
+  for (const uint64_t n : {profile.scan.small_tile_max_elements, profile.scan.large_tile_min_elements, count}) {
     const uint64_t largest = std::min(n, count);  // of the counts up to `count` that take n's shape
     const TileShape shape = scan_tile_shape(algorithm, config.workgroup_size, config.vectors_per_lane, config.type,
                                             config.kind, largest, profile, workgroup);

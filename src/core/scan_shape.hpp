@@ -1,6 +1,6 @@
 // What both backends decide the same way once they know the device's limits: the tile shape (W, K) for a
 // tuning profile (core/profile.hpp), whether a workgroup's shared memory fits, and the plan for a chosen
-// algorithm. Which algorithm runs is core::choose_scan's (core/policy.hpp), from what the device offers.
+// algorithm. Which algorithm runs is core::choose_scan's (core/scan_policy.hpp), from what the device offers.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The tuning table: every default tile shape, spin limit and tile count the backends pick when a
 // config leaves them 0, with the measurements behind them (H200: bench/RESULTS.md; lavapipe, the CPU
 // device the tests run on, keeps the plain defaults). The profiles (core/profile.hpp) are made of these
-// numbers; the policy (core/policy.hpp) reads them from a profile only. Internal: a config states its own
+// numbers; the policy (core/scan_policy.hpp) reads them from a profile only. Internal: a config states its own
 // values, and Context::workgroup_size / vectors_per_lane say what a scan takes.
 #pragma once
 

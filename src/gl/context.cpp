@@ -10,7 +10,8 @@
 #include <sstream>
 #include <vector>
 
-#include "core/policy.hpp"
+#include "core/compact_policy.hpp"
+#include "core/scan_policy.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
 #include "gl/context_impl.hpp"

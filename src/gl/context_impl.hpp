@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/pipeline_key.hpp"
-#include "core/policy.hpp"
+#include "core/scan_policy.hpp"
 #include "gl/functions.hpp"
 #include "gpuscan/gl.hpp"
 

@@ -9,7 +9,8 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
-#include "core/policy.hpp"
+#include "core/compact_policy.hpp"
+#include "core/scan_policy.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/variant_names.hpp"
@@ -99,19 +100,24 @@ Resolved resolve_reduce(const Context& ctx, uint64_t count, const ReduceConfig& 
 
 Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig& config, bool partition) {
   const GlInfo& info = ctx.info();
-  Resolved r;
-  r.shape = core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   // The 8-byte types' predicates compare 64-bit integers or doubles (the elements move as uvec2).
   impl_of(ctx).check_type(config.type);
-  if (config.algorithm == CompactAlgorithm::single_pass)
-    throw Error(Errc::unsupported, "the single-pass compaction is not offered on OpenGL: its look-back, as the "
-                                   "single-pass scan's, needs 64-bit buffer atomics and GL_KHR_shader_subgroup ballots, "
-                                   "and the GL backend builds no look-back kernels; use CompactAlgorithm::three_pass "
-                                   "(or automatic)");
-  r.path = ctx.resolve(config.path);
-  const bool counts_multipass = core::compact_counts_multipass(r.path, info.subgroup_arithmetic);
-  r.algorithm = counts_multipass ? Algorithm::multipass : Algorithm::reduce_then_scan;
-  r.plan = core::plan_compaction(count, r.shape, counts_multipass, partition, limits(ctx));
+  const core::CompactCaps caps{
+      .workgroup = core::workgroup_limits(info),
+      .max_shared_memory_bytes = info.max_shared_memory_bytes,
+      .ballots = info.subgroup_ballot,
+      .no_ballots = info.renderer + " has no GL_KHR_shader_subgroup ballot in compute shaders",
+      .subgroup_arithmetic = info.subgroup_arithmetic,
+      .single_pass = false,
+      .no_single_pass = "the single-pass compaction is not offered on OpenGL: its look-back, as the single-pass "
+                        "scan's, needs 64-bit buffer atomics and GL_KHR_shader_subgroup ballots, and the GL backend "
+                        "builds no look-back kernels; use CompactAlgorithm::three_pass (or automatic)"};
+  const core::CompactChoice c = core::choose_compaction(caps, *impl_of(ctx).profile, config, count, partition, false);
+  Resolved r;
+  r.shape = c.shape;
+  r.path = c.path;
+  r.algorithm = c.counts_multipass ? Algorithm::multipass : Algorithm::reduce_then_scan;
+  r.plan = core::plan_compaction(count, r.shape, c.counts_multipass, partition, limits(ctx));
   return r;
 }
 

@@ -14,7 +14,7 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
-#include "core/policy.hpp"
+#include "core/compact_policy.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
@@ -48,68 +48,25 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
   const uint32_t esize = element_size(config.type);
   impl_of(ctx).check_count(count, esize, "compaction");
   const DeviceInfo& info = ctx.device_info();
-  core::TileShape shape =
-      core::tile_shape(config.workgroup_size, config.vectors_per_lane, core::workgroup_limits(info));
   // The 8-byte types' predicates compare 64-bit integers or doubles (the elements move as uvec2).
   if (const std::string why = impl_of(ctx).type_obstacle(config.type, false, "compactions"); !why.empty())
     throw Error(Errc::unsupported, why);
-  const bool ballot = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT);
-  const CompactPath path =
-      core::choose_compact_path(config.path, ballot, "the device has no subgroup ballots in compute shaders");
-  // The single-pass kernel stages a whole tile in shared memory (compact_stage.glsl).
-  const auto stage_fits_in_shared_memory = [&](const core::TileShape& s) {
-    return core::compact_single_pass_shared_bytes(s, esize) <= info.max_shared_memory_bytes;
-  };
-  // Past one binding the three-pass plan runs in windows; the single-pass one cannot.
-  const uint64_t window = impl_of(ctx).window_elements(config.type);
-  // An 8-byte element doubles the stage (W = 256, K = 4: 32 KiB, more than lavapipe's 32 KiB with the
-  // rest): a selection that may run single-pass halves the default K until its stage fits, rather than
-  // fall back to three passes (automatic) or be refused (single_pass).
-  if (esize == 8 && config.vectors_per_lane == 0 && !partition && config.algorithm != CompactAlgorithm::three_pass &&
-      path == CompactPath::ballot && ctx.single_pass_available() && !core::compaction_windowed(count, shape, window))
-    while (shape.vectors_per_lane > 1 && !stage_fits_in_shared_memory(shape)) shape.vectors_per_lane /= 2;
-  ResolvedCompact r{path, config.algorithm, shape.workgroup_size, shape.vectors_per_lane, false, {}, {}};
-  const bool windowed = core::compaction_windowed(count, shape, window);
-  const bool stage_fits = stage_fits_in_shared_memory(shape);
-  const bool single_pass_possible =
-      ctx.single_pass_available() && r.path == CompactPath::ballot && !windowed && stage_fits;
-  if (r.algorithm == CompactAlgorithm::automatic)
-    r.algorithm = single_pass_possible && !partition ? CompactAlgorithm::single_pass : CompactAlgorithm::three_pass;
-  // Large single-pass selections take larger tiles where the profile has them and the stage fits
-  // (compact.hpp, CompactConfig::vectors_per_lane).
-  const uint32_t large_k = core::compact_large_vectors_per_lane(*impl_of(ctx).profile, count);
-  if (r.algorithm == CompactAlgorithm::single_pass && config.vectors_per_lane == 0 && !partition && large_k != 0) {
-    const core::TileShape large = core::tile_shape(config.workgroup_size, large_k, core::workgroup_limits(info));
-    if (stage_fits_in_shared_memory(large) && !core::compaction_windowed(count, large, window)) {
-      shape = large;
-      r.vectors_per_lane = large.vectors_per_lane;
-    }
-  }
-  if (windowed && indirect)
-    throw Error(Errc::too_large, "a compaction with its count in GPU memory must fit one binding: its upper bound of " +
-                                     std::to_string(count) + " elements spans several windows");
-  if (r.algorithm == CompactAlgorithm::single_pass) {
-    if (partition)
-      throw Error(Errc::unsupported, "partitions run three-pass only: a stable partition must know the total kept "
-                                     "before it places a rejected element; use CompactAlgorithm::three_pass or automatic");
-    if (r.path != CompactPath::ballot)
-      throw Error(Errc::unsupported, "the single-pass compaction runs on the ballot path only; use "
-                                     "CompactAlgorithm::three_pass for the shared-memory path");
-    if (!ctx.single_pass_available())
-      throw Error(Errc::unsupported, "single-pass compaction: the context cannot run the single-pass scan's "
-                                     "look-back (Vulkan 1.2 with shaderInt64 and shaderBufferInt64Atomics, "
-                                     "subgroup arithmetic, shuffles and ballot); use CompactAlgorithm::three_pass");
-    if (!stage_fits)
-      throw Error(Errc::invalid_argument,
-                  "the single-pass compaction stages a tile of W·K·4 elements in shared memory: W = " +
-                      std::to_string(shape.workgroup_size) + ", K = " + std::to_string(shape.vectors_per_lane) +
-                      " of " + std::string(to_string(config.type)) + " need " +
-                      std::to_string(core::compact_single_pass_shared_bytes(shape, esize)) +
-                      " bytes, the device has " +
-                      std::to_string(info.max_shared_memory_bytes) +
-                      "; use a smaller W or K, or CompactAlgorithm::three_pass or automatic");
-  }
-  r.counts_multipass = core::compact_counts_multipass(r.path, info.has_subgroup_arithmetic());
+  const core::CompactCaps caps{
+      .workgroup = core::workgroup_limits(info),
+      .max_shared_memory_bytes = info.max_shared_memory_bytes,
+      .ballots = info.has_subgroup_ballot() && (info.subgroup_operations & VK_SUBGROUP_FEATURE_BASIC_BIT),
+      .no_ballots = "the device has no subgroup ballots in compute shaders",
+      .subgroup_arithmetic = info.has_subgroup_arithmetic(),
+      .single_pass = ctx.single_pass_available(),
+      .no_single_pass = "single-pass compaction: the context cannot run the single-pass scan's look-back (Vulkan "
+                        "1.2 with shaderInt64 and shaderBufferInt64Atomics, subgroup arithmetic, shuffles and "
+                        "ballot); use CompactAlgorithm::three_pass",
+      .window = impl_of(ctx).window_elements(config.type)};
+  const core::CompactChoice c =
+      core::choose_compaction(caps, *impl_of(ctx).profile, config, count, partition, indirect);
+  const core::TileShape shape = c.shape;
+  ResolvedCompact r{c.path, c.algorithm, shape.workgroup_size, shape.vectors_per_lane, c.counts_multipass, {}, {}};
+  const uint64_t window = caps.window;
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
                                  {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]},
                                  r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window, extent);

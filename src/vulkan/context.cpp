@@ -727,7 +727,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     else if (algorithm == Algorithm::look_ahead)
       s << " (automatic: profile " << profile.name << " takes the look-ahead for deterministic exclusive f32 scans "
         << "above the ordered look-back's " << power_of_two(limit) << " elements, up to "
-        << power_of_two(profile.look_ahead_deterministic_f32_max) << "; its fixed tree gives the same bits every run; "
+        << power_of_two(profile.scan.look_ahead_deterministic_f32_max) << "; its fixed tree gives the same bits every run; "
         << profile.source << ")";
     else if (!obstacle.empty())
       s << " (automatic: " << obstacle << ")";

@@ -17,7 +17,7 @@
 #include <tuple>
 
 #include "core/pipeline_key.hpp"
-#include "core/policy.hpp"
+#include "core/scan_policy.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/vulkan.hpp"
 #include "vulkan/memory.hpp"

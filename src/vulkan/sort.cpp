@@ -23,6 +23,7 @@
 #include "core/indirect.hpp"
 #include "core/scan_shape.hpp"
 #include "core/sort_plan.hpp"
+#include "core/sort_policy.hpp"
 #include "gpuscan/vulkan/scan.hpp"
 #include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/sort.hpp"
@@ -60,7 +61,7 @@ ScanConfig counts_scan_config(const Context& ctx) {
 }
 
 bool use_onesweep(const Context& ctx, const SortConfig& config) {
-  if (config.algorithm != SortAlgorithm::onesweep) return false;
+  if (core::choose_sort(*impl_of(ctx).profile, config.algorithm) != SortAlgorithm::onesweep) return false;
   if (!impl_of(ctx).single_pass_enabled)
     throw Error(Errc::unsupported, "the Onesweep sort needs 64-bit buffer atomics (Vulkan 1.2 with "
                                    "shaderBufferInt64Atomics), which this device or Context lacks; use "

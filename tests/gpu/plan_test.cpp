@@ -2,6 +2,7 @@
 #include "plan_check.hpp"
 
 #include "core/plan_checks.hpp"
+#include "gpuscan/signature.hpp"
 #include "gpuscan/vulkan/plan.hpp"
 
 namespace gpuscan::test {
@@ -132,6 +133,43 @@ TEST_F(PlanPreparedTest, RunsBuildNothingAfterCreation) {
   });
   expect_nothing_built(primitive::Histogram{.bins = HistogramBins::even(100, 0.0, 4e9)}, max_count, rng,
                        [&](const auto& plan, size_t n) { (void)plan.run({.samples = bytes(u32(n))}); });
+}
+
+// docs/plans.md's signature example, as written there; and a run through the signature matching the
+// reference on random runs.
+TEST(SignatureRun, DocsExampleAndRandomRuns) {
+  const Context& ctx = shared_context();
+  using S = gpuscan::Signature<gpuscan::primitive::RunLength>;
+  gpuscan::primitive::RunLength rle;
+  for (const gpuscan::Setting& s : S::settings(rle))
+    if (s.name == "type") s.choose("f64");
+    else if (s.flag && s.name == "non-trivial") *s.flag = true;
+  std::string names;
+  for (const gpuscan::ArraySpec& a : S::outputs(rle)) names += std::string(a.name) + ' ';
+  EXPECT_EQ(names, "offsets lengths ");
+  std::vector<double> v = {7, 7, 2, 5, 5, 5};
+  const std::span<const std::byte> in[] = {std::as_bytes(std::span(v))};
+  auto out = gpuscan::Plan(ctx, rle, {.max_count = v.size(), .prepare = false}).run(S::input(rle, in));
+  EXPECT_EQ(S::result(rle, out), "2 non-trivial runs");
+  EXPECT_EQ(out.offsets, (std::vector<uint32_t>{0, 3}));
+  EXPECT_EQ(out.lengths, (std::vector<uint32_t>{2, 3}));
+
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> runs(std::uniform_int_distribution<size_t>(0, 20'000)(rng));
+  for (auto& x : runs) x = static_cast<uint32_t>(rng() % 3);
+  gpuscan::primitive::RunLength encode;
+  const std::span<const std::byte> arrays[] = {std::as_bytes(std::span(runs))};
+  auto encoded = gpuscan::Plan(ctx, encode, {.max_count = runs.size(), .prepare = false}).run(S::input(encode, arrays));
+  const auto want = cpu::runs(std::span<const uint32_t>(runs));
+  const std::vector<std::vector<std::byte>> got = S::output(encode, std::move(encoded));
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], std::vector<std::byte>(std::as_bytes(std::span(want.values)).begin(),
+                                           std::as_bytes(std::span(want.values)).end()));
+  EXPECT_EQ(got[1], std::vector<std::byte>(std::as_bytes(std::span(want.lengths)).begin(),
+                                           std::as_bytes(std::span(want.lengths)).end()));
+  EXPECT_TRUE(message_log().take().empty());
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
-#include "core/policy.hpp"
+#include "core/scan_policy.hpp"
 
 #include <algorithm>
 
 #include "core/tuning.hpp"
-#include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
 
@@ -23,7 +22,7 @@ ScanChoice choose_scan(const DeviceCaps& caps, const TuningProfile& profile, con
     const uint64_t tile = uint64_t{w} * k * 4;
     if (caps.single_pass && vector_aligned && count > tile && count <= limit)
       algorithm = Algorithm::single_pass;
-    else if (caps.single_pass && vector_aligned && count > tile && count <= profile.look_ahead_deterministic_f32_max &&
+    else if (caps.single_pass && vector_aligned && count > tile && count <= profile.scan.look_ahead_deterministic_f32_max &&
              config.type == DataType::f32 && config.deterministic && config.kind == ScanKind::exclusive)
       algorithm = Algorithm::look_ahead;  // past the ordered look-back's limit (TuningProfile)
     else
@@ -35,29 +34,13 @@ ScanChoice choose_scan(const DeviceCaps& caps, const TuningProfile& profile, con
 }
 
 uint32_t spin_limit(const TuningProfile& profile, uint32_t requested) {
-  return std::min(requested ? requested : profile.default_spin_limit, profile.max_spin_limit);
+  return std::min(requested ? requested : profile.look_back.default_spin_limit, profile.look_back.max_spin_limit);
 }
 
 uint32_t tiles_per_workgroup(const TuningProfile& profile, uint32_t requested, uint64_t tiles) {
-  const uint32_t chosen = requested                                 ? requested
-                          : tiles > profile.several_tiles_min_tiles ? profile.default_tiles_per_workgroup
-                                                                    : 1;
-  return std::min(chosen, profile.max_tiles_per_workgroup);
-}
-
-uint32_t compact_large_vectors_per_lane(const TuningProfile& profile, uint64_t count) {
-  return count > profile.large_tile_min_elements ? profile.compact_large_tile_vectors_per_lane : 0;
-}
-
-CompactPath choose_compact_path(CompactPath requested, bool ballots, const std::string& device) {
-  if (requested == CompactPath::automatic) return ballots ? CompactPath::ballot : CompactPath::shared_memory;
-  if (requested == CompactPath::ballot && !ballots)
-    throw Error(Errc::unsupported, device + "; use CompactPath::shared_memory or automatic");
-  return requested;
-}
-
-bool compact_counts_multipass(CompactPath path, bool subgroup_arithmetic) {
-  return path == CompactPath::shared_memory || !subgroup_arithmetic;
+  const LookBackTuning& t = profile.look_back;
+  const uint32_t chosen = requested ? requested : tiles > t.several_tiles_min_tiles ? t.default_tiles_per_workgroup : 1;
+  return std::min(chosen, t.max_tiles_per_workgroup);
 }
 
 }  // namespace gpuscan::core

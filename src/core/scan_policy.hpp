@@ -1,5 +1,6 @@
-// The scan policy: which algorithm and tile shape a scan runs with, and the look-back's spin limit and
-// tiles per workgroup, as one function of what the device offers (DeviceCaps, filled by either backend),
+// The scan policy: which algorithm and tile shape a scan runs with, from the profile's scan section, and
+// the look-back's spin limit and tiles per workgroup (its look_back section, which the single-pass
+// selection shares), as one function of what the device offers (DeviceCaps, filled by either backend),
 // its tuning profile (core/profile.hpp), the config and the count. The backends refuse what their device
 // cannot run (with their own messages) before they ask; what is left to choose is chosen here.
 #pragma once
@@ -9,7 +10,6 @@
 
 #include "core/profile.hpp"
 #include "core/scan_shape.hpp"
-#include "gpuscan/compact.hpp"
 #include "gpuscan/types.hpp"
 
 namespace gpuscan::core {
@@ -40,16 +40,4 @@ uint32_t spin_limit(const TuningProfile& profile, uint32_t requested);
 // The tiles a single-pass workgroup takes in turn in a dispatch of `tiles` tiles for a requested count
 // (0: the profile's default where there are more than several_tiles_min_tiles tiles, else 1), within its cap.
 uint32_t tiles_per_workgroup(const TuningProfile& profile, uint32_t requested, uint64_t tiles);
-// The K a single-pass selection of `count` elements takes when its config leaves K 0, if the stage fits
-// (0: the plain K).
-uint32_t compact_large_vectors_per_lane(const TuningProfile& profile, uint64_t count);
-
-// A compaction's path: `automatic` takes the ballot path where the device has subgroup ballots in compute
-// shaders, else the shared-memory path; an explicit ballot path without them is Errc::unsupported, `device`
-// naming the device and what it lacks ("the device has no subgroup ballots in compute shaders").
-CompactPath choose_compact_path(CompactPath requested, bool ballots, const std::string& device);
-// Whether a compaction's tile counts are scanned by the multipass (Blelloch) plan: on the shared-memory
-// path, which uses no subgroup operation at all, and wherever subgroup arithmetic is missing.
-bool compact_counts_multipass(CompactPath path, bool subgroup_arithmetic);
-
 }  // namespace gpuscan::core
