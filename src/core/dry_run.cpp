@@ -7,8 +7,10 @@ namespace gpuscan::core {
 
 thread_local DryRun* DryRun::active_ = nullptr;
 
-std::string list_program(const Program& program, const std::vector<std::string>& buffer_names) {
-  auto name = [&](uint8_t b) { return b < buffer_names.size() ? buffer_names[b] : "buffer " + std::to_string(b); };
+std::string list_program(const Program& program) {
+  auto name = [&](uint8_t b) {
+    return b < program.buffer_names.size() ? std::string(program.buffer_names[b]) : "buffer " + std::to_string(b);
+  };
   std::ostringstream out;
   for (const Command& c : program.commands) {
     if (const auto* d = std::get_if<cmd::Dispatch>(&c)) {

@@ -34,8 +34,8 @@ class DryRun {
 };
 
 // One line per command: a dispatch's kernel, W and grid (or "indirect"), a barrier, a fill or update
-// with its size; buffers named by `buffer_names` (the primitive's buffer list) where given.
-std::string list_program(const Program& program, const std::vector<std::string>& buffer_names = {});
+// with its size; buffers by their Program::buffer_names ("temp"), else by index.
+std::string list_program(const Program& program);
 // The programs of one record, in order ("step k:" before each where there are several).
 std::string list_programs(const std::vector<Program>& programs);
 

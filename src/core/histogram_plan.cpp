@@ -92,6 +92,7 @@ std::array<Param, histogram_param_words> histogram_params(const HistogramPlan& p
 Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, bool accumulate, uint64_t bound,
                           uint32_t count_words, uint64_t window_elements, uint32_t max_groups_x) {
   Program program;
+  program.buffer_names.assign(std::begin(histogram_buffer_names), std::end(histogram_buffer_names));
   if (!accumulate) program.fill(histogram_counts, 0, plan.counts_bytes());
   program.update(histogram_temp, 0, plan.table.words);
   program.barrier();

@@ -81,6 +81,7 @@ std::array<Param, histogram_param_words> histogram_params(const HistogramPlan& p
 // The histogram's buffers, in the order its program names them (the executors' buffer list).
 enum HistogramBuffer : uint8_t { histogram_input, histogram_counts, histogram_temp, histogram_count_words,
                                  histogram_status };
+inline constexpr std::string_view histogram_buffer_names[] = {"input", "counts", "temp", "count", "status"};
 // What a histogram records: the counts zeroed (unless `accumulate`), the edge table written to temp, a
 // barrier, then one dispatch of `key` per window of `window_elements` samples (histogram_windows), with
 // barriers between (they add to the same counts). `bound`: HistogramArgs::count; `count_words`: the words

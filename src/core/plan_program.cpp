@@ -55,6 +55,7 @@ Program lower_scan_plan(const Plan& plan, const ScanLowering& how) {
   check_recordable(plan.windows_left_out);
   const uint32_t esize = how.element_size;
   Program program;
+  program.buffer_names.assign(std::begin(plan_buffer_names), std::end(plan_buffer_names));
   for (const Step& step : plan.steps) {
     if (const auto* fill = std::get_if<Fill>(&step)) {
       program.fill(static_cast<uint8_t>(fill->range.slot), fill->range.offset * esize, fill->range.count * esize);
@@ -144,6 +145,7 @@ Program lower_compact_plan(const Plan& plan, const CompactLowering& how) {
   check_recordable(plan.windows_left_out);
   const ScanLowering& scan = how.scan;
   Program program;
+  program.buffer_names.assign(std::begin(plan_buffer_names), std::end(plan_buffer_names));
   for (const Step& step : plan.steps) {
     if (std::holds_alternative<Barrier>(step)) {
       program.barrier();
@@ -224,6 +226,7 @@ Program lower_segmented_plan(const SegmentedPlan& plan, const SegmentedLowering&
   // The scans' slots (input, output, temp, count, status) among the segmented scan's buffers.
   constexpr Place scan_buffers[] = {{seg_input}, {seg_output}, {seg_temp}, {seg_count}, {seg_status}};
   Program program;
+  program.buffer_names.assign(std::begin(seg_buffer_names), std::end(seg_buffer_names));
   auto bind = [](const SegRange& r, uint32_t unit) { return Bind{static_cast<uint8_t>(r.slot), r.offset, r.count, unit}; };
   for (const SegStep& step : plan.steps) {
     if (std::holds_alternative<Barrier>(step)) {

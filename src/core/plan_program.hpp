@@ -28,6 +28,8 @@ namespace gpuscan::core {
 enum PlanBuffer : uint8_t {
   plan_input, plan_output, plan_temp, plan_count, plan_status, plan_flags, plan_count_out, plan_indices
 };
+inline constexpr std::string_view plan_buffer_names[] = {"input", "output", "temp", "count", "status",
+                                                         "flags", "count_out", "indices"};
 
 struct ScanLowering {
   uint32_t element_size = 4;  // bytes per element of input, output and temp
@@ -90,6 +92,7 @@ bool is_compaction_kernel(Kernel kernel);
 // carry kernels between windows and the indirect_count dispatch are the scans' (lower_scan_plan, with
 // `scan`, whose element_size is the values').
 enum SegBuffer : uint8_t { seg_input, seg_heads, seg_output, seg_temp, seg_count, seg_status };
+inline constexpr std::string_view seg_buffer_names[] = {"input", "heads", "output", "temp", "count", "status"};
 struct SegmentedLowering {
   ScanLowering scan;
   std::function<PipelineKey(const SegDispatch&)> key_of;  // the segmented kernels' (vector_aligned is added here)

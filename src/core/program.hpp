@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -115,6 +116,8 @@ using Command = std::variant<cmd::Dispatch, cmd::Barrier, cmd::Fill, cmd::Update
 
 struct Program {
   std::vector<Command> commands;
+  // The names of the primitive's buffers, by index (its buffer enum's), for listings ("temp").
+  std::vector<std::string_view> buffer_names;
   // Appends, dropping a barrier with nothing to order before it (none yet, or another barrier last).
   void dispatch(cmd::Dispatch d) { commands.emplace_back(std::move(d)); }
   void barrier();

@@ -51,6 +51,7 @@ void check_run_length_overlaps(const RunLengthRanges& r) {
 
 Program run_length_program(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size) {
   Program program;
+  program.buffer_names.assign(std::begin(run_buffer_names), std::end(run_buffer_names));
   // Only non-trivial runs write count_out here when there are no elements, from the zero count.
   if (count == 0 && !edges) return program;
   cmd::Dispatch d;

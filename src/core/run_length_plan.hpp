@@ -52,6 +52,7 @@ inline constexpr uint32_t predicate_run_edge = 11;
 // workgroups of `workgroup_size` (the backend's default W, core::tile_shape). Empty where an encoding of
 // no elements wrote its 0 runs in the compaction.
 enum RunBuffer : uint8_t { run_indices, run_temp, run_count, run_lengths, run_offsets, run_values };
+inline constexpr std::string_view run_buffer_names[] = {"indices", "temp", "count_out", "lengths", "offsets", "values"};
 Program run_length_program(uint64_t count, bool edges, const RunLengthLayout& layout, uint32_t workgroup_size);
 
 // The checks of the caller's views for `a.count` elements (`temp_bytes` of temp), with the backend's

@@ -141,6 +141,7 @@ Program offsets_reduce_program(const OffsetsReduceLayout& l, uint64_t count, uin
   const Bind offsets{offsets_offsets, 0, segments + 1, 4};
   const Bind out{offsets_output, 0, segments, esize};
   Program program;
+  program.buffer_names.assign(std::begin(offsets_buffer_names), std::end(offsets_buffer_names));
   if (count == 0) {  // every segment is empty: identities only (binding 0 is bound but not read)
     const uint64_t blocks = plan.per_item(segments);
     cmd::Dispatch d = plan.dispatch(OffsetsKernel::gather, 0, blocks, {out, out, out, out, offsets});
@@ -215,6 +216,7 @@ Program offsets_scan_program(uint64_t count, uint64_t segments, uint64_t flags, 
   d.params[10] = Param::word(static_cast<uint32_t>(segments));
   d.params[11] = Param::offset(4);
   Program program;
+  program.buffer_names.assign(std::begin(offsets_buffer_names), std::end(offsets_buffer_names));
   program.dispatch(std::move(d));
   program.barrier();
   append_scan(program, backend, count,

@@ -84,6 +84,7 @@ const char* offsets_kernel_name(OffsetsKernel kernel);  // "seg_offsets_bounds",
 
 // The buffers of a program by offsets, in the order the executors are given them.
 enum OffsetsBuffer : uint8_t { offsets_input, offsets_offsets, offsets_output, offsets_temp };
+inline constexpr std::string_view offsets_buffer_names[] = {"input", "offsets", "output", "temp"};
 
 // What a program by offsets needs of the backend: the segmented scan program (core::SegBuffer's buffers;
 // core::lower_segmented_plan) of `count` values with u32 head flags, and the suffix of its builds of

@@ -171,6 +171,7 @@ Program sort_program(const SortLayout& l, const SortRequest& q) {
   const uint32_t kbytes = element_size(q.config.key_type), vbytes = q.config.value_bytes;
   const uint64_t count = q.count;
   Program program;
+  program.buffer_names.assign(std::begin(sort_buffer_names), std::end(sort_buffer_names));
   if (q.count_from) {  // the count clamped to the bound (and the status word) into the layout's words
     IndirectCountParams shape;
     shape.bound = count;

@@ -94,6 +94,8 @@ PipelineKey sort_kernel_key(const SortShape& s, std::string variant);
 // values_are_indices; count and status: a count in GPU memory's).
 enum SortBuffer : uint8_t { sort_keys_in, sort_keys_out, sort_values_in, sort_values_out, sort_temp, sort_count,
                             sort_status };
+inline constexpr std::string_view sort_buffer_names[] = {"keys_in", "keys_out", "values_in", "values_out",
+                                                         "temp",    "count",    "status"};
 
 // Where a sort's program stops: the whole sort, or (the benchmark's per-stage times) after the first
 // pass's digit counts -- every pass's for the Onesweep sort -- or after their scan too.

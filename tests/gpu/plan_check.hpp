@@ -298,6 +298,9 @@ TYPED_TEST_P(PlanTest, DescribesEveryPrimitive) {
   EXPECT_NE(listed[0].find("histogram"), std::string::npos) << listed[0];
   EXPECT_NE(listed[1].find("run_lengths"), std::string::npos) << listed[1];
   EXPECT_NE(listed[3].find("seg_offsets"), std::string::npos) << listed[3];
+  // Fills and updates name the primitive's buffers: the histogram zeroes its counts.
+  EXPECT_NE(listed[0].find(" bytes of counts with 0\n"), std::string::npos) << listed[0];
+  for (const std::string& text : listed) EXPECT_EQ(text.find(" of buffer "), std::string::npos) << text;
   // A small count lists a single tile's work: one workgroup for the histogram.
   const std::string one = typename TypeParam::template Plan<Histogram>(
                               ctx, Histogram{.bins = HistogramBins::even(10, 0, 10)}, limits)
