@@ -89,12 +89,7 @@ class CliTest : public ::testing::Test {
     const fs::path out = path("stdout.log");
     const fs::path err = path("stderr.log");
     // The pipeline cache goes to the test's directory unless `before` says otherwise.
-    std::string cache = "XDG_CACHE_HOME=" + shell_quote(path("cache").string()) + " ";
-    // Under AddressSanitizer (scripts/test.sh), LeakSanitizer's stop-the-world at the exit of a process
-    // that ran OpenGL now and then crashes itself ("Tracer caught signal 11", after correct output; not
-    // root-caused: llvmpipe's threads are alive then). Such runs keep ASan and UBSan but not the leak
-    // check; the GL tests (gl_llvmpipe_256) check the GL code for leaks.
-    if (args.find("--api gl") != std::string::npos) cache += "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" ";
+    const std::string cache = "XDG_CACHE_HOME=" + shell_quote(path("cache").string()) + " ";
     const bool piped = before.find_first_of("|;&") != std::string::npos;
     std::string command = (piped ? before + " " + cache : cache + before + " ") + shell_quote(GPUSCAN_CLI_PATH) +
                           " --validate " + args + " >" + shell_quote(out.string()) + " 2>" +
