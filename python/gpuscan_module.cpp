@@ -950,9 +950,7 @@ py::object call_primitive(std::shared_ptr<State> state, const std::string& funct
       }
     for (const gpuscan::Setting& s : settings) {
       if (used || s.element_type || python_name(s.name) != name) continue;
-      bool is_fixed = false;
-      for (std::string_view f : fixed) is_fixed = is_fixed || f == s.name;
-      if (is_fixed) break;
+      if (std::ranges::find(fixed, s.name) != fixed.end()) break;  // fixed by the registration
       used = true;
       if (s.flag) {
         if (!py::isinstance<py::bool_>(value)) throw py::type_error(function + "(): " + name + " must be True or False");
@@ -1381,9 +1379,7 @@ void def_primitive(py::module_& m, py::class_<ContextObject>& context_class, con
   for (size_t i = 1; i < inputs.size(); ++i) form += ", " + python_name(inputs[i].name);
   form += ", *";
   for (const gpuscan::Setting& s : S::settings(d)) {
-    bool is_fixed = false;
-    for (std::string_view f : fixed) is_fixed = is_fixed || f == s.name;
-    if (s.element_type || is_fixed) continue;
+    if (s.element_type || std::ranges::find(fixed, s.name) != fixed.end()) continue;
     form += ", " + python_name(s.name) + "=" + (s.flag ? "False" : "'" + std::string(s.choices.front()) + "'");
   }
   const std::string docstring = form + ")\n\n" + doc;

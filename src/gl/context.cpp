@@ -431,8 +431,7 @@ bool Context::Impl::reduce_without_subgroups(DataType type) const {
 }
 
 CompactPath Context::resolve(CompactPath requested) const {
-  return core::choose_compact_path(requested, impl_->info.subgroup_ballot,
-                                   impl_->info.renderer + " has no GL_KHR_shader_subgroup ballot in compute shaders");
+  return core::choose_compact_path(requested, impl_->info.subgroup_ballot, impl_->no_ballots());
 }
 
 std::string Context::describe_choice(const ScanConfig& config, uint64_t count) const {

@@ -36,6 +36,8 @@ struct Context::Impl {
   const core::TuningProfile* profile = &core::conservative_profile();
   // What the context offers scans of `type` (core::choose_scan): never the single-pass scan.
   core::DeviceCaps caps(DataType type) const;
+  // Why the ballot compaction paths are refused here (no GL_KHR_shader_subgroup ballots).
+  std::string no_ballots() const { return info.renderer + " has no GL_KHR_shader_subgroup ballot in compute shaders"; }
 
   // Programs are compiled on first use and kept; the key's constants become GPUSCAN_SPEC_<id>.
   std::map<PipelineKey, GLuint> programs;

@@ -106,7 +106,7 @@ Resolved resolve_compact(const Context& ctx, uint64_t count, const CompactConfig
       .workgroup = core::workgroup_limits(info),
       .max_shared_memory_bytes = info.max_shared_memory_bytes,
       .ballots = info.subgroup_ballot,
-      .no_ballots = info.renderer + " has no GL_KHR_shader_subgroup ballot in compute shaders",
+      .no_ballots = impl_of(ctx).no_ballots(),
       .subgroup_arithmetic = info.subgroup_arithmetic,
       .single_pass = false,
       .no_single_pass = "the single-pass compaction is not offered on OpenGL: its look-back, as the single-pass "

@@ -66,10 +66,9 @@ ResolvedCompact resolve_compact(const Context& ctx, uint64_t count, const Compac
       core::choose_compaction(caps, *impl_of(ctx).profile, config, count, partition, indirect);
   const core::TileShape shape = c.shape;
   ResolvedCompact r{c.path, c.algorithm, shape.workgroup_size, shape.vectors_per_lane, c.counts_multipass, {}, {}};
-  const uint64_t window = caps.window;
   r.plan = core::plan_compaction(count, shape, r.counts_multipass, partition,
                                  {impl_of(ctx).max_groups_x, info.max_workgroup_count[1]},
-                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, window, extent);
+                                 r.algorithm == CompactAlgorithm::single_pass, temp_zeroed, caps.window, extent);
   if (indirect) r.plan = core::plan_indirect(r.plan, 4, &r.indirect);
   return r;
 }
