@@ -1249,10 +1249,13 @@ class ContextObject {
     return ::unique_by_key(state(), keys, values, algorithm);
   }
   py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort,
-                    bool equal_nan) const {
-    const py::object input = sort ? sorted_for_unique(a) : a;
+                    bool equal_nan, bool return_index, bool return_inverse) const {
+    const bool positions = return_index || return_inverse;
+    // With sort: the runs are those of `a` sorted, and `order` maps each sorted position to its input one.
+    py::object input = a, order = py::none();
+    if (sort) std::tie(input, order) = sorted_for_unique(a, positions);
     py::object values, counts = py::none();
-    if (return_counts) {
+    if (return_counts || positions) {
       gpuscan::primitive::RunLength d{.config = make_compact_config("auto", algorithm)};
       const std::vector<py::object> r = run_primitive(state(), "unique", d, {input});
       values = r[0];
@@ -1261,18 +1264,47 @@ class ContextObject {
       values = ::compact(state(), input, py::str("run-start"), "auto", algorithm, false);
     }
     if (equal_nan) std::tie(values, counts) = merge_nan_runs(values, counts);
-    if (!return_counts) return values;
-    return py::make_tuple(values, counts);
+    if (!return_counts && !positions) return values;
+    py::list out;
+    out.append(values);
+    if (positions) {
+      // From the run lengths, on the host: where each run starts (index) and each element's run (inverse),
+      // taken back to input positions through the sort's order.
+      const py::module_ np = py::module_::import("numpy");
+      const py::object runs = np.attr("arange")(py::len(counts), py::arg("dtype") = "intp");
+      const py::object starts = np.attr("subtract")(np.attr("cumsum")(counts), counts);
+      if (return_index) out.append(order.is_none() ? starts : order.attr("__getitem__")(starts));
+      if (return_inverse) {
+        py::object inverse = np.attr("repeat")(runs, counts);
+        if (!order.is_none()) {
+          py::object scattered = np.attr("empty_like")(inverse);
+          scattered.attr("__setitem__")(order, inverse);
+          inverse = scattered;
+        }
+        out.append(inverse);
+      }
+    }
+    if (return_counts) out.append(counts);
+    return py::tuple(out);
   }
-  // unique(sort=True)'s input: `a` sorted by the radix sort; bool and integers narrower than 4 bytes, which
-  // the sort does not take, sorted as 4-byte integers of the same order and narrowed back.
-  py::array sorted_for_unique(const py::object& a) const {
-    const py::module_ np = py::module_::import("numpy");
+  // unique(sort=True)'s input: `a` sorted by the radix sort, and with `order` each sorted element's input
+  // position (intp; None without), from the same stable sort. bool and integers narrower than 4 bytes, which
+  // the sort does not take, are sorted as 4-byte integers of the same order and narrowed back.
+  std::pair<py::object, py::object> sorted_for_unique(const py::object& a, bool order) const {
     const py::array arr = input_array(a, "unique");
     const char kind = arr.dtype().kind();
-    if (arr.itemsize() >= 4 || (kind != 'b' && kind != 'i' && kind != 'u')) return sort_array(state(), arr, false, "auto");
-    const py::object wide = arr.attr("astype")(kind == 'i' ? "int32" : "uint32");
-    return sort_array(state(), wide, false, "auto").attr("astype")(arr.dtype());
+    const bool narrow = arr.itemsize() < 4 && (kind == 'b' || kind == 'i' || kind == 'u');
+    const py::array keys = narrow ? py::array(arr.attr("astype")(kind == 'i' ? "int32" : "uint32")) : arr;
+    if (!order) {
+      const py::array sorted = sort_array(state(), keys, false, "auto");
+      return {narrow ? sorted.attr("astype")(arr.dtype()) : py::object(sorted), py::none()};
+    }
+    const SortKeys k = sort_keys_of(keys, "unique");
+    const gpuscan::SortedBytes out = run_sort(state(), k, nullptr, false, "auto", true);
+    const py::array sorted = array_of(out.keys, k.array.dtype());
+    std::vector<uint32_t> positions(out.values.size() / 4);
+    if (!positions.empty()) std::memcpy(positions.data(), out.values.data(), out.values.size());
+    return {narrow ? sorted.attr("astype")(arr.dtype()) : py::object(sorted), intp_array(positions)};
   }
   py::object partition(const py::object& a, const py::object& pred, const std::string& path,
                        const std::string& algorithm) const {
@@ -1486,10 +1518,17 @@ with .code such as "no_device", "unsupported", "too_large", "vulkan_error", "tim
       "also returns each run's length (intp), as numpy.unique(a, return_counts=True) does on sorted input\n"
       "(Vulkan only: run_length_encode). sort=True sorts `a` first (sort(), stable, NaNs last; bool and\n"
       "narrow integers as 4-byte ones), so that any input gives numpy.unique(a, equal_nan=equal_nan) (of\n"
-      "equal -0.0 and +0.0, and of NaNs, the first in input order is kept).\n"
+      "equal -0.0 and +0.0, and of NaNs, the first in input order is kept). return_index=True and\n"
+      "return_inverse=True (keyword-only; Vulkan only, as return_counts) also return, as numpy.unique does,\n"
+      "where each value first occurs in `a` and, for each element of `a`, its value's index in the result;\n"
+      "without sort, of the runs: where each starts, and each element's run. The results come in numpy's\n"
+      "order (values, index, inverse, counts); the sort and run lengths run on the GPU, the index and inverse\n"
+      "are taken from them on the host (numpy).\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32))   # array([3, 1, 3, 7], dtype=uint32)\n"
       "    gpuscan.unique(np.array([3, 3, 1, 1, 3, 7], dtype=np.uint32), sort=True)   # array([1, 3, 7], ...)\n"
-      "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))";
+      "    gpuscan.unique(np.array([1, 1, 2]), return_counts=True)         # (array([1, 2]), array([2, 1]))\n"
+      "    gpuscan.unique(np.array([5, 2, 5, 9], np.int32), sort=True, return_index=True, return_inverse=True)\n"
+      "    # (array([2, 5, 9], dtype=int32), array([1, 0, 3]), array([1, 0, 1, 2]))";
   static const char* run_length_encode_doc =
       "(values, lengths): the first element of every run of equal consecutive elements of `a` and the run's\n"
       "length (intp), as CUB's DeviceRunLengthEncode::Encode. Elements compare as numbers (-0.0 == 0.0,\n"
@@ -1596,7 +1635,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("algorithm") = "auto", partition_doc)
       .def("unique", &ContextObject::unique, py::arg("a"), py::arg("return_counts") = false,
            py::arg("algorithm") = "auto", py::kw_only(), py::arg("sort") = false, py::arg("equal_nan") = true,
-           unique_doc)
+           py::arg("return_index") = false, py::arg("return_inverse") = false, unique_doc)
       .def("unique_by_key", &ContextObject::unique_by_key, py::arg("keys"), py::arg("values"),
            py::arg("algorithm") = "auto", unique_by_key_doc)
       .def("segmented_scan", &ContextObject::segmented_scan, py::arg("a"), py::arg("flags") = py::none(),
@@ -1710,11 +1749,14 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "unique",
-      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort, bool equal_nan) {
-        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort, equal_nan);
+      [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort, bool equal_nan,
+         bool return_index, bool return_inverse) {
+        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort, equal_nan,
+                                                                     return_index, return_inverse);
       },
       py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", py::kw_only(),
-      py::arg("sort") = false, py::arg("equal_nan") = true, unique_doc);
+      py::arg("sort") = false, py::arg("equal_nan") = true, py::arg("return_index") = false,
+      py::arg("return_inverse") = false, unique_doc);
   // Primitives registered from their signatures (gpuscan/signature.hpp): one line each.
   def_primitive<gpuscan::primitive::RunLength>(m, context_class, "run_length_encode", run_length_encode_doc);
   def_primitive<gpuscan::primitive::RunLength>(m, context_class, "non_trivial_runs", non_trivial_runs_doc,

@@ -277,6 +277,34 @@ def test_unique_with_sort_is_numpy_unique_of_any_input(ctx, dtype, n):
     assert counts.dtype == want_counts.dtype and np.array_equal(counts, want_counts), f"counts (GPUSCAN_SEED={SEED})"
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 4097, 100_003])
+@pytest.mark.parametrize("dtype", DTYPES + [np.int16, np.bool_], ids=lambda d: np.dtype(d).name)
+def test_unique_index_and_inverse_are_numpy_unique(ctx, dtype, n):
+    skip_without_64_bit(ctx, dtype)
+    rng = rng_for("unique index inverse", np.dtype(dtype).name, n)
+    distinct = int(rng.integers(1, 60))
+    pool = random_array(dtype, distinct, rng) if dtype != np.bool_ else np.array([False, True])
+    a = floats_with_specials(dtype, n, rng) if np.dtype(dtype).kind == "f" and rng.random() < 0.5 else rng.choice(pool, n)
+    equal_nan = bool(rng.random() < 0.5)
+    values, index, inverse, counts = ctx.unique(a, return_counts=True, sort=True, equal_nan=equal_nan,
+                                                return_index=True, return_inverse=True)
+    want = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=equal_nan)
+    what = f"unique(sort=True) of {n} {np.dtype(dtype).name}, equal_nan={equal_nan} (GPUSCAN_SEED={SEED})"
+    assert np.array_equal(values, want[0], equal_nan=True) and values.dtype == want[0].dtype, what
+    for name, got, expected in (("index", index, want[1]), ("inverse", inverse.ravel(), want[2].ravel()),
+                                ("counts", counts, want[3])):
+        assert got.dtype == expected.dtype and np.array_equal(got, expected), f"{name}: {what}"
+    # Either flag alone gives the same arrays, in numpy's order.
+    only_inverse = ctx.unique(a, sort=True, equal_nan=equal_nan, return_inverse=True)
+    assert len(only_inverse) == 2 and np.array_equal(only_inverse[1], inverse), f"inverse alone: {what}"
+    # Without sort, of the runs: where each starts in `a` and each element's run.
+    b = rng.choice(pool, n)
+    starts = np.flatnonzero(np.concatenate(([True], b[1:] != b[:-1]))) if n else np.zeros(0, np.intp)
+    got_values, got_starts, got_runs = ctx.unique(b, return_index=True, return_inverse=True)
+    assert np.array_equal(got_values, b[starts]) and np.array_equal(got_starts, starts), f"runs: {what}"
+    assert np.array_equal(got_runs, np.cumsum(np.isin(np.arange(n), starts)) - 1), f"run of each element: {what}"
+
+
 def test_unique_with_sort_of_float_specials(ctx):
     a = np.array([2.0, np.nan, 0.0, 1.0, -0.0, np.nan, 2.0, -np.inf], dtype=np.float64)
     got = gpuscan.unique(a, sort=True, equal_nan=False)

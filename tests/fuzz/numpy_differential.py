@@ -385,10 +385,10 @@ def check_scalar(case, what, got, want, dtype, tol=None):
 
 
 def pair_check(case, names, modes=("exact", "exact")):
-    """The compare function for a result that is a pair of arrays, (values, counts) and the like."""
+    """The compare function for a result that is a tuple of arrays, (values, counts) and the like."""
     def compare(got, want):
-        if not (isinstance(got, tuple) and len(got) == 2):
-            return case.fail("type", f"returned {type(got).__name__}, expected ({names[0]}, {names[1]})")
+        if not (isinstance(got, tuple) and len(got) == len(names)):
+            return case.fail("type", f"returned {type(got).__name__}, expected ({', '.join(names)})")
         for name, mode, g, w in zip(names, modes, got, want):
             check_array(case, name, g, w, mode)
     return compare
@@ -1133,18 +1133,29 @@ def py_unique(case, rng, fn):
     sort = bool(rng.random() < 0.5)
     algorithm = str(rng.choice(["auto", "three-pass", "single-pass"]))
     equal_nan = bool(rng.random() < 0.7)  # numpy's default, True, most of the time
-    text = args_text(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan)
+    flags = {}  # return_index and return_inverse, each passed a third of the time
+    for name in ("return_index", "return_inverse"):
+        if rng.random() < 1 / 3:
+            flags[name] = bool(rng.random() < 0.8)
+    text = args_text(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan, **flags)
     case.call = f"{case.target}({text})"
+    names = ["values"] + [n[len("return_"):] for n in ("return_index", "return_inverse") if flags.get(n)]
+    names += ["counts"] if return_counts else []
 
     def gp():
-        return fn(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan)
+        return fn(d.arg, return_counts=return_counts, algorithm=algorithm, sort=sort, equal_nan=equal_nan, **flags)
     if d.refused:
         return expect(case, gp, None, None, refuse=TypeError)
     x = d.values
     if sort:
         # numpy.unique: one NaN however many there are; which of equal -0.0 and +0.0 numpy keeps depends
         # on its unstable sort, so values compare as numbers here.
-        ref = lambda: np.unique(x, return_counts=return_counts, equal_nan=equal_nan)  # noqa: E731
+        # numpy sorts stably only with return_index, and unstably the inverse of unequal NaNs (equal_nan=False)
+        # may differ; so the reference always asks for the index (gpuscan's sort is stable) and drops it.
+        def ref():
+            r = np.unique(x, return_counts=return_counts, equal_nan=equal_nan, return_index=True,
+                          return_inverse=bool(flags.get("return_inverse")))
+            return r if flags.get("return_index") else (r[0],) + r[2:] if len(r) > 2 else r[0]
         mode = "exact"
     else:
         # Without sort=: the first of every run of equal neighbours (the documented std::unique_copy; no
@@ -1154,14 +1165,16 @@ def py_unique(case, rng, fn):
             m = run_starts(x)
             if equal_nan and is_float(x.dtype) and x.size > 1:
                 m[1:] &= ~(np.isnan(x[1:]) & np.isnan(x[:-1]))
-            if not return_counts:
-                return x[m]
-            bounds = np.append(np.flatnonzero(m), x.size)
-            return x[m], np.diff(bounds).astype(np.intp)
+            # With return_index and return_inverse: where each run starts, and each element's run.
+            starts = np.flatnonzero(m)
+            arrays = {"values": x[m], "index": starts.astype(np.intp), "inverse": (np.cumsum(m) - 1).astype(np.intp),
+                      "counts": np.diff(np.append(starts, x.size)).astype(np.intp)}
+            got = tuple(arrays[n] for n in names)
+            return got if len(got) > 1 else got[0]
         mode = "bits"
 
-    if return_counts:
-        return expect(case, gp, ref, pair_check(case, ("values", "counts"), (mode, "exact")))
+    if len(names) > 1:
+        return expect(case, gp, ref, pair_check(case, names, (mode,) + ("exact",) * (len(names) - 1)))
     expect(case, gp, ref, lambda got, want: check_array(case, "result", got, want, mode))
 
 
