@@ -1107,6 +1107,40 @@ TEST_F(CliTest, UniqueKeepsTheFirstOfEachRun) {
   EXPECT_EQ(r.out, "18446744073709551615\n1\n18446744073709551615\n");
 }
 
+// `unique --sort` sorts first: the distinct values in ascending order (std::sort + std::unique), on both
+// APIs, for random 64-bit inputs with few distinct values (so runs are long and the sort's digits repeat);
+// the seed is drawn fresh (GPUSCAN_SEED replays it). --partition does not combine with it.
+TEST_F(CliTest, UniqueSortWritesTheDistinctValues) {
+  const char* fixed = std::getenv("GPUSCAN_SEED");
+  const uint64_t seed = fixed ? std::strtoull(fixed, nullptr, 0) : std::random_device{}();
+  SCOPED_TRACE("GPUSCAN_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const size_t n = std::uniform_int_distribution<size_t>(0, 5000)(rng);
+  std::vector<int64_t> pool(std::uniform_int_distribution<size_t>(1, 40)(rng));
+  for (int64_t& v : pool) v = static_cast<int64_t>(rng());
+  std::vector<int64_t> in(n);
+  std::string text;
+  for (int64_t& v : in) {
+    v = pool[rng() % pool.size()];
+    text += std::to_string(v) + "\n";
+  }
+  write_file(path("ids.txt"), text);
+  std::vector<int64_t> want = in;
+  std::sort(want.begin(), want.end());
+  want.erase(std::unique(want.begin(), want.end()), want.end());
+  std::string expected;
+  for (int64_t v : want) expected += std::to_string(v) + "\n";
+  const std::string io = " --format text -i " + shell_quote(path("ids.txt").string()) + " -o -";
+  for (const std::string api : {"", " --api gl"}) {
+    const RunResult r = run("unique --type i64 --sort" + api + io);
+    ASSERT_EQ(r.exit_code, 0) << api << r;
+    EXPECT_EQ(r.out, expected) << api << " n=" << n;
+    EXPECT_NE(r.err.find("kept " + std::to_string(want.size()) + " of " + std::to_string(n) + " i64 elements"),
+              std::string::npos) << r;
+  }
+  expect_failure(run("unique --type i64 --sort --partition" + io), 2, {"--sort writes the distinct values"});
+}
+
 TEST_F(CliTest, RleWritesEachRunAndItsLength) {
   write_file(path("runs.txt"), "3\n-0\n0\nnan\nnan\n7\n7\n7\n-2.5\n");
   const std::string in = " --format text -i " + shell_quote(path("runs.txt").string());

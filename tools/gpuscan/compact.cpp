@@ -1,15 +1,18 @@
 // `gpuscan compact`: read a file of numbers, keep the elements a predicate (or a flags file) selects,
 // on the GPU, write them (with --partition: the kept ones, then the rejected ones, both in input
-// order) and print the number kept to stderr. `gpuscan unique`: the same with the run-start predicate.
+// order) and print the number kept to stderr. `gpuscan unique`: the same with the run-start predicate
+// (with --sort, of the input sorted first: its distinct values, numpy.unique's).
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "commands.hpp"
 #include "gpuscan/compact.hpp"
+#include "gpuscan/sort.hpp"
 #include "io.hpp"
 #include "options.hpp"
 
@@ -26,6 +29,7 @@ struct CompactOptions {
   FileFormat format = FileFormat::binary;
   std::optional<FileFormat> out_format;  // --out-format; default: format
   bool partition = false;
+  bool sort = false;  // unique --sort: the radix sort first
   CompactPath path = CompactPath::automatic;
   CompactAlgorithm algorithm = CompactAlgorithm::automatic;
   Predicate predicate;  // parsed from `pred` once the type is known
@@ -44,6 +48,9 @@ std::string compact_conflict(const CompactOptions& options, const GlobalFlags& g
       return "--algorithm single-pass runs on the ballot path only, not --path shared-memory; use --algorithm "
              "three-pass or auto";
   }
+  if (options.sort && options.partition)
+    return "--sort writes the distinct values, not every element; leave out --partition (or sort the input with "
+           "`gpuscan sort` first)";
   return file_conflict({{"--in", options.in}, {"--flags", options.flags}}, {{"--out", options.out}});
 }
 
@@ -59,6 +66,11 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
                                               options.in + "'");
   }
   const Backend backend = globals.open_backend();
+  std::vector<std::byte> sorted;
+  if (options.sort) {  // stable, numpy's order: NaNs last, -0.0 beside +0.0 (the first in input order kept)
+    sorted = backend.run(primitive::Sort{.config = {.key_type = options.type}}, {.keys = input}, n).keys;
+  }
+  const std::span<const std::byte> values = options.sort ? std::span<const std::byte>(sorted) : input;
   CompactConfig config;
   config.type = options.type;
   config.path = options.path;
@@ -68,7 +80,7 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
                         .flagged = flags.has_value(),
                         .predicate = flags ? PredicateKind::nonzero : options.predicate.kind,
                         .partition = options.partition},
-      {.values = input,
+      {.values = values,
        .flags = flags ? std::as_bytes(std::span<const uint32_t>(*flags)) : std::span<const std::byte>(),
        .predicate = options.predicate},
       n);
@@ -77,7 +89,7 @@ int run_compact(CompactOptions& options, GlobalFlags& globals) {
   write_values(options.out, output, options.type, options.out_format.value_or(options.format));
   std::cerr << "gpuscan: kept " << kept << " of " << n << ' ' << to_string(options.type) << " elements ("
             << (flags ? "flags '" + options.flags + "'" : "predicate " + options.pred)
-            << (options.partition ? ", partitioned" : "") << ")\n";
+            << (options.partition ? ", partitioned" : "") << (options.sort ? ", sorted first" : "") << ")\n";
   return 0;
 }
 
@@ -117,12 +129,17 @@ Command add_unique_command(CLI::App& app) {
   add_format_options(*sub, options->format, options->out_format);
   sub->add_flag("--partition", options->partition,
                 "write every element: the first of each run, then the repeats, both in input order");
+  sub->add_flag("--sort", options->sort,
+                "sort the input first (the stable radix sort, as `gpuscan sort`): write its distinct values in "
+                "ascending order, as numpy.unique, for any input");
   add_plan_options(*sub, options);
   sub->footer(
       "Elements compare as numbers: -0 equals 0, and every NaN starts a run of its own. On sorted input the\n"
-      "output is the distinct values. The input must fit one storage-buffer binding.\n"
+      "output is the distinct values; --sort sorts first (NaNs last; of equal -0 and 0 the first in input\n"
+      "order is kept). The input must fit one storage-buffer binding.\n"
       "Examples:\n"
       "  gpuscan unique --type u32 --in sorted.bin --out distinct.bin\n"
+      "  gpuscan unique --type i64 --in ids.bin --out distinct.bin --sort\n"
       "  gpuscan unique --type f64 --in a.txt --out - --format text\n"
       "  gpuscan unique --type u64 --in ids.bin --out distinct.bin --api gl   on OpenGL\n"
       "The number kept goes to stderr.\n" +
