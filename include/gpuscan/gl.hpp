@@ -31,6 +31,7 @@
 #include "gpuscan/run_length.hpp"  // RunLengthResult, NonTrivialRuns
 #include "gpuscan/segmented.hpp"  // SegmentHeads
 #include "gpuscan/sort.hpp"  // SortConfig, SortedBytes
+#include "gpuscan/sort_unique.hpp"  // UniqueResult
 #include "gpuscan/stream.hpp"  // StreamOptions, StreamReader, StreamWriter, StreamStats
 #include "gpuscan/types.hpp"
 
@@ -586,6 +587,14 @@ void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args);
 //   // rle.values == {7, 2, 5, 7}, rle.lengths == {3, 1, 2, 1}
 template <GlElement T>
 RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config = {});
+
+// numpy.unique of any input, as gpuscan::sort_unique on Vulkan (gpuscan/sort_unique.hpp).
+template <GlElement T>
+UniqueResult<T> sort_unique(const Context& ctx, std::span<const T> values, SortConfig config = {}) {
+  return gpuscan::detail::sort_unique_via([&ctx](auto... a) { return sort_bytes(ctx, a...); },
+                                          [&ctx](std::span<const T> s) { return run_length_encode(ctx, s); },
+                                          values, config);
+}
 //   gpuscan::gl::non_trivial_runs(ctx, std::span<const uint32_t>(v))   // offsets {0, 4}, lengths {3, 2}
 template <GlElement T>
 NonTrivialRuns non_trivial_runs(const Context& ctx, std::span<const T> values, CompactConfig config = {});

@@ -129,6 +129,18 @@ TEST_F(GlSortTest, EveryKeyTypeAroundTiles) {
   around_tiles<double>(rng);
 }
 
+// sort_unique: numpy.unique of any input, every key type, on GL.
+TEST_F(GlSortTest, SortUniqueIsNumpyUnique) {
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("random values from " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  auto every_type = [&]<class... K>() {
+    (sort_unique_cases<K>([&](std::span<const K> a) { return gl::sort_unique(gl_context(), a, kSmallTiles); }, kSmallTile, rng),
+     ...);
+  };
+  every_type.template operator()<uint32_t, int32_t, float, uint64_t, int64_t, double>();
+}
+
 TEST_F(GlSortTest, LargerInputs) {
   const uint64_t seed = fresh_seed();
   SCOPED_TRACE("random values from " + std::to_string(seed));

@@ -17,6 +17,7 @@
 #include "gpuscan/sort_reference.hpp"
 #include "gpu_test_support.hpp"  // random_values, with_nans
 #include "gpuscan/sort.hpp"
+#include "gpuscan/sort_unique.hpp"
 
 namespace gpuscan::test {
 
@@ -125,6 +126,45 @@ inline std::vector<int64_t> signed_extremes(size_t n, std::mt19937_64& rng) {
   // Wrapping past the extremes on purpose (in u64: signed overflow is undefined).
   for (auto& x : signs) x = static_cast<int64_t>(static_cast<uint64_t>(edges[rng() % 5]) + rng() % 3 - 1);
   return signs;
+}
+
+// sort_unique (numpy.unique of any input) on a backend, `unique(span<const K>)`, against the stable sort's
+// order (cpu::stable_sort_order): runs of elements equal as numbers (-0 == 0, every NaN its own), each
+// value the first of its run in input order, bit for bit.
+template <class K, class Unique>
+void check_sort_unique(Unique unique, const std::vector<K>& keys) {
+  const std::vector<uint32_t> order = cpu::stable_sort_order<K>(keys, false, 0, 0);
+  UniqueResult<K> want;
+  want.inverse.resize(keys.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const K k = keys[order[i]];
+    if (i == 0 || !(k == keys[order[i - 1]])) {
+      want.values.push_back(k);
+      want.index.push_back(order[i]);
+      want.counts.push_back(0);
+    }
+    ++want.counts.back();
+    want.inverse[order[i]] = static_cast<uint32_t>(want.values.size() - 1);
+  }
+  const UniqueResult<K> got = unique(std::span<const K>(keys));
+  EXPECT_TRUE(bytes_of(got.values) == bytes_of(want.values))
+      << got.values.size() << " values, " << want.values.size() << " expected (n = " << keys.size() << ")";
+  EXPECT_EQ(got.index, want.index) << "index, n = " << keys.size();
+  EXPECT_EQ(got.inverse, want.inverse) << "inverse, n = " << keys.size();
+  EXPECT_EQ(got.counts, want.counts) << "counts, n = " << keys.size();
+}
+
+// Its cases for one key type: sizes around `tile` (the sort's tiles with `config`) and a few of the
+// default shape's, few distinct values (long runs across tiles) or random ones, and floats' specials.
+template <class K, class Unique>
+void sort_unique_cases(Unique unique, uint64_t tile, std::mt19937_64& rng) {
+  SCOPED_TRACE(std::string(to_string(data_type_of<K>::value)));
+  for (const size_t n : {size_t{0}, size_t{1}, size_t{2}, size_t(tile - 1), size_t(tile), size_t(tile + 1),
+                         size_t(3 * tile + 5), size_t(rng() % 20000)}) {
+    check_sort_unique<K>(unique, few_distinct<K>(n, 1 + rng() % 50, rng));
+    if constexpr (std::is_floating_point_v<K>) check_sort_unique<K>(unique, float_specials<K>(n, rng));
+    else check_sort_unique<K>(unique, random_values<K>(n, rng));
+  }
 }
 
 }  // namespace gpuscan::test

@@ -148,6 +148,21 @@ TEST_F(SortTest, EveryKeyType) {
   every_size<double>(ctx, rng);
 }
 
+// sort_unique: numpy.unique of any input, every key type (small tiles, then the default shape).
+TEST_F(SortTest, SortUniqueIsNumpyUnique) {
+  const Context& ctx = shared_context();
+  const uint64_t seed = fresh_seed();
+  SCOPED_TRACE("random values from " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const SortConfig config : {kSmallTiles, SortConfig{}}) {
+    auto every_type = [&]<class... K>() {
+      (sort_unique_cases<K>([&](std::span<const K> a) { return sort_unique(ctx, a, config); },
+                            config.workgroup_size ? kSmallTile : 4096, rng), ...);
+    };
+    every_type.template operator()<uint32_t, int32_t, float, uint64_t, int64_t, double>();
+  }
+}
+
 TEST_F(SortTest, Distributions) {
   const Context& ctx = shared_context();
   const uint64_t seed = fresh_seed();

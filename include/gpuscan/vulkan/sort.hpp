@@ -32,7 +32,9 @@
 #include <vulkan/vulkan_core.h>
 
 #include "gpuscan/sort.hpp"
+#include "gpuscan/sort_unique.hpp"
 #include "gpuscan/vulkan/context.hpp"
+#include "gpuscan/vulkan/run_length.hpp"
 
 namespace gpuscan {
 
@@ -149,6 +151,18 @@ std::vector<K> sort(const Context& ctx, std::span<const K> keys, SortConfig conf
 template <Element K>
 std::vector<uint32_t> argsort(const Context& ctx, std::span<const K> keys, SortConfig config = {}) {
   return gpuscan::detail::argsort_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, config);
+}
+
+// numpy.unique of any input (gpuscan/sort_unique.hpp): the distinct values in ascending order, where each
+// first occurs, each element's value and each value's count; config gives the sort's algorithm and shape.
+//   const std::vector<int32_t> a{5, 2, 5, 9};
+//   auto u = gpuscan::sort_unique(ctx, std::span<const int32_t>(a));
+//   // u.values {2, 5, 9}, u.index {1, 0, 3}, u.inverse {1, 0, 1, 2}, u.counts {1, 2, 1}
+template <Element T>
+UniqueResult<T> sort_unique(const Context& ctx, std::span<const T> values, SortConfig config = {}) {
+  return gpuscan::detail::sort_unique_via([&ctx](auto... a) { return sort_bytes(ctx, a...); },
+                                          [&ctx](std::span<const T> s) { return run_length_encode(ctx, s); },
+                                          values, config);
 }
 
 //   std::vector<uint32_t> k = {2, 1, 2};  std::vector<double> v = {0.5, 1.5, 2.5};
