@@ -1,5 +1,6 @@
-// The OpenGL histogram (gpuscan/gl.hpp, record_histogram): the checks of the caller's buffers, then the
-// program Vulkan records (core::histogram_program), issued by GL's executor.
+// The OpenGL histogram: gl::Plan<primitive::Histogram>'s part (gl/histogram.hpp: the checks of the caller's
+// buffers, then the program Vulkan records, core::histogram_program, issued by GL's executor), and the free
+// calls of gpuscan/gl.hpp over that plan.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -10,6 +11,7 @@
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
+#include "gl/histogram.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -35,20 +37,19 @@ core::HistogramPlan plan(const Context& ctx, const HistogramBins& bins, const Hi
 
 }  // namespace
 
-TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
-                                             const HistogramConfig& config) {
+TempRequirements histogram_temp(const Context& ctx, const primitive::Histogram& h) {
   TempRequirements req;
-  req.size = plan(ctx, bins, config, 0, nullptr).temp_bytes();
+  req.size = plan(ctx, h.bins, h.config, 0, nullptr).temp_bytes();
   req.alignment = 4;
   return req;
 }
 
-void record_histogram(const Context& ctx, const HistogramArgs& args) {
+void histogram_issue(const Context& ctx, const primitive::Histogram& h, const HistogramBuffers& args) {
   Context::Impl& impl = impl_of(ctx);
   impl.check_current();
-  const HistogramConfig& config = args.config;
+  const HistogramConfig& config = h.config;
   const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
-  const core::HistogramPlan p = plan(ctx, args.bins, config, args.count, count_from);
+  const core::HistogramPlan p = plan(ctx, h.bins, config, args.count, count_from);
   const PipelineKey key = key_of(ctx, config);
   const uint32_t sbytes = p.table.element_bytes;
   const uint64_t table_bytes = p.table_bytes();
@@ -71,6 +72,20 @@ void record_histogram(const Context& ctx, const HistogramArgs& args) {
           core::histogram_program(p, key, config.accumulate, args.count, count_from ? (count_from->is_64bit ? 2 : 1) : 0,
                                   window, impl.max_groups_x),
           buffers);
+}
+
+// The free calls: one plan each, made for this one call (its program is built at the first record, then
+// kept by the context).
+
+TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
+                                             const HistogramConfig& config) {
+  return Plan(ctx, primitive::Histogram{config, bins}, {.prepare = false}).temp_requirements();
+}
+
+void record_histogram(const Context& ctx, const HistogramArgs& args) {
+  Plan(ctx, primitive::Histogram{args.config, args.bins},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record({args.count, args.input, args.counts, args.temp, args.count_from});
 }
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,

@@ -13,6 +13,7 @@
 #include "core/windows.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
+#include "gl/histogram.hpp"
 #include "gl/record.hpp"
 #include "gl/timer.hpp"
 
@@ -33,7 +34,7 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::Histogram>) return histogram_temp_requirements(ctx, p.bins, p.config);
+  else if constexpr (std::is_same_v<P, pr::Histogram>) return histogram_temp(ctx, p);
   else return {};
 }
 
@@ -160,8 +161,7 @@ void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
         record_sort(ctx, {p.config, b.count, b.keys_in, b.keys_out, b.temp, b.count_from});
     });
   } else if constexpr (std::is_same_v<P, pr::Histogram>) {
-    timed(impl, gpu_ns,
-          [&] { record_histogram(ctx, {p.config, p.bins, b.count, b.input, b.counts, b.temp, b.count_from}); });
+    timed(impl, gpu_ns, [&] { histogram_issue(ctx, p, b); });
   }
 }
 

@@ -1,5 +1,6 @@
-// The Vulkan histogram (gpuscan/vulkan/histogram.hpp): the checks of the caller's buffers, then core's
-// program (core::histogram_program) recorded by the executor.
+// The Vulkan histogram: Plan<primitive::Histogram>'s part (vulkan/histogram.hpp: the checks of the caller's
+// buffers, then core::histogram_program recorded by the executor), and the free calls of
+// gpuscan/vulkan/histogram.hpp over that plan.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include "core/histogram_plan.hpp"
 #include "gpuscan/vulkan/histogram.hpp"
 #include "gpuscan/vulkan/plan.hpp"
+#include "vulkan/histogram.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
@@ -43,56 +45,80 @@ core::HistogramPlan plan(const Context& ctx, const HistogramBins& bins, const Hi
 
 }  // namespace
 
-TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
-                                             const HistogramConfig& config) {
+}  // namespace gpuscan
+
+namespace gpuscan::vk {
+
+TempRequirements histogram_temp(const Context& ctx, const primitive::Histogram& h) {
   TempRequirements req;
-  req.size = plan(ctx, bins, config, 0, nullptr).temp_bytes();
+  req.size = plan(ctx, h.bins, h.config, 0, nullptr).temp_bytes();
   req.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   req.alignment = 4;
   return req;
 }
 
-void prepare_histogram(const Context& ctx, const HistogramConfig& config) {
-  impl_of(ctx).pipeline(key_of(ctx, config));
-}
+void histogram_prepare(const Context& ctx, const primitive::Histogram& h) { impl_of(ctx).pipeline(key_of(ctx, h.config)); }
 
-void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramArgs& args) {
+void histogram_record(const Context& ctx, VkCommandBuffer cmd, const primitive::Histogram& h,
+                      const HistogramBuffers& b) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  const HistogramConfig& config = args.config;
-  const IndirectCount* count_from = args.count_from ? &*args.count_from : nullptr;
-  const core::HistogramPlan p = plan(ctx, args.bins, config, args.count, count_from);
+  const HistogramConfig& config = h.config;
+  const IndirectCount* count_from = b.count_from ? &*b.count_from : nullptr;
+  const core::HistogramPlan p = plan(ctx, h.bins, config, b.count, count_from);
   const PipelineKey key = key_of(ctx, config);
   const uint32_t num_bins = p.num_bins;
   const uint32_t cbytes = p.count_bytes;
   const uint64_t table_bytes = p.table_bytes();
   const uint32_t sbytes = p.table.element_bytes;
 
-  vk::check_view("counts", args.counts, num_bins, cbytes, "the histogram has bins:");
-  if (!config.accumulate && !(args.counts.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
+  vk::check_view("counts", b.counts, num_bins, cbytes, "the histogram has bins:");
+  if (!config.accumulate && !(b.counts.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
     throw Error(Errc::missing_usage, "counts buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which zeroing it "
                                      "(vkCmdFillBuffer) needs; add it or set HistogramConfig::accumulate");
   if (table_bytes > 0) {
-    vk::check_view("temp", args.temp, p.table.edges(), sbytes, "the edge table needs");
-    if (!(args.temp.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
+    vk::check_view("temp", b.temp, p.table.edges(), sbytes, "the edge table needs");
+    if (!(b.temp.usage & VK_BUFFER_USAGE_TRANSFER_DST_BIT))
       throw Error(Errc::missing_usage, "temp buffer lacks VK_BUFFER_USAGE_TRANSFER_DST_BIT, which writing the "
                                        "edge table (vkCmdUpdateBuffer) needs (histogram_temp_requirements)");
   }
-  if (args.count > 0) vk::check_view("input", args.input, args.count, sbytes, "the histogram needs");
+  if (b.count > 0) vk::check_view("input", b.input, b.count, sbytes, "the histogram needs");
   if (count_from) {
     vk::check_view("count_from.buffer", count_from->buffer, count_from->is_64bit ? 2 : 1, 4, "the count takes");
     if (p.status) vk::check_view("count_from.status", count_from->status, 1, 4, "the status takes");
   }
-  core::check_histogram_overlaps({vk::byte_range(args.input, p.sample_bytes(args.count)),
-                                  vk::byte_range(args.counts, p.counts_bytes()), vk::byte_range(args.temp, table_bytes),
+  core::check_histogram_overlaps({vk::byte_range(b.input, p.sample_bytes(b.count)),
+                                  vk::byte_range(b.counts, p.counts_bytes()), vk::byte_range(b.temp, table_bytes),
                                   count_from ? vk::byte_range(count_from->buffer, 8) : core::ByteRange{},
                                   p.status ? vk::byte_range(count_from->status, 4) : core::ByteRange{}});
 
-  const BufferView buffers[] = {args.input, args.counts, args.temp, count_from ? count_from->buffer : BufferView{},
+  const BufferView buffers[] = {b.input, b.counts, b.temp, count_from ? count_from->buffer : BufferView{},
                                 count_from ? count_from->status : BufferView{}};  // core::HistogramBuffer's order
   vk::execute(ctx, cmd,
-              core::histogram_program(p, key, config.accumulate, args.count, count_from ? (count_from->is_64bit ? 2 : 1) : 0,
+              core::histogram_program(p, key, config.accumulate, b.count, count_from ? (count_from->is_64bit ? 2 : 1) : 0,
                                       impl_of(ctx).window_elements(sbytes), impl_of(ctx).max_groups_x),
               buffers);
+}
+
+}  // namespace gpuscan::vk
+
+namespace gpuscan {
+
+// The free calls: one plan each, made for this one call (its pipeline is built at the first record, then
+// kept by the context).
+
+TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
+                                             const HistogramConfig& config) {
+  return Plan(ctx, primitive::Histogram{config, bins}, {.prepare = false}).temp_requirements();
+}
+
+void prepare_histogram(const Context& ctx, const HistogramConfig& config) {
+  Plan(ctx, primitive::Histogram{config, HistogramBins::even(1, 0, 1)}, {});  // the bins choose no kernel
+}
+
+void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramArgs& args) {
+  Plan(ctx, primitive::Histogram{args.config, args.bins},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record(cmd, {args.count, args.input, args.counts, args.temp, args.count_from});
 }
 
 std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::byte> input, const HistogramBins& bins,

@@ -12,6 +12,7 @@
 #include "core/windows.hpp"
 #include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/histogram.hpp"
 #include "vulkan/host_run.hpp"
 
 namespace gpuscan {
@@ -38,7 +39,7 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
-  else return histogram_temp_requirements(ctx, p.bins, p.config);
+  else return vk::histogram_temp(ctx, p);
 }
 
 template <class P>
@@ -54,7 +55,7 @@ void prepare(const Context& ctx, const P& p, const PlanLimits& l) {
                     options_of(l));
   else if constexpr (std::is_same_v<P, pr::RunLength>) prepare_run_length(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::Sort>) prepare_sort(ctx, n, p.config, l.count_from_gpu);
-  else if constexpr (std::is_same_v<P, pr::Histogram>) prepare_histogram(ctx, p.config);
+  else if constexpr (std::is_same_v<P, pr::Histogram>) vk::histogram_prepare(ctx, p);
 }
 
 // A stand-in buffer for a listing: a handle that is never used (vk::execute collects the program
@@ -152,7 +153,7 @@ void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
     else
       record_sort(ctx, cmd, {p.config, b.count, b.keys_in, b.keys_out, b.temp, b.count_from});
   } else {
-    record_histogram(ctx, cmd, {p.config, p.bins, b.count, b.input, b.counts, b.temp, b.count_from});
+    vk::histogram_record(ctx, cmd, p, b);
   }
 }
 
