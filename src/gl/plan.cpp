@@ -14,6 +14,7 @@
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/histogram.hpp"
+#include "gl/run_length.hpp"
 #include "gl/record.hpp"
 #include "gl/timer.hpp"
 
@@ -32,7 +33,7 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return segmented_scan_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config);
-  else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::Histogram>) return histogram_temp(ctx, p);
   else return {};
@@ -150,8 +151,7 @@ void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
       else (p.flagged ? record_select_flagged : record_select_if)(ctx, args);
     });
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
-    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.count_out, b.temp};
-    timed(impl, gpu_ns, [&] { (p.non_trivial ? record_non_trivial_runs : record_run_length_encode)(ctx, args); });
+    timed(impl, gpu_ns, [&] { run_length_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::Sort>) {
     timed(impl, gpu_ns, [&] {
       if (p.config.value_bytes)

@@ -1,7 +1,8 @@
 // Run-length encoding on OpenGL (gpuscan/gl.hpp), as src/vulkan/run_length.cpp: the compaction that also
 // writes the input indices of what it keeps (record_select_indexed: the first element of every run, or the
 // two ends of every non-trivial run), then run_lengths.comp, which turns the indices into lengths. The
-// temp layout, the checks and the lengths pass are core's (core/run_length_plan.hpp).
+// temp layout, the checks and the lengths pass are core's (core/run_length_plan.hpp). This is
+// gl::Plan<primitive::RunLength>'s part (gl/run_length.hpp); the free calls are conveniences over that plan.
 #include <cstring>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "gl/compact_indexed.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
+#include "gl/run_length.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -68,14 +70,33 @@ primitive::RunLength::Output run_on_host(const Context& ctx, std::span<const T> 
 
 }  // namespace
 
-TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+TempRequirements run_length_temp(const Context& ctx, const primitive::RunLength& r, uint64_t max_count) {
   TempRequirements req;
-  req.size = layout_for(ctx, count, config).bytes;
+  req.size = layout_for(ctx, max_count, r.config).bytes;
   return req;
 }
 
-void record_run_length_encode(const Context& ctx, const RunLengthArgs& args) { record_runs(ctx, args, false); }
-void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args) { record_runs(ctx, args, true); }
+void run_length_issue(const Context& ctx, const primitive::RunLength& r, const RunLengthBuffers& b) {
+  record_runs(ctx, {r.config, b.count, b.input, b.values, b.lengths, b.offsets, b.count_out, b.temp}, r.non_trivial);
+}
+
+// The free calls: one plan each, made for this one call.
+
+TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  return Plan(ctx, primitive::RunLength{config}, {.max_count = count, .prepare = false}).temp_requirements();
+}
+
+namespace {
+
+void record_with_plan(const Context& ctx, const RunLengthArgs& a, bool non_trivial) {
+  Plan(ctx, primitive::RunLength{a.config, non_trivial}, {.max_count = a.count, .prepare = false})
+      .record({a.count, a.input, a.values, a.lengths, a.offsets, a.count_out, a.temp});
+}
+
+}  // namespace
+
+void record_run_length_encode(const Context& ctx, const RunLengthArgs& args) { record_with_plan(ctx, args, false); }
+void record_non_trivial_runs(const Context& ctx, const RunLengthArgs& args) { record_with_plan(ctx, args, true); }
 
 template <GlElement T>
 RunLengthResult<T> run_length_encode(const Context& ctx, std::span<const T> values, CompactConfig config) {

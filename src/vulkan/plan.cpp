@@ -13,6 +13,7 @@
 #include "vulkan/compact_indexed.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/histogram.hpp"
+#include "vulkan/run_length.hpp"
 #include "vulkan/host_run.hpp"
 
 namespace gpuscan {
@@ -37,7 +38,7 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
     return segmented_scan_by_offsets_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::RunLength>) return vk::run_length_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
   else return vk::histogram_temp(ctx, p);
 }
@@ -53,7 +54,7 @@ void prepare(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::Select>)
     prepare_compact(ctx, n, p.config, {.flagged = p.flagged, .predicate = p.predicate, .partition = p.partition},
                     options_of(l));
-  else if constexpr (std::is_same_v<P, pr::RunLength>) prepare_run_length(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::RunLength>) vk::run_length_prepare(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Sort>) prepare_sort(ctx, n, p.config, l.count_from_gpu);
   else if constexpr (std::is_same_v<P, pr::Histogram>) vk::histogram_prepare(ctx, p);
 }
@@ -143,9 +144,7 @@ void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
     if (p.partition) (p.flagged ? record_partition_flagged : record_partition_if)(ctx, cmd, args);
     else (p.flagged ? record_select_flagged : record_select_if)(ctx, cmd, args);
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
-    const RunLengthArgs args{p.config, b.count, b.input, b.values, b.lengths, b.offsets, b.count_out, b.temp,
-                             b.temp_zeroed};
-    (p.non_trivial ? record_non_trivial_runs : record_run_length_encode)(ctx, cmd, args);
+    vk::run_length_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::Sort>) {
     if (p.config.value_bytes)
       record_sort_pairs(ctx, cmd, {p.config, b.count, b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp,

@@ -1,7 +1,8 @@
 // Run-length encoding on Vulkan (include/gpuscan/vulkan/run_length.hpp): a compaction that also writes
 // the input indices of what it keeps (vk::record_select_indexed: the first element of every run, or the
 // two ends of every non-trivial run), then run_lengths.comp, which turns the indices into lengths.
-// The temp layout, the checks and the lengths pass's grid are core's (core/run_length_plan.hpp).
+// The temp layout, the checks and the lengths pass's grid are core's (core/run_length_plan.hpp). This is
+// Plan<primitive::RunLength>'s part (vulkan/run_length.hpp); the free calls are conveniences over that plan.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -15,6 +16,7 @@
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
 #include "vulkan/indirect.hpp"
+#include "vulkan/run_length.hpp"
 
 namespace gpuscan {
 namespace {
@@ -72,32 +74,64 @@ void record_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a
 
 }  // namespace
 
-TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  const Layout l = layout_for(ctx, count, config);
+}  // namespace gpuscan
+
+namespace gpuscan::vk {
+
+TempRequirements run_length_temp(const Context& ctx, const primitive::RunLength& r, uint64_t max_count) {
+  const Layout l = layout_for(ctx, max_count, r.config);
   TempRequirements req = l.compact;
   req.size = l.bytes;
   return req;
 }
 
-void record_run_length_encode(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& args) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  record_runs(ctx, cmd, args, false);
-}
-
-void record_non_trivial_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& args) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  record_runs(ctx, cmd, args, true);
-}
-
-void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactConfig& config) {
-  prepare_compact(ctx, max_count, config, {.predicate = PredicateKind::run_start});
+void run_length_prepare(const Context& ctx, const primitive::RunLength& r, uint64_t max_count) {
+  prepare_compact(ctx, max_count, r.config, {.predicate = PredicateKind::run_start});
   // The indexed kernels and the lengths pass: record with no command buffer, over stand-in buffers, at
   // the largest count (the shapes of smaller counts differ only where prepare_compact covers them).
   RunLengthArgs a;
-  a.config = config;
+  a.config = r.config;
   a.count = std::max<uint64_t>(max_count, 2);
   a.input = a.values = a.lengths = a.offsets = a.count_out = a.temp = vk::stand_in_view();
   for (const bool edges : {false, true}) record_runs(ctx, VK_NULL_HANDLE, a, edges, false);
+}
+
+void run_length_record(const Context& ctx, VkCommandBuffer cmd, const primitive::RunLength& r,
+                       const RunLengthBuffers& b) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  record_runs(ctx, cmd, {r.config, b.count, b.input, b.values, b.lengths, b.offsets, b.count_out, b.temp, b.temp_zeroed},
+              r.non_trivial);
+}
+
+}  // namespace gpuscan::vk
+
+namespace gpuscan {
+
+// The free calls: one plan each, made for this one call.
+
+TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  return Plan(ctx, primitive::RunLength{config}, {.max_count = count, .prepare = false}).temp_requirements();
+}
+
+void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactConfig& config) {
+  Plan(ctx, primitive::RunLength{config}, {.max_count = max_count});  // builds the kernels of both forms
+}
+
+namespace {
+
+void record_with_plan(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a, bool non_trivial) {
+  Plan(ctx, primitive::RunLength{a.config, non_trivial}, {.max_count = a.count, .prepare = false})
+      .record(cmd, {a.count, a.input, a.values, a.lengths, a.offsets, a.count_out, a.temp, a.temp_zeroed});
+}
+
+}  // namespace
+
+void record_run_length_encode(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& args) {
+  record_with_plan(ctx, cmd, args, false);
+}
+
+void record_non_trivial_runs(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& args) {
+  record_with_plan(ctx, cmd, args, true);
 }
 
 namespace {
