@@ -15,6 +15,8 @@
 #include "gl/context_impl.hpp"
 #include "gl/histogram.hpp"
 #include "gl/run_length.hpp"
+#include "gl/segment_offsets.hpp"
+#include "gl/sort.hpp"
 #include "gl/record.hpp"
 #include "gl/timer.hpp"
 
@@ -31,10 +33,10 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return segmented_scan_temp_requirements(ctx, n, p.config);
-  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config);
   else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp(ctx, p, n);
-  else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp(ctx, p, n, indirect);
   else if constexpr (std::is_same_v<P, pr::Histogram>) return histogram_temp(ctx, p);
   else return {};
 }
@@ -112,7 +114,7 @@ std::string Plan<P>::describe(uint64_t count) const {
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
     return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
   else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
-  else if constexpr (std::is_same_v<P, pr::Sort>) return describe_sort_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return sort_describe(ctx, p, count);
   else {
     // The programs a record would execute, collected instead of issued (core/dry_run.hpp).
     core::DryRun dry(core::DryRun::Mode::list);
@@ -141,9 +143,7 @@ void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
       record_segmented_scan(ctx, {p.config, p.heads, b.count, b.input, b.heads, b.output, b.temp});
     });
   } else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) {
-    timed(impl, gpu_ns, [&] {
-      record_segmented_reduce(ctx, {p.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
-    });
+    timed(impl, gpu_ns, [&] { segmented_reduce_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::Select>) {
     const SelectArgs args{p.config, b.count, b.input, b.flags, b.predicate, b.output, b.count_out, b.temp};
     timed(impl, gpu_ns, [&] {
@@ -153,13 +153,7 @@ void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
     timed(impl, gpu_ns, [&] { run_length_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::Sort>) {
-    timed(impl, gpu_ns, [&] {
-      if (p.config.value_bytes)
-        record_sort_pairs(ctx, {p.config, b.count, b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp,
-                                b.values_are_indices, b.count_from});
-      else
-        record_sort(ctx, {p.config, b.count, b.keys_in, b.keys_out, b.temp, b.count_from});
-    });
+    timed(impl, gpu_ns, [&] { sort_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::Histogram>) {
     timed(impl, gpu_ns, [&] { histogram_issue(ctx, p, b); });
   }

@@ -2,6 +2,8 @@
 // program and checks of core/segment_offsets_plan.hpp, with the .no_subgroups builds of the
 // seg_offsets_* kernels (every invocation a subgroup of its own: common/subgroup_basic.glsl) and the GL
 // segmented scan's program (src/gl/segmented.cpp) for the tiles' totals, so it runs on any GL 4.5 context.
+// This is gl::Plan<primitive::SegmentedReduce>'s part (gl/segment_offsets.hpp); the free calls are
+// conveniences over that plan.
 #include <cstring>
 #include <variant>
 
@@ -13,6 +15,7 @@
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
 #include "gl/execute.hpp"
+#include "gl/segment_offsets.hpp"
 #include "gl/segmented_program.hpp"
 
 namespace gpuscan::gl {
@@ -52,24 +55,35 @@ void dispatch_plan(const Context& ctx, const core::OffsetsReduceLayout& l, const
 
 }  // namespace
 
-TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, count, config);
+TempRequirements segmented_reduce_temp(const Context& ctx, const primitive::SegmentedReduce& r, uint64_t max_count) {
+  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, max_count, r.config);
   return {l.bytes, l.alignment};
 }
 
-void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args) {
+void segmented_reduce_issue(const Context& ctx, const primitive::SegmentedReduce& r, const SegmentedReduceBuffers& b) {
   Context::Impl& impl = impl_of(ctx);
   impl.check_current();
-  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, args.count, args.config);
-  core::check_segment_count(args.segments);
-  if (args.segments == 0) return;
+  const core::OffsetsReduceLayout l = reduce_layout_for(ctx, b.count, r.config);
+  core::check_segment_count(b.segments);
+  if (b.segments == 0) return;
   core::check_offsets_reduce_buffers(
-      args.input, args.offsets, args.output, args.temp, args.count, args.segments, element_size(args.config.type), l,
+      b.input, b.offsets, b.output, b.temp, b.count, b.segments, element_size(r.config.type), l,
       [&](const char* what, const BufferView& view, uint64_t count, uint32_t unit, const char* need) {
         check_view(impl, what, view, count, unit, need);
       },
       overlaps);
-  dispatch_plan(ctx, l, args);
+  dispatch_plan(ctx, l, {r.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+}
+
+// The free calls: one plan each, made for this one call.
+
+TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  return Plan(ctx, primitive::SegmentedReduce{config}, {.max_count = count, .prepare = false}).temp_requirements();
+}
+
+void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args) {
+  Plan(ctx, primitive::SegmentedReduce{args.config}, {.max_count = args.count, .prepare = false})
+      .record({args.count, args.segments, args.input, args.offsets, args.output, args.temp});
 }
 
 // A one-shot plan on host data (gpuscan/gl/plan.hpp).

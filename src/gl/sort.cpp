@@ -2,7 +2,8 @@
 // records too, issued by GL's executor -- per pass each tile's digit counts (shaders/sort_upsweep.comp),
 // their exclusive scan in digit-major order (GL's scan program), and the stable scatter
 // (shaders/sort_downsweep.comp, its .no_subgroups build where GL has no subgroup ballots). Temp as
-// core/sort_plan.hpp lays it out.
+// core/sort_plan.hpp lays it out. This is gl::Plan<primitive::Sort>'s part (gl/sort.hpp); the free calls
+// are conveniences over that plan.
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -18,6 +19,7 @@
 #include "gl/execute.hpp"
 #include "gl/scan_program.hpp"
 #include "gl/record.hpp"
+#include "gl/sort.hpp"
 
 namespace gpuscan::gl {
 namespace {
@@ -145,16 +147,16 @@ void record(const Context& ctx, const SortConfig& config, uint64_t count, const 
 
 }  // namespace
 
-TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
-  core::check_sort_values(config, config.value_bytes != 0);
+TempRequirements sort_temp(const Context& ctx, const primitive::Sort& s, uint64_t max_count, bool indirect) {
+  core::check_sort_values(s.config, s.config.value_bytes != 0);
   TempRequirements req;
-  req.size = layout_for(ctx, count, config, indirect).bytes;
+  req.size = layout_for(ctx, max_count, s.config, indirect).bytes;
   req.alignment = 8;  // 8-byte keys and values in temp (the count scan's u32 temp sits at a multiple of 64)
   return req;
 }
 
-std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
-  const core::SortLayout l = layout_for(ctx, count, config, false);
+std::string sort_describe(const Context& ctx, const primitive::Sort& s, uint64_t count) {
+  const core::SortLayout l = layout_for(ctx, count, s.config, false);
   std::string text = "multipass, " + std::to_string(l.passes) + (l.passes == 1 ? " pass" : " passes") +
                      ", W = " + std::to_string(l.shape.workgroup_size) + ", K = " +
                      std::to_string(l.shape.keys_per_lane) + ", ranking by " +
@@ -163,14 +165,36 @@ std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortCon
   return text;
 }
 
+void sort_issue(const Context& ctx, const primitive::Sort& s, const SortBuffers& b) {
+  record(ctx, s.config, b.count, {b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp, b.values_are_indices},
+         s.config.value_bytes != 0, b.count_from);
+}
+
+// The free calls: one plan each, made for this one call. record_sort and record_sort_pairs first check that
+// the config's value_bytes says the same as the call.
+
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
+  return Plan(ctx, primitive::Sort{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
+  return Plan(ctx, primitive::Sort{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
 void record_sort(const Context& ctx, const SortArgs& args) {
-  record(ctx, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false, args.count_from);
+  core::check_sort_values(args.config, false);
+  Plan(ctx, primitive::Sort{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record({args.count, args.keys_in, args.keys_out, {}, {}, args.temp, false, args.count_from});
 }
 
 void record_sort_pairs(const Context& ctx, const SortPairsArgs& args) {
-  record(ctx, args.config, args.count,
-         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, true,
-         args.count_from);
+  core::check_sort_values(args.config, true);
+  Plan(ctx, primitive::Sort{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record({args.count, args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp,
+               args.values_are_indices, args.count_from});
 }
 
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,

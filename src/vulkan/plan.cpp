@@ -14,6 +14,8 @@
 #include "vulkan/context_impl.hpp"
 #include "vulkan/histogram.hpp"
 #include "vulkan/run_length.hpp"
+#include "vulkan/segment_offsets.hpp"
+#include "vulkan/sort.hpp"
 #include "vulkan/host_run.hpp"
 
 namespace gpuscan {
@@ -34,12 +36,11 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
     return segmented_scan_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>)
-    return segmented_scan_by_offsets_temp_requirements(ctx, n, p.config);
-  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>) return vk::offsets_scan_temp(ctx, p, n);
+  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return vk::segmented_reduce_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config, indirect);
   else if constexpr (std::is_same_v<P, pr::RunLength>) return vk::run_length_temp(ctx, p, n);
-  else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return vk::sort_temp(ctx, p, n, indirect);
   else return vk::histogram_temp(ctx, p);
 }
 
@@ -50,12 +51,12 @@ void prepare(const Context& ctx, const P& p, const PlanLimits& l) {
   else if constexpr (std::is_same_v<P, pr::Reduce>) prepare_reduce(ctx, n, p.config, options_of(l));
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
     prepare_segmented_scan(ctx, n, p.config, p.heads, options_of(l));
-  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) prepare_segmented_reduce(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) vk::segmented_reduce_prepare(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Select>)
     prepare_compact(ctx, n, p.config, {.flagged = p.flagged, .predicate = p.predicate, .partition = p.partition},
                     options_of(l));
   else if constexpr (std::is_same_v<P, pr::RunLength>) vk::run_length_prepare(ctx, p, n);
-  else if constexpr (std::is_same_v<P, pr::Sort>) prepare_sort(ctx, n, p.config, l.count_from_gpu);
+  else if constexpr (std::is_same_v<P, pr::Sort>) vk::sort_prepare(ctx, p, n, l.count_from_gpu);
   else if constexpr (std::is_same_v<P, pr::Histogram>) vk::histogram_prepare(ctx, p);
 }
 
@@ -109,7 +110,7 @@ std::string Plan<P>::describe(uint64_t count) const {
   else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
     return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
   else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
-  else if constexpr (std::is_same_v<P, pr::Sort>) return describe_sort_plan(ctx, count, p.config);
+  else if constexpr (std::is_same_v<P, pr::Sort>) return vk::sort_describe(ctx, p, count);
   else {
     // The programs a record would execute, collected instead of recorded (core/dry_run.hpp).
     core::DryRun dry(core::DryRun::Mode::list);
@@ -135,9 +136,9 @@ void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
   } else if constexpr (std::is_same_v<P, pr::SegmentedScan>) {
     record_segmented_scan(ctx, cmd, {p.config, p.heads, b.count, b.input, b.heads, b.output, b.temp, b.count_from});
   } else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>) {
-    record_segmented_scan_by_offsets(ctx, cmd, {p.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+    vk::offsets_scan_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) {
-    record_segmented_reduce(ctx, cmd, {p.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+    vk::segmented_reduce_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::Select>) {
     const SelectArgs args{p.config, b.count, b.input,     b.flags,        b.predicate, b.output,
                           b.count_out, b.temp, b.temp_zeroed, b.count_from, p.flags_kind};
@@ -146,11 +147,7 @@ void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
     vk::run_length_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::Sort>) {
-    if (p.config.value_bytes)
-      record_sort_pairs(ctx, cmd, {p.config, b.count, b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp,
-                                   b.values_are_indices, b.count_from});
-    else
-      record_sort(ctx, cmd, {p.config, b.count, b.keys_in, b.keys_out, b.temp, b.count_from});
+    vk::sort_record(ctx, cmd, p, b);
   } else {
     vk::histogram_record(ctx, cmd, p, b);
   }

@@ -5,7 +5,8 @@
 // (seg_offsets_heads), then the segmented scan into the output.
 //
 // The reduction's plan, layout of temp and checks are core's (core/segment_offsets_plan.hpp, shared with
-// src/gl/segment_offsets.cpp); here they are bound and recorded. Temp of a scan by offsets: [flags: count
+// src/gl/segment_offsets.cpp); here they are bound and recorded, as the plans' parts
+// (vulkan/segment_offsets.hpp) under the free calls. Temp of a scan by offsets: [flags: count
 // u32][the segmented scan's scratch], each array at a multiple of 64 bytes. Bindings of the heads kernel
 // (shaders/common/segment_offsets.glsl): 0 src (unread), 1 dst, 2 unread, 3 unread (pass_io.glsl's carry
 // / indirect words), 4 offsets.
@@ -24,6 +25,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
+#include "vulkan/segment_offsets.hpp"
 #include "vulkan/segmented_program.hpp"
 
 namespace gpuscan {
@@ -99,7 +101,9 @@ void record_passes(const Context& ctx, VkCommandBuffer cmd, const core::OffsetsR
 
 }  // namespace
 
-TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+namespace {
+
+TempRequirements reduce_temp_of(const Context& ctx, uint64_t count, const ReduceConfig& config) {
   const core::OffsetsReduceLayout l = reduce_layout_for(ctx, count, config);
   TempRequirements req;
   req.size = l.bytes;
@@ -109,7 +113,7 @@ TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t
   return req;
 }
 
-void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const SegmentedReduceArgs& args) {
+void record_offsets_reduce(const Context& ctx, VkCommandBuffer cmd, const SegmentedReduceArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const core::OffsetsReduceLayout l = reduce_layout_for(ctx, args.count, args.config);
   core::check_segment_count(args.segments);
@@ -119,8 +123,7 @@ void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const Segm
   record_passes(ctx, cmd, l, args);
 }
 
-TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx, uint64_t count,
-                                                             const ScanConfig& config) {
+TempRequirements offsets_scan_temp_of(const Context& ctx, uint64_t count, const ScanConfig& config) {
   const Layout l = layout_for(ctx, count, config);
   TempRequirements req;
   req.size = l.bytes;
@@ -129,7 +132,7 @@ TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx,
   return req;
 }
 
-void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args) {
+void record_offsets_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const Layout l = layout_for(ctx, args.count, args.config);
   core::check_segment_count(args.segments);
@@ -159,7 +162,7 @@ void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, c
               buffers);
 }
 
-void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config) {
+void prepare_offsets_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config) {
   SegmentedReduceArgs args{config, std::max<uint64_t>(max_count, 1), 1};
   args.input = args.offsets = args.output = args.temp = vk::stand_in_view();
   const core::OffsetsReduceLayout l = reduce_layout_for(ctx, args.count, config);
@@ -167,6 +170,64 @@ void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const Redu
   record_passes(ctx, VK_NULL_HANDLE, l, args);
   args.count = 0;  // the identities of an empty input
   record_passes(ctx, VK_NULL_HANDLE, reduce_layout_for(ctx, 0, config), args);
+}
+
+}  // namespace
+
+}  // namespace gpuscan
+
+namespace gpuscan::vk {
+
+TempRequirements segmented_reduce_temp(const Context& ctx, const primitive::SegmentedReduce& r, uint64_t max_count) {
+  return reduce_temp_of(ctx, max_count, r.config);
+}
+
+void segmented_reduce_prepare(const Context& ctx, const primitive::SegmentedReduce& r, uint64_t max_count) {
+  prepare_offsets_reduce(ctx, max_count, r.config);
+}
+
+void segmented_reduce_record(const Context& ctx, VkCommandBuffer cmd, const primitive::SegmentedReduce& r,
+                             const SegmentedReduceBuffers& b) {
+  record_offsets_reduce(ctx, cmd, {r.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+}
+
+TempRequirements offsets_scan_temp(const Context& ctx, const primitive::SegmentedScanByOffsets& s, uint64_t max_count) {
+  return offsets_scan_temp_of(ctx, max_count, s.config);
+}
+
+void offsets_scan_record(const Context& ctx, VkCommandBuffer cmd, const primitive::SegmentedScanByOffsets& s,
+                         const OffsetsScanBuffers& b) {
+  record_offsets_scan(ctx, cmd, {s.config, b.count, b.segments, b.input, b.offsets, b.output, b.temp});
+}
+
+}  // namespace gpuscan::vk
+
+namespace gpuscan {
+
+// The free calls: one plan each, made for this one call.
+
+TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  return Plan(ctx, primitive::SegmentedReduce{config}, {.max_count = count, .prepare = false}).temp_requirements();
+}
+
+void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const SegmentedReduceArgs& args) {
+  Plan(ctx, primitive::SegmentedReduce{args.config}, {.max_count = args.count, .prepare = false})
+      .record(cmd, {args.count, args.segments, args.input, args.offsets, args.output, args.temp});
+}
+
+void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config) {
+  Plan(ctx, primitive::SegmentedReduce{config}, {.max_count = max_count});
+}
+
+TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx, uint64_t count,
+                                                             const ScanConfig& config) {
+  return Plan(ctx, primitive::SegmentedScanByOffsets{config}, {.max_count = count, .prepare = false})
+      .temp_requirements();
+}
+
+void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args) {
+  Plan(ctx, primitive::SegmentedScanByOffsets{args.config}, {.max_count = args.count, .prepare = false})
+      .record(cmd, {args.count, args.segments, args.input, args.offsets, args.output, args.temp});
 }
 
 // The host-data calls are one-shot plans (gpuscan/vulkan/plan.hpp).

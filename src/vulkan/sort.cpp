@@ -1,4 +1,5 @@
-// The Vulkan LSD radix sort (gpuscan/vulkan/sort.hpp): the checks, the layout and the device's choices;
+// The Vulkan LSD radix sort (gpuscan/vulkan/sort.hpp; Plan<primitive::Sort>'s part, vulkan/sort.hpp, with the
+// free calls over that plan): the checks, the layout and the device's choices;
 // core::sort_program says what is recorded: per pass, each tile's digit counts (shaders/sort_upsweep.comp),
 // their exclusive scan in digit-major order (the scan's program), and the stable scatter
 // (shaders/sort_downsweep.comp), ping-ponging between the caller's output and temp.
@@ -32,6 +33,7 @@
 #include "vulkan/execute.hpp"
 #include "vulkan/scan_program.hpp"
 #include "vulkan/indirect.hpp"
+#include "vulkan/sort.hpp"
 #include "vulkan/sort_stages.hpp"
 
 namespace gpuscan {
@@ -249,9 +251,14 @@ void record_sort_stages(const Context& ctx, VkCommandBuffer cmd, const SortPairs
 
 uint32_t sort_passes(const SortConfig& config) { return core::sort_pass_count(core::sort_bit_range(config)); }
 
-TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
+}  // namespace gpuscan
+
+namespace gpuscan::vk {
+
+TempRequirements sort_temp(const Context& ctx, const primitive::Sort& s, uint64_t max_count, bool indirect) {
+  const SortConfig& config = s.config;
   check_sort_values(config, config.value_bytes != 0);
-  const Layout l = layout_for(ctx, count, config, indirect);
+  const Layout l = layout_for(ctx, max_count, config, indirect);
   TempRequirements req;
   req.size = l.bytes;
   req.alignment = std::max<VkDeviceSize>(l.scan_req.alignment, 8);
@@ -261,7 +268,8 @@ TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, cons
   return req;
 }
 
-std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
+std::string sort_describe(const Context& ctx, const primitive::Sort& s, uint64_t count) {
+  const SortConfig& config = s.config;
   check_sort_values(config, config.value_bytes != 0);
   const Layout l = layout_for(ctx, count, config, false);
   std::string text = std::string(l.onesweep ? "onesweep" : "multipass") + ", " + std::to_string(l.passes) +
@@ -274,17 +282,13 @@ std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortCon
   return text;
 }
 
-void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args) {
-  record(ctx, cmd, args.config, args.count, {args.keys_in, args.keys_out, {}, {}, args.temp}, false, args.count_from);
+void sort_record(const Context& ctx, VkCommandBuffer cmd, const primitive::Sort& s, const SortBuffers& b) {
+  record(ctx, cmd, s.config, b.count, {b.keys_in, b.keys_out, b.values_in, b.values_out, b.temp, b.values_are_indices},
+         s.config.value_bytes != 0, b.count_from);
 }
 
-void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args) {
-  record(ctx, cmd, args.config, args.count,
-         {args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp, args.values_are_indices}, true,
-         args.count_from);
-}
-
-void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config, bool indirect) {
+void sort_prepare(const Context& ctx, const primitive::Sort& s, uint64_t max_count, bool indirect) {
+  const SortConfig& config = s.config;
   check_sort_values(config, config.value_bytes != 0);
   const uint64_t count = std::max<uint64_t>(max_count, 1);
   const Layout l = layout_for(ctx, count, config, indirect);
@@ -292,6 +296,42 @@ void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& conf
   const BufferView any = vk::stand_in_view();
   const IndirectCount from{.buffer = any};
   record_passes(ctx, VK_NULL_HANDLE, l, config, count, {any, any, any, any, any}, indirect ? &from : nullptr);
+}
+
+}  // namespace gpuscan::vk
+
+namespace gpuscan {
+
+// The free calls: one plan each, made for this one call (its pipelines are built at the first record, then
+// kept by the context). record_sort and record_sort_pairs first check that the config's value_bytes says
+// the same as the call.
+
+TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
+  return Plan(ctx, primitive::Sort{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
+  return Plan(ctx, primitive::Sort{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args) {
+  check_sort_values(args.config, false);
+  Plan(ctx, primitive::Sort{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record(cmd, {args.count, args.keys_in, args.keys_out, {}, {}, args.temp, false, args.count_from});
+}
+
+void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args) {
+  check_sort_values(args.config, true);
+  Plan(ctx, primitive::Sort{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record(cmd, {args.count, args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp,
+                    args.values_are_indices, args.count_from});
+}
+
+void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& config, bool indirect) {
+  Plan(ctx, primitive::Sort{config}, {.max_count = max_count, .count_from_gpu = indirect});
 }
 
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
