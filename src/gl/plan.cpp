@@ -1,5 +1,6 @@
-// gpuscan::gl::Plan: each primitive's plan over its GL call, and the GL engine of the one host-data path
-// (core/host_run.hpp).
+// gpuscan::gl::Plan: a table of each primitive's plan part (gl/record.hpp, sort.hpp, ...: temp, describe,
+// issue), and the GL engine of the one host-data path (core/host_run.hpp). The free calls of gpuscan/gl.hpp
+// are conveniences over these plans.
 #include "gpuscan/gl/plan.hpp"
 
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "gl/histogram.hpp"
 #include "gl/run_length.hpp"
 #include "gl/segment_offsets.hpp"
+#include "gl/segmented_program.hpp"
 #include "gl/sort.hpp"
 #include "gl/record.hpp"
 #include "gl/timer.hpp"
@@ -30,11 +32,11 @@ template <class P>
 TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   const uint64_t n = l.max_count;
   const bool indirect = l.count_from_gpu;
-  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return segmented_scan_temp_requirements(ctx, n, p.config);
+  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp(ctx, p, n, indirect);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp(ctx, p, n, indirect);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return segmented_scan_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return segmented_reduce_temp(ctx, p, n);
-  else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config);
+  else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::RunLength>) return run_length_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Sort>) return sort_temp(ctx, p, n, indirect);
   else if constexpr (std::is_same_v<P, pr::Histogram>) return histogram_temp(ctx, p);
@@ -109,11 +111,10 @@ template <class P>
 std::string Plan<P>::describe(uint64_t count) const {
   const Context& ctx = *ctx_;
   const P& p = description_;
-  if constexpr (std::is_same_v<P, pr::Scan>) return describe_scan_plan(ctx, count, p.config);
-  else if constexpr (std::is_same_v<P, pr::Reduce>) return describe_reduce_plan(ctx, count, p.config);
-  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
-    return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
-  else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
+  if constexpr (std::is_same_v<P, pr::Scan>) return scan_describe(ctx, p, count);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_describe(ctx, p, count);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return segmented_scan_describe(ctx, p, count);
+  else if constexpr (std::is_same_v<P, pr::Select>) return compact_describe(ctx, p, count);
   else if constexpr (std::is_same_v<P, pr::Sort>) return sort_describe(ctx, p, count);
   else {
     // The programs a record would execute, collected instead of issued (core/dry_run.hpp).
@@ -139,17 +140,12 @@ void Plan<P>::issue(const Buffers& b, double* gpu_ns) const {
   } else if constexpr (std::is_same_v<P, pr::Reduce>) {
     record_reduce_timed(ctx, {p.config, b.count, b.input, b.output, b.temp, b.count_from}, gpu_ns);
   } else if constexpr (std::is_same_v<P, pr::SegmentedScan>) {
-    timed(impl, gpu_ns, [&] {
-      record_segmented_scan(ctx, {p.config, p.heads, b.count, b.input, b.heads, b.output, b.temp});
-    });
+    timed(impl, gpu_ns, [&] { segmented_scan_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) {
     timed(impl, gpu_ns, [&] { segmented_reduce_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::Select>) {
     const SelectArgs args{p.config, b.count, b.input, b.flags, b.predicate, b.output, b.count_out, b.temp};
-    timed(impl, gpu_ns, [&] {
-      if (p.partition) (p.flagged ? record_partition_flagged : record_partition_if)(ctx, args);
-      else (p.flagged ? record_select_flagged : record_select_if)(ctx, args);
-    });
+    timed(impl, gpu_ns, [&] { compact_issue(ctx, p, args); });
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
     timed(impl, gpu_ns, [&] { run_length_issue(ctx, p, b); });
   } else if constexpr (std::is_same_v<P, pr::Sort>) {

@@ -278,24 +278,22 @@ core::Program scan_program(const Context& ctx, uint64_t count, const ScanConfig&
                     [&](const core::Dispatch& d) { return scan_key(r, r.config, d); }, std::nullopt, nullptr);
 }
 
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
-  const Resolved r = resolve_scan(ctx, count, config, indirect, core::PlanExtent::outline);
+TempRequirements scan_temp(const Context& ctx, const primitive::Scan& s, uint64_t max_count, bool indirect) {
+  const Resolved r = resolve_scan(ctx, max_count, s.config, indirect, core::PlanExtent::outline);
   TempRequirements req;
   req.alignment = core::element_bytes(r.config);
   req.size = r.plan.temp_elements * req.alignment;
   return req;
 }
 
-std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  const Resolved r = resolve_scan(ctx, count, config, false, core::PlanExtent::outline);
+std::string scan_describe(const Context& ctx, const primitive::Scan& s, uint64_t count) {
+  const Resolved r = resolve_scan(ctx, count, s.config, false, core::PlanExtent::outline);
   std::string text = std::string(to_string(r.algorithm));
   if (r.algorithm == Algorithm::multipass) text += " (" + std::string(to_string(r.workgroup)) + " workgroup scan)";
   text += ", W = " + std::to_string(r.shape.workgroup_size);
   if (r.algorithm != Algorithm::multipass) text += ", " + std::to_string(r.shape.vectors_per_lane) + " vectors per lane";
   return text + "\n" + core::describe(r.plan);
 }
-
-void record_scan(const Context& ctx, const ScanArgs& args) { record_scan_timed(ctx, args, nullptr); }
 
 void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns) {
   Context::Impl& impl = impl_of(ctx);
@@ -325,40 +323,38 @@ void record_scan_timed(const Context& ctx, const ScanArgs& args, double* gpu_ns)
   issue_scan_plan(impl, r, args.input, args.output, args.temp, esize, key_of, args.initial_bits, count_from, gpu_ns);
 }
 
-TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+TempRequirements compact_temp(const Context& ctx, const primitive::Select& c, uint64_t max_count) {
   TempRequirements req;
   // The partition's plan (an inclusive scan of the counts) is sized too: one allocation serves both.
-  req.size = std::max(resolve_compact(ctx, count, config, false).plan.temp_elements,
-                      resolve_compact(ctx, count, config, true).plan.temp_elements) * 4;
+  req.size = std::max(resolve_compact(ctx, max_count, c.config, false).plan.temp_elements,
+                      resolve_compact(ctx, max_count, c.config, true).plan.temp_elements) * 4;
   return req;
 }
 
-std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  const Resolved r = resolve_compact(ctx, count, config, false);
+std::string compact_describe(const Context& ctx, const primitive::Select& c, uint64_t count) {
+  const Resolved r = resolve_compact(ctx, count, c.config, false);
   return "compaction, " + std::string(to_string(r.path)) + " path, W = " + std::to_string(r.shape.workgroup_size) +
          ", " + std::to_string(r.shape.vectors_per_lane) + " vectors per lane, counts scanned by " +
          (r.algorithm == Algorithm::multipass ? "multipass (blelloch)" : "reduce-then-scan") + "\n" +
          core::describe(r.plan);
 }
 
-TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
-                                          bool indirect) {
+TempRequirements reduce_temp(const Context& ctx, const primitive::Reduce& r, uint64_t max_count, bool indirect) {
   TempRequirements req;
-  req.alignment = element_size(config.type);
-  req.size = resolve_reduce(ctx, count, config, indirect, core::PlanExtent::outline).plan.temp_elements *
-             element_size(config.type);
+  req.alignment = element_size(r.config.type);
+  req.size = resolve_reduce(ctx, max_count, r.config, indirect, core::PlanExtent::outline).plan.temp_elements *
+             element_size(r.config.type);
   return req;
 }
 
-std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+std::string reduce_describe(const Context& ctx, const primitive::Reduce& d, uint64_t count) {
+  const ReduceConfig& config = d.config;
   const Resolved r = resolve_reduce(ctx, count, config, false, core::PlanExtent::outline);
   return "reduce, W = " + std::to_string(r.shape.workgroup_size) + ", " + std::to_string(r.shape.vectors_per_lane) +
          " vectors per lane" +
          (impl_of(ctx).reduce_without_subgroups(config.type) ? ", without subgroups" : ", subgroup arithmetic") + "\n" +
          core::describe(r.plan);
 }
-
-void record_reduce(const Context& ctx, const ReduceArgs& args) { record_reduce_timed(ctx, args, nullptr); }
 
 void record_reduce_timed(const Context& ctx, const ReduceArgs& args, double* gpu_ns) {
   Context::Impl& impl = impl_of(ctx);
@@ -399,9 +395,67 @@ void record_select_indexed(const Context& ctx, const SelectArgs& args, const Ind
   record_compact(ctx, args, false, false, &how);
 }
 
-void record_select_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, false); }
-void record_select_flagged(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, true, false); }
-void record_partition_if(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, false, true); }
-void record_partition_flagged(const Context& ctx, const SelectArgs& args) { record_compact(ctx, args, true, true); }
+void compact_issue(const Context& ctx, const primitive::Select& c, const SelectArgs& args) {
+  record_compact(ctx, args, c.flagged, c.partition);
+}
+
+// The free calls: one plan each, made for this one call (its programs are built at the first record, then
+// kept by the context).
+
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
+  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void record_scan(const Context& ctx, const ScanArgs& args) {
+  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+  Plan(ctx, primitive::Scan{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .in_place = in_place, .prepare = false})
+      .record({args.count, args.input, args.output, args.temp, false, args.initial_bits, args.count_from});
+}
+
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
+                                          bool indirect) {
+  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void record_reduce(const Context& ctx, const ReduceArgs& args) {
+  Plan(ctx, primitive::Reduce{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record({args.count, args.input, args.output, args.temp, args.count_from});
+}
+
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  return Plan(ctx, primitive::Select{config}, {.max_count = count, .prepare = false}).temp_requirements();
+}
+
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  return Plan(ctx, primitive::Select{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+namespace {
+
+void record_with_plan(const Context& ctx, const SelectArgs& a, bool flagged, bool partition) {
+  const PredicateKind kind = flagged ? PredicateKind::nonzero : a.predicate.kind;
+  Plan(ctx, primitive::Select{.config = a.config, .flagged = flagged, .predicate = kind, .partition = partition},
+       {.max_count = a.count, .prepare = false})
+      .record({a.count, a.input, a.flags, a.predicate, a.output, a.count_out, a.temp});
+}
+
+}  // namespace
+
+void record_select_if(const Context& ctx, const SelectArgs& args) { record_with_plan(ctx, args, false, false); }
+void record_select_flagged(const Context& ctx, const SelectArgs& args) { record_with_plan(ctx, args, true, false); }
+void record_partition_if(const Context& ctx, const SelectArgs& args) { record_with_plan(ctx, args, false, true); }
+void record_partition_flagged(const Context& ctx, const SelectArgs& args) { record_with_plan(ctx, args, true, true); }
 
 }  // namespace gpuscan::gl

@@ -64,22 +64,23 @@ core::Program segmented_scan_program(const Context& ctx, uint64_t count, const S
   return program_of(resolve_segmented(ctx, count, config, heads), config, heads);
 }
 
-TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+TempRequirements segmented_scan_temp(const Context& ctx, const primitive::SegmentedScan& s, uint64_t max_count) {
   TempRequirements req;
-  req.alignment = element_size(config.type);
-  req.size = resolve_segmented(ctx, count, config, SegmentHeads::flags).plan.temp_bytes;
+  req.alignment = element_size(s.config.type);
+  req.size = resolve_segmented(ctx, max_count, s.config, SegmentHeads::flags).plan.temp_bytes;
   return req;
 }
 
-std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                         SegmentHeads heads) {
-  const ResolvedSegmented r = resolve_segmented(ctx, count, config, heads);
+std::string segmented_scan_describe(const Context& ctx, const primitive::SegmentedScan& s, uint64_t count) {
+  const SegmentHeads heads = s.heads;
+  const ResolvedSegmented r = resolve_segmented(ctx, count, s.config, heads);
   return "segmented reduce-then-scan without subgroups, heads from " + std::string(to_string(heads)) + ", W = " +
          std::to_string(r.shape.workgroup_size) + ", " + std::to_string(r.shape.vectors_per_lane) +
          " vectors per lane\n" + core::describe(r.plan);
 }
 
-void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
+void segmented_scan_issue(const Context& ctx, const primitive::SegmentedScan& s, const SegmentedScanBuffers& b) {
+  const SegmentedScanArgs args{s.config, s.heads, b.count, b.input, b.heads, b.output, b.temp};
   Context::Impl& impl = impl_of(ctx);
   impl.check_current();
   const ResolvedSegmented r = resolve_segmented(ctx, args.count, args.config, args.heads_kind);
@@ -93,6 +94,22 @@ void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
       overlaps);
   const BufferView buffers[4] = {args.input, args.heads, args.output, args.temp};  // core::SegBuffer's order
   execute(impl, program_of(r, args.config, args.heads_kind), buffers);
+}
+
+// The free calls: one plan each, made for this one call.
+
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  return Plan(ctx, primitive::SegmentedScan{config}, {.max_count = count, .prepare = false}).temp_requirements();
+}
+
+std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads) {
+  return Plan(ctx, primitive::SegmentedScan{config, heads}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
+  Plan(ctx, primitive::SegmentedScan{args.config, args.heads_kind}, {.max_count = args.count, .prepare = false})
+      .record({args.count, args.input, args.heads, args.output, args.temp});
 }
 
 // A one-shot plan on host data (gpuscan/gl/plan.hpp).

@@ -281,8 +281,8 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
 
 }  // namespace
 
-TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
-                                           bool indirect) {
+TempRequirements vk::compact_temp(const Context& ctx, const primitive::Select& c, uint64_t count, bool indirect) {
+  const CompactConfig& config = c.config;
   // The partition's plan (an inclusive scan of the counts; three-pass even where a selection runs
   // single-pass) is covered too: one allocation serves both.
   constexpr core::PlanExtent outline = core::PlanExtent::outline;
@@ -296,8 +296,8 @@ TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, c
   return req;
 }
 
-std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  const ResolvedCompact r = resolve_compact(ctx, count, config, false, false, false, core::PlanExtent::outline);
+std::string vk::compact_describe(const Context& ctx, const primitive::Select& c, uint64_t count) {
+  const ResolvedCompact r = resolve_compact(ctx, count, c.config, false, false, false, core::PlanExtent::outline);
   const std::string how = r.algorithm == CompactAlgorithm::single_pass
                               ? "tile counts chained by decoupled look-back"
                               : std::string("counts scanned by ") +
@@ -307,8 +307,11 @@ std::string describe_compact_plan(const Context& ctx, uint64_t count, const Comp
          " vectors per lane, " + how + "\n" + core::describe(r.plan);
 }
 
-void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig& config, const CompactCall& call,
-                     const PrepareOptions& options) {
+void vk::compact_prepare(const Context& ctx, const primitive::Select& c, const PlanLimits& limits) {
+  const CompactConfig& config = c.config;
+  const uint64_t max_count = limits.max_count;
+  const CompactCall call{.flagged = c.flagged, .predicate = c.predicate, .partition = c.partition};
+  const PrepareOptions options{.indirect = limits.count_from_gpu, .vector_aligned = limits.vector_aligned};
   const uint32_t predicate = predicate_constant(call.flagged, call.predicate);
   SelectArgs args;
   args.config = config;
@@ -340,24 +343,62 @@ void vk::record_select_indexed(const Context& ctx, VkCommandBuffer cmd, const Se
   record_compact(ctx, cmd, args, false, false, &how);
 }
 
-void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+void vk::compact_record(const Context& ctx, VkCommandBuffer cmd, const primitive::Select& c, const CompactBuffers& b) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  record_compact(ctx, cmd, args, false, false);
+  const SelectArgs args{c.config, b.count, b.input,     b.flags,        b.predicate, b.output,
+                        b.count_out, b.temp, b.temp_zeroed, b.count_from, c.flags_kind};
+  record_compact(ctx, cmd, args, c.flagged, c.partition);
+}
+
+// The free calls: one plan each, made for this one call (its pipelines are built at the first record, then
+// kept by the context).
+
+TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
+                                           bool indirect) {
+  return Plan(ctx, primitive::Select{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
+  return Plan(ctx, primitive::Select{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig& config, const CompactCall& call,
+                     const PrepareOptions& options) {
+  Plan(ctx, primitive::Select{.config = config, .flagged = call.flagged, .predicate = call.predicate,
+                              .partition = call.partition},
+       {.max_count = max_count, .count_from_gpu = options.indirect, .vector_aligned = options.vector_aligned});
+}
+
+namespace {
+
+void record_with_plan(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& a, bool flagged, bool partition) {
+  Plan(ctx,
+       primitive::Select{.config = a.config,
+                         .flagged = flagged,
+                         .predicate = flagged ? PredicateKind::nonzero : a.predicate.kind,
+                         .partition = partition,
+                         .flags_kind = flagged ? a.flags_kind : SegmentHeads::flags},
+       {.max_count = a.count, .count_from_gpu = a.count_from.has_value(), .prepare = false})
+      .record(cmd, {a.count, a.input, a.flags, a.predicate, a.output, a.count_out, a.temp, a.temp_zeroed, a.count_from});
+}
+
+}  // namespace
+
+void record_select_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
+  record_with_plan(ctx, cmd, args, false, false);
 }
 
 void record_select_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  record_compact(ctx, cmd, args, true, false);
+  record_with_plan(ctx, cmd, args, true, false);
 }
 
 void record_partition_if(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  record_compact(ctx, cmd, args, false, true);
+  record_with_plan(ctx, cmd, args, false, true);
 }
 
 void record_partition_flagged(const Context& ctx, VkCommandBuffer cmd, const SelectArgs& args) {
-  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
-  record_compact(ctx, cmd, args, true, true);
+  record_with_plan(ctx, cmd, args, true, true);
 }
 
 template <Element T>

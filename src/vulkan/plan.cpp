@@ -1,5 +1,6 @@
-// gpuscan::Plan on Vulkan: each primitive's plan over its record call, and one host-data path for all
-// (core/host_run.hpp, vulkan/host_run.cpp).
+// gpuscan::Plan on Vulkan: a table of each primitive's plan part (vulkan/scan.hpp, sort.hpp, ...: temp,
+// prepare, describe, record), and one host-data path for all (core/host_run.hpp, vulkan/host_run.cpp). The
+// free calls of the public headers are conveniences over these plans.
 #include "gpuscan/vulkan/plan.hpp"
 
 #include <cstdint>
@@ -14,7 +15,9 @@
 #include "vulkan/context_impl.hpp"
 #include "vulkan/histogram.hpp"
 #include "vulkan/run_length.hpp"
+#include "vulkan/scan.hpp"
 #include "vulkan/segment_offsets.hpp"
+#include "vulkan/segmented_program.hpp"
 #include "vulkan/sort.hpp"
 #include "vulkan/host_run.hpp"
 
@@ -24,21 +27,16 @@ namespace {
 
 namespace pr = primitive;
 
-PrepareOptions options_of(const PlanLimits& limits) {
-  return {.in_place = limits.in_place, .indirect = limits.count_from_gpu, .vector_aligned = limits.vector_aligned};
-}
-
 template <class P>
 TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
   const uint64_t n = l.max_count;
   const bool indirect = l.count_from_gpu;
-  if constexpr (std::is_same_v<P, pr::Scan>) return scan_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::Reduce>) return reduce_temp_requirements(ctx, n, p.config, indirect);
-  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
-    return segmented_scan_temp_requirements(ctx, n, p.config, indirect);
+  if constexpr (std::is_same_v<P, pr::Scan>) return vk::scan_temp(ctx, p, n, indirect);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return vk::reduce_temp(ctx, p, n, indirect);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return vk::segmented_scan_temp(ctx, p, n, indirect);
   else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>) return vk::offsets_scan_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) return vk::segmented_reduce_temp(ctx, p, n);
-  else if constexpr (std::is_same_v<P, pr::Select>) return compact_temp_requirements(ctx, n, p.config, indirect);
+  else if constexpr (std::is_same_v<P, pr::Select>) return vk::compact_temp(ctx, p, n, indirect);
   else if constexpr (std::is_same_v<P, pr::RunLength>) return vk::run_length_temp(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Sort>) return vk::sort_temp(ctx, p, n, indirect);
   else return vk::histogram_temp(ctx, p);
@@ -47,14 +45,11 @@ TempRequirements temp_of(const Context& ctx, const P& p, const PlanLimits& l) {
 template <class P>
 void prepare(const Context& ctx, const P& p, const PlanLimits& l) {
   const uint64_t n = l.max_count;
-  if constexpr (std::is_same_v<P, pr::Scan>) prepare_scan(ctx, n, p.config, options_of(l));
-  else if constexpr (std::is_same_v<P, pr::Reduce>) prepare_reduce(ctx, n, p.config, options_of(l));
-  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
-    prepare_segmented_scan(ctx, n, p.config, p.heads, options_of(l));
+  if constexpr (std::is_same_v<P, pr::Scan>) vk::scan_prepare(ctx, p, l);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) vk::reduce_prepare(ctx, p, l);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) vk::segmented_scan_prepare(ctx, p, l);
   else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) vk::segmented_reduce_prepare(ctx, p, n);
-  else if constexpr (std::is_same_v<P, pr::Select>)
-    prepare_compact(ctx, n, p.config, {.flagged = p.flagged, .predicate = p.predicate, .partition = p.partition},
-                    options_of(l));
+  else if constexpr (std::is_same_v<P, pr::Select>) vk::compact_prepare(ctx, p, l);
   else if constexpr (std::is_same_v<P, pr::RunLength>) vk::run_length_prepare(ctx, p, n);
   else if constexpr (std::is_same_v<P, pr::Sort>) vk::sort_prepare(ctx, p, n, l.count_from_gpu);
   else if constexpr (std::is_same_v<P, pr::Histogram>) vk::histogram_prepare(ctx, p);
@@ -105,11 +100,10 @@ template <class P>
 std::string Plan<P>::describe(uint64_t count) const {
   const Context& ctx = *ctx_;
   const P& p = description_;
-  if constexpr (std::is_same_v<P, pr::Scan>) return describe_scan_plan(ctx, count, p.config);
-  else if constexpr (std::is_same_v<P, pr::Reduce>) return describe_reduce_plan(ctx, count, p.config);
-  else if constexpr (std::is_same_v<P, pr::SegmentedScan>)
-    return describe_segmented_scan_plan(ctx, count, p.config, p.heads);
-  else if constexpr (std::is_same_v<P, pr::Select>) return describe_compact_plan(ctx, count, p.config);
+  if constexpr (std::is_same_v<P, pr::Scan>) return vk::scan_describe(ctx, p, count);
+  else if constexpr (std::is_same_v<P, pr::Reduce>) return vk::reduce_describe(ctx, p, count);
+  else if constexpr (std::is_same_v<P, pr::SegmentedScan>) return vk::segmented_scan_describe(ctx, p, count);
+  else if constexpr (std::is_same_v<P, pr::Select>) return vk::compact_describe(ctx, p, count);
   else if constexpr (std::is_same_v<P, pr::Sort>) return vk::sort_describe(ctx, p, count);
   else {
     // The programs a record would execute, collected instead of recorded (core/dry_run.hpp).
@@ -130,20 +124,17 @@ void Plan<P>::issue(VkCommandBuffer cmd, const Buffers& b) const {
   const Context& ctx = *ctx_;
   const P& p = description_;
   if constexpr (std::is_same_v<P, pr::Scan>) {
-    record_scan(ctx, cmd, {p.config, b.count, b.input, b.output, b.temp, b.temp_zeroed, b.initial_bits, b.count_from});
+    vk::scan_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::Reduce>) {
-    record_reduce(ctx, cmd, {p.config, b.count, b.input, b.output, b.temp, b.count_from});
+    vk::reduce_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::SegmentedScan>) {
-    record_segmented_scan(ctx, cmd, {p.config, p.heads, b.count, b.input, b.heads, b.output, b.temp, b.count_from});
+    vk::segmented_scan_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::SegmentedScanByOffsets>) {
     vk::offsets_scan_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::SegmentedReduce>) {
     vk::segmented_reduce_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::Select>) {
-    const SelectArgs args{p.config, b.count, b.input,     b.flags,        b.predicate, b.output,
-                          b.count_out, b.temp, b.temp_zeroed, b.count_from, p.flags_kind};
-    if (p.partition) (p.flagged ? record_partition_flagged : record_partition_if)(ctx, cmd, args);
-    else (p.flagged ? record_select_flagged : record_select_if)(ctx, cmd, args);
+    vk::compact_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::RunLength>) {
     vk::run_length_record(ctx, cmd, p, b);
   } else if constexpr (std::is_same_v<P, pr::Sort>) {

@@ -1,5 +1,6 @@
 // Scans and reductions on Vulkan: checks the caller's arguments, asks src/core for the plan and its
-// program (core/plan_program.hpp), and records that with the executor (vulkan/execute.hpp).
+// program (core/plan_program.hpp), and records that with the executor (vulkan/execute.hpp). These are the
+// plans' parts (vulkan/scan.hpp); the free calls are conveniences over the plans.
 #include <algorithm>
 #include <bit>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
 #include "vulkan/execute.hpp"
+#include "vulkan/scan.hpp"
 #include "vulkan/scan_program.hpp"
 #include "vulkan/indirect.hpp"
 
@@ -255,7 +257,9 @@ core::Program vk::scan_program(const Context& ctx, uint64_t count, const ScanCon
   return program_of(ctx, resolve_scan(ctx, count, config, in_place && count > 0));
 }
 
-TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
+namespace {
+
+TempRequirements scan_temp_of(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
   // `automatic` may choose differently once record_scan sees whether the offsets allow whole
   // 4-element vectors, so the storage covers both choices.
   TempRequirements req;
@@ -279,7 +283,7 @@ TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, cons
   return req;
 }
 
-std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+std::string describe_scan(const Context& ctx, uint64_t count, const ScanConfig& config) {
   const bool by_address = possible_device_address(ctx, count, config).front();
   const Resolved r =
       resolve_scan(ctx, count, config, false, true, false, Job::scan, false, by_address, core::PlanExtent::outline);
@@ -291,11 +295,7 @@ std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanCon
   return text + "\n" + core::describe(r.plan);
 }
 
-void prepare_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, const PrepareOptions& options) {
-  prepare_plans(ctx, max_count, config, options, Job::scan);
-}
-
-void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
+void record_scan_args(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
   // Offsets that are multiples of a 4-element vector (16 bytes, 32 for 64-bit types) stay
@@ -328,8 +328,7 @@ void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) 
   record_steps(ctx, cmd, r, views, args.initial_bits, count_from);
 }
 
-TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
-                                          bool indirect) {
+TempRequirements reduce_temp_of(const Context& ctx, uint64_t count, const ReduceConfig& config, bool indirect) {
   const ScanConfig c = as_scan(config);
   TempRequirements req;
   req.alignment = element_size(config.type);
@@ -342,7 +341,7 @@ TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, co
   return req;
 }
 
-std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+std::string describe_reduce(const Context& ctx, uint64_t count, const ReduceConfig& config) {
   const bool by_address = possible_device_address(ctx, count, as_scan(config)).front();
   const Resolved r = resolve_scan(ctx, count, as_scan(config), false, true, false, Job::reduce, false, by_address,
                                   core::PlanExtent::outline);
@@ -350,12 +349,7 @@ std::string describe_reduce_plan(const Context& ctx, uint64_t count, const Reduc
          " vectors per lane" + (by_address ? ", device addresses" : "") + "\n" + core::describe(r.plan);
 }
 
-void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config,
-                    const PrepareOptions& options) {
-  prepare_plans(ctx, max_count, as_scan(config), options, Job::reduce);
-}
-
-void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
+void record_reduce_args(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
   const ScanConfig config = as_scan(args.config);
   const uint32_t esize = element_size(config.type);
@@ -375,6 +369,95 @@ void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& ar
   if (count_from) check_indirect_count(*count_from, args.temp, r.plan.temp_elements * esize, args.output, esize);
   const BufferView* const views[3] = {&args.input, &args.output, &args.temp};
   record_steps(ctx, cmd, r, views, std::nullopt, count_from);
+}
+
+}  // namespace
+
+}  // namespace gpuscan
+
+namespace gpuscan::vk {
+
+namespace {
+PrepareOptions options_of(const PlanLimits& l) {
+  return {.in_place = l.in_place, .indirect = l.count_from_gpu, .vector_aligned = l.vector_aligned};
+}
+}  // namespace
+
+TempRequirements scan_temp(const Context& ctx, const primitive::Scan& s, uint64_t max_count, bool indirect) {
+  return scan_temp_of(ctx, max_count, s.config, indirect);
+}
+void scan_prepare(const Context& ctx, const primitive::Scan& s, const PlanLimits& limits) {
+  prepare_plans(ctx, limits.max_count, s.config, options_of(limits), Job::scan);
+}
+std::string scan_describe(const Context& ctx, const primitive::Scan& s, uint64_t count) {
+  return describe_scan(ctx, count, s.config);
+}
+void scan_record(const Context& ctx, VkCommandBuffer cmd, const primitive::Scan& s, const ScanBuffers& b) {
+  record_scan_args(ctx, cmd, {s.config, b.count, b.input, b.output, b.temp, b.temp_zeroed, b.initial_bits, b.count_from});
+}
+
+TempRequirements reduce_temp(const Context& ctx, const primitive::Reduce& r, uint64_t max_count, bool indirect) {
+  return reduce_temp_of(ctx, max_count, r.config, indirect);
+}
+void reduce_prepare(const Context& ctx, const primitive::Reduce& r, const PlanLimits& limits) {
+  prepare_plans(ctx, limits.max_count, as_scan(r.config), options_of(limits), Job::reduce);
+}
+std::string reduce_describe(const Context& ctx, const primitive::Reduce& r, uint64_t count) {
+  return describe_reduce(ctx, count, r.config);
+}
+void reduce_record(const Context& ctx, VkCommandBuffer cmd, const primitive::Reduce& r, const ReduceBuffers& b) {
+  record_reduce_args(ctx, cmd, {r.config, b.count, b.input, b.output, b.temp, b.count_from});
+}
+
+}  // namespace gpuscan::vk
+
+namespace gpuscan {
+
+// The free calls: one plan each, made for this one call (its pipelines are built at the first record, then
+// kept by the context).
+
+TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
+  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
+  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void prepare_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, const PrepareOptions& options) {
+  Plan(ctx, primitive::Scan{config},
+       {.max_count = max_count, .count_from_gpu = options.indirect, .in_place = options.in_place,
+        .vector_aligned = options.vector_aligned});
+}
+
+void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
+  const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
+  Plan(ctx, primitive::Scan{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .in_place = in_place, .prepare = false})
+      .record(cmd, {args.count, args.input, args.output, args.temp, args.temp_zeroed, args.initial_bits, args.count_from});
+}
+
+TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
+                                          bool indirect) {
+  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
+  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config,
+                    const PrepareOptions& options) {
+  Plan(ctx, primitive::Reduce{config},
+       {.max_count = max_count, .count_from_gpu = options.indirect, .vector_aligned = options.vector_aligned});
+}
+
+void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
+  Plan(ctx, primitive::Reduce{args.config},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record(cmd, {args.count, args.input, args.output, args.temp, args.count_from});
 }
 
 }  // namespace gpuscan

@@ -1,5 +1,6 @@
 // Segmented scans on Vulkan (include/gpuscan/segmented.hpp): checks the arguments, asks src/core for the
-// plan (core/segmented_plan.hpp) and records it; plus the convenience calls.
+// plan (core/segmented_plan.hpp) and records it, as Plan<primitive::SegmentedScan>'s part
+// (vulkan/segmented_program.hpp); plus the free calls over that plan and the convenience calls.
 //
 // Bindings (shaders/common/segmented.glsl): 0 values, 1 output -- or, for seg_reduce_tiles, which writes
 // no values, the tile heads --, 2 tile totals, 3 pass_io.glsl's carry binding (a window's running value
@@ -123,8 +124,9 @@ core::Program vk::segmented_scan_program(const Context& ctx, uint64_t count, con
   return program_of(ctx, resolve_segmented(ctx, count, config, heads), config, heads, count, nullptr);
 }
 
-TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                                   bool indirect) {
+TempRequirements vk::segmented_scan_temp(const Context& ctx, const primitive::SegmentedScan& s, uint64_t count,
+                                         bool indirect) {
+  const ScanConfig& config = s.config;
   TempRequirements req;
   req.alignment = element_size(config.type);
   // The heads' unit sizes the windows, so the storage covers every kind of heads.
@@ -135,16 +137,19 @@ TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t c
   return req;
 }
 
-std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
-                                         SegmentHeads heads) {
-  const ResolvedSegmented r = resolve_segmented(ctx, count, config, heads, false, core::PlanExtent::outline);
+std::string vk::segmented_scan_describe(const Context& ctx, const primitive::SegmentedScan& s, uint64_t count) {
+  const SegmentHeads heads = s.heads;
+  const ResolvedSegmented r = resolve_segmented(ctx, count, s.config, heads, false, core::PlanExtent::outline);
   return "segmented reduce-then-scan, heads from " + std::string(to_string(heads)) + ", W = " +
          std::to_string(r.workgroup_size) + ", " + std::to_string(r.vectors_per_lane) + " vectors per lane\n" +
          core::describe(r.plan);
 }
 
-void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, SegmentHeads heads,
-                            const PrepareOptions& options) {
+void vk::segmented_scan_prepare(const Context& ctx, const primitive::SegmentedScan& s, const PlanLimits& limits) {
+  const ScanConfig& config = s.config;
+  const SegmentHeads heads = s.heads;
+  const uint64_t max_count = limits.max_count;
+  const PrepareOptions options{.indirect = limits.count_from_gpu, .vector_aligned = limits.vector_aligned};
   SegmentedScanArgs args{config, heads};
   args.input = args.output = vk::stand_in_view(options.vector_aligned ? 0 : element_size(config.type));
   args.heads = args.temp = vk::stand_in_view();
@@ -156,8 +161,10 @@ void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanCo
   }
 }
 
-void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args) {
+void vk::segmented_scan_record(const Context& ctx, VkCommandBuffer cmd, const primitive::SegmentedScan& s,
+                               const SegmentedScanBuffers& b) {
   if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const SegmentedScanArgs args{s.config, s.heads, b.count, b.input, b.heads, b.output, b.temp, b.count_from};
   const ResolvedSegmented r =
       resolve_segmented(ctx, args.count, args.config, args.heads_kind, args.count_from.has_value());
   if (args.count == 0 && !args.count_from) return;
@@ -171,6 +178,32 @@ void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const Segmen
     vk::check_indirect_count(*args.count_from, args.temp, written, "the output or temp range", "a segmented scan");
   }
   record_plan(ctx, cmd, r, args);
+}
+
+// The free calls: one plan each, made for this one call (its pipelines are built at the first record, then
+// kept by the context).
+
+TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                                   bool indirect) {
+  return Plan(ctx, primitive::SegmentedScan{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
+      .temp_requirements();
+}
+
+std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
+                                         SegmentHeads heads) {
+  return Plan(ctx, primitive::SegmentedScan{config, heads}, {.max_count = count, .prepare = false}).describe(count);
+}
+
+void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, SegmentHeads heads,
+                            const PrepareOptions& options) {
+  Plan(ctx, primitive::SegmentedScan{config, heads},
+       {.max_count = max_count, .count_from_gpu = options.indirect, .vector_aligned = options.vector_aligned});
+}
+
+void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args) {
+  Plan(ctx, primitive::SegmentedScan{args.config, args.heads_kind},
+       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+      .record(cmd, {args.count, args.input, args.heads, args.output, args.temp, args.count_from});
 }
 
 namespace {

@@ -12,8 +12,9 @@
 //   // out.keys holds -1.0f, 2.5f, 2.5f
 //
 // A plan keeps a pointer to its Context, which must outlive it; plans are immutable once created, so one
-// plan may be recorded from several threads at once (as the free calls may). The barrier contracts are
-// those of the primitive's record call (record_scan, record_sort, ...), which the plan's record makes.
+// plan may be recorded from several threads at once (as the free calls may). The free record calls
+// (record_scan, record_sort, ...) are conveniences over plans: each makes one for its call, so a plan's
+// record and the free call record the same commands under the barrier contract that call documents.
 #pragma once
 
 #include <cstdint>
