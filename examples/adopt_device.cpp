@@ -37,26 +37,19 @@ int main() try {
   while (family < family_count && !(families[family].queueFlags & VK_QUEUE_COMPUTE_BIT)) ++family;
   if (family == family_count) throw std::runtime_error("no compute queue");
 
-  // Enable what the single-pass scan needs where the device has it (Vulkan 1.2 features).
-  VkPhysicalDeviceProperties properties;
-  vkGetPhysicalDeviceProperties(physical, &properties);
-  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
-  const bool vulkan12 = properties.apiVersion >= VK_API_VERSION_1_2;
-  if (vulkan12) vkGetPhysicalDeviceFeatures2(physical, &supported);
-  const bool single_pass = vulkan12 && supported.features.shaderInt64 && f12.shaderBufferInt64Atomics;
-  VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable12};
-  enable.features.shaderInt64 = enable12.shaderBufferInt64Atomics = single_pass ? VK_TRUE : VK_FALSE;
+  // What gpuscan would enable on this device, each feature where the device has it (64-bit types, the
+  // single-pass scan's atomics, device addresses, full subgroups, the reconvergence guarantee): the
+  // application enables it too, beside its own.
+  const gpuscan::DeviceRequirements need(instance, physical);
 
   const float priority = 1;
   VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   qi.queueFamilyIndex = family;
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
-  const std::vector<const char*> extensions = gpuscan::Context::required_device_extensions();
+  const std::vector<const char*> extensions(need.extensions().begin(), need.extensions().end());
   VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  di.pNext = vulkan12 ? &enable : nullptr;
+  di.pNext = need.features();  // a VkPhysicalDeviceFeatures2 chain, owned by `need`
   di.queueCreateInfoCount = 1;
   di.pQueueCreateInfos = &qi;
   di.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -68,12 +61,13 @@ int main() try {
 
   {
     // 2. gpuscan adopts them. It destroys none of them; the Context must go before the device.
-    const gpuscan::Context ctx = gpuscan::Context::adopt({.instance = instance,
-                                                          .physical_device = physical,
-                                                          .device = device,
-                                                          .queue = queue,
-                                                          .queue_family_index = family,
-                                                          .single_pass_features_enabled = single_pass});
+    gpuscan::AdoptInfo adopt{.instance = instance,
+                             .physical_device = physical,
+                             .device = device,
+                             .queue = queue,
+                             .queue_family_index = family};
+    need.apply(adopt);  // the *_enabled flags: what the device was created with
+    const gpuscan::Context ctx = gpuscan::Context::adopt(adopt);
 
     // 3. The application's buffers: input, output, gpuscan's temp, and a host-visible one to read back.
     const uint32_t n = 10000;  // more than one tile, so the scan takes several workgroups

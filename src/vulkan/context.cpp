@@ -235,6 +235,131 @@ std::chrono::microseconds fence_poll(const std::optional<uint32_t>& us, std::chr
 
 }  // namespace
 
+// What gpuscan enables on a device (Context::create enables this; an application creating its own device
+// reads it through DeviceRequirements). Heap-held and never moved, so the chain's pointers stay valid.
+struct DeviceRequirements::Impl {
+  DeviceInfo info;
+  std::vector<const char*> extensions;
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR uniform_control_flow{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR};
+  vk::MaximalReconvergenceFeatures maximal_reconvergence;
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  // What is enabled, as AdoptInfo's flags say it.
+  bool int64 = false, float64 = false, extended_types = false, single_pass = false, device_address = false;
+  bool subgroup_size_control = false, full_subgroups = false, pipeline_statistics = false;
+  Reconvergence reconvergence = Reconvergence::none;
+
+  void link(void* next) {
+    static_cast<VkBaseOutStructure*>(next)->pNext = static_cast<VkBaseOutStructure*>(features.pNext);
+    features.pNext = next;
+  }
+};
+
+namespace {
+
+std::shared_ptr<DeviceRequirements::Impl> requirements_for(DeviceInfo info, VkPhysicalDevice physical,
+                                                           const DeviceRequirements::Options& options) {
+  auto r = std::make_shared<DeviceRequirements::Impl>();
+  r->info = std::move(info);
+  const DeviceInfo& d = r->info;
+  r->extensions = Context::required_device_extensions();
+  // The 64-bit types', the single-pass scan's and device addresses' features, where the device has them.
+  r->features.features.shaderInt64 = d.shader_int64;
+  r->features.features.shaderFloat64 = d.shader_float64;
+  r->int64 = d.shader_int64;
+  r->float64 = d.shader_float64;
+  if (d.api_version >= VK_API_VERSION_1_2) {  // Vulkan12Features may be chained only from 1.2 on
+    r->link(&r->f12);
+    r->f12.shaderSubgroupExtendedTypes = d.subgroup_extended_types;
+    r->extended_types = d.subgroup_extended_types;
+    if (d.single_pass_capable) r->f12.shaderBufferInt64Atomics = r->single_pass = true;
+    if (d.buffer_device_address) r->f12.bufferDeviceAddress = r->device_address = true;
+  }
+  // The strongest reconvergence guarantee the device offers (vulkan/reconvergence.hpp); maximal
+  // reconvergence needs the subgroup-uniform extension enabled too.
+  if (options.reconvergence) {
+    const bool layer_allows_maximal = !options.validation_layer ||
+                                      vk::layer_knows_maximal_reconvergence(layer_spec_version(validation_layer));
+    r->reconvergence = vk::strongest_reconvergence(d, layer_allows_maximal, true);
+  }
+  if (r->reconvergence != Reconvergence::none) {
+    r->extensions.push_back(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
+    r->uniform_control_flow.shaderSubgroupUniformControlFlow = d.subgroup_uniform_control_flow;
+    r->link(&r->uniform_control_flow);
+  }
+  if (r->reconvergence == Reconvergence::maximal) {
+    r->extensions.push_back(vk::maximal_reconvergence_extension);
+    r->maximal_reconvergence.shaderMaximalReconvergence = VK_TRUE;
+    r->link(&r->maximal_reconvergence);
+  }
+  // Full subgroups for every kernel (and required sizes for the tests) where the device offers them: through
+  // the extension where it is listed, else as Vulkan 1.3 core where instance and device both speak 1.3.
+  const bool size_control_extension =
+      vk::lists(vk::device_extensions(physical), VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  if ((d.subgroup_size_control || d.compute_full_subgroups) &&
+      (size_control_extension || std::min(d.api_version, instance_api_version()) >= VK_API_VERSION_1_3)) {
+    if (size_control_extension) r->extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    r->size_control.subgroupSizeControl = d.subgroup_size_control;
+    r->size_control.computeFullSubgroups = d.compute_full_subgroups;
+    r->link(&r->size_control);
+    r->subgroup_size_control = d.subgroup_size_control;
+    r->full_subgroups = d.compute_full_subgroups;
+  }
+  if (options.pipeline_statistics && d.pipeline_executable_properties) {
+    r->extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    r->executable_info.pipelineExecutableInfo = VK_TRUE;
+    r->link(&r->executable_info);
+    r->pipeline_statistics = true;
+  }
+  return r;
+}
+
+// device_info_of, and Errc::unsupported where gpuscan cannot run on the device.
+DeviceInfo usable_device_info(VkInstance instance, VkPhysicalDevice physical) {
+  DeviceInfo info = device_info_of(instance, physical);
+  const std::string why = unusable_reason(info, physical);
+  if (!why.empty()) throw Error(Errc::unsupported, info.name + " cannot run gpuscan: " + why);
+  return info;
+}
+
+}  // namespace
+
+DeviceRequirements::DeviceRequirements(VkInstance instance, VkPhysicalDevice physical, Options options)
+    : impl_(requirements_for(usable_device_info(instance, physical), physical, options)) {}
+
+std::span<const char* const> DeviceRequirements::extensions() const noexcept { return impl_->extensions; }
+const VkPhysicalDeviceFeatures2* DeviceRequirements::features() const noexcept { return &impl_->features; }
+
+void DeviceRequirements::apply(AdoptInfo& a) const noexcept {
+  const Impl& r = *impl_;
+  a.single_pass_features_enabled = r.single_pass;
+  a.shader_int64_enabled = r.int64;
+  a.subgroup_extended_types_enabled = r.extended_types;
+  a.shader_float64_enabled = r.float64;
+  a.buffer_device_address_enabled = r.device_address;
+  a.subgroup_size_control_enabled = r.subgroup_size_control;
+  a.compute_full_subgroups_enabled = r.full_subgroups;
+  a.maximal_reconvergence_enabled = r.reconvergence == Reconvergence::maximal;
+  a.subgroup_uniform_control_flow_enabled = r.reconvergence != Reconvergence::none;
+}
+
+DeviceInfo device_info_of(VkInstance instance, VkPhysicalDevice physical) {
+  if (!instance || !physical)
+    throw Error(Errc::null_handle, "device_info_of needs the instance and the physical device; one is VK_NULL_HANDLE");
+  uint32_t index = 0;
+  const auto devices = enumerate_physical(instance);
+  bool found = false;
+  for (uint32_t i = 0; i < devices.size(); ++i)
+    if (devices[i] == physical) index = i, found = true;
+  if (!found) throw Error(Errc::invalid_argument, "the physical device is not one of the instance's devices");
+  return vk::query_device_info(physical, index);
+}
+
+
 Context::Impl::~Impl() {
   scratch_device = {};
   scratch_host = {};
@@ -368,77 +493,25 @@ Context Context::create(const ContextCreateInfo& create_info) {
   queue_info.queueFamilyIndex = impl->queue_family;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
-  auto extensions = required_device_extensions();
-  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  // The single-pass scan's features and the 64-bit types', where the device has them.
-  VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  device_info.pNext = &features;
-  features.features.shaderInt64 = impl->info.shader_int64;
-  features.features.shaderFloat64 = impl->info.shader_float64;
-  impl->int64_enabled = impl->info.shader_int64;
-  impl->float64_enabled = impl->info.shader_float64;
-  if (impl->info.api_version >= VK_API_VERSION_1_2) {  // Vulkan12Features may be chained only from 1.2 on
-    features.pNext = &f12;
-    f12.shaderSubgroupExtendedTypes = impl->info.subgroup_extended_types;
-    impl->extended_types_enabled = impl->info.subgroup_extended_types;
-  }
-  if (impl->info.single_pass_capable) {
-    f12.shaderBufferInt64Atomics = VK_TRUE;
-    impl->single_pass_enabled = true;
-  }
-  if (impl->info.buffer_device_address) {
-    f12.bufferDeviceAddress = VK_TRUE;
-    impl->device_address_enabled = true;
-  }
+  const DeviceRequirements need(impl->instance, impl->physical_device,
+                                {.reconvergence = create_info.use_reconvergence_guarantee,
+                                 .validation_layer = create_info.enable_validation,
+                                 .pipeline_statistics = static_cast<bool>(create_info.on_pipeline_statistics)});
+  const DeviceRequirements::Impl& r = need.impl();
+  impl->int64_enabled = r.int64;
+  impl->float64_enabled = r.float64;
+  impl->extended_types_enabled = r.extended_types;
+  impl->single_pass_enabled = r.single_pass;
+  impl->device_address_enabled = r.device_address;
+  impl->subgroup_size_control_enabled = r.subgroup_size_control;
+  impl->full_subgroups_enabled = r.full_subgroups;
+  impl->reconvergence = r.reconvergence;
+  if (r.pipeline_statistics) impl->on_pipeline_statistics = create_info.on_pipeline_statistics;
   impl->addressing = checked_addressing(create_info.addressing, impl->device_address_enabled,
                                         impl->info.buffer_device_address);
-  // The strongest reconvergence guarantee the device offers (vulkan/reconvergence.hpp); maximal
-  // reconvergence needs the subgroup-uniform extension enabled too.
-  VkPhysicalDeviceShaderSubgroupUniformControlFlowFeaturesKHR uniform_control_flow{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_FEATURES_KHR};
-  vk::MaximalReconvergenceFeatures maximal_reconvergence;
-  if (create_info.use_reconvergence_guarantee) {
-    const bool layer_allows_maximal = !create_info.enable_validation ||
-                                      vk::layer_knows_maximal_reconvergence(layer_spec_version(validation_layer));
-    impl->reconvergence = vk::strongest_reconvergence(impl->info, layer_allows_maximal, true);
-  }
-  if (impl->reconvergence != Reconvergence::none) {
-    extensions.push_back(VK_KHR_SHADER_SUBGROUP_UNIFORM_CONTROL_FLOW_EXTENSION_NAME);
-    uniform_control_flow.shaderSubgroupUniformControlFlow = impl->info.subgroup_uniform_control_flow;
-    uniform_control_flow.pNext = features.pNext;
-    features.pNext = &uniform_control_flow;
-  }
-  if (impl->reconvergence == Reconvergence::maximal) {
-    extensions.push_back(vk::maximal_reconvergence_extension);
-    maximal_reconvergence.shaderMaximalReconvergence = VK_TRUE;
-    maximal_reconvergence.pNext = features.pNext;
-    features.pNext = &maximal_reconvergence;
-  }
-  // Full subgroups for every kernel (and required sizes for the tests) where the device offers them: through
-  // the extension where it is listed, else as Vulkan 1.3 core where instance and device both speak 1.3.
-  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-  const bool size_control_extension =
-      vk::lists(vk::device_extensions(impl->physical_device), VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-  if ((impl->info.subgroup_size_control || impl->info.compute_full_subgroups) &&
-      (size_control_extension || std::min(impl->info.api_version, instance_api_version()) >= VK_API_VERSION_1_3)) {
-    if (size_control_extension) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-    size_control.subgroupSizeControl = impl->info.subgroup_size_control;
-    size_control.computeFullSubgroups = impl->info.compute_full_subgroups;
-    size_control.pNext = features.pNext;
-    features.pNext = &size_control;
-    impl->subgroup_size_control_enabled = impl->info.subgroup_size_control;
-    impl->full_subgroups_enabled = impl->info.compute_full_subgroups;
-  }
-  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_info{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-  if (create_info.on_pipeline_statistics && impl->info.pipeline_executable_properties) {
-    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
-    executable_info.pipelineExecutableInfo = VK_TRUE;
-    executable_info.pNext = features.pNext;
-    features.pNext = &executable_info;
-    impl->on_pipeline_statistics = create_info.on_pipeline_statistics;
-  }
+  const std::span<const char* const> extensions = need.extensions();
+  VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device_info.pNext = need.features();
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());

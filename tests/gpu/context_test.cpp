@@ -1,4 +1,8 @@
 // Context: device reporting, selection and adopting an application's own Vulkan objects.
+#include <algorithm>
+#include <random>
+#include <span>
+#include <string>
 #include <functional>
 #include <cstdlib>
 
@@ -150,36 +154,52 @@ TEST_F(ContextTest, DeclaresTheStrongestReconvergenceGuarantee) {
   EXPECT_EQ(exclusive_scan(off, std::span<const uint32_t>(in)), (std::vector<uint32_t>{0, 3, 4, 8, 9}));
 }
 
-// An application creates its own instance and device; gpuscan adopts them and destroys nothing.
-TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
+// An application's own instance with the validation layer, at `api_version` (VK_NULL_HANDLE if it fails).
+VkInstance application_instance(uint32_t api_version) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.apiVersion = VK_API_VERSION_1_1;
+  app.apiVersion = api_version;
   VkInstanceCreateInfo ii{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ii.pApplicationInfo = &app;
   const char* layer = "VK_LAYER_KHRONOS_validation";
   ii.enabledLayerCount = 1;
   ii.ppEnabledLayerNames = &layer;
-  VkInstance instance;
-  ASSERT_EQ(vkCreateInstance(&ii, nullptr, &instance), VK_SUCCESS);
-  uint32_t count = 1;
-  VkPhysicalDevice physical;
-  vkEnumeratePhysicalDevices(instance, &count, &physical);
-  ASSERT_GE(count, 1u);
+  VkInstance instance = VK_NULL_HANDLE;
+  return vkCreateInstance(&ii, nullptr, &instance) == VK_SUCCESS ? instance : VK_NULL_HANDLE;
+}
+
+// An application's own device on `family` with `extensions` and the feature chain `features`, and its
+// queue (VK_NULL_HANDLE if vkCreateDevice fails).
+VkDevice application_device(VkPhysicalDevice physical, uint32_t family, std::span<const char* const> extensions,
+                            const void* features, VkQueue& queue) {
   const float priority = 1;
   VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  qi.queueFamilyIndex = 0;  // lavapipe and most GPUs: family 0 has compute
+  qi.queueFamilyIndex = family;
   qi.queueCount = 1;
   qi.pQueuePriorities = &priority;
-  const auto extensions = Context::required_device_extensions();
   VkDeviceCreateInfo di{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  di.pNext = features;
   di.queueCreateInfoCount = 1;
   di.pQueueCreateInfos = &qi;
   di.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   di.ppEnabledExtensionNames = extensions.data();
-  VkDevice device;
-  ASSERT_EQ(vkCreateDevice(physical, &di, nullptr, &device), VK_SUCCESS);
-  VkQueue queue;
-  vkGetDeviceQueue(device, 0, 0, &queue);
+  VkDevice device = VK_NULL_HANDLE;
+  if (vkCreateDevice(physical, &di, nullptr, &device) != VK_SUCCESS) return VK_NULL_HANDLE;
+  vkGetDeviceQueue(device, family, 0, &queue);
+  return device;
+}
+
+// An application creates its own instance and device; gpuscan adopts them and destroys nothing.
+TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
+  const VkInstance instance = application_instance(VK_API_VERSION_1_1);
+  ASSERT_NE(instance, VK_NULL_HANDLE);
+  uint32_t count = 1;
+  VkPhysicalDevice physical;
+  vkEnumeratePhysicalDevices(instance, &count, &physical);
+  ASSERT_GE(count, 1u);
+  const auto extensions = Context::required_device_extensions();
+  VkQueue queue = VK_NULL_HANDLE;  // family 0: lavapipe's and most GPUs' has compute
+  const VkDevice device = application_device(physical, 0, extensions, nullptr, queue);
+  ASSERT_NE(device, VK_NULL_HANDLE);
   {
     Context ctx = Context::adopt({instance, physical, device, queue, 0});
     EXPECT_EQ(to_string(ctx.reconvergence()), "none");  // not enabled by the application
@@ -244,6 +264,63 @@ TEST_F(ContextTest, AdoptsTheApplicationsDevice) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::null_handle);
   }
+}
+
+// An application that creates its own device with what DeviceRequirements lists, and adopts it with
+// DeviceRequirements::apply, gets what Context::create enables: the same capabilities, the same guarantee.
+TEST_F(ContextTest, DeviceRequirementsGiveAnAdoptedDeviceWhatCreateEnables) {
+  const Context& created = shared_context();
+  const VkInstance instance = application_instance(created.device_info().api_version);
+  ASSERT_NE(instance, VK_NULL_HANDLE);
+  uint32_t count = 0;
+  vkEnumeratePhysicalDevices(instance, &count, nullptr);
+  std::vector<VkPhysicalDevice> physicals(count);
+  vkEnumeratePhysicalDevices(instance, &count, physicals.data());
+  ASSERT_GT(count, created.device_info().index);
+  const VkPhysicalDevice physical = physicals[created.device_info().index];
+
+  const DeviceInfo info = device_info_of(instance, physical);
+  EXPECT_EQ(info.name, created.device_info().name);
+  EXPECT_EQ(info.subgroup_size, created.device_info().subgroup_size);
+  try {
+    device_info_of(instance, VK_NULL_HANDLE);
+    ADD_FAILURE() << "a null physical device was described";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::null_handle) << e.what();
+  }
+
+  const DeviceRequirements need(instance, physical, {.validation_layer = true});
+  const std::span<const char* const> extensions = need.extensions();
+  EXPECT_NE(std::find_if(extensions.begin(), extensions.end(),
+                         [](const char* e) { return std::string(e) == VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME; }),
+            extensions.end());
+  const uint32_t family = created.queue_family_index();
+  VkQueue queue = VK_NULL_HANDLE;
+  const VkDevice device = application_device(physical, family, extensions, need.features(), queue);
+  ASSERT_NE(device, VK_NULL_HANDLE);
+  {
+    AdoptInfo adopt{instance, physical, device, queue, family};
+    need.apply(adopt);
+    const Context ctx = Context::adopt(adopt);
+    EXPECT_EQ(ctx.single_pass_available(), created.single_pass_available());
+    EXPECT_EQ(ctx.device_address_available(), created.device_address_available());
+    EXPECT_EQ(ctx.reconvergence(), created.reconvergence());
+    // What the flags promise runs: 64-bit scans (single-pass where the device has it) and doubles.
+    std::mt19937_64 rng(std::random_device{}());
+    std::vector<uint64_t> wide(1000 + rng() % 5000);
+    for (uint64_t& v : wide) v = rng();
+    const Algorithm algorithm = ctx.single_pass_available() ? Algorithm::single_pass : Algorithm::automatic;
+    if (info.shader_int64)
+      EXPECT_EQ(inclusive_scan(ctx, std::span<const uint64_t>(wide), {.algorithm = algorithm}),
+                cpu::scan(std::span<const uint64_t>(wide), ScanKind::inclusive));
+    if (info.shader_float64) {
+      const std::vector<double> d = {0.5, -2.25, 4.0};
+      EXPECT_EQ(inclusive_scan(ctx, std::span<const double>(d)), (std::vector<double>{0.5, -1.75, 2.25}));
+    }
+  }
+  EXPECT_EQ(vkDeviceWaitIdle(device), VK_SUCCESS);
+  vkDestroyDevice(device, nullptr);
+  vkDestroyInstance(instance, nullptr);
 }
 
 }  // namespace

@@ -231,6 +231,56 @@ struct AdoptInfo {
   std::optional<uint32_t> fence_poll_us;  // as ContextCreateInfo::fence_poll_us
 };
 
+// The DeviceInfo of one of `instance`'s physical devices: an application's own, before it creates a device
+// on it or after. Errc::null_handle for a null handle, Errc::invalid_argument if `physical` is not one of
+// the devices the instance enumerates.
+DeviceInfo device_info_of(VkInstance instance, VkPhysicalDevice physical);
+
+// What gpuscan enables on a device it creates itself, for an application that creates its own device
+// and adopts it: the extensions and features to enable, each one the physical device supports, and the
+// AdoptInfo flags that say so. Context::create enables exactly these.
+//
+//   gpuscan::DeviceRequirements need(instance, physical);
+//   std::vector<const char*> exts(need.extensions().begin(), need.extensions().end());   // plus the app's
+//   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+//   info.pNext = need.features();   // a VkPhysicalDeviceFeatures2 chain (or link the app's own after it)
+//   info.enabledExtensionCount = uint32_t(exts.size()); info.ppEnabledExtensionNames = exts.data(); ...
+//   vkCreateDevice(physical, &info, nullptr, &device);
+//   gpuscan::AdoptInfo adopt{instance, physical, device, queue, family};
+//   need.apply(adopt);              // every *_enabled flag, as the features above enable them
+//   auto ctx = gpuscan::Context::adopt(adopt);
+//
+// The chain is owned by this object (copies share it): keep it alive until vkCreateDevice returns; do not
+// write to it. Features that are Vulkan 1.3 core on a device without their extension (subgroup size
+// control) are asked for only where the loader and the device both speak 1.3: create the instance with
+// apiVersion 1.3 or later for them. Throws Errc::unsupported for a device gpuscan cannot run on (no Vulkan 1.1, no push
+// descriptors), naming what it lacks.
+class DeviceRequirements {
+ public:
+  struct Options {
+    // Ask for the strongest reconvergence guarantee the device offers (ContextCreateInfo::
+    // use_reconvergence_guarantee); with `validation_layer`, only what the installed validation layer
+    // knows (Debian 12's refuses VK_KHR_shader_maximal_reconvergence).
+    bool reconvergence = true;
+    bool validation_layer = false;
+    // VK_KHR_pipeline_executable_properties, for ContextCreateInfo::on_pipeline_statistics.
+    bool pipeline_statistics = false;
+  };
+  DeviceRequirements(VkInstance instance, VkPhysicalDevice physical, Options options);
+  DeviceRequirements(VkInstance instance, VkPhysicalDevice physical) : DeviceRequirements(instance, physical, Options{}) {}
+
+  std::span<const char* const> extensions() const noexcept;
+  const VkPhysicalDeviceFeatures2* features() const noexcept;
+  // Sets every AdoptInfo::*_enabled flag to what features() enables.
+  void apply(AdoptInfo& info) const noexcept;
+
+  struct Impl;
+  const Impl& impl() const noexcept { return *impl_; }
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
 // A Context owns gpuscan's pipelines for one device (and the instance and device themselves when it
 // created them). It is thread-safe: scans on several threads may share one Context.
 //   - Pipelines are built when first needed, or up front by the prepare_* calls (prepare_scan in
