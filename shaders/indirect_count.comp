@@ -10,6 +10,7 @@
 // except B_0 = level0_block_size where that is set (a compaction: tiles of W·K·4, then its tile counts
 // scanned in blocks of 2·W by the multipass plan). The grid is laid out as core::grid_for does; a
 // look-ahead scan's level 0 has min(blocks, level0_max_groups) workgroups instead of one per block.
+// With command_only (record_indirect_args) only level 0's dispatch command is written, at words[0 .. 2].
 #extension GL_GOOGLE_include_directive : require
 
 #include "common/backend.glsl"
@@ -28,6 +29,7 @@ PARAMS_BLOCK uniform IndirectParams {
   uint has_status;     // 1: write the status (0 = the count fitted, 1 = it was clamped to the bound)
   uint level0_block_size;  // B_0 where it differs from block_size; 0 = block_size
   uint level0_max_groups;  // level 0's grid at most this many workgroups (the look-ahead scan's G); 0 = no cap
+  uint command_only;   // 1: level 0's dispatch command alone, at words[0 .. 2] (record_indirect_args)
 } pc;
 
 layout(binding = 0, std430) readonly buffer CountBuffer { uint g_count[]; };
@@ -51,6 +53,12 @@ void main() {
     const uint groups = level == 0u && pc.level0_max_groups != 0u ? min(blocks, pc.level0_max_groups) : blocks;
     const uint rows = groups <= pc.max_groups_x ? 1u : div_up(groups, pc.max_groups_x);
     const uint groups_x = rows == 1u ? groups : div_up(groups, rows);
+    if (pc.command_only != 0u) {  // a caller's own dispatch: its VkDispatchIndirectCommand, nothing else
+      g_words[pc.words_offset] = groups_x;
+      g_words[pc.words_offset + 1u] = groups == 0u ? 0u : rows;
+      g_words[pc.words_offset + 2u] = 1u;
+      return;
+    }
     const uint w = pc.words_offset + 6u * level;
     g_words[w] = n;
     g_words[w + 1u] = blocks;

@@ -488,6 +488,19 @@ std::pair<std::vector<K>, std::vector<V>> sort_pairs(const Context& ctx, std::sp
   return gpuscan::detail::sort_pairs_via([&ctx](auto... a) { return sort_bytes(ctx, a...); }, keys, values, config);
 }
 
+// ---- Dispatch commands from a count on the GPU, as gpuscan/vulkan/indirect_args.hpp ---------------------
+// The same kernel and command: {x, y, 1} for ceil(min(count, bound) / elements_per_workgroup) workgroups,
+// rows of at most GL_MAX_COMPUTE_WORK_GROUP_COUNT[0], {0, 0, 1} for none; for the application's
+// glDispatchComputeIndirect after glMemoryBarrier(GL_COMMAND_BARRIER_BIT). Barrier contract as
+// record_scan's.
+struct IndirectArgs {
+  IndirectCount count;                  // its status word (optional): 1 where the count was above `bound`
+  uint64_t bound = 0xFFFFFFFFu;         // at most 2^32 - 1
+  uint32_t elements_per_workgroup = 1;
+  BufferView command;                   // 12 bytes at command.offset (a multiple of 4)
+};
+void record_indirect_args(const Context& ctx, const IndirectArgs& args);
+
 // ---- Histograms, as gpuscan/histogram.hpp and gpuscan/vulkan/histogram.hpp ----------------------------
 // The same kernel (shaders/histogram.comp) and plan (src/core/histogram_plan.hpp), so the same counts as
 // on Vulkan: exact bin membership for every sample type, even and custom bins, numpy's closed last bin,

@@ -11,6 +11,7 @@
 //   vulkan/sort.hpp       record_sort, record_sort_pairs, sort, argsort, sort_pairs, sort_bytes (radix)
 //   vulkan/histogram.hpp  record_histogram, histogram, histogram_bytes
 //   vulkan/stream.hpp     scan_stream, reduce_stream, scan_chunked, reduce_chunked
+//   vulkan/indirect_args.hpp  record_indirect_args (dispatch commands from a count on the GPU)
 // The types the backends share (ScanConfig, CompactConfig, Predicate, HistogramBins, SortConfig, ...) are
 // in the neutral headers (gpuscan/types.hpp, compact.hpp, reduce.hpp, segmented.hpp, sort.hpp,
 // histogram.hpp, stream.hpp, message.hpp, error.hpp), which include no graphics API header.
@@ -20,6 +21,7 @@
 #include "gpuscan/vulkan/context.hpp"
 #include "gpuscan/vulkan/error.hpp"
 #include "gpuscan/vulkan/histogram.hpp"
+#include "gpuscan/vulkan/indirect_args.hpp"
 #include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "gpuscan/vulkan/run_length.hpp"

@@ -76,7 +76,35 @@ std::array<uint32_t, indirect_count_param_words> indirect_count_words(const Indi
           p.status_offset.value_or(0),
           p.status_offset ? 1u : 0u,
           p.level0_block_size,
-          p.level0_max_groups};
+          p.level0_max_groups,
+          p.command_only ? 1u : 0u};
+}
+
+Program indirect_args_program(bool count_64bit, bool status, uint64_t bound, uint32_t per_workgroup,
+                              uint32_t max_groups_x) {
+  if (per_workgroup == 0)
+    throw Error(Errc::invalid_argument, "elements_per_workgroup is 0: a workgroup takes at least one element");
+  IndirectCountParams shape;
+  shape.is_64bit = count_64bit;
+  shape.bound = bound;
+  shape.block_size = per_workgroup;
+  shape.levels = 1;
+  shape.max_groups_x = max_groups_x;
+  shape.command_only = true;
+  if (status) shape.status_offset = 0;
+  cmd::Dispatch c;
+  c.key.variant = "indirect_count";
+  const Bind command{indirect_args_command, 0, 3, 4};
+  c.bindings = {Bind{indirect_args_count, 0, count_64bit ? 2u : 1u, 4}, command,
+                status ? Bind{indirect_args_status, 0, 1, 4} : command};
+  for (const uint32_t word : indirect_count_words(shape)) c.params.push_back(Param::word(word));
+  c.params[0] = Param::offset(0);  // count_offset
+  c.params[6] = Param::offset(1);  // words_offset
+  if (status) c.params[7] = Param::offset(2);  // status_offset
+  Program program;
+  program.buffer_names.assign(std::begin(indirect_args_buffer_names), std::end(indirect_args_buffer_names));
+  program.dispatch(std::move(c));
+  return program;
 }
 
 bool overlaps(const ByteRange& a, const ByteRange& b) {

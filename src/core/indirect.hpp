@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 
 #include "core/plan.hpp"
+#include "core/program.hpp"
 
 namespace gpuscan::core {
 
@@ -57,10 +59,21 @@ struct IndirectCountParams {
   uint32_t level0_max_groups = 0;  // level 0's grid at most this (the look-ahead scan's G); 0 = one per block
   uint32_t words_offset = 0;   // word index of the plan's words in binding 1
   std::optional<uint32_t> status_offset;  // word index of the status word in binding 2; none = no status
+  bool command_only = false;   // level 0's dispatch command alone, at word words_offset (record_indirect_args)
 };
-inline constexpr uint32_t indirect_count_param_words = 11;
+inline constexpr uint32_t indirect_count_param_words = 12;
 // The push-constant words. Throws Errc::too_large for a bound of 2^32 or more.
 std::array<uint32_t, indirect_count_param_words> indirect_count_words(const IndirectCountParams& params);
+
+// record_indirect_args (both backends): one indirect_count dispatch that writes a VkDispatchIndirectCommand
+// for ceil(min(count, bound) / per_workgroup) workgroups, laid out as (x, y, 1) with x <= max_groups_x (y
+// rows once x would pass it; (0, 0, 1) for none) to buffer indirect_args_command, and the status word
+// (1: the count was above the bound) where `status`. Errc::invalid_argument for per_workgroup 0;
+// Errc::too_large for a bound of 2^32 or more.
+enum IndirectArgsBuffer : uint8_t { indirect_args_count, indirect_args_command, indirect_args_status };
+inline constexpr std::string_view indirect_args_buffer_names[] = {"count", "command", "status"};
+Program indirect_args_program(bool count_64bit, bool status, uint64_t bound, uint32_t per_workgroup,
+                              uint32_t max_groups_x);
 
 // A byte range of a backend's buffer (a VkBuffer's handle bits, a GL buffer name), for the checks that
 // both backends make alike.

@@ -272,6 +272,19 @@ void check_count_from(const Context::Impl& impl, const IndirectCount& from, std:
                              has_status ? byte_range(from.status, 4) : core::ByteRange{}, written, written_names);
 }
 
+void record_indirect_args(const Context& ctx, const IndirectArgs& args) {
+  Context::Impl& impl = impl_of(ctx);
+  impl.check_current();
+  const bool status = args.count.status.buffer != 0;
+  const core::Program program = core::indirect_args_program(args.count.is_64bit, status, args.bound,
+                                                            args.elements_per_workgroup, impl.max_groups_x);
+  check_view(impl, "command", args.command, 3, 4, "the dispatch command takes");
+  const core::ByteRange written[] = {byte_range(args.command, 12)};
+  check_count_from(impl, args.count, written, "the dispatch command");
+  const BufferView buffers[] = {args.count.buffer, args.command, args.count.status};  // core::IndirectArgsBuffer's order
+  execute(impl, program, buffers);
+}
+
 core::Program scan_program(const Context& ctx, uint64_t count, const ScanConfig& config) {
   const Resolved r = resolve_scan(ctx, count, config);
   return program_of(impl_of(ctx), r, core::element_bytes(r.config),

@@ -2,8 +2,10 @@
 
 #include <bit>
 
+#include "gpuscan/vulkan/indirect_args.hpp"
 #include "vulkan/buffer_checks.hpp"
 #include "vulkan/context_impl.hpp"
+#include "vulkan/execute.hpp"
 
 namespace gpuscan::vk {
 
@@ -29,3 +31,19 @@ void check_indirect_count(const IndirectCount& from, const BufferView& temp, std
 }
 
 }  // namespace gpuscan::vk
+
+namespace gpuscan {
+
+void record_indirect_args(const Context& ctx, VkCommandBuffer cmd, const IndirectArgs& args) {
+  if (cmd == VK_NULL_HANDLE) throw Error(Errc::null_handle, "command buffer is VK_NULL_HANDLE");
+  const bool status = args.count.status.buffer != VK_NULL_HANDLE;
+  const core::Program program = core::indirect_args_program(args.count.is_64bit, status, args.bound,
+                                                            args.elements_per_workgroup, impl_of(ctx).max_groups_x);
+  vk::check_view("command", args.command, 3, 4, "the dispatch command takes");
+  const core::ByteRange written[] = {vk::byte_range(args.command, 12)};
+  vk::check_indirect_count(args.count, {}, written, "the dispatch command", "record_indirect_args", false);
+  const BufferView buffers[] = {args.count.buffer, args.command, args.count.status};  // core::IndirectArgsBuffer's order
+  vk::execute(ctx, cmd, program, buffers);
+}
+
+}  // namespace gpuscan

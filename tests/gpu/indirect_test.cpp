@@ -3,9 +3,12 @@
 // vkCmdDispatchIndirect. Outputs are poisoned: elements past the count must stay untouched.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
+#include <random>
 
 #include "core/plan.hpp"
 #include "gpuscan/reference.hpp"
+#include "indirect_args_cases.hpp"
 #include "scan_check.hpp"
 
 namespace gpuscan::test {
@@ -213,6 +216,66 @@ TEST_F(IndirectReduceTest, CountsUpToAndPastTheBound) {
       EXPECT_EQ(words.data()[2], count > bound ? 1u : 0u) << "status word";
     }
   }
+}
+
+// record_indirect_args: the dispatch command for the application's own kernel, from a count in GPU
+// memory, checked word for word against the rule (ceil(min(count, bound) / per) workgroups in rows of at
+// most the grid width) over random counts, bounds and workgroup sizes, u32 and u64 counts, with and
+// without a status word, on a grid capped at 7 workgroups wide so that the rows show; the words around
+// the command stay poisoned.
+class IndirectArgsTest : public GpuTest {};
+
+TEST_F(IndirectArgsTest, WritesTheDispatchCommandOfACountInGpuMemory) {
+  const Context& ctx = cached_context("grid 7 wide", [] {
+    TestHooks hooks;
+    hooks.max_workgroup_count_x = 7;
+    return make_validated_context({}, hooks);
+  });
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  HostBuffer<uint32_t> words(ctx, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT);
+  for (int trial = 0; trial < 40; ++trial) {
+    const IndirectArgsCase c = indirect_args_case(trial, rng);
+    SCOPED_TRACE(c.describe());
+    std::fill(words.data(), words.data() + 16, 0xA5A5A5A5u);
+    words.data()[0] = static_cast<uint32_t>(c.count);
+    words.data()[1] = static_cast<uint32_t>(c.count >> 32);
+    IndirectArgs args{.count = {.buffer = words.view(0), .is_64bit = c.wide}, .bound = c.bound,
+                      .elements_per_workgroup = c.per, .command = words.view(4 * c.at)};
+    if (c.status) args.count.status = words.view(4 * 12);
+    vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+      record_indirect_args(ctx, cmd, args);
+      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    const std::array<uint32_t, 3> want = c.command(7);
+    for (uint32_t w = 0; w < 3; ++w) EXPECT_EQ(words.data()[c.at + w], want[w]) << "command word " << w;
+    for (uint32_t w = 2; w < 12; ++w)
+      if (w < c.at || w >= c.at + 3) EXPECT_EQ(words.data()[w], 0xA5A5A5A5u) << "word " << w << " was written";
+    EXPECT_EQ(words.data()[12], c.status ? (c.count > c.bound ? 1u : 0u) : 0xA5A5A5A5u) << "status word";
+  }
+  // Refusals: no workgroup size, a command overlapping the count, a bound past 2^32 - 1.
+  const auto refused = [&](IndirectArgs a, Errc code) {
+    try {
+      vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) { record_indirect_args(ctx, cmd, a); });
+      ADD_FAILURE() << "recorded";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code) << e.what();
+    }
+  };
+  const IndirectArgs good{.count = {.buffer = words.view(0)}, .command = words.view(16)};
+  IndirectArgs a = good;
+  a.elements_per_workgroup = 0;
+  refused(a, Errc::invalid_argument);
+  a = good;
+  a.command = words.view(0);
+  refused(a, Errc::invalid_argument);
+  a = good;
+  a.bound = uint64_t{1} << 32;
+  refused(a, Errc::too_large);
 }
 
 }  // namespace
