@@ -29,12 +29,12 @@ void main() {
   // A run of equal digits in one invocation (constant or nearly constant keys) is added with one atomic,
   // which spares the one contended counter.
   KEY keys[KEYS_PER_LANE];
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint i = k * w + lid;
     keys[k] = i < count ? key_in(first + i) : KEY(0u);
   }
   uint run_digit = 0u, run = 0u;
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     if (k * w + lid >= count) break;
     const uint d = digit_of(keys[k]);
     if (d != run_digit && run != 0u) {

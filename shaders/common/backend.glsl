@@ -18,12 +18,14 @@
 #define PARAMS_BLOCK layout(push_constant)
 #endif
 
-// A loop the compiler should not unroll (a hint; OpenGL drivers need not know the attribute).
+// A loop the compiler should not unroll, or should (hints; OpenGL drivers need not know the attribute).
 #if defined(GPUSCAN_GL)
 #define DONT_UNROLL
+#define UNROLL
 #else
 #extension GL_EXT_control_flow_attributes : require
 #define DONT_UNROLL [[dont_unroll]]
+#define UNROLL [[unroll]]
 #endif
 
 #endif

@@ -54,7 +54,7 @@ void unstage(uint p, out uvec2 v) { v = uvec2(sh_sort[2u * p], sh_sort[2u * p + 
 void sort_tile_load(uint first, uint count, out KEY keys[KEYS_PER_LANE], out bool valid[KEYS_PER_LANE],
                     out uint ranks[KEYS_PER_LANE]) {
   uint digits[KEYS_PER_LANE];
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint p = rank_position(k);
     valid[k] = p < count;
     keys[k] = valid[k] ? key_in(first + p) : KEY(0u);
@@ -69,12 +69,12 @@ void sort_tile_store(uint first, uint count, KEY keys[KEYS_PER_LANE], bool valid
                      uint ranks[KEYS_PER_LANE]) {
   const uint w = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k)
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k)
     if (valid[k]) stage(ranks[k], keys[k]);
   barrier();
   // Out in sorted order: invocation lid takes positions lid, lid + W, ...
   uint out_digits[KEYS_PER_LANE];
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint p = k * w + lid;
     out_digits[k] = 0u;
     if (p >= count) continue;
@@ -85,7 +85,7 @@ void sort_tile_store(uint first, uint count, KEY keys[KEYS_PER_LANE], bool valid
   }
 #if defined(VALUE)
   barrier();  // the keys are out of sh_sort
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     if (!valid[k]) continue;
     const uint p = rank_position(k);
 #if defined(VALUES_32)
@@ -96,7 +96,7 @@ void sort_tile_store(uint first, uint count, KEY keys[KEYS_PER_LANE], bool valid
     stage(ranks[k], v);
   }
   barrier();
-  for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint p = k * w + lid;
     if (p >= count) continue;
     VALUE v;
