@@ -92,7 +92,7 @@ void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint
 
 const void* read_back(const Context& ctx, const Buffers& b, VkBuffer src, uint64_t bytes) {
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    testkit::copy_with_barrier(cmd, src, b.staging.handle(), bytes, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    testkit::copy_with_barrier(ctx, cmd, src, b.staging.handle(), bytes, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   return b.staging.mapped();
@@ -101,7 +101,7 @@ const void* read_back(const Context& ctx, const Buffers& b, VkBuffer src, uint64
 void upload(const Context& ctx, const Buffers& b, VkBuffer dst, const void* data, uint64_t bytes) {
   std::memcpy(b.staging.mapped(), data, bytes);
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    testkit::copy_with_barrier(cmd, b.staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT,
+    testkit::copy_with_barrier(ctx, cmd, b.staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT,
                                VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   });
@@ -111,11 +111,11 @@ namespace {
 
 void fill(const Context& ctx, VkBuffer buffer, VkDeviceSize bytes, uint32_t word) {
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                             VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdFillBuffer(cmd, buffer, 0, bytes, word);
-    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   });

@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
     time_runs_once(ctx, 0, 1, [&](VkCommandBuffer cmd) {
       for (int i = 0; i < clock_warmup; ++i) {
         record_copy(ctx, cmd, b, max_n, 256, 4);
-        testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                                 VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       }
     });

@@ -43,8 +43,8 @@ void record_pattern(const gs::Context& ctx, VkCommandBuffer cmd, const Buffers& 
   }
 }
 
-void compute_barrier(VkCommandBuffer cmd) {
-  gs::testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+void compute_barrier(const gs::Context& ctx, VkCommandBuffer cmd) {
+  gs::testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                               VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -107,11 +107,11 @@ int main(int argc, char** argv) {
         std::fill(slots, slots + max_windows, 0u);
         poison(ctx, b.out.handle(), n * 4);
         gs::testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-          compute_barrier(cmd);
+          compute_barrier(ctx, cmd);
           if (args) gs::record_scan(ctx, cmd, *args);
-          compute_barrier(cmd);
+          compute_barrier(ctx, cmd);
           record_pattern(ctx, cmd, b, counter.handle(), n, true);
-          gs::testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+          gs::testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         });
         uint64_t total = 0;

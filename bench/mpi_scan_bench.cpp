@@ -182,7 +182,7 @@ int run(int argc, char** argv) {
   for (uint32_t& x : data) x = static_cast<uint32_t>(rng());
   std::memcpy(staging.mapped(), data.data(), bytes);
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    testkit::copy_with_barrier(cmd, staging.handle(), in.handle(), bytes, VK_PIPELINE_STAGE_HOST_BIT,
+    testkit::copy_with_barrier(ctx, cmd, staging.handle(), in.handle(), bytes, VK_PIPELINE_STAGE_HOST_BIT,
                                VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_READ_BIT);
     vkCmdFillBuffer(cmd, out.handle(), 0, VK_WHOLE_SIZE, 0xA5A5A5A5u);  // poison: unwritten output fails
@@ -198,7 +198,7 @@ int run(int argc, char** argv) {
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {  // the call's last barrier covers this copy
     const VkBufferCopy region{0, 0, bytes};
     vkCmdCopyBuffer(cmd, out.handle(), staging.handle(), 1, &region);
-    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                             VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   const auto* got = static_cast<const uint32_t*>(staging.mapped());
@@ -231,7 +231,7 @@ int run(int argc, char** argv) {
     testkit::submit_and_wait(
         ctx,
         [&](VkCommandBuffer cmd) {
-          testkit::memory_barrier(
+          testkit::memory_barrier(ctx,
               cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
               VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
               VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);

@@ -29,7 +29,7 @@ testkit::Buffer device_copy_of(const Context& ctx, const void* data, uint64_t by
   std::memcpy(staging.mapped(), data, bytes);
   testkit::Buffer buffer(ctx, bytes, kUsage, testkit::Memory::device_local);
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    testkit::copy_with_barrier(cmd, staging.handle(), buffer.handle(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
+    testkit::copy_with_barrier(ctx, cmd, staging.handle(), buffer.handle(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
                                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                                VK_ACCESS_SHADER_READ_BIT);
   });
@@ -54,9 +54,9 @@ bool check(const Context& ctx, const testkit::Buffer& out, const std::vector<T>&
   const uint64_t segments = offsets.size() - 1;
   testkit::Buffer readback(ctx, segments * sizeof(T), kUsage, testkit::Memory::host_readback);
   testkit::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    testkit::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    testkit::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                             VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-    testkit::copy_with_barrier(cmd, out.handle(), readback.handle(), segments * sizeof(T),
+    testkit::copy_with_barrier(ctx, cmd, out.handle(), readback.handle(), segments * sizeof(T),
                                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                                VK_ACCESS_HOST_READ_BIT);
   });

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what gpuscan needs to build and test on Debian 12 (bookworm), with apt-get (as root, or through
 # sudo): the compiler and build tools, Vulkan (headers, loader, glslc, the validation layers and Mesa's
-# lavapipe, Vulkan on the CPU), shaderc (custom operators), EGL/GL headers and libraries with Mesa's
-# llvmpipe behind EGL (the OpenGL backend), GoogleTest and CLI11, pybind11 and numpy/pytest (the Python
-# module) and Open MPI (gpuscan::mpi). Packages already installed are left alone. About 600 MB on a
-# minimal system. On another system it stops and lists what to install instead.
+# lavapipe, Vulkan on the CPU; volk for the test of an application with its own loader), shaderc (custom
+# operators), EGL/GL headers and libraries with Mesa's llvmpipe behind EGL (the OpenGL backend), GoogleTest
+# and CLI11, pybind11 and numpy/pytest (the Python module) and Open MPI (gpuscan::mpi). Packages already
+# installed are left alone. About 600 MB on a minimal system. On another system it stops and lists what to
+# install instead.
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
-  libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers libshaderc-dev
+  libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers libshaderc-dev libvulkan-volk-dev
   libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   libgtest-dev libcli11-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-setuptools python3-venv

@@ -10,6 +10,7 @@
 #include "mpi/device_submit.hpp"
 #include "mpi/rebalance.hpp"
 #include "mpi/select_steps.hpp"
+#include "vulkan/context_impl.hpp"
 #include "vulkan/submit.hpp"
 
 namespace gpuscan::mpi {
@@ -35,7 +36,7 @@ uint64_t local_select(const Context& ctx, const DeviceSelectPiece& piece, bool f
   if (piece.count == 0) {  // nothing to compact, but a count buffer still gets its 0
     if (copy_count)
       detail::submit_between_barriers(ctx, {}, [&](VkCommandBuffer cmd) {
-        vkCmdFillBuffer(cmd, piece.count_out.buffer, piece.count_out.offset, sizeof(uint32_t), 0);
+        impl_of(ctx).fn.vkCmdFillBuffer(cmd, piece.count_out.buffer, piece.count_out.offset, sizeof(uint32_t), 0);
       });
     return 0;
   }
@@ -55,10 +56,10 @@ uint64_t local_select(const Context& ctx, const DeviceSelectPiece& piece, bool f
     if (flagged) record_select_flagged(ctx, cmd, args);
     else record_select_if(ctx, cmd, args);
     if (copy_count) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
       const VkBufferCopy region{0, piece.count_out.offset, sizeof(uint32_t)};
-      vkCmdCopyBuffer(cmd, kept.handle(), piece.count_out.buffer, 1, &region);
+      impl_of(ctx).fn.vkCmdCopyBuffer(cmd, kept.handle(), piece.count_out.buffer, 1, &region);
     }
   });
   uint32_t n = 0;
@@ -84,13 +85,13 @@ DeviceSelection rebalance(const Context& ctx, MPI_Comm comm, const DeviceSelectP
       throw Error(Errc::buffer_too_small, "Rebalance::equal: this rank's share of the result is " +
                                               std::to_string(share) + " elements, but its output buffer has room for " +
                                               std::to_string(room / sizeof(T)) + " from its offset");
-    staging = vk::OwnedBuffer(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(kept_bytes + share_bytes, 4),
+    staging = vk::OwnedBuffer(ctx, std::max<VkDeviceSize>(kept_bytes + share_bytes, 4),
                               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               vk::MemoryKind::host_readback);  // MPI reads it: cached where offered
     if (placed.kept)
       detail::submit_between_barriers(ctx, {&staging}, [&](VkCommandBuffer cmd) {
         const VkBufferCopy region{piece.output.offset, 0, kept_bytes};
-        vkCmdCopyBuffer(cmd, piece.output.buffer, staging.handle(), 1, &region);
+        impl_of(ctx).fn.vkCmdCopyBuffer(cmd, piece.output.buffer, staging.handle(), 1, &region);
       });
   });
   auto* base = static_cast<std::byte*>(staging.mapped());
@@ -101,10 +102,10 @@ DeviceSelection rebalance(const Context& ctx, MPI_Comm comm, const DeviceSelectP
     detail::submit_between_barriers(ctx, {&staging}, [&](VkCommandBuffer cmd) {
       if (share) {
         const VkBufferCopy region{kept_bytes, piece.output.offset, share_bytes};
-        vkCmdCopyBuffer(cmd, staging.handle(), piece.output.buffer, 1, &region);
+        impl_of(ctx).fn.vkCmdCopyBuffer(cmd, staging.handle(), piece.output.buffer, 1, &region);
       }
       if (count_wanted)
-        vkCmdFillBuffer(cmd, piece.count_out.buffer, piece.count_out.offset, sizeof(uint32_t),
+        impl_of(ctx).fn.vkCmdFillBuffer(cmd, piece.count_out.buffer, piece.count_out.offset, sizeof(uint32_t),
                         static_cast<uint32_t>(share));
     });
   });

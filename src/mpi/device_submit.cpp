@@ -14,13 +14,13 @@ void submit_between_barriers(const Context& ctx, std::initializer_list<vk::Owned
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       // Everything earlier on the queue (its writes made available) before gpuscan's compute shaders and
       // transfers (the scan's temp clear, the count copy).
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                              VK_ACCESS_TRANSFER_WRITE_BIT);
       record(cmd);
       // gpuscan's writes before everything later on the queue, and the host.
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                          VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_HOST_BIT,
                          VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT | VK_ACCESS_HOST_READ_BIT);
@@ -44,7 +44,7 @@ vk::OwnedBuffer& scratch(const Context& ctx, VkDeviceSize bytes, bool host_visib
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   vk::OwnedBuffer& b = host_visible ? impl_of(ctx).scratch_host : impl_of(ctx).scratch_device;
   if (!b.handle() || b.view().buffer_size < bytes)
-    b = vk::OwnedBuffer(ctx.physical_device(), ctx.device(), std::max<VkDeviceSize>(bytes, 256), usage,
+    b = vk::OwnedBuffer(ctx, std::max<VkDeviceSize>(bytes, 256), usage,
                         host_visible ? vk::MemoryKind::host_visible : vk::MemoryKind::device_local);
   return b;
 }

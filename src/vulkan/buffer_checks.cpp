@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "vulkan/context_impl.hpp"
+
 namespace gpuscan::vk {
 
 TempRequirements look_back_temp_needs(const Context& ctx) {
@@ -56,7 +58,7 @@ void check_device_address(const char* what, const BufferView& view) {
 
 uint64_t element_address(const Context& ctx, const BufferView& view, uint64_t first, uint32_t esize) {
   const VkBufferDeviceAddressInfo info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, nullptr, view.buffer};
-  const uint64_t base = view.buffer == VK_NULL_HANDLE ? 0 : vkGetBufferDeviceAddress(ctx.device(), &info);
+  const uint64_t base = view.buffer == VK_NULL_HANDLE ? 0 : impl_of(ctx).fn.vkGetBufferDeviceAddress(ctx.device(), &info);
   return base + view.offset + first * esize;
 }
 

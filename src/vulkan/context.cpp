@@ -25,38 +25,38 @@ namespace {
 
 constexpr const char* validation_layer = "VK_LAYER_KHRONOS_validation";
 
-bool instance_has_layer(const char* name) {
+bool instance_has_layer(const vk::Functions& fn, const char* name) {
   uint32_t count = 0;
-  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  fn.vkEnumerateInstanceLayerProperties(&count, nullptr);
   std::vector<VkLayerProperties> layers(count);
-  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  fn.vkEnumerateInstanceLayerProperties(&count, layers.data());
   return std::any_of(layers.begin(), layers.end(),
                      [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
 // The spec version of an instance layer, 0 if it is not installed.
-uint32_t layer_spec_version(const char* name) {
+uint32_t layer_spec_version(const vk::Functions& fn, const char* name) {
   uint32_t count = 0;
-  vkEnumerateInstanceLayerProperties(&count, nullptr);
+  fn.vkEnumerateInstanceLayerProperties(&count, nullptr);
   std::vector<VkLayerProperties> layers(count);
-  vkEnumerateInstanceLayerProperties(&count, layers.data());
+  fn.vkEnumerateInstanceLayerProperties(&count, layers.data());
   for (const VkLayerProperties& l : layers)
     if (std::strcmp(l.layerName, name) == 0) return l.specVersion;
   return 0;
 }
 
-bool instance_has_extension(const char* name) {
+bool instance_has_extension(const vk::Functions& fn, const char* name) {
   uint32_t count = 0;
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+  fn.vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> exts(count);
-  vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
+  fn.vkEnumerateInstanceExtensionProperties(nullptr, &count, exts.data());
   return vk::lists(exts, name);
 }
 
 // The Vulkan version gpuscan's instances ask for: the loader's, up to 1.3.
-uint32_t instance_api_version() {
+uint32_t instance_api_version(const vk::Functions& fn) {
   uint32_t loader_version = VK_API_VERSION_1_0;
-  vkEnumerateInstanceVersion(&loader_version);  // absent in 1.0 loaders: then linking would have failed
+  if (fn.vkEnumerateInstanceVersion) fn.vkEnumerateInstanceVersion(&loader_version);  // absent in 1.0 loaders
   return std::min<uint32_t>(loader_version, VK_API_VERSION_1_3);
 }
 
@@ -103,24 +103,26 @@ int type_rank(VkPhysicalDeviceType type) {
 }
 
 // Why gpuscan cannot run on a device, or "" if it can.
-std::string unusable_reason(const DeviceInfo& d, VkPhysicalDevice physical) {
+std::string unusable_reason(const vk::Functions& fn, const DeviceInfo& d, VkPhysicalDevice physical) {
   if (VK_API_VERSION_MAJOR(d.api_version) == 1 && VK_API_VERSION_MINOR(d.api_version) < 1)
     return "it supports only Vulkan 1.0 (gpuscan needs 1.1)";
   if (!d.push_descriptors) return "it lacks VK_KHR_push_descriptor";
-  if (vk::find_compute_queue_family(physical) == UINT32_MAX) return "it has no compute queue";
+  if (vk::find_compute_queue_family(fn, physical) == UINT32_MAX) return "it has no compute queue";
   return "";
 }
 
-std::vector<VkPhysicalDevice> enumerate_physical(VkInstance instance) {
+std::vector<VkPhysicalDevice> enumerate_physical(const vk::Functions& fn, VkInstance instance) {
   uint32_t count = 0;
-  vk::check(vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
+  vk::check(fn.vkEnumeratePhysicalDevices(instance, &count, nullptr), "vkEnumeratePhysicalDevices");
   std::vector<VkPhysicalDevice> devices(count);
-  vk::check(vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
+  vk::check(fn.vkEnumeratePhysicalDevices(instance, &count, devices.data()), "vkEnumeratePhysicalDevices");
   return devices;
 }
 
+// Creates gpuscan's own instance through impl->fn's global functions.
 VkInstance create_instance(Context::Impl* impl, bool validation) {
-  const uint32_t api_version = instance_api_version();
+  const vk::Functions& fn = impl->fn;
+  const uint32_t api_version = instance_api_version(fn);
   if (api_version < VK_API_VERSION_1_1)
     throw Error(Errc::no_device, "the Vulkan loader supports only Vulkan 1.0; gpuscan needs 1.1");
 
@@ -132,7 +134,7 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
   std::vector<const char*> layers, extensions;
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   info.pApplicationInfo = &app;
-  if (instance_has_extension(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
+  if (instance_has_extension(fn, VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME)) {
     extensions.push_back(VK_KHR_PORTABILITY_ENUMERATION_EXTENSION_NAME);
     info.flags |= VK_INSTANCE_CREATE_ENUMERATE_PORTABILITY_BIT_KHR;
   }
@@ -141,7 +143,7 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
   const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
   VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
   if (validation) {
-    if (!instance_has_layer(validation_layer))
+    if (!instance_has_layer(fn, validation_layer))
       throw Error(Errc::unsupported, std::string(validation_layer) +
                                          " is not installed (Debian: apt-get install vulkan-validationlayers)");
     layers.push_back(validation_layer);
@@ -157,7 +159,7 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
   info.ppEnabledExtensionNames = extensions.data();
 
   VkInstance instance = VK_NULL_HANDLE;
-  VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  VkResult r = fn.vkCreateInstance(&info, nullptr, &instance);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
     throw VulkanError(Errc::no_device,
                       "no Vulkan driver found (on Debian without a GPU: apt-get install mesa-vulkan-drivers)", r);
@@ -167,12 +169,12 @@ VkInstance create_instance(Context::Impl* impl, bool validation) {
 
 // The usable devices of the best type present, in enumeration order; why the others are unusable goes
 // to `reasons` ("; name: why" each).
-std::vector<uint32_t> preferred_device_indices(const std::vector<VkPhysicalDevice>& devices,
+std::vector<uint32_t> preferred_device_indices(const vk::Functions& fn, const std::vector<VkPhysicalDevice>& devices,
                                                const std::vector<DeviceInfo>& infos, std::string* reasons) {
   std::vector<uint32_t> usable;
   int best = 5;
   for (uint32_t i = 0; i < infos.size(); ++i) {
-    const std::string why = unusable_reason(infos[i], devices[i]);
+    const std::string why = unusable_reason(fn, infos[i], devices[i]);
     if (!why.empty()) {
       if (reasons) *reasons += "; " + infos[i].name + ": " + why;
       continue;
@@ -185,12 +187,12 @@ std::vector<uint32_t> preferred_device_indices(const std::vector<VkPhysicalDevic
 }
 
 // Picks the physical device for `selector` (see ContextCreateInfo::device_selector).
-uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::vector<DeviceInfo>& infos,
+uint32_t choose_device(const vk::Functions& fn, const std::vector<VkPhysicalDevice>& devices, const std::vector<DeviceInfo>& infos,
                        const std::string& selector) {
   if (devices.empty()) throw Error(Errc::no_device, "the Vulkan loader reports no physical device");
 
   auto require_usable = [&](uint32_t i) {
-    std::string why = unusable_reason(infos[i], devices[i]);
+    std::string why = unusable_reason(fn, infos[i], devices[i]);
     if (!why.empty())
       throw Error(Errc::unsupported, "device " + std::to_string(i) + " (" + infos[i].name +
                                          ") cannot run gpuscan: " + why);
@@ -213,7 +215,7 @@ uint32_t choose_device(const std::vector<VkPhysicalDevice>& devices, const std::
     throw Error(Errc::no_device, "no device name contains \"" + selector + "\" (devices: " + names + ")");
   }
   std::string reasons;
-  const std::vector<uint32_t> preferred = preferred_device_indices(devices, infos, &reasons);
+  const std::vector<uint32_t> preferred = preferred_device_indices(fn, devices, infos, &reasons);
   if (preferred.empty()) throw Error(Errc::no_device, "no Vulkan device can run gpuscan" + reasons);
   return preferred.front();
 }
@@ -261,7 +263,8 @@ struct DeviceRequirements::Impl {
 
 namespace {
 
-std::shared_ptr<DeviceRequirements::Impl> requirements_for(DeviceInfo info, VkPhysicalDevice physical,
+std::shared_ptr<DeviceRequirements::Impl> requirements_for(const vk::Functions& fn, DeviceInfo info,
+                                                           VkPhysicalDevice physical,
                                                            const DeviceRequirements::Options& options) {
   auto r = std::make_shared<DeviceRequirements::Impl>();
   r->info = std::move(info);
@@ -283,7 +286,7 @@ std::shared_ptr<DeviceRequirements::Impl> requirements_for(DeviceInfo info, VkPh
   // reconvergence needs the subgroup-uniform extension enabled too.
   if (options.reconvergence) {
     const bool layer_allows_maximal = !options.validation_layer ||
-                                      vk::layer_knows_maximal_reconvergence(layer_spec_version(validation_layer));
+                                      vk::layer_knows_maximal_reconvergence(layer_spec_version(fn, validation_layer));
     r->reconvergence = vk::strongest_reconvergence(d, layer_allows_maximal, true);
   }
   if (r->reconvergence != Reconvergence::none) {
@@ -299,9 +302,9 @@ std::shared_ptr<DeviceRequirements::Impl> requirements_for(DeviceInfo info, VkPh
   // Full subgroups for every kernel (and required sizes for the tests) where the device offers them: through
   // the extension where it is listed, else as Vulkan 1.3 core where instance and device both speak 1.3.
   const bool size_control_extension =
-      vk::lists(vk::device_extensions(physical), VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+      vk::lists(vk::device_extensions(fn, physical), VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   if ((d.subgroup_size_control || d.compute_full_subgroups) &&
-      (size_control_extension || std::min(d.api_version, instance_api_version()) >= VK_API_VERSION_1_3)) {
+      (size_control_extension || std::min(d.api_version, instance_api_version(fn)) >= VK_API_VERSION_1_3)) {
     if (size_control_extension) r->extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     r->size_control.subgroupSizeControl = d.subgroup_size_control;
     r->size_control.computeFullSubgroups = d.compute_full_subgroups;
@@ -318,18 +321,33 @@ std::shared_ptr<DeviceRequirements::Impl> requirements_for(DeviceInfo info, VkPh
   return r;
 }
 
-// device_info_of, and Errc::unsupported where gpuscan cannot run on the device.
-DeviceInfo usable_device_info(VkInstance instance, VkPhysicalDevice physical) {
-  DeviceInfo info = device_info_of(instance, physical);
-  const std::string why = unusable_reason(info, physical);
+// The DeviceInfo of `physical`, one of `instance`'s devices (Errc::invalid_argument if it is not).
+DeviceInfo info_of(const vk::Functions& fn, VkInstance instance, VkPhysicalDevice physical) {
+  uint32_t index = 0;
+  const auto devices = enumerate_physical(fn, instance);
+  bool found = false;
+  for (uint32_t i = 0; i < devices.size(); ++i)
+    if (devices[i] == physical) index = i, found = true;
+  if (!found) throw Error(Errc::invalid_argument, "the physical device is not one of the instance's devices");
+  return vk::query_device_info(fn, physical, index);
+}
+
+// What gpuscan enables on `physical`: Errc::unsupported where gpuscan cannot run on it.
+std::shared_ptr<DeviceRequirements::Impl> usable_requirements(VkInstance instance, VkPhysicalDevice physical,
+                                                              const DeviceRequirements::Options& options) {
+  if (!instance || !physical)
+    throw Error(Errc::null_handle, "DeviceRequirements needs the instance and the physical device; one is VK_NULL_HANDLE");
+  const vk::Functions fn = vk::Functions::instance(options.get_instance_proc_addr, instance);
+  DeviceInfo info = info_of(fn, instance, physical);
+  const std::string why = unusable_reason(fn, info, physical);
   if (!why.empty()) throw Error(Errc::unsupported, info.name + " cannot run gpuscan: " + why);
-  return info;
+  return requirements_for(fn, std::move(info), physical, options);
 }
 
 }  // namespace
 
 DeviceRequirements::DeviceRequirements(VkInstance instance, VkPhysicalDevice physical, Options options)
-    : impl_(requirements_for(usable_device_info(instance, physical), physical, options)) {}
+    : impl_(usable_requirements(instance, physical, options)) {}
 
 std::span<const char* const> DeviceRequirements::extensions() const noexcept { return impl_->extensions; }
 const VkPhysicalDeviceFeatures2* DeviceRequirements::features() const noexcept { return &impl_->features; }
@@ -347,16 +365,11 @@ void DeviceRequirements::apply(AdoptInfo& a) const noexcept {
   a.subgroup_uniform_control_flow_enabled = r.reconvergence != Reconvergence::none;
 }
 
-DeviceInfo device_info_of(VkInstance instance, VkPhysicalDevice physical) {
+DeviceInfo device_info_of(VkInstance instance, VkPhysicalDevice physical,
+                          PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
   if (!instance || !physical)
     throw Error(Errc::null_handle, "device_info_of needs the instance and the physical device; one is VK_NULL_HANDLE");
-  uint32_t index = 0;
-  const auto devices = enumerate_physical(instance);
-  bool found = false;
-  for (uint32_t i = 0; i < devices.size(); ++i)
-    if (devices[i] == physical) index = i, found = true;
-  if (!found) throw Error(Errc::invalid_argument, "the physical device is not one of the instance's devices");
-  return vk::query_device_info(physical, index);
+  return info_of(vk::Functions::instance(get_instance_proc_addr, instance), instance, physical);
 }
 
 
@@ -364,34 +377,32 @@ Context::Impl::~Impl() {
   scratch_device = {};
   scratch_host = {};
   if (device && (!abandoned.empty() || !abandoned_buffers.empty() || !abandoned_queries.empty())) {
-    vkDeviceWaitIdle(device);
+    fn.vkDeviceWaitIdle(device);
     for (auto [pool, fence] : abandoned) {
-      vkDestroyFence(device, fence, nullptr);
-      vkDestroyCommandPool(device, pool, nullptr);
+      fn.vkDestroyFence(device, fence, nullptr);
+      fn.vkDestroyCommandPool(device, pool, nullptr);
     }
     abandoned_buffers.clear();
-    for (VkQueryPool q : abandoned_queries) vkDestroyQueryPool(device, q, nullptr);
+    for (VkQueryPool q : abandoned_queries) fn.vkDestroyQueryPool(device, q, nullptr);
   }
   if (device) {
     for (const SubmitSlot& s : submit_slots) {  // idle: their last submissions were waited for
-      vkDestroyFence(device, s.fence, nullptr);
-      vkDestroyCommandPool(device, s.pool, nullptr);
-      if (s.timestamps) vkDestroyQueryPool(device, s.timestamps, nullptr);
+      fn.vkDestroyFence(device, s.fence, nullptr);
+      fn.vkDestroyCommandPool(device, s.pool, nullptr);
+      if (s.timestamps) fn.vkDestroyQueryPool(device, s.timestamps, nullptr);
     }
-    for (auto& [key, p] : pipelines) vkDestroyPipeline(device, p, nullptr);
-    for (auto& [name, m] : modules) vkDestroyShaderModule(device, m, nullptr);
-    if (owns_pipeline_cache) vkDestroyPipelineCache(device, pipeline_cache, nullptr);
-    if (pipeline_layout) vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
-    if (set_layout) vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+    for (auto& [key, p] : pipelines) fn.vkDestroyPipeline(device, p, nullptr);
+    for (auto& [name, m] : modules) fn.vkDestroyShaderModule(device, m, nullptr);
+    if (owns_pipeline_cache) fn.vkDestroyPipelineCache(device, pipeline_cache, nullptr);
+    if (pipeline_layout) fn.vkDestroyPipelineLayout(device, pipeline_layout, nullptr);
+    if (set_layout) fn.vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
   }
   if (!owns_device) return;
-  if (device) vkDestroyDevice(device, nullptr);
-  if (messenger) {
-    auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
-    if (destroy) destroy(instance, messenger, nullptr);
-  }
-  if (instance) vkDestroyInstance(instance, nullptr);
+  if (device) fn.vkDestroyDevice(device, nullptr);
+  if (messenger && fn.vkDestroyDebugUtilsMessengerEXT) fn.vkDestroyDebugUtilsMessengerEXT(instance, messenger, nullptr);
+  // No vkDestroyInstance where loading the instance's functions failed: the instance then leaks, which
+  // only an instance of Vulkan 1.0 (refused) can cause.
+  if (instance && fn.vkDestroyInstance) fn.vkDestroyInstance(instance, nullptr);
 }
 
 uint64_t Context::Impl::window_elements(uint32_t element_bytes, bool device_address) const {
@@ -414,7 +425,7 @@ void Context::Impl::create_layouts() {
   set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
   set_info.bindingCount = descriptor_bindings;
   set_info.pBindings = bindings;
-  vk::check(vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
+  vk::check(fn.vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout), "vkCreateDescriptorSetLayout");
 
   // push_constant_words (context_impl.hpp) for every kernel: PassParams (with the .bda variants' addresses)
   // or CompactParams; 128 bytes are guaranteed.
@@ -424,11 +435,9 @@ void Context::Impl::create_layouts() {
   layout_info.pSetLayouts = &set_layout;
   layout_info.pushConstantRangeCount = 1;
   layout_info.pPushConstantRanges = &range;
-  vk::check(vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout), "vkCreatePipelineLayout");
+  vk::check(fn.vkCreatePipelineLayout(device, &layout_info, nullptr, &pipeline_layout), "vkCreatePipelineLayout");
 
-  cmd_push_descriptor_set = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(
-      vkGetDeviceProcAddr(device, "vkCmdPushDescriptorSetKHR"));
-  if (!cmd_push_descriptor_set)
+  if (!fn.vkCmdPushDescriptorSetKHR)
     throw Error(Errc::unsupported, "VK_KHR_push_descriptor is not enabled on the device; gpuscan records "
                                    "its bindings with push descriptors");
 }
@@ -442,25 +451,40 @@ std::vector<const char*> Context::required_device_extensions() {
   return {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 }
 
-std::vector<DeviceInfo> Context::list_devices() {
-  Impl scratch;  // owns the instance, so it is destroyed even if enumeration throws
-  scratch.owns_device = true;
-  scratch.instance = create_instance(&scratch, false);
-  const auto devices = enumerate_physical(scratch.instance);
-  std::vector<DeviceInfo> infos;
-  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
-  return infos;
+namespace {
+
+// Loads the global functions through `get_instance_proc_addr` (the system loader's where null), creates
+// gpuscan's own instance and loads its functions.
+void open_instance(Context::Impl& impl, PFN_vkGetInstanceProcAddr get_instance_proc_addr, bool validation) {
+  impl.fn = vk::Functions::global(get_instance_proc_addr);
+  impl.instance = create_instance(&impl, validation);
+  impl.fn = vk::Functions::instance(impl.fn.vkGetInstanceProcAddr, impl.instance);
 }
 
-std::vector<DeviceInfo> Context::preferred_devices() {
-  Impl scratch;
-  scratch.owns_device = true;
-  scratch.instance = create_instance(&scratch, false);
-  const auto devices = enumerate_physical(scratch.instance);
+// Every physical device of a scratch instance, and its DeviceInfo.
+struct DeviceList {
+  Context::Impl scratch;  // owns the instance, so it is destroyed even if enumeration throws
+  std::vector<VkPhysicalDevice> devices;
   std::vector<DeviceInfo> infos;
-  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
+  explicit DeviceList(PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
+    scratch.owns_device = true;
+    open_instance(scratch, get_instance_proc_addr, false);
+    devices = enumerate_physical(scratch.fn, scratch.instance);
+    for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(scratch.fn, devices[i], i));
+  }
+};
+
+}  // namespace
+
+std::vector<DeviceInfo> Context::list_devices(PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
+  return DeviceList(get_instance_proc_addr).infos;
+}
+
+std::vector<DeviceInfo> Context::preferred_devices(PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
+  const DeviceList list(get_instance_proc_addr);
   std::vector<DeviceInfo> preferred;
-  for (uint32_t i : preferred_device_indices(devices, infos, nullptr)) preferred.push_back(infos[i]);
+  for (uint32_t i : preferred_device_indices(list.scratch.fn, list.devices, list.infos, nullptr))
+    preferred.push_back(list.infos[i]);
   return preferred;
 }
 
@@ -470,34 +494,35 @@ Context Context::create(const ContextCreateInfo& create_info) {
   impl->on_message = create_info.on_message;
   if (create_info.timeout_ms != 0) impl->timeout_ns = uint64_t{create_info.timeout_ms} * 1'000'000;
   impl->fence_poll = fence_poll(create_info.fence_poll_us, impl->fence_poll);
-  impl->instance = create_instance(impl.get(), create_info.enable_validation);
+  open_instance(*impl, create_info.get_instance_proc_addr, create_info.enable_validation);
+  vk::Functions& fn = impl->fn;
   if (create_info.enable_validation) {
-    auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
-        vkGetInstanceProcAddr(impl->instance, "vkCreateDebugUtilsMessengerEXT"));
     VkDebugUtilsMessengerCreateInfoEXT info = messenger_info(impl.get());
-    vk::check(create ? create(impl->instance, &info, nullptr, &impl->messenger) : VK_ERROR_EXTENSION_NOT_PRESENT,
+    vk::check(fn.vkCreateDebugUtilsMessengerEXT
+                  ? fn.vkCreateDebugUtilsMessengerEXT(impl->instance, &info, nullptr, &impl->messenger)
+                  : VK_ERROR_EXTENSION_NOT_PRESENT,
               "vkCreateDebugUtilsMessengerEXT");
   }
 
-  const auto devices = enumerate_physical(impl->instance);
+  const auto devices = enumerate_physical(fn, impl->instance);
   std::vector<DeviceInfo> infos;
-  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(devices[i], i));
-  const uint32_t chosen = choose_device(devices, infos, create_info.device_selector);
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(vk::query_device_info(fn, devices[i], i));
+  const uint32_t chosen = choose_device(fn, devices, infos, create_info.device_selector);
   impl->physical_device = devices[chosen];
   impl->info = infos[chosen];
   impl->profile = &core::select_profile(impl->info.vendor_id, impl->info.device_id, impl->info.name);
-  impl->queue_family = vk::find_compute_queue_family(impl->physical_device);
+  impl->queue_family = vk::find_compute_queue_family(fn, impl->physical_device);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_info.queueFamilyIndex = impl->queue_family;
   queue_info.queueCount = 1;
   queue_info.pQueuePriorities = &priority;
-  const DeviceRequirements need(impl->instance, impl->physical_device,
-                                {.reconvergence = create_info.use_reconvergence_guarantee,
-                                 .validation_layer = create_info.enable_validation,
-                                 .pipeline_statistics = static_cast<bool>(create_info.on_pipeline_statistics)});
-  const DeviceRequirements::Impl& r = need.impl();
+  const auto need = requirements_for(fn, impl->info, impl->physical_device,
+                                     {.reconvergence = create_info.use_reconvergence_guarantee,
+                                      .validation_layer = create_info.enable_validation,
+                                      .pipeline_statistics = static_cast<bool>(create_info.on_pipeline_statistics)});
+  const DeviceRequirements::Impl& r = *need;
   impl->int64_enabled = r.int64;
   impl->float64_enabled = r.float64;
   impl->extended_types_enabled = r.extended_types;
@@ -509,15 +534,16 @@ Context Context::create(const ContextCreateInfo& create_info) {
   if (r.pipeline_statistics) impl->on_pipeline_statistics = create_info.on_pipeline_statistics;
   impl->addressing = checked_addressing(create_info.addressing, impl->device_address_enabled,
                                         impl->info.buffer_device_address);
-  const std::span<const char* const> extensions = need.extensions();
+  const std::vector<const char*>& extensions = r.extensions;
   VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  device_info.pNext = need.features();
+  device_info.pNext = &r.features;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
   device_info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   device_info.ppEnabledExtensionNames = extensions.data();
-  vk::check(vkCreateDevice(impl->physical_device, &device_info, nullptr, &impl->device), "vkCreateDevice");
-  vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
+  vk::check(fn.vkCreateDevice(impl->physical_device, &device_info, nullptr, &impl->device), "vkCreateDevice");
+  fn.load_device(impl->device);
+  fn.vkGetDeviceQueue(impl->device, impl->queue_family, 0, &impl->queue);
 
   impl->max_groups_x = impl->info.max_workgroup_count[0];
   impl->look_ahead_grid = core::look_ahead_default_grid(impl->info.shader_cores);
@@ -569,19 +595,18 @@ Context Context::adopt(const AdoptInfo& adopt_info) {
   impl->queue = adopt_info.queue;
   impl->queue_family = adopt_info.queue_family_index;
 
-  uint32_t index = 0;
-  const auto devices = enumerate_physical(adopt_info.instance);
-  for (uint32_t i = 0; i < devices.size(); ++i)
-    if (devices[i] == adopt_info.physical_device) index = i;
-  impl->info = vk::query_device_info(adopt_info.physical_device, index);
+  impl->fn = vk::Functions::instance(adopt_info.get_instance_proc_addr, adopt_info.instance);
+  impl->fn.load_device(adopt_info.device);
+  const vk::Functions& fn = impl->fn;
+  impl->info = info_of(fn, adopt_info.instance, adopt_info.physical_device);
   impl->profile = &core::select_profile(impl->info.vendor_id, impl->info.device_id, impl->info.name);
-  const std::string why = unusable_reason(impl->info, adopt_info.physical_device);
+  const std::string why = unusable_reason(fn, impl->info, adopt_info.physical_device);
   if (!why.empty()) throw Error(Errc::unsupported, "the adopted device cannot run gpuscan: " + why);
 
   uint32_t family_count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(adopt_info.physical_device, &family_count, nullptr);
+  fn.vkGetPhysicalDeviceQueueFamilyProperties(adopt_info.physical_device, &family_count, nullptr);
   std::vector<VkQueueFamilyProperties> families(family_count);
-  vkGetPhysicalDeviceQueueFamilyProperties(adopt_info.physical_device, &family_count, families.data());
+  fn.vkGetPhysicalDeviceQueueFamilyProperties(adopt_info.physical_device, &family_count, families.data());
   if (adopt_info.queue_family_index >= family_count ||
       !(families[adopt_info.queue_family_index].queueFlags & VK_QUEUE_COMPUTE_BIT))
     throw Error(Errc::invalid_argument, "queue family " + std::to_string(adopt_info.queue_family_index) +

@@ -20,6 +20,7 @@
 #include "core/scan_policy.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/vulkan.hpp"
+#include "vulkan/functions.hpp"
 #include "vulkan/memory.hpp"
 
 namespace gpuscan {
@@ -35,6 +36,9 @@ inline constexpr uint32_t push_constant_words = 22;
 inline constexpr uint32_t address_push_word = 12;
 
 struct Context::Impl {
+  // The Vulkan entry points (vulkan/functions.hpp): first, so that every member that calls Vulkan as it
+  // is destroyed (buffers) finds them.
+  vk::Functions fn;
   bool owns_device = false;  // created by gpuscan (destroy at the end) or adopted (leave alone)
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
@@ -121,7 +125,6 @@ struct Context::Impl {
   };
   std::mutex submit_slots_mutex;
   std::vector<SubmitSlot> submit_slots;
-  PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout = VK_NULL_HANDLE;
@@ -199,13 +202,13 @@ struct ContextAccess {
 inline Context::Impl& impl_of(const Context& ctx) noexcept { return detail::ContextAccess::impl(ctx); }
 
 namespace vk {
-// Fills a DeviceInfo from Vulkan queries (device_info.cpp).
-DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index);
+// Fills a DeviceInfo from Vulkan queries (device_info.cpp), through `fn`'s instance functions.
+DeviceInfo query_device_info(const Functions& fn, VkPhysicalDevice physical, uint32_t index);
 // The extensions a physical device lists, and whether such a list names one.
-std::vector<VkExtensionProperties> device_extensions(VkPhysicalDevice physical);
+std::vector<VkExtensionProperties> device_extensions(const Functions& fn, VkPhysicalDevice physical);
 bool lists(const std::vector<VkExtensionProperties>& extensions, const char* name);
 // The first queue family with compute, preferring one without graphics; UINT32_MAX if none.
-uint32_t find_compute_queue_family(VkPhysicalDevice physical);
+uint32_t find_compute_queue_family(const Functions& fn, VkPhysicalDevice physical);
 }  // namespace vk
 
 }  // namespace gpuscan

@@ -18,26 +18,26 @@
 namespace gpuscan {
 namespace vk {
 
-void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+void memory_barrier(const Context& ctx, VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
+                    VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
   const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, src_access, dst_access};
-  vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  impl_of(ctx).fn.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
 }
 
-void compute_barrier(VkCommandBuffer cmd) {
+void compute_barrier(const Context& ctx, VkCommandBuffer cmd) {
   if (cmd == VK_NULL_HANDLE) return;
-  memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+  memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                  VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
+void copy_with_barrier(const Context& ctx, VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
                        VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                        VkAccessFlags dst_access) {
-  memory_barrier(cmd, src_stage, src_access, VK_PIPELINE_STAGE_TRANSFER_BIT,
+  memory_barrier(ctx, cmd, src_stage, src_access, VK_PIPELINE_STAGE_TRANSFER_BIT,
                  VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
   const VkBufferCopy region{0, 0, bytes};
-  vkCmdCopyBuffer(cmd, src, dst, 1, &region);
-  memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, dst_stage, dst_access);
+  impl_of(ctx).fn.vkCmdCopyBuffer(cmd, src, dst, 1, &region);
+  memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, dst_stage, dst_access);
 }
 
 namespace {
@@ -48,15 +48,16 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void destroy_slot(VkDevice device, const Slot& slot) {
-  if (slot.fence) vkDestroyFence(device, slot.fence, nullptr);
-  if (slot.pool) vkDestroyCommandPool(device, slot.pool, nullptr);
-  if (slot.timestamps) vkDestroyQueryPool(device, slot.timestamps, nullptr);
+void destroy_slot(const Functions& fn, VkDevice device, const Slot& slot) {
+  if (slot.fence) fn.vkDestroyFence(device, slot.fence, nullptr);
+  if (slot.pool) fn.vkDestroyCommandPool(device, slot.pool, nullptr);
+  if (slot.timestamps) fn.vkDestroyQueryPool(device, slot.timestamps, nullptr);
 }
 
 // An idle slot of the Context's (reset), or a new one; with `timed`, with its timestamp query pool.
 Slot take_slot(const Context& ctx, bool timed) {
   Context::Impl& impl = impl_of(ctx);
+  const Functions& fn = impl.fn;
   const VkDevice device = ctx.device();
   Slot slot;
   {
@@ -68,27 +69,27 @@ Slot take_slot(const Context& ctx, bool timed) {
   }
   if (slot.pool) {
     try {
-      check(vkResetCommandPool(device, slot.pool, 0), "vkResetCommandPool");
-      check(vkResetFences(device, 1, &slot.fence), "vkResetFences");
+      check(fn.vkResetCommandPool(device, slot.pool, 0), "vkResetCommandPool");
+      check(fn.vkResetFences(device, 1, &slot.fence), "vkResetFences");
     } catch (...) {
-      destroy_slot(device, slot);
+      destroy_slot(fn, device, slot);
       throw;
     }
   } else {
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
     pool_info.queueFamilyIndex = ctx.queue_family_index();
-    check(vkCreateCommandPool(device, &pool_info, nullptr, &slot.pool), "vkCreateCommandPool");
+    check(fn.vkCreateCommandPool(device, &pool_info, nullptr, &slot.pool), "vkCreateCommandPool");
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = slot.pool;
     alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     alloc.commandBufferCount = 1;
     VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     try {
-      check(vkAllocateCommandBuffers(device, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
-      check(vkCreateFence(device, &fence_info, nullptr, &slot.fence), "vkCreateFence");
+      check(fn.vkAllocateCommandBuffers(device, &alloc, &slot.cmd), "vkAllocateCommandBuffers");
+      check(fn.vkCreateFence(device, &fence_info, nullptr, &slot.fence), "vkCreateFence");
     } catch (...) {
-      destroy_slot(device, slot);
+      destroy_slot(fn, device, slot);
       throw;
     }
   }
@@ -96,7 +97,7 @@ Slot take_slot(const Context& ctx, bool timed) {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     q.queryType = VK_QUERY_TYPE_TIMESTAMP;
     q.queryCount = 2;
-    if (vkCreateQueryPool(device, &q, nullptr, &slot.timestamps) != VK_SUCCESS) slot.timestamps = VK_NULL_HANDLE;
+    if (fn.vkCreateQueryPool(device, &q, nullptr, &slot.timestamps) != VK_SUCCESS) slot.timestamps = VK_NULL_HANDLE;
   }
   return slot;
 }
@@ -106,6 +107,7 @@ Slot take_slot(const Context& ctx, bool timed) {
 void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record, SubmitTimes* times) {
   const VkDevice device = ctx.device();
   Context::Impl& impl = impl_of(ctx);
+  const Functions& fn = impl.fn;
   const bool timed = times && ctx.device_info().timestamp_period_ns > 0;
   auto t0 = std::chrono::steady_clock::now();
   Slot slot = take_slot(ctx, timed);
@@ -113,14 +115,14 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
   try {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    check(vkBeginCommandBuffer(slot.cmd, &begin), "vkBeginCommandBuffer");
+    check(fn.vkBeginCommandBuffer(slot.cmd, &begin), "vkBeginCommandBuffer");
     if (stamped) {
-      vkCmdResetQueryPool(slot.cmd, slot.timestamps, 0, 2);
-      vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot.timestamps, 0);
+      fn.vkCmdResetQueryPool(slot.cmd, slot.timestamps, 0, 2);
+      fn.vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, slot.timestamps, 0);
     }
     record(slot.cmd);
-    if (stamped) vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.timestamps, 1);
-    check(vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer");
+    if (stamped) fn.vkCmdWriteTimestamp(slot.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, slot.timestamps, 1);
+    check(fn.vkEndCommandBuffer(slot.cmd), "vkEndCommandBuffer");
     if (times) times->record = ms_since(t0);
 
     t0 = std::chrono::steady_clock::now();
@@ -129,7 +131,7 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
     submit.pCommandBuffers = &slot.cmd;
     {
       std::lock_guard lock(impl.queue_mutex);
-      check(vkQueueSubmit(ctx.queue(), 1, &submit, slot.fence), "vkQueueSubmit");
+      check(fn.vkQueueSubmit(ctx.queue(), 1, &submit, slot.fence), "vkQueueSubmit");
     }
     if (times) times->submit = ms_since(t0);
     t0 = std::chrono::steady_clock::now();
@@ -139,9 +141,9 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
     const auto poll_end = std::chrono::steady_clock::now() + impl.fence_poll;
     // Yielding between polls gives the core to any thread of the driver's that shares it (an MPI rank
     // is often bound to one core).
-    while ((waited = vkGetFenceStatus(device, slot.fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end)
+    while ((waited = fn.vkGetFenceStatus(device, slot.fence)) == VK_NOT_READY && std::chrono::steady_clock::now() < poll_end)
       std::this_thread::yield();
-    if (waited == VK_NOT_READY) waited = vkWaitForFences(device, 1, &slot.fence, VK_TRUE, impl.timeout_ns);
+    if (waited == VK_NOT_READY) waited = fn.vkWaitForFences(device, 1, &slot.fence, VK_TRUE, impl.timeout_ns);
     if (times) times->wait = ms_since(t0);
     if (waited == VK_TIMEOUT) {
       // The GPU may still be running this submission: its fence and pool live until the Context goes.
@@ -159,13 +161,13 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
     check(waited, "vkWaitForFences");
     if (stamped) {
       uint64_t stamps[2] = {0, 0};
-      check(vkGetQueryPoolResults(device, slot.timestamps, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+      check(fn.vkGetQueryPoolResults(device, slot.timestamps, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
             "vkGetQueryPoolResults");
       times->gpu = static_cast<double>(stamps[1] - stamps[0]) * ctx.device_info().timestamp_period_ns * 1e-6;
     }
   } catch (...) {
-    destroy_slot(device, slot);  // a failed slot is not reused (its command buffer may be mid-recording)
+    destroy_slot(fn, device, slot);  // a failed slot is not reused (its command buffer may be mid-recording)
     throw;
   }
   std::lock_guard lock(impl.submit_slots_mutex);

@@ -27,11 +27,11 @@ std::string_view to_string(Addressing addressing) noexcept {
 
 namespace vk {
 
-uint32_t find_compute_queue_family(VkPhysicalDevice physical) {
+uint32_t find_compute_queue_family(const Functions& fn, VkPhysicalDevice physical) {
   uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
   std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
   uint32_t any = UINT32_MAX;
   for (uint32_t i = 0; i < count; ++i) {
     if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT)) continue;
@@ -42,11 +42,11 @@ uint32_t find_compute_queue_family(VkPhysicalDevice physical) {
   return any;
 }
 
-std::vector<VkExtensionProperties> device_extensions(VkPhysicalDevice physical) {
+std::vector<VkExtensionProperties> device_extensions(const Functions& fn, VkPhysicalDevice physical) {
   uint32_t count = 0;
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  fn.vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
   std::vector<VkExtensionProperties> extensions(count);
-  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
+  fn.vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data());
   return extensions;
 }
 
@@ -55,9 +55,9 @@ bool lists(const std::vector<VkExtensionProperties>& extensions, const char* nam
                      [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
-DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
+DeviceInfo query_device_info(const Functions& fn, VkPhysicalDevice physical, uint32_t index) {
   VkPhysicalDeviceProperties base;
-  vkGetPhysicalDeviceProperties(physical, &base);
+  fn.vkGetPhysicalDeviceProperties(physical, &base);
 
   DeviceInfo info;
   info.index = index;
@@ -74,7 +74,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
   info.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
   info.max_shared_memory_bytes = limits.maxComputeSharedMemorySize;
   VkPhysicalDeviceMemoryProperties memory;
-  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  fn.vkGetPhysicalDeviceMemoryProperties(physical, &memory);
   for (uint32_t i = 0; i < memory.memoryHeapCount; ++i)
     info.largest_memory_heap_bytes = std::max<uint64_t>(info.largest_memory_heap_bytes, memory.memoryHeaps[i].size);
 
@@ -82,28 +82,28 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props2.pNext = &subgroup;
-    vkGetPhysicalDeviceProperties2(physical, &props2);
+    fn.vkGetPhysicalDeviceProperties2(physical, &props2);
     info.subgroup_size = subgroup.subgroupSize;
     if (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT)
       info.subgroup_operations = subgroup.supportedOperations;
   }
 
   VkPhysicalDeviceFeatures features;
-  vkGetPhysicalDeviceFeatures(physical, &features);
+  fn.vkGetPhysicalDeviceFeatures(physical, &features);
   info.shader_int64 = features.shaderInt64;
   info.shader_float64 = features.shaderFloat64;
   if (base.apiVersion >= VK_API_VERSION_1_2) {
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f.pNext = &f12;
-    vkGetPhysicalDeviceFeatures2(physical, &f);
+    fn.vkGetPhysicalDeviceFeatures2(physical, &f);
     info.single_pass_capable = f.features.shaderInt64 && f12.shaderBufferInt64Atomics &&
                                info.has_subgroup_arithmetic() && info.has_subgroup_ballot();
     info.subgroup_extended_types = f12.shaderSubgroupExtendedTypes;
     info.buffer_device_address = f12.bufferDeviceAddress;
   }
 
-  const std::vector<VkExtensionProperties> extensions = device_extensions(physical);
+  const std::vector<VkExtensionProperties> extensions = device_extensions(fn, physical);
   const auto has = [&](const char* name) { return lists(extensions, name); };
   info.max_subgroup_size = info.min_subgroup_size = info.subgroup_size;
   if (base.apiVersion >= VK_API_VERSION_1_3 || has(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME)) {
@@ -112,7 +112,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     VkPhysicalDeviceSubgroupSizeControlProperties control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
     VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     props2.pNext = &control;
-    vkGetPhysicalDeviceProperties2(physical, &props2);
+    fn.vkGetPhysicalDeviceProperties2(physical, &props2);
     info.max_subgroup_size = std::max(info.subgroup_size, control.maxSubgroupSize);
     if (control.minSubgroupSize) info.min_subgroup_size = std::min(info.subgroup_size, control.minSubgroupSize);
     info.max_compute_workgroup_subgroups = control.maxComputeWorkgroupSubgroups;
@@ -120,7 +120,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
     VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f.pNext = &size_control;
-    vkGetPhysicalDeviceFeatures2(physical, &f);
+    fn.vkGetPhysicalDeviceFeatures2(physical, &f);
     info.subgroup_size_control =
         size_control.subgroupSizeControl && (control.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT);
     info.compute_full_subgroups = size_control.computeFullSubgroups;
@@ -140,7 +140,7 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
       props2.pNext = &arm;
     }
     if (props2.pNext != nullptr) {
-      vkGetPhysicalDeviceProperties2(physical, &props2);
+      fn.vkGetPhysicalDeviceProperties2(physical, &props2);
       if (props2.pNext == &nv) info.shader_cores = nv.shaderSMCount;
       if (props2.pNext == &amd)
         info.shader_cores = amd.shaderEngineCount * amd.shaderArraysPerEngineCount * amd.computeUnitsPerShaderArray;
@@ -159,17 +159,17 @@ DeviceInfo query_device_info(VkPhysicalDevice physical, uint32_t index) {
     if (has_maximal) uniform.pNext = &maximal;
     VkPhysicalDeviceFeatures2 f{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     f.pNext = &uniform;
-    vkGetPhysicalDeviceFeatures2(physical, &f);
+    fn.vkGetPhysicalDeviceFeatures2(physical, &f);
     info.subgroup_uniform_control_flow = uniform.shaderSubgroupUniformControlFlow;
     info.maximal_reconvergence = has_maximal && maximal.shaderMaximalReconvergence;
   }
 
-  const uint32_t family = find_compute_queue_family(physical);
+  const uint32_t family = find_compute_queue_family(fn, physical);
   if (family != UINT32_MAX) {
     uint32_t n = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
+    fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, nullptr);
     std::vector<VkQueueFamilyProperties> families(n);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, families.data());
+    fn.vkGetPhysicalDeviceQueueFamilyProperties(physical, &n, families.data());
     if (families[family].timestampValidBits > 0) info.timestamp_period_ns = limits.timestampPeriod;
   }
   return info;

@@ -58,19 +58,19 @@ struct Recorder {
     if (dst_stage == 0)
       dst_stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dst_access = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     const VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, src_access, dst_access};
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+    impl.fn.vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &barrier, 0, nullptr, 0, nullptr);
   }
 
   void fill(const core::cmd::Fill& f) {
     const BufferView& v = view(f.buffer);
-    vkCmdFillBuffer(cmd, v.buffer, v.offset + f.offset, f.bytes, f.value);
+    impl.fn.vkCmdFillBuffer(cmd, v.buffer, v.offset + f.offset, f.bytes, f.value);
   }
 
   void update(const core::cmd::Update& u) {
     const BufferView& v = view(u.buffer);
     constexpr size_t most = 65536 / 4;  // vkCmdUpdateBuffer's limit: 65536 bytes
     for (size_t done = 0; done < u.words.size(); done += most)
-      vkCmdUpdateBuffer(cmd, v.buffer, v.offset + u.offset + 4 * done, 4 * std::min(most, u.words.size() - done),
+      impl.fn.vkCmdUpdateBuffer(cmd, v.buffer, v.offset + u.offset + 4 * done, 4 * std::min(most, u.words.size() - done),
                         u.words.data() + done);
   }
 };

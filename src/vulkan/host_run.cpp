@@ -27,25 +27,25 @@ class Stopwatch {
     VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     q.queryType = VK_QUERY_TYPE_TIMESTAMP;
     q.queryCount = 2;
-    check(vkCreateQueryPool(ctx.device(), &q, nullptr, &pool_), "vkCreateQueryPool");
+    check(impl_of(ctx).fn.vkCreateQueryPool(ctx.device(), &q, nullptr, &pool_), "vkCreateQueryPool");
   }
   Stopwatch(const Stopwatch&) = delete;
   Stopwatch& operator=(const Stopwatch&) = delete;
   ~Stopwatch() {
-    if (pool_) vkDestroyQueryPool(ctx_.device(), pool_, nullptr);
+    if (pool_) impl_of(ctx_).fn.vkDestroyQueryPool(ctx_.device(), pool_, nullptr);
   }
   void start(VkCommandBuffer cmd) const {
     if (!pool_) return;
-    vkCmdResetQueryPool(cmd, pool_, 0, 2);
-    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_, 0);
+    impl_of(ctx_).fn.vkCmdResetQueryPool(cmd, pool_, 0, 2);
+    impl_of(ctx_).fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool_, 0);
   }
   void stop(VkCommandBuffer cmd) const {
-    if (pool_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 1);
+    if (pool_) impl_of(ctx_).fn.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool_, 1);
   }
   double ns() const {
     if (!pool_) return 0;
     uint64_t stamps[2] = {0, 0};
-    check(vkGetQueryPoolResults(ctx_.device(), pool_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+    check(impl_of(ctx_).fn.vkGetQueryPoolResults(ctx_.device(), pool_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
           "vkGetQueryPoolResults");
     return static_cast<double>(stamps[1] - stamps[0]) * ctx_.device_info().timestamp_period_ns;
@@ -67,8 +67,7 @@ class Stopwatch {
 
 core::Downloads run_on_host(const Context& ctx, const core::HostRun& run, const TempRequirements& temp,
                             const HostRecord& record, double* gpu_ns) {
-  const VkPhysicalDevice physical = ctx.physical_device();
-  const VkDevice device = ctx.device();
+  const Functions& fn = impl_of(ctx).fn;
   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_DST_BIT | impl_of(ctx).address_usage();
   const size_t count = run.buffers.size();
@@ -79,16 +78,16 @@ core::Downloads run_on_host(const Context& ctx, const core::HostRun& run, const 
   for (size_t i = 0; i < count; ++i) {
     const core::HostBuffer& b = run.buffers[i];
     if (b.bytes == 0) continue;
-    owned[i] = OwnedBuffer(physical, device, b.bytes, usage, MemoryKind::device_local);
+    owned[i] = OwnedBuffer(ctx, b.bytes, usage, MemoryKind::device_local);
     views[i] = owned[i].view();
     at[i] = staging_bytes;
     staging_bytes += round16(b.bytes);
   }
   OwnedBuffer& temp_buffer = owned[count];
-  temp_buffer = OwnedBuffer(physical, device, std::max<VkDeviceSize>(temp.size, 4),
+  temp_buffer = OwnedBuffer(ctx, std::max<VkDeviceSize>(temp.size, 4),
                             usage | temp.usage, MemoryKind::device_local);
   OwnedBuffer& staging = owned[count + 1];
-  staging = OwnedBuffer(physical, device, std::max<VkDeviceSize>(staging_bytes, 4),
+  staging = OwnedBuffer(ctx, std::max<VkDeviceSize>(staging_bytes, 4),
                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryKind::host_readback);
   auto* mapped = static_cast<std::byte*>(staging.mapped());
   std::memset(mapped, 0, staging_bytes);
@@ -100,29 +99,29 @@ core::Downloads run_on_host(const Context& ctx, const core::HostRun& run, const 
   Stopwatch stopwatch(ctx, gpu_ns != nullptr);
   try {
     submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+      memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                      VK_ACCESS_TRANSFER_READ_BIT);
       for (size_t i = 0; i < count; ++i) {
         if (run.buffers[i].bytes == 0) continue;
         const VkBufferCopy region{at[i], 0, run.buffers[i].bytes};
-        vkCmdCopyBuffer(cmd, staging.handle(), owned[i].handle(), 1, &region);
+        fn.vkCmdCopyBuffer(cmd, staging.handle(), owned[i].handle(), 1, &region);
       }
       constexpr VkPipelineStageFlags work = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
       constexpr VkAccessFlags any = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                                     VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-      memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+      memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                      work | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, any | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
       stopwatch.start(cmd);
       record(cmd, views, temp_buffer.view());
       stopwatch.stop(cmd);
-      memory_barrier(cmd, work, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      memory_barrier(ctx, cmd, work, VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
       for (size_t i = 0; i < count; ++i) {
         if (!run.buffers[i].download || run.buffers[i].bytes == 0) continue;
         const VkBufferCopy region{0, at[i], run.buffers[i].bytes};
-        vkCmdCopyBuffer(cmd, owned[i].handle(), staging.handle(), 1, &region);
+        fn.vkCmdCopyBuffer(cmd, owned[i].handle(), staging.handle(), 1, &region);
       }
-      memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+      memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                      VK_ACCESS_HOST_READ_BIT);
     });
   } catch (const Error& e) {

@@ -4,13 +4,14 @@
 #include <utility>
 
 #include "vulkan/check.hpp"
+#include "vulkan/context_impl.hpp"
 
 namespace gpuscan::vk {
 namespace {
 
-uint32_t find_memory_type(VkPhysicalDevice physical, uint32_t allowed, MemoryKind kind) {
+uint32_t find_memory_type(const Functions& fn, VkPhysicalDevice physical, uint32_t allowed, MemoryKind kind) {
   VkPhysicalDeviceMemoryProperties props;
-  vkGetPhysicalDeviceMemoryProperties(physical, &props);
+  fn.vkGetPhysicalDeviceMemoryProperties(physical, &props);
   constexpr VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   if (kind == MemoryKind::host_readback)
     for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
@@ -29,28 +30,29 @@ uint32_t find_memory_type(VkPhysicalDevice physical, uint32_t allowed, MemoryKin
 
 }  // namespace
 
-OwnedBuffer::OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size,
-                         VkBufferUsageFlags usage, MemoryKind kind)
-    : device_(device), size_(std::max<VkDeviceSize>(size, 4)), usage_(usage) {
+OwnedBuffer::OwnedBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind)
+    : fn_(&impl_of(ctx).fn), device_(ctx.device()), size_(std::max<VkDeviceSize>(size, 4)), usage_(usage) {
+  const Functions& fn = *fn_;
+  const VkDevice device = device_;
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = size_;
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  check(vkCreateBuffer(device, &info, nullptr, &buffer_), "vkCreateBuffer");
+  check(fn.vkCreateBuffer(device, &info, nullptr, &buffer_), "vkCreateBuffer");
   try {
     VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(device, buffer_, &req);
+    fn.vkGetBufferMemoryRequirements(device, buffer_, &req);
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = find_memory_type(physical, req.memoryTypeBits, kind);
+    alloc.memoryTypeIndex = find_memory_type(fn, ctx.physical_device(), req.memoryTypeBits, kind);
     // A buffer reached through its device address needs memory allocated for that (bufferDeviceAddress).
     VkMemoryAllocateFlagsInfo flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
     flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
     if (usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) alloc.pNext = &flags;
-    check(vkAllocateMemory(device, &alloc, nullptr, &memory_), "vkAllocateMemory");
-    check(vkBindBufferMemory(device, buffer_, memory_, 0), "vkBindBufferMemory");
+    check(fn.vkAllocateMemory(device, &alloc, nullptr, &memory_), "vkAllocateMemory");
+    check(fn.vkBindBufferMemory(device, buffer_, memory_, 0), "vkBindBufferMemory");
     if (kind != MemoryKind::device_local)
-      check(vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+      check(fn.vkMapMemory(device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
   } catch (...) {
     reset();
     throw;
@@ -60,6 +62,7 @@ OwnedBuffer::OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSiz
 OwnedBuffer& OwnedBuffer::operator=(OwnedBuffer&& other) noexcept {
   if (this != &other) {
     reset();
+    fn_ = std::exchange(other.fn_, nullptr);
     device_ = std::exchange(other.device_, VK_NULL_HANDLE);
     buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
@@ -72,8 +75,8 @@ OwnedBuffer& OwnedBuffer::operator=(OwnedBuffer&& other) noexcept {
 
 void OwnedBuffer::reset() noexcept {
   if (device_ == VK_NULL_HANDLE) return;
-  if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
-  if (memory_) vkFreeMemory(device_, memory_, nullptr);  // unmaps implicitly
+  if (buffer_) fn_->vkDestroyBuffer(device_, buffer_, nullptr);
+  if (memory_) fn_->vkFreeMemory(device_, memory_, nullptr);  // unmaps implicitly
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
   mapped_ = nullptr;

@@ -7,6 +7,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "gpuscan/vulkan.hpp"
+#include "vulkan/functions.hpp"
 
 namespace gpuscan::vk {
 
@@ -20,8 +21,8 @@ class OwnedBuffer {
   // Creates a buffer of `size` bytes (at least 4) with `usage`; host_visible and host_readback buffers
   // are mapped and coherent. With SHADER_DEVICE_ADDRESS usage its memory is allocated with
   // DEVICE_ADDRESS. Throws Errc::vulkan_error (e.g. VK_ERROR_OUT_OF_DEVICE_MEMORY).
-  OwnedBuffer(VkPhysicalDevice physical, VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage,
-              MemoryKind kind);
+  // The buffer keeps ctx's Vulkan functions: destroy it before ctx.
+  OwnedBuffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryKind kind);
   OwnedBuffer(OwnedBuffer&& other) noexcept { *this = std::move(other); }
   OwnedBuffer& operator=(OwnedBuffer&& other) noexcept;
   OwnedBuffer(const OwnedBuffer&) = delete;
@@ -36,6 +37,7 @@ class OwnedBuffer {
 
  private:
   void reset() noexcept;
+  const Functions* fn_ = nullptr;
   VkDevice device_ = VK_NULL_HANDLE;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;

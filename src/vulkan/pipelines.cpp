@@ -20,7 +20,7 @@ VkShaderModule Context::Impl::create_module(std::span<const uint32_t> spirv) con
   info.codeSize = code.size() * sizeof(uint32_t);
   info.pCode = code.data();
   VkShaderModule module = VK_NULL_HANDLE;
-  vk::check(vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
+  vk::check(fn.vkCreateShaderModule(device, &info, nullptr, &module), "vkCreateShaderModule");
   return module;
 }
 
@@ -78,7 +78,7 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
     info.stage.pNext = &required;
   }
   VkPipeline pipeline = VK_NULL_HANDLE;
-  vk::check(vkCreateComputePipelines(device, pipeline_cache, 1, &info, nullptr, &pipeline),
+  vk::check(fn.vkCreateComputePipelines(device, pipeline_cache, 1, &info, nullptr, &pipeline),
             "vkCreateComputePipelines");
   pipelines.emplace(key, pipeline);
   if (on_pipeline_statistics) report_pipeline_statistics(pipeline, key);
@@ -87,10 +87,8 @@ VkPipeline Context::Impl::pipeline(const PipelineKey& key) {
 
 // One call per pipeline executable: the variant, its constants, then the driver's statistics.
 void Context::Impl::report_pipeline_statistics(VkPipeline pipeline, const PipelineKey& key) const {
-  auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
-      vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
-  auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
-      vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+  const auto properties = fn.vkGetPipelineExecutablePropertiesKHR;
+  const auto statistics = fn.vkGetPipelineExecutableStatisticsKHR;
   if (!properties || !statistics) return;
   VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
   pipeline_info.pipeline = pipeline;
@@ -128,7 +126,7 @@ void Context::Impl::create_pipeline_cache(std::span<const std::byte> initial) {
     info.initialDataSize = initial.size();
     info.pInitialData = initial.data();
   }
-  vk::check(vkCreatePipelineCache(device, &info, nullptr, &pipeline_cache), "vkCreatePipelineCache");
+  vk::check(fn.vkCreatePipelineCache(device, &info, nullptr, &pipeline_cache), "vkCreatePipelineCache");
   owns_pipeline_cache = true;
 }
 
@@ -148,9 +146,9 @@ std::vector<std::byte> Context::pipeline_cache_data() const {
   std::shared_lock lock(impl_->pipelines_mutex);
   for (;;) {
     size_t size = 0;
-    vk::check(vkGetPipelineCacheData(impl_->device, impl_->pipeline_cache, &size, nullptr), "vkGetPipelineCacheData");
+    vk::check(impl_->fn.vkGetPipelineCacheData(impl_->device, impl_->pipeline_cache, &size, nullptr), "vkGetPipelineCacheData");
     std::vector<std::byte> data(size);
-    const VkResult r = vkGetPipelineCacheData(impl_->device, impl_->pipeline_cache, &size, data.data());
+    const VkResult r = impl_->fn.vkGetPipelineCacheData(impl_->device, impl_->pipeline_cache, &size, data.data());
     if (r == VK_INCOMPLETE) continue;
     vk::check(r, "vkGetPipelineCacheData");
     data.resize(size);
@@ -177,16 +175,16 @@ void Context::Impl::record_dispatch(VkCommandBuffer cmd, const PipelineKey& key,
   }
   const VkPipeline bound = pipeline(key);
   if (cmd == VK_NULL_HANDLE) return;  // a prepare_* call: building the pipeline was all it wanted
-  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
-  cmd_push_descriptor_set(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, count, writes);
+  fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bound);
+  fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, count, writes);
   // Always the whole range, unused words zero: push constants persist across pipelines, so words a
   // caller leaves out would keep an earlier dispatch's values (a compaction's offsets once reached a
   // scan as its carry-in).
   uint32_t words[push_constant_words] = {};
   std::copy_n(params.begin(), std::min<size_t>(params.size(), push_constant_words), words);
-  vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, words);
-  if (indirect) vkCmdDispatchIndirect(cmd, indirect->buffer, indirect->offset);
-  else vkCmdDispatch(cmd, groups_x, groups_y, 1);
+  fn.vkCmdPushConstants(cmd, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof words, words);
+  if (indirect) fn.vkCmdDispatchIndirect(cmd, indirect->buffer, indirect->offset);
+  else fn.vkCmdDispatch(cmd, groups_x, groups_y, 1);
 }
 
 }  // namespace gpuscan

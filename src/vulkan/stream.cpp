@@ -32,31 +32,30 @@ class Slot {
  public:
   Slot(const Context& ctx, VkDeviceSize chunk_bytes, VkDeviceSize result_bytes, const TempRequirements& temp)
       : ctx_(ctx) {
-    const VkPhysicalDevice physical = ctx.physical_device();
     const VkDevice device = ctx.device();
     constexpr VkBufferUsageFlags transfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | transfer | impl_of(ctx).address_usage();
-    staging = vk::OwnedBuffer(physical, device, chunk_bytes, transfer, vk::MemoryKind::host_visible);
-    data = vk::OwnedBuffer(physical, device, chunk_bytes, storage, vk::MemoryKind::device_local);
-    result = vk::OwnedBuffer(physical, device, result_bytes, storage, vk::MemoryKind::device_local);
-    this->temp = vk::OwnedBuffer(physical, device, temp.size, temp.usage, vk::MemoryKind::device_local);
+    staging = vk::OwnedBuffer(ctx, chunk_bytes, transfer, vk::MemoryKind::host_visible);
+    data = vk::OwnedBuffer(ctx, chunk_bytes, storage, vk::MemoryKind::device_local);
+    result = vk::OwnedBuffer(ctx, result_bytes, storage, vk::MemoryKind::device_local);
+    this->temp = vk::OwnedBuffer(ctx, temp.size, temp.usage, vk::MemoryKind::device_local);
     try {
       VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
       pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
       pool_info.queueFamilyIndex = ctx.queue_family_index();
-      vk::check(vkCreateCommandPool(device, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
+      vk::check(fn().vkCreateCommandPool(device, &pool_info, nullptr, &pool_), "vkCreateCommandPool");
       VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
       alloc.commandPool = pool_;
       alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
       alloc.commandBufferCount = 1;
-      vk::check(vkAllocateCommandBuffers(device, &alloc, &cmd_), "vkAllocateCommandBuffers");
+      vk::check(fn().vkAllocateCommandBuffers(device, &alloc, &cmd_), "vkAllocateCommandBuffers");
       VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-      vk::check(vkCreateFence(device, &fence_info, nullptr, &fence_), "vkCreateFence");
+      vk::check(fn().vkCreateFence(device, &fence_info, nullptr, &fence_), "vkCreateFence");
       if (ctx.device_info().timestamp_period_ns > 0) {
         VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         q.queryType = VK_QUERY_TYPE_TIMESTAMP;
         q.queryCount = 2;
-        vk::check(vkCreateQueryPool(device, &q, nullptr, &queries_), "vkCreateQueryPool");
+        vk::check(fn().vkCreateQueryPool(device, &q, nullptr, &queries_), "vkCreateQueryPool");
       }
     } catch (...) {
       destroy();
@@ -68,7 +67,7 @@ class Slot {
 
   ~Slot() {
     if (in_flight_ && !abandoned_ &&
-        vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, impl_of(ctx_).timeout_ns) != VK_SUCCESS)
+        fn().vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, impl_of(ctx_).timeout_ns) != VK_SUCCESS)
       abandoned_ = true;
     if (abandoned_) abandon();
     else destroy();
@@ -82,40 +81,40 @@ class Slot {
   // `download_bytes` from result to staging, with timestamps around `work`, and submits it.
   void submit(VkDeviceSize upload_bytes, VkDeviceSize download_bytes, const std::function<void(VkCommandBuffer)>& work) {
     const VkDevice device = ctx_.device();
-    vk::check(vkResetCommandPool(device, pool_, 0), "vkResetCommandPool");
-    vk::check(vkResetFences(device, 1, &fence_), "vkResetFences");
+    vk::check(fn().vkResetCommandPool(device, pool_, 0), "vkResetCommandPool");
+    vk::check(fn().vkResetFences(device, 1, &fence_), "vkResetFences");
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vk::check(vkBeginCommandBuffer(cmd_, &begin), "vkBeginCommandBuffer");
+    vk::check(fn().vkBeginCommandBuffer(cmd_, &begin), "vkBeginCommandBuffer");
     // The previous chunk in this slot is done (its fence was waited on); this barrier states the order
     // of its accesses before this chunk's for the record, as record_scan's contract asks for temp.
-    vk::memory_barrier(cmd_, compute_stage | VK_PIPELINE_STAGE_TRANSFER_BIT,
+    vk::memory_barrier(ctx_, cmd_, compute_stage | VK_PIPELINE_STAGE_TRANSFER_BIT,
                        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                        compute_stage | VK_PIPELINE_STAGE_TRANSFER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                            VK_ACCESS_TRANSFER_WRITE_BIT);
-    vk::copy_with_barrier(cmd_, staging.handle(), data.handle(), upload_bytes, VK_PIPELINE_STAGE_HOST_BIT,
+    vk::copy_with_barrier(ctx_, cmd_, staging.handle(), data.handle(), upload_bytes, VK_PIPELINE_STAGE_HOST_BIT,
                           VK_ACCESS_HOST_WRITE_BIT, compute_stage, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (queries_) {
-      vkCmdResetQueryPool(cmd_, queries_, 0, 2);
-      vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+      fn().vkCmdResetQueryPool(cmd_, queries_, 0, 2);
+      fn().vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
     }
     work(cmd_);
-    if (queries_) vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
-    vk::copy_with_barrier(cmd_, result.handle(), staging.handle(), download_bytes, compute_stage,
+    if (queries_) fn().vkCmdWriteTimestamp(cmd_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
+    vk::copy_with_barrier(ctx_, cmd_, result.handle(), staging.handle(), download_bytes, compute_stage,
                           VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    vk::check(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
+    vk::check(fn().vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &cmd_;
     std::lock_guard lock(impl_of(ctx_).queue_mutex);
-    vk::check(vkQueueSubmit(ctx_.queue(), 1, &submit, fence_), "vkQueueSubmit");
+    vk::check(fn().vkQueueSubmit(ctx_.queue(), 1, &submit, fence_), "vkQueueSubmit");
     in_flight_ = true;
   }
 
   // Waits for the submission; returns the GPU time of `work` (0 without timestamps).
   double wait() {
-    const VkResult waited = vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, impl_of(ctx_).timeout_ns);
+    const VkResult waited = fn().vkWaitForFences(ctx_.device(), 1, &fence_, VK_TRUE, impl_of(ctx_).timeout_ns);
     if (waited == VK_TIMEOUT) {
       abandoned_ = true;
       throw VulkanError(Errc::timeout,
@@ -128,7 +127,7 @@ class Slot {
     in_flight_ = false;
     if (!queries_) return 0;
     uint64_t stamps[2] = {0, 0};
-    vk::check(vkGetQueryPoolResults(ctx_.device(), queries_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
+    vk::check(fn().vkGetQueryPoolResults(ctx_.device(), queries_, 0, 2, sizeof(stamps), stamps, sizeof(uint64_t),
                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
               "vkGetQueryPoolResults");
     return static_cast<double>(stamps[1] - stamps[0]) * ctx_.device_info().timestamp_period_ns;
@@ -141,9 +140,9 @@ class Slot {
  private:
   void destroy() noexcept {
     const VkDevice device = ctx_.device();
-    if (queries_) vkDestroyQueryPool(device, queries_, nullptr);
-    if (fence_) vkDestroyFence(device, fence_, nullptr);
-    if (pool_) vkDestroyCommandPool(device, pool_, nullptr);
+    if (queries_) fn().vkDestroyQueryPool(device, queries_, nullptr);
+    if (fence_) fn().vkDestroyFence(device, fence_, nullptr);
+    if (pool_) fn().vkDestroyCommandPool(device, pool_, nullptr);
   }
   void abandon() noexcept {
     Context::Impl& impl = impl_of(ctx_);
@@ -152,6 +151,8 @@ class Slot {
     for (vk::OwnedBuffer* b : {&staging, &data, &result, &temp}) impl.abandoned_buffers.push_back(std::move(*b));
     if (queries_) impl.abandoned_queries.push_back(queries_);
   }
+
+  const vk::Functions& fn() const noexcept { return impl_of(ctx_).fn; }
 
   const Context& ctx_;
   VkCommandPool pool_ = VK_NULL_HANDLE;

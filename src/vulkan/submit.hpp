@@ -22,15 +22,15 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
                      SubmitTimes* times = nullptr);
 
 // Buffer-to-buffer copy followed by a barrier that orders it before `dst_stage` / `dst_access`.
-void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
+void copy_with_barrier(const Context& ctx, VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
                        VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                        VkAccessFlags dst_access);
 
-void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                    VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+void memory_barrier(const Context& ctx, VkCommandBuffer cmd, VkPipelineStageFlags src_stage,
+                    VkAccessFlags src_access, VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
 
 // Compute-shader writes before it visible to compute-shader reads and writes after it; nothing where cmd
 // is VK_NULL_HANDLE (the prepare_* walks).
-void compute_barrier(VkCommandBuffer cmd);
+void compute_barrier(const Context& ctx, VkCommandBuffer cmd);
 
 }  // namespace gpuscan::vk

@@ -17,7 +17,7 @@ Buffer::Buffer(const Context& ctx, VkDeviceSize bytes, VkBufferUsageFlags usage,
   const vk::MemoryKind kind = memory == Memory::device_local   ? vk::MemoryKind::device_local
                               : memory == Memory::host_visible ? vk::MemoryKind::host_visible
                                                                : vk::MemoryKind::host_readback;
-  buffer_ = std::make_unique<vk::OwnedBuffer>(ctx.physical_device(), ctx.device(), bytes, usage, kind);
+  buffer_ = std::make_unique<vk::OwnedBuffer>(ctx, bytes, usage, kind);
 }
 
 Buffer::Buffer(Buffer&&) noexcept = default;
@@ -35,15 +35,15 @@ void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffe
   if (times) *times = {t.record, t.submit, t.wait, t.gpu};
 }
 
-void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+void memory_barrier(const Context& ctx, VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  vk::memory_barrier(cmd, src_stage, src_access, dst_stage, dst_access);
+  vk::memory_barrier(ctx, cmd, src_stage, src_access, dst_stage, dst_access);
 }
 
-void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
+void copy_with_barrier(const Context& ctx, VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
                        VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                        VkAccessFlags dst_access) {
-  vk::copy_with_barrier(cmd, src, dst, bytes, src_stage, src_access, dst_stage, dst_access);
+  vk::copy_with_barrier(ctx, cmd, src, dst, bytes, src_stage, src_access, dst_stage, dst_access);
 }
 
 void add_kernel(const Context& ctx, const std::string& name, std::span<const uint32_t> spirv) {

@@ -16,13 +16,13 @@ class BusyDevice {
   BusyDevice() : ctx_(make_validated_context()) {
     constexpr VkDeviceSize bytes = 16u << 20;
     constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    a_ = vk::OwnedBuffer(ctx_.physical_device(), ctx_.device(), bytes, usage, vk::MemoryKind::device_local);
-    b_ = vk::OwnedBuffer(ctx_.physical_device(), ctx_.device(), bytes, usage, vk::MemoryKind::device_local);
+    a_ = vk::OwnedBuffer(ctx_, bytes, usage, vk::MemoryKind::device_local);
+    b_ = vk::OwnedBuffer(ctx_, bytes, usage, vk::MemoryKind::device_local);
     thread_ = std::thread([this, bytes] {
       while (!stop_) {
         vk::submit_and_wait(ctx_, [&](VkCommandBuffer cmd) {
           for (int i = 0; i < 8; ++i)
-            vk::copy_with_barrier(cmd, (i % 2 ? b_ : a_).handle(), (i % 2 ? a_ : b_).handle(), bytes,
+            vk::copy_with_barrier(ctx_, cmd, (i % 2 ? b_ : a_).handle(), (i % 2 ? a_ : b_).handle(), bytes,
                                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                                   VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
         });

@@ -76,11 +76,11 @@ class CompactIndirectTest : public GpuTest, public ::testing::WithParamInterface
     if (flagged) args.flags = fl.view();
     args.count_from = IndirectCount{words.view(), as_64, words.view(8)};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       if (partition) flagged ? record_partition_flagged(ctx, cmd, args) : record_partition_if(ctx, cmd, args);
       else flagged ? record_select_flagged(ctx, cmd, args) : record_select_if(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     const size_t n = static_cast<size_t>(std::min<uint64_t>(gpu_count, bound));
@@ -207,22 +207,22 @@ TEST_F(CompactChainTest, CompactionFeedsCompactionAndReductionFeedsCompaction) {
   poison(counts.data(), 16);
   const Predicate big = Predicate::greater<uint32_t>(0x40000000u), odd = Predicate::bits_set(1);
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     record_select_if(ctx, cmd, {c, n, in.view(), {}, big, mid.view(), counts.view(0), t1.view()});
     record_reduce(ctx, cmd, {rc, n, ones_buf.view(), counts.view(8), rtemp.view()});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     SelectArgs second{c, n, mid.view(), {}, odd, out.view(), counts.view(4), t2.view()};
     second.count_from = IndirectCount{counts.view(0)};
     record_partition_if(ctx, cmd, second);
     // The third step's count and count_out share a buffer with the second's count_out.
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     SelectArgs third{c, n, in.view(), {}, odd, out3.view(), counts.view(12), t3.view()};
     third.count_from = IndirectCount{counts.view(8)};
     record_select_if(ctx, cmd, third);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
   });
   std::vector<uint32_t> first, second, third;

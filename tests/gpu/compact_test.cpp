@@ -120,7 +120,7 @@ class CompactTest : public CompactChecks<Context, GpuTest> {
     args.temp = temp.view();
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       record_run_length_encode(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     const size_t r = want_values.size();
@@ -248,7 +248,7 @@ void record_at_offsets(const Context& ctx, bool partition, size_t in_at) {
                        count.view(8), temp.view(req.alignment)};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       partition ? record_partition_if(ctx, cmd, a) : record_select_if(ctx, cmd, a);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     const auto negative = [](T v) { return v < T(0); };
@@ -314,7 +314,7 @@ TEST_F(CompactRecordTest, FlagsOffNotOnAVectorBoundary) {
       vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
         if (partitioned) record_partition_flagged(ctx, cmd, a);
         else record_select_flagged(ctx, cmd, a);
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
       });
       const std::string what = std::string(to_string(path)) + " " + std::string(to_string(algorithm)) +
@@ -333,7 +333,7 @@ TEST_F(CompactRecordTest, PartitionEmptyInput) {
   a.count_out = count.view();
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
     record_partition_if(ctx, cmd, a);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   EXPECT_EQ(count.data()[0], 0u);
@@ -350,7 +350,7 @@ TEST_F(CompactRecordTest, EmptyInputWritesZeroCount) {
   a.count_out = count.view();
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
     record_select_flagged(ctx, cmd, a);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   EXPECT_EQ(count.data()[0], 0u);
@@ -556,7 +556,7 @@ TEST_F(CompactRecordTest, SinglePassReusesItsSelfClearedTemp) {
     SelectArgs a{cfg, n, in.view(), {}, Predicate::greater(threshold), out.view(), count.view(), temp.view(), true};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       record_select_if(ctx, cmd, a);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     std::vector<uint32_t> want;
@@ -668,7 +668,7 @@ TEST_F(CompactRunLengthMisuseTest, EmptyInputWritesZeroRuns) {
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       if (non_trivial) record_non_trivial_runs(ctx, cmd, a);
       else record_run_length_encode(ctx, cmd, a);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     EXPECT_EQ(runs.data()[0], 0u) << (non_trivial ? "non-trivial" : "encode");

@@ -39,13 +39,13 @@ RecordedScan<T> record_custom(const Context& ctx, const std::vector<T>& input, c
   if (n) std::memcpy(in_place ? out.data() + guard : in.data(), input.data(), n * sizeof(T));
   std::vector<T> before(out.data(), out.data() + n + 2 * guard);
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     const BufferView dst = out.view(guard * sizeof(T));
     ScanArgs args{config, n, in_place ? dst : in.view(), dst, temp.view()};
     if (gpu_count) args.count_from = IndirectCount{count.view()};
     record_scan(ctx, cmd, args);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
   });
   RecordedScan<T> r;

@@ -74,7 +74,7 @@ struct HostBuffer {
   vk::OwnedBuffer buffer;
   HostBuffer(const Context& ctx, size_t bytes,
              VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT)
-      : buffer(ctx.physical_device(), ctx.device(), bytes, usage, vk::MemoryKind::host_visible) {}
+      : buffer(ctx, bytes, usage, vk::MemoryKind::host_visible) {}
   T* data() const { return static_cast<T*>(buffer.mapped()); }
   BufferView view(VkDeviceSize offset = 0) const { return buffer.view(offset); }
 };

@@ -55,12 +55,12 @@ std::vector<uint64_t> run(const Context& ctx, const std::vector<T>& input, const
       std::memcpy(counts.data() + (kGuard + i) * cbytes, &v, cbytes);  // little-endian: low bytes first
     }
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
     record_histogram(ctx, cmd, {c, bins, n, n ? in.view(in_offset * sizeof(T)) : BufferView{},
                                 counts.view(kGuard * cbytes), temp.view()});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   for (size_t i = 0; i < kGuard * cbytes; ++i) {
@@ -342,11 +342,11 @@ TEST_F(HistogramTest, CountFromGpuMemory) {
         HistogramArgs args{{.type = DataType::f32}, bins, bound, in.view(), counts.view(), temp.view()};
         args.count_from = IndirectCount{words.view(4), wide, words.view(12)};
         vk::submit_and_wait(*ctx, [&](VkCommandBuffer cmd) {
-          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+          vk::memory_barrier(*ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
           record_histogram(*ctx, cmd, args);
-          vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+          vk::memory_barrier(*ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                              VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
         });
         const std::vector<float> used(all.begin(), all.begin() + static_cast<ptrdiff_t>(std::min(count, bound)));

@@ -58,13 +58,13 @@ class IndirectTest : public GpuTest, public ::testing::WithParamInterface<Algori
     count.data()[2] = 0xA5A5A5A5u;                        // the status word, poisoned
     IndirectCount from{count.view(), as_64, count.view(8)};
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       ScanArgs args{c, bound, in.view(), out.view(), temp.view()};
       args.count_from = from;
       if (initial) args.initial_bits = element_bits(*initial);
       record_scan(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     const size_t n = static_cast<size_t>(std::min<uint64_t>(gpu_count, bound));
@@ -202,12 +202,12 @@ TEST_F(IndirectReduceTest, CountsUpToAndPastTheBound) {
       words.data()[0] = static_cast<uint32_t>(count);
       words.data()[2] = 0xA5A5A5A5u;
       vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+        vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         ReduceArgs args{config, bound, in.view(), out.view(), temp.view()};
         args.count_from = IndirectCount{words.view(), false, words.view(8)};
         record_reduce(ctx, cmd, args);
-        vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
       });
       const size_t n = static_cast<size_t>(std::min<uint64_t>(count, bound));
@@ -245,10 +245,10 @@ TEST_F(IndirectArgsTest, WritesTheDispatchCommandOfACountInGpuMemory) {
                       .elements_per_workgroup = c.per, .command = words.view(4 * c.at)};
     if (c.status) args.count.status = words.view(4 * 12);
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
       record_indirect_args(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     const std::array<uint32_t, 3> want = c.command(7);

@@ -26,7 +26,7 @@ struct VulkanPlans {
     poison(output.data(), bytes);
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       plan.record(cmd, {.count = in.size(), .input = input.view(), .output = output.view(), .temp = temp.view()});
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     return {output.data(), output.data() + in.size()};

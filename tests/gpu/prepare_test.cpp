@@ -31,13 +31,13 @@ std::vector<size_t> counts_to_record(std::mt19937_64& rng) {
   return counts;
 }
 
-void host_to_compute(VkCommandBuffer cmd) {
-  vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+void host_to_compute(const Context& ctx, VkCommandBuffer cmd) {
+  vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
-void compute_to_host(VkCommandBuffer cmd) {
-  vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+void compute_to_host(const Context& ctx, VkCommandBuffer cmd) {
+  vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                      VK_ACCESS_HOST_READ_BIT);
 }
 
@@ -49,10 +49,10 @@ std::vector<uint32_t> recorded_scan(const Context& ctx, const std::vector<uint32
   HostBuffer<uint32_t> temp(ctx, std::max<VkDeviceSize>(req.size, 4), req.usage);
   std::memcpy(in.data(), input.data(), n * 4);
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    host_to_compute(cmd);
+    host_to_compute(ctx, cmd);
     record_scan(ctx, cmd,
                 {.config = config, .count = n, .input = in.view(), .output = out.view(), .temp = temp.view()});
-    compute_to_host(cmd);
+    compute_to_host(ctx, cmd);
   });
   return {out.data(), out.data() + n};
 }
@@ -68,9 +68,9 @@ std::vector<uint32_t> recorded_selection(const Context& ctx, const std::vector<u
   if (flags) std::memcpy(flag_buffer.data(), flags->data(), n * 4);
   const SelectArgs args{{}, n, in.view(), flag_buffer.view(), predicate, out.view(), kept.view(), temp.view()};
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    host_to_compute(cmd);
+    host_to_compute(ctx, cmd);
     flags ? record_select_flagged(ctx, cmd, args) : record_select_if(ctx, cmd, args);
-    compute_to_host(cmd);
+    compute_to_host(ctx, cmd);
   });
   return {out.data(), out.data() + std::min<size_t>(kept.data()[0], n)};
 }

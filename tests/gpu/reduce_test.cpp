@@ -27,12 +27,12 @@ T record_reduce_and_run(const Context& ctx, const std::vector<T>& input, const R
   poison(temp.data(), req.size + 64);
   const std::vector<T> before(out.data(), out.data() + 2 * guard + 1);
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     // n == 0: no input buffer at all.
     record_reduce(ctx, cmd, {config, n, n ? in.view(in_offset * sizeof(T)) : BufferView{}, out.view(guard * sizeof(T)),
                              temp.view()});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   for (size_t i = 0; i < 2 * guard + 1; ++i)

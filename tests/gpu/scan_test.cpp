@@ -295,10 +295,10 @@ TEST_F(ScanLayoutTest, SinglePassLeavesItsStateZeroed) {
     ScanArgs args{config, n, in.view(), out.view(), temp.view()};
     args.temp_zeroed = true;
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       record_scan(ctx, cmd, args);
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     std::vector<uint32_t> got(out.data(), out.data() + n);

@@ -55,11 +55,11 @@ Recorded<T> record_reduction(const Context& ctx, const std::vector<T>& values, c
   poison(temp.data(), req.size + 64);
   const std::vector<T> before(out.data(), out.data() + segments + 2 * guard);
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     record_segmented_reduce(ctx, cmd, {config, n, segments, in.view(), offs.view(), out.view(guard * sizeof(T)),
                                        temp.view()});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   Recorded<T> r;

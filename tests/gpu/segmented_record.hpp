@@ -56,7 +56,7 @@ RecordedScan<T> record_segmented(const Context& ctx, const std::vector<T>& input
   if (at.in_place && n) std::memcpy(out.data() + at.guard, input.data(), n * sizeof(T));
 
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     SegmentedScanArgs args;
     args.config = config;
@@ -68,7 +68,7 @@ RecordedScan<T> record_segmented(const Context& ctx, const std::vector<T>& input
     args.temp = temp.view();
     if (from) args.count_from = IndirectCount{count.view(), from->is_64bit, count.view(8)};
     record_segmented_scan(ctx, cmd, args);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   if (from) from->status = count.data()[2];

@@ -74,14 +74,14 @@ Sorted run(const Context& ctx, std::span<const std::byte> keys, std::span<const 
   if (!keys.empty()) std::memcpy(keys_in.data(), keys.data(), keys.size());
   if (!values.empty()) std::memcpy(values_in.data(), values.data(), values.size());
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (pairs)
       record_sort_pairs(ctx, cmd, {config, bound, keys_in.view(), keys_out.view(), values_in.view(),
                                    values_out.view(), temp.view(), indices, count_from});
     else
       record_sort(ctx, cmd, {config, bound, keys_in.view(), keys_out.view(), temp.view(), count_from});
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
   });
   keys_out.expect_guards();

@@ -115,10 +115,10 @@ TEST_P(WindowTest, InPlace) {
     HostBuffer<uint32_t> temp(ctx, req.size, req.usage);
     poison(temp.data(), req.size);
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
       record_scan(ctx, cmd, {c, n, buf.view(), buf.view(), temp.view()});
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     const std::vector<uint32_t> got(buf.data(), buf.data() + n);
@@ -309,7 +309,7 @@ TEST_P(CompactWindowTest, RecordedSelectionLeavesTheTailAlone) {
     const Predicate odd = Predicate::bits_set(1);
     vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
       record_select_if(ctx, cmd, {cfg, n, in.view(), {}, odd, out.view(16), count.view(4), temp.view()});
-      vk::memory_barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+      vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     });
     std::vector<uint32_t> want;

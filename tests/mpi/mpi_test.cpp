@@ -263,7 +263,7 @@ vk::OwnedBuffer device_buffer(const Context& ctx, size_t bytes, const std::vecto
   bytes = std::max<size_t>(bytes, 4);
   constexpr VkBufferUsageFlags usage =
       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  vk::OwnedBuffer buffer(ctx.physical_device(), ctx.device(), bytes, usage, vk::MemoryKind::device_local);
+  vk::OwnedBuffer buffer(ctx, bytes, usage, vk::MemoryKind::device_local);
   HostBuffer<std::byte> staging(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   poison(staging.data(), bytes);
   if (!values.empty()) std::memcpy(staging.data() + at, values.data(), values.size() * sizeof(T));
@@ -284,7 +284,7 @@ std::vector<T> download(const Context& ctx, const vk::OwnedBuffer& buffer, size_
   vk::submit_and_wait(ctx, [&](VkCommandBuffer cmd) {
     const VkBufferCopy region{at, 0, count * sizeof(T)};
     vkCmdCopyBuffer(cmd, buffer.handle(), staging.view().buffer, 1, &region);
-    vk::memory_barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+    vk::memory_barrier(ctx, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                        VK_ACCESS_HOST_READ_BIT);
   });
   std::memcpy(out.data(), staging.data(), count * sizeof(T));

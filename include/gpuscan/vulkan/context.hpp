@@ -189,6 +189,11 @@ struct ContextCreateInfo {
   // driver, a truncated or damaged file) is ignored: the cache then starts empty, and creation never
   // fails because of it. Exceptions from the callback propagate out of create().
   std::function<std::vector<std::byte>(const DeviceInfo&)> load_pipeline_cache;
+  // Optional: the vkGetInstanceProcAddr gpuscan loads every Vulkan function through (an application's
+  // loader: volk's, or one it resolved itself). null: gpuscan opens the system loader at run time
+  // (libvulkan.so.1; Errc::no_device where there is none). gpuscan links no Vulkan symbol (docs/scan.md,
+  // "Your own Vulkan loader").
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
 };
 
 // An application's own Vulkan objects for Context::adopt. gpuscan does not destroy them. The device
@@ -229,12 +234,17 @@ struct AdoptInfo {
   // VK_NULL_HANDLE: gpuscan creates an empty cache of its own.
   VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
   std::optional<uint32_t> fence_poll_us;  // as ContextCreateInfo::fence_poll_us
+  // The vkGetInstanceProcAddr the instance was created through (volk's `vkGetInstanceProcAddr` after
+  // volkInitialize, or the application's own): gpuscan loads the instance's and the device's functions
+  // through it (device-level ones through vkGetDeviceProcAddr). null: the system loader's, opened at run time.
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
 };
 
 // The DeviceInfo of one of `instance`'s physical devices: an application's own, before it creates a device
 // on it or after. Errc::null_handle for a null handle, Errc::invalid_argument if `physical` is not one of
-// the devices the instance enumerates.
-DeviceInfo device_info_of(VkInstance instance, VkPhysicalDevice physical);
+// the devices the instance enumerates. `get_instance_proc_addr`: as AdoptInfo's (null: the system loader).
+DeviceInfo device_info_of(VkInstance instance, VkPhysicalDevice physical,
+                          PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr);
 
 // What gpuscan enables on a device it creates itself, for an application that creates its own device
 // and adopts it: the extensions and features to enable, each one the physical device supports, and the
@@ -265,6 +275,8 @@ class DeviceRequirements {
     bool validation_layer = false;
     // VK_KHR_pipeline_executable_properties, for ContextCreateInfo::on_pipeline_statistics.
     bool pipeline_statistics = false;
+    // As AdoptInfo::get_instance_proc_addr (null: the system loader).
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
   };
   DeviceRequirements(VkInstance instance, VkPhysicalDevice physical, Options options);
   DeviceRequirements(VkInstance instance, VkPhysicalDevice physical) : DeviceRequirements(instance, physical, Options{}) {}
@@ -302,13 +314,13 @@ class Context {
   static Context create(const ContextCreateInfo& info = {});
   // Uses the application's instance, device and queue.
   static Context adopt(const AdoptInfo& info);
-  // Every physical device the Vulkan loader reports, in order. Throws Errc::no_device without a loader
-  // or driver.
-  static std::vector<DeviceInfo> list_devices();
+  // Every physical device the Vulkan loader reports, in order (through `get_instance_proc_addr`, or the
+  // system loader where null). Throws Errc::no_device without a loader or driver.
+  static std::vector<DeviceInfo> list_devices(PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr);
   // The devices Context::create chooses among when no selector is given: those gpuscan can run on, of
   // the best type present (discrete GPUs if any, else integrated, virtual, CPU), in enumeration order.
   // create() takes the first; gpuscan::mpi spreads the ranks of a node over all of them.
-  static std::vector<DeviceInfo> preferred_devices();
+  static std::vector<DeviceInfo> preferred_devices(PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr);
   // Device extensions an adopted device must have enabled.
   static std::vector<const char*> required_device_extensions();
 

@@ -75,13 +75,14 @@ struct SubmitTimes {
 void submit_and_wait(const Context& ctx, const std::function<void(VkCommandBuffer)>& record,
                      SubmitTimes* times = nullptr);
 
-// The library's own command helpers, for the caller's commands around gpuscan's (plain Vulkan): a global
+// The library's own command helpers, for the caller's commands around gpuscan's (plain Vulkan, through ctx's
+// Vulkan functions, so a program that links no loader may use them): a global
 // memory barrier from `src_stage` / `src_access` to `dst_stage` / `dst_access`; and a copy of `bytes` from
 // the start of `src` to the start of `dst`, after what `src_stage` / `src_access` name and before what
 // `dst_stage` / `dst_access` name.
-void memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+void memory_barrier(const Context& ctx, VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                     VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
-void copy_with_barrier(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
+void copy_with_barrier(const Context& ctx, VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, VkDeviceSize bytes,
                        VkPipelineStageFlags src_stage, VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                        VkAccessFlags dst_access);
 
