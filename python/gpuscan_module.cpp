@@ -1394,6 +1394,43 @@ void check_op(gpuscan::Op op, const DeviceArray& a, const char* function) {
                           "' is defined on integer dtypes only, not " + dtype_name(a.dtype()));
 }
 
+// python/widen.comp, compiled by glslc at build time.
+constexpr uint32_t widen_spirv[] = {
+#include "widen.words"
+};
+
+// `a` (int32 or uint32) as a new array of the 8-byte integer dtype `to`, extended by a's signedness (as
+// numpy's astype), by the module's own kernel (python/widen.comp) through testkit::record_kernel: one
+// dispatch per window that fits one storage binding, each bound at an offset the device accepts.
+DeviceArray device_widen(const std::shared_ptr<State>& state, const DeviceArray& a, const py::dtype& to) {
+  DeviceArray out = new_device_array(state, to, a.size());
+  if (a.size() == 0) return out;
+  const gpuscan::DeviceInfo& info = state->ctx.device_info();
+  const VkBuffer src = a.storage()->buffer.handle(), dst = out.storage()->buffer.handle();
+  const VkDeviceSize src_bytes = a.storage()->buffer.size();
+  const uint64_t align = std::max<uint64_t>(info.min_storage_buffer_offset_alignment, 4);
+  // Elements per window: its output (8 bytes each) and its input (4 each, from up to `align` bytes
+  // before it) within one binding; a multiple of the workgroup, at most 2^30 (the kernel's word indices).
+  const uint64_t window = std::min<uint64_t>((info.max_storage_buffer_range - align) / 8 / 256 * 256, 1u << 30);
+  const std::string kernel = "gpuscan_python.widen";
+  tk::add_kernel(state->ctx, kernel, widen_spirv);
+  run_on_device(*state, [&](VkCommandBuffer cmd) {
+    for (uint64_t start = 0; start < a.size(); start += window) {
+      const uint64_t n = std::min(window, a.size() - start);
+      const uint64_t src_at = (a.offset() + start) * 4, src_base = src_at / align * align;
+      const uint64_t groups = (n + 255) / 256;
+      const auto gx = static_cast<uint32_t>(std::min<uint64_t>(groups, info.max_workgroup_count[0]));
+      const auto gy = static_cast<uint32_t>((groups + gx - 1) / gx);
+      const VkDescriptorBufferInfo buffers[2] = {{src, src_base, std::min(src_bytes - src_base, src_at - src_base + n * 4)},
+                                                 {dst, start * 8, n * 8}};
+      const uint32_t params[5] = {static_cast<uint32_t>(n), static_cast<uint32_t>((src_at - src_base) / 4), 0,
+                                  a.dtype().kind() == 'i' ? 1u : 0u, gx * 256};
+      tk::record_kernel(state->ctx, cmd, kernel, {}, buffers, params, gx, gy);
+    }
+  });
+  return out;
+}
+
 py::object device_scan(const std::shared_ptr<State>& state, const DeviceArray& a, gpuscan::ScanConfig config,
                        const char* function) {
   check_op(config.op, a, function);
@@ -1717,9 +1754,8 @@ py::object device_unique(const std::shared_ptr<State>& state, const DeviceArray&
   return device_select(state, input, py::str("run-start"), config, false, "unique");
 }
 
-// cumsum / cumprod of a device array: 1-D, scanned in its own dtype. numpy's accumulate dtype differs
-// for int32 and uint32 (int64, uint64 on Linux); gpuscan does not convert dtypes on the GPU, so that
-// case raises unless dtype= names the array's own.
+// cumsum / cumprod of a device array: 1-D, in numpy's dtype (dtype=, else numpy's accumulate dtype:
+// int64 and uint64 for int32 and uint32 on Linux, widened on the GPU first); other conversions raise.
 py::object device_cumulative(const std::shared_ptr<State>& state, const DeviceArray& a, const py::object& axis,
                              const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
   if (!out.is_none())
@@ -1729,15 +1765,16 @@ py::object device_cumulative(const std::shared_ptr<State>& state, const DeviceAr
   const py::dtype result = !dtype.is_none() ? py::dtype::from_args(dtype)
                            : k == 'i' || k == 'u' ? accumulate_dtype(a.dtype(), op)
                                                   : a.dtype();
-  if (!result.equal(a.dtype()))
-    throw py::type_error(std::string(function) + "(): numpy accumulates " + dtype_name(a.dtype()) + " in " +
-                         dtype_name(result) + ", and gpuscan does not convert dtypes on the GPU; pass dtype=" +
-                         dtype_name(a.dtype()) + " to accumulate in it (wrapping), or upload a.astype(numpy." +
-                         dtype_name(result) + ")");
+  const auto integer = [](const py::dtype& t) { return t.kind() == 'i' || t.kind() == 'u'; };
+  const bool widen = integer(a.dtype()) && integer(result) && a.itemsize() == 4 && result.itemsize() == 8;
+  if (!result.equal(a.dtype()) && !widen)
+    throw py::type_error(std::string(function) + "(): accumulating " + dtype_name(a.dtype()) + " in " +
+                         dtype_name(result) + " needs a conversion gpuscan does not run on the GPU (it widens 32-bit "
+                         "integers to 64 bits only); upload a.astype(numpy." + dtype_name(result) + ")");
   gpuscan::ScanConfig config;
   config.kind = gpuscan::ScanKind::inclusive;
   config.op = op;
-  return device_scan(state, a, config, function);
+  return device_scan(state, widen ? device_widen(state, a, result) : a, config, function);
 }
 
 // gpuscan.Context. All access to state_ happens with the GIL held.
