@@ -938,6 +938,16 @@ std::vector<py::object> run_primitive(std::shared_ptr<State> state, const char* 
   return result;
 }
 
+// A registered primitive on device arrays (`inputs` holding one): the primitives the device-array section
+// below implements overload this; the others raise.
+template <class P>
+std::vector<py::object> device_primitive(const std::shared_ptr<State>&, const char* function, const P&,
+                                         const std::vector<py::object>&) {
+  not_on_device(std::string(function) + "() does not take device arrays; pass a.get()");
+}
+std::vector<py::object> device_primitive(const std::shared_ptr<State>& state, const char* function,
+                                         const gpuscan::primitive::RunLength& d, const std::vector<py::object>& inputs);
+
 // The call of a registered primitive's function: arguments as the section's comment says. `fixed`:
 // flags the registration sets, which are no keywords then.
 template <class P>
@@ -945,10 +955,6 @@ py::object call_primitive(std::shared_ptr<State> state, const std::string& funct
                           const std::vector<std::string_view>& fixed, const py::args& args, const py::kwargs& kwargs) {
   using S = gpuscan::Signature<P>;
   P d;
-  for (const py::handle& h : args)
-    if (as_device(h)) not_on_device(function + "() does not take device arrays; pass a.get()");
-  for (const auto& item : kwargs)
-    if (as_device(item.second)) not_on_device(function + "() does not take device arrays; pass a.get()");
   std::vector<gpuscan::Setting> settings = S::settings(d);
   for (const gpuscan::Setting& s : settings)
     for (std::string_view f : fixed)
@@ -998,7 +1004,9 @@ py::object call_primitive(std::shared_ptr<State> state, const std::string& funct
     if (!inputs[i])
       throw py::type_error(function + "() missing required argument '" +
                            (i == 0 ? std::string("a") : python_name(specs[i].name)) + "'");
-  const std::vector<py::object> out = run_primitive<P>(std::move(state), function.c_str(), d, inputs);
+  const bool on_gpu = std::ranges::any_of(inputs, [](const py::object& o) { return as_device(o) != nullptr; });
+  const std::vector<py::object> out = on_gpu ? device_primitive(state, function.c_str(), d, inputs)
+                                             : run_primitive<P>(std::move(state), function.c_str(), d, inputs);
   if (out.size() == 1) return out[0];
   py::tuple t(out.size());
   for (size_t i = 0; i < out.size(); ++i) t[i] = out[i];
@@ -1738,20 +1746,64 @@ py::tuple device_unique_by_key(const std::shared_ptr<State>& state, const py::ob
   return py::make_tuple(keys_out.slice(0, kept), values_out.slice(0, kept));
 }
 
+// The runs of a device array (a RunLength record): each run's first element (encode) or start
+// (non-trivial), and its length, as int64 (numpy's intp), widened from the kernel's u32 on the GPU. The
+// run count comes back to size the results.
+struct DeviceRuns {
+  std::optional<DeviceArray> values, offsets;
+  DeviceArray lengths;
+};
+
+DeviceRuns device_runs(const std::shared_ptr<State>& state, const DeviceArray& a, gpuscan::primitive::RunLength d) {
+  d.config.type = a.type();
+  const uint64_t n = a.size();
+  const py::dtype u32 = py::dtype::of<uint32_t>(), intp = py::dtype::of<std::intptr_t>();
+  const uint64_t room = d.non_trivial ? n / 2 : n;
+  DeviceArray values = new_device_array(state, a.dtype(), d.non_trivial ? 0 : n);
+  DeviceArray lengths = new_device_array(state, u32, room), offsets = new_device_array(state, u32, d.non_trivial ? room : 0);
+  uint64_t runs = 0;
+  if (n > 0) {
+    const gpuscan::Plan<gpuscan::primitive::RunLength> plan(state->ctx, d, device_limits(n, {&a}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    tk::Buffer count = readback_buffer(*state, 4);
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = n,
+                        .input = a.view(),
+                        .values = d.non_trivial ? gpuscan::BufferView{} : values.view(),
+                        .lengths = lengths.view(),
+                        .offsets = d.non_trivial ? offsets.view() : gpuscan::BufferView{},
+                        .count_out = count.view(),
+                        .temp = temp.view()});
+    });
+    std::memcpy(&runs, count.mapped(), 4);
+  }
+  DeviceRuns out{.lengths = device_widen(state, lengths.slice(0, runs), intp)};
+  if (d.non_trivial) out.offsets = device_widen(state, offsets.slice(0, runs), intp);
+  else out.values = values.slice(0, runs);
+  return out;
+}
+
+std::vector<py::object> device_primitive(const std::shared_ptr<State>& state, const char* function,
+                                         const gpuscan::primitive::RunLength& d, const std::vector<py::object>& inputs) {
+  const DeviceRuns runs = device_runs(state, on_device(state, inputs.at(0), function), d);
+  return {py::cast(d.non_trivial ? *runs.offsets : *runs.values), py::cast(runs.lengths)};
+}
+
 // unique of a device array: the run starts (after a sort with sort=True). equal_nan=True (merging runs
 // of NaNs) is only a difference where there are two NaNs or more; that case raises.
 py::object device_unique(const std::shared_ptr<State>& state, const DeviceArray& a, bool return_counts,
                          const std::string& algorithm, bool sort, bool equal_nan, bool return_index,
                          bool return_inverse) {
-  if (return_counts || return_index || return_inverse)
-    not_on_device("unique(): return_counts, return_index and return_inverse are not supported for device arrays "
-                  "(numpy gives them as intp, which the GPU does not produce here); pass a.get()");
+  if (return_index || return_inverse)
+    not_on_device("unique(): return_index and return_inverse are not supported for device arrays; pass a.get()");
   const gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
   const DeviceArray input = sort ? device_sort(state, a, nullptr, false, "auto").first : a;
   if (equal_nan && device_nan_count(state, input) > 1)
     not_on_device("unique(): this device array holds several NaNs, and equal_nan=True (merging runs of NaNs) is "
                   "not supported for device arrays; pass equal_nan=False or a.get()");
-  return device_select(state, input, py::str("run-start"), config, false, "unique");
+  if (!return_counts) return device_select(state, input, py::str("run-start"), config, false, "unique");
+  const DeviceRuns runs = device_runs(state, input, {.config = config});
+  return py::make_tuple(*runs.values, runs.lengths);
 }
 
 // cumsum / cumprod of a device array: 1-D, in numpy's dtype (dtype=, else numpy's accumulate dtype:
@@ -2096,8 +2148,13 @@ void def_primitive(py::module_& m, py::class_<ContextObject>& context_class, con
   m.def(
       name,
       [function, fixed](const py::args& args, const py::kwargs& kwargs) {
-        return call_primitive<P>(default_context().cast<const ContextObject&>().state(), function, fixed, args,
-                                 kwargs);
+        // On the Context of the first device array among the arguments, else on default_context().
+        std::vector<py::handle> given(args.begin(), args.end());
+        for (const auto& item : kwargs) given.push_back(item.second);
+        const auto device = std::ranges::find_if(given, [](const py::handle& h) { return as_device(h) != nullptr; });
+        return call_primitive<P>(device != given.end() ? as_device(*device)->state(function.c_str())
+                                                       : default_context().cast<const ContextObject&>().state(),
+                                 function, fixed, args, kwargs);
       },
       docstring.c_str());
 }
@@ -2130,8 +2187,8 @@ Device arrays keep data on the GPU between calls, as CuPy's arrays do:
 Every function takes device arrays (1-D, of the six dtypes above) and returns device arrays; with a
 device array among the inputs, host arrays given beside it are uploaded. reduce returns a numpy scalar,
 histogram numpy (counts, edges), partition (DeviceArray, int). Arrays of different Contexts, or of a
-closed one, raise ValueError. custom_scan, run_length_encode and non_trivial_runs, unique's
-return_counts/index/inverse and out= raise NotImplementedError for device arrays.
+closed one, raise ValueError. custom_scan, unique's return_index/return_inverse and out= raise
+NotImplementedError for device arrays.
 
 Any array-like works, in any byte order or layout; positions, counts and lengths are numpy's intp.
 Errors: numpy's exception types for bad input (TypeError for an unsupported dtype; ValueError for an
