@@ -205,6 +205,17 @@ def test_unique_nans(ctx):
     same(ctx.unique(ctx.asarray(one), sort=True), np.unique(one), "one NaN")
 
 
+def test_histogram_nans(ctx):
+    a = np.array([1.0, np.nan, 2.0, 7.5, np.nan], np.float32)
+    d = ctx.asarray(a)
+    with pytest.raises(ValueError, match="range"):  # numpy's: the autodetected range is not finite
+        ctx.histogram(d)
+    got, edges = ctx.histogram(d, bins=3, range=(0, 8))  # NaNs fall in no bin, as in numpy
+    want, want_edges = np.histogram(a, bins=3, range=(0, 8))
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(edges, want_edges)
+
+
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("key_dtype", [np.uint32, np.int64], ids=ids)
 @pytest.mark.parametrize("dtype", DTYPES, ids=ids)
