@@ -2459,7 +2459,12 @@ closed, using it raises ValueError.)")
   m.def(
       "asarray",
       [](const py::object& a, const py::object& context) -> py::object {
-        if (!context.is_none()) return context.cast<const ContextObject&>().asarray(a);
+        if (!context.is_none()) {
+          if (!py::isinstance<ContextObject>(context))
+            throw py::type_error("asarray(): context must be a gpuscan.Context or None, not " +
+                                 std::string(py::str(py::type::handle_of(context).attr("__name__"))));
+          return context.cast<const ContextObject&>().asarray(a);
+        }
         if (as_device(a)) return a;
         return default_context().cast<const ContextObject&>().asarray(a);
       },

@@ -287,6 +287,9 @@ def test_bad_dtypes_and_shapes(ctx):
         ctx.sort_pairs(d, ctx.asarray(np.arange(3, dtype=np.uint32)))
     with pytest.raises(TypeError):
         gpuscan.DeviceArray()
+    with pytest.raises(TypeError, match="context must be"):
+        gpuscan.asarray([1, 2], context="gpu")
+    same(gpuscan.asarray([1, 2], context=ctx), np.array([1, 2]), "asarray(context=ctx)")
 
 
 def test_custom_scan_does_not_take_device_arrays(ctx):
