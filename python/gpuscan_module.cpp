@@ -38,6 +38,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -50,6 +52,7 @@
 
 #include "gpuscan/gpuscan.hpp"
 #include "gpuscan/signature.hpp"
+#include "gpuscan/vulkan/testing.hpp"
 #include "gpuscan_env.hpp"
 
 namespace py = pybind11;
@@ -98,6 +101,11 @@ void raise_gpuscan_error(const gpuscan::Error& e) {
   error.attr("message") = message;
   PyErr_SetObject(g_error_type, error.ptr());
 }
+
+// Device arrays (below): whether an argument is one, and the error of calls that do not take them.
+class DeviceArray;
+const DeviceArray* as_device(const py::handle& h);
+[[noreturn]] void not_on_device(const std::string& message);
 
 // ---------------------------------------------------------------------------------------------------
 // Arguments
@@ -169,6 +177,9 @@ struct State {
   std::shared_ptr<MessageStore> messages;
   bool validation = false;
   gpuscan::Context ctx;
+  // Set by Context.close(), read and written with the GIL held: device arrays keep the State (their
+  // buffers must go before the Context), and raise on use once their Context is closed.
+  bool closed = false;
 };
 
 std::shared_ptr<State> create_state(std::string selector, bool validation) {
@@ -533,6 +544,20 @@ gpuscan::HistogramBins histogram_bins(const py::array& edges, const py::array& s
   return gpuscan::HistogramBins::custom({wide.data(), wide.data() + wide.size()});
 }
 
+// numpy.histogram's (counts, edges) from the counts: with density, numpy's own expression, so numpy's
+// float64 values and warnings.
+py::tuple histogram_result(const std::vector<uint64_t>& counts, const py::array& edges, const py::object& density) {
+  const py::module_ np = py::module_::import("numpy");
+  py::object result = intp_array(counts);
+  const int want_density = PyObject_IsTrue(density.ptr());
+  if (want_density < 0) throw py::error_already_set();
+  if (want_density) {
+    const py::object widths = np.attr("array")(np.attr("diff")(edges), "float64");
+    result = result.attr("__truediv__")(widths).attr("__truediv__")(result.attr("sum")());
+  }
+  return py::make_tuple(result, edges);
+}
+
 py::object histogram(std::shared_ptr<State> state, const py::object& a, const py::object& bins,
                      const py::object& range, const py::object& density, const py::object& weights) {
   if (!weights.is_none()) {
@@ -562,14 +587,7 @@ py::object histogram(std::shared_ptr<State> state, const py::object& a, const py
     counts = gpuscan::histogram_bytes(state->ctx, bytes, b, config);
     state.reset();
   }
-  py::object result = intp_array(counts);
-  const int want_density = PyObject_IsTrue(density.ptr());
-  if (want_density < 0) throw py::error_already_set();
-  if (want_density) {  // numpy's expression, so numpy's float64 values and warnings
-    const py::object widths = np.attr("array")(np.attr("diff")(edges), "float64");
-    result = result.attr("__truediv__")(widths).attr("__truediv__")(result.attr("sum")());
-  }
-  return py::make_tuple(result, edges);
+  return histogram_result(counts, edges, density);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -922,6 +940,16 @@ std::vector<py::object> run_primitive(std::shared_ptr<State> state, const char* 
   return result;
 }
 
+// A registered primitive on device arrays (`inputs` holding one): the primitives the device-array section
+// below implements overload this; the others raise.
+template <class P>
+std::vector<py::object> device_primitive(const std::shared_ptr<State>&, const char* function, const P&,
+                                         const std::vector<py::object>&) {
+  not_on_device(std::string(function) + "() does not take device arrays; pass a.get()");
+}
+std::vector<py::object> device_primitive(const std::shared_ptr<State>& state, const char* function,
+                                         const gpuscan::primitive::RunLength& d, const std::vector<py::object>& inputs);
+
 // The call of a registered primitive's function: arguments as the section's comment says. `fixed`:
 // flags the registration sets, which are no keywords then.
 template <class P>
@@ -978,7 +1006,9 @@ py::object call_primitive(std::shared_ptr<State> state, const std::string& funct
     if (!inputs[i])
       throw py::type_error(function + "() missing required argument '" +
                            (i == 0 ? std::string("a") : python_name(specs[i].name)) + "'");
-  const std::vector<py::object> out = run_primitive<P>(std::move(state), function.c_str(), d, inputs);
+  const bool on_gpu = std::ranges::any_of(inputs, [](const py::object& o) { return as_device(o) != nullptr; });
+  const std::vector<py::object> out = on_gpu ? device_primitive(state, function.c_str(), d, inputs)
+                                             : run_primitive<P>(std::move(state), function.c_str(), d, inputs);
   if (out.size() == 1) return out[0];
   py::tuple t(out.size());
   for (size_t i = 0; i < out.size(); ++i) t[i] = out[i];
@@ -1197,6 +1227,610 @@ py::object cumulative(std::shared_ptr<State> state, const py::object& a_like, co
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Device arrays: gpuscan.DeviceArray, a 1-D array in a buffer of the device's memory, so that chained
+// calls (sort, then unique, then cumsum) keep their data on the GPU. Each call records its plans
+// (gpuscan::Plan) on the arrays' buffers into one command buffer and waits for it; only the results
+// that size an output (a compaction's count) or that are scalars (reduce) come back to the host. Buffers
+// and commands go through gpuscan::testkit, so the module itself calls no Vulkan function.
+
+namespace tk = gpuscan::testkit;
+
+constexpr VkBufferUsageFlags array_usage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+// One buffer and the Context it lives on; shared by an array and the views sliced from it. The buffer
+// is declared after the State, so it is destroyed first, while the Context still exists.
+struct DeviceStorage {
+  std::shared_ptr<State> state;
+  tk::Buffer buffer;
+
+  DeviceStorage(std::shared_ptr<State> s, tk::Buffer b) : state(std::move(s)), buffer(std::move(b)) {}
+  ~DeviceStorage() {
+    buffer = tk::Buffer();
+    // The last owner of a closed Context destroys it: without the GIL, as Context.close() does.
+    if (state.use_count() == 1 && Py_IsInitialized() && PyGILState_Check()) {
+      py::gil_scoped_release release;
+      state.reset();
+    }
+  }
+};
+
+tk::Buffer device_buffer(const State& state, uint64_t bytes, tk::Memory memory = tk::Memory::device_local,
+                         VkBufferUsageFlags usage = array_usage) {
+  return tk::Buffer(state.ctx, std::max<uint64_t>(bytes, 4), usage, memory);
+}
+
+tk::Buffer temp_buffer(const State& state, const gpuscan::TempRequirements& req) {
+  return device_buffer(state, req.size, tk::Memory::device_local, req.usage | array_usage);
+}
+
+class DeviceArray {
+ public:
+  DeviceArray(std::shared_ptr<DeviceStorage> storage, py::dtype dtype, uint64_t offset, uint64_t length)
+      : storage_(std::move(storage)), dtype_(std::move(dtype)), type_(*data_type_of(dtype_)), offset_(offset),
+        length_(length) {}
+
+  // The array's State; ValueError once its Context is closed.
+  const std::shared_ptr<State>& state(const char* function) const {
+    if (storage_->state->closed)
+      throw py::value_error(std::string(function) + "(): the gpuscan.Context this device array was made on is closed");
+    return storage_->state;
+  }
+  const std::shared_ptr<DeviceStorage>& storage() const { return storage_; }
+  const py::dtype& dtype() const { return dtype_; }
+  gpuscan::DataType type() const { return type_; }
+  uint64_t itemsize() const { return static_cast<uint64_t>(dtype_.itemsize()); }
+  uint64_t size() const { return length_; }
+  uint64_t offset() const { return offset_; }
+  uint64_t nbytes() const { return length_ * itemsize(); }
+  uint64_t offset_bytes() const { return offset_ * itemsize(); }
+  gpuscan::BufferView view() const { return storage_->buffer.view(offset_bytes()); }
+  // The plans' vector loads need ranges at multiples of 4 elements.
+  bool vector_aligned() const { return offset_ % 4 == 0; }
+  DeviceArray slice(uint64_t start, uint64_t length) const { return {storage_, dtype_, offset_ + start, length}; }
+
+ private:
+  std::shared_ptr<DeviceStorage> storage_;
+  py::dtype dtype_;
+  gpuscan::DataType type_;
+  uint64_t offset_;
+  uint64_t length_;
+};
+
+const DeviceArray* as_device(const py::handle& h) {
+  return h && py::isinstance<DeviceArray>(h) ? &h.cast<const DeviceArray&>() : nullptr;
+}
+
+bool any_device(std::initializer_list<py::handle> objects) {
+  return std::ranges::any_of(objects, [](const py::handle& h) { return as_device(h) != nullptr; });
+}
+
+// Records `record` between barriers that order it after every earlier submission's work and make its
+// writes visible to the host, submits it and waits, without the GIL.
+void run_on_device(const State& state, const std::function<void(VkCommandBuffer)>& record) {
+  py::gil_scoped_release release;
+  tk::submit_and_wait(state.ctx, [&](VkCommandBuffer cmd) {
+    tk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+    record(cmd);
+    tk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+}
+
+// A new array of `n` elements of `dtype`, its contents undefined.
+DeviceArray new_device_array(const std::shared_ptr<State>& state, const py::dtype& dtype, uint64_t n) {
+  auto storage = std::make_shared<DeviceStorage>(state, device_buffer(*state, n * dtype.itemsize()));
+  return {std::move(storage), dtype, 0, n};
+}
+
+// `host` (1-D, C-contiguous, of a dtype gpuscan has) copied into a new device array, through a mapped
+// staging buffer.
+DeviceArray upload(const std::shared_ptr<State>& state, const py::array& host) {
+  DeviceArray out = new_device_array(state, host.dtype(), static_cast<uint64_t>(host.size()));
+  const uint64_t bytes = out.nbytes();
+  if (bytes == 0) return out;
+  tk::Buffer staging = device_buffer(*state, bytes, tk::Memory::host_visible, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  std::memcpy(staging.mapped(), host.data(), bytes);
+  const VkBuffer dst = out.storage()->buffer.handle();
+  run_on_device(*state, [&](VkCommandBuffer cmd) {
+    tk::copy_with_barrier(cmd, staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
+                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
+  });
+  return out;
+}
+
+// The array as a new numpy array. A view's bytes are copied from the start of its buffer (the copy
+// helper copies from offset 0) and the view's part taken on the host.
+py::array download(const DeviceArray& a, const char* function) {
+  const std::shared_ptr<State>& state = a.state(function);
+  py::array out = py::module_::import("numpy").attr("empty")(a.size(), a.dtype());
+  if (a.size() == 0) return out;
+  const uint64_t bytes = a.offset_bytes() + a.nbytes();
+  tk::Buffer staging = device_buffer(*state, bytes, tk::Memory::host_readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  const VkBuffer src = a.storage()->buffer.handle();
+  run_on_device(*state, [&](VkCommandBuffer cmd) {
+    tk::copy_with_barrier(cmd, src, staging.handle(), bytes, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                          VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  });
+  std::memcpy(out.mutable_data(), static_cast<const std::byte*>(staging.mapped()) + a.offset_bytes(), a.nbytes());
+  return out;
+}
+
+// `obj` as a host array a device array can hold: 1-D, of uint32, int32, float32, uint64, int64 or float64.
+py::array device_host_array(const py::object& obj, const char* function) {
+  const py::array a = input_array(obj, function);
+  if (!native_dtype(a.dtype()))
+    throw py::type_error(std::string(function) + "(): device arrays hold dtype uint32, int32, float32, uint64, "
+                         "int64 or float64, not " + dtype_name(a.dtype()) +
+                         " (convert first, e.g. a.astype(numpy.int32) for bool and 8- and 16-bit integers)");
+  if (a.ndim() != 1)
+    throw py::value_error(std::string(function) + "(): device arrays are 1-D; this array has shape " +
+                          std::string(py::str(py::tuple(a.attr("shape")))) + " (pass a.ravel())");
+  return a;
+}
+
+[[noreturn]] void foreign_array(const std::string& function) {
+  throw py::value_error(function + "(): a device array of another gpuscan.Context (arrays of different Contexts "
+                        "do not mix); move it with ctx.asarray(a.get())");
+}
+
+// The argument as a device array of `state`: a device array of that Context as it is (ValueError for
+// another Context's), anything else converted on the host by `host` and uploaded.
+DeviceArray on_device(const std::shared_ptr<State>& state, const py::object& obj, const char* function,
+                      const std::function<py::array(const py::object&)>& host = {}) {
+  if (const DeviceArray* d = as_device(obj)) {
+    if (d->state(function) != state)
+      foreign_array(function);
+    return *d;
+  }
+  return upload(state, host ? host(obj) : device_host_array(obj, function));
+}
+
+// A small host-visible buffer the GPU writes and the host reads after run_on_device (counts, scalars).
+tk::Buffer readback_buffer(const State& state, uint64_t bytes) {
+  return device_buffer(state, bytes, tk::Memory::host_readback);
+}
+
+gpuscan::PlanLimits device_limits(uint64_t count, std::initializer_list<const DeviceArray*> arrays) {
+  const bool aligned = std::ranges::all_of(arrays, [](const DeviceArray* a) { return !a || a->vector_aligned(); });
+  return {.max_count = count, .vector_aligned = aligned, .prepare = false};
+}
+
+void check_op(gpuscan::Op op, const DeviceArray& a, const char* function) {
+  if (!gpuscan::op_supports(op, a.type()))
+    throw py::value_error(std::string(function) + "(): op='" + std::string(gpuscan::to_string(op)) +
+                          "' is defined on integer dtypes only, not " + dtype_name(a.dtype()));
+}
+
+// python/widen.comp, compiled by glslc at build time.
+constexpr uint32_t widen_spirv[] = {
+#include "widen.words"
+};
+
+// `a` (int32 or uint32) as a new array of the 8-byte integer dtype `to`, extended by a's signedness (as
+// numpy's astype), by the module's own kernel (python/widen.comp) through testkit::record_kernel: one
+// dispatch per window that fits one storage binding, each bound at an offset the device accepts.
+DeviceArray device_widen(const std::shared_ptr<State>& state, const DeviceArray& a, const py::dtype& to) {
+  DeviceArray out = new_device_array(state, to, a.size());
+  if (a.size() == 0) return out;
+  const gpuscan::DeviceInfo& info = state->ctx.device_info();
+  const VkBuffer src = a.storage()->buffer.handle(), dst = out.storage()->buffer.handle();
+  const VkDeviceSize src_bytes = a.storage()->buffer.size();
+  const uint64_t align = std::max<uint64_t>(info.min_storage_buffer_offset_alignment, 4);
+  // Elements per window: its output (8 bytes each) and its input (4 each, from up to `align` bytes
+  // before it) within one binding; a multiple of the workgroup, at most 2^30 (the kernel's word indices).
+  const uint64_t window = std::min<uint64_t>((info.max_storage_buffer_range - align) / 8 / 256 * 256, 1u << 30);
+  const std::string kernel = "gpuscan_python.widen";
+  tk::add_kernel(state->ctx, kernel, widen_spirv);
+  run_on_device(*state, [&](VkCommandBuffer cmd) {
+    for (uint64_t start = 0; start < a.size(); start += window) {
+      const uint64_t n = std::min(window, a.size() - start);
+      const uint64_t src_at = (a.offset() + start) * 4, src_base = src_at / align * align;
+      const uint64_t groups = (n + 255) / 256;
+      const auto gx = static_cast<uint32_t>(std::min<uint64_t>(groups, info.max_workgroup_count[0]));
+      const auto gy = static_cast<uint32_t>((groups + gx - 1) / gx);
+      const VkDescriptorBufferInfo buffers[2] = {{src, src_base, std::min(src_bytes - src_base, src_at - src_base + n * 4)},
+                                                 {dst, start * 8, n * 8}};
+      const uint32_t params[5] = {static_cast<uint32_t>(n), static_cast<uint32_t>((src_at - src_base) / 4), 0,
+                                  a.dtype().kind() == 'i' ? 1u : 0u, gx * 256};
+      tk::record_kernel(state->ctx, cmd, kernel, {}, buffers, params, gx, gy);
+    }
+  });
+  return out;
+}
+
+py::object device_scan(const std::shared_ptr<State>& state, const DeviceArray& a, gpuscan::ScanConfig config,
+                       const char* function) {
+  check_op(config.op, a, function);
+  config.type = a.type();
+  DeviceArray out = new_device_array(state, a.dtype(), a.size());
+  if (a.size() > 0) {
+    const gpuscan::Plan<gpuscan::primitive::Scan> plan(state->ctx, {config}, device_limits(a.size(), {&a}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = a.size(), .input = a.view(), .output = out.view(), .temp = temp.view()});
+    });
+  }
+  return py::cast(out);
+}
+
+// One element of `a` (or the reduction's output) read back as a numpy scalar of its dtype.
+py::object scalar_at(const void* bytes, const py::dtype& dtype) {
+  py::array one = py::module_::import("numpy").attr("empty")(1, dtype);
+  std::memcpy(one.mutable_data(), bytes, static_cast<size_t>(dtype.itemsize()));
+  return one.attr("__getitem__")(0);
+}
+
+py::object device_reduce(const std::shared_ptr<State>& state, const DeviceArray& a, gpuscan::Op op) {
+  check_op(op, a, "reduce");
+  const gpuscan::Plan<gpuscan::primitive::Reduce> plan(state->ctx, {{.type = a.type(), .op = op}},
+                                                       device_limits(a.size(), {&a}));
+  tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+  tk::Buffer result = readback_buffer(*state, a.itemsize());
+  run_on_device(*state, [&](VkCommandBuffer cmd) {
+    plan.record(cmd, {.count = a.size(), .input = a.view(), .output = result.view(), .temp = temp.view()});
+  });
+  return scalar_at(result.mapped(), a.dtype());
+}
+
+// Sorts `keys` (with `values`, 4 or 8 bytes each, or none) into new arrays: (keys, values or None).
+std::pair<DeviceArray, std::optional<DeviceArray>> device_sort(const std::shared_ptr<State>& state,
+                                                               const DeviceArray& keys, const DeviceArray* values,
+                                                               bool descending, const std::string& algorithm) {
+  if (keys.size() > UINT32_MAX)
+    throw py::value_error("sort takes at most 2**32 - 1 keys, not " + std::to_string(keys.size()));
+  gpuscan::SortConfig config{.key_type = keys.type(), .descending = descending, .algorithm = sort_algorithm(algorithm)};
+  if (values) config.value_bytes = static_cast<uint32_t>(values->itemsize());
+  DeviceArray keys_out = new_device_array(state, keys.dtype(), keys.size());
+  std::optional<DeviceArray> values_out;
+  if (values) values_out = new_device_array(state, values->dtype(), values->size());
+  if (keys.size() > 0) {
+    const gpuscan::Plan<gpuscan::primitive::Sort> plan(state->ctx, {config}, device_limits(keys.size(), {&keys, values}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = keys.size(),
+                        .keys_in = keys.view(),
+                        .keys_out = keys_out.view(),
+                        .values_in = values ? values->view() : gpuscan::BufferView{},
+                        .values_out = values ? values_out->view() : gpuscan::BufferView{},
+                        .temp = temp.view()});
+    });
+  }
+  return {std::move(keys_out), std::move(values_out)};
+}
+
+// argsort: the positions as intp, as numpy's, moved as the values of a pair sort of an uploaded arange
+// (the sort's own positions are 4-byte).
+py::object device_argsort(const std::shared_ptr<State>& state, const DeviceArray& keys, bool descending,
+                          const std::string& algorithm) {
+  const py::array positions = py::module_::import("numpy").attr("arange")(keys.size(), py::arg("dtype") = "intp");
+  const DeviceArray iota = upload(state, positions);
+  return py::cast(*device_sort(state, keys, &iota, descending, algorithm).second);
+}
+
+// compact / partition / the run starts of unique: a Select record; the count comes back to size the
+// result, a view of the first `kept` elements of the output (partition: all of them, and the count).
+// `direct`: a predicate given in C++, `pred` then ignored.
+py::object device_select(const std::shared_ptr<State>& state, const DeviceArray& a, const py::object& pred,
+                         gpuscan::CompactConfig config, bool partition, const char* function,
+                         const gpuscan::Predicate* direct = nullptr) {
+  config.type = a.type();
+  gpuscan::primitive::Select d{.config = config, .partition = partition};
+  gpuscan::Predicate predicate;
+  std::optional<DeviceArray> flags;
+  if (direct) {
+    predicate = *direct;
+    d.predicate = predicate.kind;
+  } else if (py::isinstance<py::str>(pred)) {
+    try {
+      predicate = gpuscan::parse_predicate(pred.cast<std::string>(), config.type);
+    } catch (const gpuscan::Error& e) {
+      throw py::value_error(e.what());
+    }
+    d.predicate = predicate.kind;
+  } else {
+    const DeviceArray* given = as_device(pred);
+    if (given && (given->itemsize() != 4 || given->dtype().kind() == 'f'))
+      throw py::type_error(std::string(function) + "(): a mask on the device is a 4-byte integer array (non-zero: "
+                           "kept), not " + dtype_name(given->dtype()));
+    flags = on_device(state, pred, function, [&](const py::object& m) {
+      return py::array(flags_from_mask(m, static_cast<py::ssize_t>(a.size()), function, "pred"));
+    });
+    if (flags->size() != a.size())
+      throw py::value_error(std::string(function) + "(): `pred` has " + std::to_string(flags->size()) +
+                            " entries; it needs one per element (" + std::to_string(a.size()) + ")");
+    d.flagged = true;
+  }
+  DeviceArray out = new_device_array(state, a.dtype(), a.size());
+  uint64_t kept = 0;
+  if (a.size() > 0) {
+    const gpuscan::Plan<gpuscan::primitive::Select> plan(
+        state->ctx, d, device_limits(a.size(), {&a, flags ? &*flags : nullptr}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    tk::Buffer count = readback_buffer(*state, 4);
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = a.size(),
+                        .input = a.view(),
+                        .flags = flags ? flags->view() : gpuscan::BufferView{},
+                        .predicate = predicate,
+                        .output = out.view(),
+                        .count_out = count.view(),
+                        .temp = temp.view()});
+    });
+    std::memcpy(&kept, count.mapped(), 4);
+  }
+  if (partition) return py::make_tuple(out, kept);
+  return py::cast(out.slice(0, kept));
+}
+
+// How many elements of a float array are NaN (a Select of the non-NaN ones, counted); 0 for integers.
+uint64_t device_nan_count(const std::shared_ptr<State>& state, const DeviceArray& a) {
+  if (a.dtype().kind() != 'f' || a.size() == 0) return 0;
+  const auto numbers = [](auto inf) { return gpuscan::Predicate::in_range(-inf, inf); };  // NaN compares false
+  const gpuscan::Predicate predicate = a.itemsize() == 4 ? numbers(std::numeric_limits<float>::infinity())
+                                                         : numbers(std::numeric_limits<double>::infinity());
+  const DeviceArray kept = device_select(state, a, py::none(), {}, false, "unique", &predicate).cast<DeviceArray>();
+  return a.size() - kept.size();
+}
+
+// segmented_scan: heads from flags (a 4-byte integer device array, or a host mask uploaded as u32) or keys
+// (a 4- or 8-byte integer array).
+py::object device_segmented(const std::shared_ptr<State>& state, const DeviceArray& a, const py::object& flags,
+                            const py::object& keys, gpuscan::ScanConfig config) {
+  const char* function = "segmented_scan";
+  check_op(config.op, a, function);
+  config.type = a.type();
+  const auto n = static_cast<py::ssize_t>(a.size());
+  gpuscan::SegmentHeads kind = gpuscan::SegmentHeads::flags;
+  DeviceArray heads = [&] {
+    if (!flags.is_none()) {
+      const DeviceArray* given = as_device(flags);
+      if (given && (given->itemsize() != 4 || given->dtype().kind() == 'f'))
+        throw py::type_error("segmented_scan(): flags on the device are a 4-byte integer array, not " +
+                             dtype_name(given->dtype()));
+      return on_device(state, flags, function, [&](const py::object& m) {
+        return py::array(flags_from_mask(m, n, function, "flags"));
+      });
+    }
+    DeviceArray k = on_device(state, keys, function, [&](const py::object& obj) {
+      return py::array(empty_sequence_as(obj, input_array(obj, function), "int64"));
+    });
+    const char dk = k.dtype().kind();
+    if (dk != 'i' && dk != 'u')
+      throw py::type_error("segmented_scan() takes keys as an array of 32- or 64-bit integers");
+    kind = k.itemsize() == 8 ? gpuscan::SegmentHeads::keys_u64 : gpuscan::SegmentHeads::keys_u32;
+    return k;
+  }();
+  if (heads.size() != a.size())
+    throw py::value_error(std::string(function) + "(): the flags or keys have " + std::to_string(heads.size()) +
+                          " entries; they need one per element (" + std::to_string(a.size()) + ")");
+  DeviceArray out = new_device_array(state, a.dtype(), a.size());
+  if (a.size() > 0) {
+    const gpuscan::Plan<gpuscan::primitive::SegmentedScan> plan(state->ctx, {config, kind},
+                                                                device_limits(a.size(), {&a, &heads}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = a.size(), .input = a.view(), .heads = heads.view(), .output = out.view(),
+                        .temp = temp.view()});
+    });
+  }
+  return py::cast(out);
+}
+
+// segmented_reduce: offsets checked on the host as for numpy input (a device array of offsets is read
+// back for that: S + 1 words), then uploaded.
+py::object device_segmented_reduce(const std::shared_ptr<State>& state, const DeviceArray& a,
+                                   const py::object& offsets, gpuscan::Op op) {
+  check_op(op, a, "segmented_reduce");
+  const DeviceArray* given = as_device(offsets);
+  if (given && given->state("segmented_reduce") != state)
+    foreign_array("segmented_reduce");
+  const py::array host = offsets_u32(given ? py::object(download(*given, "segmented_reduce")) : offsets,
+                                     static_cast<py::ssize_t>(a.size()));
+  const uint64_t segments = static_cast<uint64_t>(host.size()) - 1;
+  DeviceArray out = new_device_array(state, a.dtype(), segments);
+  if (segments > 0) {
+    const DeviceArray offs = upload(state, host);
+    const gpuscan::Plan<gpuscan::primitive::SegmentedReduce> plan(state->ctx, {{.type = a.type(), .op = op}},
+                                                                  device_limits(a.size(), {&a}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = a.size(), .segments = segments, .input = a.view(), .offsets = offs.view(),
+                        .output = out.view(), .temp = temp.view()});
+    });
+  }
+  return py::cast(out);
+}
+
+[[noreturn]] void not_on_device(const std::string& message) {
+  PyErr_SetString(PyExc_NotImplementedError, message.c_str());
+  throw py::error_already_set();
+}
+
+// histogram of a device array: the edges are numpy's (histogram_bin_edges), with a bin count and no
+// range taken over the samples' minimum and maximum, reduced on the GPU; the counts come back to the
+// host, as numpy's intp, with the edges.
+py::object device_histogram(const std::shared_ptr<State>& state, const DeviceArray& a, const py::object& bins,
+                            const py::object& range, const py::object& density) {
+  const py::module_ np = py::module_::import("numpy");
+  if (py::isinstance<py::str>(bins))
+    not_on_device("histogram(): bins given by name ('auto', 'fd', ...) need the samples on the host; for a device "
+                  "array pass a bin count or the edges");
+  py::array probe = np.attr("empty")(0, a.dtype());  // what numpy's edges depend on: the dtype, and the bounds
+  std::optional<py::tuple> bounds;  // the samples' (min, max), reduced on the GPU
+  const auto min_max = [&] {
+    if (!bounds)
+      bounds = py::make_tuple(device_reduce(state, a, gpuscan::Op::min), device_reduce(state, a, gpuscan::Op::max));
+    return *bounds;
+  };
+  if (np.attr("ndim")(bins).cast<int>() == 0 && range.is_none() && a.size() > 0) {
+    const bool nan = device_nan_count(state, a) > 0;  // numpy's "autodetected range of [nan, nan]" ValueError
+    const py::object nan_value = np.attr("nan");
+    probe = np.attr("array")(nan ? py::make_tuple(nan_value, nan_value) : min_max(), a.dtype());
+  }
+  const py::array edges = np.attr("histogram_bin_edges")(probe, bins, range);
+  // numpy compares 64-bit integer samples with float edges in float64; within +-2^53 that conversion is
+  // exact, and the GPU's exact comparison is the same.
+  const char k = a.dtype().kind();
+  if ((k == 'i' || k == 'u') && a.itemsize() == 8 && a.size() > 0 &&
+      (edges.dtype().kind() == 'f' || py::dtype::from_args(np.attr("result_type")(a.dtype(), edges.dtype())).kind() == 'f')) {
+    const py::int_ exact(int64_t{1} << 53);
+    const py::tuple mm = min_max();
+    if (py::int_(mm[0]) < py::int_(-int64_t{1} * (int64_t{1} << 53)) || py::int_(mm[1]) > exact)
+      not_on_device("histogram(): numpy compares " + dtype_name(a.dtype()) + " samples beyond 2^53 with float "
+                    "edges after rounding them to float64 on the host; for such a device array use integer edges");
+  }
+  const gpuscan::HistogramBins b = histogram_bins(edges, probe);
+  std::vector<uint64_t> counts;
+  if (b.edges.size() >= 2 && a.size() > 0) {
+    const bool wide = a.size() > UINT32_MAX;
+    const gpuscan::HistogramConfig config{.type = a.type(),
+                                          .counts = wide ? gpuscan::DataType::u64 : gpuscan::DataType::u32,
+                                          .last_bin_closed = true};
+    const gpuscan::Plan<gpuscan::primitive::Histogram> plan(state->ctx, {config, b}, device_limits(a.size(), {&a}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    tk::Buffer out = readback_buffer(*state, b.num_bins() * (wide ? 8 : 4));
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = a.size(), .input = a.view(), .counts = out.view(), .temp = temp.view()});
+    });
+    counts.resize(b.num_bins());
+    for (uint32_t i = 0; i < b.num_bins(); ++i) {
+      if (wide) std::memcpy(&counts[i], static_cast<const std::byte*>(out.mapped()) + 8 * i, 8);
+      else counts[i] = static_cast<const uint32_t*>(out.mapped())[i];
+    }
+  } else if (b.edges.size() >= 2) {
+    counts.assign(b.num_bins(), 0);
+  }
+  return histogram_result(counts, edges, density);
+}
+
+// unique_by_key on the device: two flagged selections by the keys (where a key run starts), one of the
+// values and one of the keys themselves.
+py::tuple device_unique_by_key(const std::shared_ptr<State>& state, const py::object& keys_obj,
+                               const py::object& values_obj, const std::string& algorithm) {
+  const char* function = "unique_by_key";
+  const DeviceArray keys = on_device(state, keys_obj, function);
+  const DeviceArray values = on_device(state, values_obj, function);
+  const char kk = keys.dtype().kind();
+  if (kk != 'u' && kk != 'i')
+    throw py::type_error(std::string(function) + "() takes integer keys (compared exactly), not " +
+                         dtype_name(keys.dtype()));
+  if (keys.size() != values.size())
+    throw py::value_error(std::string(function) + "() takes 1-D keys and values of the same length, not " +
+                          std::to_string(keys.size()) + " keys and " + std::to_string(values.size()) + " values");
+  const gpuscan::SegmentHeads heads =
+      keys.itemsize() == 8 ? gpuscan::SegmentHeads::keys_u64 : gpuscan::SegmentHeads::keys_u32;
+  const uint64_t n = keys.size();
+  DeviceArray keys_out = new_device_array(state, keys.dtype(), n);
+  DeviceArray values_out = new_device_array(state, values.dtype(), n);
+  uint64_t kept = 0;
+  if (n > 0) {
+    gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
+    const auto plan_for = [&](const DeviceArray& elements) {
+      config.type = elements.type();
+      return gpuscan::Plan<gpuscan::primitive::Select>(
+          state->ctx, {.config = config, .flagged = true, .flags_kind = heads}, device_limits(n, {&keys, &values}));
+    };
+    const auto value_plan = plan_for(values), key_plan = plan_for(keys);
+    tk::Buffer value_temp = temp_buffer(*state, value_plan.temp_requirements());
+    tk::Buffer key_temp = temp_buffer(*state, key_plan.temp_requirements());
+    tk::Buffer counts = readback_buffer(*state, 8);
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      value_plan.record(cmd, {.count = n, .input = values.view(), .flags = keys.view(), .output = values_out.view(),
+                              .count_out = counts.view(0), .temp = value_temp.view()});
+      key_plan.record(cmd, {.count = n, .input = keys.view(), .flags = keys.view(), .output = keys_out.view(),
+                            .count_out = counts.view(4), .temp = key_temp.view()});
+    });
+    std::memcpy(&kept, counts.mapped(), 4);
+  }
+  return py::make_tuple(keys_out.slice(0, kept), values_out.slice(0, kept));
+}
+
+// The runs of a device array (a RunLength record): each run's first element (encode) or start
+// (non-trivial), and its length, as int64 (numpy's intp), widened from the kernel's u32 on the GPU. The
+// run count comes back to size the results.
+struct DeviceRuns {
+  std::optional<DeviceArray> values, offsets;
+  DeviceArray lengths;
+};
+
+DeviceRuns device_runs(const std::shared_ptr<State>& state, const DeviceArray& a, gpuscan::primitive::RunLength d) {
+  d.config.type = a.type();
+  const uint64_t n = a.size();
+  const py::dtype u32 = py::dtype::of<uint32_t>(), intp = py::dtype::of<std::intptr_t>();
+  const uint64_t room = d.non_trivial ? n / 2 : n;
+  DeviceArray values = new_device_array(state, a.dtype(), d.non_trivial ? 0 : n);
+  DeviceArray lengths = new_device_array(state, u32, room), offsets = new_device_array(state, u32, d.non_trivial ? room : 0);
+  uint64_t runs = 0;
+  if (n > 0) {
+    const gpuscan::Plan<gpuscan::primitive::RunLength> plan(state->ctx, d, device_limits(n, {&a}));
+    tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+    tk::Buffer count = readback_buffer(*state, 4);
+    run_on_device(*state, [&](VkCommandBuffer cmd) {
+      plan.record(cmd, {.count = n,
+                        .input = a.view(),
+                        .values = d.non_trivial ? gpuscan::BufferView{} : values.view(),
+                        .lengths = lengths.view(),
+                        .offsets = d.non_trivial ? offsets.view() : gpuscan::BufferView{},
+                        .count_out = count.view(),
+                        .temp = temp.view()});
+    });
+    std::memcpy(&runs, count.mapped(), 4);
+  }
+  DeviceRuns out{.lengths = device_widen(state, lengths.slice(0, runs), intp)};
+  if (d.non_trivial) out.offsets = device_widen(state, offsets.slice(0, runs), intp);
+  else out.values = values.slice(0, runs);
+  return out;
+}
+
+std::vector<py::object> device_primitive(const std::shared_ptr<State>& state, const char* function,
+                                         const gpuscan::primitive::RunLength& d, const std::vector<py::object>& inputs) {
+  const DeviceRuns runs = device_runs(state, on_device(state, inputs.at(0), function), d);
+  return {py::cast(d.non_trivial ? *runs.offsets : *runs.values), py::cast(runs.lengths)};
+}
+
+// unique of a device array: the run starts (after a sort with sort=True). equal_nan=True (merging runs
+// of NaNs) is only a difference where there are two NaNs or more; that case raises.
+py::object device_unique(const std::shared_ptr<State>& state, const DeviceArray& a, bool return_counts,
+                         const std::string& algorithm, bool sort, bool equal_nan, bool return_index,
+                         bool return_inverse) {
+  if (return_index || return_inverse)
+    not_on_device("unique(): return_index and return_inverse are not supported for device arrays; pass a.get()");
+  const gpuscan::CompactConfig config = make_compact_config("auto", algorithm);
+  const DeviceArray input = sort ? device_sort(state, a, nullptr, false, "auto").first : a;
+  if (equal_nan && device_nan_count(state, input) > 1)
+    not_on_device("unique(): this device array holds several NaNs, and equal_nan=True (merging runs of NaNs) is "
+                  "not supported for device arrays; pass equal_nan=False or a.get()");
+  if (!return_counts) return device_select(state, input, py::str("run-start"), config, false, "unique");
+  const DeviceRuns runs = device_runs(state, input, {.config = config});
+  return py::make_tuple(*runs.values, runs.lengths);
+}
+
+// cumsum / cumprod of a device array: 1-D, in numpy's dtype (dtype=, else numpy's accumulate dtype:
+// int64 and uint64 for int32 and uint32 on Linux, widened on the GPU first); other conversions raise.
+py::object device_cumulative(const std::shared_ptr<State>& state, const DeviceArray& a, const py::object& axis,
+                             const py::object& dtype, const py::object& out, gpuscan::Op op, const char* function) {
+  if (!out.is_none())
+    not_on_device(std::string(function) + "(): out= is not supported for a device array; the result is a new one");
+  if (!axis.is_none()) normalize_axis(axis, 1);
+  const char k = a.dtype().kind();
+  const py::dtype result = !dtype.is_none() ? py::dtype::from_args(dtype)
+                           : k == 'i' || k == 'u' ? accumulate_dtype(a.dtype(), op)
+                                                  : a.dtype();
+  const auto integer = [](const py::dtype& t) { return t.kind() == 'i' || t.kind() == 'u'; };
+  const bool widen = integer(a.dtype()) && integer(result) && a.itemsize() == 4 && result.itemsize() == 8;
+  if (!result.equal(a.dtype()) && !widen)
+    throw py::type_error(std::string(function) + "(): accumulating " + dtype_name(a.dtype()) + " in " +
+                         dtype_name(result) + " needs a conversion gpuscan does not run on the GPU (it widens 32-bit "
+                         "integers to 64 bits only); upload a.astype(numpy." + dtype_name(result) + ")");
+  gpuscan::ScanConfig config;
+  config.kind = gpuscan::ScanKind::inclusive;
+  config.op = op;
+  return device_scan(state, widen ? device_widen(state, a, result) : a, config, function);
+}
+
 // gpuscan.Context. All access to state_ happens with the GIL held.
 class ContextObject {
  public:
@@ -1215,41 +1849,103 @@ class ContextObject {
 
   void close();  // below: the default Context also forgets itself
 
-  py::array exclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm,
-                           bool deterministic) const {
-    return scan(state(), a, gpuscan::ScanKind::exclusive, op, algorithm, deterministic, "exclusive_scan");
+  // This Context's State for a call with device arrays among `arrays`: ValueError for an array of
+  // another Context, or of a closed one.
+  std::shared_ptr<State> device_state(std::initializer_list<py::handle> arrays, const char* function) const {
+    std::shared_ptr<State> s = state();
+    for (const py::handle& h : arrays)
+      if (const DeviceArray* d = as_device(h); d && d->state(function) != s)
+        foreign_array(function);
+    return s;
   }
-  py::array inclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm,
-                           bool deterministic) const {
-    return scan(state(), a, gpuscan::ScanKind::inclusive, op, algorithm, deterministic, "inclusive_scan");
+  // With device arrays among the inputs every input goes to the device (host arrays are uploaded) and the
+  // results are device arrays; host arrays alone stay on the host paths.
+  py::object asarray(const py::object& a) const {
+    if (as_device(a)) {
+      device_state({a}, "asarray");
+      return a;
+    }
+    return py::cast(upload(state(), device_host_array(a, "asarray")));
   }
-  py::object reduce(const py::object& a, const std::string& op) const { return ::reduce(state(), a, op); }
-  py::array sort(const py::object& a, bool descending, const std::string& algorithm) const {
+  py::object scan_call(const py::object& a, gpuscan::ScanKind kind, const std::string& op,
+                       const std::string& algorithm, bool deterministic, const char* function) const {
+    if (const DeviceArray* d = as_device(a)) {
+      gpuscan::ScanConfig config = make_config(op, algorithm);
+      config.kind = kind;
+      config.deterministic = deterministic;
+      return device_scan(device_state({a}, function), *d, config, function);
+    }
+    return scan(state(), a, kind, op, algorithm, deterministic, function);
+  }
+  py::object exclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm,
+                            bool deterministic) const {
+    return scan_call(a, gpuscan::ScanKind::exclusive, op, algorithm, deterministic, "exclusive_scan");
+  }
+  py::object inclusive_scan(const py::object& a, const std::string& op, const std::string& algorithm,
+                            bool deterministic) const {
+    return scan_call(a, gpuscan::ScanKind::inclusive, op, algorithm, deterministic, "inclusive_scan");
+  }
+  py::object reduce(const py::object& a, const std::string& op) const {
+    if (const DeviceArray* d = as_device(a)) return device_reduce(device_state({a}, "reduce"), *d, parse_op(op));
+    return ::reduce(state(), a, op);
+  }
+  py::object sort(const py::object& a, bool descending, const std::string& algorithm) const {
+    if (const DeviceArray* d = as_device(a))
+      return py::cast(device_sort(device_state({a}, "sort"), *d, nullptr, descending, algorithm).first);
     return sort_array(state(), a, descending, algorithm);
   }
-  py::array argsort(const py::object& a, bool descending, const std::string& algorithm) const {
+  py::object argsort(const py::object& a, bool descending, const std::string& algorithm) const {
+    if (const DeviceArray* d = as_device(a)) return device_argsort(device_state({a}, "argsort"), *d, descending, algorithm);
     return argsort_array(state(), a, descending, algorithm);
   }
   py::tuple sort_pairs(const py::object& keys, const py::object& values, bool descending,
                        const std::string& algorithm) const {
+    if (any_device({keys, values})) {
+      const std::shared_ptr<State> s = device_state({keys, values}, "sort_pairs");
+      const DeviceArray k = on_device(s, keys, "sort_pairs"), v = on_device(s, values, "sort_pairs");
+      if (v.size() != k.size())
+        throw py::value_error("sort_pairs() needs a 1-D values array as long as the keys (" + std::to_string(k.size()) +
+                              " values)");
+      auto [sorted_keys, sorted_values] = device_sort(s, k, &v, descending, algorithm);
+      return py::make_tuple(sorted_keys, *sorted_values);
+    }
     return sort_pairs_arrays(state(), keys, values, descending, algorithm);
   }
   py::object histogram(const py::object& a, const py::object& bins, const py::object& range, const py::object& density,
                        const py::object& weights) const {
-    return ::histogram(state(), a, bins, range, density, weights);
+    if (const DeviceArray* d = as_device(a); d && weights.is_none())
+      return device_histogram(device_state({a}, "histogram"), *d, bins, range, density);
+    return ::histogram(state(), a, bins, range, density, weights);  // weights=: its NotImplementedError
   }
   py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
+    if (as_device(a))
+      not_on_device("custom_scan() does not take device arrays (its elements are structures or rows); pass a.get()");
     return ::custom_scan(state(), a, glsl, inclusive);
+  }
+  py::object compact_call(const py::object& a, const py::object& pred, const std::string& path,
+                          const std::string& algorithm, bool partition) const {
+    const char* function = partition ? "partition" : "compact";
+    if (any_device({a, pred})) {
+      const std::shared_ptr<State> s = device_state({a, pred}, function);
+      return device_select(s, on_device(s, a, function), pred, make_compact_config(path, algorithm), partition,
+                           function);
+    }
+    return ::compact(state(), a, pred, path, algorithm, partition);
   }
   py::object compact(const py::object& a, const py::object& pred, const std::string& path,
                      const std::string& algorithm) const {
-    return ::compact(state(), a, pred, path, algorithm, false);
+    return compact_call(a, pred, path, algorithm, false);
   }
   py::tuple unique_by_key(const py::object& keys, const py::object& values, const std::string& algorithm) const {
+    if (any_device({keys, values}))
+      return device_unique_by_key(device_state({keys, values}, "unique_by_key"), keys, values, algorithm);
     return ::unique_by_key(state(), keys, values, algorithm);
   }
   py::object unique(const py::object& a, bool return_counts, const std::string& algorithm, bool sort,
                     bool equal_nan, bool return_index, bool return_inverse) const {
+    if (const DeviceArray* d = as_device(a))
+      return device_unique(device_state({a}, "unique"), *d, return_counts, algorithm, sort, equal_nan, return_index,
+                           return_inverse);
     const bool positions = return_index || return_inverse;
     // With sort: the runs are those of `a` sorted, and `order` maps each sorted position to its input one.
     py::object input = a, order = py::none();
@@ -1308,20 +2004,39 @@ class ContextObject {
   }
   py::object partition(const py::object& a, const py::object& pred, const std::string& path,
                        const std::string& algorithm) const {
-    return ::compact(state(), a, pred, path, algorithm, true);
+    return compact_call(a, pred, path, algorithm, true);
   }
-  py::array segmented_scan(const py::object& a, const py::object& flags, const py::object& keys, const std::string& op,
-                           bool inclusive) const {
+  py::object segmented_scan(const py::object& a, const py::object& flags, const py::object& keys, const std::string& op,
+                            bool inclusive) const {
+    if (any_device({a, flags, keys})) {
+      if (flags.is_none() == keys.is_none())
+        throw py::value_error("segmented_scan() takes exactly one of flags= or keys=");
+      const std::shared_ptr<State> s = device_state({a, flags, keys}, "segmented_scan");
+      gpuscan::ScanConfig config = make_config(op, "auto");
+      config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
+      return device_segmented(s, on_device(s, a, "segmented_scan"), flags, keys, config);
+    }
     return segmented(state(), a, flags, keys, op, inclusive);
   }
-  py::array segmented_reduce(const py::object& a, const py::object& offsets, const std::string& op) const {
+  py::object segmented_reduce(const py::object& a, const py::object& offsets, const std::string& op) const {
+    if (any_device({a, offsets})) {
+      const std::shared_ptr<State> s = device_state({a, offsets}, "segmented_reduce");
+      return device_segmented_reduce(s, on_device(s, a, "segmented_reduce"), offsets, parse_op(op));
+    }
     return ::segmented_reduce(state(), a, offsets, op);
   }
+  py::object cumulative_call(const py::object& a, const py::object& axis, const py::object& dtype,
+                             const py::object& out, gpuscan::Op op, const char* function) const {
+    if (const DeviceArray* d = as_device(a))
+      return device_cumulative(device_state({a, out}, function), *d, axis, dtype, out, op, function);
+    if (as_device(out)) not_on_device(std::string(function) + "(): out= is not supported for device arrays");
+    return cumulative(state(), a, axis, dtype, out, op, function);
+  }
   py::object cumsum(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
-    return cumulative(state(), a, axis, dtype, out, gpuscan::Op::add, "cumsum");
+    return cumulative_call(a, axis, dtype, out, gpuscan::Op::add, "cumsum");
   }
   py::object cumprod(const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) const {
-    return cumulative(state(), a, axis, dtype, out, gpuscan::Op::mul, "cumprod");
+    return cumulative_call(a, axis, dtype, out, gpuscan::Op::mul, "cumprod");
   }
   std::string resolve_algorithm(uint64_t count, const std::string& algorithm) const {
     const gpuscan::ScanConfig config = make_config("add", algorithm);
@@ -1365,9 +2080,17 @@ py::object default_context() {
   return py::reinterpret_borrow<py::object>(g_default_object);
 }
 
+// The Context a module-level call runs on: that of its first device array, else default_context().
+ContextObject context_for(std::initializer_list<py::handle> arrays, const char* function) {
+  for (const py::handle& h : arrays)
+    if (const DeviceArray* d = as_device(h)) return ContextObject(d->state(function));
+  return default_context().cast<ContextObject>();
+}
+
 void ContextObject::close() {
   std::shared_ptr<State> state = std::move(state_);
   if (!state) return;
+  state->closed = true;
   if (is_default_ && g_default_object && py::cast<const ContextObject&>(py::handle(g_default_object)).closed()) {
     PyObject* object = std::exchange(g_default_object, nullptr);
     Py_DECREF(object);  // the caller still holds `self`
@@ -1427,8 +2150,13 @@ void def_primitive(py::module_& m, py::class_<ContextObject>& context_class, con
   m.def(
       name,
       [function, fixed](const py::args& args, const py::kwargs& kwargs) {
-        return call_primitive<P>(default_context().cast<const ContextObject&>().state(), function, fixed, args,
-                                 kwargs);
+        // On the Context of the first device array among the arguments, else on default_context().
+        std::vector<py::handle> given(args.begin(), args.end());
+        for (const auto& item : kwargs) given.push_back(item.second);
+        const auto device = std::ranges::find_if(given, [](const py::handle& h) { return as_device(h) != nullptr; });
+        return call_primitive<P>(device != given.end() ? as_device(*device)->state(function.c_str())
+                                                       : default_context().cast<const ContextObject&>().state(),
+                                 function, fixed, args, kwargs);
       },
       docstring.c_str());
 }
@@ -1453,6 +2181,16 @@ cumprod(...) take numpy's arguments and dtype rules.
 The module-level functions use default_context(): the device GPUSCAN_DEVICE names, or the first
 discrete GPU, integrated GPU, virtual GPU, CPU; validation when GPUSCAN_VALIDATE=1. For another device or
 validation, create a gpuscan.Context. The GIL is released while the GPU works.
+
+Device arrays keep data on the GPU between calls, as CuPy's arrays do:
+    d = gpuscan.asarray(a)                    # uploads once: a gpuscan.DeviceArray
+    s = gpuscan.cumsum(gpuscan.sort(d))       # runs on the GPU, returns a DeviceArray
+    s.get(), np.asarray(s)                    # back to numpy
+Every function takes device arrays (1-D, of the six dtypes above) and returns device arrays; with a
+device array among the inputs, host arrays given beside it are uploaded. reduce returns a numpy scalar,
+histogram numpy (counts, edges), partition (DeviceArray, int). Arrays of different Contexts, or of a
+closed one, raise ValueError. custom_scan, unique's return_index/return_inverse and out= raise
+NotImplementedError for device arrays.
 
 Any array-like works, in any byte order or layout; positions, counts and lengths are numpy's intp.
 Errors: numpy's exception types for bad input (TypeError for an unsupported dtype; ValueError for an
@@ -1646,6 +2384,8 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
            py::arg("out") = py::none(), cumsum_doc)
       .def("cumprod", &ContextObject::cumprod, py::arg("a"), py::arg("axis") = py::none(),
            py::arg("dtype") = py::none(), py::arg("out") = py::none(), cumprod_doc)
+      .def("asarray", &ContextObject::asarray, py::arg("a"),
+           "`a` uploaded to this Context's GPU as a gpuscan.DeviceArray (gpuscan.asarray(a, context=ctx)).")
       .def("resolve_algorithm", &ContextObject::resolve_algorithm, py::arg("count"), py::arg("algorithm") = "auto",
            "The algorithm a scan of `count` elements runs with ('single-pass', 'reduce-then-scan' or "
            "'multipass'); gpuscan.Error 'unsupported' if the requested one cannot run on this device.")
@@ -1669,13 +2409,76 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
                " validation=" + (c.validation() ? "True" : "False") + (c.is_default() ? " (default)" : "") + ">";
       });
 
+  py::class_<DeviceArray>(m, "DeviceArray", R"(A 1-D array in the GPU's memory (gpuscan.asarray makes one).
+
+Attributes as numpy's and CuPy's: shape, dtype, size, nbytes, itemsize, ndim (1); len(d). d.get() and
+numpy.asarray(d) copy it to a new numpy array. d[i] reads one element back as a numpy scalar; d[a:b]
+(step 1) is a view of the same memory, no copy. Every gpuscan function takes a DeviceArray and returns
+new ones; the memory is freed when the last array (or view) of it is collected. Once its Context is
+closed, using it raises ValueError.)")
+      .def_property_readonly("shape", [](const DeviceArray& a) { return py::make_tuple(a.size()); })
+      .def_property_readonly("dtype", [](const DeviceArray& a) { return a.dtype(); })
+      .def_property_readonly("size", &DeviceArray::size)
+      .def_property_readonly("nbytes", &DeviceArray::nbytes)
+      .def_property_readonly("itemsize", &DeviceArray::itemsize)
+      .def_property_readonly("ndim", [](const DeviceArray&) { return 1; })
+      .def("__len__", &DeviceArray::size)
+      .def("get", [](const DeviceArray& a) { return download(a, "get"); }, "The array as a new numpy array.")
+      .def(
+          "__array__",
+          [](const DeviceArray& a, const py::object& dtype, const py::object&) {
+            const py::array host = download(a, "__array__");
+            return dtype.is_none() ? py::object(host) : host.attr("astype")(dtype);
+          },
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none())
+      .def("__getitem__",
+           [](const DeviceArray& a, const py::object& key) -> py::object {
+             a.state("__getitem__");
+             const auto n = static_cast<py::ssize_t>(a.size());
+             if (py::isinstance<py::slice>(key)) {
+               py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+               if (!key.cast<py::slice>().compute(n, &start, &stop, &step, &length)) throw py::error_already_set();
+               if (step != 1 && length > 1)
+                 not_on_device("device arrays are sliced with step 1 (a view); take a.get()[start:stop:step]");
+               return py::cast(a.slice(length > 0 ? static_cast<uint64_t>(start) : 0, static_cast<uint64_t>(length)));
+             }
+             if (!PyIndex_Check(key.ptr()))
+               throw py::type_error("device arrays are indexed by an integer or a slice a:b");
+             py::ssize_t i = py::module_::import("operator").attr("index")(key).cast<py::ssize_t>();
+             if (i < -n || i >= n)
+               throw py::index_error("index " + std::to_string(i) + " is out of bounds for a device array of size " +
+                                     std::to_string(n));
+             if (i < 0) i += n;
+             return download(a.slice(static_cast<uint64_t>(i), 1), "__getitem__").attr("__getitem__")(0);
+           })
+      .def("__repr__", [](const DeviceArray& a) {
+        return "<gpuscan.DeviceArray shape=(" + std::to_string(a.size()) + ",) dtype=" + dtype_name(a.dtype()) +
+               (a.storage()->state->closed ? " (Context closed)" : "") + ">";
+      });
+
+  m.def(
+      "asarray",
+      [](const py::object& a, const py::object& context) -> py::object {
+        if (!context.is_none()) {
+          if (!py::isinstance<ContextObject>(context))
+            throw py::type_error("asarray(): context must be a gpuscan.Context or None, not " +
+                                 std::string(py::str(py::type::handle_of(context).attr("__name__"))));
+          return context.cast<const ContextObject&>().asarray(a);
+        }
+        if (as_device(a)) return a;
+        return default_context().cast<const ContextObject&>().asarray(a);
+      },
+      py::arg("a"), py::arg("context") = py::none(),
+      "`a` (a 1-D numpy array or array-like of uint32, int32, float32, uint64, int64 or float64) uploaded to\n"
+      "the GPU of `context` (default_context() if None) as a gpuscan.DeviceArray; a DeviceArray as it is\n"
+      "(ValueError if it lives on another Context). TypeError for other dtypes: convert first.");
   m.def("default_context", &default_context,
         "The Context the module-level functions use, created on first use (thread-safe) with "
         "GPUSCAN_DEVICE's device (or the best one) and validation if GPUSCAN_VALIDATE=1.");
   m.def(
       "exclusive_scan",
       [](const py::object& a, const std::string& op, const std::string& algorithm, bool deterministic) {
-        return default_context().cast<const ContextObject&>().exclusive_scan(a, op, algorithm, deterministic);
+        return context_for({a}, "exclusive_scan").exclusive_scan(a, op, algorithm, deterministic);
       },
       py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto", py::kw_only(),
       py::arg("deterministic") = true,
@@ -1687,7 +2490,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
   m.def(
       "inclusive_scan",
       [](const py::object& a, const std::string& op, const std::string& algorithm, bool deterministic) {
-        return default_context().cast<const ContextObject&>().inclusive_scan(a, op, algorithm, deterministic);
+        return context_for({a}, "inclusive_scan").inclusive_scan(a, op, algorithm, deterministic);
       },
       py::arg("a"), py::arg("op") = "add", py::arg("algorithm") = "auto", py::kw_only(),
       py::arg("deterministic") = true,
@@ -1697,7 +2500,7 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
   m.def(
       "reduce",
       [](const py::object& a, const std::string& op) {
-        return default_context().cast<const ContextObject&>().reduce(a, op);
+        return context_for({a}, "reduce").reduce(a, op);
       },
       py::arg("a"), py::arg("op") = "add",
       "Reduction on default_context(): a[0] op a[1] op ..., a numpy scalar of a's dtype\n"
@@ -1706,52 +2509,52 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
       "histogram",
       [](const py::object& a, const py::object& bins, const py::object& range, const py::object& density,
          const py::object& weights) {
-        return default_context().cast<const ContextObject&>().histogram(a, bins, range, density, weights);
+        return context_for({a}, "histogram").histogram(a, bins, range, density, weights);
       },
       py::arg("a"), py::arg("bins") = 10, py::arg("range") = py::none(), py::arg("density") = py::none(),
       py::arg("weights") = py::none(), histogram_doc);
   m.def(
       "sort",
       [](const py::object& a, bool descending, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().sort(a, descending, algorithm);
+        return context_for({a}, "sort").sort(a, descending, algorithm);
       },
       py::arg("a"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto", sort_doc);
   m.def(
       "argsort",
       [](const py::object& a, bool descending, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().argsort(a, descending, algorithm);
+        return context_for({a}, "argsort").argsort(a, descending, algorithm);
       },
       py::arg("a"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto", argsort_doc);
   m.def(
       "sort_pairs",
       [](const py::object& keys, const py::object& values, bool descending, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().sort_pairs(keys, values, descending, algorithm);
+        return context_for({keys, values}, "sort_pairs").sort_pairs(keys, values, descending, algorithm);
       },
       py::arg("keys"), py::arg("values"), py::kw_only(), py::arg("descending") = false, py::arg("algorithm") = "auto",
       sort_pairs_doc);
   m.def(
       "custom_scan",
       [](const py::object& a, const std::string& glsl, bool inclusive) {
-        return default_context().cast<const ContextObject&>().custom_scan(a, glsl, inclusive);
+        return context_for({a}, "custom_scan").custom_scan(a, glsl, inclusive);
       },
       py::arg("a"), py::arg("glsl"), py::arg("inclusive") = false, custom_scan_doc);
   m.def(
       "compact",
       [](const py::object& a, const py::object& pred, const std::string& path, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().compact(a, pred, path, algorithm);
+        return context_for({a, pred}, "compact").compact(a, pred, path, algorithm);
       },
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", compact_doc);
   m.def(
       "partition",
       [](const py::object& a, const py::object& pred, const std::string& path, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().partition(a, pred, path, algorithm);
+        return context_for({a, pred}, "partition").partition(a, pred, path, algorithm);
       },
       py::arg("a"), py::arg("pred"), py::arg("path") = "auto", py::arg("algorithm") = "auto", partition_doc);
   m.def(
       "unique",
       [](const py::object& a, bool return_counts, const std::string& algorithm, bool sort, bool equal_nan,
          bool return_index, bool return_inverse) {
-        return default_context().cast<const ContextObject&>().unique(a, return_counts, algorithm, sort, equal_nan,
+        return context_for({a}, "unique").unique(a, return_counts, algorithm, sort, equal_nan,
                                                                      return_index, return_inverse);
       },
       py::arg("a"), py::arg("return_counts") = false, py::arg("algorithm") = "auto", py::kw_only(),
@@ -1764,33 +2567,33 @@ share one Context. close() (or leaving a `with` block) destroys it; so does garb
   m.def(
       "unique_by_key",
       [](const py::object& keys, const py::object& values, const std::string& algorithm) {
-        return default_context().cast<const ContextObject&>().unique_by_key(keys, values, algorithm);
+        return context_for({keys, values}, "unique_by_key").unique_by_key(keys, values, algorithm);
       },
       py::arg("keys"), py::arg("values"), py::arg("algorithm") = "auto", unique_by_key_doc);
   m.def(
       "segmented_scan",
       [](const py::object& a, const py::object& flags, const py::object& keys, const std::string& op, bool inclusive) {
-        return default_context().cast<const ContextObject&>().segmented_scan(a, flags, keys, op, inclusive);
+        return context_for({a, flags, keys}, "segmented_scan").segmented_scan(a, flags, keys, op, inclusive);
       },
       py::arg("a"), py::arg("flags") = py::none(), py::arg("keys") = py::none(), py::arg("op") = "add",
       py::arg("inclusive") = false, segmented_doc);
   m.def(
       "segmented_reduce",
       [](const py::object& a, const py::object& offsets, const std::string& op) {
-        return default_context().cast<const ContextObject&>().segmented_reduce(a, offsets, op);
+        return context_for({a, offsets}, "segmented_reduce").segmented_reduce(a, offsets, op);
       },
       py::arg("a"), py::arg("offsets"), py::arg("op") = "add", segmented_reduce_doc);
   m.def(
       "cumsum",
       [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {
-        return default_context().cast<const ContextObject&>().cumsum(a, axis, dtype, out);
+        return context_for({a, out}, "cumsum").cumsum(a, axis, dtype, out);
       },
       py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
       cumsum_doc);
   m.def(
       "cumprod",
       [](const py::object& a, const py::object& axis, const py::object& dtype, const py::object& out) {
-        return default_context().cast<const ContextObject&>().cumprod(a, axis, dtype, out);
+        return context_for({a, out}, "cumprod").cumprod(a, axis, dtype, out);
       },
       py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
       cumprod_doc);

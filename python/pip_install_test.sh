@@ -38,5 +38,8 @@ for dtype in (np.int32, np.uint32, np.float32):
     got = gpuscan.cumsum(gpuscan.sort(a))
     assert got.dtype == want.dtype, (dtype, got.dtype, want.dtype)
     assert np.array_equal(got, want), (dtype, n)
-print("pip install . works: import gpuscan from the venv, sort and cumsum equal numpy's")
+    on_device = gpuscan.cumsum(gpuscan.sort(gpuscan.asarray(a)))  # the same chain on device arrays
+    assert isinstance(on_device, gpuscan.DeviceArray), type(on_device)
+    assert on_device.dtype == want.dtype and np.array_equal(on_device.get(), want), (dtype, n)
+print("pip install . works: import gpuscan from the venv, sort and cumsum equal numpy's, on numpy and device arrays")
 PY
