@@ -1311,10 +1311,10 @@ bool any_device(std::initializer_list<py::handle> objects) {
 void run_on_device(const State& state, const std::function<void(VkCommandBuffer)>& record) {
   py::gil_scoped_release release;
   tk::submit_and_wait(state.ctx, [&](VkCommandBuffer cmd) {
-    tk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+    tk::memory_barrier(state.ctx, cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
                        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
     record(cmd);
-    tk::memory_barrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
+    tk::memory_barrier(state.ctx, cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_WRITE_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
 }
@@ -1335,8 +1335,8 @@ DeviceArray upload(const std::shared_ptr<State>& state, const py::array& host) {
   std::memcpy(staging.mapped(), host.data(), bytes);
   const VkBuffer dst = out.storage()->buffer.handle();
   run_on_device(*state, [&](VkCommandBuffer cmd) {
-    tk::copy_with_barrier(cmd, staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_WRITE_BIT,
-                          VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
+    tk::copy_with_barrier(state->ctx, cmd, staging.handle(), dst, bytes, VK_PIPELINE_STAGE_HOST_BIT,
+                          VK_ACCESS_HOST_WRITE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_ACCESS_MEMORY_READ_BIT);
   });
   return out;
 }
@@ -1351,7 +1351,7 @@ py::array download(const DeviceArray& a, const char* function) {
   tk::Buffer staging = device_buffer(*state, bytes, tk::Memory::host_readback, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
   const VkBuffer src = a.storage()->buffer.handle();
   run_on_device(*state, [&](VkCommandBuffer cmd) {
-    tk::copy_with_barrier(cmd, src, staging.handle(), bytes, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+    tk::copy_with_barrier(state->ctx, cmd, src, staging.handle(), bytes, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                           VK_ACCESS_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   });
   std::memcpy(out.mutable_data(), static_cast<const std::byte*>(staging.mapped()) + a.offset_bytes(), a.nbytes());
