@@ -1644,6 +1644,27 @@ py::object device_segmented_reduce(const std::shared_ptr<State>& state, const De
   return py::cast(out);
 }
 
+// custom_scan of a 1-D device array: each element one T of the array's itemsize (a custom operator over
+// structures needs host rows: those arrays are not device arrays).
+py::object device_custom_scan(const std::shared_ptr<State>& state, const DeviceArray& a, const std::string& glsl,
+                              bool inclusive) {
+  gpuscan::ScanConfig config;
+  config.kind = inclusive ? gpuscan::ScanKind::inclusive : gpuscan::ScanKind::exclusive;
+  config.custom_op = gpuscan::CustomOp{glsl, static_cast<uint32_t>(a.dtype().itemsize())};
+  DeviceArray out = new_device_array(state, a.dtype(), a.size());
+  if (a.size() == 0) {
+    py::gil_scoped_release release;
+    gpuscan::compile_custom_op(state->ctx, *config.custom_op);  // still checks the snippet
+    return py::cast(out);
+  }
+  const gpuscan::Plan<gpuscan::primitive::Scan> plan(state->ctx, {config}, device_limits(a.size(), {&a}));
+  tk::Buffer temp = temp_buffer(*state, plan.temp_requirements());
+  run_on_device(*state, [&](VkCommandBuffer cmd) {
+    plan.record(cmd, {.count = a.size(), .input = a.view(), .output = out.view(), .temp = temp.view()});
+  });
+  return py::cast(out);
+}
+
 [[noreturn]] void not_on_device(const std::string& message) {
   PyErr_SetString(PyExc_NotImplementedError, message.c_str());
   throw py::error_already_set();
@@ -1917,9 +1938,9 @@ class ContextObject {
       return device_histogram(device_state({a}, "histogram"), *d, bins, range, density);
     return ::histogram(state(), a, bins, range, density, weights);  // weights=: its NotImplementedError
   }
-  py::array custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
-    if (as_device(a))
-      not_on_device("custom_scan() does not take device arrays (its elements are structures or rows); pass a.get()");
+  py::object custom_scan(const py::object& a, const std::string& glsl, bool inclusive) const {
+    if (const DeviceArray* d = as_device(a))
+      return device_custom_scan(device_state({a}, "custom_scan"), *d, glsl, inclusive);
     return ::custom_scan(state(), a, glsl, inclusive);
   }
   py::object compact_call(const py::object& a, const py::object& pred, const std::string& path,
@@ -2189,8 +2210,8 @@ Device arrays keep data on the GPU between calls, as CuPy's arrays do:
 Every function takes device arrays (1-D, of the six dtypes above) and returns device arrays; with a
 device array among the inputs, host arrays given beside it are uploaded. reduce returns a numpy scalar,
 histogram numpy (counts, edges), partition (DeviceArray, int). Arrays of different Contexts, or of a
-closed one, raise ValueError. custom_scan, unique's return_index/return_inverse and out= raise
-NotImplementedError for device arrays.
+closed one, raise ValueError. unique's return_index/return_inverse and out= raise NotImplementedError
+for device arrays; custom_scan takes one whose elements are each one T of its item size.
 
 Any array-like works, in any byte order or layout; positions, counts and lengths are numpy's intp.
 Errors: numpy's exception types for bad input (TypeError for an unsupported dtype; ValueError for an

@@ -292,10 +292,26 @@ def test_bad_dtypes_and_shapes(ctx):
     same(gpuscan.asarray([1, 2], context=ctx), np.array([1, 2]), "asarray(context=ctx)")
 
 
-def test_custom_scan_does_not_take_device_arrays(ctx):
-    d = ctx.asarray(np.array([1, 1, 2, 3, 3, 3], np.uint32))
-    with pytest.raises(NotImplementedError, match="device arrays"):
-        ctx.custom_scan(d, "#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + b; }")
+# Custom operators on 1-D device arrays: a wrapping sum of uint32 and a maximum of int32, against numpy.
+CUSTOM_OPS = {
+    "u32_sum": (np.uint32, "#define T uint\nT identity() { return 0u; }\nT combine(T a, T b) { return a + b; }",
+                lambda a: np.cumsum(a, dtype=np.uint32), 0),
+    "i32_max": (np.int32, "#define T int\nT identity() { return int(0x80000000u); }\n"
+                "T combine(T a, T b) { return max(a, b); }", np.maximum.accumulate, np.iinfo(np.int32).min),
+}
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("op", list(CUSTOM_OPS))
+@pytest.mark.parametrize("inclusive", [False, True])
+def test_custom_scan_on_device_arrays(ctx, op, n, inclusive):
+    dtype, glsl, accumulate, identity = CUSTOM_OPS[op]
+    _, a, d = uploaded(ctx, "custom scan " + op, np.dtype(dtype), n)
+    want = accumulate(a).astype(dtype)
+    if not inclusive:
+        want = np.concatenate([np.array([identity], dtype), want[:-1]])[:n]
+    same(ctx.custom_scan(d, glsl, inclusive=inclusive), want, f"custom_scan {op} inclusive={inclusive}")
+    np.testing.assert_array_equal(ctx.custom_scan(a, glsl, inclusive=inclusive), want, err_msg="the host path")
 
 
 def test_arrays_of_different_contexts(ctx):
