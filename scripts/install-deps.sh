@@ -12,7 +12,7 @@ packages=(
   libvulkan-dev glslc spirv-tools vulkan-validationlayers mesa-vulkan-drivers libshaderc-dev libvulkan-volk-dev
   libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
   libgtest-dev libcli11-dev
-  pybind11-dev python3-dev python3-numpy python3-pytest python3-setuptools python3-venv
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-setuptools python3-wheel python3-venv
   libopenmpi-dev openmpi-bin
 )
 os_id="" os_version=""
