@@ -113,6 +113,29 @@ void process_tile(uint tile, VEC4 values[VECTORS_PER_LANE], uint lo, uint hi) {
   }
 }
 
+// A tile other than tile 0 with no offset in [first, first + span] (lo == hi) holds no segment start and
+// ends no segment: its pair total is (0, the combination of its values), it has no piece and no empty
+// segment. A plain reduction (subgroup arithmetic, then the subgroups' totals in order) gives that total
+// without the bitmap, the pair scan or the search for segment ends: almost every tile of long segments.
+// Call from uniform control flow (lo and hi are the workgroup's).
+void plain_tile(uint tile, VEC4 values[VECTORS_PER_LANE]) {
+  T lane = op_identity();
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k)
+    for (uint c = 0u; c < 4u; ++c) lane = op_combine(lane, values[k][c]);
+#if defined(GPUSCAN_NO_SUBGROUPS)
+  const T subgroup_total = lane;
+#else
+  const T subgroup_total = SUBGROUP_REDUCE(lane);
+#endif
+  if (SUBGROUP_ELECT()) sh_subgroup_prefix[SUBGROUP_ID] = Pair(0u, subgroup_total);
+  subgroup_totals_exclusive_scan();
+  if (gl_LocalInvocationID.x == 0u) {
+    g_aux[pc.aux_offset + tile] = sh_total.value;
+    g_tile_words[pc.words_offset + tile] = 0u;
+    g_tile_words[pc.words_offset + g_pass_blocks + tile] = NO_PIECE;
+  }
+}
+
 // One workgroup per tile. (Workgroups taking tiles in turn, each loading its next tile while it worked on
 // the current one, were 9 % slower on the H200: 2^28 u32 in 10^3 segments, W = 256, K = 4, 1.25 ms
 // against 1.14.)
@@ -123,5 +146,7 @@ void main() {
   VEC4 values[VECTORS_PER_LANE];
   for (uint k = 0u; k < VECTORS_PER_LANE; ++k) values[k] = load_vector(tile, k);  // in flight while marking
   const uint at = pc.words_offset + 2u * g_pass_blocks + 2u * tile;
-  process_tile(tile, values, g_tile_words[at], g_tile_words[at + 1u]);
+  const uint lo = g_tile_words[at], hi = g_tile_words[at + 1u];
+  if (lo == hi && tile != 0u) plain_tile(tile, values);
+  else process_tile(tile, values, lo, hi);
 }
