@@ -50,6 +50,7 @@ PARAMS_BLOCK uniform HistogramParams {
   uint bound_lo;       // the count's upper bound (HistogramArgs::count),
   uint bound_hi;
   uint status_offset;  // and the status word's offset in binding 4
+  float accept_margin; // f32 even bins: the candidate's fast accept (below); 1: never
 } pc;
 
 layout(binding = 0, std430) readonly buffer Samples { T g_samples[]; };
@@ -64,6 +65,19 @@ T edge(uint i) { return g_edges[pc.edges_offset + i]; }
 
 // The bin of x, or -1 when x is not counted (outside the edges, NaN).
 int bin_of(T x) {
+#if defined(TYPE_F32)
+  // Even f32 bins: a candidate g more than pc.accept_margin inside (c, c + 1) is bin c, exactly, without
+  // reading an edge (core::f32_accept_margin says why). NaN, infinities and samples near an edge fail the
+  // tests and take the search below.
+  if ((pc.flags & FLAG_EVEN) != 0u) {
+    precise float g = (x - pc.lower) * pc.scale;
+    if (g > pc.accept_margin && g < float(pc.searchable)) {
+      const float c = floor(g);
+      precise float f = g - c;
+      if (f > pc.accept_margin && f < 1.0 - pc.accept_margin && uint(c) < pc.searchable) return int(c);
+    }
+  }
+#endif
   if (pc.searchable == 0u || !(x >= edge(0u))) return -1;
   if ((pc.flags & FLAG_CHECK_UPPER) != 0u) {
     const T top = edge(pc.num_bins);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/histogram_edges.hpp"
+#include "core/histogram_plan.hpp"
 #include "gpuscan/reference.hpp"
 #include "gpuscan/error.hpp"
 
@@ -54,6 +55,62 @@ TEST(HistogramEdges, FloatComparisonsAreExact) {
   }
   EXPECT_EQ(std::bit_cast<float>(to_edge_table(HistogramBins::custom({1e300, 2e300}), DataType::f32).words[0]),
             INFINITY);
+}
+
+// The f32 kernel's fast accept (shaders/histogram.comp), evaluated as the kernel does in f32, never
+// names a bin other than the definition's: random even bins (bounds from 2^-20 to 2^20 in size, 1 to
+// 5000 bins, open and closed), samples on and up to 4 floats beside every edge and uniform ones. And
+// it is on (a margin below 1/4) for the common ranges.
+TEST(HistogramEdges, FloatFastAcceptNamesTheExactBin) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> unit(0, 1);
+  size_t accepted = 0;
+  for (int round = 0; round < 300; ++round) {
+    const double scale_pow = std::ldexp(1.0, static_cast<int>(rng() % 41) - 20);
+    const double lower = (unit(rng) - 0.5) * 8 * scale_pow;
+    const double upper = lower + (0.01 + unit(rng)) * scale_pow;
+    const uint32_t nb = 1 + static_cast<uint32_t>(rng() % 5000);
+    const bool closed = rng() % 2;
+    const HistogramBins bins = HistogramBins::even(nb, lower, upper);
+    HistogramConfig config;
+    config.type = DataType::f32;
+    config.last_bin_closed = closed;
+    const HistogramPlan plan = plan_histogram(bins, config, 1, false, false, false, uint64_t{1} << 40, "limit");
+    const float m = plan.accept_margin;
+    std::vector<float> xs;
+    for (double e : bins.edges) {
+      float v = static_cast<float>(e);
+      for (int k = 0; k < 4; ++k) v = std::nextafter(v, -INFINITY);
+      for (int k = 0; k < 9; ++k, v = std::nextafter(v, INFINITY)) xs.push_back(v);
+    }
+    for (int i = 0; i < 2000; ++i) xs.push_back(static_cast<float>(lower + (upper - lower) * (unit(rng) * 1.2 - 0.1)));
+    const std::vector<uint64_t> none(nb, 0);
+    for (float x : xs) {
+      const float g = (x - plan.lower) * plan.scale;  // the kernel's candidate and tests
+      if (!(g > m && g < static_cast<float>(plan.table.searchable))) continue;
+      const float c = std::floor(g);
+      const float f = g - c;
+      if (!(f > m && f < 1.0f - m && static_cast<uint32_t>(c) < plan.table.searchable)) continue;
+      ++accepted;
+      const std::vector<uint64_t> want = cpu::histogram<float>(std::span(&x, 1), bins.edges, closed);
+      std::vector<uint64_t> got = none;
+      got[static_cast<uint32_t>(c)] = 1;
+      ASSERT_EQ(got, want) << "sample " << x << " accepted into bin " << c << " of " << nb << " over [" << lower
+                           << ", " << upper << "), margin " << m;
+    }
+  }
+  EXPECT_GT(accepted, 0u);
+  for (uint32_t nb : {1u, 10u, 256u, 4096u}) {
+    HistogramConfig config;
+    config.type = DataType::f32;
+    const HistogramPlan plan =
+        plan_histogram(HistogramBins::even(nb, 0.0, 1.0), config, 1, false, false, false, uint64_t{1} << 40, "limit");
+    EXPECT_LT(plan.accept_margin, 0.25f) << nb << " bins over [0, 1)";
+  }
+  HistogramConfig u32;
+  u32.type = DataType::u32;
+  EXPECT_EQ(plan_histogram(HistogramBins::even(4, 0.0, 8.0), u32, 1, false, false, false, 1 << 20, "limit").accept_margin,
+            1.0f);
 }
 
 TEST(HistogramEdges, Refusals) {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "gpuscan/error.hpp"
@@ -22,6 +23,23 @@ bool even_edges(const HistogramBins& bins) {
 }
 
 }  // namespace
+
+float f32_accept_margin(const EdgeTable& table, float lower, float scale) {
+  if (table.element_bytes != 4 || table.searchable == 0) return 1;
+  const auto subnormal = [](float v) { return v != 0 && std::fabs(v) < std::numeric_limits<float>::min(); };
+  if (!std::isfinite(lower) || !std::isnormal(scale) || scale < 0 || subnormal(lower)) return 1;
+  double margin = 0;
+  for (size_t c = 0; c < table.edges(); ++c) {
+    const float e = std::bit_cast<float>(table.words[c]);
+    const float d = e - lower;  // one rounding each, as on the device
+    if (std::isnan(e) || subnormal(e) || subnormal(d)) return 1;
+    const float g = d * scale;
+    if (c < table.searchable) margin = std::max(margin, double{g} - double(c));  // bin c's lower edge
+    if (c > 0) margin = std::max(margin, double(c) - double{g});                // bin c - 1's upper edge
+  }
+  margin += 1.0 / (1 << 20);
+  return margin < 0.25 ? static_cast<float>(margin) : 1.0f;
+}
 
 uint32_t histogram_count_bytes(DataType counts) {
   if (counts != DataType::u32 && counts != DataType::u64)
@@ -56,7 +74,9 @@ HistogramPlan plan_histogram(const HistogramBins& bins, const HistogramConfig& c
   const double lower = bins.edges.front();
   p.lower = static_cast<float>(lower);
   p.scale = static_cast<float>(p.num_bins / (bins.edges.back() - lower));
-  p.flags = (even_edges(bins) ? histogram_flag_even : 0u) | (p.table.check_upper ? histogram_flag_check_upper : 0u) |
+  const bool even = even_edges(bins);
+  if (even && config.type == DataType::f32) p.accept_margin = f32_accept_margin(p.table, p.lower, p.scale);
+  p.flags = (even ? histogram_flag_even : 0u) | (p.table.check_upper ? histogram_flag_check_upper : 0u) |
             (config.last_bin_closed ? histogram_flag_closed : 0u) |
             (p.num_bins <= kHistogramSharedBins ? histogram_flag_shared : 0u) |
             (indirect ? histogram_flag_indirect | (count_64bit ? histogram_flag_count64 : 0u) : 0u);
@@ -86,7 +106,8 @@ std::array<Param, histogram_param_words> histogram_params(const HistogramPlan& p
   return {word(w.len), Param::offset(0), Param::offset(1), Param::offset(2), word(plan.num_bins),
           word(std::max<uint32_t>(plan.table.searchable, 1)), word(flags), word(std::bit_cast<uint32_t>(plan.lower)),
           word(std::bit_cast<uint32_t>(plan.scale)), word(w.groups), Param::offset(3), word(w.start),
-          word(w.start >> 32), word(bound), word(bound >> 32), Param::offset(4)};
+          word(w.start >> 32), word(bound), word(bound >> 32), Param::offset(4),
+          word(std::bit_cast<uint32_t>(plan.accept_margin))};
 }
 
 Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, bool accumulate, uint64_t bound,

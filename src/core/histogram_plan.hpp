@@ -25,7 +25,7 @@ inline constexpr uint32_t histogram_flag_shared = 8;
 inline constexpr uint32_t histogram_flag_indirect = 16;
 inline constexpr uint32_t histogram_flag_count64 = 32;
 inline constexpr uint32_t histogram_flag_status = 64;
-inline constexpr size_t histogram_param_words = 16;
+inline constexpr size_t histogram_param_words = 17;
 
 // The counts' element size: 4 (u32) or 8 (u64); Errc::invalid_argument for any other type.
 uint32_t histogram_count_bytes(DataType counts);
@@ -43,6 +43,7 @@ struct HistogramPlan {
   uint32_t count_bytes = 4;
   uint32_t flags = 0;     // FLAG_* but FLAG_STATUS (the first window's own)
   float lower = 0, scale = 0;  // the even bins' candidate (histogram_flag_even)
+  float accept_margin = 1;     // f32 even bins: the candidate's fast accept (f32_accept_margin); 1: never
   uint64_t counted = 0;   // samples the windows cover: the count (its bound), 0 when none can be counted
   bool status = false;    // a count from GPU memory with a status word: the first window writes it
 
@@ -54,6 +55,15 @@ struct HistogramPlan {
   // Nothing to dispatch: no sample can be counted and no status word to write.
   bool dispatches_nothing() const { return counted == 0 && !status; }
 };
+
+// The fast accept of the f32 even-bin kernel (shaders/histogram.comp). There g(x) = (x - lower) * scale, in
+// f32 with each step correctly rounded (as Vulkan and GLSL require of subtraction and multiplication), is
+// non-decreasing in x, so g(x) > g(e_c) implies x > e_c and g(x) < g(e_c+1) implies x < e_c+1. With every
+// g(e_c) within m of c, a sample whose g lies more than m inside (c, c + 1) is in bin c, with no edge read.
+// Returns that m, plus 2^-20 for a device that flushes subnormal products to zero; or 1 (the kernel then
+// never accepts) for a non-f32 table, a subnormal edge, `lower` or edge difference (a device may flush
+// those and compute another g), or an m of 1/4 or more.
+float f32_accept_margin(const EdgeTable& table, float lower, float scale);
 
 // The plan of a histogram of `count` samples (with `indirect`, the bound of a count in GPU memory, u64 when
 // `count_64bit`, with a status word when `status`). Throws check_bins' errors and

@@ -183,6 +183,32 @@ TEST_F(HistogramTest, EdgesBetweenSampleValues) {
   EXPECT_EQ(run(shared_context(), bin, big, {}), expected(bin, big));
 }
 
+// Even f32 bins take the kernel's fast accept away from the edges and the edge search beside them: random
+// ranges (widths from 2^-16 to 2^16, 1 to 4200 bins, open and closed), samples on and up to 3 floats
+// beside every edge, uniform ones, NaN and infinities.
+TEST_F(HistogramTest, EvenFloatBinsBesideEveryEdge) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int round = 0; round < 12; ++round) {
+    const double size = std::ldexp(1.0, static_cast<int>(rng() % 33) - 16);
+    const double lower = (unit(rng) - 0.5) * 4 * size;
+    const uint32_t nb = round == 0 ? 256 : 1 + static_cast<uint32_t>(rng() % 4200);
+    const HistogramBins bins = HistogramBins::even(nb, lower, lower + (0.05 + unit(rng)) * size);
+    const bool closed = rng() % 2;
+    std::vector<float> input = samples<float>(20000 + rng() % 20000, bins, rng);
+    for (double e : bins.edges) {
+      float v = static_cast<float>(e);
+      for (int k = 0; k < 3; ++k) v = std::nextafter(v, -INFINITY);
+      for (int k = 0; k < 7; ++k, v = std::nextafter(v, INFINITY)) input.push_back(v);
+    }
+    std::shuffle(input.begin(), input.end(), rng);
+    EXPECT_EQ(run(shared_context(), input, bins, {.last_bin_closed = closed}), expected(input, bins, closed))
+        << nb << " bins over [" << bins.edges.front() << ", " << bins.edges.back() << (closed ? "]" : ")");
+  }
+}
+
 // The full 32-bit ranges, whose upper edge no sample reaches (the benchmark's u32 case).
 TEST_F(HistogramTest, FullIntegerRanges) {
   const uint64_t seed = fresh_seed();
