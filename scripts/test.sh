@@ -98,7 +98,7 @@ phase_end consumers
 # gpuscan::mpi is left out of this build: its tests run under mpirun, and Open MPI's runtime under
 # LeakSanitizer has not been tried; the plain build above runs them.
 # -O1 -g1 (the flags AddressSanitizer's documentation suggests, and line tables enough for its stacks): a
-# test file compiled in 30 s instead of 51 s at -O2 -g. The GPU-driving test programs compile at -O0 there
+# test file compiled in 30 s instead of 51 s at -O2 -g. The GPU-driving test programs compile at -Og there
 # (tests/CMakeLists.txt says why).
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
       -DGPUSCAN_SANITIZE=ON -DGPUSCAN_BUILD_BENCH=OFF -DGPUSCAN_BUILD_PYTHON=OFF -DGPUSCAN_BUILD_MPI=OFF -DGPUSCAN_BUILD_EXAMPLES=OFF
