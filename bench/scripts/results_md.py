@@ -9,7 +9,9 @@ DIR is what bench/scripts/run_all.sh writes (bench/results/current holds the set
                           'command FILE: ...', 'rc FILE: ...'; a 'date FILE:' or 'driver FILE:' line
                           overrides the run's value for that file (a set gathered from several runs)
   scan_*.csv, compact.csv gpuscan_bench rows; each file's glsl-copy rows are the roofline of its rows
-  cub_*.csv               cub_scan_bench rows (DeviceScan, DeviceSelect, cudaMemcpy)
+  family*.csv, sort*.csv  gpuscan_bench rows of the other primitives (--ops histogram, rle, unique,
+                          segmented-reduce; --ops sort), beside cub_family_bench and cub_sort_bench rows
+  cub_*.csv               CUB's rows (cub_scan_bench, cub_family_bench, cub_sort_bench)
   huge_*.csv              gpuscan_huge_bench output
   gl.csv                  gpuscan_gl_bench rows
   verify_*.csv            CPU-checked passes: counted, not tabled
@@ -331,7 +333,9 @@ def section_versus(directory: str, run: Dict[str, str], link_base: str, against:
             table, ratios = versus_table(by_alg, cub, t, k, compare.GLSL_COPY, cub_label_for(cub, [(t, k)], date))
             lines += [f"#### {t} {k}", ""] + table + [""] + images(directory, link_base, [f"{t}_{k.rstrip('%')}.png"])
             if trails(ratios):
-                against.append(f"{t} {k}{what}: {trails(ratios)}")
+                device = next(iter(next(iter(by_alg.values())).values())).source.meta("device")
+                on = f" ({device})" if device and run.get("gpu") and device != run["gpu"] else ""
+                against.append(f"{t} {k}{what}{on}: {trails(ratios)}")
     return lines
 
 
@@ -343,6 +347,27 @@ def section_scans(directory: str, run: Dict[str, str], link_base: str, against: 
 def section_compaction(directory: str, run: Dict[str, str], link_base: str, against: List[str]) -> List[str]:
     return section_versus(directory, run, link_base, against, "Stream compaction", "compact*.csv",
                           lambda k: compare.compaction_kind(k) is not None, COMPACT_INTRO, "")
+
+
+FAMILY_INTRO = ("Histogram: 256 even bins, u32 samples uniform over [0, 2^32) (CUB: 257 levels of a 64-bit level "
+                "type), f32 over [0, 1). Run-length encoding and unique: u32 runs of random length, mean 16. "
+                "Segmented reduction: sums over 10^3 segments of about n/1000 elements, or 10^6 segments of random "
+                "length 0-32 (n = 15987817 whatever the size asked). Milliseconds, medians; **bold**: the fastest "
+                "gpuscan algorithm; copy: the GLSL copy of n u32 in the same process; best vs CUB: CUB's time over "
+                "best's.")
+SORT_INTRO = ("Keys uniform over their type, all bits; pairs carry u32 values; from an input buffer into an output "
+              "buffer on both sides. Milliseconds, medians; **bold**: the faster gpuscan algorithm; best vs CUB: "
+              "CUB's time over best's. The CSV also holds each sort's first pass cut after each stage.")
+
+
+def section_family(directory: str, run: Dict[str, str], link_base: str, against: List[str]) -> List[str]:
+    return section_versus(directory, run, link_base, against, "Histogram, run-length encoding, unique, segmented "
+                          "reduction", "family*.csv", lambda k: True, FAMILY_INTRO, "")
+
+
+def section_sort(directory: str, run: Dict[str, str], link_base: str, against: List[str]) -> List[str]:
+    return section_versus(directory, run, link_base, against, "Radix sort", "sort*.csv", lambda k: "/" not in k,
+                          SORT_INTRO, " sort")
 
 
 def section_huge(directory: str, run: Dict[str, str]) -> List[str]:
@@ -494,10 +519,13 @@ def render(directory: str, link_base: str, mpi_dir: str) -> str:
     run = read_run_txt(os.path.join(directory, "run.txt"))
     against: List[str] = []
     body = (section_checks(directory, run) + section_scans(directory, run, link_base, against)
-            + section_compaction(directory, run, link_base, against) + section_huge(directory, run)
+            + section_compaction(directory, run, link_base, against)
+            + section_family(directory, run, link_base, against) + section_sort(directory, run, link_base, against)
+            + section_huge(directory, run)
             + section_gl(directory, run) + section_mpi(mpi_dir))
     if not body:
-        raise ResultsError(f"{directory}: no results (scan_*.csv, compact.csv, huge_*.csv, gl.csv, mpi/)")
+        raise ResultsError(f"{directory}: no results (scan_*.csv, compact.csv, family*.csv, sort*.csv, huge_*.csv, "
+                           "gl.csv, mpi/)")
     lines = [GENERATED.format(dir=directory.rstrip("/")), ""] + header_lines(directory, run)
     if against:
         lines += ["### Where this set trails CUB", "",

@@ -90,6 +90,32 @@ class ResultsMdTest(unittest.TestCase):
         self.assertIn("— **returned 1** (a note)", md)
         self.assertIn("- Did not return 0: `compact.csv` returned 1", md)
 
+    def test_family_and_sort_beside_cub_join_the_trails_list(self):
+        head = "impl,algorithm,type,kind,n,median_ms,min_ms,max_ms,runs,gbps\n"
+        with open(os.path.join(self.dir, "family.csv"), "w") as f:
+            f.write("# device: NVIDIA H100 80GB HBM3\n" + head
+                    + "gpuscan-vulkan,histogram-even,f32,histogram-256,1048576,0.0200,0.0190,0.0210,30,419.430\n"
+                    + "gpuscan-vulkan,single-pass,u32,unique-mean16,1048576,0.0100,0.0090,0.0110,30,838.861\n"
+                    + "gpuscan-vulkan,three-pass,u32,unique-mean16,1048576,0.0150,0.0140,0.0160,30,559.241\n")
+        with open(os.path.join(self.dir, "sort.csv"), "w") as f:
+            f.write("# device: NVIDIA H100 80GB HBM3\n" + head
+                    + "gpuscan-vulkan,radix-multipass,u32,keys,1048576,0.1600,0.1500,0.1700,20,52.429\n"
+                    + "gpuscan-vulkan,radix-multipass,u32,keys/pass1,1048576,0.0400,0.0390,0.0410,20,209.715\n")
+        with open(os.path.join(self.dir, "cub_family.csv"), "w") as f:
+            f.write("# tool: cub_family_bench\n# date_utc: 2025-01-01T00:00:00Z\n# device: NVIDIA H100 80GB HBM3\n"
+                    + head + "cub,DeviceHistogram::HistogramEven,f32,histogram-256,1048576,0.0100,0.0090,0.0110,30,838.861\n"
+                    + "cub,DeviceSelect::Unique,u32,unique-mean16,1048576,0.0120,0.0110,0.0130,30,699.051\n"
+                    + "cub,DeviceRadixSort::SortKeys,u32,keys,1048576,0.0800,0.0790,0.0810,20,104.858\n")
+        with open(os.path.join(self.dir, "run.txt"), "a") as f:
+            f.write("gpu: NVIDIA H200\n")
+        md = self.render()
+        self.assertIn("### Histogram, run-length encoding, unique, segmented reduction", md)
+        self.assertEqual(row(md, "#### u32 unique-mean16", "2^20")[1:3], ["**0.0100**", "0.0150"])
+        self.assertIn("- f32 histogram-256 (NVIDIA H100 80GB HBM3): 2^20 0.50×", md)
+        self.assertIn("- u32 keys sort (NVIDIA H100 80GB HBM3): 2^20 0.50×", md)
+        self.assertNotIn("unique-mean16 (NVIDIA", md)  # 1.2x CUB: not trailing
+        self.assertNotIn("#### u32 keys/pass1", md)      # stage rows stay in the CSV
+
     def test_huge_and_mpi(self):
         md = self.render()
         self.assertEqual(row(md, "### Scans past one binding", "2^31"),
