@@ -114,6 +114,13 @@ void add_global(uint bin, uint amount) {
 #endif
 }
 
+// Counts one sample of bin c (nothing for c < 0).
+void count_sample(int c, bool use_shared) {
+  if (c < 0) return;
+  if (use_shared) atomicAdd(s_counts[c], 1u);
+  else add_global(uint(c), 1u);
+}
+
 bool above(uvec2 a, uvec2 b) { return a.y > b.y || (a.y == b.y && a.x > b.x); }
 
 // The samples of this window: pc.n, or with a count in GPU memory what of min(count, bound) falls in
@@ -144,12 +151,18 @@ void main() {
     barrier();
   }
   const uint stride = pc.groups * w;  // windows hold at most 2^31 samples, so i never wraps
-  for (uint i = gl_WorkGroupID.x * w + lid; i < n; i += stride) {
-    const int c = bin_of(g_samples[pc.src_offset + i]);
-    if (c < 0) continue;
-    if (use_shared) atomicAdd(s_counts[c], 1u);
-    else add_global(uint(c), 1u);
+  uint i = gl_WorkGroupID.x * w + lid;
+#if defined(TYPE_F32)
+  // f32: four samples a step, each load coalesced on its own, so that four loads per invocation are in
+  // flight. On the H200 (2^28 samples, 256 even bins) this took f32 from 0.609 to 0.518 ms and u32 from
+  // 0.777 to 0.857 ms, so only f32 steps by four.
+  for (; i + 3u * stride < n; i += 4u * stride) {
+    T x[4];
+    for (uint u = 0u; u < 4u; ++u) x[u] = g_samples[pc.src_offset + i + u * stride];
+    for (uint u = 0u; u < 4u; ++u) count_sample(bin_of(x[u]), use_shared);
   }
+#endif
+  for (; i < n; i += stride) count_sample(bin_of(g_samples[pc.src_offset + i]), use_shared);
   if (use_shared) {
     barrier();
     for (uint b = lid; b < pc.num_bins; b += w) {

@@ -185,7 +185,8 @@ TEST_F(HistogramTest, EdgesBetweenSampleValues) {
 
 // Even f32 bins take the kernel's fast accept away from the edges and the edge search beside them: random
 // ranges (widths from 2^-16 to 2^16, 1 to 4200 bins, open and closed), samples on and up to 3 floats
-// beside every edge, uniform ones, NaN and infinities.
+// beside every edge, uniform ones, NaN and infinities; and a few hundred thousand samples with small
+// workgroups, which take the kernel's steps of four samples.
 TEST_F(HistogramTest, EvenFloatBinsBesideEveryEdge) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -206,6 +207,13 @@ TEST_F(HistogramTest, EvenFloatBinsBesideEveryEdge) {
     std::shuffle(input.begin(), input.end(), rng);
     EXPECT_EQ(run(shared_context(), input, bins, {.last_bin_closed = closed}), expected(input, bins, closed))
         << nb << " bins over [" << bins.edges.front() << ", " << bins.edges.back() << (closed ? "]" : ")");
+    // W = 32: 2048 workgroups stride 65536 samples, so the f32 kernel's steps of four samples and the
+    // single steps after them both run.
+    const size_t n = (4 + rng() % 6) * 65536 + rng() % 65536;
+    const std::vector<float> many = samples<float>(n, bins, rng);
+    EXPECT_EQ(run(shared_context(), many, bins, {.last_bin_closed = closed, .workgroup_size = 32}),
+              expected(many, bins, closed))
+        << nb << " bins, n = " << n << ", W = 32";
   }
 }
 
