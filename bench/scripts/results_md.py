@@ -360,14 +360,24 @@ SORT_INTRO = ("Keys uniform over their type, all bits; pairs carry u32 values; f
               "CUB's time over best's. The CSV also holds each sort's first pass cut after each stage.")
 
 
+def sort_kind(k: str) -> bool:
+    """A whole sort (keys, pairs-<value type>), not one of its stage cuts (keys/pass1, ...)."""
+    return k == "keys" or (k.startswith("pairs-") and "/" not in k)
+
+
+def family_kind(k: str) -> bool:
+    return (not SCAN_KINDS.match(k) and compare.compaction_kind(k) is None and not sort_kind(k)
+            and "/" not in k and k != compare.COPY_KIND)
+
+
 def section_family(directory: str, run: Dict[str, str], link_base: str, against: List[str]) -> List[str]:
     return section_versus(directory, run, link_base, against, "Histogram, run-length encoding, unique, segmented "
-                          "reduction", "family*.csv", lambda k: True, FAMILY_INTRO, "")
+                          "reduction", "family*.csv", family_kind, FAMILY_INTRO, "")
 
 
 def section_sort(directory: str, run: Dict[str, str], link_base: str, against: List[str]) -> List[str]:
-    return section_versus(directory, run, link_base, against, "Radix sort", "sort*.csv", lambda k: "/" not in k,
-                          SORT_INTRO, " sort")
+    return section_versus(directory, run, link_base, against, "Radix sort", "sort*.csv", sort_kind, SORT_INTRO,
+                          " sort")
 
 
 def section_huge(directory: str, run: Dict[str, str]) -> List[str]:
