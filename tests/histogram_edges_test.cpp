@@ -3,7 +3,9 @@
 // sample compares with the table as it compares with the double edges.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -84,20 +86,25 @@ TEST(HistogramEdges, FloatFastAcceptNamesTheExactBin) {
       for (int k = 0; k < 9; ++k, v = std::nextafter(v, INFINITY)) xs.push_back(v);
     }
     for (int i = 0; i < 2000; ++i) xs.push_back(static_cast<float>(lower + (upper - lower) * (unit(rng) * 1.2 - 0.1)));
-    const std::vector<uint64_t> none(nb, 0);
+    // Each accepted sample's bin against the definition's (the last edge <= x: every accepted x lies
+    // strictly inside the edges), and all of them together against cpu::histogram.
+    std::vector<float> taken;
+    std::vector<uint64_t> got(nb, 0);
     for (float x : xs) {
       const float g = (x - plan.lower) * plan.scale;  // the kernel's candidate and tests
       if (!(g > m && g < static_cast<float>(plan.table.searchable))) continue;
       const float c = std::floor(g);
       const float f = g - c;
       if (!(f > m && f < 1.0f - m && static_cast<uint32_t>(c) < plan.table.searchable)) continue;
-      ++accepted;
-      const std::vector<uint64_t> want = cpu::histogram<float>(std::span(&x, 1), bins.edges, closed);
-      std::vector<uint64_t> got = none;
-      got[static_cast<uint32_t>(c)] = 1;
-      ASSERT_EQ(got, want) << "sample " << x << " accepted into bin " << c << " of " << nb << " over [" << lower
-                           << ", " << upper << "), margin " << m;
+      const auto above = std::upper_bound(bins.edges.begin(), bins.edges.end(), static_cast<double>(x));
+      ASSERT_EQ(above - bins.edges.begin() - 1, static_cast<std::ptrdiff_t>(c))
+          << "sample " << x << " accepted into bin " << c << " of " << nb << " over [" << lower << ", " << upper
+          << "), margin " << m;
+      taken.push_back(x);
+      ++got[static_cast<uint32_t>(c)];
     }
+    accepted += taken.size();
+    ASSERT_EQ(got, cpu::histogram<float>(taken, bins.edges, closed));
   }
   EXPECT_GT(accepted, 0u);
   for (uint32_t nb : {1u, 10u, 256u, 4096u}) {
