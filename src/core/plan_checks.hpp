@@ -21,6 +21,12 @@ inline const char* primitive_name(const primitive::RunLength&) { return "a run-l
 inline const char* primitive_name(const primitive::Sort&) { return "a sort"; }
 inline const char* primitive_name(const primitive::Histogram&) { return "a histogram"; }
 
+// The limits of a plan made for one call (the free record functions and the calls on host data): sized
+// for that call's count, building each kernel at the first record that needs it.
+inline gpuscan::PlanLimits one_call(uint64_t count, bool count_from_gpu = false, bool in_place = false) {
+  return {.max_count = count, .count_from_gpu = count_from_gpu, .in_place = in_place, .prepare = false};
+}
+
 // When a plan is made: `counts_from_gpu` says whether the backend takes this primitive's count from GPU
 // memory (Errc::unsupported for PlanLimits::count_from_gpu otherwise, `api` naming the backend).
 template <class P>

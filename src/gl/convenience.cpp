@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/host_run.hpp"
+#include "core/plan_checks.hpp"
 #include "core/scan_shape.hpp"
 #include "gl/buffers.hpp"
 #include "gl/context_impl.hpp"
@@ -25,8 +26,7 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
            primitive::Select{.config = config,
                              .flagged = flags != nullptr,
                              .predicate = flags ? PredicateKind::nonzero : predicate.kind,
-                             .partition = partition},
-           {.max_count = values.size(), .prepare = false})
+                             .partition = partition}, core::one_call(values.size()))
           .run({.values = std::as_bytes(values),
                 .flags = {reinterpret_cast<const std::byte*>(flags), flags ? values.size() * 4 : 0},
                 .predicate = predicate});
@@ -42,7 +42,7 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
   impl_of(ctx).check_current();
   const uint32_t esize = config.custom_op ? compile_custom_op(ctx, *config.custom_op) : element_size(config.type);
   const uint64_t count = core::scan_elements(input.size(), config, esize);
-  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false})
+  return Plan(ctx, primitive::Scan{config}, core::one_call(count))
       .run({.values = input, .initial_bits = initial_bits}, gpu_ns);
 }
 
@@ -50,7 +50,7 @@ std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byt
                                     double* gpu_ns) {
   impl_of(ctx).check_current();
   const uint64_t count = core::whole_elements(input.size(), config.type, "the input");
-  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).run({.values = input}, gpu_ns);
+  return Plan(ctx, primitive::Reduce{config}, core::one_call(count)).run({.values = input}, gpu_ns);
 }
 
 template <GlElement T>

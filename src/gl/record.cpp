@@ -10,6 +10,7 @@
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/compact_policy.hpp"
+#include "core/plan_checks.hpp"
 #include "core/scan_policy.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
@@ -416,43 +417,39 @@ void compact_issue(const Context& ctx, const primitive::Select& c, const SelectA
 // kept by the context).
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
-  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::Scan{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Scan{config}, core::one_call(count)).describe(count);
 }
 
 void record_scan(const Context& ctx, const ScanArgs& args) {
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
-  Plan(ctx, primitive::Scan{args.config},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .in_place = in_place, .prepare = false})
+  Plan(ctx, primitive::Scan{args.config}, core::one_call(args.count, args.count_from.has_value(), in_place))
       .record({args.count, args.input, args.output, args.temp, false, args.initial_bits, args.count_from});
 }
 
 TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
                                           bool indirect) {
-  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::Reduce{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Reduce{config}, core::one_call(count)).describe(count);
 }
 
 void record_reduce(const Context& ctx, const ReduceArgs& args) {
-  Plan(ctx, primitive::Reduce{args.config},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+  Plan(ctx, primitive::Reduce{args.config}, core::one_call(args.count, args.count_from.has_value()))
       .record({args.count, args.input, args.output, args.temp, args.count_from});
 }
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  return Plan(ctx, primitive::Select{config}, {.max_count = count, .prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::Select{config}, core::one_call(count)).temp_requirements();
 }
 
 std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  return Plan(ctx, primitive::Select{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Select{config}, core::one_call(count)).describe(count);
 }
 
 namespace {
@@ -460,8 +457,7 @@ namespace {
 void record_with_plan(const Context& ctx, const SelectArgs& a, bool flagged, bool partition) {
   const PredicateKind kind = flagged ? PredicateKind::nonzero : a.predicate.kind;
   Plan(ctx, primitive::Select{.config = a.config, .flagged = flagged, .predicate = kind, .partition = partition},
-       {.max_count = a.count, .prepare = false})
-      .record({a.count, a.input, a.flags, a.predicate, a.output, a.count_out, a.temp});
+       core::one_call(a.count)).record({a.count, a.input, a.flags, a.predicate, a.output, a.count_out, a.temp});
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/plan_checks.hpp"
 #include "core/run_length_plan.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/gl/plan.hpp"
@@ -64,7 +65,7 @@ primitive::RunLength::Output run_on_host(const Context& ctx, std::span<const T> 
                                          bool non_trivial) {
   config.type = data_type_of<T>::value;
   impl_of(ctx).check_current();
-  return Plan(ctx, primitive::RunLength{config, non_trivial}, {.max_count = values.size(), .prepare = false})
+  return Plan(ctx, primitive::RunLength{config, non_trivial}, core::one_call(values.size()))
       .run({.values = std::as_bytes(values)});
 }
 
@@ -83,13 +84,13 @@ void run_length_issue(const Context& ctx, const primitive::RunLength& r, const R
 // The free calls: one plan each, made for this one call.
 
 TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  return Plan(ctx, primitive::RunLength{config}, {.max_count = count, .prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::RunLength{config}, core::one_call(count)).temp_requirements();
 }
 
 namespace {
 
 void record_with_plan(const Context& ctx, const RunLengthArgs& a, bool non_trivial) {
-  Plan(ctx, primitive::RunLength{a.config, non_trivial}, {.max_count = a.count, .prepare = false})
+  Plan(ctx, primitive::RunLength{a.config, non_trivial}, core::one_call(a.count))
       .record({a.count, a.input, a.values, a.lengths, a.offsets, a.count_out, a.temp});
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <variant>
 
+#include "core/plan_checks.hpp"
 #include "core/scan_shape.hpp"
 #include "core/segment_offsets_plan.hpp"
 #include "core/variant_names.hpp"
@@ -78,11 +79,11 @@ void segmented_reduce_issue(const Context& ctx, const primitive::SegmentedReduce
 // The free calls: one plan each, made for this one call.
 
 TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  return Plan(ctx, primitive::SegmentedReduce{config}, {.max_count = count, .prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::SegmentedReduce{config}, core::one_call(count)).temp_requirements();
 }
 
 void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args) {
-  Plan(ctx, primitive::SegmentedReduce{args.config}, {.max_count = args.count, .prepare = false})
+  Plan(ctx, primitive::SegmentedReduce{args.config}, core::one_call(args.count))
       .record({args.count, args.segments, args.input, args.offsets, args.output, args.temp});
 }
 
@@ -90,8 +91,7 @@ void record_segmented_reduce(const Context& ctx, const SegmentedReduceArgs& args
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
                                               std::span<const uint32_t> offsets, const ReduceConfig& config) {
   impl_of(ctx).check_current();
-  return Plan(ctx, primitive::SegmentedReduce{config},
-              {.max_count = values.size() / element_size(config.type), .prepare = false})
+  return Plan(ctx, primitive::SegmentedReduce{config}, core::one_call(values.size() / element_size(config.type)))
       .run({.values = values, .offsets = offsets});
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <variant>
 
+#include "core/plan_checks.hpp"
 #include "core/scan_shape.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/plan_program.hpp"
@@ -99,16 +100,16 @@ void segmented_scan_issue(const Context& ctx, const primitive::SegmentedScan& s,
 // The free calls: one plan each, made for this one call.
 
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  return Plan(ctx, primitive::SegmentedScan{config}, {.max_count = count, .prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::SegmentedScan{config}, core::one_call(count)).temp_requirements();
 }
 
 std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
                                          SegmentHeads heads) {
-  return Plan(ctx, primitive::SegmentedScan{config, heads}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::SegmentedScan{config, heads}, core::one_call(count)).describe(count);
 }
 
 void record_segmented_scan(const Context& ctx, const SegmentedScanArgs& args) {
-  Plan(ctx, primitive::SegmentedScan{args.config, args.heads_kind}, {.max_count = args.count, .prepare = false})
+  Plan(ctx, primitive::SegmentedScan{args.config, args.heads_kind}, core::one_call(args.count))
       .record({args.count, args.input, args.heads, args.output, args.temp});
 }
 
@@ -118,8 +119,7 @@ std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const 
                                             const ScanConfig& config) {
   impl_of(ctx).check_current();
   return Plan(ctx, primitive::SegmentedScan{config, heads_kind},
-              {.max_count = values.size() / element_size(config.type), .prepare = false})
-      .run({.values = values, .heads = heads});
+              core::one_call(values.size() / element_size(config.type))).run({.values = values, .heads = heads});
 }
 
 template <GlElement T>

@@ -15,6 +15,7 @@
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
 #include "core/compact_policy.hpp"
+#include "core/plan_checks.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
@@ -271,8 +272,7 @@ PartitionResult<T> run_compact(const Context& ctx, std::span<const T> values, co
                              .flagged = flags != nullptr,
                              .predicate = flags ? PredicateKind::nonzero : predicate.kind,
                              .partition = partition,
-                             .flags_kind = flags_kind},
-           {.max_count = values.size(), .prepare = false})
+                             .flags_kind = flags_kind}, core::one_call(values.size()))
           .run({.values = std::as_bytes(values),
                 .flags = {static_cast<const std::byte*>(flags), static_cast<size_t>(flag_bytes)},
                 .predicate = predicate});
@@ -355,12 +355,11 @@ void vk::compact_record(const Context& ctx, VkCommandBuffer cmd, const primitive
 
 TempRequirements compact_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config,
                                            bool indirect) {
-  return Plan(ctx, primitive::Select{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::Select{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_compact_plan(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  return Plan(ctx, primitive::Select{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Select{config}, core::one_call(count)).describe(count);
 }
 
 void prepare_compact(const Context& ctx, uint64_t max_count, const CompactConfig& config, const CompactCall& call,
@@ -379,7 +378,7 @@ void record_with_plan(const Context& ctx, VkCommandBuffer cmd, const SelectArgs&
                          .predicate = flagged ? PredicateKind::nonzero : a.predicate.kind,
                          .partition = partition,
                          .flags_kind = flagged ? a.flags_kind : SegmentHeads::flags},
-       {.max_count = a.count, .count_from_gpu = a.count_from.has_value(), .prepare = false})
+       core::one_call(a.count, a.count_from.has_value()))
       .record(cmd, {a.count, a.input, a.flags, a.predicate, a.output, a.count_out, a.temp, a.temp_zeroed, a.count_from});
 }
 

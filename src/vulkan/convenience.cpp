@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/host_run.hpp"
+#include "core/plan_checks.hpp"
 #include "gpuscan/vulkan/plan.hpp"
 #include "gpuscan/vulkan/reduce.hpp"
 #include "vulkan/check.hpp"
@@ -182,13 +183,13 @@ std::vector<std::byte> scan_bytes(const Context& ctx, std::span<const std::byte>
                                   double* gpu_ns, std::optional<uint64_t> initial_bits) {
   const uint32_t esize = config.custom_op ? compile_custom_op(ctx, *config.custom_op) : element_size(config.type);
   const uint64_t count = core::scan_elements(input.size(), config, esize);
-  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false})
+  return Plan(ctx, primitive::Scan{config}, core::one_call(count))
       .run({.values = input, .initial_bits = initial_bits}, gpu_ns);
 }
 
 std::vector<std::byte> reduce_bytes(const Context& ctx, std::span<const std::byte> input, const ReduceConfig& config) {
   const uint64_t count = core::whole_elements(input.size(), config.type, "the input");
-  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).run({.values = input});
+  return Plan(ctx, primitive::Reduce{config}, core::one_call(count)).run({.values = input});
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/histogram_plan.hpp"
+#include "core/plan_checks.hpp"
 #include "gpuscan/vulkan/histogram.hpp"
 #include "gpuscan/vulkan/plan.hpp"
 #include "vulkan/histogram.hpp"
@@ -108,7 +109,7 @@ namespace gpuscan {
 
 TempRequirements histogram_temp_requirements(const Context& ctx, const HistogramBins& bins,
                                              const HistogramConfig& config) {
-  return Plan(ctx, primitive::Histogram{config, bins}, {.prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::Histogram{config, bins}, core::one_call(0)).temp_requirements();
 }
 
 void prepare_histogram(const Context& ctx, const HistogramConfig& config) {
@@ -116,8 +117,7 @@ void prepare_histogram(const Context& ctx, const HistogramConfig& config) {
 }
 
 void record_histogram(const Context& ctx, VkCommandBuffer cmd, const HistogramArgs& args) {
-  Plan(ctx, primitive::Histogram{args.config, args.bins},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+  Plan(ctx, primitive::Histogram{args.config, args.bins}, core::one_call(args.count, args.count_from.has_value()))
       .record(cmd, {args.count, args.input, args.counts, args.temp, args.count_from});
 }
 
@@ -126,8 +126,7 @@ std::vector<uint64_t> histogram_bytes(const Context& ctx, std::span<const std::b
   HistogramConfig fresh = config;
   fresh.accumulate = false;  // the counts start at zero on the host
   return Plan(ctx, primitive::Histogram{fresh, bins},
-              {.max_count = core::histogram_sample_count(input.size(), config.type), .prepare = false})
-      .run({.samples = input});
+              core::one_call(core::histogram_sample_count(input.size(), config.type))).run({.samples = input});
 }
 
 template <Element T>

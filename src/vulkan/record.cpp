@@ -9,6 +9,7 @@
 
 #include "core/indirect.hpp"
 #include "core/plan.hpp"
+#include "core/plan_checks.hpp"
 #include "core/plan_program.hpp"
 #include "core/scan_shape.hpp"
 #include "core/tuning.hpp"
@@ -417,12 +418,11 @@ namespace gpuscan {
 // kept by the context).
 
 TempRequirements scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config, bool indirect) {
-  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::Scan{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config) {
-  return Plan(ctx, primitive::Scan{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Scan{config}, core::one_call(count)).describe(count);
 }
 
 void prepare_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, const PrepareOptions& options) {
@@ -433,19 +433,17 @@ void prepare_scan(const Context& ctx, uint64_t max_count, const ScanConfig& conf
 
 void record_scan(const Context& ctx, VkCommandBuffer cmd, const ScanArgs& args) {
   const bool in_place = args.input.buffer == args.output.buffer && args.input.offset == args.output.offset;
-  Plan(ctx, primitive::Scan{args.config},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .in_place = in_place, .prepare = false})
+  Plan(ctx, primitive::Scan{args.config}, core::one_call(args.count, args.count_from.has_value(), in_place))
       .record(cmd, {args.count, args.input, args.output, args.temp, args.temp_zeroed, args.initial_bits, args.count_from});
 }
 
 TempRequirements reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config,
                                           bool indirect) {
-  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::Reduce{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_reduce_plan(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  return Plan(ctx, primitive::Reduce{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Reduce{config}, core::one_call(count)).describe(count);
 }
 
 void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& config,
@@ -455,8 +453,7 @@ void prepare_reduce(const Context& ctx, uint64_t max_count, const ReduceConfig& 
 }
 
 void record_reduce(const Context& ctx, VkCommandBuffer cmd, const ReduceArgs& args) {
-  Plan(ctx, primitive::Reduce{args.config},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+  Plan(ctx, primitive::Reduce{args.config}, core::one_call(args.count, args.count_from.has_value()))
       .record(cmd, {args.count, args.input, args.output, args.temp, args.count_from});
 }
 

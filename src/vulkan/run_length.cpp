@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/plan_checks.hpp"
 #include "core/run_length_plan.hpp"
 #include "core/scan_shape.hpp"
 #include "gpuscan/vulkan/plan.hpp"
@@ -110,7 +111,7 @@ namespace gpuscan {
 // The free calls: one plan each, made for this one call.
 
 TempRequirements run_length_temp_requirements(const Context& ctx, uint64_t count, const CompactConfig& config) {
-  return Plan(ctx, primitive::RunLength{config}, {.max_count = count, .prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::RunLength{config}, core::one_call(count)).temp_requirements();
 }
 
 void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactConfig& config) {
@@ -120,7 +121,7 @@ void prepare_run_length(const Context& ctx, uint64_t max_count, const CompactCon
 namespace {
 
 void record_with_plan(const Context& ctx, VkCommandBuffer cmd, const RunLengthArgs& a, bool non_trivial) {
-  Plan(ctx, primitive::RunLength{a.config, non_trivial}, {.max_count = a.count, .prepare = false})
+  Plan(ctx, primitive::RunLength{a.config, non_trivial}, core::one_call(a.count))
       .record(cmd, {a.count, a.input, a.values, a.lengths, a.offsets, a.count_out, a.temp, a.temp_zeroed});
 }
 
@@ -141,7 +142,7 @@ template <class T>
 primitive::RunLength::Output run_on_host(const Context& ctx, std::span<const T> values, CompactConfig config,
                                          bool non_trivial) {
   config.type = data_type_of<T>::value;
-  return Plan(ctx, primitive::RunLength{config, non_trivial}, {.max_count = values.size(), .prepare = false})
+  return Plan(ctx, primitive::RunLength{config, non_trivial}, core::one_call(values.size()))
       .run({.values = std::as_bytes(values)});
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/plan.hpp"
+#include "core/plan_checks.hpp"
 #include "core/scan_shape.hpp"
 #include "core/segment_offsets_plan.hpp"
 #include "core/segmented_checks.hpp"
@@ -207,11 +208,11 @@ namespace gpuscan {
 // The free calls: one plan each, made for this one call.
 
 TempRequirements segmented_reduce_temp_requirements(const Context& ctx, uint64_t count, const ReduceConfig& config) {
-  return Plan(ctx, primitive::SegmentedReduce{config}, {.max_count = count, .prepare = false}).temp_requirements();
+  return Plan(ctx, primitive::SegmentedReduce{config}, core::one_call(count)).temp_requirements();
 }
 
 void record_segmented_reduce(const Context& ctx, VkCommandBuffer cmd, const SegmentedReduceArgs& args) {
-  Plan(ctx, primitive::SegmentedReduce{args.config}, {.max_count = args.count, .prepare = false})
+  Plan(ctx, primitive::SegmentedReduce{args.config}, core::one_call(args.count))
       .record(cmd, {args.count, args.segments, args.input, args.offsets, args.output, args.temp});
 }
 
@@ -221,20 +222,18 @@ void prepare_segmented_reduce(const Context& ctx, uint64_t max_count, const Redu
 
 TempRequirements segmented_scan_by_offsets_temp_requirements(const Context& ctx, uint64_t count,
                                                              const ScanConfig& config) {
-  return Plan(ctx, primitive::SegmentedScanByOffsets{config}, {.max_count = count, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::SegmentedScanByOffsets{config}, core::one_call(count)).temp_requirements();
 }
 
 void record_segmented_scan_by_offsets(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanByOffsetsArgs& args) {
-  Plan(ctx, primitive::SegmentedScanByOffsets{args.config}, {.max_count = args.count, .prepare = false})
+  Plan(ctx, primitive::SegmentedScanByOffsets{args.config}, core::one_call(args.count))
       .record(cmd, {args.count, args.segments, args.input, args.offsets, args.output, args.temp});
 }
 
 // The host-data calls are one-shot plans (gpuscan/vulkan/plan.hpp).
 std::vector<std::byte> segmented_reduce_bytes(const Context& ctx, std::span<const std::byte> values,
                                               std::span<const uint32_t> offsets, const ReduceConfig& config) {
-  return Plan(ctx, primitive::SegmentedReduce{config},
-              {.max_count = values.size() / element_size(config.type), .prepare = false})
+  return Plan(ctx, primitive::SegmentedReduce{config}, core::one_call(values.size() / element_size(config.type)))
       .run({.values = values, .offsets = offsets});
 }
 
@@ -250,7 +249,7 @@ std::vector<T> segmented_scan_by_offsets(const Context& ctx, std::span<const T> 
                                          std::span<const uint32_t> offsets, ScanConfig config) {
   config.type = data_type_of<T>::value;
   return gpuscan::detail::from_bytes<T>(Plan(ctx, primitive::SegmentedScanByOffsets{config},
-                                             {.max_count = values.size(), .prepare = false})
+                                             core::one_call(values.size()))
                                             .run({.values = std::as_bytes(values), .offsets = offsets}));
 }
 

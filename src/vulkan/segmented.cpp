@@ -12,6 +12,7 @@
 #include <optional>
 #include <variant>
 
+#include "core/plan_checks.hpp"
 #include "core/scan_shape.hpp"
 #include "core/segmented_checks.hpp"
 #include "core/plan_program.hpp"
@@ -185,13 +186,12 @@ void vk::segmented_scan_record(const Context& ctx, VkCommandBuffer cmd, const pr
 
 TempRequirements segmented_scan_temp_requirements(const Context& ctx, uint64_t count, const ScanConfig& config,
                                                    bool indirect) {
-  return Plan(ctx, primitive::SegmentedScan{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::SegmentedScan{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_segmented_scan_plan(const Context& ctx, uint64_t count, const ScanConfig& config,
                                          SegmentHeads heads) {
-  return Plan(ctx, primitive::SegmentedScan{config, heads}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::SegmentedScan{config, heads}, core::one_call(count)).describe(count);
 }
 
 void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanConfig& config, SegmentHeads heads,
@@ -202,7 +202,7 @@ void prepare_segmented_scan(const Context& ctx, uint64_t max_count, const ScanCo
 
 void record_segmented_scan(const Context& ctx, VkCommandBuffer cmd, const SegmentedScanArgs& args) {
   Plan(ctx, primitive::SegmentedScan{args.config, args.heads_kind},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+       core::one_call(args.count, args.count_from.has_value()))
       .record(cmd, {args.count, args.input, args.heads, args.output, args.temp, args.count_from});
 }
 
@@ -221,8 +221,7 @@ std::vector<std::byte> segmented_scan_bytes(const Context& ctx, std::span<const 
                                             std::span<const std::byte> heads, SegmentHeads heads_kind,
                                             const ScanConfig& config) {
   return Plan(ctx, primitive::SegmentedScan{config, heads_kind},
-              {.max_count = values.size() / element_size(config.type), .prepare = false})
-      .run({.values = values, .heads = heads});
+              core::one_call(values.size() / element_size(config.type))).run({.values = values, .heads = heads});
 }
 
 template <Element T>

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "core/indirect.hpp"
+#include "core/plan_checks.hpp"
 #include "core/scan_shape.hpp"
 #include "core/sort_plan.hpp"
 #include "core/sort_policy.hpp"
@@ -307,25 +308,22 @@ namespace gpuscan {
 // the same as the call.
 
 TempRequirements sort_temp_requirements(const Context& ctx, uint64_t count, const SortConfig& config, bool indirect) {
-  return Plan(ctx, primitive::Sort{config}, {.max_count = count, .count_from_gpu = indirect, .prepare = false})
-      .temp_requirements();
+  return Plan(ctx, primitive::Sort{config}, core::one_call(count, indirect)).temp_requirements();
 }
 
 std::string describe_sort_plan(const Context& ctx, uint64_t count, const SortConfig& config) {
-  return Plan(ctx, primitive::Sort{config}, {.max_count = count, .prepare = false}).describe(count);
+  return Plan(ctx, primitive::Sort{config}, core::one_call(count)).describe(count);
 }
 
 void record_sort(const Context& ctx, VkCommandBuffer cmd, const SortArgs& args) {
   check_sort_values(args.config, false);
-  Plan(ctx, primitive::Sort{args.config},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+  Plan(ctx, primitive::Sort{args.config}, core::one_call(args.count, args.count_from.has_value()))
       .record(cmd, {args.count, args.keys_in, args.keys_out, {}, {}, args.temp, false, args.count_from});
 }
 
 void record_sort_pairs(const Context& ctx, VkCommandBuffer cmd, const SortPairsArgs& args) {
   check_sort_values(args.config, true);
-  Plan(ctx, primitive::Sort{args.config},
-       {.max_count = args.count, .count_from_gpu = args.count_from.has_value(), .prepare = false})
+  Plan(ctx, primitive::Sort{args.config}, core::one_call(args.count, args.count_from.has_value()))
       .record(cmd, {args.count, args.keys_in, args.keys_out, args.values_in, args.values_out, args.temp,
                     args.values_are_indices, args.count_from});
 }
@@ -337,7 +335,7 @@ void prepare_sort(const Context& ctx, uint64_t max_count, const SortConfig& conf
 SortedBytes sort_bytes(const Context& ctx, std::span<const std::byte> keys, std::span<const std::byte> values,
                        const SortConfig& config, bool indices) {
   const uint64_t n = core::check_sort_bytes(keys.size(), values.size(), config, indices);
-  return Plan(ctx, primitive::Sort{config}, {.max_count = n, .prepare = false})
+  return Plan(ctx, primitive::Sort{config}, core::one_call(n))
       .run({.keys = keys, .values = values, .indices = indices});
 }
 
