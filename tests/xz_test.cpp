@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -21,7 +22,7 @@ constexpr size_t no_limit = size_t(1) << 30;
 const char* const texts[] = {"empty", "one", "three", "noise", "long_text", "packed"};
 
 Bytes read_vector(const std::string& file) {
-  const std::string path = std::string(GPUSCAN_XZ_VECTORS) + "/" + file;
+  const std::string path = (std::filesystem::path(GPUSCAN_XZ_VECTORS) / file).string();
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << path;
   return Bytes(std::istreambuf_iterator<char>(in), {});

@@ -96,8 +96,8 @@ void check_operator(const Operator<T>& op, const char* what) {
     for (size_t n : sizes)
       for (bool in_place : {false, true}) {
         if (in_place && n != sizes.back()) continue;
-        SCOPED_TRACE(std::string(what) + " " + std::string(to_string(kind)) + ", n = " + std::to_string(n) +
-                     (in_place ? ", in place" : "") + ", seed " + std::to_string(seed));
+        SCOPED_TRACE(testing::Message() << what << " " << to_string(kind) << ", n = " << n
+                                        << (in_place ? ", in place" : "") << ", seed " << seed);
         const auto input = random_elements<T>(n, rng);
         const RecordedScan<T> r = gl_custom_run(input, custom_config(op.glsl, kind), in_place);
         EXPECT_TRUE(r.guards_intact) << "the scan wrote outside its output range";

@@ -79,8 +79,7 @@ void check_operator(const Operator<T>& op, Random random, const char* what) {
   for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive}) {
     const ScanConfig config = custom_config(op.glsl, kind);
     for (size_t n : sizes) {
-      SCOPED_TRACE(std::string(what) + " " + std::string(to_string(kind)) + ", n = " + std::to_string(n) + ", seed " +
-                   std::to_string(seed));
+      SCOPED_TRACE(testing::Message() << what << " " << to_string(kind) << ", n = " << n << ", seed " << seed);
       std::vector<T> input(n);
       for (T& x : input) x = random(rng);
       const RecordedScan<T> r = record_custom(shared_context(), input, config);
