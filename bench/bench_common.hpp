@@ -38,6 +38,24 @@ inline uint32_t warmup_runs_for(const std::vector<double>& probe_ms, double warm
   return static_cast<uint32_t>(std::min(20000.0, std::ceil(warmup_ms / estimate)));
 }
 
+// A case's timed runs after at least `warmup_ms` of warm-up work (and at least `warmup` runs), in the
+// same submission; `time_once(w, r)` submits w untimed runs and r timed ones and returns the timed ones'
+// milliseconds. The warm-up's length in runs comes from three probe runs -- at the clocks the GPU has
+// when the case starts. After a second of host work (a case's input drawn on the CPU) the H100's SM clock
+// stood at 345-555 MHz, and a compute-bound kernel (the histogram's shared atomics) ran 3.6x slower then;
+// a warm-up estimated from such probes lasted a fraction of warmup_ms, and whole cases were timed at those
+// clocks (H100, 2^28 f32 samples: 1.866 ms against 0.522; memory-bound kernels barely moved). So the
+// probes are repeated after that warm-up, and where they ran much faster the warm-up is done again at the
+// new speed.
+template <class TimeOnce>
+std::vector<double> warmed_up_runs(TimeOnce time_once, uint32_t warmup, uint32_t runs, double warmup_ms) {
+  const auto fastest = [](const std::vector<double>& ms) { return *std::min_element(ms.begin(), ms.end()); };
+  const std::vector<double> cold = time_once(0, 3);
+  const std::vector<double> warm = time_once(warmup_runs_for(cold, warmup_ms), 3);
+  const bool clocks_rose = fastest(warm) < 0.8 * fastest(cold);
+  return time_once(std::max(warmup, clocks_rose ? warmup_runs_for(warm, warmup_ms) : 0u), runs);
+}
+
 // The whole warm-up is needed only after the device may have idled: the H200's SM clock began to fall
 // within about 100 ms of idle (bench/RESULTS.md, "Findings"). A batch that follows another within 100 ms
 // (a sweep without CPU checks) finds the clock up and gets at most kShortWarmupMs, so that long sweeps

@@ -62,8 +62,8 @@ std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t
 std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs,
                               const std::function<void(VkCommandBuffer)>& record) {
   const double warmup_ms = BatchWarmup::ms(g_warmup_ms);
-  const uint32_t needed = warmup_runs_for(time_runs_once(ctx, 0, 3, record), warmup_ms);
-  std::vector<double> ms = time_runs_once(ctx, std::max(warmup, needed), runs, record);
+  std::vector<double> ms = warmed_up_runs(
+      [&](uint32_t w, uint32_t r) { return time_runs_once(ctx, w, r, record); }, warmup, runs, warmup_ms);
   BatchWarmup::batch_ended();
   return ms;
 }

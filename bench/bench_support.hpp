@@ -37,7 +37,7 @@ void set_warmup_ms(const Context& ctx, double requested);
 // timestamps and every repetition followed by a barrier, and returns the timed runs' GPU times (ms).
 std::vector<double> time_runs_once(const Context& ctx, uint32_t warmup, uint32_t runs,
                                    const std::function<void(VkCommandBuffer)>& record);
-// time_runs_once with at least g_warmup_ms of warm-up work (estimated from three probe runs).
+// time_runs_once after at least g_warmup_ms of warm-up work (warmed_up_runs, bench_common.hpp).
 std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs,
                               const std::function<void(VkCommandBuffer)>& record);
 

@@ -33,7 +33,7 @@ using gpuscan::bench::csv_row;
 using gpuscan::bench::default_warmup_ms;
 using gpuscan::bench::Stats;
 using gpuscan::bench::summarize;
-using gpuscan::bench::warmup_runs_for;
+using gpuscan::bench::warmed_up_runs;
 
 namespace {
 
@@ -95,11 +95,11 @@ std::vector<double> time_runs_once(const GlFunctions& f, uint32_t warmup, uint32
 
 double g_warmup_ms = 2000;
 
-// time_runs_once with at least g_warmup_ms of warm-up work (estimated from three probe runs).
+// time_runs_once after at least g_warmup_ms of warm-up work (warmed_up_runs, bench_common.hpp).
 std::vector<double> time_runs(const GlFunctions& f, uint32_t warmup, uint32_t runs, const std::function<void()>& issue) {
   const double warmup_ms = BatchWarmup::ms(g_warmup_ms);
-  const uint32_t needed = warmup_runs_for(time_runs_once(f, 0, 3, issue), warmup_ms);
-  std::vector<double> ms = time_runs_once(f, std::max(warmup, needed), runs, issue);
+  std::vector<double> ms =
+      warmed_up_runs([&](uint32_t w, uint32_t r) { return time_runs_once(f, w, r, issue); }, warmup, runs, warmup_ms);
   BatchWarmup::batch_ended();
   return ms;
 }
