@@ -104,12 +104,16 @@ Shape h200_single_pass(DataType t, ScanKind kind, uint64_t n) {
 Shape h200_reduce_then_scan(DataType t, uint64_t n) {
   return {gpuscan::element_size(t) == 8 && n > (uint64_t{1} << 23) ? 64 : 256, plain_k(t)};
 }
-// Its automatic limits: ordered f64 2^20, other ordered 2^21; exclusive 4-byte 2^28, inclusive u32/i32
+// Its automatic limits: ordered f64 2^20, other ordered 2^21; exclusive 4-byte none, inclusive u32/i32
 // 2^27, the rest 2^25.
 uint64_t h200_limit(DataType t, ScanKind kind, bool ordered) {
   if (ordered) return uint64_t{1} << (gpuscan::element_size(t) == 8 ? 20 : 21);
-  if (gpuscan::element_size(t) == 4 && kind == ScanKind::exclusive) return uint64_t{1} << 28;
+  if (gpuscan::element_size(t) == 4 && kind == ScanKind::exclusive) return UINT64_MAX;
   return uint64_t{1} << (four_byte_integer(t) ? 27 : 25);
+}
+// The H100's: the H200's ordered limits, and none for the unordered look-back.
+uint64_t h100_limit(DataType t, ScanKind kind, bool ordered) {
+  return ordered ? h200_limit(t, kind, true) : UINT64_MAX;
 }
 
 struct Expected {
@@ -119,6 +123,9 @@ struct Expected {
 
 Expected h200_expected(DataType t, ScanKind kind, uint64_t n) {
   return {h200_single_pass(t, kind, n), h200_reduce_then_scan(t, n), h200_limit(t, kind, false), h200_limit(t, kind, true)};
+}
+Expected h100_expected(DataType t, ScanKind kind, uint64_t n) {
+  return {h200_single_pass(t, kind, n), h200_reduce_then_scan(t, n), h100_limit(t, kind, false), h100_limit(t, kind, true)};
 }
 // lavapipe's and the conservative profile's: W = 256, the plain K, 2^21 for every automatic limit.
 Expected plain_expected(DataType t, ScanKind, uint64_t) {
@@ -168,10 +175,11 @@ TEST(TuningProfile, H200ReproducesItsMeasuredShapesAndLimits) {
   expect_limits(core::h200_profile(), {1024, 5000, 4, 32, 8});
 }
 
-// The H100 takes the H200's numbers: the same SM, and its single-pass shapes measured there as well
-// (its one rule of its own: ChooseScan.AutomaticLookAheadForDeterministicF32).
-TEST(TuningProfile, H100TakesTheH200Numbers) {
-  expect_sweep(core::h100_profile(), h200_expected);
+// The H100 takes the H200's shapes: the same SM, and its single-pass shapes measured there as well. Its
+// rules of its own: no automatic limit for the unordered look-back, and
+// ChooseScan.AutomaticLookAheadForDeterministicF32.
+TEST(TuningProfile, H100TakesTheH200Shapes) {
+  expect_sweep(core::h100_profile(), h100_expected);
   expect_limits(core::h100_profile(), {1024, 5000, 4, 32, 8});
 }
 
@@ -224,11 +232,20 @@ TEST(ChooseScan, WorkgroupFitsEveryDevice) {
 TEST(ChooseScan, AutomaticRule) {
   const core::TuningProfile& p = core::h200_profile();
   const core::DeviceCaps full{{1024, 32}, true, true};
-  const gpuscan::ScanConfig config;  // u32 exclusive: tiles of 4096, limit 2^28
+  gpuscan::ScanConfig config;  // u32 exclusive: tiles of 4096, no limit
   EXPECT_EQ(core::choose_scan(full, p, config, 4096).algorithm, Algorithm::reduce_then_scan);
   EXPECT_EQ(core::choose_scan(full, p, config, 4097).algorithm, Algorithm::single_pass);
   EXPECT_EQ(core::choose_scan(full, p, config, uint64_t{1} << 28).algorithm, Algorithm::single_pass);
-  EXPECT_EQ(core::choose_scan(full, p, config, (uint64_t{1} << 28) + 1).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, p, config, uint64_t{1} << 40).algorithm, Algorithm::single_pass);
+  config.kind = gpuscan::ScanKind::inclusive;  // limit 2^27
+  EXPECT_EQ(core::choose_scan(full, p, config, uint64_t{1} << 27).algorithm, Algorithm::single_pass);
+  EXPECT_EQ(core::choose_scan(full, p, config, (uint64_t{1} << 27) + 1).algorithm, Algorithm::reduce_then_scan);
+  // The H100's profile: single-pass at every count for the unordered look-back.
+  EXPECT_EQ(core::choose_scan(full, core::h100_profile(), config, uint64_t{1} << 40).algorithm, Algorithm::single_pass);
+  config.type = DataType::u64;
+  EXPECT_EQ(core::choose_scan(full, p, config, (uint64_t{1} << 25) + 1).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, core::h100_profile(), config, uint64_t{1} << 30).algorithm, Algorithm::single_pass);
+  config = {};
   EXPECT_EQ(core::choose_scan(full, p, config, 1u << 20, false).algorithm, Algorithm::reduce_then_scan);
   EXPECT_EQ(core::choose_scan(full, core::conservative_profile(), config, (1u << 21) + 1).algorithm,
             Algorithm::reduce_then_scan);
@@ -254,9 +271,9 @@ TEST(ChooseScan, AutomaticLookAheadForDeterministicF32) {
   other.kind = ScanKind::inclusive;
   EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::reduce_then_scan);
   other = f32;
-  other.deterministic = false;  // the unordered look-back, up to 2^28
+  other.deterministic = false;  // the unordered look-back, at every count
   EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::single_pass);
-  EXPECT_EQ(core::choose_scan(full, h100, other, most + 1).algorithm, Algorithm::reduce_then_scan);
+  EXPECT_EQ(core::choose_scan(full, h100, other, most + 1).algorithm, Algorithm::single_pass);
   other = f32;
   other.type = DataType::f64;
   EXPECT_EQ(core::choose_scan(full, h100, other, above).algorithm, Algorithm::reduce_then_scan);

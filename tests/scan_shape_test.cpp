@@ -108,8 +108,8 @@ TEST(ReduceThenScanShape, LargeEightByteScansTakeW64) {
 
 TEST(SinglePassShape, AutomaticLimits) {
   using core::single_pass_auto_limit;
-  EXPECT_EQ(single_pass_auto_limit(DataType::u32, excl, profile(true)), uint64_t{1} << 28);
-  EXPECT_EQ(single_pass_auto_limit(DataType::f32, excl, profile(true)), uint64_t{1} << 28);
+  EXPECT_EQ(single_pass_auto_limit(DataType::u32, excl, profile(true)), UINT64_MAX);
+  EXPECT_EQ(single_pass_auto_limit(DataType::f32, excl, profile(true)), UINT64_MAX);
   EXPECT_EQ(single_pass_auto_limit(DataType::u32, incl, profile(true)), uint64_t{1} << 27);
   EXPECT_EQ(single_pass_auto_limit(DataType::i32, incl, profile(true)), uint64_t{1} << 27);
   EXPECT_EQ(single_pass_auto_limit(DataType::f32, incl, profile(true)), uint64_t{1} << 25);

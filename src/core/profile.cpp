@@ -7,7 +7,9 @@ namespace {
 // The numbers and their measurements: core/tuning.hpp.
 // Hopper: the H200 and the H100 share the SM (132 of them on the SXM parts), so the same numbers.
 constexpr TuningProfile hopper(std::string_view name, std::string_view source,
-                               uint64_t look_ahead_deterministic_f32_max = 0) {
+                               uint64_t look_ahead_deterministic_f32_max = 0,
+                               uint64_t inclusive_four_byte_integer = h200_auto_limit_inclusive_four_byte_integer,
+                               uint64_t other = h200_auto_limit_other) {
   return {
       .name = name,
       .source = source,
@@ -18,8 +20,8 @@ constexpr TuningProfile hopper(std::string_view name, std::string_view source,
                .small_tile_vectors_per_lane = small_tile_vectors_per_lane,
                .large_eight_byte_rts_workgroup_size = large_eight_byte_rts_workgroup_size,
                .auto_limits = {.exclusive_four_byte = h200_auto_limit_exclusive_four_byte,
-                               .inclusive_four_byte_integer = h200_auto_limit_inclusive_four_byte_integer,
-                               .other = h200_auto_limit_other,
+                               .inclusive_four_byte_integer = inclusive_four_byte_integer,
+                               .other = other,
                                .ordered_eight_byte = h200_auto_limit_ordered_eight_byte},
                .look_ahead_deterministic_f32_max = look_ahead_deterministic_f32_max},
       .look_back = {.default_tiles_per_workgroup = default_tiles_per_workgroup},
@@ -29,14 +31,14 @@ constexpr TuningProfile hopper(std::string_view name, std::string_view source,
 
 constexpr TuningProfile h200 = hopper("nvidia-h200", "measured on an NVIDIA H200, driver 580.159.04 (bench/RESULTS.md)");
 // The H200's numbers, checked on an H100 80GB HBM3 (driver 580.159.04): with them 2^28 u32 exclusive
-// single-pass 1.221 -> 0.880 ms; automatic's limits pick the faster algorithm there but for u32 inclusive
-// at 2^28 and u64 from 2^26, where single-pass was 7-9 % faster than reduce-then-scan (bench/RESULTS.md).
-// One rule of its own: deterministic exclusive f32 scans past the ordered limit take the look-ahead.
+// single-pass 1.221 -> 0.880 ms. Two rules of its own: deterministic exclusive f32 scans past the ordered
+// limit take the look-ahead, and the unordered single-pass scan has no automatic limit (core/tuning.hpp:
+// it was the faster one at every size measured there).
 constexpr TuningProfile h100 =
     hopper("nvidia-h100",
-           "the H200's numbers, and the look-ahead scan for deterministic f32; measured on an NVIDIA H100 80GB "
-           "HBM3, driver 580.159.04 (bench/RESULTS.md)",
-           h100_look_ahead_deterministic_f32_max);
+           "the H200's numbers, the look-ahead scan for deterministic f32 and single-pass at every size; measured "
+           "on an NVIDIA H100 80GB HBM3, driver 580.159.04 (bench/RESULTS.md)",
+           h100_look_ahead_deterministic_f32_max, h100_auto_limit_inclusive_four_byte_integer, h100_auto_limit_other);
 
 constexpr TuningProfile lavapipe{
     .name = "lavapipe",

@@ -43,9 +43,19 @@ inline constexpr uint32_t large_eight_byte_rts_workgroup_size = 64;
 // single-pass up to 2^29 (2^28 is the limit: larger scans of them may need windows); inclusive ones of
 // u32/i32, with theirs (W = 128, K = 8), up to 2^27 (level there, 4 % slower at 2^28); other inclusive
 // scans and 8-byte types were faster single-pass at 2^24 and reduce-then-scan from 2^26.
-inline constexpr uint64_t h200_auto_limit_exclusive_four_byte = uint64_t{1} << 28;
+// Past 2^28 too: the single-pass scan runs in windows past one binding, and it stayed the faster one
+// (H100, 2026-12-07: u32 2^29 1.747 against 2.099 ms, 2^30 3.498 against 4.184).
+inline constexpr uint64_t no_auto_limit = UINT64_MAX;
+inline constexpr uint64_t h200_auto_limit_exclusive_four_byte = no_auto_limit;
 inline constexpr uint64_t h200_auto_limit_inclusive_four_byte_integer = uint64_t{1} << 27;
 inline constexpr uint64_t h200_auto_limit_other = uint64_t{1} << 25;
+// The H100 (80GB HBM3, driver 580.159.04) differs where the H200 took reduce-then-scan: there the
+// single-pass scan was the faster one at every size measured. Inclusive u32 2^28 7-9 % faster
+// (bench/RESULTS.md), 2^29 1.922 against 2.099 ms, 2^30 3.845 against 4.184; u64 from 2^26 7-9 % faster,
+// 2^28 exclusive 1.983 against 2.125, inclusive 2.088 against 2.125; at 2^28 f32 inclusive (unordered
+// look-back) 1.037 against 1.064, f64 exclusive 2.116 against 2.130, inclusive 2.099 against 2.129.
+inline constexpr uint64_t h100_auto_limit_inclusive_four_byte_integer = no_auto_limit;
+inline constexpr uint64_t h100_auto_limit_other = no_auto_limit;
 // Ordered (deterministic floats), on the H200: f32 at 2^20 1.4x reduce-then-scan's speed, at 2^21
 // 1.01-1.03x, at 2^22 7-10 % slower; f64 at 2^20 1.02-1.04x, at 2^21 already 8-9 % slower.
 inline constexpr uint64_t h200_auto_limit_ordered_eight_byte = uint64_t{1} << 20;

@@ -717,6 +717,10 @@ core::DeviceCaps Context::Impl::caps(DataType type) const {
 }
 
 static std::string power_of_two(uint64_t n) { return "2^" + std::to_string(std::bit_width(n) - 1); }
+// "up to 2^28 elements", or "at every count" for a profile that sets no limit.
+static std::string up_to(uint64_t limit) {
+  return limit == core::no_auto_limit ? "at every count" : "up to " + power_of_two(limit) + " elements";
+}
 
 // Custom operators have no subgroup intrinsics: they run as multipass scans with Blelloch workgroup scans,
 // whatever the count or the offsets, so the order of combination never depends on scheduling.
@@ -820,7 +824,7 @@ std::string Context::describe_choice(const ScanConfig& config, uint64_t count) c
     if (algorithm == Algorithm::single_pass)
       s << " (automatic: the device has 64-bit buffer atomics and subgroup arithmetic and ballot, and "
            "profile "
-        << profile.name << " takes single-pass from one tile up to " << power_of_two(limit) << " elements; "
+        << profile.name << " takes single-pass from one tile " << up_to(limit) << "; "
         << profile.source << ")";
     else if (algorithm == Algorithm::look_ahead)
       s << " (automatic: profile " << profile.name << " takes the look-ahead for deterministic exclusive f32 scans "
