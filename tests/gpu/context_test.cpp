@@ -33,16 +33,18 @@ TEST_F(ContextTest, ReportsTheDevice) {
   EXPECT_TRUE(shared_context().single_pass_available());
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 1u << 20), Algorithm::single_pass);
   EXPECT_EQ(shared_context().resolve(ScanConfig{}, 100), Algorithm::reduce_then_scan);
-  // Where automatic's single-pass range ends (core::single_pass_auto_limit): with the H200's profile
-  // 2^28 for exclusive scans of 4-byte types, 2^27 for inclusive ones of u32/i32 and 2^25 for the rest;
-  // for deterministic floats (the ordered look-back) 2^21, 2^20 for f64. lavapipe's and the conservative
-  // profile: 2^21 for all.
+  // Where automatic's single-pass range ends (core::single_pass_auto_limit): with the H200's profile no
+  // limit for exclusive scans of 4-byte types, 2^27 for inclusive ones of u32/i32 and 2^25 for the rest;
+  // with the H100's none for all of these; for deterministic floats (the ordered look-back) 2^21, 2^20
+  // for f64, on both. lavapipe's and the conservative profile: 2^21 for all.
   if (d.name.starts_with("llvmpipe")) EXPECT_EQ(shared_context().tuning_profile(), "lavapipe");
   const std::string_view profile = shared_context().tuning_profile();
   const bool plain = profile != "nvidia-h200" && profile != "nvidia-h100";
-  const uint64_t limit32 = plain ? uint64_t{1} << 21 : uint64_t{1} << 28;
-  const uint64_t limit_inclusive = plain ? uint64_t{1} << 21 : uint64_t{1} << 27;
-  const uint64_t limit_other = plain ? uint64_t{1} << 21 : uint64_t{1} << 25;
+  const bool h100 = profile == "nvidia-h100";
+  constexpr uint64_t none = 0;  // no limit
+  const uint64_t limit32 = plain ? uint64_t{1} << 21 : none;
+  const uint64_t limit_inclusive = plain ? uint64_t{1} << 21 : h100 ? none : uint64_t{1} << 27;
+  const uint64_t limit_other = plain ? uint64_t{1} << 21 : h100 ? none : uint64_t{1} << 25;
   const uint64_t limit_f64 = plain ? uint64_t{1} << 21 : uint64_t{1} << 20;
   ScanConfig f32;
   f32.type = DataType::f32;
@@ -59,13 +61,16 @@ TEST_F(ContextTest, ReportsTheDevice) {
                                       std::pair{inclusive, limit_inclusive}, std::pair{inclusive_f32, limit_other},
                                       std::pair{u64, limit_other}, std::pair{deterministic_f64, limit_f64}}) {
     const std::string what = std::string(to_string(config.type)) + " " + std::string(to_string(config.kind));
+    if (limit == none) {
+      EXPECT_EQ(shared_context().resolve(config, uint64_t{1} << 34), Algorithm::single_pass) << what;
+      continue;
+    }
     EXPECT_EQ(shared_context().resolve(config, limit), Algorithm::single_pass) << what;
     EXPECT_EQ(shared_context().resolve(config, limit + 1), Algorithm::reduce_then_scan) << what;
   }
   // Deterministic f32 past the ordered limit: the look-ahead with the H100's profile (2^28 at most).
   ScanConfig deterministic_f32;
   deterministic_f32.type = DataType::f32;
-  const bool h100 = profile == "nvidia-h100";
   EXPECT_EQ(shared_context().resolve(deterministic_f32, (uint64_t{1} << 21) + 1),
             h100 ? Algorithm::look_ahead : Algorithm::reduce_then_scan);
   EXPECT_EQ(shared_context().resolve(deterministic_f32, (uint64_t{1} << 28) + 1), Algorithm::reduce_then_scan);
