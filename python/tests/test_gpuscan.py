@@ -185,8 +185,8 @@ def test_random_sizes(ctx, dtype):
 
 
 def test_above_single_pass_range(ctx):
-    """Above 2^21 elements `auto` switches from single-pass to reduce-then-scan on lavapipe (2^28 for
-    4-byte types on other GPUs, which this size still checks single-pass on)."""
+    """Above 2^21 elements `auto` switches from single-pass to reduce-then-scan on lavapipe (the H200
+    and H100 profiles keep single-pass for exclusive scans of 4-byte types at every size)."""
     n = (1 << 21) + 5
     a = random_array(np.uint32, n, rng_for("large"))
     check_scan(ctx.exclusive_scan(a), a, "exclusive", "auto")
