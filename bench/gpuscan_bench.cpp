@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> kinds = {"exclusive"};
   std::vector<std::string> operators = {"add"};
   // W and K 0: gpuscan's defaults, which for single-pass scans depend on the type, kind and count.
-  std::vector<uint32_t> workgroup_sizes = {0}, vectors = {0}, spins = {0};
+  std::vector<uint32_t> workgroup_sizes = {0}, vectors = {0}, spins = {0}, histogram_groups = {0};
   std::vector<uint32_t> tiles_per_wg = {0};  // 0: gpuscan's default
   std::vector<uint32_t> copy_workgroup_sizes = {256}, copy_vectors = {4};
   std::vector<std::string> ops = {"scan"};
@@ -101,6 +101,10 @@ int main(int argc, char** argv) {
   app.add_option("--kinds", kinds, "exclusive, inclusive")->delimiter(',');
   app.add_option("--workgroup-sizes", workgroup_sizes, "tile kernels: W values to sweep (0 = gpuscan's default: 256, or as core::scan_tile_shape picks for single-pass and reduce-then-scan scans)")->delimiter(',');
   app.add_option("--vectors", vectors, "tile kernels: vectors per lane to sweep (0 = gpuscan's default: 4, or 2 for 8-byte types; single-pass scans as for W)")->delimiter(',');
+  app.add_option("--histogram-groups", histogram_groups,
+                 "histogram: the grid's most workgroups to sweep (0 = gpuscan's choice); --workgroup-sizes and "
+                 "--vectors (samples per step: 1, 2, 4, 8) apply too")
+      ->delimiter(',');
   app.add_option("--spins", spins, "single-pass: spin limits to sweep (0 = default)")->delimiter(',');
   app.add_option("--tiles-per-workgroup", tiles_per_wg, "single-pass: tiles per workgroup to sweep (0 = default)")
       ->delimiter(',');
@@ -345,7 +349,9 @@ int main(int argc, char** argv) {
         }
       }
       failures += run_compaction_cases(ctx, b, n, compact, sink, rng);
-      if (histograms) failures += run_histogram_cases(ctx, b, n, warmup, runs, verify, sink, rng);
+      if (histograms)
+        failures += run_histogram_cases(ctx, b, n, {workgroup_sizes, vectors, histogram_groups}, warmup, runs, verify,
+                                        sink, rng);
       if (sorts) failures += run_sort_cases(ctx, b, n, max_esize, workgroup_sizes, vectors, warmup, runs, verify, sink, rng);
       measure_copy();
       if (copy_words != n) sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy_n, runs, 2.0 * n * 4});

@@ -32,40 +32,51 @@ uint64_t histogram_temp_bytes(const Context& ctx) {
   return bytes;
 }
 
-int run_histogram_cases(const Context& ctx, const Buffers& b, uint64_t n, int warmup, int runs, bool verify,
-                        Sink& sink, std::mt19937_64& rng) {
+int run_histogram_cases(const Context& ctx, const Buffers& b, uint64_t n, const HistogramSweep& sweep, int warmup,
+                        int runs, bool verify, Sink& sink, std::mt19937_64& rng) {
   int failures = 0;
   for (const Case& c : cases()) {
     std::vector<uint32_t> words(n);
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     for (auto& w : words) w = c.type == DataType::u32 ? static_cast<uint32_t>(rng()) : std::bit_cast<uint32_t>(unit(rng));
     upload(ctx, b, b.in.handle(), words.data(), n * 4);
-    const HistogramArgs args{{.type = c.type}, c.bins, n, b.in.view(), b.out.view(), b.temp.view()};
-    auto record = [&](VkCommandBuffer cmd) { record_histogram(ctx, cmd, args); };
-    const std::string type(to_string(c.type));
-    const std::string what = "histogram-even " + type + " n=" + std::to_string(n);
-    if (verify) {
-      poison(ctx, b.out.handle(), kBins * 4);
-      testkit::submit_and_wait(ctx, record);
-      std::vector<uint32_t> got(kBins);
-      std::memcpy(got.data(), read_back(ctx, b, b.out.handle(), kBins * 4), kBins * 4);
-      const std::vector<uint64_t> want =
-          c.type == DataType::u32
-              ? cpu::histogram<uint32_t>(words, c.bins.edges, false)
-              : cpu::histogram<float>(std::span(reinterpret_cast<const float*>(words.data()), n), c.bins.edges, false);
-      if (!std::equal(want.begin(), want.end(), got.begin())) {
-        ++failures;
-        std::cerr << "MISMATCH " << what << "\n";
-        sink.note("MISMATCH " + what);
-        continue;
-      }
-    }
-    Row row{"gpuscan-vulkan", "histogram-even", type, "histogram-" + std::to_string(kBins), n};
-    row.stats = summarize(time_runs(ctx, warmup, runs, record));
-    row.runs = runs;
-    row.bytes = static_cast<double>(n) * 4;
-    std::cerr << what << ": " << row.stats.median_ms << " ms\n";
-    sink.row(row);
+    const std::vector<uint64_t> want =
+        !verify ? std::vector<uint64_t>{}
+        : c.type == DataType::u32
+            ? cpu::histogram<uint32_t>(words, c.bins.edges, false)
+            : cpu::histogram<float>(std::span(reinterpret_cast<const float*>(words.data()), n), c.bins.edges, false);
+    for (const uint32_t w : sweep.workgroup_sizes)
+      for (const uint32_t v : sweep.vectors)
+        for (const uint32_t g : sweep.groups) {
+          const HistogramConfig config{
+              .type = c.type, .workgroup_size = w, .vectors_per_lane = v, .max_workgroups = g};
+          const HistogramArgs args{config, c.bins, n, b.in.view(), b.out.view(), b.temp.view()};
+          auto record = [&](VkCommandBuffer cmd) { record_histogram(ctx, cmd, args); };
+          const std::string type(to_string(c.type));
+          const std::string algorithm =
+              "histogram-even" + (w || v || g ? "-w" + std::to_string(w) + "v" + std::to_string(v) + "g" +
+                                                    std::to_string(g)
+                                              : std::string());
+          const std::string what = algorithm + " " + type + " n=" + std::to_string(n);
+          if (verify) {
+            poison(ctx, b.out.handle(), kBins * 4);
+            testkit::submit_and_wait(ctx, record);
+            std::vector<uint32_t> got(kBins);
+            std::memcpy(got.data(), read_back(ctx, b, b.out.handle(), kBins * 4), kBins * 4);
+            if (!std::equal(want.begin(), want.end(), got.begin())) {
+              ++failures;
+              std::cerr << "MISMATCH " << what << "\n";
+              sink.note("MISMATCH " + what);
+              continue;
+            }
+          }
+          Row row{"gpuscan-vulkan", algorithm, type, "histogram-" + std::to_string(kBins), n};
+          row.stats = summarize(time_runs(ctx, warmup, runs, record));
+          row.runs = runs;
+          row.bytes = static_cast<double>(n) * 4;
+          std::cerr << what << ": " << row.stats.median_ms << " ms\n";
+          sink.row(row);
+        }
   }
   return failures;
 }

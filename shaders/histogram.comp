@@ -8,6 +8,7 @@
 
 #include "common/backend.glsl"
 LOCAL_SIZE_X_FROM(0);
+SPEC_CONSTANT(3, uint, VECTORS, 1u);  // samples an invocation loads per step: 1, 2, 4 or 8
 
 #include "common/ops.glsl"
 
@@ -83,23 +84,24 @@ int bin_of(T x) {
     const T top = edge(pc.num_bins);
     if ((pc.flags & FLAG_CLOSED) != 0u ? !(x <= top) : !(x < top)) return -1;
   }
-  const uint last = pc.searchable - 1u;
-  uint c;
+  // The last bin whose lower edge is <= x, in [lo, hi]; edge(lo) <= x holds throughout.
+  uint lo = 0u, hi = pc.searchable - 1u;
   if ((pc.flags & FLAG_EVEN) != 0u) {
-    // A guess, clamped so that NaN (float(x) and pc.lower both -inf for a huge f64 range) starts at 0.
+    // A guess, clamped so that NaN (float(x) and pc.lower both -inf for a huge f64 range) starts at 0. It
+    // is right except where float lacks the range or precision (a huge f64 range, 64-bit integers) or
+    // rounds across an edge: two edge reads, then a search only on the side it missed, so that no sample
+    // walks many bins.
     const float guess = (float(x) - pc.lower) * pc.scale;
-    c = !(guess > 0.0) ? 0u : (guess >= float(last) ? last : uint(guess));
-    while (c > 0u && x < edge(c)) --c;
-    while (c < last && x >= edge(c + 1u)) ++c;
-  } else {  // the last bin whose lower edge is <= x
-    uint lo = 0u, hi = last;
-    while (lo < hi) {
-      const uint mid = hi - (hi - lo) / 2u;
-      if (edge(mid) <= x) lo = mid; else hi = mid - 1u;
-    }
-    c = lo;
+    const uint c = !(guess > 0.0) ? 0u : (guess >= float(hi) ? hi : uint(guess));
+    if (x < edge(c)) hi = c - 1u;  // c > 0: x >= edge(0)
+    else if (c < hi && x >= edge(c + 1u)) lo = c + 1u;
+    else return int(c);
   }
-  return int(c);
+  while (lo < hi) {
+    const uint mid = hi - (hi - lo) / 2u;
+    if (edge(mid) <= x) lo = mid; else hi = mid - 1u;
+  }
+  return int(lo);
 }
 
 void add_global(uint bin, uint amount) {
@@ -152,16 +154,13 @@ void main() {
   }
   const uint stride = pc.groups * w;  // windows hold at most 2^31 samples, so i never wraps
   uint i = gl_WorkGroupID.x * w + lid;
-#if defined(TYPE_F32)
-  // f32: four samples a step, each load coalesced on its own, so that four loads per invocation are in
-  // flight. On the H200 (2^28 samples, 256 even bins) this took f32 from 0.609 to 0.518 ms and u32 from
-  // 0.777 to 0.857 ms, so only f32 steps by four.
-  for (; i + 3u * stride < n; i += 4u * stride) {
-    T x[4];
-    for (uint u = 0u; u < 4u; ++u) x[u] = g_samples[pc.src_offset + i + u * stride];
-    for (uint u = 0u; u < 4u; ++u) count_sample(bin_of(x[u]), use_shared);
+  // VECTORS samples a step, each load coalesced on its own, so that VECTORS loads per invocation are in
+  // flight (core::histogram_default_vectors has the measurements behind the defaults).
+  for (; i + (VECTORS - 1u) * stride < n; i += VECTORS * stride) {
+    T x[VECTORS];
+    UNROLL for (uint u = 0u; u < VECTORS; ++u) x[u] = g_samples[pc.src_offset + i + u * stride];
+    UNROLL for (uint u = 0u; u < VECTORS; ++u) count_sample(bin_of(x[u]), use_shared);
   }
-#endif
   for (; i < n; i += stride) count_sample(bin_of(g_samples[pc.src_offset + i]), use_shared);
   if (use_shared) {
     barrier();

@@ -261,6 +261,49 @@ TEST(Program, HistogramProgramsZeroTheCountsWriteTheTableAndDispatchPerWindow) {
   }
 }
 
+TEST(Program, HistogramGridsAndSamplesPerStep) {
+  EXPECT_EQ(histogram_key({.type = DataType::f32}, 1024).vectors_per_lane, histogram_default_vectors(DataType::f32));
+  EXPECT_EQ(histogram_key({.type = DataType::u64}, 1024).vectors_per_lane, histogram_default_vectors(DataType::u64));
+  EXPECT_EQ(histogram_key({.workgroup_size = 64, .vectors_per_lane = 8}, 1024).vectors_per_lane, 8u);
+  EXPECT_EQ(histogram_key({.workgroup_size = 64, .vectors_per_lane = 8}, 1024).workgroup_size, 64u);
+  for (uint32_t bad : {3u, 5u, 16u}) EXPECT_THROW(histogram_key({.vectors_per_lane = bad}, 1024), Error) << bad;
+  std::mt19937_64 rng(seed() ^ 5);
+  for (int round = 0; round < 2000; ++round) {
+    PipelineKey key;
+    key.workgroup_size = 32u << (rng() % 6);
+    key.vectors_per_lane = 1u << (rng() % 4);
+    const uint64_t len = rng() % 3 == 0 ? rng() % 100000 : rng() % (uint64_t{1} << 31);
+    const uint32_t most = rng() % 2 ? 0 : 1 + static_cast<uint32_t>(rng() % (rng() % 2 ? 5000 : 1u << 24));
+    const uint32_t max_x = 1 + static_cast<uint32_t>(rng() % (rng() % 2 ? 70000 : 0x7fffffffu));
+    SCOPED_TRACE(seed_note() + " len " + std::to_string(len) + " W " + std::to_string(key.workgroup_size) + " V " +
+                 std::to_string(key.vectors_per_lane) + " most " + std::to_string(most) + " max_x " +
+                 std::to_string(max_x));
+    const uint32_t g = histogram_groups(len, key, most, max_x);
+    // A cap on the samples of an invocation raises the grid just enough (within max_x and the 2^30 step).
+    const uint32_t max_samples = 1 + static_cast<uint32_t>(rng() % 4096);
+    const uint32_t raised = histogram_groups(len, key, most, max_x, max_samples);
+    const auto per_invocation = [&](uint64_t groups) {
+      return (len + groups * key.workgroup_size - 1) / (groups * key.workgroup_size);
+    };
+    EXPECT_GE(raised, g);
+    if (raised > g) EXPECT_GT(per_invocation(raised - 1), max_samples);
+    const bool bound = raised == max_x || uint64_t{raised + 1} * key.workgroup_size * key.vectors_per_lane > (uint64_t{1} << 30);
+    if (!bound) EXPECT_LE(per_invocation(raised), max_samples);
+    const uint64_t step = uint64_t{key.workgroup_size} * key.vectors_per_lane;
+    const uint64_t user_cap = most ? most : histogram_default_groups(len);
+    const uint64_t wanted = std::max<uint64_t>(1, (len + step - 1) / step);  // one step each
+    EXPECT_GE(g, 1u);
+    EXPECT_LE(g, wanted);
+    EXPECT_LE(g, std::max<uint64_t>(1, user_cap));
+    EXPECT_LE(g, max_x);
+    if (g > 1) EXPECT_LE(uint64_t{g} * step, uint64_t{1} << 30);
+    // Fewer than one step each only where a cap binds.
+    if (g < wanted) EXPECT_TRUE(g == user_cap || g == max_x || uint64_t{g + 1} * step > (uint64_t{1} << 30));
+    // A step of the whole grid past the end of a window of up to 2^31 samples stays inside 32 bits.
+    EXPECT_LT(uint64_t{g} * step + (uint64_t{1} << 31), uint64_t{1} << 32);
+  }
+}
+
 TEST(Program, RunLengthProgramsFollowTheirCompaction) {
   const RunLengthLayout l = run_length_layout(1000, 256);
   const Program none = run_length_program(0, false, l, 64);

@@ -43,7 +43,13 @@ struct HistogramConfig {
   DataType counts = DataType::u32;  // of the counts: u32 or u64 (on Vulkan u64 needs shaderBufferInt64Atomics)
   bool last_bin_closed = false;     // the last bin holds samples equal to its upper edge (np.histogram)
   bool accumulate = false;          // add to the counts already in the buffer instead of zeroing them first
-  uint32_t workgroup_size = 0;      // W, a power of two (0 = 256)
+  // Tuning (0 = gpuscan's choice, docs/histogram.md): W, a power of two (512 for 4-byte samples, 256 for
+  // 8-byte ones); the samples each invocation loads per step, 1, 2, 4 or 8 (8 for 4-byte samples, 1 for
+  // 8-byte ones); the most workgroups the grid takes (each strides over the rest; by default about one per
+  // 32768 samples, 256 to 4096).
+  uint32_t workgroup_size = 0;
+  uint32_t vectors_per_lane = 0;
+  uint32_t max_workgroups = 0;
 };
 
 }  // namespace gpuscan

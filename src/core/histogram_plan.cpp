@@ -7,13 +7,12 @@
 #include <limits>
 #include <string>
 
+#include "core/tuning.hpp"
 #include "gpuscan/error.hpp"
 
 namespace gpuscan::core {
 namespace {
 
-constexpr uint32_t default_workgroup = 256;
-constexpr uint64_t most_groups = 2048;  // enough to fill a large GPU; each workgroup strides over the rest
 
 // Equal widths: the kernel may start from an arithmetic candidate.
 bool even_edges(const HistogramBins& bins) {
@@ -47,8 +46,9 @@ uint32_t histogram_count_bytes(DataType counts) {
   return element_size(counts);
 }
 
-uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most) {
-  if (requested == 0) return std::min(default_workgroup, std::bit_floor(most));
+uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most, DataType type) {
+  const uint32_t by_type = element_size(type) == 4 ? histogram_four_byte_workgroup_size : default_workgroup_size;
+  if (requested == 0) return std::min(by_type, std::bit_floor(most));
   if (!std::has_single_bit(requested) || requested > most)
     throw Error(Errc::invalid_argument, "histogram workgroup size " + std::to_string(requested) +
                                             " is not a power of two up to " + std::to_string(most));
@@ -57,6 +57,41 @@ uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most) {
 
 std::string histogram_variant(const HistogramConfig& config) {
   return "histogram." + std::string(to_string(config.type)) + "." + std::string(to_string(config.counts));
+}
+
+uint32_t histogram_default_vectors(DataType type) {
+  return element_size(type) == 4 ? histogram_four_byte_vectors : 1;
+}
+
+PipelineKey histogram_key(const HistogramConfig& config, uint32_t most_invocations) {
+  const uint32_t v = config.vectors_per_lane;
+  if (v != 0 && v != 1 && v != 2 && v != 4 && v != 8)
+    throw Error(Errc::invalid_argument,
+                "histogram vectors_per_lane " + std::to_string(v) + " is not 1, 2, 4 or 8 (or 0 for gpuscan's choice)");
+  PipelineKey key;
+  key.variant = histogram_variant(config);
+  key.workgroup_size = histogram_workgroup_size(config.workgroup_size, most_invocations, config.type);
+  key.vectors_per_lane = v ? v : histogram_default_vectors(config.type);
+  return key;
+}
+
+uint32_t histogram_default_groups(uint64_t len) {
+  return static_cast<uint32_t>(std::clamp<uint64_t>((len + histogram_samples_per_workgroup - 1) /
+                                                        histogram_samples_per_workgroup,
+                                                    histogram_fewest_workgroups, histogram_most_workgroups));
+}
+
+uint32_t histogram_groups(uint64_t len, const PipelineKey& key, uint32_t most, uint32_t max_groups_x,
+                          uint32_t max_samples) {
+  const uint64_t step = uint64_t{key.workgroup_size} * key.vectors_per_lane;
+  // One step of the whole grid at most 2^30 samples: with windows of at most 2^31 samples the kernel's
+  // 32-bit indices never wrap.
+  const uint64_t hard_cap = std::min<uint64_t>(max_groups_x, std::max<uint64_t>(1, (uint64_t{1} << 30) / step));
+  const uint64_t cap = std::min<uint64_t>(most ? most : histogram_default_groups(len), hard_cap);
+  uint64_t groups = std::max<uint64_t>(1, std::min<uint64_t>((len + step - 1) / step, cap));
+  const uint64_t per_group = uint64_t{key.workgroup_size} * max_samples;
+  groups = std::max(groups, std::min<uint64_t>((len + per_group - 1) / per_group, hard_cap));
+  return static_cast<uint32_t>(groups);
 }
 
 HistogramPlan plan_histogram(const HistogramBins& bins, const HistogramConfig& config, uint64_t count, bool indirect,
@@ -80,20 +115,20 @@ HistogramPlan plan_histogram(const HistogramBins& bins, const HistogramConfig& c
             (config.last_bin_closed ? histogram_flag_closed : 0u) |
             (p.num_bins <= kHistogramSharedBins ? histogram_flag_shared : 0u) |
             (indirect ? histogram_flag_indirect | (count_64bit ? histogram_flag_count64 : 0u) : 0u);
+  p.max_workgroups = config.max_workgroups;
   p.counted = p.table.searchable == 0 ? 0 : count;
   p.status = indirect && status;
   return p;
 }
 
 std::vector<HistogramWindow> histogram_windows(const HistogramPlan& plan, uint64_t window_elements,
-                                               uint32_t workgroup_size, uint32_t max_groups_x) {
+                                               const PipelineKey& key, uint32_t max_groups_x) {
   std::vector<HistogramWindow> windows;
   for (uint64_t start = 0; start < plan.counted || (start == 0 && plan.status); start += window_elements) {
     HistogramWindow w;
     w.start = start;
     w.len = std::min(window_elements, plan.counted - start);
-    w.groups = static_cast<uint32_t>(std::max<uint64_t>(
-        1, std::min<uint64_t>({(w.len + workgroup_size - 1) / workgroup_size, most_groups, max_groups_x})));
+    w.groups = histogram_groups(w.len, key, plan.max_workgroups, max_groups_x, plan.max_samples_per_invocation);
     windows.push_back(w);
   }
   return windows;
@@ -125,7 +160,7 @@ Program histogram_program(const HistogramPlan& plan, const PipelineKey& key, boo
   const Bind edges = plan.table.words.empty() ? counts : Bind{histogram_temp, 0, plan.table.edges(), sbytes};
   const Bind words = count_words ? Bind{histogram_count_words, 0, count_words, 4} : counts;  // unread
   const Bind status = plan.status ? Bind{histogram_status, 0, 1, 4} : counts;               // unwritten
-  for (const HistogramWindow& w : histogram_windows(plan, window_elements, key.workgroup_size, max_groups_x)) {
+  for (const HistogramWindow& w : histogram_windows(plan, window_elements, key, max_groups_x)) {
     program.barrier();  // windows add to the same counts
     cmd::Dispatch d;
     d.key = key;

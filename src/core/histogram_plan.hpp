@@ -30,12 +30,28 @@ inline constexpr size_t histogram_param_words = 17;
 // The counts' element size: 4 (u32) or 8 (u64); Errc::invalid_argument for any other type.
 uint32_t histogram_count_bytes(DataType counts);
 
-// W: `requested`, or 256 (at most bit_floor(most)) for 0; Errc::invalid_argument unless a power of two
-// up to `most` (the device's largest workgroup).
-uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most);
+// W: `requested`, or for 0 the default of the sample type (core/tuning.hpp; at most bit_floor(most));
+// Errc::invalid_argument unless a power of two up to `most` (the device's largest workgroup).
+uint32_t histogram_workgroup_size(uint32_t requested, uint32_t most, DataType type);
 
 // The kernel's variant name: "histogram.<sample type>.<count type>".
 std::string histogram_variant(const HistogramConfig& config);
+
+// The kernel's pipeline: its variant, W (histogram_workgroup_size) and the samples an invocation loads per
+// step (HistogramConfig::vectors_per_lane, or histogram_default_vectors). Errc::invalid_argument for a W or a
+// vectors_per_lane the kernel does not take.
+PipelineKey histogram_key(const HistogramConfig& config, uint32_t most_invocations);
+// Samples per step by type (core/tuning.hpp has the measurements).
+uint32_t histogram_default_vectors(DataType type);
+// The grid of one window of `len` samples: at most one step of the key's shape for each workgroup, at
+// least one workgroup, at most `most` (HistogramConfig::max_workgroups, or histogram_default_groups for 0),
+// `max_groups_x`, and 2^30 samples a step of the whole grid; but where that leaves an invocation more than
+// `max_samples` samples (HistogramTuning::max_samples_per_invocation), enough workgroups to bring it
+// under, past `most` (within the other two bounds).
+uint32_t histogram_groups(uint64_t len, const PipelineKey& key, uint32_t most, uint32_t max_groups_x,
+                          uint32_t max_samples = UINT32_MAX);
+// The grid's size by default (core/tuning.hpp): len / histogram_samples_per_workgroup, clamped.
+uint32_t histogram_default_groups(uint64_t len);
 
 struct HistogramPlan {
   EdgeTable table;
@@ -44,6 +60,8 @@ struct HistogramPlan {
   uint32_t flags = 0;     // FLAG_* but FLAG_STATUS (the first window's own)
   float lower = 0, scale = 0;  // the even bins' candidate (histogram_flag_even)
   float accept_margin = 1;     // f32 even bins: the candidate's fast accept (f32_accept_margin); 1: never
+  uint32_t max_workgroups = 0; // HistogramConfig::max_workgroups
+  uint32_t max_samples_per_invocation = UINT32_MAX;  // the device profile's (HistogramTuning)
   uint64_t counted = 0;   // samples the windows cover: the count (its bound), 0 when none can be counted
   bool status = false;    // a count from GPU memory with a status word: the first window writes it
 
@@ -79,9 +97,9 @@ struct HistogramWindow {
   uint32_t groups = 1;
 };
 // The dispatches: one per window of `window_elements` samples (one of 0 samples where only the status
-// word is written), each at most min(2048, max_groups_x) workgroups of W.
+// word is written), each of histogram_groups workgroups.
 std::vector<HistogramWindow> histogram_windows(const HistogramPlan& plan, uint64_t window_elements,
-                                               uint32_t workgroup_size, uint32_t max_groups_x);
+                                               const PipelineKey& key, uint32_t max_groups_x);
 
 // The parameter words of window `w` (`bound`: HistogramArgs::count, the bound of a count in GPU memory);
 // the offset words are those of bindings 0 to 4 (samples, counts, edges, count words, status).

@@ -42,11 +42,13 @@ constexpr TuningProfile h100 =
 
 constexpr TuningProfile lavapipe{
     .name = "lavapipe",
-    .source = "lavapipe: a CPU; plain defaults, spin limit and tiles per workgroup capped for its loop-iteration limit",
+    .source = "lavapipe: a CPU; plain defaults, spin limit, tiles per workgroup and histogram samples per invocation "
+              "capped for its loop-iteration limit",
     .look_back = {.max_spin_limit = lavapipe_max_spin_limit, .max_tiles_per_workgroup = lavapipe_max_tiles_per_workgroup},
     // The large compaction tiles applied here as before: their stage exceeds lavapipe's 32 KiB at W = 256,
     // so they apply only where a config asks for a narrower W.
     .compact = {.large_tile_vectors_per_lane = compact_large_tile_vectors_per_lane},
+    .histogram = {.max_samples_per_invocation = lavapipe_histogram_max_samples_per_invocation},
 };
 
 constexpr TuningProfile conservative{.name = "conservative",

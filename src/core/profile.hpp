@@ -65,6 +65,12 @@ struct CompactTuning {
   uint64_t large_tile_min_elements = core::large_tile_min_elements;
 };
 
+struct HistogramTuning {
+  // The most samples one invocation counts (core::histogram_groups raises the grid to keep under it, past
+  // HistogramConfig::max_workgroups if need be).
+  uint32_t max_samples_per_invocation = UINT32_MAX;
+};
+
 struct SortTuning {
   // What SortAlgorithm::automatic runs.
   SortAlgorithm automatic = SortAlgorithm::multipass;
@@ -76,6 +82,7 @@ struct TuningProfile {
   ScanTuning scan;
   LookBackTuning look_back;
   CompactTuning compact;
+  HistogramTuning histogram;
   SortTuning sort;
 };
 

@@ -87,4 +87,25 @@ inline constexpr uint32_t lavapipe_max_tiles_per_workgroup = 4;
 // large_tile_min_elements where the tile fits shared memory, 3-11 % faster than 4 on the H200.
 inline constexpr uint32_t compact_large_tile_vectors_per_lane = 8;
 
+// Histograms (core::histogram_key, core::histogram_groups). H100, 256 even bins, one call, medians of 20
+// (bench/RESULTS.md, "Histogram grids"): 4-byte samples take W = 512 with 8 samples a step. At 2^28 that
+// ran f32 in 0.378 ms and u32 in 0.626 (at most 4096 workgroups) against 0.446 and 0.774 with the shape
+// before (W = 256; 4 a step for f32, 1 for u32; at most 2048 workgroups). 8-byte samples keep W = 256,
+// one a step (not measured).
+inline constexpr uint32_t histogram_four_byte_workgroup_size = 512;
+inline constexpr uint32_t histogram_four_byte_vectors = 8;
+// The grid: about one workgroup per histogram_samples_per_workgroup samples, at least
+// histogram_fewest_workgroups and at most histogram_most_workgroups, and never more than one step each. Each
+// workgroup zeroes its shared counts, then flushes them with one global atomic per bin, so a grid larger
+// than needed costs atomics: at 2^24 (W = 512, 8 a step) 528 workgroups ran f32 in 0.040 ms, 2048 in 0.046
+// and 4224 in 0.063. At 2^20 one step each leaves 256 (0.0128 ms f32, 0.0132 u32; the shape before: 0.0195
+// and 0.0310). At 2^28 u32 took 0.626 ms with 4224 workgroups, 0.650 with 2048, 0.657 with 1056.
+inline constexpr uint64_t histogram_samples_per_workgroup = 32768;
+inline constexpr uint32_t histogram_fewest_workgroups = 256;
+inline constexpr uint32_t histogram_most_workgroups = 4096;
+// lavapipe's loop limit (above): an invocation counts at most this many samples there, each taking one
+// iteration of the sample loop and at most 30 of the bin search (a binary search over up to 2^30 bins), so
+// that 1024 * 31 stays inside 65535.
+inline constexpr uint32_t lavapipe_histogram_max_samples_per_invocation = 1024;
+
 }  // namespace gpuscan::core

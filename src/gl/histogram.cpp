@@ -23,17 +23,16 @@ core::ByteRange byte_range(const BufferView& v, uint64_t bytes) { return {v.buff
 PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
   core::histogram_count_bytes(config.counts);
   impl_of(ctx).reduce_without_subgroups(config.type);  // refuses the sample types GL lacks
-  PipelineKey key;
-  key.variant = core::histogram_variant(config);
-  key.workgroup_size = core::histogram_workgroup_size(config.workgroup_size, ctx.info().max_workgroup_invocations);
-  return key;
+  return core::histogram_key(config, ctx.info().max_workgroup_invocations);
 }
 
 core::HistogramPlan plan(const Context& ctx, const HistogramBins& bins, const HistogramConfig& config, uint64_t count,
                          const IndirectCount* count_from) {
-  return core::plan_histogram(bins, config, count, count_from != nullptr, count_from && count_from->is_64bit,
+  core::HistogramPlan p = core::plan_histogram(bins, config, count, count_from != nullptr, count_from && count_from->is_64bit,
                               count_from && count_from->status.buffer != 0, impl_of(ctx).max_binding_bytes,
                               "GL_MAX_SHADER_STORAGE_BLOCK_SIZE");
+  p.max_samples_per_invocation = impl_of(ctx).profile->histogram.max_samples_per_invocation;
+  return p;
 }
 
 }  // namespace

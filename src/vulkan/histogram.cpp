@@ -20,10 +20,6 @@
 namespace gpuscan {
 namespace {
 
-uint32_t workgroup_size(const Context& ctx, const HistogramConfig& config) {
-  return core::histogram_workgroup_size(config.workgroup_size, ctx.device_info().max_workgroup_invocations);
-}
-
 PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
   core::histogram_count_bytes(config.counts);
   if (config.counts == DataType::u64 && !impl_of(ctx).single_pass_enabled)
@@ -31,17 +27,16 @@ PipelineKey key_of(const Context& ctx, const HistogramConfig& config) {
                                    "shaderBufferInt64Atomics), which this device or Context lacks; use u32 counts");
   const std::string obstacle = impl_of(ctx).type_obstacle(config.type, false, "histograms");
   if (!obstacle.empty()) throw Error(Errc::unsupported, obstacle);
-  PipelineKey key;
-  key.variant = core::histogram_variant(config);
-  key.workgroup_size = workgroup_size(ctx, config);
-  return key;
+  return core::histogram_key(config, ctx.device_info().max_workgroup_invocations);
 }
 
 core::HistogramPlan plan(const Context& ctx, const HistogramBins& bins, const HistogramConfig& config, uint64_t count,
                          const IndirectCount* count_from) {
-  return core::plan_histogram(bins, config, count, count_from != nullptr, count_from && count_from->is_64bit,
+  core::HistogramPlan p = core::plan_histogram(bins, config, count, count_from != nullptr, count_from && count_from->is_64bit,
                               count_from && count_from->status.buffer != VK_NULL_HANDLE,
                               impl_of(ctx).max_binding_bytes, "maxStorageBufferRange");
+  p.max_samples_per_invocation = impl_of(ctx).profile->histogram.max_samples_per_invocation;
+  return p;
 }
 
 }  // namespace

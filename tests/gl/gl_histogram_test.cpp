@@ -118,6 +118,9 @@ void random_case(std::mt19937_64& rng, size_t round) {
   how.config.counts = rng() % 3 == 0 ? DataType::u64 : DataType::u32;
   how.config.last_bin_closed = rng() % 2;
   how.config.workgroup_size = rng() % 4 == 0 ? 64 : 0;
+  const uint32_t vectors[] = {0, 0, 2, 8};  // samples per step: the default, or two others
+  how.config.vectors_per_lane = vectors[rng() % 4];
+  how.config.max_workgroups = rng() % 3 == 0 ? 1 + static_cast<uint32_t>(rng() % 9) : 0;
   how.in_offset = rng() % 3 == 0 ? rng() % 5 : 0;
   std::vector<uint64_t> start;
   if (rng() % 5 == 0) {
@@ -134,7 +137,8 @@ void random_case(std::mt19937_64& rng, size_t round) {
     counted.resize(std::min<uint64_t>(*how.gpu_count, n));
   }
   what << ", " << to_string(how.config.counts) << " counts" << (how.config.last_bin_closed ? ", closed" : "")
-       << (how.config.accumulate ? ", accumulate" : "") << ", W " << how.config.workgroup_size << ", offset "
+       << (how.config.accumulate ? ", accumulate" : "") << ", W " << how.config.workgroup_size << ", vectors "
+       << how.config.vectors_per_lane << ", at most " << how.config.max_workgroups << " workgroups, offset "
        << how.in_offset << (windows ? ", windows" : "");
   if (how.gpu_count) what << ", count from GPU memory " << *how.gpu_count;
   std::vector<uint64_t> want = cpu::histogram<T>(counted, bins.edges, how.config.last_bin_closed);

@@ -331,6 +331,53 @@ TEST_F(HistogramTest, OffsetsAndWindows) {
   }
 }
 
+// The tuning knobs: samples per step (1, 2, 4, 8) and the grid's cap, drawn at random with W, the sample
+// type and the bins, at sizes around one step of the whole grid (W * V * G) and a few steps past it, so
+// that the stepped loop, its tail and the grid's stride each meet their boundaries.
+template <class T>
+void check_tuning(const Context& ctx, std::mt19937_64& rng) {
+  for (int round = 0; round < 6; ++round) {
+    HistogramConfig config;
+    config.workgroup_size = 32u << (rng() % 4);
+    config.vectors_per_lane = 1u << (rng() % 4);
+    config.max_workgroups = 1 + static_cast<uint32_t>(rng() % 12);
+    const uint64_t step = uint64_t{config.workgroup_size} * config.vectors_per_lane * config.max_workgroups;
+    const int64_t jitter = static_cast<int64_t>(rng() % 3) - 1;
+    const size_t n = static_cast<size_t>(std::max<int64_t>(0, static_cast<int64_t>(step * (1 + rng() % 3)) + jitter));
+    // Even bins whose float guess is far off for 8-byte samples too: a range past float's (f64), or one
+    // float cannot resolve (2^40 + [0, 4096) for u64): the kernel must not walk from the guess bin by bin.
+    const int kind = static_cast<int>(rng() % 3);
+    const bool even = kind != 2;
+    const bool wide = kind == 1 && sizeof(T) == 8;
+    const double far_lo = std::is_floating_point_v<T> ? -1.5e-3 : std::ldexp(1.0, 40);
+    const double far_hi = std::is_floating_point_v<T> ? 2.25e300 : std::ldexp(1.0, 40) + 4096;
+    const HistogramBins bins = wide   ? HistogramBins::even(4096, far_lo, far_hi)
+                               : even ? HistogramBins::even(1 + static_cast<uint32_t>(rng() % 300), -100, 900)
+                                      : HistogramBins::custom({-50, -3, 0, 7, 100, 640});
+    if (wide) {  // 128 samples an invocation: thousands of steps each would overrun lavapipe's loop limit
+      config.workgroup_size = 32;
+      config.max_workgroups = 1;
+    }
+    const auto input = samples<T>(wide ? 4096 : n, bins, rng);
+    EXPECT_EQ(run(ctx, input, bins, config), expected(input, bins))
+        << to_string(data_type_of<T>::value) << ", W " << config.workgroup_size << ", vectors "
+        << config.vectors_per_lane << ", at most " << config.max_workgroups << " workgroups, n " << input.size() << ", "
+        << bins.num_bins() << (even ? " even bins" : " custom bins");
+  }
+}
+
+TEST_F(HistogramTest, SamplesPerStepAndGridCap) {
+  const uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Context& ctx = shared_context();
+  check_tuning<uint32_t>(ctx, rng);
+  check_tuning<int32_t>(ctx, rng);
+  check_tuning<float>(ctx, rng);
+  if (has_samples<double>(ctx)) check_tuning<double>(ctx, rng);
+  if (has_samples<uint64_t>(ctx)) check_tuning<uint64_t>(ctx, rng);
+}
+
 TEST_F(HistogramTest, ConvenienceCall) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -397,6 +444,15 @@ TEST_F(HistogramTest, PrepareBuildsOrRefuses) {
   if (has_u64_counts(ctx)) EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::i32, .counts = DataType::u64}));
   if (has_samples<double>(ctx)) EXPECT_NO_THROW(prepare_histogram(ctx, {.type = DataType::f64}));
   EXPECT_THROW(prepare_histogram(ctx, {.workgroup_size = 48}), Error);
+  for (uint32_t v : {3u, 16u}) {
+    try {
+      prepare_histogram(ctx, {.vectors_per_lane = v});
+      ADD_FAILURE() << "vectors_per_lane " << v << " accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), make_error_code(Errc::invalid_argument)) << e.what();
+      EXPECT_NE(std::string(e.what()).find("vectors_per_lane " + std::to_string(v)), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST_F(HistogramTest, Refusals) {
