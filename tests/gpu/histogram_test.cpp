@@ -207,11 +207,12 @@ TEST_F(HistogramTest, EvenFloatBinsBesideEveryEdge) {
     std::shuffle(input.begin(), input.end(), rng);
     EXPECT_EQ(run(shared_context(), input, bins, {.last_bin_closed = closed}), expected(input, bins, closed))
         << nb << " bins over [" << bins.edges.front() << ", " << bins.edges.back() << (closed ? "]" : ")");
-    // W = 32: 2048 workgroups stride 65536 samples, so the f32 kernel's steps of four samples and the
-    // single steps after them both run.
+    // W = 32, four samples a step, 512 workgroups: a step of the grid covers 65536 samples, so the
+    // kernel's steps of four samples and the single steps after them both run.
     const size_t n = (4 + rng() % 6) * 65536 + rng() % 65536;
     const std::vector<float> many = samples<float>(n, bins, rng);
-    EXPECT_EQ(run(shared_context(), many, bins, {.last_bin_closed = closed, .workgroup_size = 32}),
+    EXPECT_EQ(run(shared_context(), many, bins,
+                  {.last_bin_closed = closed, .workgroup_size = 32, .vectors_per_lane = 4, .max_workgroups = 512}),
               expected(many, bins, closed))
         << nb << " bins, n = " << n << ", W = 32";
   }
