@@ -1,9 +1,10 @@
 #version 450
 // LSD radix sort, Onesweep pass (src/vulkan/sort.cpp, SortAlgorithm::onesweep; Adinets & Merrill 2022):
-// one dispatch per digit. Each tile ranks its keys (common/radix_rank.glsl), publishes its digit counts,
-// adds up those of the tiles before it (common/radix_lookback.glsl, with the fallback that needs no
-// forward progress), and writes its keys to the digit's global offset (sort_histogram.comp, scanned) +
-// the earlier tiles' count of the digit + the key's rank among the tile's keys of that digit.
+// one dispatch per digit. Each tile counts its digits and publishes the counts, ranks its keys
+// (common/radix_rank.glsl), adds up the counts of the tiles before it (common/radix_lookback.glsl, with
+// the fallback that needs no forward progress), and writes its keys to the digit's global offset
+// (sort_histogram.comp, scanned) + the earlier tiles' count of the digit + the key's rank among the
+// tile's keys of that digit.
 #extension GL_GOOGLE_include_directive : require
 
 #include "common/backend.glsl"
@@ -13,6 +14,7 @@ LOCAL_SIZE_X_FROM(0);
 #include "common/radix_rank.glsl"
 #include "common/radix_scatter.glsl"
 #include "common/radix_lookback.glsl"
+#include "common/radix_count.glsl"
 
 shared uint sh_tile;
 
@@ -31,14 +33,23 @@ void main() {
   if (count == 0u) return;
   KEY keys[KEYS_PER_LANE];
   bool valid[KEYS_PER_LANE];
+  uint digits[KEYS_PER_LANE];
   uint ranks[KEYS_PER_LANE];
-  sort_tile_load(first, count, keys, valid, ranks);
+  sort_tile_keys(first, count, keys, valid, digits);
   const uint radix = radix_digits();
+  // The tile's digit counts, published before the ranking: later tiles look back while this one ranks,
+  // and by the time it looks back itself its predecessors have mostly published their prefixes, so its
+  // look-back is short.
+  for (uint d = lid; d < radix; d += w) sh_tile_counts[d] = 0u;
+  barrier();
+  count_tile_digits(digits, valid);
+  barrier();
   uint own[(RADIX + 31u) / 32u];  // this invocation's digits lid, lid + W, ... (W >= 32)
   for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
-    own[j] = (d + 1u < radix ? sh_digit_first[d + 1u] : count) - sh_digit_first[d];
+    own[j] = sh_tile_counts[d];
     publish_digit(tile, d, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, own[j]);
   }
+  rank_tile(digits, valid, ranks);
   for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
     const uint before = tile == 0u ? 0u : digit_lookback(tile, d);
     if (tile != 0u) publish_digit(tile, d, FLAG_PREFIX, before + own[j]);

@@ -13,38 +13,31 @@ LOCAL_SIZE_X_FROM(0);
 // Per-tile digit counts, digit-major ([digit][tile]), scanned in place before sort_downsweep reads them.
 layout(binding = 2, std430) writeonly buffer Counts { uint g_counts[]; };
 
-shared uint sh_counts[RADIX];
+#include "common/radix_count.glsl"
 
 void main() {
   const uint tile = sort_tile();
   if (tile >= pc.tiles) return;  // the grid's padding: the whole workgroup leaves
   const uint w = gl_WorkGroupSize.x;
   const uint lid = gl_LocalInvocationID.x;
-  for (uint d = lid; d < RADIX; d += w) sh_counts[d] = 0u;
+  for (uint d = lid; d < RADIX; d += w) sh_tile_counts[d] = 0u;
   barrier();
   const uint first = tile * tile_keys();
   const uint count = tile_count(first, sort_count());  // 0 past a count from GPU memory: zero counts
   // Keys strided by W, so a subgroup's loads are consecutive; all K loaded before any is counted, so that
   // they are in flight together rather than one per atomic (H200, 2^28 u32 keys: 0.76 ms a pass, was 0.88).
-  // A run of equal digits in one invocation (constant or nearly constant keys) is added with one atomic,
-  // which spares the one contended counter.
   KEY keys[KEYS_PER_LANE];
   UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint i = k * w + lid;
     keys[k] = i < count ? key_in(first + i) : KEY(0u);
   }
-  uint run_digit = 0u, run = 0u;
+  bool valid[KEYS_PER_LANE];
+  uint digits[KEYS_PER_LANE];
   UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
-    if (k * w + lid >= count) break;
-    const uint d = digit_of(keys[k]);
-    if (d != run_digit && run != 0u) {
-      atomicAdd(sh_counts[run_digit], run);
-      run = 0u;
-    }
-    run_digit = d;
-    ++run;
+    valid[k] = k * w + lid < count;
+    digits[k] = digit_of(keys[k]);
   }
-  if (run != 0u) atomicAdd(sh_counts[run_digit], run);
+  count_tile_digits(digits, valid);
   barrier();
-  for (uint d = lid; d < radix_digits(); d += w) g_counts[pc.counts + d * pc.tiles + tile] = sh_counts[d];
+  for (uint d = lid; d < radix_digits(); d += w) g_counts[pc.counts + d * pc.tiles + tile] = sh_tile_counts[d];
 }

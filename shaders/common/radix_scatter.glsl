@@ -50,16 +50,22 @@ void stage(uint p, uvec2 v) {
 void unstage(uint p, out uint v) { v = sh_sort[p]; }
 void unstage(uint p, out uvec2 v) { v = uvec2(sh_sort[2u * p], sh_sort[2u * p + 1u]); }
 
-// Loads the tile's `count` keys from `first` and ranks them.
-void sort_tile_load(uint first, uint count, out KEY keys[KEYS_PER_LANE], out bool valid[KEYS_PER_LANE],
-                    out uint ranks[KEYS_PER_LANE]) {
-  uint digits[KEYS_PER_LANE];
+// Loads the tile's `count` keys from `first` in the ranking's layout, with their digits.
+void sort_tile_keys(uint first, uint count, out KEY keys[KEYS_PER_LANE], out bool valid[KEYS_PER_LANE],
+                    out uint digits[KEYS_PER_LANE]) {
   UNROLL for (uint k = 0u; k < KEYS_PER_LANE; ++k) {
     const uint p = rank_position(k);
     valid[k] = p < count;
     keys[k] = valid[k] ? key_in(first + p) : KEY(0u);
     digits[k] = digit_of(keys[k]);
   }
+}
+
+// Loads the tile's `count` keys from `first` and ranks them.
+void sort_tile_load(uint first, uint count, out KEY keys[KEYS_PER_LANE], out bool valid[KEYS_PER_LANE],
+                    out uint ranks[KEYS_PER_LANE]) {
+  uint digits[KEYS_PER_LANE];
+  sort_tile_keys(first, count, keys, valid, digits);
   rank_tile(digits, valid, ranks);
 }
 

@@ -19,10 +19,11 @@ constexpr uint64_t kMaxSplitTile = 1u << 16;  // the subgroup-free ranking packs
 
 uint64_t round_up(uint64_t x, uint64_t to) { return (x + to - 1) / to * to; }
 
-// Shared memory of the downsweep and Onesweep kernels: sh_sort, three arrays of RADIX words and the
-// Onesweep tile index; without subgroups also the workgroup sum's W words (common/workgroup_sum.glsl).
+// Shared memory of the downsweep and Onesweep kernels: sh_sort, three arrays of RADIX words, and
+// Onesweep's fourth (the tile's digit counts, common/radix_count.glsl) and tile index; without subgroups
+// also the workgroup sum's W words (common/workgroup_sum.glsl).
 uint64_t shared_bytes(const SortShape& s) {
-  return (uint64_t{s.shared_words} + 3 * kSortRadix + 1 + (s.subgroups ? 0 : s.workgroup_size)) * 4;
+  return (uint64_t{s.shared_words} + 4 * kSortRadix + 1 + (s.subgroups ? 0 : s.workgroup_size)) * 4;
 }
 
 }  // namespace

@@ -261,6 +261,13 @@ TEST_F(SortOnesweepTest, MatchesStableSort) {
              false);
   check_sort(ctx, random_values<uint32_t>(3000, rng), {.begin_bit = 5, .end_bit = 5, .algorithm = SortAlgorithm::onesweep},
              false);
+  // Every key equal (a tile's whole count in one digit, which each tile counts before it ranks), and keys
+  // already in order and in reverse order.
+  check_sort(ctx, std::vector<uint32_t>(3 * kSmallTile + 1, static_cast<uint32_t>(rng())), small);
+  std::vector<uint32_t> ascending = random_values<uint32_t>(4 * kSmallTile + 3, rng);
+  std::sort(ascending.begin(), ascending.end());
+  check_sort(ctx, ascending, small);
+  check_sort(ctx, std::vector<uint32_t>(ascending.rbegin(), ascending.rend()), small);
 }
 
 TEST_F(SortOnesweepTest, FallbackWhenTileZeroWithholdsItsState) {
