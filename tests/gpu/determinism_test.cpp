@@ -82,7 +82,10 @@ TEST_F(DeterminismTest, FloatReductionsAreBitwiseIdenticalRunToRun) {
 // sparsely, so that look-backs fold runs of totals, past their first round with stride 7. (The
 // unordered look-back, folding whatever it finds with subgroup reductions, fails the two stride-7 cases
 // on lavapipe, for half the type/op/kind/shape combinations: checked when this test was written.)
-// Small tiles (W = 32, K = 1: 235 tiles) make long look-backs; the default shape is checked too.
+// Small tiles (W = 32, K = 1: 235 tiles) make long look-backs; the default shape is checked too. Sums
+// only: random_op_values' float products (every partial product +-1 or +-2) are exact, so they give
+// the same bits in any order and could not show an order-dependent fold, while each case's hooks make
+// pipelines of their own (lavapipe compiles each anew in a clean CI run).
 TEST_F(DeterminismTest, SinglePassFloatScansGiveTheSameBitsOnEveryPath) {
   if (!shared_context().device_info().single_pass_capable) GTEST_SKIP() << "no single-pass scan on this device";
   TestHooks withheld_hooks;
@@ -105,7 +108,7 @@ TEST_F(DeterminismTest, SinglePassFloatScansGiveTheSameBitsOnEveryPath) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   BusyDevice busy;
   for (DataType type : {DataType::f32, DataType::f64})
-    for (Op op : {Op::add, Op::mul})
+    for (Op op : {Op::add})
       for (ScanKind kind : {ScanKind::exclusive, ScanKind::inclusive})
         for (uint32_t w : {32u, 0u}) {
           ScanConfig plain;

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <thread>
+#include <vector>
 
 #include "busy_device.hpp"
 #include "scan_check.hpp"
@@ -20,12 +21,21 @@ class StressTest : public GpuTest {};
 // stopping after 5 mismatches. Each run gets the shared Context or, one time in four, the one whose
 // tile 0 never publishes, and returns whether its result matched; `what` describes the run for a failure.
 // `share` divides the count (the compactions take half as many, to keep CI's time).
+// `one(ctx, shape, rng, what)` draws what makes a pipeline (tile shape, spin limit, kind, type) from
+// `shape` and sizes and data from `rng`. `shape` replays one of kShapes generators drawn for the test, so
+// a test compiles at most 2 · kShapes pipelines of each kernel: with a new shape in every run, lavapipe
+// compiling each anew (about a second each with a cold shader cache) made these the longest entries of a
+// clean CI run. The shapes are drawn afresh each time the test runs, as the sizes and data are.
+constexpr int kShapes = 8;
+
 template <class One>
 void stress(const char* kind, One one, int share = 1) {
   const uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   const char* count_env = std::getenv("GPUSCAN_STRESS_COUNT");
   const int count = (count_env ? std::atoi(count_env) : 200) / share;
+  std::vector<uint64_t> shapes(kShapes);
+  for (uint64_t& s : shapes) s = rng();
   BusyDevice busy;
   int failures = 0;
   for (int i = 0; i < count && failures < 5; ++i) {
@@ -35,8 +45,9 @@ void stress(const char* kind, One one, int share = 1) {
       hooks.withhold_first_tile = true;
       return make_validated_context({}, hooks);
     });
+    std::mt19937_64 shape(shapes[rng() % kShapes]);
     std::string what;
-    if (!one(ctx, rng, what)) {
+    if (!one(ctx, shape, rng, what)) {
       ++failures;
       ADD_FAILURE() << kind << " " << i << " wrong: " << what << (withheld ? ", tile 0 withheld" : "") << ", seed "
                     << seed;
@@ -53,18 +64,19 @@ size_t stress_size(std::mt19937_64& rng) {
 
 TEST_F(StressTest, ManySinglePassScansWhileTheDeviceIsBusy) {
   const uint32_t max_w = shared_context().device_info().max_workgroup_invocations;
-  stress("scan", [&](const Context& ctx, std::mt19937_64& rng, std::string& what) {
+  stress("scan", [&](const Context& ctx, std::mt19937_64& shape, std::mt19937_64& rng, std::string& what) {
     ScanConfig c;
     c.algorithm = Algorithm::single_pass;
-    c.kind = rng() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
-    c.workgroup_size = std::min<uint32_t>(max_w, 32u << (rng() % 6));
-    c.vectors_per_lane = 1u << (rng() % 4);
-    c.spin_limit = rng() % 2 ? 1 : 64;  // 1: the fallback at nearly every wait
-    c.deterministic = false;            // f32 too: the single-pass scan is what this stresses
+    c.kind = shape() % 2 ? ScanKind::inclusive : ScanKind::exclusive;
+    c.workgroup_size = std::min<uint32_t>(max_w, 32u << (shape() % 6));
+    c.vectors_per_lane = 1u << (shape() % 4);
+    c.spin_limit = shape() % 2 ? 1 : 64;  // 1: the fallback at nearly every wait
+    c.deterministic = false;              // f32 too: the single-pass scan is what this stresses
+    const bool u32 = shape() % 2;
     const size_t n = stress_size(rng);
     what = "n = " + std::to_string(n) + ", W = " + std::to_string(c.workgroup_size) + ", K = " +
-           std::to_string(c.vectors_per_lane) + ", spin " + std::to_string(c.spin_limit);
-    if (rng() % 2) {
+           std::to_string(c.vectors_per_lane) + ", spin " + std::to_string(c.spin_limit) + (u32 ? ", u32" : ", f32");
+    if (u32) {
       const auto input = random_values<uint32_t>(n, rng);
       const auto r = record_and_run(ctx, input, c);
       return r.guards_intact && matches_reference(input, r.output, c.kind);
@@ -81,13 +93,13 @@ TEST_F(StressTest, ManySinglePassCompactionsWhileTheDeviceIsBusy) {
   const DeviceInfo& info = shared_context().device_info();
   if (!info.single_pass_capable || !info.has_subgroup_ballot())
     GTEST_SKIP() << "the device cannot run the single-pass compaction";
-  stress("compaction", [&](const Context& ctx, std::mt19937_64& rng, std::string& what) {
+  stress("compaction", [&](const Context& ctx, std::mt19937_64& shape, std::mt19937_64& rng, std::string& what) {
     CompactConfig c;
     c.algorithm = CompactAlgorithm::single_pass;
-    c.workgroup_size = std::min<uint32_t>(info.max_workgroup_invocations, 32u << (rng() % 4));
-    c.vectors_per_lane = 1u << (rng() % 3);  // the staged tile, W * K * 16 bytes, within 16 KiB
-    c.spin_limit = rng() % 2 ? 1 : 64;
-    c.tiles_per_workgroup = 1u << (rng() % 3);
+    c.workgroup_size = std::min<uint32_t>(info.max_workgroup_invocations, 32u << (shape() % 4));
+    c.vectors_per_lane = 1u << (shape() % 3);  // the staged tile, W * K * 16 bytes, within 16 KiB
+    c.spin_limit = shape() % 2 ? 1 : 64;
+    c.tiles_per_workgroup = 1u << (shape() % 3);
     const size_t n = stress_size(rng);
     const uint32_t threshold = static_cast<uint32_t>(rng());
     const auto input = random_values<uint32_t>(n, rng);
