@@ -33,7 +33,7 @@ T held_prefix[VECTORS_PER_LANE];
 T loop_scan(uint tile) { return tile_scan(tile, true); }
 
 void loop_hold() {
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     held_values[k] = t_values[k];
     held_prefix[k] = t_prefix[k];
   }

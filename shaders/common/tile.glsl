@@ -8,6 +8,11 @@
 // arithmetic, so a tile's total is bitwise the same whichever workgroup computes it (the look-back's
 // fallback relies on that). tile_load and tile_scan_rows are its two halves, for callers that issue
 // a tile's loads early.
+//
+// Every loop over a lane's K vectors but tile_total's is unrolled (UNROLL): K is a specialization
+// constant, and without the hint NVIDIA's compiler left the float min and max kernels' loops rolled and
+// their per-lane arrays in local memory (H100, driver 580.159.04, W = 256, K = 4: 224 bytes in
+// single_pass.f32.min, 144 in scan_tiles, 64 in reduce_tiles; none for add or any integer operator).
 #ifndef GPUSCAN_TILE_GLSL
 #define GPUSCAN_TILE_GLSL
 
@@ -39,7 +44,7 @@ SCAN_ELEMENT tile_scan_subgroups(SCAN_ELEMENT carry, bool keep) {
   subgroup_totals_exclusive_scan();
   if (keep) {
     const SCAN_ELEMENT before_subgroup = sh_subgroup_prefix[SUBGROUP_ID];
-    for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = scan_combine(before_subgroup, t_prefix[k]);
+    UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = scan_combine(before_subgroup, t_prefix[k]);
   }
   const SCAN_ELEMENT total = sh_total;
   barrier();  // sh_subgroup_prefix and sh_total are free for the next use
@@ -52,12 +57,12 @@ SCAN_ELEMENT tile_scan_subgroups(SCAN_ELEMENT carry, bool keep) {
 // Generic over the scanned element (scan_element.glsl): T here, (head, value) pairs in segmented.glsl.
 SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
   SCAN_ELEMENT carry = scan_identity();
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) carry = tile_scan_row(carry, rows[k], k, keep);
+  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) carry = tile_scan_row(carry, rows[k], k, keep);
   return tile_scan_subgroups(carry, keep);
 }
 
 void tile_load(uint tile, out SCAN_VECTOR rows[VECTORS_PER_LANE]) {
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = scan_load_vector(tile, k);
+  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = scan_load_vector(tile, k);
 }
 
 SCAN_ELEMENT tile_scan(uint tile, bool keep) {
@@ -82,7 +87,7 @@ SCAN_ELEMENT tile_total(uint tile) {
 // Writes a kept tile (values and prefixes as tile_scan leaves them in t_values / t_prefix, or a copy
 // of them) with `tile_prefix` (everything before the tile) combined in.
 void tile_store_kept(uint tile, T tile_prefix, VEC4 values[VECTORS_PER_LANE], T prefixes[VECTORS_PER_LANE]) {
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
+  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
     const T before = op_combine(tile_prefix, prefixes[k]);
     const VEC4 v = values[k];
     VEC4 out_v;
