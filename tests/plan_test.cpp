@@ -27,6 +27,7 @@
 #include "core/windows.hpp"
 #include "gpuscan/error.hpp"
 #include "program_interpreter.hpp"
+#include "sanitizers/asan_build.hpp"
 
 namespace {
 
@@ -586,14 +587,8 @@ const std::vector<uint32_t> kTileBlocks(std::begin(kTileBlockSizes), std::end(kT
 // simulator, test code that does not change the plans it checks, took 120 s of the three instances
 // against 32 s in the plain build (2-core machine); every boundary size is still simulated, and the
 // plain build draws them all.
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef GPUSCAN_TEST_ASAN
 constexpr int kSimulatedShare = 5;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr int kSimulatedShare = 5;
-#else
-constexpr int kSimulatedShare = 1;
-#endif
 #else
 constexpr int kSimulatedShare = 1;
 #endif

@@ -18,15 +18,9 @@
 #include <fstream>
 #include <optional>
 
+#include "../sanitizers/asan_build.hpp"
 #include "scan_check.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GPUSCAN_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GPUSCAN_TEST_ASAN 1
-#endif
-#endif
 #ifdef GPUSCAN_TEST_ASAN
 #include <sanitizer/lsan_interface.h>
 #endif
