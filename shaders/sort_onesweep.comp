@@ -44,15 +44,12 @@ void main() {
   barrier();
   count_tile_digits(digits, valid);
   barrier();
-  uint own[(RADIX + 31u) / 32u];  // this invocation's digits lid, lid + W, ... (W >= 32)
-  for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
-    own[j] = sh_tile_counts[d];
-    publish_digit(tile, d, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, own[j]);
-  }
-  rank_tile(digits, valid, ranks);
-  for (uint d = lid, j = 0u; d < radix; d += w, ++j) {
+  for (uint d = lid; d < radix; d += w)
+    publish_digit(tile, d, tile == 0u ? FLAG_PREFIX : FLAG_AGGREGATE, sh_tile_counts[d]);
+  rank_tile(digits, valid, ranks);  // leaves sh_tile_counts as it is
+  for (uint d = lid; d < radix; d += w) {
     const uint before = tile == 0u ? 0u : digit_lookback(tile, d);
-    if (tile != 0u) publish_digit(tile, d, FLAG_PREFIX, before + own[j]);
+    if (tile != 0u) publish_digit(tile, d, FLAG_PREFIX, before + sh_tile_counts[d]);
     const uint global = binding_word(pc.counts + d) - pc.pass * n;
     sh_digit_base[d] = global + before - sh_digit_first[d];
   }
