@@ -72,21 +72,23 @@ void add_bench_modules(const Context& ctx) {
   for (const SpirvKernel& k : spirv_kernels) testkit::add_kernel(ctx, k.name, k.words);
 }
 
-void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k) {
+void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k,
+                 uint32_t element_bytes) {
   add_bench_modules(ctx);
   const uint64_t tile = uint64_t{w} * k * 4;
+  const uint64_t e = element_bytes;
   // Ranges longer than one binding are copied window by window, as the scans run (independent
   // dispatches, no barrier between them); a window is a whole number of tiles.
-  const uint64_t window = testkit::window_elements(ctx, 4) / tile * tile;
+  const uint64_t window = testkit::window_elements(ctx, element_bytes) / tile * tile;
   for (uint64_t start = 0; start < n; start += window) {
     const uint64_t len = std::min(window, n - start);
     const uint64_t blocks = (len + tile - 1) / tile;
     const uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(blocks, ctx.device_info().max_workgroup_count[0]));
     const uint32_t gy = static_cast<uint32_t>((blocks + gx - 1) / gx);
-    const VkDescriptorBufferInfo in{b.in.handle(), start * 4, len * 4}, out{b.out.handle(), start * 4, len * 4};
+    const VkDescriptorBufferInfo in{b.in.handle(), start * e, len * e}, out{b.out.handle(), start * e, len * e};
     const VkDescriptorBufferInfo infos[4] = {in, out, out, in};
     const uint32_t params[6] = {static_cast<uint32_t>(len), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-    testkit::record_kernel(ctx, cmd, "copy.u32", {.workgroup_size = w, .vectors_per_lane = k}, infos, params, gx, gy);
+    testkit::record_kernel(ctx, cmd, element_bytes == 8 ? "copy.u64" : "copy.u32", {.workgroup_size = w, .vectors_per_lane = k}, infos, params, gx, gy);
   }
 }
 
