@@ -15,5 +15,7 @@ void main() {
   pass_begin();
   const uint tile = linear_block_index();
   if (tile >= g_pass_blocks) return;
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) store_vector(tile, k, load_vector(tile, k));
+  VEC4 rows[VECTORS_PER_LANE];
+  load_vectors(tile, rows);
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) store_vector(tile, k, rows[k]);
 }
