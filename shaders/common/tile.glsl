@@ -62,11 +62,7 @@ SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
 }
 
 void tile_load(uint tile, out SCAN_VECTOR rows[VECTORS_PER_LANE]) {
-#if defined(SCAN_ELEMENT_IS_T)
-  load_vectors(tile, rows);  // every row's loads in flight at once, whatever the layout's access
-#else
-  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = scan_load_vector(tile, k);
-#endif
+  scan_load_vectors(tile, rows);  // every row's loads in flight at once, whatever the layout's access
 }
 
 SCAN_ELEMENT tile_scan(uint tile, bool keep) {
