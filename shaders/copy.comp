@@ -15,7 +15,5 @@ void main() {
   pass_begin();
   const uint tile = linear_block_index();
   if (tile >= g_pass_blocks) return;
-  VEC4 rows[VECTORS_PER_LANE];
-  load_vectors(tile, rows);
-  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) store_vector(tile, k, rows[k]);
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) store_vector(tile, k, load_vector(tile, k));
 }

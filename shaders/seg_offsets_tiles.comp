@@ -144,7 +144,7 @@ void main() {
   const uint tile = linear_block_index();
   if (tile >= g_pass_blocks) return;  // the whole workgroup: the barriers in process_tile stay uniform
   VEC4 values[VECTORS_PER_LANE];
-  load_vectors(tile, values);  // in flight while marking
+  for (uint k = 0u; k < VECTORS_PER_LANE; ++k) values[k] = load_vector(tile, k);  // in flight while marking
   const uint at = pc.words_offset + 2u * g_pass_blocks + 2u * tile;
   const uint lo = g_tile_words[at], hi = g_tile_words[at + 1u];
   if (lo == hi && tile != 0u) plain_tile(tile, values);

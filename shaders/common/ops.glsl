@@ -11,10 +11,9 @@
 #define GPUSCAN_OPS_GLSL
 
 // VEC4 is the type of four consecutive elements, loaded and stored as one access (16 bytes for the
-// 32-bit types, 32 for the 64-bit ones, which also have VEC2: two elements, 16 bytes). T_WORDS is the
-// number of 32-bit words in one T; to_word(v, h) and from_words move a value in and out of them (the
-// look-back's tile states, the compaction predicates' constants). T_MAX / T_MIN are the identities of
-// min and max.
+// 32-bit types, 32 for the 64-bit ones). T_WORDS is the number of 32-bit words in one T;
+// to_word(v, h) and from_words move a value in and out of them (the look-back's tile states, the
+// compaction predicates' constants). T_MAX / T_MIN are the identities of min and max.
 #if defined(TYPE_U32)
 #define T uint
 #define VEC4 uvec4
@@ -50,13 +49,11 @@ T from_words(uvec2 w) { return uintBitsToFloat(w.x); }
 #if defined(TYPE_U64)
 #define T uint64_t
 #define VEC4 u64vec4
-#define VEC2 u64vec2
 #define T_MAX 0xffffffffffffffffUL
 #define T_MIN 0UL
 #else
 #define T int64_t
 #define VEC4 i64vec4
-#define VEC2 i64vec2
 #define T_MAX 0x7fffffffffffffffL
 #define T_MIN (-0x7fffffffffffffffL - 1L)
 #endif
@@ -65,7 +62,6 @@ T from_words(uvec2 w) { return T(packUint2x32(w)); }
 #elif defined(TYPE_F64)
 #define T double
 #define VEC4 dvec4
-#define VEC2 dvec2
 #define T_WORDS 2u
 #define T_MAX packDouble2x32(uvec2(0u, 0x7ff00000u))  // +inf
 #define T_MIN packDouble2x32(uvec2(0u, 0xfff00000u))  // -inf

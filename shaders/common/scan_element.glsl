@@ -10,7 +10,6 @@
 //   scan_vector_inclusive(v)         v scanned inside the vector: .y = x (+) y, .z = x (+) y (+) z, ...
 //   scan_vector_last(v)              its last element (the vector's total once scanned)
 //   scan_load_vector(tile, k)        the k-th vector this invocation owns in a tile (tile_layout.glsl)
-//   scan_load_vectors(tile, rows)    all K of them, every row's loads issued first
 #ifndef GPUSCAN_SCAN_ELEMENT_GLSL
 #define GPUSCAN_SCAN_ELEMENT_GLSL
 
@@ -21,7 +20,6 @@
 #define scan_identity op_identity
 #define scan_combine op_combine
 #define scan_load_vector load_vector
-#define scan_load_vectors load_vectors
 
 // In a kernel that defines SCAN_SUBGROUP_SHUFFLES, for the 32-bit integers, one inclusive subgroup scan
 // and two shuffles (the lane below's inclusive value, the last lane's) replace an exclusive scan and a

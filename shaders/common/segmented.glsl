@@ -115,18 +115,9 @@ uint head_at(uint i) {
   return g_heads[2u * j] != g_heads[2u * j - 2u] || g_heads[2u * j + 1u] != g_heads[2u * j - 1u] ? 1u : 0u;
 }
 
-uvec4 heads_of_vector(uint tile, uint k) {
+PairVector pair_load_vector(uint tile, uint k) {
   const uint e = (tile * gl_WorkGroupSize.x * VECTORS_PER_LANE + tile_vector(k)) * 4u;
-  return uvec4(head_at(e), head_at(e + 1u), head_at(e + 2u), head_at(e + 3u));
-}
-
-PairVector pair_load_vector(uint tile, uint k) { return PairVector(heads_of_vector(tile, k), load_vector(tile, k)); }
-
-// A tile's rows at once: the values through load_vectors, so that every row's loads are in flight together.
-void pair_load_vectors(uint tile, out PairVector rows[VECTORS_PER_LANE]) {
-  VEC4 values[VECTORS_PER_LANE];
-  load_vectors(tile, values);
-  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = PairVector(heads_of_vector(tile, k), values[k]);
+  return PairVector(uvec4(head_at(e), head_at(e + 1u), head_at(e + 2u), head_at(e + 3u)), load_vector(tile, k));
 }
 
 #define SCAN_ELEMENT Pair
@@ -137,7 +128,6 @@ void pair_load_vectors(uint tile, out PairVector rows[VECTORS_PER_LANE]) {
 #define scan_vector_inclusive pair_vector_inclusive
 #define scan_vector_last pair_vector_last
 #define scan_load_vector pair_load_vector
-#define scan_load_vectors pair_load_vectors
 #include "tile.glsl"
 
 #endif

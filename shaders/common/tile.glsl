@@ -62,7 +62,7 @@ SCAN_ELEMENT tile_scan_rows(SCAN_VECTOR rows[VECTORS_PER_LANE], bool keep) {
 }
 
 void tile_load(uint tile, out SCAN_VECTOR rows[VECTORS_PER_LANE]) {
-  scan_load_vectors(tile, rows);  // every row's loads in flight at once, whatever the layout's access
+  UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) rows[k] = scan_load_vector(tile, k);
 }
 
 SCAN_ELEMENT tile_scan(uint tile, bool keep) {

@@ -121,10 +121,7 @@ void check_shared_memory(TileShape shape, DataType type, uint64_t max_shared_byt
 
 void check_shared_memory(TileShape shape, uint32_t element_bytes, uint64_t max_shared_bytes) {
   const uint32_t w = shape.workgroup_size;
-  // The larger of the Blelloch scan's 2W elements and the tile kernels' W 16-byte slots of 8-byte rows
-  // (common/tile_layout.glsl): 2W elements either way; plus the per-subgroup arrays of the subgroup
-  // totals and the look-back (at most W/4 + 1 entries each: two words and two elements).
-  const uint64_t shared_bytes = uint64_t{2} * w * element_bytes + uint64_t{w / 4 + 2} * (8 + 2 * element_bytes);
+  const uint64_t shared_bytes = uint64_t{2} * w * element_bytes + (w / 4 + 2) * 4;
   if (shared_bytes > max_shared_bytes)
     throw Error(Errc::invalid_argument, "workgroup size " + std::to_string(w) + " needs " +
                                             std::to_string(shared_bytes) + " bytes of shared memory; the device has " +
