@@ -75,8 +75,8 @@ void add_bench_modules(const Context& ctx) {
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k,
                  uint32_t element_bytes, bool pairs) {
   add_bench_modules(ctx);
-  const uint64_t tile = uint64_t{w} * k * 4;
-  const uint64_t e = element_bytes;
+  const uint64_t tile = uint64_t{w} * k * 4, e = element_bytes;
+  const char* kernel = e == 8 ? (pairs ? "copy_pairs.u64" : "copy.u64") : "copy.u32";
   // Ranges longer than one binding are copied window by window, as the scans run (independent
   // dispatches, no barrier between them); a window is a whole number of tiles.
   const uint64_t window = testkit::window_elements(ctx, element_bytes) / tile * tile;
@@ -88,7 +88,7 @@ void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint
     const VkDescriptorBufferInfo in{b.in.handle(), start * e, len * e}, out{b.out.handle(), start * e, len * e};
     const VkDescriptorBufferInfo infos[4] = {in, out, out, in};
     const uint32_t params[6] = {static_cast<uint32_t>(len), 0, 0, 0, gx, static_cast<uint32_t>(blocks)};
-    testkit::record_kernel(ctx, cmd, element_bytes == 8 ? (pairs ? "copy_pairs.u64" : "copy.u64") : "copy.u32", {.workgroup_size = w, .vectors_per_lane = k}, infos, params, gx, gy);
+    testkit::record_kernel(ctx, cmd, kernel, {.workgroup_size = w, .vectors_per_lane = k}, infos, params, gx, gy);
   }
 }
 
