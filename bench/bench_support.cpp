@@ -73,10 +73,10 @@ void add_bench_modules(const Context& ctx) {
 }
 
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k,
-                 uint32_t element_bytes, bool pairs) {
+                 uint32_t element_bytes) {
   add_bench_modules(ctx);
   const uint64_t tile = uint64_t{w} * k * 4, e = element_bytes;
-  const char* kernel = e == 8 ? (pairs ? "copy_pairs.u64" : "copy.u64") : "copy.u32";
+  const char* kernel = e == 8 ? "copy.u64" : "copy.u32";
   // Ranges longer than one binding are copied window by window, as the scans run (independent
   // dispatches, no barrier between them); a window is a whole number of tiles.
   const uint64_t window = testkit::window_elements(ctx, element_bytes) / tile * tile;

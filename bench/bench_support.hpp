@@ -42,10 +42,10 @@ std::vector<double> time_runs(const Context& ctx, uint32_t warmup, uint32_t runs
                               const std::function<void(VkCommandBuffer)>& record);
 
 // The GLSL copy roofline: shaders/copy.comp with the tile kernels' layout, b.in -> b.out.
-// The copy roofline: n elements of 4 bytes (copy.u32) or 8 (copy.u64: the 8-byte scans' vector layout;
-// with `pairs`, copy_pairs.u64: 16 bytes a lane, shaders/copy.comp).
+// The copy roofline: n elements of 4 bytes (copy.u32) or 8 (copy.u64: the 8-byte scans' layout,
+// shaders/copy.comp).
 void record_copy(const Context& ctx, VkCommandBuffer cmd, const Buffers& b, uint64_t n, uint32_t w, uint32_t k,
-                 uint32_t element_bytes = 4, bool pairs = false);
+                 uint32_t element_bytes = 4);
 
 // Gives `ctx` the benchmarks' own kernels ("copy.u32", "bench_pattern"), which are not in the library
 // (GPUSCAN_BENCH_SHADER_VARIANTS, compiled into generated/bench_kernels.hpp).

@@ -256,10 +256,9 @@ int main(int argc, char** argv) {
       const uint64_t copy_words = n * (max_esize / 4);  // the copy roofline's u32 count, see max_esize
       Stats best_copy{1e30, 0, 0};
       Stats best_copy_n{1e30, 0, 0};  // at n u32 too, where copy_words is 2n
-      // And n 8-byte elements through the 8-byte scans' own vector layout (copy.u64), where 8-byte types
-      // are scanned: the same bytes as copy_words, in the lanes' pattern of those scans; and in 16-byte
-      // pairs a lane (copy_pairs.u64, algorithm "copy-pairs"), the alternative layout's roofline.
-      Stats best_copy_wide{1e30, 0, 0}, best_copy_pairs{1e30, 0, 0};  // copy.u64, copy_pairs.u64
+      // And n 8-byte elements through the 8-byte scans' own layout (copy.u64), where 8-byte types are
+      // scanned: the same bytes as copy_words, in the lanes' pattern of those scans.
+      Stats best_copy_wide{1e30, 0, 0};
       bool wide_scans = false;
       int copy_failures = 0;
       for (const auto& t : scans ? types : std::vector<std::string>{})
@@ -277,21 +276,17 @@ int main(int argc, char** argv) {
               std::cerr << "copy n=" << words << " W=" << w << " K=" << k << ": " << s.median_ms << " ms\n";
               if (s.median_ms < best.median_ms) best = s;
               if (wide_scans && words == copy_words) {
-                for (const bool pairs : {false, true}) {
-                  // Checked like the scans (up to 2^24, on a poisoned output): a layout must move every byte.
-                  const bool check = verify && n <= (uint64_t{1} << 24);
-                  if (check) poison(ctx, b.out.handle(), n * 8);
-                  const Stats s8 = summarize(time_runs(
-                      ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, w, k, 8, pairs); }));
-                  const char* name = pairs ? "copy_pairs.u64" : "copy.u64";
-                  std::cerr << name << " n=" << n << " W=" << w << " K=" << k << ": " << s8.median_ms << " ms\n";
-                  if (check && std::memcmp(read_back(ctx, b, b.out.handle(), n * 8), data.data(), n * 8) != 0) {
-                    sink.note(std::string("MISMATCH ") + name + " n=" + std::to_string(n));
-                    ++copy_failures;
-                  }
-                  Stats& best_wide = pairs ? best_copy_pairs : best_copy_wide;
-                  if (s8.median_ms < best_wide.median_ms) best_wide = s8;
+                // Checked like the scans (up to 2^24, on a poisoned output): a layout must move every byte.
+                const bool check = verify && n <= (uint64_t{1} << 24);
+                if (check) poison(ctx, b.out.handle(), n * 8);
+                const Stats s8 = summarize(
+                    time_runs(ctx, warmup, runs, [&](VkCommandBuffer cmd) { record_copy(ctx, cmd, b, n, w, k, 8); }));
+                std::cerr << "copy.u64 n=" << n << " W=" << w << " K=" << k << ": " << s8.median_ms << " ms\n";
+                if (check && std::memcmp(read_back(ctx, b, b.out.handle(), n * 8), data.data(), n * 8) != 0) {
+                  sink.note("MISMATCH copy.u64 n=" + std::to_string(n));
+                  ++copy_failures;
                 }
+                if (s8.median_ms < best_copy_wide.median_ms) best_copy_wide = s8;
               }
             }
         }
@@ -382,10 +377,7 @@ int main(int argc, char** argv) {
       failures += copy_failures;
       if (copy_words != n) sink.row({"glsl-copy", "copy", "u32", "copy", n, best_copy_n, runs, 2.0 * n * 4});
       sink.row({"glsl-copy", "copy", "u32", "copy", copy_words, best_copy, runs, 2.0 * copy_words * 4});
-      if (wide_scans) {
-        sink.row({"glsl-copy", "copy", "u64", "copy", n, best_copy_wide, runs, 2.0 * n * 8});
-        sink.row({"glsl-copy", "copy-pairs", "u64", "copy", n, best_copy_pairs, runs, 2.0 * n * 8});
-      }
+      if (wide_scans) sink.row({"glsl-copy", "copy", "u64", "copy", n, best_copy_wide, runs, 2.0 * n * 8});
     }
     if (segmented_reduce)  // sizes of their own, after the sweep (segmented_reduce_bench.hpp)
       failures += run_segmented_reduce_cases(

@@ -71,6 +71,7 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 #include "common/ops.glsl"
 #define SCAN_SUBGROUP_SHUFFLES  // as single_pass.comp: owner and fallback share the arithmetic either way
 #include "common/pass_io.glsl"
+#define TILE_ROW_HALVES_IF_WIDE  // 8-byte elements in two 16-byte halves (common/tile_layout.glsl)
 #include "common/tile.glsl"
 #include "common/lookback.glsl"
 

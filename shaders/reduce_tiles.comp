@@ -9,6 +9,7 @@ SPEC_CONSTANT(1, bool, INCLUSIVE, false);  // unused here; tile.glsl's store nee
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"
+#define TILE_ROW_HALVES_IF_WIDE  // 8-byte elements in two 16-byte halves (common/tile_layout.glsl)
 #include "common/tile.glsl"
 
 void main() {

@@ -10,6 +10,7 @@ SPEC_CONSTANT(2, bool, READ_OFFSETS, false);
 
 #include "common/ops.glsl"
 #include "common/pass_io.glsl"
+#define TILE_ROW_HALVES_IF_WIDE  // 8-byte elements in two 16-byte halves (common/tile_layout.glsl)
 #include "common/tile.glsl"
 
 void main() {

@@ -17,6 +17,7 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 #include "common/ops.glsl"
 #define SCAN_SUBGROUP_SHUFFLES  // measured faster in this kernel only (common/scan_element.glsl)
 #include "common/pass_io.glsl"
+#define TILE_ROW_HALVES_IF_WIDE  // 8-byte elements in two 16-byte halves (common/tile_layout.glsl)
 #include "common/tile.glsl"
 // Tile 0's inclusive prefix starts with the carry-in, whoever computes it (owner or fallback).
 #define LOOKBACK_TILE0_PREFIX(total) with_initial(total)
@@ -28,7 +29,7 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 
 // The held tile's scanned values (tile_loop.glsl), while t_values / t_prefix take the next tile's.
 VEC4 held_values[VECTORS_PER_LANE];
-T held_prefix[VECTORS_PER_LANE];
+ROW_PREFIX held_prefix[VECTORS_PER_LANE];
 
 T loop_scan(uint tile) { return tile_scan(tile, true); }
 

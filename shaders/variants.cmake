@@ -97,7 +97,6 @@ list(APPEND GPUSCAN_SHADER_VARIANTS "indirect_count|indirect_count.comp|TYPE_U32
 set(GPUSCAN_BENCH_SHADER_VARIANTS
   "copy.u32|copy.comp|TYPE_U32,OP_ADD"
   "copy.u64|copy.comp|TYPE_U64,OP_ADD"
-  "copy_pairs.u64|copy.comp|TYPE_U64,OP_ADD,COPY_PAIRS"
   "bench_pattern|bench_pattern.comp|TYPE_U32,OP_ADD")
 
 # Stream compaction (include/gpuscan/compact.hpp): "<kernel>.<type>.<path>"; the predicate is a

@@ -49,11 +49,13 @@ T from_words(uvec2 w) { return uintBitsToFloat(w.x); }
 #if defined(TYPE_U64)
 #define T uint64_t
 #define VEC4 u64vec4
+#define VEC2 u64vec2
 #define T_MAX 0xffffffffffffffffUL
 #define T_MIN 0UL
 #else
 #define T int64_t
 #define VEC4 i64vec4
+#define VEC2 i64vec2
 #define T_MAX 0x7fffffffffffffffL
 #define T_MIN (-0x7fffffffffffffffL - 1L)
 #endif
@@ -62,6 +64,7 @@ T from_words(uvec2 w) { return T(packUint2x32(w)); }
 #elif defined(TYPE_F64)
 #define T double
 #define VEC4 dvec4
+#define VEC2 dvec2
 #define T_WORDS 2u
 #define T_MAX packDouble2x32(uvec2(0u, 0x7ff00000u))  // +inf
 #define T_MIN packDouble2x32(uvec2(0u, 0xfff00000u))  // -inf
