@@ -29,7 +29,7 @@ SPEC_CONSTANT(10, bool, IN_PLACE, false);
 
 // The held tile's scanned values (tile_loop.glsl), while t_values / t_prefix take the next tile's.
 VEC4 held_values[VECTORS_PER_LANE];
-T held_prefix[VECTORS_PER_LANE];
+ROW_PREFIX held_prefix[VECTORS_PER_LANE];
 
 T loop_scan(uint tile) { return tile_scan(tile, true); }
 

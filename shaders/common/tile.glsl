@@ -19,12 +19,20 @@
 #include "subgroup_totals.glsl"
 #include "tile_layout.glsl"
 
-#if defined(TILE_ROW_HALVES) && !defined(SCAN_ELEMENT_IS_T)
+#if defined(TILE_ROW_HALVES)
+#if !defined(SCAN_ELEMENT_IS_T)
 #error "row halves (tile_layout.glsl) scan T only"
+#endif
+// A row is two half rows (tile_layout.glsl): what lies before each of this lane's halves.
+#define ROW_PREFIX VEC2
+ROW_PREFIX row_prefix_combine(T a, ROW_PREFIX p) { return ROW_PREFIX(op_combine(a, p.x), op_combine(a, p.y)); }
+#else
+#define ROW_PREFIX SCAN_ELEMENT
+#define row_prefix_combine scan_combine
 #endif
 
 SCAN_VECTOR t_values[VECTORS_PER_LANE];
-SCAN_ELEMENT t_prefix[VECTORS_PER_LANE];
+ROW_PREFIX t_prefix[VECTORS_PER_LANE];
 
 // Row k of the tile scan: scans `row` inside the vector and across the subgroup and returns `carry`
 // (everything before the row in this subgroup's rows) with the row's total combined in. With keep,
@@ -32,21 +40,17 @@ SCAN_ELEMENT t_prefix[VECTORS_PER_LANE];
 // t_prefix[k].
 SCAN_ELEMENT tile_scan_row(SCAN_ELEMENT carry, SCAN_VECTOR row, uint k, bool keep) {
 #if defined(TILE_ROW_HALVES)
-  // The lanes' .xy, then their .zw, each half scanned inside the lane and across the subgroup. What lies
-  // before each half inside the row is folded into the kept values, which then hold the row's output
-  // (exclusive or inclusive) after t_prefix = carry, so a row keeps one prefix as in the plain layout.
-  const T low = op_combine(row.x, row.y), high = op_combine(row.z, row.w);
+  // The lanes' .xy, then their .zw: each half scanned inside the lane and across the subgroup.
+  const VEC4 v = VEC4(row.x, op_combine(row.x, row.y), row.z, op_combine(row.z, row.w));
   T before_low, total_low, before_high, total_high;
-  scan_subgroup(low, before_low, total_low);
-  scan_subgroup(high, before_high, total_high);
+  scan_subgroup(v.y, before_low, total_low);
+  scan_subgroup(v.w, before_high, total_high);
+  const T after_low = op_combine(carry, total_low);
   if (keep) {
-    const T before_z = op_combine(total_low, before_high);
-    t_values[k] = INCLUSIVE ? VEC4(op_combine(before_low, row.x), op_combine(before_low, low),
-                                   op_combine(before_z, row.z), op_combine(before_z, high))
-                            : VEC4(before_low, op_combine(before_low, row.x), before_z, op_combine(before_z, row.z));
-    t_prefix[k] = carry;
+    t_values[k] = v;
+    t_prefix[k] = VEC2(op_combine(carry, before_low), op_combine(after_low, before_high));
   }
-  return op_combine(op_combine(carry, total_low), total_high);
+  return op_combine(after_low, total_high);
 #else
   const SCAN_VECTOR v = scan_vector_inclusive(row);
   SCAN_ELEMENT before_row, row_total;
@@ -66,7 +70,7 @@ SCAN_ELEMENT tile_scan_subgroups(SCAN_ELEMENT carry, bool keep) {
   subgroup_totals_exclusive_scan();
   if (keep) {
     const SCAN_ELEMENT before_subgroup = sh_subgroup_prefix[SUBGROUP_ID];
-    UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = scan_combine(before_subgroup, t_prefix[k]);
+    UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) t_prefix[k] = row_prefix_combine(before_subgroup, t_prefix[k]);
   }
   const SCAN_ELEMENT total = sh_total;
   barrier();  // sh_subgroup_prefix and sh_total are free for the next use
@@ -108,22 +112,27 @@ SCAN_ELEMENT tile_total(uint tile) {
 #if defined(SCAN_ELEMENT_IS_T)
 // Writes a kept tile (values and prefixes as tile_scan leaves them in t_values / t_prefix, or a copy
 // of them) with `tile_prefix` (everything before the tile) combined in.
-void tile_store_kept(uint tile, T tile_prefix, VEC4 values[VECTORS_PER_LANE], T prefixes[VECTORS_PER_LANE]) {
+void tile_store_kept(uint tile, T tile_prefix, VEC4 values[VECTORS_PER_LANE], ROW_PREFIX prefixes[VECTORS_PER_LANE]) {
   UNROLL for (uint k = 0u; k < VECTORS_PER_LANE; ++k) {
-    const T before = op_combine(tile_prefix, prefixes[k]);
     const VEC4 v = values[k];
-    VEC4 out_v;
 #if defined(TILE_ROW_HALVES)
-    out_v = VEC4(op_combine(before, v.x), op_combine(before, v.y), op_combine(before, v.z), op_combine(before, v.w));
+    const T low = op_combine(tile_prefix, prefixes[k].x), high = op_combine(tile_prefix, prefixes[k].y);
+    const T first_low = INCLUSIVE ? op_combine(low, v.x) : low;
+    const T first_high = INCLUSIVE ? op_combine(high, v.z) : high;
+    const T second_low = op_combine(low, INCLUSIVE ? v.y : v.x);
+    const T second_high = op_combine(high, INCLUSIVE ? v.w : v.z);
+    store_vector(tile, k, VEC4(first_low, second_low, first_high, second_high));
 #else
+    const T before = op_combine(tile_prefix, prefixes[k]);
+    VEC4 out_v;
     if (INCLUSIVE) {
       out_v = VEC4(op_combine(before, v.x), op_combine(before, v.y), op_combine(before, v.z),
                    op_combine(before, v.w));
     } else {
       out_v = VEC4(before, op_combine(before, v.x), op_combine(before, v.y), op_combine(before, v.z));
     }
-#endif
     store_vector(tile, k, out_v);
+#endif
   }
 }
 
